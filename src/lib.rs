@@ -1,0 +1,2 @@
+pub mod assign;
+pub mod java;
