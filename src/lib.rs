@@ -1,2 +1,3 @@
 pub mod assign;
+pub mod sim;
 pub mod java;

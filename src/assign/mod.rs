@@ -118,6 +118,9 @@ pub trait ClientAssignor {
     fn assign(&mut self, cluster: &ClusterMetadata, members: &[Subscription]) -> Result<Assignment, String>;
 }
 
+/// The names of Kafka's built-in client assignors (`partition.assignment.strategy`).
+pub const CLIENT_ASSIGNORS: [&str; 4] = ["range", "roundrobin", "sticky", "cooperative-sticky"];
+
 /// The client assignor Kafka registers under `name`, if any.
 pub fn client_assignor(name: &str) -> Option<Box<dyn ClientAssignor>> {
     match name {

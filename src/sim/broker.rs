@@ -1,0 +1,52 @@
+//! A broker: answers FindCoordinator from its metadata cache and hosts the
+//! group coordinator for the `__consumer_offsets` partitions it leads.
+
+use super::coordinator::{respond, GroupCoordinator};
+use super::ctx::Ctx;
+use super::message::{Request, Response};
+use super::out::{Out, TimerKey};
+use super::types::{Errors, NodeId};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Broker {
+    pub id: u32,
+    pub alive: bool,
+    pub coordinator: GroupCoordinator,
+}
+
+impl Broker {
+    pub fn new(id: u32) -> Broker {
+        Broker { id, alive: true, coordinator: GroupCoordinator::default() }
+    }
+
+    pub fn handle_request(&mut self, ctx: &mut Ctx, from: NodeId, correlation: u64, request: Request, out: &mut Out) {
+        match request {
+            Request::FindCoordinator { key } => {
+                // KafkaApis getCoordinator: the leader of the group's offsets partition,
+                // if it is alive; COORDINATOR_NOT_AVAILABLE otherwise.
+                let partition = ctx.cluster.offsets_partition_for(&key);
+                let leader = ctx.cluster.coordinator_for(&key).filter(|l| ctx.cluster.alive.contains(l));
+                let error = if key.is_empty() {
+                    Errors::INVALID_GROUP_ID
+                } else if leader.is_some() {
+                    Errors::NONE
+                } else {
+                    Errors::COORDINATOR_NOT_AVAILABLE
+                };
+                respond(out, from, correlation, Response::FindCoordinator { error, node_id: leader, partition });
+            }
+            other => self.coordinator.handle_request(ctx, from, correlation, other, out),
+        }
+    }
+
+    pub fn handle_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) {
+        self.coordinator.handle_timer(ctx, key, out);
+    }
+
+    /// The process dies: everything in memory is gone (the logs are replicated).
+    pub fn crash(&mut self) {
+        self.alive = false;
+        self.coordinator = GroupCoordinator::default();
+    }
+}

@@ -1,0 +1,128 @@
+//! SyncGroup on the coordinator: parking followers, storing the leader's
+//! assignment, and pending-sync expiry (GMM `classicGroupSyncToClassicGroup`,
+//! `expirePendingSync`, `resetAndPropagateAssignmentWithError`).
+
+use super::classic_group::{ClassicGroup, ClassicGroupState, Parked};
+use super::classic_join::{persist_group, prepare_rebalance};
+use super::coordinator::{rearm_heartbeat, respond, transition, validate_member, Shard};
+use super::ctx::Ctx;
+use super::message::{Response, SyncGroupRequest};
+use super::out::{Out, TimerKey};
+use super::trace::EventKind;
+use super::types::{Errors, NodeId};
+
+fn sync_error(error: Errors) -> Response {
+    Response::SyncGroup { error, assignment: Vec::new() }
+}
+
+impl Shard {
+    pub(crate) fn sync_group(
+        &mut self,
+        ctx: &mut Ctx,
+        partition: u32,
+        from: NodeId,
+        correlation: u64,
+        req: SyncGroupRequest,
+        out: &mut Out,
+    ) {
+        let group = match self.groups.get_mut(&req.group_id) {
+            Some(g) if !g.is(ClassicGroupState::Empty) => g,
+            _ => return respond(out, from, correlation, sync_error(Errors::UNKNOWN_MEMBER_ID)),
+        };
+        let error = if group.is(ClassicGroupState::Dead) {
+            Some(Errors::COORDINATOR_NOT_AVAILABLE)
+        } else if let Some(e) = validate_member(group, &req.member_id, req.group_instance_id.as_deref()) {
+            Some(e)
+        } else if req.generation_id != group.generation_id {
+            Some(Errors::ILLEGAL_GENERATION)
+        } else if req.protocol_name.is_some() && req.protocol_name != group.protocol_name {
+            Some(Errors::INCONSISTENT_GROUP_PROTOCOL)
+        } else {
+            None
+        };
+        if let Some(e) = error {
+            return respond(out, from, correlation, sync_error(e));
+        }
+        match group.state {
+            ClassicGroupState::PreparingRebalance => respond(out, from, correlation, sync_error(Errors::REBALANCE_IN_PROGRESS)),
+            ClassicGroupState::CompletingRebalance => {
+                group.members.get_mut(&req.member_id).expect("validated").awaiting_sync = Some(Parked { client: from, correlation });
+                remove_pending_sync(group, &req.member_id, out);
+                if group.leader_id.as_deref() == Some(req.member_id.as_str()) {
+                    complete_sync_with_leader_assignment(ctx, partition, group, req, out);
+                }
+            }
+            ClassicGroupState::Stable => {
+                remove_pending_sync(group, &req.member_id, out);
+                let assignment = group.members[&req.member_id].assignment.clone();
+                respond(out, from, correlation, Response::SyncGroup { error: Errors::NONE, assignment });
+            }
+            ClassicGroupState::Empty | ClassicGroupState::Dead => {}
+        }
+    }
+}
+
+fn remove_pending_sync(group: &mut ClassicGroup, member_id: &str, out: &mut Out) {
+    if group.pending_sync.remove(member_id) && group.pending_sync.is_empty() {
+        out.cancel_timer(TimerKey::Sync { group_id: group.group_id.clone() });
+    }
+}
+
+/// The leader's SyncGroup: members it left out get nothing; the assignment is
+/// written to the log and every parked SyncGroup is answered; the group is Stable.
+fn complete_sync_with_leader_assignment(
+    ctx: &mut Ctx,
+    partition: u32,
+    group: &mut ClassicGroup,
+    req: SyncGroupRequest,
+    out: &mut Out,
+) {
+    for m in group.members.values_mut() {
+        m.assignment = req
+            .assignments
+            .iter()
+            .find(|(id, _)| *id == m.member_id)
+            .map(|(_, a)| a.clone())
+            .unwrap_or_default();
+    }
+    persist_group(ctx, partition, group);
+    let ids: Vec<String> = group.members.keys().cloned().collect();
+    for id in ids {
+        let m = group.members.get_mut(&id).expect("member");
+        if let Some(p) = m.awaiting_sync.take() {
+            respond(out, p.client, p.correlation, Response::SyncGroup { error: Errors::NONE, assignment: m.assignment.clone() });
+        }
+        let timeout = m.session_timeout_ms;
+        rearm_heartbeat(ctx, &group.group_id, &id, timeout, out);
+    }
+    let gen = group.generation_id;
+    transition(ctx, group, ClassicGroupState::Stable, &format!("leader's assignment for generation {gen} stored"), out);
+}
+
+/// `resetAndPropagateAssignmentWithError`: parked SyncGroups fail, assignments clear.
+pub(crate) fn reset_and_propagate_assignment_with_error(group: &mut ClassicGroup, error: Errors, out: &mut Out) {
+    for m in group.members.values_mut() {
+        m.assignment.clear();
+        if let Some(p) = m.awaiting_sync.take() {
+            respond(out, p.client, p.correlation, sync_error(error));
+        }
+    }
+}
+
+/// `expirePendingSync`: members that never synced (the leader included) are removed.
+pub(crate) fn expire_pending_sync(ctx: &mut Ctx, group: &mut ClassicGroup, out: &mut Out) {
+    if !matches!(group.state, ClassicGroupState::CompletingRebalance | ClassicGroupState::Stable) || group.pending_sync.is_empty() {
+        return;
+    }
+    let pending: Vec<String> = group.pending_sync.iter().cloned().collect();
+    for id in &pending {
+        out.emit(EventKind::Note { node: ctx.me, text: format!("{id} did not send SyncGroup within the rebalance timeout; removed") });
+        if let Some(mut m) = group.remove(id) {
+            if let Some(p) = m.awaiting_sync.take() {
+                respond(out, p.client, p.correlation, sync_error(Errors::REBALANCE_IN_PROGRESS));
+            }
+        }
+        out.cancel_timer(TimerKey::MemberHeartbeat { group_id: group.group_id.clone(), member_id: id.clone() });
+    }
+    prepare_rebalance(ctx, group, "pending SyncGroup expired", out);
+}

@@ -1,0 +1,124 @@
+//! Configuration of the simulated cluster and clients, under Kafka's own config
+//! names so a reader can look each one up in Kafka's documentation.
+
+use serde::{Deserialize, Serialize};
+
+/// Broker configs that shape group coordination (GroupCoordinatorConfig).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BrokerConfig {
+    #[serde(rename = "group.initial.rebalance.delay.ms")]
+    pub initial_rebalance_delay_ms: u64,
+    #[serde(rename = "group.min.session.timeout.ms")]
+    pub min_session_timeout_ms: u64,
+    #[serde(rename = "group.max.session.timeout.ms")]
+    pub max_session_timeout_ms: u64,
+    #[serde(rename = "group.max.size")]
+    pub group_max_size: u32,
+    #[serde(rename = "offsets.topic.num.partitions")]
+    pub offsets_topic_num_partitions: u32,
+    #[serde(rename = "offsets.topic.replication.factor")]
+    pub offsets_topic_replication_factor: u32,
+    /// Simulated time a new coordinator needs to replay its `__consumer_offsets`
+    /// partition (not a Kafka config: real load time depends on the log size).
+    #[serde(rename = "simulated.coordinator.load.ms")]
+    pub coordinator_load_ms: u64,
+}
+
+impl Default for BrokerConfig {
+    fn default() -> Self {
+        BrokerConfig {
+            initial_rebalance_delay_ms: 3000,
+            min_session_timeout_ms: 6000,
+            max_session_timeout_ms: 1_800_000,
+            group_max_size: i32::MAX as u32,
+            offsets_topic_num_partitions: 50,
+            offsets_topic_replication_factor: 3,
+            coordinator_load_ms: 500,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AutoOffsetReset {
+    Earliest,
+    Latest,
+}
+
+/// Consumer configs (ConsumerConfig) plus the simulated application's behaviour.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ConsumerConfig {
+    #[serde(rename = "session.timeout.ms")]
+    pub session_timeout_ms: u64,
+    #[serde(rename = "heartbeat.interval.ms")]
+    pub heartbeat_interval_ms: u64,
+    #[serde(rename = "max.poll.interval.ms")]
+    pub max_poll_interval_ms: u64,
+    #[serde(rename = "partition.assignment.strategy")]
+    pub assignors: Vec<String>,
+    #[serde(rename = "enable.auto.commit")]
+    pub enable_auto_commit: bool,
+    #[serde(rename = "auto.commit.interval.ms")]
+    pub auto_commit_interval_ms: u64,
+    #[serde(rename = "auto.offset.reset")]
+    pub auto_offset_reset: AutoOffsetReset,
+    #[serde(rename = "group.instance.id")]
+    pub group_instance_id: Option<String>,
+    #[serde(rename = "retry.backoff.ms")]
+    pub retry_backoff_ms: u64,
+    #[serde(rename = "retry.backoff.max.ms")]
+    pub retry_backoff_max_ms: u64,
+    #[serde(rename = "request.timeout.ms")]
+    pub request_timeout_ms: u64,
+    #[serde(rename = "max.poll.records")]
+    pub max_poll_records: u32,
+    #[serde(rename = "client.rack")]
+    pub client_rack: Option<String>,
+    /// Topics passed to `subscribe()`.
+    pub topics: Vec<String>,
+    /// Simulated processing time per record in the application's poll loop.
+    #[serde(rename = "processing.ms.per.record")]
+    pub processing_ms_per_record: u64,
+}
+
+impl Default for ConsumerConfig {
+    fn default() -> Self {
+        ConsumerConfig {
+            session_timeout_ms: 45_000,
+            heartbeat_interval_ms: 3000,
+            max_poll_interval_ms: 300_000,
+            assignors: vec!["range".into(), "cooperative-sticky".into()],
+            enable_auto_commit: true,
+            auto_commit_interval_ms: 5000,
+            auto_offset_reset: AutoOffsetReset::Latest,
+            group_instance_id: None,
+            retry_backoff_ms: 100,
+            retry_backoff_max_ms: 1000,
+            request_timeout_ms: 30_000,
+            max_poll_records: 500,
+            client_rack: None,
+            topics: Vec::new(),
+            processing_ms_per_record: 5,
+        }
+    }
+}
+
+/// The simulated network between every pair of nodes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NetworkConfig {
+    /// One-way latency of every message.
+    #[serde(rename = "latencyMs")]
+    pub latency_ms: u64,
+    /// Extra random latency, uniform in [0, jitter].
+    #[serde(rename = "jitterMs")]
+    pub jitter_ms: u64,
+}
+
+impl Default for NetworkConfig {
+    fn default() -> Self {
+        NetworkConfig { latency_ms: 100, jitter_ms: 0 }
+    }
+}

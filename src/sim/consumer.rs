@@ -1,0 +1,433 @@
+//! A classic `KafkaConsumer` (ClassicKafkaConsumer with AbstractCoordinator and
+//! ConsumerCoordinator): the application's poll loop, the heartbeat thread,
+//! coordinator discovery and the join loop. Response handling is in
+//! `consumer_responses.rs`.
+
+use super::config::ConsumerConfig;
+use super::ctx::Ctx;
+use super::message::{Body, JoinGroupRequest, JoinProtocol, ProtocolMetadata, Request};
+use super::out::{Out, TimerKey};
+use super::trace::{Callback, EventKind, Machine};
+use super::types::{Millis, NodeId};
+use crate::assign::{client_assignor, RebalanceProtocol, TopicPartition};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// AbstractCoordinator's `MemberState`.
+#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum MemberState {
+    UNJOINED,
+    PREPARING_REBALANCE,
+    COMPLETING_REBALANCE,
+    STABLE,
+}
+
+/// What the application thread is doing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MainThread {
+    /// Inside `poll()`, waiting for the group (coordinator, join, sync, offsets).
+    InPoll,
+    /// Between polls with nothing to process; polls again shortly.
+    Idle,
+    /// Processing the records the last `poll()` returned, until the given time.
+    Processing { until: Millis, batch: Vec<(TopicPartition, i64, i64)> },
+}
+
+/// A request waiting for its response.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InFlight {
+    pub broker: u32,
+    pub api: String,
+    /// Generation the request was sent with (heartbeat error handling).
+    pub generation: i32,
+    /// An OffsetCommit sent by `onJoinPrepare`, which the join waits for.
+    pub for_join_prepare: bool,
+}
+
+/// No generation (`Generation.NO_GENERATION`).
+pub const NO_GENERATION: i32 = -1;
+
+/// How long an idle poll loop waits before polling again (fetch.max.wait.ms is 500).
+pub const IDLE_POLL_MS: Millis = 200;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClassicConsumer {
+    pub idx: u32,
+    pub client_id: String,
+    pub group_id: String,
+    pub config: ConsumerConfig,
+    pub alive: bool,
+    /// Set when an error Kafka treats as fatal reached the application.
+    pub fatal: Option<String>,
+    pub coordinator: Option<u32>,
+    pub state: MemberState,
+    pub member_id: String,
+    pub generation: i32,
+    pub protocol_name: Option<String>,
+    pub leader_id: Option<String>,
+    pub rebalance_protocol: RebalanceProtocol,
+    pub rejoin_needed: bool,
+    pub needs_join_prepare: bool,
+    /// `onJoinPrepare` already sent its commit for this rebalance.
+    pub join_prepare_committed: bool,
+    /// Partitions currently assigned (owned), sorted.
+    pub owned: Vec<TopicPartition>,
+    /// The assignment before an eager revocation (what StickyAssignor userData carries).
+    pub last_assignment: Vec<TopicPartition>,
+    /// Next offset to fetch per owned partition.
+    pub positions: BTreeMap<TopicPartition, i64>,
+    pub in_flight: BTreeMap<u64, InFlight>,
+    pub next_correlation: u64,
+    pub main: MainThread,
+    pub last_poll: Millis,
+    pub last_heartbeat_ok: Millis,
+    pub next_auto_commit: Millis,
+    pub bootstrap_cursor: u32,
+    pub backoff_attempts: u32,
+}
+
+impl ClassicConsumer {
+    pub fn new(idx: u32, group_id: &str, config: ConsumerConfig) -> ClassicConsumer {
+        // The rebalance protocol is the highest one every configured assignor supports.
+        let rebalance_protocol = config
+            .assignors
+            .iter()
+            .map(|a| {
+                client_assignor(a)
+                    .map(|a| a.supported_protocols().iter().copied().max().unwrap_or(RebalanceProtocol::EAGER))
+                    .unwrap_or(RebalanceProtocol::EAGER)
+            })
+            .min()
+            .unwrap_or(RebalanceProtocol::EAGER);
+        ClassicConsumer {
+            idx,
+            client_id: format!("consumer-{group_id}-{idx}"),
+            group_id: group_id.to_string(),
+            config,
+            alive: true,
+            fatal: None,
+            coordinator: None,
+            state: MemberState::UNJOINED,
+            member_id: String::new(),
+            generation: NO_GENERATION,
+            protocol_name: None,
+            leader_id: None,
+            rebalance_protocol,
+            rejoin_needed: true,
+            needs_join_prepare: true,
+            join_prepare_committed: false,
+            owned: Vec::new(),
+            last_assignment: Vec::new(),
+            positions: BTreeMap::new(),
+            in_flight: BTreeMap::new(),
+            next_correlation: 0,
+            main: MainThread::Idle,
+            last_poll: 0,
+            last_heartbeat_ok: 0,
+            next_auto_commit: 0,
+            bootstrap_cursor: 0,
+            backoff_attempts: 0,
+        }
+    }
+
+    pub fn node(&self) -> NodeId {
+        NodeId::Client(self.idx)
+    }
+
+    pub fn is_leader(&self) -> bool {
+        self.leader_id.as_deref() == Some(self.member_id.as_str()) && !self.member_id.is_empty()
+    }
+
+    /// The process starts: the application calls `subscribe()` then `poll()`.
+    pub fn start(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        self.next_auto_commit = ctx.now + self.config.auto_commit_interval_ms;
+        out.set_timer(TimerKey::Poll, ctx.now);
+    }
+
+    pub(crate) fn set_state(&mut self, ctx: &Ctx, to: MemberState, trigger: &str, out: &mut Out) {
+        if self.state == to {
+            return;
+        }
+        out.emit(EventKind::StateChanged {
+            node: self.node(),
+            machine: Machine::Member,
+            from: format!("{:?}", self.state),
+            to: format!("{to:?}"),
+            trigger: trigger.into(),
+        });
+        let heartbeating = |s| matches!(s, MemberState::COMPLETING_REBALANCE | MemberState::STABLE);
+        let was = heartbeating(self.state);
+        self.state = to;
+        if heartbeating(to) && !was {
+            self.last_heartbeat_ok = ctx.now;
+            out.set_timer(TimerKey::Heartbeat, ctx.now + self.config.heartbeat_interval_ms);
+        } else if !heartbeating(to) {
+            out.cancel_timer(TimerKey::Heartbeat);
+        }
+    }
+
+    pub(crate) fn send(&mut self, ctx: &Ctx, broker: u32, request: Request, for_join_prepare: bool, out: &mut Out) -> u64 {
+        self.next_correlation += 1;
+        let correlation = self.next_correlation;
+        let timeout = match &request {
+            Request::JoinGroup(_) => self.config.request_timeout_ms.max(self.config.max_poll_interval_ms + 5000),
+            _ => self.config.request_timeout_ms,
+        };
+        self.in_flight.insert(
+            correlation,
+            InFlight { broker, api: request.api().into(), generation: self.generation, for_join_prepare },
+        );
+        out.set_timer(TimerKey::RequestTimeout { correlation }, ctx.now + timeout);
+        out.send(NodeId::Broker(broker), Body::Request { correlation, request });
+        correlation
+    }
+
+    pub(crate) fn has_in_flight(&self, api: &str) -> bool {
+        self.in_flight.values().any(|f| f.api == api)
+    }
+
+    pub(crate) fn callback(&self, cb: Callback, partitions: Vec<TopicPartition>, out: &mut Out) {
+        out.emit(EventKind::CallbackInvoked { node: self.node(), callback: cb, partitions });
+    }
+
+    /// `markCoordinatorUnknown`: forget it; the next step rediscovers it.
+    pub(crate) fn mark_coordinator_unknown(&mut self, reason: &str, out: &mut Out) {
+        if let Some(c) = self.coordinator.take() {
+            out.emit(EventKind::Note { node: self.node(), text: format!("coordinator broker-{c} marked unknown: {reason}") });
+        }
+    }
+
+    /// Resets generation (and member id unless kept), as AC's `resetStateAndGeneration`.
+    pub(crate) fn reset_generation(&mut self, ctx: &Ctx, keep_member_id: bool, why: &str, out: &mut Out) {
+        self.generation = NO_GENERATION;
+        if !keep_member_id {
+            self.member_id.clear();
+        }
+        self.rejoin_needed = true;
+        self.set_state(ctx, MemberState::UNJOINED, why, out);
+    }
+
+    /// The application thread calls `poll()`.
+    pub fn poll(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        if let MainThread::Processing { batch, .. } = std::mem::replace(&mut self.main, MainThread::InPoll) {
+            for (tp, from, to) in batch {
+                let redelivered = ctx.cluster.record_processed(&self.group_id, &tp, from, to);
+                out.emit(EventKind::RecordsProcessed { node: self.node(), partition: tp, from, to, redelivered });
+            }
+        }
+        self.main = MainThread::InPoll;
+        self.last_poll = ctx.now;
+        out.set_timer(TimerKey::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
+        self.drive(ctx, out);
+    }
+
+    /// Continues `poll()`: coordinator, join, offsets, then fetch and process.
+    pub(crate) fn drive(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        if !self.alive || self.fatal.is_some() || self.main != MainThread::InPoll {
+            return;
+        }
+        let Some(coordinator) = self.coordinator else {
+            self.ensure_coordinator(ctx, out);
+            return;
+        };
+        if self.rejoin_needed || self.state == MemberState::UNJOINED {
+            if self.state != MemberState::UNJOINED && self.state != MemberState::STABLE {
+                return; // a JoinGroup or SyncGroup is in flight
+            }
+            if self.needs_join_prepare && !self.on_join_prepare(ctx, coordinator, out) {
+                return; // waiting for the onJoinPrepare commit
+            }
+            self.send_join_group(ctx, coordinator, out);
+            return;
+        }
+        if self.state != MemberState::STABLE {
+            return;
+        }
+        let missing: Vec<TopicPartition> = self.owned.iter().filter(|tp| !self.positions.contains_key(tp)).cloned().collect();
+        if !missing.is_empty() {
+            if !self.has_in_flight("OffsetFetch") {
+                let request = Request::OffsetFetch { group_id: self.group_id.clone(), partitions: missing };
+                self.send(ctx, coordinator, request, false, out);
+            }
+            return;
+        }
+        if self.config.enable_auto_commit && ctx.now >= self.next_auto_commit {
+            self.next_auto_commit = ctx.now + self.config.auto_commit_interval_ms;
+            self.commit_positions(ctx, coordinator, false, out);
+        }
+        self.fetch_and_process(ctx, out);
+    }
+
+    fn fetch_and_process(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        let mut budget = i64::from(self.config.max_poll_records);
+        let mut batch = Vec::new();
+        for tp in &self.owned {
+            let pos = self.positions[tp];
+            let n = (ctx.cluster.end_offset(tp) - pos).clamp(0, budget);
+            if n > 0 {
+                batch.push((tp.clone(), pos, pos + n));
+                budget -= n;
+            }
+        }
+        let records: i64 = batch.iter().map(|(_, a, b)| b - a).sum();
+        if records == 0 {
+            self.main = MainThread::Idle;
+            out.set_timer(TimerKey::Poll, ctx.now + IDLE_POLL_MS);
+            return;
+        }
+        for (tp, _, to) in &batch {
+            self.positions.insert(tp.clone(), *to);
+        }
+        let until = ctx.now + (records as u64 * self.config.processing_ms_per_record).max(1);
+        self.main = MainThread::Processing { until, batch };
+        out.set_timer(TimerKey::Poll, until);
+    }
+
+    pub(crate) fn commit_positions(&mut self, ctx: &Ctx, coordinator: u32, for_join_prepare: bool, out: &mut Out) {
+        let offsets: Vec<(TopicPartition, i64)> = self.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect();
+        let request = Request::OffsetCommit {
+            group_id: self.group_id.clone(),
+            generation_id: self.generation,
+            member_id: self.member_id.clone(),
+            group_instance_id: self.config.group_instance_id.clone(),
+            offsets,
+        };
+        self.send(ctx, coordinator, request, for_join_prepare, out);
+    }
+
+    fn ensure_coordinator(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        if self.has_in_flight("FindCoordinator") {
+            return;
+        }
+        let n = ctx.cluster.broker_count.max(1);
+        let broker = self.bootstrap_cursor % n;
+        self.bootstrap_cursor += 1;
+        self.send(ctx, broker, Request::FindCoordinator { key: self.group_id.clone() }, false, out);
+    }
+
+    /// `onJoinPrepare`: commit (and wait), then revoke or lose partitions.
+    /// Returns false while the commit is still in flight.
+    fn on_join_prepare(&mut self, ctx: &mut Ctx, coordinator: u32, out: &mut Out) -> bool {
+        if self.in_flight.values().any(|f| f.for_join_prepare) {
+            return false;
+        }
+        let can_commit = self.state == MemberState::STABLE && self.generation >= 0 && !self.positions.is_empty();
+        if self.config.enable_auto_commit && can_commit && !self.join_prepare_committed {
+            self.commit_positions(ctx, coordinator, true, out);
+            self.join_prepare_committed = true;
+            return false;
+        }
+        self.join_prepare_committed = false;
+        let owned = std::mem::take(&mut self.owned);
+        if self.generation == NO_GENERATION || self.member_id.is_empty() {
+            if !owned.is_empty() {
+                self.callback(Callback::OnPartitionsLost, owned.clone(), out);
+            }
+            self.last_assignment.clear();
+        } else if self.rebalance_protocol == RebalanceProtocol::EAGER {
+            self.callback(Callback::OnPartitionsRevoked, owned.clone(), out);
+            self.last_assignment = owned;
+        } else {
+            // COOPERATIVE: keep everything whose topic is still subscribed.
+            let (keep, revoke): (Vec<_>, Vec<_>) = owned.into_iter().partition(|tp| self.config.topics.contains(&tp.topic));
+            if !revoke.is_empty() {
+                self.callback(Callback::OnPartitionsRevoked, revoke, out);
+            }
+            self.owned = keep;
+        }
+        self.positions.retain(|tp, _| self.owned.contains(tp));
+        self.needs_join_prepare = false;
+        true
+    }
+
+    pub(crate) fn send_join_group(&mut self, ctx: &mut Ctx, coordinator: u32, out: &mut Out) {
+        let protocols = self
+            .config
+            .assignors
+            .iter()
+            .map(|name| {
+                let owned = if name == "sticky" { self.last_assignment.clone() } else { self.owned.clone() };
+                JoinProtocol {
+                    name: name.clone(),
+                    metadata: ProtocolMetadata {
+                        topics: self.config.topics.clone(),
+                        owned_partitions: owned,
+                        generation_id: self.generation,
+                        rack_id: self.config.client_rack.clone(),
+                    },
+                }
+            })
+            .collect();
+        let request = Request::JoinGroup(JoinGroupRequest {
+            group_id: self.group_id.clone(),
+            session_timeout_ms: self.config.session_timeout_ms,
+            rebalance_timeout_ms: self.config.max_poll_interval_ms,
+            member_id: self.member_id.clone(),
+            group_instance_id: self.config.group_instance_id.clone(),
+            protocol_type: "consumer".into(),
+            protocols,
+            client_id: self.client_id.clone(),
+        });
+        self.send(ctx, coordinator, request, false, out);
+        self.set_state(ctx, MemberState::PREPARING_REBALANCE, "sent JoinGroup", out);
+    }
+
+    /// The heartbeat thread wakes up.
+    pub fn heartbeat_tick(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        if !matches!(self.state, MemberState::COMPLETING_REBALANCE | MemberState::STABLE) {
+            return;
+        }
+        out.set_timer(TimerKey::Heartbeat, ctx.now + self.config.heartbeat_interval_ms);
+        if ctx.now.saturating_sub(self.last_heartbeat_ok) > self.config.session_timeout_ms {
+            self.mark_coordinator_unknown("no heartbeat response within session.timeout.ms", out);
+        }
+        let Some(coordinator) = self.coordinator else {
+            self.ensure_coordinator(ctx, out);
+            return;
+        };
+        if !self.has_in_flight("Heartbeat") {
+            let request = Request::Heartbeat {
+                group_id: self.group_id.clone(),
+                generation_id: self.generation,
+                member_id: self.member_id.clone(),
+                group_instance_id: self.config.group_instance_id.clone(),
+            };
+            self.send(ctx, coordinator, request, false, out);
+        }
+    }
+
+    /// `max.poll.interval.ms` passed without a `poll()` (AC `handlePollTimeoutExpiry`).
+    pub fn poll_timeout(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        if !matches!(self.main, MainThread::Processing { .. }) {
+            out.set_timer(TimerKey::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
+            return;
+        }
+        if self.generation == NO_GENERATION && self.state == MemberState::UNJOINED {
+            return;
+        }
+        out.emit(EventKind::Note {
+            node: self.node(),
+            text: format!("no poll() for max.poll.interval.ms = {} ms: leaving the group", self.config.max_poll_interval_ms),
+        });
+        if self.config.group_instance_id.is_none() {
+            if let Some(c) = self.coordinator {
+                let request = Request::LeaveGroup {
+                    group_id: self.group_id.clone(),
+                    members: vec![super::message::MemberIdentity {
+                        member_id: self.member_id.clone(),
+                        group_instance_id: None,
+                    }],
+                };
+                self.send(ctx, c, request, false, out);
+            }
+        }
+        self.reset_generation(ctx, false, "poll timeout expired", out);
+    }
+
+    pub fn backoff_ms(&mut self) -> Millis {
+        let ms = self.config.retry_backoff_ms.saturating_mul(1 << self.backoff_attempts.min(10));
+        self.backoff_attempts += 1;
+        ms.min(self.config.retry_backoff_max_ms)
+    }
+}

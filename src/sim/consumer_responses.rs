@@ -1,0 +1,302 @@
+//! How a classic consumer reacts to each response and error (AC's
+//! `JoinGroupResponseHandler`, `SyncGroupResponseHandler`, `HeartbeatResponseHandler`,
+//! CC's `onJoinComplete` and offset handlers; facts B7, B8, B11, C).
+
+use super::consumer::{ClassicConsumer, MainThread, MemberState, NO_GENERATION};
+use super::ctx::Ctx;
+use super::message::{JoinGroupResponse, Request, Response, SyncGroupRequest};
+use super::out::{Out, TimerKey};
+use super::trace::{Callback, EventKind};
+use super::types::Errors;
+use crate::assign::{client_assignor, ClusterMetadata, RebalanceProtocol, Subscription, TopicPartition};
+use crate::java;
+
+fn is_coordinator_error(e: Errors) -> bool {
+    matches!(e, Errors::NOT_COORDINATOR | Errors::COORDINATOR_NOT_AVAILABLE)
+}
+
+impl ClassicConsumer {
+    pub fn handle_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) {
+        match key {
+            TimerKey::Poll => self.poll(ctx, out),
+            TimerKey::PollTimeout => self.poll_timeout(ctx, out),
+            TimerKey::Heartbeat => self.heartbeat_tick(ctx, out),
+            TimerKey::Backoff => self.drive(ctx, out),
+            TimerKey::RequestTimeout { correlation } => {
+                if self.in_flight.contains_key(correlation) {
+                    out.emit(EventKind::Note { node: self.node(), text: "request timed out (request.timeout.ms)".into() });
+                    self.request_failed(ctx, *correlation, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The connection broke: the request failed (`CoordinatorResponseHandler.onFailure`).
+    pub fn handle_disconnect(&mut self, ctx: &mut Ctx, correlation: u64, out: &mut Out) {
+        if self.in_flight.contains_key(&correlation) {
+            self.request_failed(ctx, correlation, out);
+        }
+    }
+
+    /// Every in-flight request to `broker` fails (the broker went down).
+    pub fn connection_lost(&mut self, ctx: &mut Ctx, broker: u32, out: &mut Out) {
+        let lost: Vec<u64> = self.in_flight.iter().filter(|(_, f)| f.broker == broker).map(|(c, _)| *c).collect();
+        for c in lost {
+            self.request_failed(ctx, c, out);
+        }
+    }
+
+    fn request_failed(&mut self, ctx: &mut Ctx, correlation: u64, out: &mut Out) {
+        let Some(f) = self.in_flight.remove(&correlation) else { return };
+        out.cancel_timer(TimerKey::RequestTimeout { correlation });
+        if f.api == "FindCoordinator" {
+            let wait = self.backoff_ms();
+            out.set_timer(TimerKey::Backoff, ctx.now + wait);
+            return;
+        }
+        self.mark_coordinator_unknown(&format!("{} to broker-{} failed", f.api, f.broker), out);
+        if matches!(f.api.as_str(), "JoinGroup" | "SyncGroup") {
+            self.set_state(ctx, MemberState::UNJOINED, &format!("{} failed", f.api), out);
+        }
+        self.drive(ctx, out);
+    }
+
+    pub fn handle_response(&mut self, ctx: &mut Ctx, correlation: u64, response: Response, out: &mut Out) {
+        let Some(f) = self.in_flight.remove(&correlation) else { return };
+        out.cancel_timer(TimerKey::RequestTimeout { correlation });
+        let error = response.error();
+        if error == Errors::NONE {
+            self.backoff_attempts = 0;
+        }
+        if is_coordinator_error(error) && f.api != "FindCoordinator" {
+            self.mark_coordinator_unknown(&format!("{} answered {error}", f.api), out);
+            if matches!(f.api.as_str(), "JoinGroup" | "SyncGroup") {
+                self.set_state(ctx, MemberState::UNJOINED, &format!("{} → {error}", f.api), out);
+            }
+            self.drive(ctx, out);
+            return;
+        }
+        match response {
+            Response::FindCoordinator { error, node_id, partition } => self.on_find_coordinator(ctx, error, node_id, partition, out),
+            Response::JoinGroup(r) => self.on_join_group(ctx, r, out),
+            Response::SyncGroup { error, assignment } => self.on_sync_group(ctx, error, assignment, out),
+            Response::Heartbeat { error } => self.on_heartbeat(ctx, error, f.generation, out),
+            Response::LeaveGroup { .. } => {}
+            Response::OffsetCommit { error, .. } => self.on_offset_commit(ctx, error, f.for_join_prepare, out),
+            Response::OffsetFetch { error, offsets } => self.on_offset_fetch(ctx, error, offsets, out),
+        }
+    }
+
+    fn fail_fatally(&mut self, ctx: &Ctx, error: Errors, out: &mut Out) {
+        self.fatal = Some(error.to_string());
+        out.emit(EventKind::Note { node: self.node(), text: format!("fatal error {error}: the consumer raises it to the application") });
+        self.set_state(ctx, MemberState::UNJOINED, &format!("fatal {error}"), out);
+    }
+
+    fn on_find_coordinator(&mut self, ctx: &mut Ctx, error: Errors, node: Option<u32>, partition: u32, out: &mut Out) {
+        match (error, node) {
+            (Errors::NONE, Some(n)) => {
+                self.coordinator = Some(n);
+                self.last_heartbeat_ok = ctx.now;
+                out.emit(EventKind::Note {
+                    node: self.node(),
+                    text: format!("coordinator of {} is broker-{n}, leader of __consumer_offsets-{partition}", self.group_id),
+                });
+                self.drive(ctx, out);
+            }
+            (e, _) if e.is_fatal_for_classic_client() => self.fail_fatally(ctx, e, out),
+            _ => {
+                let wait = self.backoff_ms();
+                out.set_timer(TimerKey::Backoff, ctx.now + wait);
+            }
+        }
+    }
+
+    fn on_join_group(&mut self, ctx: &mut Ctx, r: JoinGroupResponse, out: &mut Out) {
+        let Some(coordinator) = self.coordinator else { return };
+        match r.error {
+            Errors::NONE => {
+                self.generation = r.generation_id;
+                self.member_id = r.member_id.clone();
+                self.protocol_name = r.protocol_name.clone();
+                self.leader_id = Some(r.leader.clone());
+                self.set_state(ctx, MemberState::COMPLETING_REBALANCE, &format!("joined generation {}", r.generation_id), out);
+                let assignments = if self.is_leader() && !r.skip_assignment { self.run_assignor(ctx, &r, out) } else { Vec::new() };
+                let request = Request::SyncGroup(SyncGroupRequest {
+                    group_id: self.group_id.clone(),
+                    generation_id: self.generation,
+                    member_id: self.member_id.clone(),
+                    group_instance_id: self.config.group_instance_id.clone(),
+                    protocol_name: self.protocol_name.clone(),
+                    assignments,
+                });
+                self.send(ctx, coordinator, request, false, out);
+            }
+            Errors::MEMBER_ID_REQUIRED => {
+                self.member_id = r.member_id;
+                self.set_state(ctx, MemberState::UNJOINED, "MEMBER_ID_REQUIRED: rejoin with the given id", out);
+                self.send_join_group(ctx, coordinator, out);
+            }
+            Errors::UNKNOWN_MEMBER_ID => {
+                self.reset_generation(ctx, false, "JoinGroup → UNKNOWN_MEMBER_ID", out);
+                self.drive(ctx, out);
+            }
+            Errors::ILLEGAL_GENERATION => {
+                self.reset_generation(ctx, true, "JoinGroup → ILLEGAL_GENERATION", out);
+                self.drive(ctx, out);
+            }
+            Errors::REBALANCE_IN_PROGRESS => {
+                self.set_state(ctx, MemberState::UNJOINED, "JoinGroup → REBALANCE_IN_PROGRESS", out);
+                self.drive(ctx, out);
+            }
+            Errors::COORDINATOR_LOAD_IN_PROGRESS => {
+                self.set_state(ctx, MemberState::UNJOINED, "JoinGroup → COORDINATOR_LOAD_IN_PROGRESS", out);
+                let wait = self.backoff_ms();
+                out.set_timer(TimerKey::Backoff, ctx.now + wait);
+            }
+            e => self.fail_fatally(ctx, e, out),
+        }
+    }
+
+    /// The leader runs the group's chosen assignor over every member's subscription.
+    fn run_assignor(&mut self, ctx: &mut Ctx, r: &JoinGroupResponse, out: &mut Out) -> Vec<(String, Vec<TopicPartition>)> {
+        let name = r.protocol_name.clone().unwrap_or_default();
+        let Some(mut assignor) = client_assignor(&name) else {
+            out.emit(EventKind::Note { node: self.node(), text: format!("unknown assignor {name}") });
+            return Vec::new();
+        };
+        // The leader builds a java.util.HashMap<memberId, Subscription>.
+        let ids: Vec<&str> = r.members.iter().map(|m| m.member_id.as_str()).collect();
+        let order = java::hash_map_order(&ids, java::default_hash_map_capacity(ids.len()));
+        let members: Vec<Subscription> = order
+            .into_iter()
+            .map(|i| {
+                let m = &r.members[i];
+                Subscription {
+                    member_id: m.member_id.clone(),
+                    instance_id: m.group_instance_id.clone(),
+                    topics: m.metadata.topics.clone(),
+                    owned: m.metadata.owned_partitions.clone(),
+                    generation: (m.metadata.generation_id >= 0).then_some(m.metadata.generation_id),
+                    rack: m.metadata.rack_id.clone(),
+                }
+            })
+            .collect();
+        let cluster = ClusterMetadata::from_counts(ctx.cluster.topics.iter().map(|(t, s)| (t.clone(), s.partitions.len() as i32)));
+        match assignor.assign(&cluster, &members) {
+            Ok(a) => {
+                let text = a.iter().map(|(m, ps)| format!("{}={}", m, super::message::partition_list(ps))).collect::<Vec<_>>().join(" ");
+                out.emit(EventKind::Note { node: self.node(), text: format!("leader ran the {name} assignor: {text}") });
+                a.into_iter().collect()
+            }
+            Err(e) => {
+                out.emit(EventKind::Note { node: self.node(), text: format!("assignor {name} failed: {e}") });
+                Vec::new()
+            }
+        }
+    }
+
+    fn on_sync_group(&mut self, ctx: &mut Ctx, error: Errors, assignment: Vec<TopicPartition>, out: &mut Out) {
+        match error {
+            Errors::NONE => {
+                self.rejoin_needed = false;
+                self.set_state(ctx, MemberState::STABLE, &format!("SyncGroup done, generation {}", self.generation), out);
+                self.on_join_complete(assignment, out);
+                self.drive(ctx, out);
+            }
+            Errors::REBALANCE_IN_PROGRESS => {
+                self.rejoin_needed = true;
+                self.set_state(ctx, MemberState::UNJOINED, "SyncGroup → REBALANCE_IN_PROGRESS", out);
+                self.drive(ctx, out);
+            }
+            Errors::UNKNOWN_MEMBER_ID => {
+                self.reset_generation(ctx, false, "SyncGroup → UNKNOWN_MEMBER_ID", out);
+                self.drive(ctx, out);
+            }
+            Errors::ILLEGAL_GENERATION => {
+                self.reset_generation(ctx, true, "SyncGroup → ILLEGAL_GENERATION", out);
+                self.drive(ctx, out);
+            }
+            e => self.fail_fatally(ctx, e, out),
+        }
+    }
+
+    /// `onJoinComplete`: cooperative members revoke what moved and rejoin.
+    fn on_join_complete(&mut self, mut assignment: Vec<TopicPartition>, out: &mut Out) {
+        assignment.sort();
+        let added: Vec<TopicPartition> = assignment.iter().filter(|tp| !self.owned.contains(tp)).cloned().collect();
+        if self.rebalance_protocol == RebalanceProtocol::COOPERATIVE {
+            let revoked: Vec<TopicPartition> = self.owned.iter().filter(|tp| !assignment.contains(tp)).cloned().collect();
+            if !revoked.is_empty() {
+                self.callback(Callback::OnPartitionsRevoked, revoked, out);
+                self.rejoin_needed = true;
+                out.emit(EventKind::Note { node: self.node(), text: "revoked partitions: rejoining for the follow-up rebalance".into() });
+            }
+        }
+        self.owned = assignment.clone();
+        self.last_assignment = assignment;
+        self.positions.retain(|tp, _| self.owned.contains(tp));
+        self.callback(Callback::OnPartitionsAssigned, added, out);
+        self.needs_join_prepare = true;
+    }
+
+    fn on_heartbeat(&mut self, ctx: &mut Ctx, error: Errors, sent_generation: i32, out: &mut Out) {
+        match error {
+            Errors::NONE => self.last_heartbeat_ok = ctx.now,
+            Errors::REBALANCE_IN_PROGRESS => {
+                self.last_heartbeat_ok = ctx.now;
+                if self.state == MemberState::STABLE && !self.rejoin_needed {
+                    self.rejoin_needed = true;
+                    out.emit(EventKind::Note { node: self.node(), text: "heartbeat says REBALANCE_IN_PROGRESS: rejoin on next poll()".into() });
+                }
+            }
+            Errors::ILLEGAL_GENERATION | Errors::UNKNOWN_MEMBER_ID if sent_generation == self.generation => {
+                let keep = error == Errors::ILLEGAL_GENERATION;
+                self.reset_generation(ctx, keep, &format!("Heartbeat → {error}"), out);
+            }
+            Errors::FENCED_INSTANCE_ID => self.fail_fatally(ctx, error, out),
+            _ => {}
+        }
+        if self.main == MainThread::InPoll {
+            self.drive(ctx, out);
+        }
+    }
+
+    fn on_offset_commit(&mut self, ctx: &mut Ctx, error: Errors, for_join_prepare: bool, out: &mut Out) {
+        match error {
+            Errors::NONE => {}
+            Errors::REBALANCE_IN_PROGRESS => self.rejoin_needed = true,
+            Errors::FENCED_INSTANCE_ID => return self.fail_fatally(ctx, error, out),
+            e => out.emit(EventKind::Note { node: self.node(), text: format!("commit failed: {e} (CommitFailedException)") }),
+        }
+        if for_join_prepare {
+            self.drive(ctx, out);
+        }
+    }
+
+    fn on_offset_fetch(&mut self, ctx: &mut Ctx, error: Errors, offsets: Vec<(TopicPartition, i64)>, out: &mut Out) {
+        if error == Errors::NONE {
+            for (tp, offset) in offsets {
+                if !self.owned.contains(&tp) {
+                    continue;
+                }
+                let start = if offset >= 0 {
+                    offset
+                } else {
+                    match self.config.auto_offset_reset {
+                        super::config::AutoOffsetReset::Earliest => 0,
+                        super::config::AutoOffsetReset::Latest => ctx.cluster.end_offset(&tp),
+                    }
+                };
+                self.positions.insert(tp, start);
+            }
+        } else if error == Errors::COORDINATOR_LOAD_IN_PROGRESS {
+            let wait = self.backoff_ms();
+            out.set_timer(TimerKey::Backoff, ctx.now + wait);
+            return;
+        }
+        let _ = NO_GENERATION;
+        self.drive(ctx, out);
+    }
+}

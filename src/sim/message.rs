@@ -1,0 +1,225 @@
+//! The Kafka APIs the simulated nodes exchange, with the fields that matter to
+//! group coordination (names follow `clients/src/main/resources/common/message`).
+
+use super::types::{Errors, Millis, NodeId};
+use crate::assign::TopicPartition;
+use serde::{Deserialize, Serialize};
+
+/// `ConsumerProtocolSubscription` (the bytes inside a JoinGroup protocol entry).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProtocolMetadata {
+    pub topics: Vec<String>,
+    pub owned_partitions: Vec<TopicPartition>,
+    pub generation_id: i32,
+    pub rack_id: Option<String>,
+}
+
+/// One `Protocols[]` entry of a JoinGroup request: an assignor name and its metadata.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JoinProtocol {
+    pub name: String,
+    pub metadata: ProtocolMetadata,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JoinGroupRequest {
+    pub group_id: String,
+    pub session_timeout_ms: Millis,
+    pub rebalance_timeout_ms: Millis,
+    pub member_id: String,
+    pub group_instance_id: Option<String>,
+    pub protocol_type: String,
+    pub protocols: Vec<JoinProtocol>,
+    pub client_id: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JoinGroupResponseMember {
+    pub member_id: String,
+    pub group_instance_id: Option<String>,
+    pub metadata: ProtocolMetadata,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JoinGroupResponse {
+    pub error: Errors,
+    pub generation_id: i32,
+    pub protocol_name: Option<String>,
+    pub leader: String,
+    pub skip_assignment: bool,
+    pub member_id: String,
+    /// Filled only for the leader.
+    pub members: Vec<JoinGroupResponseMember>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SyncGroupRequest {
+    pub group_id: String,
+    pub generation_id: i32,
+    pub member_id: String,
+    pub group_instance_id: Option<String>,
+    pub protocol_name: Option<String>,
+    /// Only the leader sends a non-empty list.
+    pub assignments: Vec<(String, Vec<TopicPartition>)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemberIdentity {
+    pub member_id: String,
+    pub group_instance_id: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Request {
+    FindCoordinator { key: String },
+    JoinGroup(JoinGroupRequest),
+    SyncGroup(SyncGroupRequest),
+    Heartbeat { group_id: String, generation_id: i32, member_id: String, group_instance_id: Option<String> },
+    LeaveGroup { group_id: String, members: Vec<MemberIdentity> },
+    OffsetCommit {
+        group_id: String,
+        generation_id: i32,
+        member_id: String,
+        group_instance_id: Option<String>,
+        offsets: Vec<(TopicPartition, i64)>,
+    },
+    OffsetFetch { group_id: String, partitions: Vec<TopicPartition> },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Response {
+    FindCoordinator { error: Errors, node_id: Option<u32>, partition: u32 },
+    JoinGroup(JoinGroupResponse),
+    SyncGroup { error: Errors, assignment: Vec<TopicPartition> },
+    Heartbeat { error: Errors },
+    LeaveGroup { error: Errors },
+    OffsetCommit { error: Errors, offsets: Vec<(TopicPartition, i64)> },
+    /// Offset −1 means "no committed offset".
+    OffsetFetch { error: Errors, offsets: Vec<(TopicPartition, i64)> },
+}
+
+/// What travels on a link.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Body {
+    Request { correlation: u64, request: Request },
+    Response { correlation: u64, response: Response },
+    /// The connection failed (the peer is down): the network tells the sender.
+    Disconnected { correlation: u64 },
+}
+
+impl Request {
+    pub fn api(&self) -> &'static str {
+        match self {
+            Request::FindCoordinator { .. } => "FindCoordinator",
+            Request::JoinGroup(_) => "JoinGroup",
+            Request::SyncGroup(_) => "SyncGroup",
+            Request::Heartbeat { .. } => "Heartbeat",
+            Request::LeaveGroup { .. } => "LeaveGroup",
+            Request::OffsetCommit { .. } => "OffsetCommit",
+            Request::OffsetFetch { .. } => "OffsetFetch",
+        }
+    }
+}
+
+impl Response {
+    pub fn api(&self) -> &'static str {
+        match self {
+            Response::FindCoordinator { .. } => "FindCoordinator",
+            Response::JoinGroup(_) => "JoinGroup",
+            Response::SyncGroup { .. } => "SyncGroup",
+            Response::Heartbeat { .. } => "Heartbeat",
+            Response::LeaveGroup { .. } => "LeaveGroup",
+            Response::OffsetCommit { .. } => "OffsetCommit",
+            Response::OffsetFetch { .. } => "OffsetFetch",
+        }
+    }
+
+    pub fn error(&self) -> Errors {
+        match self {
+            Response::FindCoordinator { error, .. }
+            | Response::SyncGroup { error, .. }
+            | Response::Heartbeat { error }
+            | Response::LeaveGroup { error }
+            | Response::OffsetCommit { error, .. }
+            | Response::OffsetFetch { error, .. } => *error,
+            Response::JoinGroup(r) => r.error,
+        }
+    }
+}
+
+pub(crate) fn partition_list(ps: &[TopicPartition]) -> String {
+    let names: Vec<String> = ps.iter().map(|p| p.to_string()).collect();
+    format!("[{}]", names.join(", "))
+}
+
+impl Body {
+    pub fn api(&self) -> &'static str {
+        match self {
+            Body::Request { request, .. } => request.api(),
+            Body::Response { response, .. } => response.api(),
+            Body::Disconnected { .. } => "Disconnect",
+        }
+    }
+
+    pub fn is_request(&self) -> bool {
+        matches!(self, Body::Request { .. })
+    }
+
+    /// A short label for the animation, e.g. `JoinGroup gen=3` or
+    /// `SyncGroup ← [orders-1, orders-4]`.
+    pub fn label(&self) -> String {
+        match self {
+            Body::Request { request, .. } => match request {
+                Request::FindCoordinator { key } => format!("FindCoordinator {key}"),
+                Request::JoinGroup(r) if r.member_id.is_empty() => "JoinGroup member=\"\"".into(),
+                Request::JoinGroup(r) => format!("JoinGroup {}", short_member(&r.member_id)),
+                Request::SyncGroup(r) if r.assignments.is_empty() => format!("SyncGroup gen={}", r.generation_id),
+                Request::SyncGroup(r) => format!("SyncGroup gen={} +{} assignments", r.generation_id, r.assignments.len()),
+                Request::Heartbeat { generation_id, .. } => format!("Heartbeat gen={generation_id}"),
+                Request::LeaveGroup { .. } => "LeaveGroup".into(),
+                Request::OffsetCommit { offsets, .. } => format!("OffsetCommit ({} partitions)", offsets.len()),
+                Request::OffsetFetch { .. } => "OffsetFetch".into(),
+            },
+            Body::Response { response, .. } => {
+                let err = response.error();
+                match response {
+                    Response::FindCoordinator { node_id: Some(n), error: Errors::NONE, .. } => {
+                        format!("FindCoordinator ← broker-{n}")
+                    }
+                    Response::JoinGroup(r) if err == Errors::NONE => {
+                        if r.members.is_empty() {
+                            format!("JoinGroup ← gen={}", r.generation_id)
+                        } else {
+                            format!("JoinGroup ← gen={} leader, {} members", r.generation_id, r.members.len())
+                        }
+                    }
+                    Response::SyncGroup { assignment, error: Errors::NONE } => {
+                        format!("SyncGroup ← {}", partition_list(assignment))
+                    }
+                    _ if err == Errors::NONE => format!("{} ← OK", response.api()),
+                    _ => format!("{} → {}", response.api(), err),
+                }
+            }
+            Body::Disconnected { .. } => "connection refused".into(),
+        }
+    }
+}
+
+/// The readable tail of a member id: `consumer-demo-1-3f2a…` → `3f2a`.
+pub fn short_member(member_id: &str) -> String {
+    match member_id.rsplit_once('-') {
+        Some((_, tail)) if tail.len() > 4 => tail[..4].to_string(),
+        _ => member_id.to_string(),
+    }
+}
+
+/// A message in flight, as the world routes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Envelope {
+    pub id: u64,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub sent_at: Millis,
+    pub deliver_at: Millis,
+    pub body: Body,
+}

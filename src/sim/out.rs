@@ -1,0 +1,77 @@
+//! Effects a node handler returns: messages to send, timers to set or cancel,
+//! and trace events. Handlers never touch the network or the clock themselves.
+
+use super::message::Body;
+use super::trace::EventKind;
+use super::types::{Millis, NodeId};
+use serde::{Deserialize, Serialize};
+
+/// Every timer a node can set. One key per purpose: setting a key again replaces it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum TimerKey {
+    // --- group coordinator (broker side), Kafka's timer names in comments ---
+    /// `heartbeat-<group>-<member>`: session expiry of one member.
+    MemberHeartbeat { group_id: String, member_id: String },
+    /// `join-<group>`: initial-rebalance delay or rebalance timeout of the join phase.
+    Join { group_id: String },
+    /// `sync-<group>`: pending-sync expiry.
+    Sync { group_id: String },
+    /// Loading a `__consumer_offsets` partition after becoming its leader.
+    Load { partition: u32 },
+    // --- classic consumer (client side) ---
+    /// The application thread calls `poll()`.
+    Poll,
+    /// `max.poll.interval.ms` since the last `poll()`.
+    PollTimeout,
+    /// The heartbeat thread wakes up (`heartbeat.interval.ms`).
+    Heartbeat,
+    /// Retry after `retry.backoff.ms`.
+    Backoff,
+    /// `request.timeout.ms` of one in-flight request.
+    RequestTimeout { correlation: u64 },
+}
+
+impl TimerKey {
+    pub fn describe(&self) -> String {
+        match self {
+            TimerKey::MemberHeartbeat { member_id, .. } => format!("session timeout of {member_id}"),
+            TimerKey::Join { group_id } => format!("join phase deadline of {group_id}"),
+            TimerKey::Sync { group_id } => format!("pending-sync deadline of {group_id}"),
+            TimerKey::Load { partition } => format!("load of __consumer_offsets-{partition}"),
+            TimerKey::Poll => "poll()".into(),
+            TimerKey::PollTimeout => "max.poll.interval.ms".into(),
+            TimerKey::Heartbeat => "heartbeat.interval.ms".into(),
+            TimerKey::Backoff => "retry.backoff.ms".into(),
+            TimerKey::RequestTimeout { .. } => "request.timeout.ms".into(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TimerOp {
+    Set(TimerKey, Millis),
+    Cancel(TimerKey),
+}
+
+/// The output buffer of one handler call.
+#[derive(Debug, Default)]
+pub struct Out {
+    pub sends: Vec<(NodeId, Body)>,
+    pub timers: Vec<TimerOp>,
+    pub events: Vec<EventKind>,
+}
+
+impl Out {
+    pub fn send(&mut self, to: NodeId, body: Body) {
+        self.sends.push((to, body));
+    }
+    pub fn set_timer(&mut self, key: TimerKey, at: Millis) {
+        self.timers.push(TimerOp::Set(key, at));
+    }
+    pub fn cancel_timer(&mut self, key: TimerKey) {
+        self.timers.push(TimerOp::Cancel(key));
+    }
+    pub fn emit(&mut self, e: EventKind) {
+        self.events.push(e);
+    }
+}

@@ -1,0 +1,102 @@
+//! Identifiers, simulated time and Kafka's error codes.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Simulated time in integer milliseconds. Nothing in the core reads a wall clock.
+pub type Millis = u64;
+
+/// Index of an event in the trace; used for causal ("why") links.
+pub type EventId = usize;
+
+/// A node of the simulated world.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum NodeId {
+    /// A Kafka broker, by `node.id` (0-based, as Kafka numbers them).
+    Broker(u32),
+    /// A consumer process, numbered from 1 (shown as c1, c2, ...).
+    Client(u32),
+}
+
+impl fmt::Display for NodeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NodeId::Broker(b) => write!(f, "broker-{b}"),
+            NodeId::Client(c) => write!(f, "c{c}"),
+        }
+    }
+}
+
+/// Kafka's `Errors` (name = numeric code), the subset the group protocols use.
+#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Errors {
+    NONE,
+    UNKNOWN_TOPIC_OR_PARTITION,
+    REQUEST_TIMED_OUT,
+    OFFSET_METADATA_TOO_LARGE,
+    COORDINATOR_LOAD_IN_PROGRESS,
+    COORDINATOR_NOT_AVAILABLE,
+    NOT_COORDINATOR,
+    ILLEGAL_GENERATION,
+    INCONSISTENT_GROUP_PROTOCOL,
+    INVALID_GROUP_ID,
+    UNKNOWN_MEMBER_ID,
+    INVALID_SESSION_TIMEOUT,
+    REBALANCE_IN_PROGRESS,
+    GROUP_AUTHORIZATION_FAILED,
+    UNSUPPORTED_VERSION,
+    MEMBER_ID_REQUIRED,
+    GROUP_MAX_SIZE_REACHED,
+    FENCED_INSTANCE_ID,
+    GROUP_ID_NOT_FOUND,
+}
+
+impl Errors {
+    /// The numeric code of `org.apache.kafka.common.protocol.Errors`.
+    pub fn code(self) -> i16 {
+        use Errors::*;
+        match self {
+            NONE => 0,
+            UNKNOWN_TOPIC_OR_PARTITION => 3,
+            REQUEST_TIMED_OUT => 7,
+            OFFSET_METADATA_TOO_LARGE => 12,
+            COORDINATOR_LOAD_IN_PROGRESS => 14,
+            COORDINATOR_NOT_AVAILABLE => 15,
+            NOT_COORDINATOR => 16,
+            ILLEGAL_GENERATION => 22,
+            INCONSISTENT_GROUP_PROTOCOL => 23,
+            INVALID_GROUP_ID => 24,
+            UNKNOWN_MEMBER_ID => 25,
+            INVALID_SESSION_TIMEOUT => 26,
+            REBALANCE_IN_PROGRESS => 27,
+            GROUP_AUTHORIZATION_FAILED => 30,
+            UNSUPPORTED_VERSION => 35,
+            GROUP_ID_NOT_FOUND => 69,
+            MEMBER_ID_REQUIRED => 79,
+            GROUP_MAX_SIZE_REACHED => 81,
+            FENCED_INSTANCE_ID => 82,
+        }
+    }
+
+    /// Errors the classic client cannot recover from (B11): raised to the application.
+    pub fn is_fatal_for_classic_client(self) -> bool {
+        use Errors::*;
+        matches!(
+            self,
+            INCONSISTENT_GROUP_PROTOCOL
+                | INVALID_GROUP_ID
+                | INVALID_SESSION_TIMEOUT
+                | GROUP_AUTHORIZATION_FAILED
+                | UNSUPPORTED_VERSION
+                | GROUP_MAX_SIZE_REACHED
+                | FENCED_INSTANCE_ID
+        )
+    }
+}
+
+impl fmt::Display for Errors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}

@@ -1,0 +1,461 @@
+//! The simulated world: the only place that routes messages, applies latency,
+//! cuts and pauses, fires timers and applies faults. Everything is ordered by
+//! (time, sequence) and driven by one seeded RNG, so a run is a pure function
+//! of its scenario, seed and injected faults.
+
+use super::broker::Broker;
+use super::cluster::Cluster;
+use super::consumer::ClassicConsumer;
+use super::ctx::Ctx;
+use super::fault::Fault;
+use super::message::{Body, Envelope};
+use super::out::{Out, TimerKey, TimerOp};
+use super::scenario::Scenario;
+use super::trace::{Event, EventKind};
+use super::types::{EventId, Millis, NodeId};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Item {
+    Deliver { env: Envelope, sent_event: EventId },
+    Timer { node: NodeId, key: TimerKey, cause: Option<EventId> },
+    Start { node: NodeId },
+    Fault { fault: Fault },
+}
+
+#[derive(Clone, Debug)]
+pub struct World {
+    pub now: Millis,
+    pub scenario: Scenario,
+    pub cluster: Cluster,
+    pub brokers: BTreeMap<u32, Broker>,
+    pub consumers: BTreeMap<u32, ClassicConsumer>,
+    pub trace: Vec<Event>,
+    /// Node pairs whose messages are dropped (stored with the smaller id first).
+    pub cut_links: BTreeSet<(NodeId, NodeId)>,
+    /// Nodes frozen until the given time (GC pause).
+    pub paused_until: BTreeMap<NodeId, Millis>,
+    /// Faults injected interactively (time, fault), for replay and permalinks.
+    pub injected: Vec<(Millis, Fault)>,
+    queue: BTreeMap<(Millis, u64), Item>,
+    timers: BTreeMap<(NodeId, TimerKey), (Millis, u64)>,
+    seq: u64,
+    next_msg: u64,
+    rng: ChaCha8Rng,
+}
+
+fn link(a: NodeId, b: NodeId) -> (NodeId, NodeId) {
+    if a <= b {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
+/// Parses `c3` or `broker-1` (the names the UI and scenarios use).
+pub fn parse_node(s: &str) -> Option<NodeId> {
+    if let Some(n) = s.strip_prefix("broker-") {
+        return n.parse().ok().map(NodeId::Broker);
+    }
+    s.strip_prefix('c').and_then(|n| n.parse().ok()).map(NodeId::Client)
+}
+
+impl World {
+    pub fn new(scenario: Scenario) -> Result<World, String> {
+        scenario.validate()?;
+        let b = &scenario.broker;
+        let mut cluster = Cluster::new(scenario.brokers, b.offsets_topic_num_partitions, b.offsets_topic_replication_factor);
+        for t in &scenario.topics {
+            cluster.add_topic(&t.name, t.partitions, t.records_per_sec);
+        }
+        let mut brokers: BTreeMap<u32, Broker> = (0..scenario.brokers).map(|id| (id, Broker::new(id))).collect();
+        // At time 0 every offsets partition is already loaded on its leader.
+        for (p, meta) in cluster.offsets_partitions.iter().enumerate() {
+            if let Some(l) = meta.leader {
+                brokers.get_mut(&l).expect("leader exists").coordinator.shards.insert(
+                    p as u32,
+                    super::coordinator::Shard {
+                        state: super::coordinator::CoordinatorState::ACTIVE,
+                        groups: BTreeMap::new(),
+                        offsets: BTreeMap::new(),
+                    },
+                );
+            }
+        }
+        let mut world = World {
+            now: 0,
+            rng: ChaCha8Rng::seed_from_u64(scenario.seed),
+            cluster,
+            brokers,
+            consumers: BTreeMap::new(),
+            trace: Vec::new(),
+            cut_links: BTreeSet::new(),
+            paused_until: BTreeMap::new(),
+            injected: Vec::new(),
+            queue: BTreeMap::new(),
+            timers: BTreeMap::new(),
+            seq: 0,
+            next_msg: 0,
+            scenario,
+        };
+        let groups = world.scenario.groups.clone();
+        for g in &groups {
+            for k in 0..g.consumers {
+                let idx = world.add_consumer_process(g);
+                world.push(u64::from(k) * g.start_stagger_ms, Item::Start { node: NodeId::Client(idx) });
+            }
+        }
+        for f in world.scenario.faults.clone() {
+            world.push(f.at, Item::Fault { fault: f.fault });
+        }
+        Ok(world)
+    }
+
+    fn add_consumer_process(&mut self, g: &super::scenario::GroupSpec) -> u32 {
+        let idx = self.consumers.keys().next_back().copied().unwrap_or(0) + 1;
+        let mut config = g.config.clone();
+        if g.static_members && config.group_instance_id.is_none() {
+            config.group_instance_id = Some(format!("{}-{}", g.group_id, idx));
+        }
+        self.consumers.insert(idx, ClassicConsumer::new(idx, &g.group_id, config));
+        idx
+    }
+
+    fn push(&mut self, at: Millis, item: Item) -> (Millis, u64) {
+        self.seq += 1;
+        let key = (at, self.seq);
+        self.queue.insert(key, item);
+        key
+    }
+
+    fn record(&mut self, cause: Option<EventId>, kind: EventKind) -> EventId {
+        let id = self.trace.len();
+        self.trace.push(Event { id, at: self.now, cause, kind });
+        id
+    }
+
+    /// Time of the next queued item, if any.
+    pub fn next_time(&self) -> Option<Millis> {
+        self.queue.keys().next().map(|(t, _)| *t)
+    }
+
+    /// Messages currently on the wire, for drawing.
+    pub fn in_flight(&self) -> impl Iterator<Item = &Envelope> {
+        self.queue.values().filter_map(|i| match i {
+            Item::Deliver { env, .. } => Some(env),
+            _ => None,
+        })
+    }
+
+    /// Deadline of a node's timer, for countdown rings.
+    pub fn timer_deadline(&self, node: NodeId, key: &TimerKey) -> Option<Millis> {
+        self.timers.get(&(node, key.clone())).map(|(t, _)| *t)
+    }
+
+    pub fn is_alive(&self, node: NodeId) -> bool {
+        match node {
+            NodeId::Broker(b) => self.brokers.get(&b).is_some_and(|b| b.alive),
+            NodeId::Client(c) => self.consumers.get(&c).is_some_and(|c| c.alive),
+        }
+    }
+
+    /// Processes every item due at or before `t`, then sets the clock to `t`.
+    pub fn run_until(&mut self, t: Millis) {
+        while self.next_time().is_some_and(|n| n <= t) {
+            self.step();
+        }
+        self.advance_clock(t.max(self.now));
+    }
+
+    fn advance_clock(&mut self, t: Millis) {
+        if t > self.now {
+            self.cluster.produce(self.now, t);
+            self.now = t;
+        }
+    }
+
+    /// Processes the next item. Returns false when nothing is left to do.
+    pub fn step(&mut self) -> bool {
+        let Some(((at, _), item)) = self.queue.pop_first() else { return false };
+        self.advance_clock(at);
+        let node = match &item {
+            Item::Deliver { env, .. } => Some(env.to),
+            Item::Timer { node, .. } | Item::Start { node } => Some(*node),
+            Item::Fault { .. } => None,
+        };
+        if let Some(n) = node {
+            if let Some(&until) = self.paused_until.get(&n) {
+                if until > self.now && self.is_alive(n) {
+                    let key = self.push(until, item.clone());
+                    if let Item::Timer { node, key: tk, .. } = &item {
+                        self.timers.insert((*node, tk.clone()), key);
+                    }
+                    return true;
+                }
+            }
+        }
+        match item {
+            Item::Deliver { env, sent_event } => self.deliver(env, sent_event),
+            Item::Timer { node, key, cause } => self.fire(node, key, cause),
+            Item::Start { node } => {
+                let cause = self.record(None, EventKind::Note { node, text: format!("{node} started") });
+                self.with_node(node, Some(cause), |n, ctx, out| match n {
+                    NodeRef::Consumer(c) => c.start(ctx, out),
+                    NodeRef::Broker(_) => {}
+                });
+            }
+            Item::Fault { fault } => self.apply_fault(fault),
+        }
+        true
+    }
+
+    fn deliver(&mut self, env: Envelope, sent_event: EventId) {
+        let label = env.body.label();
+        let (from, to, msg) = (env.from, env.to, env.id);
+        let drop_reason = if self.cut_links.contains(&link(from, to)) {
+            Some(format!("network cut between {from} and {to}"))
+        } else if !self.is_alive(to) {
+            Some(format!("{to} is down"))
+        } else {
+            None
+        };
+        if let Some(reason) = drop_reason {
+            let dropped = self.record(Some(sent_event), EventKind::MessageDropped { msg, from, to, label, reason });
+            // A request to a dead process is refused at once: the sender sees a disconnect.
+            if let (Body::Request { correlation, .. }, false, true) =
+                (&env.body, self.cut_links.contains(&link(from, to)), self.is_alive(from))
+            {
+                let body = Body::Disconnected { correlation: *correlation };
+                self.transmit(to, from, body, Some(dropped));
+            }
+            return;
+        }
+        let delivered = self.record(Some(sent_event), EventKind::MessageDelivered { msg, from, to, label });
+        self.with_node(to, Some(delivered), |n, ctx, out| match (n, env.body) {
+            (NodeRef::Broker(b), Body::Request { correlation, request }) => b.handle_request(ctx, from, correlation, request, out),
+            (NodeRef::Consumer(c), Body::Response { correlation, response }) => c.handle_response(ctx, correlation, response, out),
+            (NodeRef::Consumer(c), Body::Disconnected { correlation }) => c.handle_disconnect(ctx, correlation, out),
+            _ => {}
+        });
+    }
+
+    fn fire(&mut self, node: NodeId, key: TimerKey, cause: Option<EventId>) {
+        self.timers.remove(&(node, key.clone()));
+        if !self.is_alive(node) {
+            return;
+        }
+        let cause = if matches!(key, TimerKey::Poll) {
+            None
+        } else {
+            Some(self.record(cause, EventKind::TimerFired { node, timer: key.describe() }))
+        };
+        self.with_node(node, cause, |n, ctx, out| match n {
+            NodeRef::Broker(b) => b.handle_timer(ctx, &key, out),
+            NodeRef::Consumer(c) => c.handle_timer(ctx, &key, out),
+        });
+    }
+
+    /// Runs a handler on one node and applies its effects.
+    fn with_node(&mut self, node: NodeId, cause: Option<EventId>, f: impl FnOnce(NodeRef, &mut Ctx, &mut Out)) {
+        let mut out = Out::default();
+        {
+            let mut ctx = Ctx {
+                now: self.now,
+                me: node,
+                rng: &mut self.rng,
+                cluster: &mut self.cluster,
+                broker_config: &self.scenario.broker,
+            };
+            let target = match node {
+                NodeId::Broker(b) => self.brokers.get_mut(&b).map(NodeRef::Broker),
+                NodeId::Client(c) => self.consumers.get_mut(&c).map(NodeRef::Consumer),
+            };
+            if let Some(t) = target {
+                f(t, &mut ctx, &mut out);
+            }
+        }
+        self.apply(node, cause, out);
+    }
+
+    fn apply(&mut self, node: NodeId, cause: Option<EventId>, out: Out) {
+        for e in out.events {
+            self.record(cause, e);
+        }
+        for op in out.timers {
+            match op {
+                TimerOp::Set(key, at) => {
+                    if let Some(old) = self.timers.remove(&(node, key.clone())) {
+                        self.queue.remove(&old);
+                    }
+                    let k = self.push(at.max(self.now), Item::Timer { node, key: key.clone(), cause });
+                    self.timers.insert((node, key), k);
+                }
+                TimerOp::Cancel(key) => {
+                    if let Some(old) = self.timers.remove(&(node, key)) {
+                        self.queue.remove(&old);
+                    }
+                }
+            }
+        }
+        for (to, body) in out.sends {
+            self.transmit(node, to, body, cause);
+        }
+    }
+
+    fn transmit(&mut self, from: NodeId, to: NodeId, body: Body, cause: Option<EventId>) {
+        self.next_msg += 1;
+        let net = &self.scenario.network;
+        let jitter = if net.jitter_ms > 0 { self.rng.gen_range(0..=net.jitter_ms) } else { 0 };
+        let deliver_at = self.now + net.latency_ms + jitter;
+        let env = Envelope { id: self.next_msg, from, to, sent_at: self.now, deliver_at, body };
+        let sent = self.record(
+            cause,
+            EventKind::MessageSent { msg: env.id, from, to, label: env.body.label(), deliver_at },
+        );
+        self.push(deliver_at, Item::Deliver { env, sent_event: sent });
+    }
+
+    fn cancel_timers_of(&mut self, node: NodeId) {
+        let keys: Vec<(NodeId, TimerKey)> = self.timers.keys().filter(|(n, _)| *n == node).cloned().collect();
+        for k in keys {
+            if let Some(q) = self.timers.remove(&k) {
+                self.queue.remove(&q);
+            }
+        }
+    }
+
+    /// Injects a fault now (from the UI), remembering it for replay.
+    pub fn inject(&mut self, fault: Fault) {
+        self.injected.push((self.now, fault.clone()));
+        self.apply_fault(fault);
+    }
+
+    /// Schedules a fault at a later time (scenario scripts, tests).
+    pub fn schedule(&mut self, at: Millis, fault: Fault) {
+        self.push(at, Item::Fault { fault });
+    }
+
+    fn apply_fault(&mut self, fault: Fault) {
+        let cause = Some(self.record(None, EventKind::FaultInjected { description: fault.describe() }));
+        match fault {
+            Fault::CrashConsumer { consumer } => {
+                if let Some(c) = self.consumers.get_mut(&consumer) {
+                    c.alive = false;
+                    self.cancel_timers_of(NodeId::Client(consumer));
+                }
+            }
+            Fault::RestartConsumer { consumer } => {
+                let Some(old) = self.consumers.get(&consumer) else { return };
+                if old.alive {
+                    return;
+                }
+                let fresh = ClassicConsumer::new(consumer, &old.group_id.clone(), old.config.clone());
+                self.consumers.insert(consumer, fresh);
+                self.with_node(NodeId::Client(consumer), cause, |n, ctx, out| {
+                    if let NodeRef::Consumer(c) = n {
+                        c.start(ctx, out)
+                    }
+                });
+            }
+            Fault::PauseConsumer { consumer, duration_ms } => {
+                self.paused_until.insert(NodeId::Client(consumer), self.now + duration_ms);
+            }
+            Fault::SlowProcessing { consumer, ms_per_record } => {
+                if let Some(c) = self.consumers.get_mut(&consumer) {
+                    c.config.processing_ms_per_record = ms_per_record;
+                }
+            }
+            Fault::KillBroker { broker } => {
+                let Some(b) = self.brokers.get_mut(&broker) else { return };
+                if !b.alive {
+                    return;
+                }
+                b.crash();
+                self.cancel_timers_of(NodeId::Broker(broker));
+                self.cluster.alive.remove(&broker);
+                let ids: Vec<u32> = self.consumers.keys().copied().collect();
+                for id in ids {
+                    self.with_node(NodeId::Client(id), cause, |n, ctx, out| {
+                        if let NodeRef::Consumer(c) = n {
+                            if c.alive {
+                                c.connection_lost(ctx, broker, out)
+                            }
+                        }
+                    });
+                }
+                self.reelect(cause);
+            }
+            Fault::RestartBroker { broker } => {
+                let Some(b) = self.brokers.get_mut(&broker) else { return };
+                if b.alive {
+                    return;
+                }
+                *b = Broker::new(broker);
+                self.cluster.alive.insert(broker);
+                self.reelect(cause);
+            }
+            Fault::CutLink { a, b } => {
+                if let (Some(x), Some(y)) = (parse_node(&a), parse_node(&b)) {
+                    self.cut_links.insert(link(x, y));
+                }
+            }
+            Fault::HealLink { a, b } => {
+                if let (Some(x), Some(y)) = (parse_node(&a), parse_node(&b)) {
+                    self.cut_links.remove(&link(x, y));
+                }
+            }
+            Fault::AddConsumer { group } => {
+                let Some(spec) = self.scenario.groups.iter().find(|g| g.group_id == group).cloned() else { return };
+                let idx = self.add_consumer_process(&spec);
+                self.with_node(NodeId::Client(idx), cause, |n, ctx, out| {
+                    if let NodeRef::Consumer(c) = n {
+                        c.start(ctx, out)
+                    }
+                });
+            }
+        }
+    }
+
+    /// The controller moves leadership off dead brokers; new coordinators load.
+    fn reelect(&mut self, cause: Option<EventId>) {
+        for (partition, leader) in self.cluster.elect_leaders() {
+            let text = match leader {
+                Some(l) => format!("__consumer_offsets-{partition}: leadership moved to broker-{l}"),
+                None => format!("__consumer_offsets-{partition}: no live replica, no leader"),
+            };
+            self.record(cause, EventKind::Note { node: NodeId::Broker(leader.unwrap_or(0)), text });
+            if let Some(l) = leader {
+                self.with_node(NodeId::Broker(l), cause, |n, ctx, out| {
+                    if let NodeRef::Broker(b) = n {
+                        b.coordinator.become_leader(ctx, partition, out)
+                    }
+                });
+            }
+        }
+    }
+
+    /// Consumers of a group, by index.
+    pub fn group_consumers<'a>(&'a self, group: &'a str) -> impl Iterator<Item = &'a ClassicConsumer> + 'a {
+        self.consumers.values().filter(move |c| c.group_id == group)
+    }
+
+    /// The group as its active coordinator holds it.
+    pub fn group(&self, group_id: &str) -> Option<(u32, &super::classic_group::ClassicGroup)> {
+        let p = self.cluster.offsets_partition_for(group_id);
+        self.brokers.values().filter(|b| b.alive).find_map(|b| {
+            let shard = b.coordinator.shards.get(&p)?;
+            (shard.state == super::coordinator::CoordinatorState::ACTIVE)
+                .then(|| shard.groups.get(group_id).map(|g| (b.id, g)))
+                .flatten()
+        })
+    }
+}
+
+/// A mutable view of one node, handed to handlers.
+pub enum NodeRef<'a> {
+    Broker(&'a mut Broker),
+    Consumer(&'a mut ClassicConsumer),
+}
