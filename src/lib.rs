@@ -1,3 +1,16 @@
+//! GroupScope: a deterministic simulation of Apache Kafka's consumer-group
+//! protocols, and the browser UI that animates it.
+//!
+//! `sim` (the core), `assign` (partition assignors), `player`, `view` and
+//! `narrate` have no web dependency and are tested natively; `web` is the yew
+//! front end, compiled for wasm32 only.
+
 pub mod assign;
-pub mod sim;
 pub mod java;
+pub mod narrate;
+pub mod player;
+pub mod sim;
+pub mod view;
+
+#[cfg(target_arch = "wasm32")]
+pub mod web;

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds the site in release mode into dist/: plain static files with
+# relative paths, and prints the gzipped size of the wasm and JS.
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+
+CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
+  cargo rustc --release --lib --crate-type cdylib --target wasm32-unknown-unknown
+rm -rf dist && mkdir -p dist/pkg
+wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section \
+  --out-dir dist/pkg target/wasm32-unknown-unknown/release/groupscope.wasm
+cp index.html dist/
+cp -r static dist/static
+
+wasm_gz=$(gzip -9 -c dist/pkg/groupscope_bg.wasm | wc -c)
+js_gz=$(cat dist/pkg/groupscope.js dist/static/*.js | gzip -9 -c | wc -c)
+printf 'build: dist/ ready; wasm %s KB raw, %s KB gzipped; JS %s KB gzipped; total %s KB gzipped\n' \
+  $(( $(stat -c %s dist/pkg/groupscope_bg.wasm) / 1024 )) $((wasm_gz / 1024)) $((js_gz / 1024)) $(((wasm_gz + js_gz) / 1024))

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what is missing, idempotently: Debian's Rust with std sources and
+# lld (no prebuilt wasm32 std is reachable here), Chromium and ChromeDriver,
+# the pinned wasm-bindgen CLI, and playwright-core. A second run installs nothing.
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+
+packages=(rustc-web cargo-web rust-web-src rust-web-llvm lld-22 chromium chromium-driver nodejs npm python3 gzip)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+if ! "$TOOLS/bin/wasm-bindgen" --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION\$"; then
+  echo "setup: installing wasm-bindgen-cli $WASM_BINDGEN_VERSION into $TOOLS (takes ~10 minutes once)"
+  # Outside the repo, so the project's settings do not apply to the tool build.
+  (cd /tmp && cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --root "$TOOLS")
+fi
+
+if [ ! -f node_modules/playwright-core/package.json ] || ! cmp -s package-lock.json node_modules/.package-lock.json 2>/dev/null; then
+  echo "setup: installing playwright-core (no browser download; Debian's chromium is used)"
+  npm ci --no-audit --no-fund --loglevel=error
+fi

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# README command 2: every test. Native core tests, wasm tests in headless
+# Chromium, then the release site and the Playwright end-to-end tests.
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+bash scripts/setup.sh
+
+echo "== native: cargo test"
+cargo test --release
+
+echo "== wasm: wasm-bindgen-test in headless Chromium"
+CARGO_UNSTABLE_BUILD_STD=std,panic_abort cargo test --target wasm32-unknown-unknown --test web
+
+echo "== site: release build"
+bash scripts/build.sh
+
+echo "== end to end: Playwright (playwright-core + Debian chromium)"
+node --test tests/e2e/

@@ -1,0 +1,245 @@
+//! The view model: what the page draws at the world's current instant.
+//! Pure functions of the world, so native tests can check them.
+
+use crate::assign::TopicPartition;
+use crate::java;
+use crate::sim::consumer::MainThread;
+use crate::sim::message::{short_member, Body};
+use crate::sim::out::TimerKey;
+use crate::sim::{Millis, NodeId, World};
+
+pub const WIDTH: f64 = 960.0;
+pub const HEIGHT: f64 = 440.0;
+const BROKER_Y: f64 = 90.0;
+const CONSUMER_Y: f64 = 340.0;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BrokerView {
+    pub id: u32,
+    pub x: f64,
+    pub y: f64,
+    pub alive: bool,
+    /// Groups this broker coordinates, with the partition that makes it so.
+    pub coordinates: Vec<(String, u32)>,
+    pub loading: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConsumerView {
+    pub idx: u32,
+    pub name: String,
+    pub group: String,
+    pub x: f64,
+    pub y: f64,
+    pub alive: bool,
+    pub paused: bool,
+    pub state: String,
+    pub member_id: String,
+    pub generation: i32,
+    pub leader: bool,
+    pub owned: Vec<TopicPartition>,
+    pub processing: bool,
+    pub fatal: Option<String>,
+    pub static_id: Option<String>,
+    /// Fractions (0..1) of time left on the session, heartbeat and poll timers.
+    pub rings: Vec<(&'static str, f64)>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MessageView {
+    pub id: u64,
+    pub from: (f64, f64),
+    pub to: (f64, f64),
+    pub progress: f64,
+    pub label: String,
+    pub api: &'static str,
+    pub request: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PartitionRow {
+    pub partition: TopicPartition,
+    pub owner: Option<u32>,
+    pub leader: Option<u32>,
+    pub end_offset: i64,
+    pub committed: Option<i64>,
+    pub processed: i64,
+    pub redelivered: i64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroupView {
+    pub group_id: String,
+    pub coordinator: Option<u32>,
+    pub partition: u32,
+    pub hash: i32,
+    pub partitions_count: u32,
+    pub state: String,
+    pub generation: i32,
+    pub protocol: Option<String>,
+    pub leader: Option<String>,
+}
+
+fn spread(i: usize, n: usize) -> f64 {
+    let margin = 90.0;
+    if n <= 1 {
+        WIDTH / 2.0
+    } else {
+        margin + (WIDTH - 2.0 * margin) * i as f64 / (n - 1) as f64
+    }
+}
+
+pub fn node_pos(world: &World, node: NodeId) -> (f64, f64) {
+    match node {
+        NodeId::Broker(b) => (spread(b as usize, world.brokers.len()), BROKER_Y),
+        NodeId::Client(c) => {
+            let i = world.consumers.keys().position(|k| *k == c).unwrap_or(0);
+            (spread(i, world.consumers.len()), CONSUMER_Y)
+        }
+    }
+}
+
+pub fn brokers(world: &World) -> Vec<BrokerView> {
+    world
+        .brokers
+        .values()
+        .map(|b| {
+            let (x, y) = node_pos(world, NodeId::Broker(b.id));
+            let coordinates = world
+                .scenario
+                .groups
+                .iter()
+                .filter(|g| world.cluster.coordinator_for(&g.group_id) == Some(b.id))
+                .map(|g| (g.group_id.clone(), world.cluster.offsets_partition_for(&g.group_id)))
+                .collect();
+            let loading = b.coordinator.shards.values().any(|s| s.state == crate::sim::coordinator::CoordinatorState::LOADING);
+            BrokerView { id: b.id, x, y, alive: b.alive, coordinates, loading }
+        })
+        .collect()
+}
+
+fn ring(world: &World, node: NodeId, key: TimerKey, span: Millis) -> f64 {
+    match world.timer_deadline(node, &key) {
+        Some(t) if span > 0 => (t.saturating_sub(world.now) as f64 / span as f64).clamp(0.0, 1.0),
+        _ => 0.0,
+    }
+}
+
+pub fn consumers(world: &World) -> Vec<ConsumerView> {
+    world
+        .consumers
+        .values()
+        .map(|c| {
+            let node = c.node();
+            let (x, y) = node_pos(world, node);
+            let session_left = if c.alive {
+                let deadline = c.last_heartbeat_ok + c.config.session_timeout_ms;
+                (deadline.saturating_sub(world.now) as f64 / c.config.session_timeout_ms as f64).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let rings = vec![
+                ("session", session_left),
+                ("heartbeat", ring(world, node, TimerKey::Heartbeat, c.config.heartbeat_interval_ms)),
+                ("poll", ring(world, node, TimerKey::PollTimeout, c.config.max_poll_interval_ms)),
+            ];
+            ConsumerView {
+                idx: c.idx,
+                name: format!("c{}", c.idx),
+                group: c.group_id.clone(),
+                x,
+                y,
+                alive: c.alive,
+                paused: world.paused_until.get(&node).is_some_and(|t| *t > world.now),
+                state: if c.alive { format!("{:?}", c.state) } else { "crashed".into() },
+                member_id: c.member_id.clone(),
+                generation: c.generation,
+                leader: c.is_leader(),
+                owned: c.owned.clone(),
+                processing: matches!(c.main, MainThread::Processing { .. }),
+                fatal: c.fatal.clone(),
+                static_id: c.config.group_instance_id.clone(),
+                rings,
+            }
+        })
+        .collect()
+}
+
+pub fn messages(world: &World) -> Vec<MessageView> {
+    world
+        .in_flight()
+        .map(|env| {
+            let span = env.deliver_at.saturating_sub(env.sent_at).max(1) as f64;
+            let progress = ((world.now.saturating_sub(env.sent_at)) as f64 / span).clamp(0.0, 1.0);
+            MessageView {
+                id: env.id,
+                from: node_pos(world, env.from),
+                to: node_pos(world, env.to),
+                progress,
+                label: env.body.label(),
+                api: env.body.api(),
+                request: matches!(env.body, Body::Request { .. }),
+            }
+        })
+        .collect()
+}
+
+/// The owner of each partition of each topic, as the consumers themselves see it
+/// (the member whose assignment holds it and that is alive).
+pub fn partitions(world: &World) -> Vec<PartitionRow> {
+    let mut rows = Vec::new();
+    for (topic, t) in &world.cluster.topics {
+        for (p, state) in t.partitions.iter().enumerate() {
+            let tp = TopicPartition::new(topic.clone(), p as i32);
+            let owner = world.consumers.values().find(|c| c.alive && c.owned.contains(&tp)).map(|c| c.idx);
+            let group = owner
+                .and_then(|o| world.consumers.get(&o))
+                .map(|c| c.group_id.clone())
+                .or_else(|| world.scenario.groups.first().map(|g| g.group_id.clone()))
+                .unwrap_or_default();
+            let committed = world
+                .group(&group)
+                .and_then(|(b, _)| world.brokers[&b].coordinator.shards.values().find_map(|s| s.offsets.get(&group)))
+                .and_then(|o| o.get(&tp).copied());
+            let key = (group.clone(), tp.clone());
+            rows.push(PartitionRow {
+                owner,
+                leader: state.leader,
+                end_offset: state.end_offset,
+                committed,
+                processed: world.cluster.stats.processed_until.get(&key).copied().unwrap_or(0),
+                redelivered: world.cluster.stats.redelivered.get(&key).copied().unwrap_or(0),
+                partition: tp,
+            });
+        }
+    }
+    rows
+}
+
+pub fn groups(world: &World) -> Vec<GroupView> {
+    world
+        .scenario
+        .groups
+        .iter()
+        .map(|g| {
+            let found = world.group(&g.group_id);
+            GroupView {
+                group_id: g.group_id.clone(),
+                coordinator: world.cluster.coordinator_for(&g.group_id),
+                partition: world.cluster.offsets_partition_for(&g.group_id),
+                hash: java::string_hash(&g.group_id),
+                partitions_count: world.cluster.offsets_partitions.len() as u32,
+                state: found.map_or("(no group yet)".into(), |(_, gr)| gr.state.name().to_string()),
+                generation: found.map_or(0, |(_, gr)| gr.generation_id),
+                protocol: found.and_then(|(_, gr)| gr.protocol_name.clone()),
+                leader: found.and_then(|(_, gr)| gr.leader_id.clone()).map(|l| {
+                    world
+                        .consumers
+                        .values()
+                        .find(|c| c.member_id == l)
+                        .map_or(short_member(&l), |c| format!("c{}", c.idx))
+                }),
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,36 @@
+//! The browser front end (compiled for wasm32 only): a projection of the core.
+
+mod app;
+mod panels;
+mod topology;
+
+pub use app::App;
+
+use wasm_bindgen::prelude::*;
+
+/// Shows `message` in the page's error panel (never a blank page).
+pub fn show_error(message: &str) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    if let Some(panel) = doc.get_element_by_id("error-panel") {
+        panel.set_text_content(Some(message));
+        let _ = panel.remove_attribute("hidden");
+    }
+}
+
+/// Entry point: installs the panic hook first, then mounts the app.
+#[wasm_bindgen(start)]
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        show_error(&format!("GroupScope hit an internal error and stopped: {info}"));
+    }));
+    let root = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("app"));
+    match root {
+        Some(root) => {
+            yew::Renderer::<App>::with_root(root).render();
+        }
+        None => show_error("GroupScope could not find its #app element."),
+    }
+}

@@ -1,0 +1,66 @@
+// Shared helpers for the end-to-end tests: serve dist/ under a sub-path on
+// 127.0.0.1 and drive Debian's chromium through playwright-core (no download).
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createServer } from 'node:net';
+import { chromium } from 'playwright-core';
+
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+export const ARTIFACTS = join(ROOT, 'tests', 'e2e', 'artifacts');
+export const SUBPATH = '/some/sub/path/groupscope/';
+
+function freePort() {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => ok(port));
+    });
+    srv.on('error', fail);
+  });
+}
+
+/** Copies dist/ under a sub-path of a fresh folder and serves that folder. */
+export async function serveSite() {
+  const dir = mkdtempSync(join(tmpdir(), 'groupscope-site-'));
+  cpSync(join(ROOT, 'dist'), join(dir, SUBPATH), { recursive: true });
+  const port = await freePort();
+  const proc = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', dir], {
+    stdio: 'ignore',
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      const r = await fetch(origin + SUBPATH);
+      if (r.ok) break;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url: origin + SUBPATH, origin, close: () => proc.kill() };
+}
+
+export async function launch() {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
+    ],
+  });
+}
+
+/** Opens the page, recording every request that leaves the site and every page error. */
+export async function openPage(browser, site) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const foreign = [];
+  const errors = [];
+  page.on('request', (r) => { if (!r.url().startsWith(site.origin + SUBPATH) && !r.url().startsWith('data:')) foreign.push(r.url()); });
+  page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  await page.goto(site.url);
+  await page.waitForSelector('#play');
+  return { page, foreign, errors };
+}

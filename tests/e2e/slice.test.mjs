@@ -1,0 +1,58 @@
+// The vertical slice, as a user does it: play, watch the group form, crash a
+// consumer, see its partitions move to the survivors.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { ARTIFACTS, launch, openPage, serveSite } from './harness.mjs';
+
+async function owners(page) {
+  return page.$$eval('tr[data-partition]', (rows) => rows.map((r) => [r.dataset.partition, r.dataset.owner]));
+}
+
+test('play forms the group, crashing a consumer reassigns its partitions', async () => {
+  const site = await serveSite();
+  const browser = await launch();
+  try {
+    const { page, foreign, errors } = await openPage(browser, site);
+    assert.equal(await page.locator('[data-member]').count(), 3, 'three consumers drawn');
+    assert.equal(await page.locator('tr[data-partition]').count(), 6, 'orders has six partitions');
+
+    await page.selectOption('#speed', '10');
+    await page.click('#play');
+    // The initial join waits out group.initial.rebalance.delay.ms, then range assigns 2 partitions each.
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll('tr[data-partition]')];
+      return rows.length === 6 && rows.every((r) => r.dataset.owner)
+        && document.querySelector('[data-group="demo"]').dataset.groupState === 'Stable';
+    }, null, { timeout: 30000 });
+    const before = await owners(page);
+    const c2 = before.filter(([, o]) => o === 'c2').map(([p]) => p);
+    assert.equal(c2.length, 2, `range gives c2 two of six partitions: ${JSON.stringify(before)}`);
+    assert.match(await page.textContent('#event-log'), /MEMBER_ID_REQUIRED/, 'the log shows the MEMBER_ID_REQUIRED round trip');
+    await page.screenshot({ path: join(ARTIFACTS, 'slice-stable.png') });
+
+    await page.click('g[data-member="c2"]');
+    assert.equal(await page.getAttribute('g[data-member="c2"]', 'data-state'), 'crashed');
+    // After session.timeout.ms the coordinator removes c2 and the survivors rejoin.
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll('tr[data-partition]')];
+      const g = document.querySelector('[data-group="demo"]');
+      return rows.every((r) => r.dataset.owner && r.dataset.owner !== 'c2')
+        && g.dataset.groupState === 'Stable' && Number(g.dataset.generation) >= 2;
+    }, null, { timeout: 60000 });
+    const after = await owners(page);
+    for (const p of c2) {
+      const owner = after.find(([q]) => q === p)[1];
+      assert.ok(owner === 'c1' || owner === 'c3', `${p} moved to a survivor, got ${owner}`);
+    }
+    const log = await page.textContent('#event-log');
+    assert.match(log, /session\.timeout\.ms/, 'the log narrates the session timeout');
+    await page.screenshot({ path: join(ARTIFACTS, 'slice-after-crash.png') });
+
+    assert.deepEqual(foreign, [], 'no request leaves the site');
+    assert.deepEqual(errors, [], 'no failed request or page error');
+  } finally {
+    await browser.close();
+    site.close();
+  }
+});
