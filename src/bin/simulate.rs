@@ -1,13 +1,117 @@
-fn main() {
-    let mut w = groupscope::sim::World::new(groupscope::sim::Scenario::demo()).unwrap();
-    w.schedule(12000, groupscope::sim::Fault::CrashConsumer{consumer:2});
-    w.run_until(30000);
-    for e in &w.trace {
-        match &e.kind {
-            groupscope::sim::trace::EventKind::MessageSent{..} | groupscope::sim::trace::EventKind::MessageDelivered{..} | groupscope::sim::trace::EventKind::TimerFired{..} | groupscope::sim::trace::EventKind::OffsetsCommitted{..} | groupscope::sim::trace::EventKind::RecordsProcessed{..} => {}
-            k => println!("{:>6} {:?}", e.at, k),
+//! `cargo run --release --bin simulate -- [--scenario file.json] [--seed N] [--until ms] [--trace]`
+//!
+//! Runs a scenario headless and prints a JSON summary (final states, ownership,
+//! rebalance and redelivery counts, invariant violations, trace hash); with
+//! `--trace`, the trace as JSON lines first. Bad input: a clear message, exit 2.
+
+use groupscope::sim::trace::{trace_hash, EventKind, Machine};
+use groupscope::sim::{invariants, Scenario, World};
+use serde_json::json;
+use std::process::ExitCode;
+
+struct Args {
+    scenario: Option<String>,
+    seed: Option<u64>,
+    until: u64,
+    trace: bool,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args { scenario: None, seed: None, until: 60_000, trace: false };
+    let mut it = std::env::args().skip(1);
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
+        match a.as_str() {
+            "--scenario" => args.scenario = Some(value("--scenario")?),
+            "--seed" => args.seed = Some(value("--seed")?.parse().map_err(|e| format!("--seed: {e}"))?),
+            "--until" => args.until = value("--until")?.parse().map_err(|e| format!("--until: {e}"))?,
+            "--trace" => args.trace = true,
+            "-h" | "--help" => return Err("usage: simulate [--scenario file.json] [--seed N] [--until ms] [--trace]".into()),
+            other => return Err(format!("unknown argument '{other}' (see --help)")),
         }
     }
-    for c in w.consumers.values() { println!("c{} {:?} gen={} owned={:?}", c.idx, c.state, c.generation, c.owned.iter().map(|t| t.to_string()).collect::<Vec<_>>()); }
-    println!("{:?}", groupscope::sim::invariants::check(&w));
+    Ok(args)
+}
+
+fn run() -> Result<(), String> {
+    let args = parse_args()?;
+    let mut scenario = match &args.scenario {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            Scenario::from_json(&text)?
+        }
+        None => Scenario::demo(),
+    };
+    if let Some(seed) = args.seed {
+        scenario.seed = seed;
+    }
+    let mut world = World::new(scenario)?;
+    let mut violations = Vec::new();
+    while world.next_time().is_some_and(|t| t <= args.until) {
+        world.step();
+        for v in invariants::check(&world) {
+            violations.push(json!({"at": world.now, "invariant": v.invariant, "detail": v.detail}));
+        }
+    }
+    world.run_until(args.until);
+    if args.trace {
+        for e in &world.trace {
+            println!("{}", serde_json::to_string(e).map_err(|e| e.to_string())?);
+        }
+    }
+    let rebalances = world
+        .trace
+        .iter()
+        .filter(|e| matches!(&e.kind, EventKind::StateChanged { machine: Machine::Group { .. }, to, .. } if to == "PreparingRebalance"))
+        .count();
+    let groups: Vec<_> = world
+        .scenario
+        .groups
+        .iter()
+        .map(|g| {
+            let found = world.group(&g.group_id);
+            json!({
+                "groupId": g.group_id,
+                "coordinator": found.map(|(b, _)| b),
+                "state": found.map(|(_, gr)| gr.state.name()),
+                "generation": found.map(|(_, gr)| gr.generation_id),
+                "protocol": found.and_then(|(_, gr)| gr.protocol_name.clone()),
+            })
+        })
+        .collect();
+    let consumers: Vec<_> = world
+        .consumers
+        .values()
+        .map(|c| {
+            json!({
+                "name": format!("c{}", c.idx), "group": c.group_id, "alive": c.alive,
+                "state": format!("{:?}", c.state), "generation": c.generation, "memberId": c.member_id,
+                "owned": c.owned.iter().map(|p| p.to_string()).collect::<Vec<_>>(), "fatal": c.fatal,
+            })
+        })
+        .collect();
+    let redelivered: i64 = world.cluster.stats.redelivered.values().sum();
+    let summary = json!({
+        "until": world.now,
+        "seed": world.scenario.seed,
+        "groups": groups,
+        "consumers": consumers,
+        "rebalances": rebalances,
+        "recordsRedelivered": redelivered,
+        "invariantViolations": violations,
+        "events": world.trace.len(),
+        "traceHash": format!("{:016x}", trace_hash(&world.trace)),
+    });
+    println!("{}", serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?);
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("simulate: {e}");
+            ExitCode::from(2)
+        }
+    }
 }

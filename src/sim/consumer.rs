@@ -279,6 +279,9 @@ impl ClassicConsumer {
         for (tp, _, to) in &batch {
             self.positions.insert(tp.clone(), *to);
         }
+        // poll() returns now: the poll timer runs from here (ConsumerCoordinator.poll
+        // re-arms it on every pass of the poll loop).
+        out.set_timer(TimerKey::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
         let until = ctx.now + (records as u64 * self.config.processing_ms_per_record).max(1);
         self.main = MainThread::Processing { until, batch };
         out.set_timer(TimerKey::Poll, until);

@@ -2,7 +2,7 @@
 //! `JoinGroupResponseHandler`, `SyncGroupResponseHandler`, `HeartbeatResponseHandler`,
 //! CC's `onJoinComplete` and offset handlers; facts B7, B8, B11, C).
 
-use super::consumer::{ClassicConsumer, MainThread, MemberState, NO_GENERATION};
+use super::consumer::{ClassicConsumer, MainThread, MemberState};
 use super::ctx::Ctx;
 use super::message::{JoinGroupResponse, Request, Response, SyncGroupRequest};
 use super::out::{Out, TimerKey};
@@ -296,7 +296,6 @@ impl ClassicConsumer {
             out.set_timer(TimerKey::Backoff, ctx.now + wait);
             return;
         }
-        let _ = NO_GENERATION;
         self.drive(ctx, out);
     }
 }

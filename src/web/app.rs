@@ -105,10 +105,10 @@ pub fn App(props: &AppProps) -> Html {
                 <h1>{"GroupScope"}</h1>
                 <div class="controls" role="toolbar" aria-label="playback">
                     <button id="play" onclick={on_toggle} aria-pressed={p.playing.to_string()}>
-                        { if p.playing { "⏸ Pause" } else { "▶ Play" } }
+                        { if p.playing { "Pause" } else { "Play" } }
                     </button>
-                    <button id="step-back" onclick={on_back} title="previous event (←)">{"⏮ Back"}</button>
-                    <button id="step" onclick={on_step} title="next event (→)">{"⏭ Step"}</button>
+                    <button id="step-back" onclick={on_back} title="previous event (←)">{"Back"}</button>
+                    <button id="step" onclick={on_step} title="next event (→)">{"Step"}</button>
                     <label>{"speed "}
                         <select id="speed" onchange={on_speed}>
                             { for SPEEDS.iter().map(|s| html! {
@@ -116,7 +116,7 @@ pub fn App(props: &AppProps) -> Html {
                             }) }
                         </select>
                     </label>
-                    <button id="reset" onclick={on_reset}>{"↺ Reset"}</button>
+                    <button id="reset" onclick={on_reset}>{"Reset"}</button>
                     <span id="clock" class="clock">{ format!("t = {:.1} s", world.now as f64 / 1000.0) }</span>
                 </div>
             </header>

@@ -1,0 +1,43 @@
+//! The app mounted in real headless Chromium (wasm-bindgen-test).
+#![cfg(target_arch = "wasm32")]
+
+use groupscope::web::App;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn mount() -> web_sys::Element {
+    let doc = gloo::utils::document();
+    let root = doc.create_element("div").unwrap();
+    doc.body().unwrap().append_child(&root).unwrap();
+    yew::Renderer::<App>::with_root(root.clone()).render();
+    root
+}
+
+#[wasm_bindgen_test]
+async fn app_renders_brokers_members_and_the_ownership_table() {
+    let root = mount();
+    yew::scheduler::flush().await;
+    assert_eq!(root.query_selector_all("[data-broker]").unwrap().length(), 3);
+    assert_eq!(root.query_selector_all("[data-member]").unwrap().length(), 3);
+    let rows = root.query_selector_all("tr[data-partition]").unwrap();
+    assert_eq!(rows.length(), 6);
+    let first = root.query_selector("tr[data-partition=\"orders-0\"]").unwrap().expect("orders-0 row");
+    assert_eq!(first.get_attribute("data-owner").as_deref(), Some(""), "nobody owns anything before Play");
+    let group = root.query_selector("[data-group=\"demo\"]").unwrap().expect("group panel");
+    assert!(group.text_content().unwrap().contains("% 50 = 1"), "the coordinator arithmetic is shown");
+    assert!(root.query_selector("#play").unwrap().is_some());
+}
+
+#[wasm_bindgen_test]
+async fn stepping_advances_the_simulation_one_event_at_a_time() {
+    let root = mount();
+    yew::scheduler::flush().await;
+    let step: web_sys::HtmlElement = wasm_bindgen::JsCast::dyn_into(root.query_selector("#step").unwrap().unwrap()).unwrap();
+    for _ in 0..3 {
+        step.click();
+        yew::scheduler::flush().await;
+    }
+    let log = root.query_selector("#event-log").unwrap().unwrap().text_content().unwrap();
+    assert!(log.contains("FindCoordinator"), "the first events are coordinator lookups: {log}");
+}
