@@ -4,11 +4,15 @@
 # the pinned wasm-bindgen CLI, and playwright-core. A second run installs nothing.
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
-packages=(rustc-web cargo-web rust-web-src rust-web-llvm lld-22 chromium chromium-driver nodejs npm python3 gzip)
+packages=(rustc-web cargo-web rust-web-src rust-web-llvm lld-22 chromium chromium-driver)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
+# Node.js and npm may come from elsewhere (this machine kind ships Node 20 with npm).
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
+command -v python3 >/dev/null || missing+=(python3)
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
