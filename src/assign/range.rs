@@ -4,7 +4,7 @@
 use super::rack::{consumer_rack, partition_racks, use_rack_aware_assignment};
 use super::{member_info_order, topic_partition_order, Assignment, ClientAssignor, ClusterMetadata, Subscription, TopicPartition};
 use crate::java::hashmap_order;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 #[derive(Default)]
 pub struct RangeAssignor {
@@ -15,7 +15,10 @@ pub struct RangeAssignor {
 /// order of its `partitionsPerTopic` HashMap: subscribed topics (collected in a
 /// `HashSet` in member order) that exist with at least one partition.
 pub fn partitions_per_topic_order(cluster: &ClusterMetadata, members: &[Subscription]) -> Vec<String> {
-    let subscribed = hashmap_order(members.iter().flat_map(|m| m.topics.iter().map(String::as_str)), None);
+    // putting a present key again changes nothing, so only first occurrences matter
+    let mut seen = HashSet::new();
+    let firsts = members.iter().flat_map(|m| m.topics.iter().map(String::as_str)).filter(|t| seen.insert(*t));
+    let subscribed = hashmap_order(firsts, None);
     let existing = subscribed.iter().filter(|t| cluster.partitions.get(*t).is_some_and(|n| *n > 0));
     hashmap_order(existing.map(String::as_str), None)
 }
@@ -38,12 +41,12 @@ impl<'a> TopicAssignmentState<'a> {
     fn new(topic: &'a str, num_partitions: i32, members: &[&'a Subscription], cluster: &'a ClusterMetadata, prefer: bool) -> Self {
         let mut sorted: Vec<&Subscription> = members.to_vec();
         sorted.sort_by(|a, b| member_info_order(a, b));
-        let mut consumers: Vec<(&str, Option<&str>)> = Vec::new();
-        for m in sorted {
-            if !consumers.iter().any(|(id, _)| *id == m.member_id) {
-                consumers.push((&m.member_id, consumer_rack(m)));
-            }
-        }
+        let mut seen = HashSet::new();
+        let consumers: Vec<(&str, Option<&str>)> = sorted
+            .into_iter()
+            .filter(|m| seen.insert(m.member_id.as_str()))
+            .map(|m| (m.member_id.as_str(), consumer_rack(m)))
+            .collect();
         let n = consumers.len() as i32;
         let consumer_racks: BTreeSet<&str> = consumers.iter().filter_map(|(_, r)| *r).collect();
         let partition_racks: Vec<BTreeSet<&str>> = if consumer_racks.is_empty() {
@@ -180,11 +183,17 @@ impl ClientAssignor for RangeAssignor {
     fn assign(&mut self, cluster: &ClusterMetadata, members: &[Subscription]) -> Result<Assignment, String> {
         let mut out: Assignment = members.iter().map(|m| (m.member_id.clone(), Vec::new())).collect();
         let topics = partitions_per_topic_order(cluster, members);
+        let mut subscribers: HashMap<&str, Vec<&Subscription>> = HashMap::new();
+        for m in members {
+            for t in &m.topics {
+                subscribers.entry(t.as_str()).or_default().push(m);
+            }
+        }
         let mut states: Vec<TopicAssignmentState> = topics
             .iter()
             .map(|t| {
-                let subs: Vec<&Subscription> = members.iter().filter(|m| m.topics.contains(t)).collect();
-                TopicAssignmentState::new(t, cluster.partitions[t], &subs, cluster, self.prefer_rack_aware_logic)
+                let subs = subscribers.get(t.as_str()).map(Vec::as_slice).unwrap_or_default();
+                TopicAssignmentState::new(t, cluster.partitions[t], subs, cluster, self.prefer_rack_aware_logic)
             })
             .collect();
         let rack_aware = states.iter().any(|s| s.needs_rack_aware_assignment);
