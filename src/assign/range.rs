@@ -2,9 +2,12 @@
 //! KIP-881 rack-aware variant with co-partitioned topics.
 
 use super::rack::{consumer_rack, partition_racks, use_rack_aware_assignment};
-use super::{member_info_order, topic_partition_order, Assignment, ClientAssignor, ClusterMetadata, Subscription, TopicPartition};
+use super::{topic_partition_order, Assignment, ClientAssignor, ClusterMetadata, Subscription, TopicPartition};
 use crate::java::hashmap_order;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+/// Kept here for callers of the original path.
+pub use super::member_info_order;
 
 #[derive(Default)]
 pub struct RangeAssignor {
