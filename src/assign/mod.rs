@@ -10,7 +10,14 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
+pub mod case;
+pub mod rack;
 pub mod range;
+pub mod roundrobin;
+pub mod server;
+pub mod sticky;
+
+pub use server::{server_assignor, GroupSpec, MemberSpec, ServerAssignment, ServerAssignor, SubscriptionType, TopicMetadata};
 
 /// A topic partition, printed and parsed as Kafka prints it: `topic-partition`.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -79,6 +86,46 @@ pub struct Subscription {
     pub generation: Option<i32>,
     /// `client.rack` (KIP-881).
     pub rack: Option<String>,
+    /// Which places of the JoinGroup metadata carry `owned` and `generation`;
+    /// this decides what the sticky assignors can see. The default (v2+, the
+    /// format of every current client) carries both everywhere.
+    pub format: SubscriptionFormat,
+}
+
+/// How a member's `Subscription` carries its previous assignment and generation.
+///
+/// `StickyAssignor` reads both from its userData only; `CooperativeStickyAssignor`
+/// reads `ownedPartitions` from the protocol field and the generation from the
+/// `generationId` field (v2+) or its userData; conflict resolution between two
+/// owners of one partition compares the `generationId` *fields* (absent = -1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SubscriptionFormat {
+    /// ConsumerProtocol v2+: `ownedPartitions` and `generationId` fields set, and
+    /// the assignor's userData carries the same.
+    #[default]
+    V2,
+    /// v1: `ownedPartitions` field, no `generationId` field; generation in userData.
+    V1,
+    /// v0: neither field; sticky userData carries owned partitions and generation,
+    /// cooperative-sticky userData only the generation.
+    V0,
+    /// No userData, no `ownedPartitions`, no generation.
+    Plain,
+    /// `ownedPartitions` field only; no `generationId`, no userData.
+    Raw,
+}
+
+impl SubscriptionFormat {
+    pub fn parse(s: &str) -> Result<Self, String> {
+        match s {
+            "v2" => Ok(Self::V2),
+            "v1" => Ok(Self::V1),
+            "v0" => Ok(Self::V0),
+            "plain" => Ok(Self::Plain),
+            "raw" => Ok(Self::Raw),
+            _ => Err(format!("unknown subscriptionFormat '{s}' (expected v0, v1, v2, plain or raw)")),
+        }
+    }
 }
 
 /// The leader's view of the cluster: partition counts, and for rack-aware
@@ -116,6 +163,45 @@ pub trait ClientAssignor {
     }
     /// One call of Kafka's `assign` for this group.
     fn assign(&mut self, cluster: &ClusterMetadata, members: &[Subscription]) -> Result<Assignment, String>;
+    /// The sticky assignors' `partitionsTransferringOwnership` after the last
+    /// call (partition -> new owner); `None` where Kafka's field is null.
+    /// Kafka's test-only `preferRackAwareLogic` switch (AbstractPartitionAssignor):
+    /// use the rack-aware path even when every partition has the same racks.
+    fn set_prefer_rack_aware_logic(&mut self, _prefer: bool) {}
+    fn partitions_transferring_ownership(&self) -> Option<BTreeMap<TopicPartition, String>> {
+        None
+    }
+}
+
+/// Orders members as the classic leader's `java.util.HashMap<String, Subscription>`
+/// iterates them (`ConsumerCoordinator.onLeaderElected`), ready for
+/// [`ClientAssignor::assign`].
+pub fn leader_member_order(mut members: Vec<Subscription>) -> Vec<Subscription> {
+    let order = crate::java::member_map_order(members.iter().map(|m| m.member_id.as_str()));
+    let rank: std::collections::HashMap<&str, usize> =
+        order.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
+    let mut keyed: Vec<(usize, Subscription)> =
+        members.drain(..).map(|m| (rank.get(m.member_id.as_str()).copied().unwrap_or(usize::MAX), m)).collect();
+    keyed.sort_by_key(|(r, _)| *r);
+    keyed.into_iter().map(|(_, m)| m).collect()
+}
+
+/// `AbstractPartitionAssignor.MemberInfo` order: static members first by
+/// instance id, then dynamic members by member id (Java `String.compareTo`).
+/// Two members with the same instance id compare equal (callers sort stably).
+pub fn member_info_order(a: &Subscription, b: &Subscription) -> std::cmp::Ordering {
+    use crate::java::compare_strings;
+    match (&a.instance_id, &b.instance_id) {
+        (Some(x), Some(y)) => compare_strings(x, y),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => compare_strings(&a.member_id, &b.member_id),
+    }
+}
+
+/// Java's `TopicPartitionComparator`: topic (`String.compareTo`), then partition.
+pub fn topic_partition_order(a: &TopicPartition, b: &TopicPartition) -> std::cmp::Ordering {
+    crate::java::compare_strings(&a.topic, &b.topic).then(a.partition.cmp(&b.partition))
 }
 
 /// The names of Kafka's built-in client assignors (`partition.assignment.strategy`).
@@ -124,7 +210,10 @@ pub const CLIENT_ASSIGNORS: [&str; 4] = ["range", "roundrobin", "sticky", "coope
 /// The client assignor Kafka registers under `name`, if any.
 pub fn client_assignor(name: &str) -> Option<Box<dyn ClientAssignor>> {
     match name {
-        "range" => Some(Box::new(range::RangeAssignor)),
+        "range" => Some(Box::new(range::RangeAssignor::default())),
+        "roundrobin" => Some(Box::new(roundrobin::RoundRobinAssignor)),
+        "sticky" => Some(Box::new(sticky::StickyAssignor::sticky())),
+        "cooperative-sticky" => Some(Box::new(sticky::StickyAssignor::cooperative())),
         _ => None,
     }
 }

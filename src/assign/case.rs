@@ -1,0 +1,341 @@
+//! Assignment cases in the format of Kafka-derived `vectors.json`, shared by
+//! the `assign` binary and the vector tests: parsing, validation, building the
+//! assignor inputs, and one call of the assignor.
+
+use super::server::{GroupSpec, MemberSpec, SubscriptionType, TopicInfo, TopicMetadata};
+use super::{client_assignor, server_assignor, Assignment, ClientAssignor, ClusterMetadata, ServerAssignor};
+use super::{Subscription, SubscriptionFormat, TopicPartition};
+use crate::java::{compare_strings, hashmap_order, int_set_order, uuid_hash_order, Uuid};
+use serde::Deserialize;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+/// One member of a case.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CaseMember {
+    pub id: String,
+    #[serde(default)]
+    pub subscriptions: Vec<String>,
+    #[serde(default)]
+    pub owned: Vec<TopicPartition>,
+    #[serde(default)]
+    pub generation: Option<i32>,
+    #[serde(default)]
+    pub instance_id: Option<String>,
+    #[serde(default)]
+    pub rack: Option<String>,
+    #[serde(default)]
+    pub subscription_format: Option<String>,
+}
+
+/// Server-side parameters of a case (`params` in vectors.json).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CaseParams {
+    pub subscription_type: Option<String>,
+    pub member_order: Option<String>,
+    pub owned_assignment_map: Option<String>,
+    pub inverted_assignment_provided: Option<bool>,
+}
+
+/// One case: the inputs of one assignor call (plus, in vectors.json, the
+/// expectation fields the tests read).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Case {
+    #[serde(default)]
+    pub id: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
+    pub assignor: String,
+    #[serde(default)]
+    pub topics: BTreeMap<String, i32>,
+    #[serde(default)]
+    pub topic_ids: BTreeMap<String, String>,
+    #[serde(default)]
+    pub replica_racks: BTreeMap<String, Vec<Vec<Option<String>>>>,
+    #[serde(default)]
+    pub prefer_rack_aware_logic: bool,
+    pub members: Vec<CaseMember>,
+    #[serde(default)]
+    pub member_map: Option<String>,
+    #[serde(default)]
+    pub params: CaseParams,
+    #[serde(default)]
+    pub expected: Option<Assignment>,
+    #[serde(default)]
+    pub ordered: bool,
+    #[serde(default)]
+    pub step: Option<u32>,
+    #[serde(default)]
+    pub partial_expected: bool,
+    #[serde(default)]
+    pub cooperative_rounds: Option<String>,
+    #[serde(default)]
+    pub first_round_actual: Option<Assignment>,
+    #[serde(default)]
+    pub partitions_transferring_ownership: Option<BTreeMap<TopicPartition, String>>,
+}
+
+/// The assignor families a case can name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Family {
+    Range,
+    RoundRobin,
+    Sticky,
+    CooperativeSticky,
+    ServerUniform,
+    ServerRange,
+}
+
+impl Family {
+    pub fn parse(name: &str) -> Result<Family, String> {
+        Ok(match name {
+            "range" | "client.range" => Family::Range,
+            "roundrobin" | "client.roundrobin" => Family::RoundRobin,
+            "sticky" | "client.sticky" => Family::Sticky,
+            "cooperative-sticky" | "client.cooperative-sticky" => Family::CooperativeSticky,
+            "uniform" | "server.uniform" => Family::ServerUniform,
+            "server-range" | "server.range" => Family::ServerRange,
+            _ => {
+                return Err(format!(
+                    "unknown assignor '{name}' (expected range, roundrobin, sticky, cooperative-sticky, uniform or server-range)"
+                ))
+            }
+        })
+    }
+
+    /// The name Kafka registers the assignor under.
+    pub fn kafka_name(self) -> &'static str {
+        match self {
+            Family::Range | Family::ServerRange => "range",
+            Family::RoundRobin => "roundrobin",
+            Family::Sticky => "sticky",
+            Family::CooperativeSticky => "cooperative-sticky",
+            Family::ServerUniform => "uniform",
+        }
+    }
+
+    pub fn is_server(self) -> bool {
+        matches!(self, Family::ServerUniform | Family::ServerRange)
+    }
+}
+
+/// An assignor instance (client assignors keep state between calls).
+pub enum AnyAssignor {
+    Client(Box<dyn ClientAssignor>),
+    Server(Box<dyn ServerAssignor>),
+}
+
+impl Case {
+    pub fn family(&self) -> Result<Family, String> {
+        Family::parse(&self.assignor)
+    }
+
+    /// A fresh assignor for this case.
+    pub fn new_assignor(&self) -> Result<AnyAssignor, String> {
+        let family = self.family()?;
+        let missing = || format!("assignor {} is not available", family.kafka_name());
+        if family.is_server() {
+            server_assignor(family.kafka_name()).map(AnyAssignor::Server).ok_or_else(missing)
+        } else {
+            let mut a = client_assignor(family.kafka_name()).ok_or_else(missing)?;
+            a.set_prefer_rack_aware_logic(self.prefer_rack_aware_logic);
+            Ok(AnyAssignor::Client(a))
+        }
+    }
+
+    /// Checks the case for input that no assignor could accept.
+    pub fn validate(&self) -> Result<(), String> {
+        self.family()?;
+        let mut ids = HashSet::new();
+        for m in &self.members {
+            if m.id.is_empty() {
+                return Err("a member has an empty id".to_string());
+            }
+            if !ids.insert(m.id.as_str()) {
+                return Err(format!("member '{}' is listed twice", m.id));
+            }
+            if let Some(f) = &m.subscription_format {
+                SubscriptionFormat::parse(f)?;
+            }
+            for tp in &m.owned {
+                let count = self.topics.get(&tp.topic).copied();
+                if count.is_some_and(|n| tp.partition >= n) {
+                    return Err(format!("member '{}' owns {tp}, but {} has {} partitions", m.id, tp.topic, count.unwrap_or(0)));
+                }
+            }
+        }
+        for (topic, n) in &self.topics {
+            if *n < 0 {
+                return Err(format!("topic '{topic}' has a negative partition count {n}"));
+            }
+        }
+        for (topic, racks) in &self.replica_racks {
+            match self.topics.get(topic) {
+                Some(n) if racks.len() == *n as usize => {}
+                _ => return Err(format!("replicaRacks of '{topic}' must list one entry per partition of a known topic")),
+            }
+        }
+        for (topic, id) in &self.topic_ids {
+            Uuid::parse(id).map_err(|e| format!("topic id of '{topic}': {e}"))?;
+        }
+        Ok(())
+    }
+
+    /// The leader's view of the cluster.
+    pub fn cluster(&self) -> ClusterMetadata {
+        ClusterMetadata { partitions: self.topics.clone(), replica_racks: self.replica_racks.clone() }
+    }
+
+    /// The member subscriptions in the iteration order of the Java map the
+    /// case names (`memberMap`; default: the leader's default `HashMap`).
+    pub fn subscriptions(&self) -> Result<Vec<Subscription>, String> {
+        let subs: Vec<Subscription> = self
+            .members
+            .iter()
+            .map(|m| {
+                let format = m.subscription_format.as_deref().map(SubscriptionFormat::parse).transpose()?.unwrap_or_default();
+                // CLI rule: owned partitions without a generation mean generation 1
+                let generation = match (m.generation, m.subscription_format.is_some()) {
+                    (Some(g), _) => Some(g),
+                    (None, false) if !m.owned.is_empty() => Some(1),
+                    (None, _) => None,
+                };
+                Ok(Subscription {
+                    member_id: m.id.clone(),
+                    instance_id: m.instance_id.clone(),
+                    topics: m.subscriptions.clone(),
+                    owned: m.owned.clone(),
+                    generation,
+                    rack: m.rack.clone(),
+                    format,
+                })
+            })
+            .collect::<Result<_, String>>()?;
+        let capacity = match self.member_map.as_deref() {
+            None | Some("HashMap") => Some(16),
+            Some("LinkedHashMap") | Some("singleton") => None,
+            Some(other) => Some(
+                other
+                    .strip_prefix("HashMap(")
+                    .and_then(|s| s.strip_suffix(')'))
+                    .and_then(|n| n.parse::<usize>().ok())
+                    .ok_or_else(|| format!("unknown memberMap '{other}'"))?,
+            ),
+        };
+        Ok(match capacity {
+            None => subs,
+            Some(cap) => {
+                let order = hashmap_order(subs.iter().map(|s| s.member_id.as_str()), Some(cap));
+                order.iter().filter_map(|id| subs.iter().find(|s| &s.member_id == id).cloned()).collect()
+            }
+        })
+    }
+
+    /// The topic id of a topic name: `topicIds` if given, else derived from the name.
+    pub fn topic_id(&self, topic: &str) -> Uuid {
+        self.topic_ids.get(topic).and_then(|s| Uuid::parse(s).ok()).unwrap_or_else(|| Uuid::from_name(topic))
+    }
+
+    /// The coordinator's inputs: the `GroupSpec` and the topic metadata.
+    pub fn group_spec(&self) -> Result<(GroupSpec, TopicMetadata), String> {
+        let topics = TopicMetadata {
+            topics: self
+                .topics
+                .iter()
+                .map(|(name, n)| (self.topic_id(name), TopicInfo { name: name.clone(), partitions: *n }))
+                .collect(),
+        };
+        if topics.topics.len() != self.topics.len() {
+            return Err("two topics share a topic id".to_string());
+        }
+        let ordered_map = self.params.owned_assignment_map.as_deref() == Some("ordered");
+        let mut members: Vec<MemberSpec> = self
+            .members
+            .iter()
+            .map(|m| {
+                let mut subscribed: Vec<Uuid> = Vec::new();
+                for t in &m.subscriptions {
+                    let id = self.topic_id(t);
+                    if !subscribed.contains(&id) {
+                        subscribed.push(id);
+                    }
+                }
+                let mut by_topic: Vec<(Uuid, Vec<i32>)> = Vec::new();
+                for tp in &m.owned {
+                    let id = self.topic_id(&tp.topic);
+                    match by_topic.iter_mut().find(|(t, _)| *t == id) {
+                        Some((_, ps)) => ps.push(tp.partition),
+                        None => by_topic.push((id, vec![tp.partition])),
+                    }
+                }
+                let mut assignment: Vec<(Uuid, Vec<i32>)> =
+                    by_topic.into_iter().map(|(t, ps)| (t, int_set_order(&ps))).collect();
+                if !ordered_map {
+                    let ids: Vec<Uuid> = assignment.iter().map(|(t, _)| *t).collect();
+                    let order = uuid_hash_order(&ids, None);
+                    assignment.sort_by_key(|(t, _)| order.iter().position(|o| o == t));
+                }
+                MemberSpec {
+                    member_id: m.id.clone(),
+                    instance_id: m.instance_id.clone(),
+                    rack: m.rack.clone(),
+                    subscribed_topic_ids: subscribed,
+                    assignment,
+                }
+            })
+            .collect();
+        match self.params.member_order.as_deref() {
+            Some(o) if o.contains("TreeMap") || o.contains("sorted") => {
+                members.sort_by(|a, b| compare_strings(&a.member_id, &b.member_id))
+            }
+            Some(o) if o.contains("singleton") || o.contains("Linked") => {}
+            _ => {
+                let order = hashmap_order(members.iter().map(|m| m.member_id.as_str()), None);
+                members.sort_by_key(|m| order.iter().position(|o| *o == m.member_id));
+            }
+        }
+        let subscription_type = match self.params.subscription_type.as_deref() {
+            Some("HOMOGENEOUS") => SubscriptionType::Homogeneous,
+            Some("HETEROGENEOUS") => SubscriptionType::Heterogeneous,
+            None => GroupSpec::subscription_type_of(&members),
+            Some(other) => return Err(format!("unknown subscriptionType '{other}'")),
+        };
+        let without_inverted_assignment = self.params.inverted_assignment_provided == Some(false);
+        Ok((GroupSpec { members, subscription_type, without_inverted_assignment }, topics))
+    }
+
+    /// One call of `assign` on `assignor`, as member -> partitions.
+    pub fn run(&self, assignor: &mut AnyAssignor) -> Result<Assignment, String> {
+        self.validate()?;
+        match assignor {
+            AnyAssignor::Client(a) => a.assign(&self.cluster(), &self.subscriptions()?),
+            AnyAssignor::Server(a) => {
+                let (group, topics) = self.group_spec()?;
+                Ok(topics.named(&a.assign(&group, &topics)?))
+            }
+        }
+    }
+}
+
+/// Parses stdin text: one case or an array of cases.
+pub fn parse_cases(text: &str) -> Result<(Vec<Case>, bool), String> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
+    let is_array = value.is_array();
+    let items = match value {
+        serde_json::Value::Array(items) => items,
+        other => vec![other],
+    };
+    let cases = items
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| serde_json::from_value::<Case>(v).map_err(|e| format!("case {i}: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((cases, is_array))
+}
+
+/// The sorted set form of an assignment (for unordered comparisons).
+pub fn as_sets(a: &Assignment) -> BTreeMap<String, BTreeSet<TopicPartition>> {
+    a.iter().map(|(m, ps)| (m.clone(), ps.iter().cloned().collect())).collect()
+}

@@ -1,0 +1,313 @@
+//! `AbstractStickyAssignor` and its two subclasses, `StickyAssignor` ("sticky",
+//! EAGER) and `CooperativeStickyAssignor` ("cooperative-sticky").
+//!
+//! Internally partitions are `Tp { topic index, partition }`, with topics
+//! indexed in Java `String.compareTo` order so that the derived order of `Tp`
+//! is Kafka's (topic, partition) order; members are indices into the
+//! subscriptions in the caller's (Java map) iteration order.
+
+mod constrained;
+mod general;
+mod movements;
+mod rack_info;
+
+use super::{Assignment, ClientAssignor, ClusterMetadata, RebalanceProtocol, Subscription, SubscriptionFormat, TopicPartition};
+use crate::java::{compare_strings, hashmap_order, string_hash};
+use rack_info::RackInfo;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// `AbstractStickyAssignor.DEFAULT_GENERATION`.
+pub const DEFAULT_GENERATION: i32 = -1;
+
+/// A topic partition of the assignment: topic index (Java name order) and partition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct Tp {
+    pub topic: u32,
+    pub partition: i32,
+}
+
+/// The topics `partitionsPerTopic` holds (subscribed, existing, non-empty) and
+/// the group's members.
+pub(crate) struct Ctx<'a> {
+    pub topics: Vec<&'a str>,
+    pub topic_index: HashMap<&'a str, u32>,
+    pub counts: Vec<i32>,
+    pub topic_hashes: Vec<i32>,
+    pub members: &'a [Subscription],
+    /// Position of each member id in Java `String.compareTo` order.
+    pub id_rank: Vec<usize>,
+    pub total_partitions: usize,
+}
+
+impl<'a> Ctx<'a> {
+    fn new(cluster: &ClusterMetadata, members: &'a [Subscription]) -> Self {
+        let mut topics: Vec<&'a str> = members
+            .iter()
+            .flat_map(|m| m.topics.iter().map(String::as_str))
+            .filter(|t| cluster.partitions.get(*t).is_some_and(|n| *n > 0))
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        topics.sort_by(|a, b| compare_strings(a, b));
+        let counts: Vec<i32> = topics.iter().map(|t| cluster.partitions[*t]).collect();
+        let mut by_id: Vec<usize> = (0..members.len()).collect();
+        by_id.sort_by(|a, b| compare_strings(&members[*a].member_id, &members[*b].member_id));
+        let mut id_rank = vec![0; members.len()];
+        by_id.iter().enumerate().for_each(|(rank, m)| id_rank[*m] = rank);
+        Ctx {
+            topic_index: topics.iter().enumerate().map(|(i, t)| (*t, i as u32)).collect(),
+            topic_hashes: topics.iter().map(|t| string_hash(t)).collect(),
+            total_partitions: counts.iter().map(|c| *c as usize).sum(),
+            counts,
+            topics,
+            members,
+            id_rank,
+        }
+    }
+
+    /// The internal form of an existing partition (`None` otherwise).
+    pub fn tp(&self, tp: &TopicPartition) -> Option<Tp> {
+        let topic = *self.topic_index.get(tp.topic.as_str())?;
+        (tp.partition >= 0 && tp.partition < self.counts[topic as usize]).then_some(Tp { topic, partition: tp.partition })
+    }
+
+    pub fn external(&self, tp: Tp) -> TopicPartition {
+        TopicPartition::new(self.topics[tp.topic as usize], tp.partition)
+    }
+
+    /// `TopicPartition.hashCode`.
+    pub fn java_hash(&self, tp: Tp) -> i32 {
+        31i32.wrapping_mul(31i32.wrapping_add(tp.partition)).wrapping_add(self.topic_hashes[tp.topic as usize])
+    }
+
+    /// Every partition of `topic`.
+    pub fn partitions_of(&self, topic: u32) -> impl Iterator<Item = Tp> {
+        (0..self.counts[topic as usize]).map(move |partition| Tp { topic, partition })
+    }
+
+    /// The member's subscribed topics that exist (in subscription order).
+    pub fn subscribed_topics(&self, member: usize) -> Vec<u32> {
+        self.members[member].topics.iter().filter_map(|t| self.topic_index.get(t.as_str()).copied()).collect()
+    }
+}
+
+/// `StickyAssignor` or `CooperativeStickyAssignor`: one instance per leader,
+/// keeping `maxGeneration` across calls as Kafka does.
+#[derive(Clone, Debug)]
+pub struct StickyAssignor {
+    cooperative: bool,
+    max_generation: i32,
+    prefer_rack_aware_logic: bool,
+    partitions_transferring_ownership: Option<BTreeMap<TopicPartition, String>>,
+}
+
+impl StickyAssignor {
+    pub fn sticky() -> Self {
+        Self::new(false)
+    }
+
+    pub fn cooperative() -> Self {
+        Self::new(true)
+    }
+
+    fn new(cooperative: bool) -> Self {
+        StickyAssignor {
+            cooperative,
+            max_generation: DEFAULT_GENERATION,
+            prefer_rack_aware_logic: false,
+            partitions_transferring_ownership: Some(BTreeMap::new()),
+        }
+    }
+
+    /// `maxGeneration()`: the highest generation seen so far (never reset).
+    pub fn max_generation(&self) -> i32 {
+        self.max_generation
+    }
+
+    /// `memberData(subscription)`: the owned partitions and generation the
+    /// assignor decodes from a subscription.
+    fn member_data<'s>(&self, m: &'s Subscription) -> (&'s [TopicPartition], Option<i32>) {
+        use SubscriptionFormat::*;
+        match (self.cooperative, m.format) {
+            (false, V2 | V1 | V0) => (&m.owned, m.generation),
+            (false, Plain | Raw) => (&[], None),
+            (true, V2 | V1) => (&m.owned, m.generation),
+            (true, V0) => (&[], m.generation),
+            (true, Raw) => (&m.owned, None),
+            (true, Plain) => (&[], None),
+        }
+    }
+}
+
+/// The `ownedPartitions` protocol field (v1+).
+fn owned_field(m: &Subscription) -> &[TopicPartition] {
+    match m.format {
+        SubscriptionFormat::V2 | SubscriptionFormat::V1 | SubscriptionFormat::Raw => &m.owned,
+        SubscriptionFormat::V0 | SubscriptionFormat::Plain => &[],
+    }
+}
+
+/// The `generationId` protocol field (v2+).
+fn generation_field(m: &Subscription) -> Option<i32> {
+    match m.format {
+        SubscriptionFormat::V2 => m.generation,
+        _ => None,
+    }
+}
+
+/// The outcome of `allSubscriptionsEqual`.
+pub(crate) struct OwnedPartitions {
+    pub all_subscriptions_equal: bool,
+    /// `consumerToOwnedPartitions`, indexed by member.
+    pub owned: Vec<Vec<Tp>>,
+    pub partitions_with_multiple_previous_owners: HashSet<Tp>,
+}
+
+impl StickyAssignor {
+    /// `allSubscriptionsEqual`: resolves owned-partition conflicts by generation
+    /// and tells whether every member subscribes to the same topics.
+    fn all_subscriptions_equal(&mut self, ctx: &Ctx) -> OwnedPartitions {
+        let mut equal = true;
+        let mut subscribed: HashSet<&str> = HashSet::new();
+        let mut owned: Vec<Vec<Tp>> = vec![Vec::new(); ctx.members.len()];
+        let mut multiple = HashSet::new();
+        let mut previous_owner: HashMap<Tp, usize> = HashMap::new();
+        for (i, m) in ctx.members.iter().enumerate() {
+            if subscribed.is_empty() {
+                subscribed.extend(m.topics.iter().map(String::as_str));
+            } else if equal
+                && !(m.topics.len() == subscribed.len() && m.topics.iter().all(|t| subscribed.contains(t.as_str())))
+            {
+                equal = false;
+            }
+            let (partitions, generation) = self.member_data(m);
+            let generation = generation.unwrap_or(DEFAULT_GENERATION);
+            self.max_generation = self.max_generation.max(generation);
+            for tp in partitions.iter().filter_map(|tp| ctx.tp(tp)) {
+                match previous_owner.get(&tp).copied() {
+                    None => {
+                        owned[i].push(tp);
+                        previous_owner.insert(tp, i);
+                    }
+                    Some(other) => {
+                        let other_generation = generation_field(&ctx.members[other]).unwrap_or(DEFAULT_GENERATION);
+                        if generation >= other_generation {
+                            if generation == other_generation {
+                                multiple.insert(tp);
+                            } else {
+                                owned[i].push(tp);
+                            }
+                            if let Some(pos) = owned[other].iter().position(|p| *p == tp) {
+                                owned[other].remove(pos);
+                            }
+                            previous_owner.insert(tp, i);
+                        }
+                    }
+                }
+            }
+        }
+        OwnedPartitions { all_subscriptions_equal: equal, owned, partitions_with_multiple_previous_owners: multiple }
+    }
+
+    /// `AbstractStickyAssignor.assignPartitions`.
+    fn assign_partitions(&mut self, cluster: &ClusterMetadata, members: &[Subscription]) -> Result<Vec<Vec<Tp>>, String> {
+        let ctx = Ctx::new(cluster, members);
+        let rack_info = RackInfo::new(&ctx, cluster, self.prefer_rack_aware_logic);
+        let owned = self.all_subscriptions_equal(&ctx);
+        if owned.all_subscriptions_equal {
+            let (assignment, transferring) = constrained::build(&ctx, &rack_info, owned)?;
+            self.partitions_transferring_ownership = Some(
+                transferring.iter().map(|(tp, m)| (ctx.external(*tp), members[*m].member_id.clone())).collect(),
+            );
+            let assignment = if self.cooperative {
+                let mut a = assignment;
+                for (tp, m) in transferring {
+                    if let Some(pos) = a[m].iter().position(|p| *p == tp) {
+                        a[m].remove(pos);
+                    }
+                }
+                a
+            } else {
+                assignment
+            };
+            Ok(assignment)
+        } else {
+            self.partitions_transferring_ownership = None;
+            let mut assignment = general::build(&ctx, &rack_info, owned, self)?;
+            if self.cooperative {
+                adjust_for_transferring_ownership(&ctx, &mut assignment);
+            }
+            Ok(assignment)
+        }
+    }
+}
+
+/// `CooperativeStickyAssignor.computePartitionsTransferringOwnership` and
+/// `adjustAssignment`: a partition added to one member and revoked from
+/// another (per the `ownedPartitions` fields) is withheld this round.
+fn adjust_for_transferring_ownership(ctx: &Ctx, assignment: &mut [Vec<Tp>]) {
+    let mut added: HashMap<Tp, usize> = HashMap::new();
+    let mut revoked: HashSet<Tp> = HashSet::new();
+    for (m, assigned) in assignment.iter().enumerate() {
+        let owned: HashSet<Tp> = owned_field(&ctx.members[m]).iter().filter_map(|tp| ctx.tp(tp)).collect();
+        let assigned_set: HashSet<Tp> = assigned.iter().copied().collect();
+        added.extend(assigned.iter().filter(|tp| !owned.contains(tp)).map(|tp| (*tp, m)));
+        revoked.extend(owned.iter().filter(|tp| !assigned_set.contains(tp)));
+    }
+    for (tp, m) in added.into_iter().filter(|(tp, _)| revoked.contains(tp)) {
+        if let Some(pos) = assignment[m].iter().position(|p| *p == tp) {
+            assignment[m].remove(pos);
+        }
+    }
+}
+
+impl ClientAssignor for StickyAssignor {
+    fn name(&self) -> &'static str {
+        if self.cooperative {
+            "cooperative-sticky"
+        } else {
+            "sticky"
+        }
+    }
+
+    fn supported_protocols(&self) -> &'static [RebalanceProtocol] {
+        if self.cooperative {
+            &[RebalanceProtocol::COOPERATIVE, RebalanceProtocol::EAGER]
+        } else {
+            &[RebalanceProtocol::EAGER]
+        }
+    }
+
+    fn set_prefer_rack_aware_logic(&mut self, prefer: bool) {
+        self.prefer_rack_aware_logic = prefer;
+    }
+
+    fn partitions_transferring_ownership(&self) -> Option<BTreeMap<TopicPartition, String>> {
+        self.partitions_transferring_ownership.clone()
+    }
+
+    fn assign(&mut self, cluster: &ClusterMetadata, members: &[Subscription]) -> Result<Assignment, String> {
+        let mut seen = HashSet::new();
+        if let Some(dup) = members.iter().find(|m| !seen.insert(m.member_id.as_str())) {
+            return Err(format!("member {} appears twice", dup.member_id));
+        }
+        let ctx_members = members;
+        let assignment = self.assign_partitions(cluster, ctx_members)?;
+        let ctx = Ctx::new(cluster, members);
+        Ok(members
+            .iter()
+            .zip(assignment)
+            .map(|(m, list)| (m.member_id.clone(), list.into_iter().map(|tp| ctx.external(tp)).collect()))
+            .collect())
+    }
+}
+
+/// The iteration order of `consumerToOwnedPartitions` (a default `HashMap`
+/// filled in subscription order), as member indices.
+pub(crate) fn current_assignment_order(ctx: &Ctx) -> Vec<usize> {
+    let index: HashMap<&str, usize> = ctx.members.iter().enumerate().map(|(i, m)| (m.member_id.as_str(), i)).collect();
+    hashmap_order(ctx.members.iter().map(|m| m.member_id.as_str()), None)
+        .iter()
+        .map(|id| index[id.as_str()])
+        .collect()
+}
