@@ -323,12 +323,6 @@ mod tests {
     }
 }
 
-/// `java.util.HashMap` spreads a key's hash before masking: `h ^ (h >>> 16)`.
-fn spread(h: i32) -> u32 {
-    let h = h as u32;
-    h ^ (h >> 16)
-}
-
 /// The capacity a default `new HashMap<>()` reaches after holding `max_size` keys
 /// at once (16, doubled whenever size exceeds 0.75 × capacity; it never shrinks).
 pub fn default_hash_map_capacity(max_size: usize) -> usize {
@@ -339,38 +333,31 @@ pub fn default_hash_map_capacity(max_size: usize) -> usize {
     cap
 }
 
-/// Iteration order of a `java.util.HashMap<String, _>` of the given capacity whose
-/// keys were inserted in `insertion_order`: buckets ascending, insertion order
-/// within a bucket. Returns indices into `insertion_order`.
-pub fn hash_map_order<S: AsRef<str>>(insertion_order: &[S], capacity: usize) -> Vec<usize> {
-    let mask = capacity as u32 - 1;
-    let mut idx: Vec<usize> = (0..insertion_order.len()).collect();
-    idx.sort_by_key(|&i| spread(string_hash(insertion_order[i].as_ref())) & mask);
-    idx
-}
-
 #[cfg(test)]
-mod order_tests {
+mod capacity_tests {
     use super::*;
-
-    #[test]
-    fn consumer_ids_iterate_in_java_hash_map_order() {
-        let keys = ["consumer1", "consumer2", "consumer3", "consumer4"];
-        let order: Vec<&str> = hash_map_order(&keys, 16).into_iter().map(|i| keys[i]).collect();
-        assert_eq!(order, ["consumer4", "consumer3", "consumer2", "consumer1"]);
-    }
-
-    #[test]
-    fn protocol_names_iterate_in_java_hash_map_order() {
-        let keys = ["range", "roundrobin", "cooperative-sticky", "sticky"];
-        let order: Vec<&str> = hash_map_order(&keys, 16).into_iter().map(|i| keys[i]).collect();
-        assert_eq!(order, ["sticky", "range", "roundrobin", "cooperative-sticky"]);
-    }
 
     #[test]
     fn capacity_doubles_past_three_quarters() {
         assert_eq!(default_hash_map_capacity(12), 16);
         assert_eq!(default_hash_map_capacity(13), 32);
         assert_eq!(default_hash_map_capacity(25), 64);
+    }
+
+    #[test]
+    fn a_map_that_grew_then_shrank_keeps_its_larger_capacity_order() {
+        // 13 keys force capacity 32; removing keys keeps 32, so the survivors
+        // iterate as in a 32-bucket table, not a fresh 16-bucket one.
+        let keys: Vec<String> = (0..13).map(|i| format!("member-{i}")).collect();
+        let mut grown = JavaHashOrder::new(hash_string as fn(&String) -> i32);
+        for k in &keys {
+            grown.put(k.clone());
+        }
+        for k in &keys[3..] {
+            grown.remove(k);
+        }
+        let survivors: Vec<&str> = keys[..3].iter().map(String::as_str).collect();
+        let replayed = hashmap_order(survivors, Some(default_hash_map_capacity(13)));
+        assert_eq!(grown.keys().cloned().collect::<Vec<_>>(), replayed);
     }
 }

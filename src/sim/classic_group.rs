@@ -150,10 +150,7 @@ impl ClassicGroup {
     /// Member ids in `java.util.HashMap` iteration order.
     pub fn members_in_hash_order(&self) -> Vec<String> {
         let cap = java::default_hash_map_capacity(self.max_members_seen);
-        java::hash_map_order(&self.insertion_order, cap)
-            .into_iter()
-            .map(|i| self.insertion_order[i].clone())
-            .collect()
+        java::hashmap_order(self.insertion_order.iter().map(String::as_str), Some(cap))
     }
 
     /// `add`: the first member ever added to a leaderless group leads it.
@@ -234,16 +231,13 @@ impl ClassicGroup {
                 *votes.entry(v).or_insert(0) += 1;
             }
         }
-        let cap = java::default_hash_map_capacity(first_seen.len());
-        let order = java::hash_map_order(&first_seen, cap);
-        let mut best: Option<(&String, usize)> = None;
-        for i in order {
-            let name = &first_seen[i];
-            let n = votes[name];
-            if best.is_none_or(|(_, b)| n > b) {
+        let mut best: Option<(String, usize)> = None;
+        for name in java::member_map_order(first_seen.iter().map(String::as_str)) {
+            let n = votes[&name];
+            if best.as_ref().is_none_or(|(_, b)| n > *b) {
                 best = Some((name, n));
             }
         }
-        best.map(|(n, _)| n.clone())
+        best.map(|(n, _)| n)
     }
 }

@@ -8,8 +8,7 @@ use super::message::{JoinGroupResponse, Request, Response, SyncGroupRequest};
 use super::out::{Out, TimerKey};
 use super::trace::{Callback, EventKind};
 use super::types::Errors;
-use crate::assign::{client_assignor, ClusterMetadata, RebalanceProtocol, Subscription, TopicPartition};
-use crate::java;
+use crate::assign::{client_assignor, leader_member_order, ClusterMetadata, RebalanceProtocol, Subscription, TopicPartition};
 
 fn is_coordinator_error(e: Errors) -> bool {
     matches!(e, Errors::NOT_COORDINATOR | Errors::COORDINATOR_NOT_AVAILABLE)
@@ -167,22 +166,20 @@ impl ClassicConsumer {
             return Vec::new();
         };
         // The leader builds a java.util.HashMap<memberId, Subscription>.
-        let ids: Vec<&str> = r.members.iter().map(|m| m.member_id.as_str()).collect();
-        let order = java::hash_map_order(&ids, java::default_hash_map_capacity(ids.len()));
-        let members: Vec<Subscription> = order
-            .into_iter()
-            .map(|i| {
-                let m = &r.members[i];
-                Subscription {
+        let members = leader_member_order(
+            r.members
+                .iter()
+                .map(|m| Subscription {
                     member_id: m.member_id.clone(),
                     instance_id: m.group_instance_id.clone(),
                     topics: m.metadata.topics.clone(),
                     owned: m.metadata.owned_partitions.clone(),
                     generation: (m.metadata.generation_id >= 0).then_some(m.metadata.generation_id),
                     rack: m.metadata.rack_id.clone(),
-                }
-            })
-            .collect();
+                    ..Subscription::default()
+                })
+                .collect(),
+        );
         let cluster = ClusterMetadata::from_counts(ctx.cluster.topics.iter().map(|(t, s)| (t.clone(), s.partitions.len() as i32)));
         match assignor.assign(&cluster, &members) {
             Ok(a) => {
