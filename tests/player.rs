@@ -1,0 +1,58 @@
+//! The time machine behind the page: seeking re-runs deterministically, and
+//! acting in the past forks the timeline.
+#![cfg(not(target_arch = "wasm32"))]
+
+use groupscope::player::{Action, Player};
+use groupscope::sim::trace::trace_hash;
+use groupscope::sim::{Fault, Scenario};
+
+fn played_to(ms: u64) -> Player {
+    let mut p = Player::new(Scenario::demo()).unwrap();
+    p.dispatch(Action::TogglePlay);
+    p.dispatch(Action::SetSpeed(1000.0));
+    while p.now() < ms {
+        p.dispatch(Action::Tick(1.0));
+    }
+    p
+}
+
+#[test]
+fn seeking_back_and_forward_again_reproduces_the_same_trace() {
+    let mut p = played_to(12_000);
+    p.dispatch(Action::Inject(Fault::CrashConsumer { consumer: 2 }));
+    p.dispatch(Action::Seek(30_000));
+    let reference = (trace_hash(p.events()), p.world.consumers[&1].owned.clone());
+    p.dispatch(Action::Seek(5_000));
+    assert_eq!(p.now(), 5_000);
+    assert!(p.world.consumers[&2].alive, "before the crash c2 is alive again");
+    p.dispatch(Action::Seek(30_000));
+    assert_eq!((trace_hash(p.events()), p.world.consumers[&1].owned.clone()), reference);
+    assert!(!p.world.consumers[&2].alive, "the scripted crash is replayed at its time");
+}
+
+#[test]
+fn acting_in_the_past_discards_the_old_future() {
+    let mut p = played_to(12_000);
+    p.dispatch(Action::Inject(Fault::CrashConsumer { consumer: 2 }));
+    p.dispatch(Action::Seek(30_000));
+    p.dispatch(Action::Seek(8_000));
+    p.dispatch(Action::Inject(Fault::CrashConsumer { consumer: 3 }));
+    p.dispatch(Action::Seek(30_000));
+    assert_eq!(p.script.len(), 1, "the crash of c2 belonged to the discarded future");
+    assert!(p.world.consumers[&2].alive);
+    assert!(!p.world.consumers[&3].alive);
+}
+
+#[test]
+fn step_processes_one_event_and_step_back_returns_before_it() {
+    let mut p = Player::new(Scenario::demo()).unwrap();
+    p.dispatch(Action::Step);
+    p.dispatch(Action::Step);
+    let after_two = p.events().len();
+    let t = p.now();
+    p.dispatch(Action::Step);
+    assert!(p.events().len() > after_two);
+    p.dispatch(Action::StepBack);
+    assert!(p.now() <= t);
+    assert!(!p.playing);
+}
