@@ -5,7 +5,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 bash scripts/setup.sh
 
 echo "== native: cargo test"
-cargo test --release
+cargo test
 
 echo "== wasm: wasm-bindgen-test in headless Chromium"
 CARGO_UNSTABLE_BUILD_STD=std,panic_abort cargo test --target wasm32-unknown-unknown --test web

@@ -1,0 +1,105 @@
+//! Seeded random-fault soak: random schedules of crashes, restarts, pauses,
+//! broker deaths and network cuts over random configurations. Safety
+//! invariants are checked after every step; after the faults stop (everything
+//! restarted and healed), every partition must be owned again within a bound
+//! derived from the configured timeouts. A failure names the seed to rerun.
+//! `SOAK_SCHEDULES=10000 cargo test --release --test soak` runs a long soak.
+#![cfg(not(target_arch = "wasm32"))]
+
+use groupscope::sim::{invariants, Fault, Scenario, World};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn random_world(seed: u64) -> (World, u64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut s = Scenario::demo();
+    s.seed = seed;
+    s.brokers = rng.gen_range(1..=5);
+    s.topics[0].partitions = rng.gen_range(1..=12);
+    let g = &mut s.groups[0];
+    g.consumers = rng.gen_range(1..=6);
+    g.static_members = rng.gen_bool(0.3);
+    g.config.max_poll_interval_ms = rng.gen_range(8_000..=20_000);
+    g.config.session_timeout_ms = rng.gen_range(6_000..=12_000);
+    g.config.heartbeat_interval_ms = g.config.session_timeout_ms / 3;
+    g.config.assignors = match rng.gen_range(0..4) {
+        0 => vec!["range".into()],
+        1 => vec!["roundrobin".into()],
+        2 => vec!["sticky".into()],
+        _ => vec!["cooperative-sticky".into()],
+    };
+    let consumers = g.consumers;
+    let brokers = s.brokers;
+    let mut faults_end = 0;
+    for _ in 0..rng.gen_range(1..=8) {
+        let at = rng.gen_range(2_000..60_000);
+        faults_end = faults_end.max(at);
+        let c = rng.gen_range(1..=consumers);
+        let fault = match rng.gen_range(0..7) {
+            0 => Fault::CrashConsumer { consumer: c },
+            1 => Fault::RestartConsumer { consumer: c },
+            2 => Fault::PauseConsumer { consumer: c, duration_ms: rng.gen_range(100..15_000) },
+            3 => Fault::KillBroker { broker: rng.gen_range(0..brokers) },
+            4 => Fault::RestartBroker { broker: rng.gen_range(0..brokers) },
+            5 => Fault::CutLink { a: format!("c{c}"), b: format!("broker-{}", rng.gen_range(0..brokers)) },
+            _ => Fault::AddConsumer { group: "demo".into() },
+        };
+        s.faults.push(groupscope::sim::scenario::ScheduledFault { at, fault });
+    }
+    let world = World::new(s).expect("generated scenarios are valid");
+    (world, faults_end)
+}
+
+/// Heals everything: brokers and consumers restarted, links healed.
+fn heal(world: &mut World) {
+    for b in world.brokers.keys().copied().collect::<Vec<_>>() {
+        world.inject(Fault::RestartBroker { broker: b });
+    }
+    for (a, b) in world.cut_links.clone() {
+        world.inject(Fault::HealLink { a: a.to_string(), b: b.to_string() });
+    }
+    for c in world.consumers.keys().copied().collect::<Vec<_>>() {
+        world.inject(Fault::RestartConsumer { consumer: c });
+    }
+}
+
+fn run(seed: u64) -> Result<(), String> {
+    let (mut world, faults_end) = random_world(seed);
+    let step_checked = |world: &mut World, until: u64| -> Result<(), String> {
+        while world.next_time().is_some_and(|t| t <= until) {
+            world.step();
+            if let Some(v) = invariants::check(world).first() {
+                return Err(format!("seed {seed}: {} at {} ms: {}", v.invariant, world.now, v.detail));
+            }
+        }
+        world.run_until(until);
+        Ok(())
+    };
+    step_checked(&mut world, faults_end + 1)?;
+    heal(&mut world);
+    let g = &world.scenario.groups[0].config;
+    // Worst case after healing: a stale session expires, a join phase waits a
+    // rebalance timeout, a sync phase another, plus the initial delay and lookups.
+    let bound = 2 * g.session_timeout_ms + 3 * g.max_poll_interval_ms + 3_000 + 10_000;
+    let deadline = world.now + bound;
+    step_checked(&mut world, deadline)?;
+    let (_, group) = world.group("demo").ok_or(format!("seed {seed}: group not loaded after healing"))?;
+    for (topic, t) in &world.cluster.topics {
+        for p in 0..t.partitions.len() {
+            let owned = world.consumers.values().any(|c| {
+                c.alive && c.generation == group.generation_id && c.owned.iter().any(|tp| tp.topic == *topic && tp.partition == p as i32)
+            });
+            if !owned {
+                return Err(format!("seed {seed}: {topic}-{p} unowned {bound} ms after healing (group {:?} gen {})", group.state, group.generation_id));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn random_fault_schedules_keep_every_invariant_and_recover() {
+    let n: u64 = std::env::var("SOAK_SCHEDULES").ok().and_then(|v| v.parse().ok()).unwrap_or(200);
+    let failures: Vec<String> = (0..n).filter_map(|seed| run(seed).err()).collect();
+    assert!(failures.is_empty(), "{} of {n} schedules failed:\n{}", failures.len(), failures.join("\n"));
+}
