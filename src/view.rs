@@ -187,6 +187,8 @@ pub fn messages(world: &World) -> Vec<MessageView> {
 /// The owner of each partition of each topic, as the consumers themselves see it
 /// (the member whose assignment holds it and that is alive).
 pub fn partitions(world: &World) -> Vec<PartitionRow> {
+    let committed_by_group: std::collections::BTreeMap<&str, _> =
+        world.scenario.groups.iter().map(|g| (g.group_id.as_str(), world.committed_offsets(&g.group_id))).collect();
     let mut rows = Vec::new();
     for (topic, t) in &world.cluster.topics {
         for (p, state) in t.partitions.iter().enumerate() {
@@ -197,10 +199,7 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
                 .map(|c| c.group_id.clone())
                 .or_else(|| world.scenario.groups.first().map(|g| g.group_id.clone()))
                 .unwrap_or_default();
-            let committed = world
-                .group(&group)
-                .and_then(|(b, _)| world.brokers[&b].coordinator.shards.values().find_map(|s| s.offsets.get(&group)))
-                .and_then(|o| o.get(&tp).copied());
+            let committed = committed_by_group.get(group.as_str()).copied().flatten().and_then(|o| o.get(&tp).copied());
             let key = (group.clone(), tp.clone());
             rows.push(PartitionRow {
                 owner,

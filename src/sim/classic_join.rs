@@ -16,7 +16,7 @@ use super::types::{Errors, NodeId};
 /// CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS.
 pub const NEW_MEMBER_JOIN_TIMEOUT_MS: u64 = 300_000;
 
-fn join_error(member_id: &str, error: Errors) -> Response {
+pub(crate) fn join_error(member_id: &str, error: Errors) -> Response {
     Response::JoinGroup(JoinGroupResponse {
         error,
         generation_id: -1,
@@ -165,18 +165,15 @@ impl Shard {
         if generation_id != group.generation_id {
             return Errors::ILLEGAL_GENERATION;
         }
-        match group.state {
-            ClassicGroupState::Empty => Errors::UNKNOWN_MEMBER_ID,
-            ClassicGroupState::PreparingRebalance => {
-                let timeout = group.members[member_id].session_timeout_ms;
-                rearm_heartbeat(ctx, group_id, member_id, timeout, out);
-                Errors::REBALANCE_IN_PROGRESS
-            }
-            _ => {
-                let timeout = group.members[member_id].session_timeout_ms;
-                rearm_heartbeat(ctx, group_id, member_id, timeout, out);
-                Errors::NONE
-            }
+        if group.is(ClassicGroupState::Empty) {
+            return Errors::UNKNOWN_MEMBER_ID;
+        }
+        let timeout = group.members[member_id].session_timeout_ms;
+        rearm_heartbeat(ctx, group_id, member_id, timeout, out);
+        if group.is(ClassicGroupState::PreparingRebalance) {
+            Errors::REBALANCE_IN_PROGRESS
+        } else {
+            Errors::NONE
         }
     }
 
@@ -205,7 +202,7 @@ impl Shard {
             } else {
                 who.member_id.clone()
             };
-            remove_member(ctx, group, &member_id, out);
+            remove_member(group, &member_id, out);
             removed += 1;
         }
         if removed > 0 {
@@ -362,7 +359,7 @@ pub(crate) fn complete_join(ctx: &mut Ctx, partition: u32, group: &mut ClassicGr
         .collect();
     for id in gone {
         out.emit(EventKind::Note { node: ctx.me, text: format!("member {id} did not rejoin in time and was removed") });
-        remove_member(ctx, group, &id, out);
+        remove_member(group, &id, out);
     }
     if !maybe_elect_new_joined_leader(group) && !group.members.is_empty() {
         let t = group.rebalance_timeout_ms();
@@ -533,13 +530,12 @@ impl ClassicGroup {
 }
 
 /// Removes a member, answering its parked JoinGroup with UNKNOWN_MEMBER_ID.
-fn remove_member(ctx: &mut Ctx, group: &mut ClassicGroup, member_id: &str, out: &mut Out) {
+fn remove_member(group: &mut ClassicGroup, member_id: &str, out: &mut Out) {
     if let Some(mut m) = group.remove(member_id) {
         if let Some(p) = m.awaiting_join.take() {
             respond(out, p.client, p.correlation, join_error(member_id, Errors::UNKNOWN_MEMBER_ID));
         }
         out.cancel_timer(TimerKey::MemberHeartbeat { group_id: group.group_id.clone(), member_id: member_id.into() });
-        let _ = ctx;
     }
 }
 
@@ -581,6 +577,6 @@ fn expire_member_heartbeat(ctx: &mut Ctx, group: &mut ClassicGroup, member_id: &
         node: ctx.me,
         text: format!("no heartbeat from {member_id} for session.timeout.ms = {timeout} ms: removing it"),
     });
-    remove_member(ctx, group, member_id, out);
+    remove_member(group, member_id, out);
     after_member_removed(ctx, group, &format!("member {member_id} expired (session timeout)"), out);
 }

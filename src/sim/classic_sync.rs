@@ -11,7 +11,7 @@ use super::out::{Out, TimerKey};
 use super::trace::EventKind;
 use super::types::{Errors, NodeId};
 
-fn sync_error(error: Errors) -> Response {
+pub(crate) fn sync_error(error: Errors) -> Response {
     Response::SyncGroup { error, assignment: Vec::new() }
 }
 

@@ -144,21 +144,20 @@ impl Cluster {
     /// live replica. Returns the `__consumer_offsets` partitions that changed leader.
     pub fn elect_leaders(&mut self) -> Vec<(u32, Option<u32>)> {
         let alive = self.alive.clone();
-        let pick = |replicas: &[u32]| replicas.iter().copied().find(|r| alive.contains(r));
+        // A live leader keeps its partition; otherwise the first live replica takes it.
+        let elect = |leader: Option<u32>, replicas: &[u32]| {
+            leader.filter(|l| alive.contains(l)).or_else(|| replicas.iter().copied().find(|r| alive.contains(r)))
+        };
         let mut changed = Vec::new();
         for (p, meta) in self.offsets_partitions.iter_mut().enumerate() {
-            let keep = meta.leader.filter(|l| alive.contains(l));
-            let new = keep.or_else(|| pick(&meta.replicas));
+            let new = elect(meta.leader, &meta.replicas);
             if new != meta.leader {
                 meta.leader = new;
                 changed.push((p as u32, new));
             }
         }
-        for topic in self.topics.values_mut() {
-            for part in &mut topic.partitions {
-                let keep = part.leader.filter(|l| alive.contains(l));
-                part.leader = keep.or_else(|| pick(&part.replicas));
-            }
+        for part in self.topics.values_mut().flat_map(|t| t.partitions.iter_mut()) {
+            part.leader = elect(part.leader, &part.replicas);
         }
         changed
     }

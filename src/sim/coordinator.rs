@@ -50,16 +50,8 @@ fn context_error(shard: Option<&Shard>) -> Option<Errors> {
 fn error_response(request: &Request, error: Errors) -> Response {
     match request {
         Request::FindCoordinator { .. } => Response::FindCoordinator { error, node_id: None, partition: 0 },
-        Request::JoinGroup(r) => Response::JoinGroup(super::message::JoinGroupResponse {
-            error,
-            generation_id: -1,
-            protocol_name: None,
-            leader: String::new(),
-            skip_assignment: false,
-            member_id: r.member_id.clone(),
-            members: Vec::new(),
-        }),
-        Request::SyncGroup(_) => Response::SyncGroup { error, assignment: Vec::new() },
+        Request::JoinGroup(r) => super::classic_join::join_error(&r.member_id, error),
+        Request::SyncGroup(_) => super::classic_sync::sync_error(error),
         Request::Heartbeat { .. } => Response::Heartbeat { error },
         Request::LeaveGroup { .. } => Response::LeaveGroup { error },
         Request::OffsetCommit { offsets, .. } => Response::OffsetCommit { error, offsets: offsets.clone() },

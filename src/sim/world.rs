@@ -442,15 +442,24 @@ impl World {
         self.consumers.values().filter(move |c| c.group_id == group)
     }
 
-    /// The group as its active coordinator holds it.
-    pub fn group(&self, group_id: &str) -> Option<(u32, &super::classic_group::ClassicGroup)> {
+    /// The active coordinator context of the group's `__consumer_offsets` partition.
+    fn active_shard(&self, group_id: &str) -> Option<(u32, &super::coordinator::Shard)> {
         let p = self.cluster.offsets_partition_for(group_id);
         self.brokers.values().filter(|b| b.alive).find_map(|b| {
             let shard = b.coordinator.shards.get(&p)?;
-            (shard.state == super::coordinator::CoordinatorState::ACTIVE)
-                .then(|| shard.groups.get(group_id).map(|g| (b.id, g)))
-                .flatten()
+            (shard.state == super::coordinator::CoordinatorState::ACTIVE).then_some((b.id, shard))
         })
+    }
+
+    /// The group as its active coordinator holds it.
+    pub fn group(&self, group_id: &str) -> Option<(u32, &super::classic_group::ClassicGroup)> {
+        let (b, shard) = self.active_shard(group_id)?;
+        shard.groups.get(group_id).map(|g| (b, g))
+    }
+
+    /// The group's committed offsets as its active coordinator holds them.
+    pub fn committed_offsets(&self, group_id: &str) -> Option<&BTreeMap<crate::assign::TopicPartition, i64>> {
+        self.active_shard(group_id)?.1.offsets.get(group_id)
     }
 }
 
