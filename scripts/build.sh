@@ -4,10 +4,10 @@
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
 CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
-  cargo rustc --release --lib --crate-type cdylib --target wasm32-unknown-unknown
+  cargo rustc --profile web --lib --crate-type cdylib --target wasm32-unknown-unknown
 rm -rf dist && mkdir -p dist/pkg
 wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section \
-  --out-dir dist/pkg target/wasm32-unknown-unknown/release/groupscope.wasm
+  --out-dir dist/pkg target/wasm32-unknown-unknown/web/groupscope.wasm
 cp index.html dist/
 cp -r static dist/static
 

@@ -299,3 +299,36 @@ fn scenarios_kafka_would_reject_get_a_clear_error() {
     w.run_until(10_000);
     assert!(w.group("demo").is_none());
 }
+
+#[test]
+fn a_cooperative_member_expelled_while_paused_loses_its_partitions_before_rejoining() {
+    // c2 learns of a rebalance, runs onJoinPrepare (cooperative: keeps its
+    // partitions), then freezes past its session timeout; the others take its
+    // partitions. Waking, it sends JoinGroup with its old id and gets
+    // UNKNOWN_MEMBER_ID: the reset must run onJoinPrepare again, which reports
+    // the partitions lost (AbstractCoordinator.resetStateAndRejoin sets
+    // needsJoinPrepare), instead of rejoining while still holding them.
+    let mut t = TestWorld::new(scenario_with(|c| c.assignors = vec!["cooperative-sticky".into()]));
+    t.sleep(12_000);
+    let held = t.consumer(2).owned.clone();
+    assert!(!held.is_empty());
+    // A new member makes everyone rejoin; c2 freezes just after it learned that.
+    t.inject(Fault::AddConsumer { group: "demo".into() });
+    while !t.consumer(2).rejoin_needed {
+        t.sleep(10);
+    }
+    t.inject(Fault::PauseConsumer { consumer: 2, duration_ms: 15_000 });
+    t.sleep(40_000); // invariants (single owner) are checked after every step
+    let lost: Vec<_> = t
+        .world
+        .trace
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::CallbackInvoked { node, callback: Callback::OnPartitionsLost, partitions } if *node == groupscope::sim::NodeId::Client(2) => Some(partitions.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(lost, vec![held], "c2 reports exactly what it held as lost");
+    assert_eq!(t.group_state("demo").0, Stable);
+    assert_eq!((1..=4).map(|i| t.owned(i).len()).sum::<usize>(), 6);
+}

@@ -198,13 +198,16 @@ impl ClassicConsumer {
         }
     }
 
-    /// Resets generation (and member id unless kept), as AC's `resetStateAndGeneration`.
+    /// Resets generation (and member id unless kept) and asks for a fresh
+    /// `onJoinPrepare`, as AC's `resetStateAndRejoin`: the next join treats what
+    /// this member still holds as lost.
     pub(crate) fn reset_generation(&mut self, ctx: &Ctx, keep_member_id: bool, why: &str, out: &mut Out) {
         self.generation = NO_GENERATION;
         if !keep_member_id {
             self.member_id.clear();
         }
         self.rejoin_needed = true;
+        self.needs_join_prepare = true;
         self.set_state(ctx, MemberState::UNJOINED, why, out);
     }
 
