@@ -41,3 +41,13 @@ async fn stepping_advances_the_simulation_one_event_at_a_time() {
     let log = root.query_selector("#event-log").unwrap().unwrap().text_content().unwrap();
     assert!(log.contains("FindCoordinator"), "the first events are coordinator lookups: {log}");
 }
+
+#[wasm_bindgen_test]
+fn the_crash_scenario_gives_the_same_trace_hash_in_wasm_as_natively() {
+    use groupscope::sim::{trace::trace_hash, Scenario, World};
+    let s = Scenario::from_json(include_str!("../scenarios/crash.json")).unwrap();
+    let mut w = World::new(s).unwrap();
+    w.run_until(40_000);
+    let golden = include_str!("golden/crash.trace-hash").trim();
+    assert_eq!(format!("{:016x}", trace_hash(&w.trace)), golden, "tests/determinism.rs checks the same hash natively");
+}
