@@ -332,3 +332,36 @@ fn a_cooperative_member_expelled_while_paused_loses_its_partitions_before_rejoin
     assert_eq!(t.group_state("demo").0, Stable);
     assert_eq!((1..=4).map(|i| t.owned(i).len()).sum::<usize>(), 6);
 }
+
+#[test]
+fn a_restarted_static_leader_skips_assignment_and_leaves_partitions_added_meanwhile_unowned() {
+    // ConsumerCoordinator.onLeaderElected with SkipAssignment sets
+    // assignmentSnapshot = metadataSnapshot: the restarted leader already sees
+    // the grown topic, so it never notices a change and nobody reassigns.
+    let mut s = Scenario::demo();
+    s.groups[0].static_members = true;
+    let mut t = TestWorld::new(s);
+    t.sleep(12_000);
+    assert!(t.consumer(1).is_leader());
+    t.inject(Fault::CrashConsumer { consumer: 1 });
+    t.inject(Fault::AddPartitions { topic: "orders".into(), count: 9 });
+    t.sleep(1000);
+    t.inject(Fault::RestartConsumer { consumer: 1 });
+    t.sleep(20_000);
+    assert!(t.notes().iter().any(|n| n.contains("SkipAssignment")));
+    assert_eq!(t.group_state("demo"), (Stable, 1), "no rebalance");
+    assert_eq!((1..=3).map(|i| t.owned(i).len()).sum::<usize>(), 6, "orders-6..8 stay unowned");
+}
+
+#[test]
+fn a_dynamic_leader_that_restarts_reassigns_partitions_added_meanwhile() {
+    let mut t = TestWorld::demo();
+    t.sleep(12_000);
+    t.inject(Fault::CrashConsumer { consumer: 1 });
+    t.inject(Fault::AddPartitions { topic: "orders".into(), count: 9 });
+    t.sleep(1000);
+    t.inject(Fault::RestartConsumer { consumer: 1 });
+    t.sleep(20_000);
+    assert_eq!(t.group_state("demo").0, Stable);
+    assert_eq!((1..=3).map(|i| t.owned(i).len()).sum::<usize>(), 9);
+}

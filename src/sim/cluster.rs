@@ -97,15 +97,22 @@ impl Cluster {
     }
 
     pub fn add_topic(&mut self, name: &str, partitions: u32, records_per_sec: u64) {
-        let offset = java::kafka_abs(java::string_hash(name)) as u32;
-        let n = self.broker_count;
-        let parts = (0..partitions)
-            .map(|p| {
-                let replicas = replicas_for(p, offset, n, 3);
-                TopicPartitionState { leader: replicas.first().copied(), replicas, end_offset: 0 }
-            })
-            .collect();
-        self.topics.insert(name.to_string(), Topic { partitions: parts, records_per_sec });
+        self.topics.insert(name.to_string(), Topic { partitions: Vec::new(), records_per_sec });
+        self.add_partitions(name, partitions);
+    }
+
+    /// Grows `topic` to `count` partitions (new ones led by their first live
+    /// replica); false if there is no such topic.
+    pub fn add_partitions(&mut self, topic: &str, count: u32) -> bool {
+        let (n, alive) = (self.broker_count, &self.alive);
+        let offset = java::kafka_abs(java::string_hash(topic)) as u32;
+        let Some(t) = self.topics.get_mut(topic) else { return false };
+        for p in t.partitions.len() as u32..count {
+            let replicas = replicas_for(p, offset, n, 3);
+            let leader = replicas.iter().copied().find(|r| alive.contains(r));
+            t.partitions.push(TopicPartitionState { leader, replicas, end_offset: 0 });
+        }
+        true
     }
 
     /// `abs(javaHash(group.id)) % offsets.topic.num.partitions` (A1).

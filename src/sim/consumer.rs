@@ -85,6 +85,9 @@ pub struct ClassicConsumer {
     pub next_auto_commit: Millis,
     pub bootstrap_cursor: u32,
     pub backoff_attempts: u32,
+    /// Leader only: partition counts of the group's topics when it last assigned
+    /// (ConsumerCoordinator's `assignmentSnapshot`).
+    pub assignment_snapshot: BTreeMap<String, i32>,
 }
 
 impl ClassicConsumer {
@@ -128,6 +131,7 @@ impl ClassicConsumer {
             next_auto_commit: 0,
             bootstrap_cursor: 0,
             backoff_attempts: 0,
+            assignment_snapshot: BTreeMap::new(),
         }
     }
 
@@ -247,6 +251,10 @@ impl ClassicConsumer {
         if self.state != MemberState::STABLE {
             return;
         }
+        if self.leader_sees_metadata_change(ctx, out) {
+            self.drive(ctx, out);
+            return;
+        }
         let missing: Vec<TopicPartition> = self.owned.iter().filter(|tp| !self.positions.contains_key(tp)).cloned().collect();
         if !missing.is_empty() {
             if !self.has_in_flight("OffsetFetch") {
@@ -260,6 +268,40 @@ impl ClassicConsumer {
             self.commit_positions(ctx, coordinator, false, out);
         }
         self.fetch_and_process(ctx, out);
+    }
+
+    /// The leader rejoins when a topic of the group changed its partition count
+    /// since it assigned (`rejoinNeededOrPending`: assignment vs metadata snapshot).
+    fn leader_sees_metadata_change(&mut self, ctx: &Ctx, out: &mut Out) -> bool {
+        if !self.is_leader() {
+            return false;
+        }
+        let changed: Vec<String> = self
+            .assignment_snapshot
+            .iter()
+            .filter(|(t, n)| ctx.cluster.partition_count(t) != **n)
+            .map(|(t, _)| t.clone())
+            .collect();
+        if changed.is_empty() {
+            return false;
+        }
+        self.assignment_snapshot.clear();
+        self.rejoin_needed = true;
+        out.emit(EventKind::Note {
+            node: self.node(),
+            text: format!("the leader sees new partitions of {}: rejoining to reassign", changed.join(", ")),
+        });
+        true
+    }
+
+    /// The application calls `subscribe()` with a new topic list.
+    pub fn subscribe(&mut self, topics: Vec<String>, out: &mut Out) {
+        if !self.alive || topics == self.config.topics {
+            return;
+        }
+        self.config.topics = topics;
+        self.rejoin_needed = true;
+        out.emit(EventKind::Note { node: self.node(), text: "subscription changed: the next poll() rejoins".into() });
     }
 
     fn fetch_and_process(&mut self, ctx: &mut Ctx, out: &mut Out) {
@@ -392,15 +434,14 @@ impl ClassicConsumer {
             self.ensure_coordinator(ctx, out);
             return;
         };
-        if !self.has_in_flight("Heartbeat") {
-            let request = Request::Heartbeat {
-                group_id: self.group_id.clone(),
-                generation_id: self.generation,
-                member_id: self.member_id.clone(),
-                group_instance_id: self.config.group_instance_id.clone(),
-            };
-            self.send(ctx, coordinator, request, false, out);
-        }
+        // Like Kafka's heartbeat thread: one per interval, even if one is still in flight.
+        let request = Request::Heartbeat {
+            group_id: self.group_id.clone(),
+            generation_id: self.generation,
+            member_id: self.member_id.clone(),
+            group_instance_id: self.config.group_instance_id.clone(),
+        };
+        self.send(ctx, coordinator, request, false, out);
     }
 
     /// `max.poll.interval.ms` passed without a `poll()` (AC `handlePollTimeoutExpiry`).

@@ -10,6 +10,16 @@ use super::trace::{Callback, EventKind};
 use super::types::Errors;
 use crate::assign::{client_assignor, leader_member_order, ClusterMetadata, RebalanceProtocol, Subscription, TopicPartition};
 
+/// Partition counts of every topic the group's members subscribe to.
+fn group_topic_counts(ctx: &Ctx, r: &JoinGroupResponse) -> std::collections::BTreeMap<String, i32> {
+    r.members
+        .iter()
+        .flat_map(|m| m.metadata.topics.iter())
+        .filter(|t| ctx.cluster.topics.contains_key(*t))
+        .map(|t| (t.clone(), ctx.cluster.partition_count(t)))
+        .collect()
+}
+
 fn is_coordinator_error(e: Errors) -> bool {
     matches!(e, Errors::NOT_COORDINATOR | Errors::COORDINATOR_NOT_AVAILABLE)
 }
@@ -115,13 +125,34 @@ impl ClassicConsumer {
     fn on_join_group(&mut self, ctx: &mut Ctx, r: JoinGroupResponse, out: &mut Out) {
         let Some(coordinator) = self.coordinator else { return };
         match r.error {
+            Errors::NONE if self.state != MemberState::PREPARING_REBALANCE => {
+                // The member left meanwhile (e.g. poll timeout): do not sync with a
+                // stale generation (UnjoinedGroupException, retriable after backoff).
+                out.emit(EventKind::Note { node: self.node(), text: "JoinGroup answered after this member had left: ignored, rejoining".into() });
+                self.rejoin_needed = true;
+                let wait = self.backoff_ms();
+                out.set_timer(TimerKey::Backoff, ctx.now + wait);
+            }
             Errors::NONE => {
                 self.generation = r.generation_id;
                 self.member_id = r.member_id.clone();
                 self.protocol_name = r.protocol_name.clone();
                 self.leader_id = Some(r.leader.clone());
                 self.set_state(ctx, MemberState::COMPLETING_REBALANCE, &format!("joined generation {}", r.generation_id), out);
-                let assignments = if self.is_leader() && !r.skip_assignment { self.run_assignor(ctx, &r, out) } else { Vec::new() };
+                let assignments = if !self.is_leader() {
+                    Vec::new()
+                } else if r.skip_assignment {
+                    // KIP-814: keep the stored assignment; the metadata seen now becomes
+                    // the snapshot (ConsumerCoordinator.onLeaderElected).
+                    self.assignment_snapshot = group_topic_counts(ctx, &r);
+                    out.emit(EventKind::Note {
+                        node: self.node(),
+                        text: "returning static leader: SkipAssignment, the group keeps its assignment (KIP-814)".into(),
+                    });
+                    Vec::new()
+                } else {
+                    self.run_assignor(ctx, &r, out)
+                };
                 let request = Request::SyncGroup(SyncGroupRequest {
                     group_id: self.group_id.clone(),
                     generation_id: self.generation,
@@ -181,6 +212,7 @@ impl ClassicConsumer {
                 .collect(),
         );
         let cluster = ClusterMetadata::from_counts(ctx.cluster.topics.iter().map(|(t, s)| (t.clone(), s.partitions.len() as i32)));
+        self.assignment_snapshot = group_topic_counts(ctx, r);
         match assignor.assign(&cluster, &members) {
             Ok(a) => {
                 let text = a.iter().map(|(m, ps)| format!("{}={}", m, super::message::partition_list(ps))).collect::<Vec<_>>().join(" ");
@@ -196,6 +228,13 @@ impl ClassicConsumer {
 
     fn on_sync_group(&mut self, ctx: &mut Ctx, error: Errors, assignment: Vec<TopicPartition>, out: &mut Out) {
         match error {
+            Errors::NONE if self.state != MemberState::COMPLETING_REBALANCE || self.generation == super::consumer::NO_GENERATION => {
+                // The generation was reset meanwhile: fail this rebalance as
+                // ILLEGAL_GENERATION so the member rejoins at once.
+                out.emit(EventKind::Note { node: self.node(), text: "SyncGroup answered after the generation was reset: ignored, rejoining".into() });
+                self.reset_generation(ctx, true, "SyncGroup after a generation reset", out);
+                self.drive(ctx, out);
+            }
             Errors::NONE => {
                 self.rejoin_needed = false;
                 self.set_state(ctx, MemberState::STABLE, &format!("SyncGroup done, generation {}", self.generation), out);

@@ -22,6 +22,19 @@ pub enum Fault {
     HealLink { a: String, b: String },
     /// A new consumer joins the group.
     AddConsumer { group: String },
+    /// The next message from `from` to `to` is lost.
+    DropNextMessage { from: String, to: String },
+    /// Messages from `from` to `to` wait on the link until released.
+    HoldLink { from: String, to: String },
+    ReleaseLink { from: String, to: String },
+    /// Extra one-way latency on a link (both directions).
+    SetLinkLatency { a: String, b: String, #[serde(rename = "latencyMs")] latency_ms: Millis },
+    /// Percentage of messages lost on a link (both directions).
+    SetLinkLoss { a: String, b: String, percent: u8 },
+    /// The topic grows to more partitions (never fewer, as in Kafka).
+    AddPartitions { topic: String, count: u32 },
+    /// The consumer calls `subscribe()` with a new topic list.
+    ChangeSubscription { consumer: u32, topics: Vec<String> },
 }
 
 impl Fault {
@@ -38,6 +51,13 @@ impl Fault {
             Fault::CutLink { a, b } => format!("network cut between {a} and {b}"),
             Fault::HealLink { a, b } => format!("network healed between {a} and {b}"),
             Fault::AddConsumer { group } => format!("a consumer was added to {group}"),
+            Fault::DropNextMessage { from, to } => format!("the next message {from} → {to} will be lost"),
+            Fault::HoldLink { from, to } => format!("messages {from} → {to} are held"),
+            Fault::ReleaseLink { from, to } => format!("held messages {from} → {to} are released"),
+            Fault::SetLinkLatency { a, b, latency_ms } => format!("{latency_ms} ms extra latency between {a} and {b}"),
+            Fault::SetLinkLoss { a, b, percent } => format!("{percent}% message loss between {a} and {b}"),
+            Fault::AddPartitions { topic, count } => format!("{topic} grows to {count} partitions"),
+            Fault::ChangeSubscription { consumer, topics } => format!("c{consumer} subscribes to [{}]", topics.join(", ")),
         }
     }
 }

@@ -13,6 +13,7 @@ pub mod ctx;
 pub mod fault;
 pub mod invariants;
 pub mod message;
+pub mod network;
 pub mod out;
 pub mod scenario;
 pub mod trace;

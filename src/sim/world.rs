@@ -9,6 +9,7 @@ use super::consumer::ClassicConsumer;
 use super::ctx::Ctx;
 use super::fault::Fault;
 use super::message::{Body, Envelope};
+use super::network::{link, Fate, Network};
 use super::out::{Out, TimerKey, TimerOp};
 use super::scenario::Scenario;
 use super::trace::{Event, EventKind};
@@ -16,7 +17,7 @@ use super::types::{EventId, Millis, NodeId};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Item {
@@ -34,8 +35,8 @@ pub struct World {
     pub brokers: BTreeMap<u32, Broker>,
     pub consumers: BTreeMap<u32, ClassicConsumer>,
     pub trace: Vec<Event>,
-    /// Node pairs whose messages are dropped (stored with the smaller id first).
-    pub cut_links: BTreeSet<(NodeId, NodeId)>,
+    /// Cuts, held links, drops, extra latency and loss.
+    pub network: Network,
     /// Nodes frozen until the given time (GC pause).
     pub paused_until: BTreeMap<NodeId, Millis>,
     /// Faults injected interactively (time, fault), for replay and permalinks.
@@ -45,14 +46,6 @@ pub struct World {
     seq: u64,
     next_msg: u64,
     rng: ChaCha8Rng,
-}
-
-fn link(a: NodeId, b: NodeId) -> (NodeId, NodeId) {
-    if a <= b {
-        (a, b)
-    } else {
-        (b, a)
-    }
 }
 
 /// Parses `c3` or `broker-1` (the names the UI and scenarios use).
@@ -92,7 +85,7 @@ impl World {
             brokers,
             consumers: BTreeMap::new(),
             trace: Vec::new(),
-            cut_links: BTreeSet::new(),
+            network: Network::default(),
             paused_until: BTreeMap::new(),
             injected: Vec::new(),
             queue: BTreeMap::new(),
@@ -142,17 +135,25 @@ impl World {
         self.queue.keys().next().map(|(t, _)| *t)
     }
 
-    /// Messages currently on the wire, for drawing.
+    /// Messages currently on the wire, for drawing; then those held on a link.
     pub fn in_flight(&self) -> impl Iterator<Item = &Envelope> {
-        self.queue.values().filter_map(|i| match i {
+        let queued = self.queue.values().filter_map(|i| match i {
             Item::Deliver { env, .. } => Some(env),
             _ => None,
-        })
+        });
+        queued.chain(self.network.held_messages.iter().map(|(e, _)| e))
     }
 
     /// Deadline of a node's timer, for countdown rings.
     pub fn timer_deadline(&self, node: NodeId, key: &TimerKey) -> Option<Millis> {
         self.timers.get(&(node, key.clone())).map(|(t, _)| *t)
+    }
+
+    pub fn exists(&self, node: NodeId) -> bool {
+        match node {
+            NodeId::Broker(b) => self.brokers.contains_key(&b),
+            NodeId::Client(c) => self.consumers.contains_key(&c),
+        }
     }
 
     pub fn is_alive(&self, node: NodeId) -> bool {
@@ -215,19 +216,27 @@ impl World {
     fn deliver(&mut self, env: Envelope, sent_event: EventId) {
         let label = env.body.label();
         let (from, to, msg) = (env.from, env.to, env.id);
-        let drop_reason = if self.cut_links.contains(&link(from, to)) {
-            Some(format!("network cut between {from} and {to}"))
-        } else if !self.is_alive(to) {
-            Some(format!("{to} is down"))
-        } else {
-            None
-        };
-        if let Some(reason) = drop_reason {
-            let dropped = self.record(Some(sent_event), EventKind::MessageDropped { msg, from, to, label, reason });
+        // Draw only when the link is lossy, so other runs keep their random sequence.
+        let roll = if self.network.loss_percent(from, to) > 0 { self.rng.gen_range(0..100) } else { 100 };
+        match self.network.fate(from, to, roll) {
+            Fate::Lost(reason) => {
+                self.record(Some(sent_event), EventKind::MessageDropped { msg, from, to, label, reason });
+                return;
+            }
+            Fate::Held => {
+                self.record(Some(sent_event), EventKind::Note { node: to, text: format!("{label} from {from} is held on the link") });
+                self.network.held_messages.push((env, sent_event));
+                return;
+            }
+            Fate::Deliver => {}
+        }
+        if !self.is_alive(to) {
+            let dropped = self.record(
+                Some(sent_event),
+                EventKind::MessageDropped { msg, from, to, label, reason: format!("{to} is down") },
+            );
             // A request to a dead process is refused at once: the sender sees a disconnect.
-            if let (Body::Request { correlation, .. }, false, true) =
-                (&env.body, self.cut_links.contains(&link(from, to)), self.is_alive(from))
-            {
+            if let (Body::Request { correlation, .. }, true) = (&env.body, self.is_alive(from)) {
                 let body = Body::Disconnected { correlation: *correlation };
                 self.transmit(to, from, body, Some(dropped));
             }
@@ -309,7 +318,7 @@ impl World {
         self.next_msg += 1;
         let net = &self.scenario.network;
         let jitter = if net.jitter_ms > 0 { self.rng.gen_range(0..=net.jitter_ms) } else { 0 };
-        let deliver_at = self.now + net.latency_ms + jitter;
+        let deliver_at = self.network.arrival(from, to, self.now, net.latency_ms + jitter);
         let env = Envelope { id: self.next_msg, from, to, sent_at: self.now, deliver_at, body };
         let sent = self.record(
             cause,
@@ -398,14 +407,53 @@ impl World {
                 self.reelect(cause);
             }
             Fault::CutLink { a, b } => {
-                if let (Some(x), Some(y)) = (parse_node(&a), parse_node(&b)) {
-                    self.cut_links.insert(link(x, y));
+                if let Some((x, y)) = self.nodes(&a, &b, cause) {
+                    self.network.cut.insert(link(x, y));
                 }
             }
             Fault::HealLink { a, b } => {
-                if let (Some(x), Some(y)) = (parse_node(&a), parse_node(&b)) {
-                    self.cut_links.remove(&link(x, y));
+                if let Some((x, y)) = self.nodes(&a, &b, cause) {
+                    self.network.cut.remove(&link(x, y));
                 }
+            }
+            Fault::DropNextMessage { from, to } => {
+                if let Some((x, y)) = self.nodes(&from, &to, cause) {
+                    self.network.drop_next.insert((x, y));
+                }
+            }
+            Fault::HoldLink { from, to } => {
+                if let Some((x, y)) = self.nodes(&from, &to, cause) {
+                    self.network.held.insert((x, y));
+                }
+            }
+            Fault::ReleaseLink { from, to } => {
+                if let Some((x, y)) = self.nodes(&from, &to, cause) {
+                    for (env, sent) in self.network.release(x, y) {
+                        self.push(self.now, Item::Deliver { env, sent_event: sent });
+                    }
+                }
+            }
+            Fault::SetLinkLatency { a, b, latency_ms } => {
+                if let Some((x, y)) = self.nodes(&a, &b, cause) {
+                    self.network.extra_latency.insert(link(x, y), latency_ms);
+                }
+            }
+            Fault::SetLinkLoss { a, b, percent } => {
+                if let Some((x, y)) = self.nodes(&a, &b, cause) {
+                    self.network.loss_percent.insert(link(x, y), percent.min(100));
+                }
+            }
+            Fault::AddPartitions { topic, count } => {
+                if !self.cluster.add_partitions(&topic, count) {
+                    self.record(cause, EventKind::Note { node: NodeId::Broker(0), text: format!("no topic named {topic}") });
+                }
+            }
+            Fault::ChangeSubscription { consumer, topics } => {
+                self.with_node(NodeId::Client(consumer), cause, |n, _, out| {
+                    if let NodeRef::Consumer(c) = n {
+                        c.subscribe(topics, out)
+                    }
+                });
             }
             Fault::AddConsumer { group } => {
                 let Some(spec) = self.scenario.groups.iter().find(|g| g.group_id == group).cloned() else { return };
@@ -415,6 +463,19 @@ impl World {
                         c.start(ctx, out)
                     }
                 });
+            }
+        }
+    }
+
+    /// Both named nodes, or a note saying which name is unknown.
+    fn nodes(&mut self, a: &str, b: &str, cause: Option<EventId>) -> Option<(NodeId, NodeId)> {
+        let known = |s: &str| parse_node(s).filter(|n| self.exists(*n));
+        match (known(a), known(b)) {
+            (Some(x), Some(y)) => Some((x, y)),
+            _ => {
+                let text = format!("fault ignored: unknown node in '{a}' / '{b}' (use c<n> or broker-<n>)");
+                self.record(cause, EventKind::Note { node: NodeId::Broker(0), text });
+                None
             }
         }
     }
