@@ -61,3 +61,103 @@ impl Fault {
         }
     }
 }
+
+/// The fault kinds the UI's fault menu offers, with what each field means.
+pub const FORM_KINDS: [(&str, &str); 16] = [
+    ("crashConsumer", "consumer c<n>"),
+    ("restartConsumer", "consumer c<n>"),
+    ("pauseConsumer", "consumer c<n>, duration ms"),
+    ("slowProcessing", "consumer c<n>, ms per record"),
+    ("killBroker", "broker-<n>"),
+    ("restartBroker", "broker-<n>"),
+    ("cutLink", "node, node"),
+    ("healLink", "node, node"),
+    ("dropNextMessage", "from node, to node"),
+    ("holdLink", "from node, to node"),
+    ("releaseLink", "from node, to node"),
+    ("setLinkLatency", "node, node, latency ms"),
+    ("setLinkLoss", "node, node, percent"),
+    ("addConsumer", "group id"),
+    ("addPartitions", "topic, partition count"),
+    ("changeSubscription", "consumer c<n>, topics (comma separated)"),
+];
+
+fn consumer_index(s: &str) -> Result<u32, String> {
+    s.trim().strip_prefix('c').and_then(|n| n.parse().ok()).ok_or_else(|| format!("'{s}' is not a consumer (write c1, c2, ...)"))
+}
+
+fn broker_index(s: &str) -> Result<u32, String> {
+    s.trim().strip_prefix("broker-").and_then(|n| n.parse().ok()).ok_or_else(|| format!("'{s}' is not a broker (write broker-0, broker-1, ...)"))
+}
+
+fn number<T: std::str::FromStr>(s: &str, what: &str) -> Result<T, String> {
+    s.trim().parse().map_err(|_| format!("{what}: '{s}' is not a number"))
+}
+
+impl Fault {
+    /// Builds a fault from the fault menu's three text fields, or says which
+    /// field is wrong.
+    pub fn from_form(kind: &str, a: &str, b: &str, value: &str) -> Result<Fault, String> {
+        let (a, b) = (a.trim().to_string(), b.trim().to_string());
+        Ok(match kind {
+            "crashConsumer" => Fault::CrashConsumer { consumer: consumer_index(&a)? },
+            "restartConsumer" => Fault::RestartConsumer { consumer: consumer_index(&a)? },
+            "pauseConsumer" => Fault::PauseConsumer { consumer: consumer_index(&a)?, duration_ms: number(value, "duration ms")? },
+            "slowProcessing" => Fault::SlowProcessing { consumer: consumer_index(&a)?, ms_per_record: number(value, "ms per record")? },
+            "killBroker" => Fault::KillBroker { broker: broker_index(&a)? },
+            "restartBroker" => Fault::RestartBroker { broker: broker_index(&a)? },
+            "cutLink" => Fault::CutLink { a, b },
+            "healLink" => Fault::HealLink { a, b },
+            "dropNextMessage" => Fault::DropNextMessage { from: a, to: b },
+            "holdLink" => Fault::HoldLink { from: a, to: b },
+            "releaseLink" => Fault::ReleaseLink { from: a, to: b },
+            "setLinkLatency" => Fault::SetLinkLatency { a, b, latency_ms: number(value, "latency ms")? },
+            "setLinkLoss" => {
+                let percent: u8 = number(value, "percent")?;
+                if percent > 100 {
+                    return Err(format!("percent: {percent} is more than 100"));
+                }
+                Fault::SetLinkLoss { a, b, percent }
+            }
+            "addConsumer" => Fault::AddConsumer { group: a },
+            "addPartitions" => Fault::AddPartitions { topic: a, count: number(value, "partition count")? },
+            "changeSubscription" => Fault::ChangeSubscription {
+                consumer: consumer_index(&a)?,
+                topics: value.split(',').map(|t| t.trim().to_string()).filter(|t| !t.is_empty()).collect(),
+            },
+            other => return Err(format!("unknown fault '{other}'")),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_menu_kind_parses_from_reasonable_fields() {
+        for (kind, _) in FORM_KINDS {
+            let (a, b, v) = match kind {
+                "killBroker" | "restartBroker" => ("broker-1", "", ""),
+                "addConsumer" => ("demo", "", ""),
+                "addPartitions" => ("orders", "", "9"),
+                "changeSubscription" => ("c1", "", "orders, payments"),
+                k if k.ends_with("Consumer") || k == "slowProcessing" => ("c2", "", "100"),
+                _ => ("c2", "broker-1", "50"),
+            };
+            assert!(Fault::from_form(kind, a, b, v).is_ok(), "{kind}");
+        }
+    }
+
+    #[test]
+    fn bad_fields_are_named_in_the_error() {
+        assert!(Fault::from_form("crashConsumer", "x2", "", "").unwrap_err().contains("not a consumer"));
+        assert!(Fault::from_form("killBroker", "2", "", "").unwrap_err().contains("not a broker"));
+        assert!(Fault::from_form("pauseConsumer", "c1", "", "soon").unwrap_err().contains("duration ms"));
+        assert!(Fault::from_form("setLinkLoss", "c1", "broker-0", "150").unwrap_err().contains("more than 100"));
+        assert_eq!(
+            Fault::from_form("changeSubscription", "c1", "", "orders, payments").unwrap(),
+            Fault::ChangeSubscription { consumer: 1, topics: vec!["orders".into(), "payments".into()] }
+        );
+    }
+}

@@ -1,5 +1,6 @@
 //! The page: controls, topology, partition ownership, group state and the log.
 
+use super::fault_menu::FaultMenu;
 use super::panels::{event_log, fidelity_notes, group_panel, partition_table};
 use super::topology::topology;
 use crate::player::{Action, Player, SPEEDS};
@@ -126,6 +127,7 @@ pub fn App(props: &AppProps) -> Html {
                 </section>
                 <aside class="side">
                     { group_panel(world) }
+                    <FaultMenu on_fault={on_fault.clone()} />
                     { partition_table(world) }
                 </aside>
                 <section class="log-wrap">

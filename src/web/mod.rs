@@ -1,6 +1,7 @@
 //! The browser front end (compiled for wasm32 only): a projection of the core.
 
 mod app;
+mod fault_menu;
 mod panels;
 mod topology;
 

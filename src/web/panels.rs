@@ -86,6 +86,8 @@ pub fn fidelity_notes() -> Html {
                 <li>{"Replica placement starts at a fixed broker instead of Kafka's random start."}</li>
                 <li>{"A killed broker closes its connections at once (the process died, the machine did not), so clients see a disconnect rather than a request timeout."}</li>
                 <li>{"The demo uses auto.offset.reset=earliest (Kafka's default is latest) so redelivered records are visible."}</li>
+                <li>{"The group leader notices new partitions at its next poll(); Kafka notices them at its next metadata refresh (metadata.max.age.ms, 5 minutes by default)."}</li>
+                <li>{"Links deliver in order like a TCP connection. 'Drop next message' and link loss remove single messages, which TCP never does; they exist to show what a member that misses a response believes."}</li>
             </ul>
         </details>
     }

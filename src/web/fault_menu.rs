@@ -1,0 +1,59 @@
+//! The fault menu: every fault the core supports, injected at the playhead.
+
+use crate::sim::fault::FORM_KINDS;
+use crate::sim::Fault;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct FaultMenuProps {
+    pub on_fault: Callback<Fault>,
+}
+
+fn input_value(e: &Event) -> String {
+    e.target_unchecked_into::<web_sys::HtmlInputElement>().value()
+}
+
+#[function_component]
+pub fn FaultMenu(props: &FaultMenuProps) -> Html {
+    let kind = use_state(|| FORM_KINDS[0].0.to_string());
+    let a = use_state(String::new);
+    let b = use_state(String::new);
+    let value = use_state(String::new);
+    let error = use_state(|| None::<String>);
+
+    let set = |h: UseStateHandle<String>| Callback::from(move |e: Event| h.set(input_value(&e)));
+    let on_kind = {
+        let kind = kind.clone();
+        Callback::from(move |e: Event| kind.set(e.target_unchecked_into::<web_sys::HtmlSelectElement>().value()))
+    };
+    let on_submit = {
+        let (kind, a, b, value, error, on_fault) = (kind.clone(), a.clone(), b.clone(), value.clone(), error.clone(), props.on_fault.clone());
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            match Fault::from_form(&kind, &a, &b, &value) {
+                Ok(f) => {
+                    error.set(None);
+                    on_fault.emit(f);
+                }
+                Err(msg) => error.set(Some(msg)),
+            }
+        })
+    };
+    let hint = FORM_KINDS.iter().find(|(k, _)| *k == kind.as_str()).map_or("", |(_, h)| h);
+    html! {
+        <form id="fault-form" class="fault-menu" onsubmit={on_submit} aria-label="inject a fault">
+            <h2>{"Inject a fault"}</h2>
+            <select id="fault-type" onchange={on_kind} aria-label="fault">
+                { for FORM_KINDS.iter().map(|(k, _)| html! { <option value={*k} selected={*k == kind.as_str()}>{ *k }</option> }) }
+            </select>
+            <input id="fault-a" placeholder="c2 / broker-1 / orders" onchange={set(a.clone())} aria-label="first field" />
+            <input id="fault-b" placeholder="broker-1" onchange={set(b.clone())} aria-label="second field" />
+            <input id="fault-value" placeholder="value" onchange={set(value.clone())} aria-label="value" />
+            <button id="inject" type="submit">{"Inject"}</button>
+            <p class="hint">{ hint }</p>
+            if let Some(msg) = (*error).clone() {
+                <p id="fault-error" class="fault-error" role="alert">{ msg }</p>
+            }
+        </form>
+    }
+}
