@@ -1,6 +1,6 @@
 // Loads the wasm module with a path relative to this file, so the site works
 // from any sub-path and offline. Load failures are shown, never a blank page.
-import init from '../pkg/groupscope.js';
+import init, { assign } from '../pkg/groupscope.js';
 
 function showError(message) {
   const panel = document.getElementById('error-panel');
@@ -10,6 +10,9 @@ function showError(message) {
   }
 }
 
-init(new URL('../pkg/groupscope_bg.wasm', import.meta.url)).catch((e) => {
+init(new URL('../pkg/groupscope_bg.wasm', import.meta.url)).then(() => {
+  // A small API for page authors (documented in the README).
+  window.groupscope = Object.assign(window.groupscope || {}, { assign });
+}).catch((e) => {
   showError('GroupScope could not start: ' + (e && e.message ? e.message : e));
 });

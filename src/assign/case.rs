@@ -320,6 +320,22 @@ impl Case {
 }
 
 /// Parses stdin text: one case or an array of cases.
+/// One assignor call per case in `text` (one case or an array), answered as
+/// `{"assignment": {...}}` JSON (an array for an array): the `assign` CLI and
+/// the page's `groupscope.assign`.
+pub fn assign_text(text: &str) -> Result<String, String> {
+    let (cases, is_array) = parse_cases(text)?;
+    let mut outputs = Vec::with_capacity(cases.len());
+    for (i, case) in cases.iter().enumerate() {
+        let label = case.id.clone().unwrap_or_else(|| format!("case {i}"));
+        let mut assignor = case.new_assignor().map_err(|e| format!("{label}: {e}"))?;
+        let assignment = case.run(&mut assignor).map_err(|e| format!("{label}: {e}"))?;
+        outputs.push(serde_json::json!({ "assignment": assignment }));
+    }
+    let value = if is_array { serde_json::Value::Array(outputs) } else { outputs.pop().unwrap_or_default() };
+    serde_json::to_string(&value).map_err(|e| format!("cannot print the result: {e}"))
+}
+
 pub fn parse_cases(text: &str) -> Result<(Vec<Case>, bool), String> {
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
     let is_array = value.is_array();

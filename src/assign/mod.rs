@@ -11,6 +11,7 @@ use std::fmt;
 use std::str::FromStr;
 
 pub mod case;
+pub mod lab;
 pub mod rack;
 pub mod range;
 pub mod roundrobin;

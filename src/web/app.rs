@@ -1,6 +1,7 @@
 //! The page: controls, topology, partition ownership, group state and the log.
 
 use super::fault_menu::FaultMenu;
+use super::lab::AssignorLab;
 use super::panels::{event_log, fidelity_notes, group_panel, partition_table};
 use super::topology::topology;
 use crate::player::{Action, Player, SPEEDS};
@@ -30,6 +31,7 @@ pub fn App(props: &AppProps) -> Html {
         p
     });
     let update = use_force_update();
+    let show_lab = use_state(|| false);
 
     let dispatch = {
         let player = player.clone();
@@ -120,7 +122,14 @@ pub fn App(props: &AppProps) -> Html {
                     <button id="reset" onclick={on_reset}>{"Reset"}</button>
                     <span id="clock" class="clock">{ format!("t = {:.1} s", world.now as f64 / 1000.0) }</span>
                 </div>
+                <nav class="tabs" aria-label="views">
+                    <button id="tab-sim" aria-pressed={(!*show_lab).to_string()} onclick={{ let s = show_lab.clone(); move |_| s.set(false) }}>{"Simulation"}</button>
+                    <button id="tab-lab" aria-pressed={show_lab.to_string()} onclick={{ let s = show_lab.clone(); move |_| s.set(true) }}>{"Assignor lab"}</button>
+                </nav>
             </header>
+            if *show_lab {
+                <AssignorLab />
+            } else {
             <main class="layout">
                 <section class="stage" aria-label="cluster">
                     { topology(world, on_fault.clone()) }
@@ -135,6 +144,7 @@ pub fn App(props: &AppProps) -> Html {
                     { fidelity_notes() }
                 </section>
             </main>
+            }
         </div>
     }
 }

@@ -2,6 +2,7 @@
 
 mod app;
 mod fault_menu;
+mod lab;
 mod panels;
 mod topology;
 
@@ -16,6 +17,14 @@ pub fn show_error(message: &str) {
         panel.set_text_content(Some(message));
         let _ = panel.remove_attribute("hidden");
     }
+}
+
+/// `groupscope.assign(caseJson)` for page authors and the performance script:
+/// what the `assign` CLI prints for a case (or array of cases) in the
+/// vectors.json format; a bad case throws an Error with the reason.
+#[wasm_bindgen(js_name = assign)]
+pub fn assign_case(case_json: &str) -> Result<String, JsError> {
+    crate::assign::case::assign_text(case_json).map_err(|e| JsError::new(&e))
 }
 
 /// Entry point: installs the panic hook first, then mounts the app.
