@@ -167,3 +167,43 @@ proptest! {
         }
     }
 }
+
+/// A leader that resumes a sticky assignor from the `maxGeneration` it returned
+/// behaves exactly like the same instance called again (what the simulation relies on).
+#[test]
+fn resuming_a_sticky_assignor_equals_calling_the_same_instance_again() {
+    use groupscope::assign::{client_assignor, client_assignor_resuming, ClusterMetadata, Subscription, TopicPartition};
+    let cluster = ClusterMetadata::from_counts([("t1", 4), ("t2", 2)]);
+    let member = |id: &str, topics: &[&str], owned: &[(&str, i32)], generation: i32| Subscription {
+        member_id: id.into(),
+        topics: topics.iter().map(|t| t.to_string()).collect(),
+        owned: owned.iter().map(|(t, p)| TopicPartition::new(*t, *p)).collect(),
+        generation: Some(generation),
+        ..Subscription::default()
+    };
+    // Found by search: heterogeneous subscriptions, where the general builder's
+    // previous-owner bookkeeping depends on the generation seen in an earlier call.
+    let first = [
+        member("m0", &["t1", "t2"], &[("t1", 0), ("t1", 2)], 4),
+        member("m1", &["t2"], &[("t2", 0)], 4),
+        member("m2", &["t2"], &[], 5),
+    ];
+    let second = [
+        member("m0", &["t1", "t2"], &[("t1", 0), ("t2", 0), ("t2", 1)], 3),
+        member("m1", &["t2"], &[("t2", 0), ("t2", 1)], 2),
+        member("m2", &["t2"], &[("t2", 0), ("t2", 1)], 2),
+    ];
+    for name in ["sticky", "cooperative-sticky"] {
+        let mut same = client_assignor(name).unwrap();
+        same.assign(&cluster, &first).unwrap();
+        let carried = same.max_generation().unwrap();
+        assert_eq!(carried, 5, "{name}: maxGeneration is the highest generation seen");
+        let expected = same.assign(&cluster, &second).unwrap();
+        let mut resumed = client_assignor_resuming(name, carried).unwrap();
+        assert_eq!(resumed.assign(&cluster, &second).unwrap(), expected, "{name}");
+        if name == "sticky" {
+            let fresh = client_assignor(name).unwrap().assign(&cluster, &second).unwrap();
+            assert_ne!(fresh, expected, "the carried maxGeneration changes this outcome, so carrying it matters");
+        }
+    }
+}

@@ -164,12 +164,17 @@ pub trait ClientAssignor {
     }
     /// One call of Kafka's `assign` for this group.
     fn assign(&mut self, cluster: &ClusterMetadata, members: &[Subscription]) -> Result<Assignment, String>;
-    /// The sticky assignors' `partitionsTransferringOwnership` after the last
-    /// call (partition -> new owner); `None` where Kafka's field is null.
     /// Kafka's test-only `preferRackAwareLogic` switch (AbstractPartitionAssignor):
     /// use the rack-aware path even when every partition has the same racks.
     fn set_prefer_rack_aware_logic(&mut self, _prefer: bool) {}
+    /// The sticky assignors' `partitionsTransferringOwnership` after the last
+    /// call (partition -> new owner); `None` where Kafka's field is null.
     fn partitions_transferring_ownership(&self) -> Option<BTreeMap<TopicPartition, String>> {
+        None
+    }
+    /// State an instance keeps between calls in one leader process: the sticky
+    /// assignors' never-reset `maxGeneration`; `None` for stateless assignors.
+    fn max_generation(&self) -> Option<i32> {
         None
     }
 }
@@ -207,6 +212,16 @@ pub fn topic_partition_order(a: &TopicPartition, b: &TopicPartition) -> std::cmp
 
 /// The names of Kafka's built-in client assignors (`partition.assignment.strategy`).
 pub const CLIENT_ASSIGNORS: [&str; 4] = ["range", "roundrobin", "sticky", "cooperative-sticky"];
+
+/// The assignor under `name` as a leader that already ran it holds it: sticky
+/// assignors resume from `max_generation` (what `max_generation()` returned).
+pub fn client_assignor_resuming(name: &str, max_generation: i32) -> Option<Box<dyn ClientAssignor>> {
+    match name {
+        "sticky" => Some(Box::new(sticky::StickyAssignor::sticky().resuming(max_generation))),
+        "cooperative-sticky" => Some(Box::new(sticky::StickyAssignor::cooperative().resuming(max_generation))),
+        other => client_assignor(other),
+    }
+}
 
 /// The client assignor Kafka registers under `name`, if any.
 pub fn client_assignor(name: &str) -> Option<Box<dyn ClientAssignor>> {

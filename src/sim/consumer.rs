@@ -88,6 +88,8 @@ pub struct ClassicConsumer {
     /// Leader only: partition counts of the group's topics when it last assigned
     /// (ConsumerCoordinator's `assignmentSnapshot`).
     pub assignment_snapshot: BTreeMap<String, i32>,
+    /// `maxGeneration` of this process's sticky assignor instance (never reset).
+    pub assignor_max_generation: i32,
 }
 
 impl ClassicConsumer {
@@ -132,6 +134,7 @@ impl ClassicConsumer {
             bootstrap_cursor: 0,
             backoff_attempts: 0,
             assignment_snapshot: BTreeMap::new(),
+            assignor_max_generation: crate::assign::sticky::DEFAULT_GENERATION,
         }
     }
 

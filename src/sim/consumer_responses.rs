@@ -8,7 +8,7 @@ use super::message::{JoinGroupResponse, Request, Response, SyncGroupRequest};
 use super::out::{Out, TimerKey};
 use super::trace::{Callback, EventKind};
 use super::types::Errors;
-use crate::assign::{client_assignor, leader_member_order, ClusterMetadata, RebalanceProtocol, Subscription, TopicPartition};
+use crate::assign::{client_assignor_resuming, leader_member_order, ClusterMetadata, RebalanceProtocol, Subscription, TopicPartition};
 
 /// Partition counts of every topic the group's members subscribe to.
 fn group_topic_counts(ctx: &Ctx, r: &JoinGroupResponse) -> std::collections::BTreeMap<String, i32> {
@@ -192,7 +192,8 @@ impl ClassicConsumer {
     /// The leader runs the group's chosen assignor over every member's subscription.
     fn run_assignor(&mut self, ctx: &mut Ctx, r: &JoinGroupResponse, out: &mut Out) -> Vec<(String, Vec<TopicPartition>)> {
         let name = r.protocol_name.clone().unwrap_or_default();
-        let Some(mut assignor) = client_assignor(&name) else {
+        // One assignor instance per leader process: sticky's maxGeneration carries over.
+        let Some(mut assignor) = client_assignor_resuming(&name, self.assignor_max_generation) else {
             out.emit(EventKind::Note { node: self.node(), text: format!("unknown assignor {name}") });
             return Vec::new();
         };
@@ -213,7 +214,11 @@ impl ClassicConsumer {
         );
         let cluster = ClusterMetadata::from_counts(ctx.cluster.topics.iter().map(|(t, s)| (t.clone(), s.partitions.len() as i32)));
         self.assignment_snapshot = group_topic_counts(ctx, r);
-        match assignor.assign(&cluster, &members) {
+        let result = assignor.assign(&cluster, &members);
+        if let Some(g) = assignor.max_generation() {
+            self.assignor_max_generation = g;
+        }
+        match result {
             Ok(a) => {
                 let text = a.iter().map(|(m, ps)| format!("{}={}", m, super::message::partition_list(ps))).collect::<Vec<_>>().join(" ");
                 out.emit(EventKind::Note { node: self.node(), text: format!("leader ran the {name} assignor: {text}") });

@@ -124,6 +124,12 @@ impl StickyAssignor {
         self.max_generation
     }
 
+    /// The same instance as one that has already seen `max_generation`.
+    pub fn resuming(mut self, max_generation: i32) -> Self {
+        self.max_generation = max_generation;
+        self
+    }
+
     /// `memberData(subscription)`: the owned partitions and generation the
     /// assignor decodes from a subscription.
     fn member_data<'s>(&self, m: &'s Subscription) -> (&'s [TopicPartition], Option<i32>) {
@@ -262,6 +268,10 @@ fn adjust_for_transferring_ownership(ctx: &Ctx, assignment: &mut [Vec<Tp>]) {
 }
 
 impl ClientAssignor for StickyAssignor {
+    fn max_generation(&self) -> Option<i32> {
+        Some(self.max_generation)
+    }
+
     fn name(&self) -> &'static str {
         if self.cooperative {
             "cooperative-sticky"
