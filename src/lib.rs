@@ -8,6 +8,7 @@
 pub mod assign;
 pub mod java;
 pub mod narrate;
+pub mod permalink;
 pub mod player;
 pub mod sim;
 pub mod view;

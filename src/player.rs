@@ -44,6 +44,8 @@ pub struct Player {
     pub speed: f64,
     /// Faults the user injected, with their simulated times (part of permalinks).
     pub script: Vec<(Millis, Fault)>,
+    /// The furthest simulated time this timeline has reached (the scrubber's end).
+    pub horizon: Millis,
     /// Sub-millisecond remainder of simulated time not yet run.
     carry: f64,
     checkpoints: Vec<Checkpoint>,
@@ -52,7 +54,16 @@ pub struct Player {
 impl Player {
     pub fn new(scenario: Scenario) -> Result<Player, String> {
         let world = World::new(scenario.clone())?;
-        let mut p = Player { scenario, world, playing: false, speed: 0.5, script: Vec::new(), carry: 0.0, checkpoints: Vec::new() };
+        let mut p = Player {
+            scenario,
+            world,
+            playing: false,
+            speed: 0.5,
+            script: Vec::new(),
+            horizon: 0,
+            carry: 0.0,
+            checkpoints: Vec::new(),
+        };
         p.checkpoint();
         Ok(p)
     }
@@ -64,6 +75,7 @@ impl Player {
     }
 
     fn maybe_checkpoint(&mut self) {
+        self.horizon = self.horizon.max(self.world.now);
         let last = self.checkpoints.last().map_or(0, |c| c.world.now);
         if self.world.now >= last + CHECKPOINT_EVERY_MS {
             self.checkpoint();
@@ -108,6 +120,7 @@ impl Player {
                 self.script.retain(|(t, _)| *t <= now);
                 self.checkpoints.retain(|c| c.world.now <= now);
                 self.script.push((now, fault.clone()));
+                self.horizon = now;
                 self.world.inject(fault);
             }
             Action::Reset => {

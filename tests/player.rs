@@ -56,3 +56,12 @@ fn step_processes_one_event_and_step_back_returns_before_it() {
     assert!(p.now() <= t);
     assert!(!p.playing);
 }
+
+#[test]
+fn the_horizon_is_the_furthest_point_reached_until_a_fork() {
+    let mut p = played_to(20_000);
+    p.dispatch(Action::Seek(5_000));
+    assert!(p.horizon >= 20_000, "seeking back keeps the scrubber's end");
+    p.dispatch(Action::Inject(Fault::CrashConsumer { consumer: 1 }));
+    assert_eq!(p.horizon, 5_000, "acting in the past discards the old future");
+}

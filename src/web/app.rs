@@ -2,8 +2,10 @@
 
 use super::fault_menu::FaultMenu;
 use super::lab::AssignorLab;
+use super::timeline::timeline;
+use crate::permalink::Permalink;
 use super::panels::{event_log, fidelity_notes, group_panel, partition_table};
-use super::topology::topology;
+use super::topology::{press_fault, topology};
 use crate::player::{Action, Player, SPEEDS};
 use crate::sim::{Fault, Scenario};
 use gloo::events::EventListener;
@@ -25,11 +27,27 @@ pub struct AppProps {
 #[function_component]
 pub fn App(props: &AppProps) -> Html {
     let autoplay = props.autoplay;
-    let player = use_mut_ref(move || {
-        let mut p = Player::new(Scenario::demo()).expect("the demo scenario is valid");
-        p.playing = autoplay;
-        p
-    });
+    // A permalink in the URL restores that run; a bad one is explained and the demo loads.
+    let notice = use_state(|| None::<String>);
+    let player = {
+        let notice = notice.clone();
+        use_mut_ref(move || {
+            let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+            let restored = (!hash.is_empty()).then(|| Permalink::decode(&hash).and_then(|l| l.restore()));
+            let mut p = match restored {
+                Some(Ok(p)) => p,
+                Some(Err(e)) => {
+                    notice.set(Some(format!("Could not open this link: {e}. Showing the demo instead.")));
+                    Player::new(Scenario::demo()).expect("the demo scenario is valid")
+                }
+                None => Player::new(Scenario::demo()).expect("the demo scenario is valid"),
+            };
+            p.playing = autoplay;
+            p
+        })
+    };
+    let presenter = use_state(|| false);
+    let link = use_state(String::new);
     let update = use_force_update();
     let show_lab = use_state(|| false);
 
@@ -61,8 +79,13 @@ pub fn App(props: &AppProps) -> Html {
         });
     }
 
+    let presenter_toggle = {
+        let presenter = presenter.clone();
+        Callback::from(move |()| presenter.set(!*presenter))
+    };
     {
         let dispatch = dispatch.clone();
+        let presenter_toggle = presenter_toggle.clone();
         use_effect_with((), move |_| {
             let doc = gloo::utils::document();
             let listener = EventListener::new(&doc, "keydown", move |e| {
@@ -72,6 +95,10 @@ pub fn App(props: &AppProps) -> Html {
                     .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
                     .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
                 if in_field {
+                    return;
+                }
+                if e.key() == "p" {
+                    presenter_toggle.emit(());
                     return;
                 }
                 let action = match e.key().as_str() {
@@ -100,10 +127,50 @@ pub fn App(props: &AppProps) -> Html {
         Action::SetSpeed(v.parse().unwrap_or(1.0))
     });
     let on_fault = dispatch.reform(Action::Inject);
+    // Stable across renders, so the listener is not replaced every frame.
+    let on_press = {
+        let (player, update) = (player.clone(), update.clone());
+        use_callback((), move |e: MouseEvent, _| {
+            let Some(target) = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+            let fault = press_fault(&player.borrow().world, &target);
+            if let Some(f) = fault {
+                player.borrow_mut().dispatch(Action::Inject(f));
+                update.force_update();
+            }
+        })
+    };
+    let on_node_key = {
+        let (player, update) = (player.clone(), update.clone());
+        use_callback((), move |e: KeyboardEvent, _| {
+            if e.key() != "Enter" {
+                return;
+            }
+            let Some(target) = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+            let fault = press_fault(&player.borrow().world, &target);
+            if let Some(f) = fault {
+                e.prevent_default();
+                player.borrow_mut().dispatch(Action::Inject(f));
+                update.force_update();
+            }
+        })
+    };
     let speed = p.speed;
+    let on_link = {
+        let (player, link) = (player.clone(), link.clone());
+        Callback::from(move |_: MouseEvent| {
+            let fragment = Permalink::of(&player.borrow()).encode();
+            if let Some(w) = web_sys::window() {
+                if let Ok(h) = w.history() {
+                    let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#{fragment}")));
+                }
+                link.set(w.location().href().unwrap_or_default());
+            }
+        })
+    };
+    let on_presenter = presenter_toggle.reform(|_: MouseEvent| ());
 
     html! {
-        <div class="groupscope">
+        <div class={classes!("groupscope", presenter.then_some("presenter"))}>
             <header class="bar">
                 <h1>{"GroupScope"}</h1>
                 <div class="controls" role="toolbar" aria-label="playback">
@@ -121,18 +188,27 @@ pub fn App(props: &AppProps) -> Html {
                     </label>
                     <button id="reset" onclick={on_reset}>{"Reset"}</button>
                     <span id="clock" class="clock">{ format!("t = {:.1} s", world.now as f64 / 1000.0) }</span>
+                    <button id="permalink" onclick={on_link} title="put this run in the address bar">{"Link to this moment"}</button>
+                    <button id="presenter" onclick={on_presenter} aria-pressed={presenter.to_string()} title="presenter mode (p)">{"Presenter"}</button>
                 </div>
                 <nav class="tabs" aria-label="views">
                     <button id="tab-sim" aria-pressed={(!*show_lab).to_string()} onclick={{ let s = show_lab.clone(); move |_| s.set(false) }}>{"Simulation"}</button>
                     <button id="tab-lab" aria-pressed={show_lab.to_string()} onclick={{ let s = show_lab.clone(); move |_| s.set(true) }}>{"Assignor lab"}</button>
                 </nav>
             </header>
+            if let Some(n) = (*notice).clone() {
+                <p id="notice" class="notice" role="status">{ n }</p>
+            }
+            if !link.is_empty() {
+                <p class="notice">{"Link to this moment: "}<input id="permalink-url" readonly=true value={(*link).clone()} /></p>
+            }
+            { timeline(&p, &dispatch) }
             if *show_lab {
                 <AssignorLab />
             } else {
             <main class="layout">
                 <section class="stage" aria-label="cluster">
-                    { topology(world, on_fault.clone()) }
+                    { topology(world, on_press, on_node_key) }
                 </section>
                 <aside class="side">
                     { group_panel(world) }

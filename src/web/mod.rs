@@ -3,6 +3,7 @@
 mod app;
 mod fault_menu;
 mod lab;
+mod timeline;
 mod panels;
 mod topology;
 

@@ -12,23 +12,35 @@ pub fn colour(idx: u32) -> &'static str {
     PALETTE[(idx as usize + PALETTE.len() - 1) % PALETTE.len()]
 }
 
-pub fn topology(world: &World, on_fault: Callback<Fault>) -> Html {
+/// The fault a press on a node means: crash or restart a consumer, kill or
+/// restart a broker. `target` is the pressed element or one inside the node.
+pub fn press_fault(world: &World, target: &web_sys::Element) -> Option<Fault> {
+    let node = target.closest("[data-member], [data-broker]").ok()??;
+    if let Some(m) = node.get_attribute("data-member") {
+        let consumer: u32 = m.strip_prefix('c')?.parse().ok()?;
+        return Some(crash_or_restart(world.consumers.get(&consumer)?.alive, consumer));
+    }
+    let broker: u32 = node.get_attribute("data-broker")?.parse().ok()?;
+    let alive = world.brokers.get(&broker)?.alive;
+    Some(if alive { Fault::KillBroker { broker } } else { Fault::RestartBroker { broker } })
+}
+
+/// The SVG; `on_press` and `on_key` are stable callbacks (one listener on the
+/// SVG, not one per node re-created every frame) that resolve the node pressed.
+pub fn topology(world: &World, on_press: Callback<MouseEvent>, on_key: Callback<KeyboardEvent>) -> Html {
     let brokers = view::brokers(world);
     let consumers = view::consumers(world);
     let messages = view::messages(world);
     html! {
-        <svg id="topology" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" aria-label="brokers, consumers and messages">
+        <svg id="topology" onmousedown={on_press} onkeydown={on_key} viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" aria-label="brokers, consumers and messages">
             { for consumers.iter().flat_map(|c| brokers.iter().map(move |b| html! {
                 <line class="link" x1={b.x.to_string()} y1={(b.y + 30.0).to_string()} x2={c.x.to_string()} y2={(c.y - 30.0).to_string()} />
             })) }
             { for brokers.iter().map(|b| {
                 let coord = !b.coordinates.is_empty();
                 let class = classes!("broker", (!b.alive).then_some("dead"), coord.then_some("coordinator"), b.loading.then_some("loading"));
-                let id = b.id;
-                let alive = b.alive;
-                let onclick = on_fault.reform(move |_: MouseEvent| if alive { Fault::KillBroker { broker: id } } else { Fault::RestartBroker { broker: id } });
                 html! {
-                    <g class={class} data-broker={b.id.to_string()} onclick={onclick} tabindex="0">
+                    <g class={class} data-broker={b.id.to_string()} tabindex="0" role="button">
                         <rect x={(b.x - 70.0).to_string()} y={(b.y - 30.0).to_string()} width="140" height="60" rx="8" />
                         <text x={b.x.to_string()} y={(b.y - 8.0).to_string()} class="title">{ format!("broker-{}", b.id) }</text>
                         <text x={b.x.to_string()} y={(b.y + 10.0).to_string()} class="sub">
@@ -41,11 +53,11 @@ pub fn topology(world: &World, on_fault: Callback<Fault>) -> Html {
             }) }
             { for consumers.iter().map(|c| {
                 let class = classes!("consumer", (!c.alive).then_some("dead"), c.paused.then_some("paused"), c.leader.then_some("leader"));
-                let onclick = on_fault.reform({ let (alive, idx) = (c.alive, c.idx); move |_: MouseEvent| crash_or_restart(alive, idx) });
                 let owned = c.owned.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ");
                 html! {
-                    <g class={class} data-member={c.name.clone()} data-state={c.state.clone()} onclick={onclick} tabindex="0">
+                    <g class={class} data-member={c.name.clone()} data-state={c.state.clone()} tabindex="0" role="button">
                         <title>{ format!("{} — click to {}", c.name, if c.alive { "crash it" } else { "restart it" }) }</title>
+                        <circle class="hit" cx={c.x.to_string()} cy={c.y.to_string()} r="62" />
                         { for c.rings.iter().enumerate().map(|(i, (name, frac))| {
                             let r = 44.0 + 6.0 * i as f64;
                             let circ = 2.0 * std::f64::consts::PI * r;

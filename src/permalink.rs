@@ -1,0 +1,56 @@
+//! Permalinks: the scenario, the faults injected and the playhead, packed into
+//! the URL fragment as base64url JSON (`#run=...`), so a link restores the
+//! exact view. Opening a link re-runs the simulation; nothing is fetched.
+
+use crate::player::Player;
+use crate::sim::{Fault, Millis, Scenario};
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use serde::{Deserialize, Serialize};
+
+/// Bumped when the format changes; older links then get a clear message.
+pub const VERSION: u32 = 1;
+const PREFIX: &str = "run=";
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Permalink {
+    pub v: u32,
+    pub scenario: Scenario,
+    /// Faults injected at the playhead, with their simulated times.
+    pub script: Vec<(Millis, Fault)>,
+    pub at: Millis,
+}
+
+impl Permalink {
+    pub fn of(player: &Player) -> Permalink {
+        Permalink { v: VERSION, scenario: player.scenario.clone(), script: player.script.clone(), at: player.now() }
+    }
+
+    /// The URL fragment, without `#`.
+    pub fn encode(&self) -> String {
+        let json = serde_json::to_string(self).expect("permalinks serialize");
+        format!("{PREFIX}{}", URL_SAFE_NO_PAD.encode(json))
+    }
+
+    /// Reads a fragment (with or without `#`); says what is wrong with a bad one.
+    pub fn decode(fragment: &str) -> Result<Permalink, String> {
+        let body = fragment.trim_start_matches('#');
+        let data = body.strip_prefix(PREFIX).ok_or("this link does not describe a run (expected #run=...)")?;
+        let bytes = URL_SAFE_NO_PAD.decode(data).map_err(|e| format!("the link is damaged (base64: {e})"))?;
+        let link: Permalink = serde_json::from_slice(&bytes).map_err(|e| format!("the link is damaged ({e})"))?;
+        if link.v != VERSION {
+            return Err(format!("the link is from format version {}, this GroupScope reads version {VERSION}", link.v));
+        }
+        link.scenario.validate()?;
+        Ok(link)
+    }
+
+    /// A player at the link's playhead, with its faults replayed at their times.
+    pub fn restore(&self) -> Result<Player, String> {
+        let mut p = Player::new(self.scenario.clone())?;
+        p.script = self.script.clone();
+        p.seek(self.at);
+        Ok(p)
+    }
+}

@@ -1,0 +1,40 @@
+//! Permalinks restore the exact run; damaged links are explained.
+#![cfg(not(target_arch = "wasm32"))]
+
+use groupscope::permalink::Permalink;
+use groupscope::player::{Action, Player};
+use groupscope::sim::trace::trace_hash;
+use groupscope::sim::{Fault, Scenario};
+
+#[test]
+fn a_permalink_restores_the_same_run_at_the_same_moment() {
+    let mut p = Player::new(Scenario::demo()).unwrap();
+    p.dispatch(Action::Seek(12_000));
+    p.dispatch(Action::Inject(Fault::CrashConsumer { consumer: 2 }));
+    p.dispatch(Action::Seek(25_000));
+    let fragment = Permalink::of(&p).encode();
+    assert!(fragment.starts_with("run=") && fragment.len() < 2000, "{} characters", fragment.len());
+    let restored = Permalink::decode(&format!("#{fragment}")).unwrap().restore().unwrap();
+    assert_eq!(restored.now(), 25_000);
+    assert_eq!(trace_hash(restored.events()), trace_hash(p.events()));
+    assert!(!restored.world.consumers[&2].alive);
+}
+
+#[test]
+fn damaged_or_foreign_links_get_a_message() {
+    assert!(Permalink::decode("#lesson=3").unwrap_err().contains("expected #run="));
+    assert!(Permalink::decode("#run=!!!").unwrap_err().contains("damaged"));
+    let not_json = format!("run={}", base64_of(r#"{"v": 1"#));
+    assert!(Permalink::decode(&not_json).unwrap_err().contains("damaged"));
+    let mut link = Permalink::of(&Player::new(Scenario::demo()).unwrap());
+    link.v = 99;
+    assert!(Permalink::decode(&link.encode()).unwrap_err().contains("version 99"));
+    link.v = 1;
+    link.scenario.groups[0].consumers = 10_000;
+    assert!(Permalink::decode(&link.encode()).unwrap_err().contains("consumers"));
+}
+
+fn base64_of(s: &str) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(s)
+}
