@@ -365,3 +365,30 @@ fn a_dynamic_leader_that_restarts_reassigns_partitions_added_meanwhile() {
     assert_eq!(t.group_state("demo").0, Stable);
     assert_eq!((1..=3).map(|i| t.owned(i).len()).sum::<usize>(), 9);
 }
+
+#[test]
+fn a_member_beyond_group_max_size_is_rejected_with_group_max_size_reached() {
+    let mut s = Scenario::demo();
+    s.broker.group_max_size = 2;
+    let mut t = TestWorld::new(s);
+    t.sleep(12_000);
+    assert!(t.labels_sent().contains(&"JoinGroup → GROUP_MAX_SIZE_REACHED".to_string()));
+    assert_eq!(t.consumer(3).fatal.as_deref(), Some("GROUP_MAX_SIZE_REACHED"), "the third consumer to join");
+    assert_eq!(t.group_state("demo"), (Stable, 1));
+    assert_eq!((t.owned(1).len(), t.owned(2).len()), (3, 3));
+}
+
+#[test]
+fn a_member_sharing_no_assignor_with_the_group_gets_inconsistent_group_protocol() {
+    let mut s = Scenario::demo();
+    s.groups[0].consumers = 2;
+    let mut odd = s.groups[0].clone();
+    odd.consumers = 1;
+    odd.config.assignors = vec!["roundrobin".into()];
+    s.groups.push(odd);
+    let mut t = TestWorld::new(s);
+    t.sleep(12_000);
+    assert!(t.labels_sent().contains(&"JoinGroup → INCONSISTENT_GROUP_PROTOCOL".to_string()));
+    assert_eq!(t.consumer(3).fatal.as_deref(), Some("INCONSISTENT_GROUP_PROTOCOL"));
+    assert_eq!(t.group_state("demo"), (Stable, 1));
+}
