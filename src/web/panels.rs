@@ -79,15 +79,7 @@ pub fn fidelity_notes() -> Html {
         <details class="fidelity" id="fidelity">
             <summary>{"Fidelity notes: where this simulation simplifies Kafka"}</summary>
             <ul>
-                <li>{"session.timeout.ms is 6 s and heartbeat.interval.ms 2 s in the demo (Kafka defaults: 45 s and 3 s) so a crash is detected quickly; 6 s is the broker minimum (group.min.session.timeout.ms)."}</li>
-                <li>{"Every message takes 100 ms of simulated time so it can be followed by eye; real LAN latency is well under 1 ms."}</li>
-                <li>{"Fetch requests to partition leaders are not drawn: consumers read records directly from the partition's log."}</li>
-                <li>{"__consumer_offsets replication is instantaneous and appends never fail; a new coordinator needs 500 ms to load its partition."}</li>
-                <li>{"Replica placement starts at a fixed broker instead of Kafka's random start."}</li>
-                <li>{"A killed broker closes its connections at once (the process died, the machine did not), so clients see a disconnect rather than a request timeout."}</li>
-                <li>{"The demo uses auto.offset.reset=earliest (Kafka's default is latest) so redelivered records are visible."}</li>
-                <li>{"The group leader notices new partitions at its next poll(); Kafka notices them at its next metadata refresh (metadata.max.age.ms, 5 minutes by default)."}</li>
-                <li>{"Links deliver in order like a TCP connection. 'Drop next message' and link loss remove single messages, which TCP never does; they exist to show what a member that misses a response believes."}</li>
+                { for crate::fidelity::NOTES.iter().map(|n| html! { <li data-area={n.area}>{ n.en }</li> }) }
             </ul>
         </details>
     }

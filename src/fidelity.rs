@@ -1,0 +1,57 @@
+//! Fidelity notes: every place the simulation simplifies Kafka, in English and
+//! Simplified Chinese. The page lists them; add one whenever you simplify.
+
+/// One simplification, with the part of the simulation it concerns.
+pub struct Note {
+    pub area: &'static str,
+    pub en: &'static str,
+    pub zh: &'static str,
+}
+
+pub const NOTES: &[Note] = &[
+    Note {
+        area: "timers",
+        en: "session.timeout.ms is 6 s and heartbeat.interval.ms 2 s in the demo (Kafka defaults: 45 s and 3 s) so a crash is detected quickly; 6 s is the broker minimum (group.min.session.timeout.ms).",
+        zh: "演示中 session.timeout.ms 为 6 秒、heartbeat.interval.ms 为 2 秒（Kafka 默认值是 45 秒和 3 秒），这样消费者崩溃能很快被发现；6 秒是 broker 允许的最小值（group.min.session.timeout.ms）。",
+    },
+    Note {
+        area: "network",
+        en: "Every message takes 100 ms of simulated time so it can be followed by eye; real LAN latency is well under 1 ms.",
+        zh: "每条消息在模拟时间里要走 100 毫秒，方便用眼睛跟踪；真实局域网延迟远低于 1 毫秒。",
+    },
+    Note {
+        area: "fetch",
+        en: "Fetch requests to partition leaders are not drawn: consumers read records directly from the partition's log.",
+        zh: "没有画出发往分区 leader 的 Fetch 请求：消费者直接从分区日志读取消息。",
+    },
+    Note {
+        area: "coordinator",
+        en: "__consumer_offsets replication is instantaneous and appends never fail; a new coordinator needs 500 ms to load its partition.",
+        zh: "__consumer_offsets 的复制是瞬时的，追加写入从不失败；新的协调者加载它的分区需要 500 毫秒。",
+    },
+    Note {
+        area: "cluster",
+        en: "Replica placement starts at a fixed broker instead of Kafka's random start.",
+        zh: "副本分配从固定的 broker 开始，而 Kafka 是随机选择起点。",
+    },
+    Note {
+        area: "network",
+        en: "A killed broker closes its connections at once (the process died, the machine did not), so clients see a disconnect rather than a request timeout.",
+        zh: "被杀掉的 broker 会立刻关闭连接（死的是进程，不是机器），所以客户端看到的是连接断开，而不是请求超时。",
+    },
+    Note {
+        area: "offsets",
+        en: "The demo uses auto.offset.reset=earliest (Kafka's default is latest) so redelivered records are visible.",
+        zh: "演示使用 auto.offset.reset=earliest（Kafka 默认是 latest），这样能看到被重复投递的消息。",
+    },
+    Note {
+        area: "metadata",
+        en: "The group leader notices new partitions at its next poll(); Kafka notices them at its next metadata refresh (metadata.max.age.ms, 5 minutes by default).",
+        zh: "组 leader 在下一次 poll() 时就会发现新增的分区；Kafka 要等到下一次元数据刷新（metadata.max.age.ms，默认 5 分钟）。",
+    },
+    Note {
+        area: "network",
+        en: "Links deliver in order like a TCP connection. 'Drop next message' and link loss remove single messages, which TCP never does; they exist to show what a member that misses a response believes.",
+        zh: "链路像 TCP 连接一样按顺序投递。“丢弃下一条消息”和链路丢包会丢掉单条消息，TCP 从不会这样；它们的用途是展示一个错过响应的成员会怎么认为。",
+    },
+];
