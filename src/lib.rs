@@ -6,12 +6,18 @@
 //! front end, compiled for wasm32 only.
 
 pub mod assign;
+pub mod config_form;
+pub mod diagram;
 pub mod fidelity;
+pub mod i18n;
+pub mod inspect;
 pub mod java;
+pub mod lint;
 pub mod narrate;
 pub mod permalink;
 pub mod player;
 pub mod sim;
+pub mod spacetime;
 pub mod view;
 
 #[cfg(target_arch = "wasm32")]

@@ -2,6 +2,7 @@
 
 use crate::sim::message::short_member;
 use crate::sim::trace::{Callback, Event, EventKind, Machine};
+use crate::i18n::{tr, trf, Lang};
 use crate::sim::World;
 
 /// Replaces long member ids (`consumer-demo-2-65060736-…`) with the process name (`c2`).
@@ -15,62 +16,70 @@ pub fn readable(world: &World, text: &str) -> String {
     s
 }
 
-fn partitions(ps: &[crate::assign::TopicPartition]) -> String {
+fn partitions(lang: Lang, ps: &[crate::assign::TopicPartition]) -> String {
     if ps.is_empty() {
-        "no partitions".into()
+        tr(lang, "n.no_partitions").into()
     } else {
         ps.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", ")
     }
 }
 
-/// The sentence for `e`, or `None` for events too fine-grained for the log.
-pub fn sentence(world: &World, e: &Event) -> Option<String> {
+/// The sentence for `e` in `lang`, or `None` for events too fine-grained for the log.
+/// Kafka's names (APIs, states, errors, callbacks) stay as Kafka spells them.
+pub fn sentence(world: &World, e: &Event, lang: Lang) -> Option<String> {
+    let f = |key: &str, args: &[&dyn std::fmt::Display]| trf(lang, key, args);
     let s = match &e.kind {
-        EventKind::MessageSent { from, to, label, .. } => format!("{from} → {to}: {label}"),
+        EventKind::MessageSent { from, to, label, .. } => f("n.sent", &[from, to, label]),
         EventKind::MessageDelivered { .. } => return None,
-        EventKind::MessageDropped { from, to, label, reason, .. } => format!("{label} from {from} to {to} was lost: {reason}"),
+        EventKind::MessageDropped { from, to, label, reason, .. } => f("n.lost", &[from, to, label, reason]),
         EventKind::StateChanged { node, machine, from, to, trigger } => match machine {
-            Machine::Group { group_id } => format!("Group {group_id} on {node}: {from} → {to} ({trigger})"),
-            Machine::Member => format!("{node}: {from} → {to} ({trigger})"),
-            Machine::CoordinatorContext { partition } => {
-                format!("{node}: __consumer_offsets-{partition} {from} → {to} ({trigger})")
-            }
+            Machine::Group { group_id } => f("n.group", &[group_id, node, from, to, trigger]),
+            Machine::Member => f("n.member", &[node, from, to, trigger]),
+            Machine::CoordinatorContext { partition } => f("n.context", &[node, partition, from, to, trigger]),
         },
-        EventKind::TimerFired { node, timer } => format!("{node}: {timer} elapsed"),
-        EventKind::FaultInjected { description } => format!("Fault: {description}"),
+        EventKind::TimerFired { node, timer } => f("n.timer", &[node, timer]),
+        EventKind::FaultInjected { description } => f("n.fault", &[description]),
         EventKind::CallbackInvoked { node, callback, partitions: ps } => {
             let name = match callback {
                 Callback::OnPartitionsRevoked => "onPartitionsRevoked",
                 Callback::OnPartitionsAssigned => "onPartitionsAssigned",
                 Callback::OnPartitionsLost => "onPartitionsLost",
             };
-            format!("{node}: {name}({})", partitions(ps))
+            f("n.callback", &[node, &name, &partitions(lang, ps)])
         }
-        EventKind::Note { node, text } => format!("{node}: {text}"),
+        EventKind::Note { node, text } => f("n.note", &[node, text]),
         EventKind::RecordsProcessed { redelivered: 0, .. } => return None,
-        EventKind::RecordsProcessed { node, partition, redelivered, .. } => {
-            format!("{node} processed {redelivered} records of {partition} a second time (redelivery)")
-        }
+        EventKind::RecordsProcessed { node, partition, redelivered, .. } => f("n.redelivered", &[node, redelivered, partition]),
         EventKind::OffsetsCommitted { group_id, offsets } => {
             let list = offsets.iter().map(|(tp, o)| format!("{tp}@{o}")).collect::<Vec<_>>().join(", ");
-            format!("{group_id} committed {list}")
+            f("n.committed", &[group_id, &list])
         }
-        EventKind::InvariantViolated { invariant, detail } => format!("INVARIANT VIOLATED ({invariant}): {detail}"),
+        EventKind::InvariantViolated { invariant, detail } => f("n.violated", &[invariant, detail]),
     };
     Some(readable(world, &s))
 }
 
-/// The causal chain of `e`, newest first ("why" links).
-pub fn why(world: &World, e: &Event) -> Vec<String> {
+/// One link of a causal chain: the event and its sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Why {
+    pub id: crate::sim::types::EventId,
+    pub at: crate::sim::Millis,
+    pub sentence: String,
+}
+
+/// The causal chain of `e`, newest first ("why" links): each event's cause,
+/// then its cause, back to the fault, start or timer that began it. Events too
+/// fine-grained to narrate (deliveries) are walked through, not shown.
+pub fn why(world: &World, e: &Event, lang: Lang) -> Vec<Why> {
     let mut out = Vec::new();
     let mut cur = e.cause;
     while let Some(id) = cur {
         let Some(ev) = world.trace.get(id) else { break };
-        if let Some(s) = sentence(world, ev) {
-            out.push(format!("{:.1} s: {s}", ev.at as f64 / 1000.0));
+        if let Some(s) = sentence(world, ev, lang) {
+            out.push(Why { id, at: ev.at, sentence: s });
         }
         cur = ev.cause;
-        if out.len() >= 12 {
+        if out.len() >= 40 {
             break;
         }
     }

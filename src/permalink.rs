@@ -36,9 +36,29 @@ impl Permalink {
     /// Reads a fragment (with or without `#`); says what is wrong with a bad one.
     pub fn decode(fragment: &str) -> Result<Permalink, String> {
         let body = fragment.trim_start_matches('#');
-        let data = body.strip_prefix(PREFIX).ok_or("this link does not describe a run (expected #run=...)")?;
+        // Other parameters (`lang=zh`) may share the fragment, separated by `&`.
+        let data = body
+            .split('&')
+            .find_map(|kv| kv.strip_prefix(PREFIX))
+            .ok_or("this link does not describe a run (expected #run=...)")?;
         let bytes = URL_SAFE_NO_PAD.decode(data).map_err(|e| format!("the link is damaged (base64: {e})"))?;
         let link: Permalink = serde_json::from_slice(&bytes).map_err(|e| format!("the link is damaged ({e})"))?;
+        link.checked()
+    }
+
+    /// A run exported as JSON (the same fields as a link, readable).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("runs serialize")
+    }
+
+    /// Reads an exported run; says what is wrong with a bad file.
+    pub fn from_json(text: &str) -> Result<Permalink, String> {
+        let link: Permalink = serde_json::from_str(text).map_err(|e| format!("not a GroupScope run ({e})"))?;
+        link.checked()
+    }
+
+    fn checked(self) -> Result<Permalink, String> {
+        let link = self;
         if link.v != VERSION {
             return Err(format!("the link is from format version {}, this GroupScope reads version {VERSION}", link.v));
         }

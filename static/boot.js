@@ -1,6 +1,6 @@
 // Loads the wasm module with a path relative to this file, so the site works
 // from any sub-path and offline. Load failures are shown, never a blank page.
-import init, { assign } from '../pkg/groupscope.js';
+import init, * as gs from '../pkg/groupscope.js';
 
 function showError(message) {
   const panel = document.getElementById('error-panel');
@@ -12,7 +12,11 @@ function showError(message) {
 
 init(new URL('../pkg/groupscope_bg.wasm', import.meta.url)).then(() => {
   // A small API for page authors (documented in the README).
-  window.groupscope = Object.assign(window.groupscope || {}, { assign });
+  const { assign, play, pause, step, seek, setSpeed, inject, state } = gs;
+  window.groupscope = Object.assign(window.groupscope || {}, {
+    assign, play, pause, step, seek, setSpeed, inject,
+    state: () => JSON.parse(state()),
+  });
 }).catch((e) => {
   showError('GroupScope could not start: ' + (e && e.message ? e.message : e));
 });

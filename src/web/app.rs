@@ -1,15 +1,29 @@
-//! The page: controls, topology, partition ownership, group state and the log.
+//! The page: toolbar, tabs, and the simulation view (topology, state machine,
+//! space-time diagram, inspector, ownership, log). Owns the player and the
+//! language; everything else is drawn from them.
 
+use super::api;
+use super::config_panel::ConfigPanel;
 use super::fault_menu::FaultMenu;
+use super::inspector::inspector;
 use super::lab::AssignorLab;
+use super::event_log::EventLog;
+use super::panels::{fidelity_notes, group_panel, partition_table};
+use super::prefs;
+use super::spacetime::spacetime;
+use super::statechart::statecharts;
 use super::timeline::timeline;
+use super::toolbar::{toolbar, Tab, Toolbar};
+use super::topology::{pressed_selection, topology};
+use crate::i18n::{tr, trf, Lang};
+use crate::inspect::Selection;
 use crate::permalink::Permalink;
-use super::panels::{event_log, fidelity_notes, group_panel, partition_table};
-use super::topology::{press_fault, topology};
-use crate::player::{Action, Player, SPEEDS};
-use crate::sim::{Fault, Scenario};
+use crate::player::{Action, Player};
+use crate::sim::Scenario;
 use gloo::events::EventListener;
 use gloo::timers::callback::Interval;
+use std::cell::RefCell;
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -24,46 +38,86 @@ pub struct AppProps {
     pub autoplay: bool,
 }
 
+/// The player behind the page, shared with the JS API and the handlers
+/// (equal when it is the same player, so components re-render on their props).
+#[derive(Clone)]
+pub struct SharedPlayer(pub Rc<RefCell<Player>>);
+
+impl PartialEq for SharedPlayer {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+fn initial_player(autoplay: bool, lang: Lang) -> (Player, Option<String>) {
+    let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+    let has_run = hash.split(['#', '&']).any(|kv| kv.starts_with("run="));
+    let demo = || Player::new(Scenario::demo()).expect("the demo scenario is valid");
+    let (mut p, notice) = if has_run {
+        match Permalink::decode(&hash).and_then(|l| l.restore()) {
+            Ok(p) => (p, None),
+            Err(e) => (demo(), Some(trf(lang, "notice.badlink", &[&e]))),
+        }
+    } else {
+        (demo(), None)
+    };
+    p.playing = autoplay;
+    (p, notice)
+}
+
 #[function_component]
 pub fn App(props: &AppProps) -> Html {
     let autoplay = props.autoplay;
-    // A permalink in the URL restores that run; a bad one is explained and the demo loads.
+    let lang = use_state(prefs::initial_lang);
     let notice = use_state(|| None::<String>);
-    let player = {
-        let notice = notice.clone();
-        use_mut_ref(move || {
-            let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
-            let restored = (!hash.is_empty()).then(|| Permalink::decode(&hash).and_then(|l| l.restore()));
-            let mut p = match restored {
-                Some(Ok(p)) => p,
-                Some(Err(e)) => {
-                    notice.set(Some(format!("Could not open this link: {e}. Showing the demo instead.")));
-                    Player::new(Scenario::demo()).expect("the demo scenario is valid")
-                }
-                None => Player::new(Scenario::demo()).expect("the demo scenario is valid"),
-            };
-            p.playing = autoplay;
-            p
-        })
+    let shared: SharedPlayer = {
+        let (notice, lang) = (notice.clone(), *lang);
+        (*use_memo((), move |_| {
+            let (p, n) = initial_player(autoplay, lang);
+            notice.set(n);
+            SharedPlayer(Rc::new(RefCell::new(p)))
+        }))
+        .clone()
     };
-    let presenter = use_state(|| false);
+    let player = shared.0.clone();
     let link = use_state(String::new);
+    let presenter = use_state(|| false);
+    let help = use_state(|| false);
+    let tab = use_state(|| Tab::Simulation);
+    let selection = use_state(|| None::<Selection>);
     let update = use_force_update();
-    let show_lab = use_state(|| false);
 
-    let dispatch = {
-        let player = player.clone();
+    {
+        let lang = *lang;
+        use_effect_with(lang, move |l| prefs::apply_lang(*l));
+    }
+
+    let redraw = {
         let update = update.clone();
+        Callback::from(move |()| update.force_update())
+    };
+    let dispatch = {
+        let (player, redraw) = (player.clone(), redraw.clone());
         Callback::from(move |a: Action| {
             player.borrow_mut().dispatch(a);
-            update.force_update();
+            redraw.emit(());
+        })
+    };
+    // Replaces the whole run (config panel, import); the old one stays if the new one is invalid.
+    let load = {
+        let (player, redraw, selection) = (player.clone(), redraw.clone(), selection.clone());
+        Callback::from(move |mut p: Player| {
+            p.speed = player.borrow().speed;
+            *player.borrow_mut() = p;
+            selection.set(None);
+            redraw.emit(());
         })
     };
 
     {
-        let player = player.clone();
-        let update = update.clone();
+        let (player, redraw) = (player.clone(), redraw.clone());
         use_effect_with((), move |_| {
+            api::install(player.clone(), redraw.clone());
             let mut last = now_ms();
             let interval = Interval::new(16, move || {
                 let t = now_ms();
@@ -72,20 +126,15 @@ pub fn App(props: &AppProps) -> Html {
                 let playing = player.borrow().playing;
                 if playing {
                     player.borrow_mut().dispatch(Action::Tick(dt));
-                    update.force_update();
+                    redraw.emit(());
                 }
             });
             move || drop(interval)
         });
     }
 
-    let presenter_toggle = {
-        let presenter = presenter.clone();
-        Callback::from(move |()| presenter.set(!*presenter))
-    };
     {
-        let dispatch = dispatch.clone();
-        let presenter_toggle = presenter_toggle.clone();
+        let (dispatch, presenter, help, selection) = (dispatch.clone(), presenter.clone(), help.clone(), selection.clone());
         use_effect_with((), move |_| {
             let doc = gloo::utils::document();
             let listener = EventListener::new(&doc, "keydown", move |e| {
@@ -94,142 +143,106 @@ pub fn App(props: &AppProps) -> Html {
                     .target()
                     .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
                     .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
-                if in_field {
+                if in_field || e.ctrl_key() || e.meta_key() || e.alt_key() {
                     return;
                 }
-                if e.key() == "p" {
-                    presenter_toggle.emit(());
-                    return;
-                }
-                let action = match e.key().as_str() {
-                    " " | "k" => Some(Action::TogglePlay),
-                    "ArrowRight" | "." | "PageDown" => Some(Action::Step),
-                    "ArrowLeft" | "," | "PageUp" => Some(Action::StepBack),
-                    _ => None,
-                };
-                if let Some(a) = action {
-                    e.prevent_default();
-                    dispatch.emit(a);
+                match e.key().as_str() {
+                    "p" => presenter.set(!*presenter),
+                    "?" => help.set(!*help),
+                    "Escape" => {
+                        help.set(false);
+                        selection.set(None);
+                    }
+                    key => {
+                        let action = match key {
+                            " " | "k" => Some(Action::TogglePlay),
+                            "ArrowRight" | "." | "PageDown" => Some(Action::Step),
+                            "ArrowLeft" | "," | "PageUp" => Some(Action::StepBack),
+                            _ => None,
+                        };
+                        if let Some(a) = action {
+                            e.prevent_default();
+                            dispatch.emit(a);
+                        }
+                    }
                 }
             });
             move || drop(listener)
         });
     }
 
-    let p = player.borrow();
-    let world = &p.world;
-    let on_toggle = dispatch.reform(|_: MouseEvent| Action::TogglePlay);
-    let on_step = dispatch.reform(|_: MouseEvent| Action::Step);
-    let on_back = dispatch.reform(|_: MouseEvent| Action::StepBack);
-    let on_reset = dispatch.reform(|_: MouseEvent| Action::Reset);
-    let on_speed = dispatch.reform(|e: Event| {
-        let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
-        Action::SetSpeed(v.parse().unwrap_or(1.0))
-    });
-    let on_fault = dispatch.reform(Action::Inject);
-    // Stable across renders, so the listener is not replaced every frame.
+    // One stable listener on the SVG: a press on a node, link or message selects it.
     let on_press = {
-        let (player, update) = (player.clone(), update.clone());
+        let (player, selection) = (player.clone(), selection.clone());
         use_callback((), move |e: MouseEvent, _| {
             let Some(target) = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
-            let fault = press_fault(&player.borrow().world, &target);
-            if let Some(f) = fault {
-                player.borrow_mut().dispatch(Action::Inject(f));
-                update.force_update();
+            if let Some(sel) = pressed_selection(&player.borrow().world, &target) {
+                selection.set(Some(sel));
             }
         })
     };
     let on_node_key = {
-        let (player, update) = (player.clone(), update.clone());
+        let (player, selection) = (player.clone(), selection.clone());
         use_callback((), move |e: KeyboardEvent, _| {
             if e.key() != "Enter" {
                 return;
             }
             let Some(target) = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
-            let fault = press_fault(&player.borrow().world, &target);
-            if let Some(f) = fault {
+            if let Some(sel) = pressed_selection(&player.borrow().world, &target) {
                 e.prevent_default();
-                player.borrow_mut().dispatch(Action::Inject(f));
-                update.force_update();
+                selection.set(Some(sel));
             }
         })
     };
-    let speed = p.speed;
-    let on_link = {
-        let (player, link) = (player.clone(), link.clone());
-        Callback::from(move |_: MouseEvent| {
-            let fragment = Permalink::of(&player.borrow()).encode();
-            if let Some(w) = web_sys::window() {
-                if let Ok(h) = w.history() {
-                    let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#{fragment}")));
-                }
-                link.set(w.location().href().unwrap_or_default());
-            }
-        })
+    let on_select = {
+        let selection = selection.clone();
+        Callback::from(move |s: Option<Selection>| selection.set(s))
     };
-    let on_presenter = presenter_toggle.reform(|_: MouseEvent| ());
 
+    let lang_v = *lang;
+    let p = player.borrow();
+    let world = &p.world;
+    let on_fault = dispatch.reform(Action::Inject);
     html! {
+        <ContextProvider<Lang> context={lang_v}>
         <div class={classes!("groupscope", presenter.then_some("presenter"))}>
-            <header class="bar">
-                <h1>{"GroupScope"}</h1>
-                <div class="controls" role="toolbar" aria-label="playback">
-                    <button id="play" onclick={on_toggle} aria-pressed={p.playing.to_string()}>
-                        { if p.playing { "Pause" } else { "Play" } }
-                    </button>
-                    <button id="step-back" onclick={on_back} title="previous event (←)">{"Back"}</button>
-                    <button id="step" onclick={on_step} title="next event (→)">{"Step"}</button>
-                    <label>{"speed "}
-                        <select id="speed" onchange={on_speed}>
-                            { for SPEEDS.iter().map(|s| html! {
-                                <option value={s.to_string()} selected={(*s - speed).abs() < 1e-9}>{ format!("{s}×") }</option>
-                            }) }
-                        </select>
-                    </label>
-                    <button id="reset" onclick={on_reset}>{"Reset"}</button>
-                    <span id="clock" class="clock">{ format!("t = {:.1} s", world.now as f64 / 1000.0) }</span>
-                    <button id="permalink" onclick={on_link} title="put this run in the address bar">{"Link to this moment"}</button>
-                    <button id="presenter" onclick={on_presenter} aria-pressed={presenter.to_string()} title="presenter mode (p)">{"Presenter"}</button>
-                </div>
-                <nav class="tabs" aria-label="views">
-                    <button id="tab-sim" aria-pressed={(!*show_lab).to_string()} onclick={{ let s = show_lab.clone(); move |_| s.set(false) }}>{"Simulation"}</button>
-                    <button id="tab-lab" aria-pressed={show_lab.to_string()} onclick={{ let s = show_lab.clone(); move |_| s.set(true) }}>{"Assignor lab"}</button>
-                </nav>
-            </header>
+            { toolbar(Toolbar { player: &p, shared: &shared, dispatch: &dispatch, load: &load, tab: &tab,
+                lang: &lang, presenter: &presenter, help: &help, notice: &notice, link: &link }) }
             if let Some(n) = (*notice).clone() {
-                <p id="notice" class="notice" role="status">{ n }</p>
+                <p id="notice" class="notice" role="status">{ n }<button class="close" onclick={{ let n = notice.clone(); move |_| n.set(None) }} aria-label="close">{"×"}</button></p>
             }
-            if !link.is_empty() {
-                <p class="notice">{"Link to this moment: "}<input id="permalink-url" readonly=true value={(*link).clone()} /></p>
+            if *help {
+                <div id="help" class="help" role="dialog" aria-label={tr(lang_v, "help.title")}>
+                    <h2>{ tr(lang_v, "help.title") }</h2>
+                    <p>{ tr(lang_v, "help.keys") }</p>
+                    <button onclick={{ let h = help.clone(); move |_| h.set(false) }}>{"OK"}</button>
+                </div>
             }
-            { timeline(&p, &dispatch) }
-            if *show_lab {
-                <AssignorLab />
-            } else {
-            <main class="layout">
-                <section class="stage" aria-label="cluster">
-                    { topology(world, on_press, on_node_key) }
-                </section>
-                <aside class="side">
-                    { group_panel(world) }
-                    <FaultMenu on_fault={on_fault.clone()} />
-                    { partition_table(world) }
-                </aside>
-                <section class="log-wrap">
-                    { event_log(world) }
-                    { fidelity_notes() }
-                </section>
-            </main>
-            }
+            { timeline(&p, &dispatch, lang_v) }
+            { match *tab {
+                Tab::Lab => html! { <AssignorLab /> },
+                Tab::Config => html! { <ConfigPanel scenario={p.scenario.clone()} load={load.clone()} /> },
+                Tab::Simulation => html! {
+                    <main class="layout">
+                        <section class="stage" aria-label={tr(lang_v, "topology.label")}>
+                            { topology(world, lang_v, (*selection).as_ref(), on_press, on_node_key) }
+                            { statecharts(world, lang_v) }
+                            { spacetime(world, lang_v, &dispatch, &on_select, (*selection).as_ref()) }
+                        </section>
+                        <aside class="side">
+                            { inspector(world, lang_v, (*selection).as_ref(), &on_fault, &on_select) }
+                            { group_panel(world, lang_v) }
+                            <FaultMenu on_fault={on_fault.clone()} />
+                            { partition_table(world, lang_v, &on_select) }
+                        </aside>
+                        <section class="log-wrap">
+                            <EventLog now={world.now} events={world.trace.len()} player={shared.clone()} />
+                            { fidelity_notes(lang_v) }
+                        </section>
+                    </main>
+                },
+            } }
         </div>
-    }
-}
-
-/// Click handlers on nodes inject these.
-pub fn crash_or_restart(alive: bool, consumer: u32) -> Fault {
-    if alive {
-        Fault::CrashConsumer { consumer }
-    } else {
-        Fault::RestartConsumer { consumer }
+        </ContextProvider<Lang>>
     }
 }

@@ -1,5 +1,6 @@
 //! The fault menu: every fault the core supports, injected at the playhead.
 
+use crate::i18n::{tr, Lang};
 use crate::sim::fault::FORM_KINDS;
 use crate::sim::Fault;
 use yew::prelude::*;
@@ -15,6 +16,7 @@ fn input_value(e: &Event) -> String {
 
 #[function_component]
 pub fn FaultMenu(props: &FaultMenuProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
     let kind = use_state(|| FORM_KINDS[0].0.to_string());
     let a = use_state(String::new);
     let b = use_state(String::new);
@@ -39,17 +41,17 @@ pub fn FaultMenu(props: &FaultMenuProps) -> Html {
             }
         })
     };
-    let hint = FORM_KINDS.iter().find(|(k, _)| *k == kind.as_str()).map_or("", |(_, h)| h);
+    let hint = tr(lang, &format!("fk.{}", *kind));
     html! {
-        <form id="fault-form" class="fault-menu" onsubmit={on_submit} aria-label="inject a fault">
-            <h2>{"Inject a fault"}</h2>
-            <select id="fault-type" onchange={on_kind} aria-label="fault">
+        <form id="fault-form" class="fault-menu" onsubmit={on_submit} aria-label={tr(lang, "fault.label")}>
+            <h2>{ tr(lang, "fault.title") }</h2>
+            <select id="fault-type" onchange={on_kind} aria-label={tr(lang, "fault.kind")}>
                 { for FORM_KINDS.iter().map(|(k, _)| html! { <option value={*k} selected={*k == kind.as_str()}>{ *k }</option> }) }
             </select>
-            <input id="fault-a" placeholder="c2 / broker-1 / orders" onchange={set(a.clone())} aria-label="first field" />
-            <input id="fault-b" placeholder="broker-1" onchange={set(b.clone())} aria-label="second field" />
-            <input id="fault-value" placeholder="value" onchange={set(value.clone())} aria-label="value" />
-            <button id="inject" type="submit">{"Inject"}</button>
+            <input id="fault-a" placeholder="c2 / broker-1 / orders" onchange={set(a.clone())} aria-label={tr(lang, "fault.a")} />
+            <input id="fault-b" placeholder="broker-1" onchange={set(b.clone())} aria-label={tr(lang, "fault.b")} />
+            <input id="fault-value" placeholder={tr(lang, "fault.value")} onchange={set(value.clone())} aria-label={tr(lang, "fault.value")} />
+            <button id="inject" type="submit">{ tr(lang, "fault.inject") }</button>
             <p class="hint">{ hint }</p>
             if let Some(msg) = (*error).clone() {
                 <p id="fault-error" class="fault-error" role="alert">{ msg }</p>

@@ -4,6 +4,7 @@
 
 use crate::assign::lab::{self, LabResult};
 use crate::assign::TopicPartition;
+use crate::i18n::{tr, trf, Lang};
 use yew::prelude::*;
 
 const ASSIGNORS: [&str; 6] = ["range", "roundrobin", "sticky", "cooperative-sticky", "uniform", "server-range"];
@@ -21,6 +22,7 @@ fn with_assignor(text: &str, assignor: &str) -> Option<String> {
 
 #[function_component]
 pub fn AssignorLab() -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
     let text = use_state(|| lab::example("range"));
     let outcome = use_state(|| lab::run(&lab::example("range")));
 
@@ -53,21 +55,21 @@ pub fn AssignorLab() -> Html {
     };
 
     html! {
-        <section id="lab" class="lab" aria-label="assignor lab">
+        <section id="lab" class="lab" aria-label={tr(lang, "lab.label")}>
             <div class="lab-input">
-                <h2>{"Assignor lab"}</h2>
-                <p class="hint">{"One call of a Kafka assignor, bit-identical to Kafka's own classes. Edit the group below (members, subscriptions, owned partitions with their generation, instanceId, rack; replicaRacks for rack-aware assignment) and run."}</p>
-                <label>{"assignor "}
+                <h2>{ tr(lang, "tab.lab") }</h2>
+                <p class="hint">{ tr(lang, "lab.hint") }</p>
+                <label>{ tr(lang, "lab.assignor") }{" "}
                     <select id="lab-assignor" onchange={on_assignor}>
                         { for ASSIGNORS.iter().map(|a| html! { <option value={*a} selected={*a == current}>{ *a }</option> }) }
                     </select>
                 </label>
-                <textarea id="lab-input" rows="18" spellcheck="false" value={(*text).clone()} oninput={on_input} aria-label="case JSON" />
-                <button id="lab-run" onclick={on_run}>{"Run assignor"}</button>
+                <textarea id="lab-input" rows="18" spellcheck="false" value={(*text).clone()} oninput={on_input} aria-label={tr(lang, "lab.case")} />
+                <button id="lab-run" onclick={on_run}>{ tr(lang, "lab.run") }</button>
             </div>
             <div class="lab-output">
                 { match &*outcome {
-                    Ok(r) => result_table(r),
+                    Ok(r) => result_table(r, lang),
                     Err(e) => html! { <p id="lab-error" class="fault-error" role="alert">{ e.clone() }</p> },
                 } }
             </div>
@@ -75,15 +77,15 @@ pub fn AssignorLab() -> Html {
     }
 }
 
-fn result_table(r: &LabResult) -> Html {
+fn result_table(r: &LabResult, lang: Lang) -> Html {
     html! {
         <>
             <p id="lab-summary" data-moved={r.moved.to_string()} data-spread={r.spread.to_string()}>
-                { format!("{}: {} partition(s) moved to another member · sizes differ by at most {}", r.assignor, r.moved, r.spread) }
-                { if r.unassigned.is_empty() { String::new() } else { format!(" · not assigned this round: {}", list(&r.unassigned)) } }
+                { trf(lang, "lab.summary", &[&r.assignor, &r.moved, &r.spread]) }
+                { if r.unassigned.is_empty() { String::new() } else { trf(lang, "lab.unassigned", &[&list(&r.unassigned)]) } }
             </p>
             <table id="lab-result" class="ownership lab-table">
-                <thead><tr><th>{"member"}</th><th>{"assigned"}</th><th>{"kept"}</th><th>{"added"}</th><th>{"revoked"}</th></tr></thead>
+                <thead><tr>{ for ["lab.member", "lab.assigned", "lab.kept", "lab.added", "lab.revoked"].iter().map(|k| html! { <th>{ tr(lang, k) }</th> }) }</tr></thead>
                 <tbody>
                 { for r.members.iter().map(|m| html! {
                     <tr data-member={m.member.clone()} data-assigned={list(&m.assigned)}>

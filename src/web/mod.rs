@@ -1,10 +1,19 @@
 //! The browser front end (compiled for wasm32 only): a projection of the core.
 
+mod api;
 mod app;
+mod config_panel;
+mod event_log;
 mod fault_menu;
+mod files;
+mod inspector;
 mod lab;
-mod timeline;
 mod panels;
+mod prefs;
+mod spacetime;
+mod statechart;
+mod timeline;
+mod toolbar;
 mod topology;
 
 pub use app::App;

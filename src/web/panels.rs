@@ -1,24 +1,24 @@
 //! Side panels: group state, partition ownership, the event log, fidelity notes.
 
 use super::topology::colour;
-use crate::narrate;
+use crate::i18n::{tr, trf, Lang};
+use crate::inspect::Selection;
 use crate::sim::World;
 use crate::view;
 use yew::prelude::*;
 
-pub fn group_panel(world: &World) -> Html {
+pub fn group_panel(world: &World, lang: Lang) -> Html {
     html! {
         <div class="groups">
             { for view::groups(world).into_iter().map(|g| html! {
                 <div class="group" data-group={g.group_id.clone()} data-group-state={g.state.clone()} data-generation={g.generation.to_string()}>
-                    <h2>{ format!("group {}", g.group_id) }</h2>
-                    <p class="state">{ format!("{} · generation {}", g.state, g.generation) }
+                    <h2>{ trf(lang, "group.title", &[&g.group_id]) }</h2>
+                    <p class="state">{ format!("{} · {}", g.state, trf(lang, "group.generation", &[&g.generation])) }
                         { g.protocol.map(|p| format!(" · {p}")).unwrap_or_default() }
-                        { g.leader.map(|l| format!(" · leader {l}")).unwrap_or_default() }</p>
+                        { g.leader.map(|l| format!(" · {}", trf(lang, "group.leader", &[&l]))).unwrap_or_default() }</p>
                     <p class="coord-math">
-                        { format!("coordinator: abs(\"{}\".hashCode() = {}) % {} = {} → leader of __consumer_offsets-{} is {}",
-                            g.group_id, g.hash, g.partitions_count, g.partition, g.partition,
-                            g.coordinator.map_or("nobody".to_string(), |b| format!("broker-{b}"))) }
+                        { trf(lang, "group.coordinator", &[&g.group_id, &g.hash, &g.partitions_count, &g.partition,
+                            &g.coordinator.map_or(tr(lang, "nobody").to_string(), |b| format!("broker-{b}"))]) }
                     </p>
                 </div>
             }) }
@@ -26,19 +26,21 @@ pub fn group_panel(world: &World) -> Html {
     }
 }
 
-pub fn partition_table(world: &World) -> Html {
+pub fn partition_table(world: &World, lang: Lang, on_select: &Callback<Option<Selection>>) -> Html {
     html! {
         <table id="ownership" class="ownership">
-            <caption>{"Partition ownership"}</caption>
-            <thead><tr><th>{"partition"}</th><th>{"owner"}</th><th>{"leader"}</th><th>{"log end"}</th><th>{"committed"}</th><th>{"processed"}</th><th>{"redelivered"}</th></tr></thead>
+            <caption>{ tr(lang, "ownership") }</caption>
+            <thead><tr>{ for ["col.partition", "col.owner", "col.leader", "col.end", "col.committed", "col.processed", "col.redelivered"].iter().map(|k| html! { <th>{ tr(lang, k) }</th> }) }</tr></thead>
             <tbody>
             { for view::partitions(world).into_iter().map(|r| {
                 let owner = r.owner.map(|o| format!("c{o}")).unwrap_or_default();
                 let style = r.owner.map(|o| format!("background:{}", colour(o))).unwrap_or_default();
+                let tp = r.partition.clone();
+                let select = on_select.reform(move |_: MouseEvent| Some(Selection::Partition(tp.clone())));
                 html! {
                     <tr data-partition={r.partition.to_string()} data-owner={owner.clone()}>
-                        <td>{ r.partition.to_string() }</td>
-                        <td class="owner" style={style}>{ if owner.is_empty() { "— unowned".to_string() } else { owner } }</td>
+                        <td><button class="linklike" onclick={select}>{ r.partition.to_string() }</button></td>
+                        <td class="owner" style={style}>{ if owner.is_empty() { tr(lang, "unowned").to_string() } else { owner } }</td>
                         <td>{ r.leader.map(|l| format!("broker-{l}")).unwrap_or("—".into()) }</td>
                         <td>{ r.end_offset }</td>
                         <td>{ r.committed.map(|c| c.to_string()).unwrap_or("—".into()) }</td>
@@ -52,34 +54,12 @@ pub fn partition_table(world: &World) -> Html {
     }
 }
 
-pub fn event_log(world: &World) -> Html {
-    let lines: Vec<(u64, String)> = world
-        .trace
-        .iter()
-        .rev()
-        .filter_map(|e| narrate::sentence(world, e).map(|s| (e.at, s)))
-        .take(300)
-        .collect();
-    let latest = lines.first().map(|(_, s)| s.clone()).unwrap_or_default();
-    html! {
-        <div class="log">
-            <h2>{"What is happening"}</h2>
-            <p id="narration" class="sr-only" aria-live="polite">{ latest }</p>
-            <ol id="event-log" reversed=true>
-                { for lines.into_iter().map(|(at, s)| html! {
-                    <li><span class="t">{ format!("{:>6.1}s", at as f64 / 1000.0) }</span>{" "}{ s }</li>
-                }) }
-            </ol>
-        </div>
-    }
-}
-
-pub fn fidelity_notes() -> Html {
+pub fn fidelity_notes(lang: Lang) -> Html {
     html! {
         <details class="fidelity" id="fidelity">
-            <summary>{"Fidelity notes: where this simulation simplifies Kafka"}</summary>
+            <summary>{ tr(lang, "fidelity.title") }</summary>
             <ul>
-                { for crate::fidelity::NOTES.iter().map(|n| html! { <li data-area={n.area}>{ n.en }</li> }) }
+                { for crate::fidelity::NOTES.iter().map(|n| html! { <li data-area={n.area}>{ if lang == Lang::Zh { n.zh } else { n.en } }</li> }) }
             </ul>
         </details>
     }

@@ -1,7 +1,9 @@
 //! The SVG topology: brokers, consumers, links and messages in flight.
 
-use super::app::crash_or_restart;
-use crate::sim::{Fault, World};
+use crate::i18n::{tr, trf, Lang};
+use crate::inspect::Selection;
+use crate::sim::world::parse_node;
+use crate::sim::{NodeId, World};
 use crate::view::{self, HEIGHT, WIDTH};
 use yew::prelude::*;
 
@@ -12,51 +14,75 @@ pub fn colour(idx: u32) -> &'static str {
     PALETTE[(idx as usize + PALETTE.len() - 1) % PALETTE.len()]
 }
 
-/// The fault a press on a node means: crash or restart a consumer, kill or
-/// restart a broker. `target` is the pressed element or one inside the node.
-pub fn press_fault(world: &World, target: &web_sys::Element) -> Option<Fault> {
-    let node = target.closest("[data-member], [data-broker]").ok()??;
-    if let Some(m) = node.get_attribute("data-member") {
-        let consumer: u32 = m.strip_prefix('c')?.parse().ok()?;
-        return Some(crash_or_restart(world.consumers.get(&consumer)?.alive, consumer));
+/// What a press selects: the node, link or message under `target` (an
+/// element inside it).
+pub fn pressed_selection(world: &World, target: &web_sys::Element) -> Option<Selection> {
+    let el = target.closest("[data-member], [data-broker], [data-link], [data-msg]").ok()??;
+    let node = |s: &str| parse_node(s).filter(|n| world.exists(*n));
+    if let Some(m) = el.get_attribute("data-member") {
+        return node(&m).map(Selection::Node);
     }
-    let broker: u32 = node.get_attribute("data-broker")?.parse().ok()?;
-    let alive = world.brokers.get(&broker)?.alive;
-    Some(if alive { Fault::KillBroker { broker } } else { Fault::RestartBroker { broker } })
+    if let Some(b) = el.get_attribute("data-broker") {
+        return node(&format!("broker-{b}")).map(Selection::Node);
+    }
+    if let Some(l) = el.get_attribute("data-link") {
+        let (a, b) = l.split_once(' ')?;
+        return Some(Selection::Link(node(a)?, node(b)?));
+    }
+    el.get_attribute("data-msg")?.parse().ok().map(Selection::Message)
 }
 
 /// The SVG; `on_press` and `on_key` are stable callbacks (one listener on the
 /// SVG, not one per node re-created every frame) that resolve the node pressed.
-pub fn topology(world: &World, on_press: Callback<MouseEvent>, on_key: Callback<KeyboardEvent>) -> Html {
+pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, on_press: Callback<MouseEvent>, on_key: Callback<KeyboardEvent>) -> Html {
+    let is_sel = |s: Selection| selected == Some(&s);
     let brokers = view::brokers(world);
     let consumers = view::consumers(world);
     let messages = view::messages(world);
     html! {
-        <svg id="topology" onmousedown={on_press} onkeydown={on_key} viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" aria-label="brokers, consumers and messages">
-            { for consumers.iter().flat_map(|c| brokers.iter().map(move |b| html! {
-                <line class="link" x1={b.x.to_string()} y1={(b.y + 30.0).to_string()} x2={c.x.to_string()} y2={(c.y - 30.0).to_string()} />
+        <svg id="topology" onmousedown={on_press} onkeydown={on_key} viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="group" aria-label={tr(lang, "topology.label")}>
+            { for consumers.iter().flat_map(|c| brokers.iter().map(move |b| {
+                let (bn, cn) = (NodeId::Broker(b.id), NodeId::Client(c.idx));
+                let key = crate::sim::network::link(bn, cn);
+                let n = &world.network;
+                let class = classes!(
+                    "link",
+                    n.cut.contains(&key).then_some("cut"),
+                    (n.held.contains(&(bn, cn)) || n.held.contains(&(cn, bn))).then_some("held"),
+                    (n.extra_latency.contains_key(&key) || n.loss_percent.contains_key(&key)).then_some("degraded"),
+                    is_sel(Selection::Link(bn, cn)).then_some("selected"),
+                );
+                let (x1, y1, x2, y2) = (b.x.to_string(), (b.y + 30.0).to_string(), c.x.to_string(), (c.y - 30.0).to_string());
+                html! {
+                    <g class={class} data-link={format!("{bn} {cn}")}>
+                        <line class="link-hit" x1={x1.clone()} y1={y1.clone()} x2={x2.clone()} y2={y2.clone()} />
+                        <line class="link-line" x1={x1} y1={y1} x2={x2} y2={y2} />
+                    </g>
+                }
             })) }
             { for brokers.iter().map(|b| {
                 let coord = !b.coordinates.is_empty();
-                let class = classes!("broker", (!b.alive).then_some("dead"), coord.then_some("coordinator"), b.loading.then_some("loading"));
+                let class = classes!("broker", (!b.alive).then_some("dead"), coord.then_some("coordinator"), b.loading.then_some("loading"),
+                    is_sel(Selection::Node(NodeId::Broker(b.id))).then_some("selected"));
                 html! {
                     <g class={class} data-broker={b.id.to_string()} tabindex="0" role="button">
                         <rect x={(b.x - 70.0).to_string()} y={(b.y - 30.0).to_string()} width="140" height="60" rx="8" />
                         <text x={b.x.to_string()} y={(b.y - 8.0).to_string()} class="title">{ format!("broker-{}", b.id) }</text>
                         <text x={b.x.to_string()} y={(b.y + 10.0).to_string()} class="sub">
-                            { if !b.alive { "DOWN".to_string() }
-                              else if b.loading { "loading __consumer_offsets…".to_string() }
-                              else { b.coordinates.iter().map(|(g, p)| format!("coordinator of {g} (p{p})")).collect::<Vec<_>>().join(", ") } }
+                            { if !b.alive { tr(lang, "broker.down").to_string() }
+                              else if b.loading { tr(lang, "broker.loading").to_string() }
+                              else { b.coordinates.iter().map(|(g, p)| trf(lang, "broker.coordinates", &[g, p])).collect::<Vec<_>>().join(", ") } }
                         </text>
                     </g>
                 }
             }) }
             { for consumers.iter().map(|c| {
-                let class = classes!("consumer", (!c.alive).then_some("dead"), c.paused.then_some("paused"), c.leader.then_some("leader"));
+                let class = classes!("consumer", (!c.alive).then_some("dead"), c.paused.then_some("paused"), c.leader.then_some("leader"),
+                    is_sel(Selection::Node(NodeId::Client(c.idx))).then_some("selected"));
                 let owned = c.owned.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ");
                 html! {
                     <g class={class} data-member={c.name.clone()} data-state={c.state.clone()} tabindex="0" role="button">
-                        <title>{ format!("{} — click to {}", c.name, if c.alive { "crash it" } else { "restart it" }) }</title>
+                        <title>{ trf(lang, "consumer.select", &[&c.name]) }</title>
                         <circle class="hit" cx={c.x.to_string()} cy={c.y.to_string()} r="62" />
                         { for c.rings.iter().enumerate().map(|(i, (name, frac))| {
                             let r = 44.0 + 6.0 * i as f64;
@@ -67,7 +93,7 @@ pub fn topology(world: &World, on_press: Callback<MouseEvent>, on_key: Callback<
                         <circle class="body" cx={c.x.to_string()} cy={c.y.to_string()} r="38" style={format!("fill:{}", colour(c.idx))} />
                         <text x={c.x.to_string()} y={(c.y - 6.0).to_string()} class="title">{ if c.leader { format!("{} ★", c.name) } else { c.name.clone() } }</text>
                         <text x={c.x.to_string()} y={(c.y + 10.0).to_string()} class="sub">{ c.state.clone() }</text>
-                        <text x={c.x.to_string()} y={(c.y + 24.0).to_string()} class="sub">{ if c.generation >= 0 { format!("gen {}", c.generation) } else { String::new() } }</text>
+                        <text x={c.x.to_string()} y={(c.y + 24.0).to_string()} class="sub">{ if c.generation >= 0 { trf(lang, "consumer.generation", &[&c.generation]) } else { String::new() } }</text>
                         <text x={c.x.to_string()} y={(c.y + 66.0).to_string()} class="owned">{ owned }</text>
                     </g>
                 }
@@ -75,7 +101,8 @@ pub fn topology(world: &World, on_press: Callback<MouseEvent>, on_key: Callback<
             { for messages.iter().map(|m| {
                 let x = m.from.0 + (m.to.0 - m.from.0) * m.progress;
                 let y = m.from.1 + (m.to.1 - m.from.1) * m.progress;
-                let class = classes!("msg", if m.request { "request" } else { "response" }, m.api.to_lowercase());
+                let class = classes!("msg", if m.request { "request" } else { "response" }, m.api.to_lowercase(),
+                    is_sel(Selection::Message(m.id)).then_some("selected"));
                 html! {
                     <g class={class} data-msg={m.id.to_string()}>
                         <circle cx={x.to_string()} cy={y.to_string()} r="7" />

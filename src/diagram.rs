@@ -1,0 +1,67 @@
+//! State-machine diagrams drawn from the same transition tables the core
+//! enforces, with the current state and the last transition's trigger.
+
+use crate::sim::classic_group::ClassicGroupState;
+use crate::sim::trace::{EventKind, Machine};
+use crate::sim::World;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateNode {
+    pub name: &'static str,
+    pub x: f64,
+    pub y: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateDiagram {
+    /// Kafka's name of the machine (`ClassicGroupState`).
+    pub machine: &'static str,
+    pub states: Vec<StateNode>,
+    /// Allowed transitions (from, to), as the core's table allows them.
+    pub edges: Vec<(&'static str, &'static str)>,
+    pub current: Option<String>,
+    /// The last transition: (from, to, trigger).
+    pub last: Option<(String, String, String)>,
+}
+
+pub const DIAGRAM_W: f64 = 360.0;
+pub const DIAGRAM_H: f64 = 200.0;
+
+/// Places `n` states on an ellipse, first at the left, clockwise.
+fn ring(names: &[&'static str]) -> Vec<StateNode> {
+    let n = names.len().max(1) as f64;
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let a = std::f64::consts::PI * (1.0 + 2.0 * i as f64 / n);
+            StateNode { name, x: DIAGRAM_W / 2.0 + 130.0 * a.cos(), y: DIAGRAM_H / 2.0 + 70.0 * a.sin() }
+        })
+        .collect()
+}
+
+/// The classic group's machine for `group_id`, lit at its current state.
+pub fn classic_group(world: &World, group_id: &str) -> StateDiagram {
+    let names: Vec<&'static str> = ClassicGroupState::ALL.iter().map(|s| s.name()).collect();
+    let mut edges = Vec::new();
+    for to in ClassicGroupState::ALL {
+        for from in to.valid_previous_states() {
+            if *from != to {
+                edges.push((from.name(), to.name()));
+            }
+        }
+    }
+    let last = world.trace.iter().rev().find_map(|e| match &e.kind {
+        EventKind::StateChanged { machine: Machine::Group { group_id: g }, from, to, trigger, .. } if g == group_id => {
+            Some((from.clone(), to.clone(), trigger.clone()))
+        }
+        _ => None,
+    });
+    StateDiagram {
+        machine: "ClassicGroupState",
+        states: ring(&names),
+        edges,
+        current: world.group(group_id).map(|(_, g)| g.state.name().to_string()),
+        last,
+    }
+}

@@ -1,0 +1,204 @@
+//! The one translation table for every string the page shows: English and
+//! Simplified Chinese. Kafka's own names (states, errors, configs, APIs) stay
+//! untranslated in both, so readers can look them up in Kafka's source.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Lang {
+    #[default]
+    En,
+    Zh,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Zh];
+
+    /// The BCP 47 tag (`en`, `zh-CN`), for `<html lang>` and the URL.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh-CN",
+        }
+    }
+
+    /// Accepts `en`, `zh`, `zh-CN`, `zh-Hans`... (case-insensitive).
+    pub fn parse(s: &str) -> Option<Lang> {
+        let s = s.trim().to_ascii_lowercase();
+        if s == "en" || s.starts_with("en-") {
+            Some(Lang::En)
+        } else if s == "zh" || s.starts_with("zh-") {
+            Some(Lang::Zh)
+        } else {
+            None
+        }
+    }
+
+    /// The language's own name, for the switcher.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::Zh => "简体中文",
+        }
+    }
+}
+
+/// (key, English, Chinese). `{0}`, `{1}`... are filled by [`trf`].
+pub const TABLE: &[(&str, &str, &str)] = &[
+    // Toolbar and tabs
+    ("play", "Play", "播放"),
+    ("pause", "Pause", "暂停"),
+    ("back", "Back", "后退"),
+    ("back.title", "previous event (←)", "上一个事件（←）"),
+    ("step", "Step", "单步"),
+    ("step.title", "next event (→)", "下一个事件（→）"),
+    ("speed", "speed", "速度"),
+    ("reset", "Reset", "重置"),
+    ("clock", "t = {0} s", "t = {0} 秒"),
+    ("permalink", "Link to this moment", "链接到此刻"),
+    ("permalink.title", "put this run in the address bar", "把这次运行放进地址栏"),
+    ("permalink.notice", "Link to this moment: ", "此刻的链接："),
+    ("presenter", "Presenter", "演示模式"),
+    ("presenter.title", "presenter mode (p)", "演示模式（p）"),
+    ("language", "Language", "语言"),
+    ("toolbar", "playback", "播放控制"),
+    ("tabs", "views", "视图"),
+    ("tab.sim", "Simulation", "模拟"),
+    ("tab.lab", "Assignor lab", "分配器实验室"),
+    ("tab.config", "Configuration", "配置"),
+    ("close", "close", "关闭"),
+    ("notice.badlink", "Could not open this link: {0}. Showing the demo instead.", "无法打开这个链接：{0}。改为显示演示场景。"),
+    ("help", "Help", "帮助"),
+    ("help.title", "Keyboard shortcuts (?)", "键盘快捷键（?）"),
+    ("help.keys", "Space or k: play/pause · → . PageDown: next event · ← , PageUp: previous event · p: presenter mode · ?: this help · Enter on a node: crash or restart it", "空格或 k：播放/暂停 · → . PageDown：下一个事件 · ← , PageUp：上一个事件 · p：演示模式 · ?：本帮助 · 在节点上按 Enter：让它崩溃或重启"),
+    ("export.json", "Export run", "导出运行"),
+    ("export.json.title", "download this run (scenario, faults, playhead) as JSON", "把这次运行（场景、故障、播放位置）下载为 JSON"),
+    ("import.json", "Import run", "导入运行"),
+    ("import.error", "Could not import this file: {0}. Nothing was changed.", "无法导入这个文件：{0}。当前内容没有改变。"),
+    ("export.svg", "SVG", "SVG"),
+    ("export.png", "PNG", "PNG"),
+    ("export.title", "download the cluster diagram", "下载集群示意图"),
+    // Topology
+    ("topology.label", "brokers, consumers and messages", "broker、消费者和消息"),
+    ("broker.down", "DOWN", "宕机"),
+    ("broker.loading", "loading __consumer_offsets…", "正在加载 __consumer_offsets…"),
+    ("broker.coordinates", "coordinator of {0} (p{1})", "{0} 的协调者（p{1}）"),
+    ("consumer.select", "{0} — click to inspect it and inject faults", "{0} — 点击查看它的状态并注入故障"),
+    ("consumer.generation", "gen {0}", "第 {0} 代"),
+    // Group panel
+    ("group.title", "group {0}", "消费者组 {0}"),
+    ("group.generation", "generation {0}", "第 {0} 代"),
+    ("group.leader", "leader {0}", "leader {0}"),
+    ("group.coordinator", "coordinator: abs(\"{0}\".hashCode() = {1}) % {2} = {3} → leader of __consumer_offsets-{3} is {4}", "协调者：abs(\"{0}\".hashCode() = {1}) % {2} = {3} → __consumer_offsets-{3} 的 leader 是 {4}"),
+    ("nobody", "nobody", "无"),
+    // Ownership table
+    ("ownership", "Partition ownership", "分区归属"),
+    ("col.partition", "partition", "分区"),
+    ("col.owner", "owner", "所有者"),
+    ("col.leader", "leader", "leader"),
+    ("col.end", "log end", "日志末端"),
+    ("col.committed", "committed", "已提交"),
+    ("col.processed", "processed", "已处理"),
+    ("col.redelivered", "redelivered", "重复投递"),
+    ("unowned", "— unowned", "— 无人拥有"),
+    // Log and notes
+    ("log.title", "What is happening", "正在发生什么"),
+    ("fidelity.title", "Fidelity notes: where this simulation simplifies Kafka", "保真说明：本模拟在哪些地方简化了 Kafka"),
+    // Fault menu
+    ("fault.title", "Inject a fault", "注入故障"),
+    ("fault.label", "inject a fault", "注入故障"),
+    ("fault.kind", "fault", "故障"),
+    ("fault.a", "first field", "第一个字段"),
+    ("fault.b", "second field", "第二个字段"),
+    ("fault.value", "value", "数值"),
+    ("fault.inject", "Inject", "注入"),
+    ("timeline.label", "timeline: simulated time", "时间轴：模拟时间"),
+    // Assignor lab
+    ("lab.label", "assignor lab", "分配器实验室"),
+    ("lab.hint", "One call of a Kafka assignor, bit-identical to Kafka's own classes. Edit the group below (members, subscriptions, owned partitions with their generation, instanceId, rack; replicaRacks for rack-aware assignment) and run.", "调用一次 Kafka 的分配器，结果与 Kafka 自己的类逐位一致。在下面编辑这个组（成员、订阅、带 generation 的已拥有分区、instanceId、rack；机架感知分配用 replicaRacks），然后运行。"),
+    ("lab.assignor", "assignor", "分配器"),
+    ("lab.case", "case JSON", "用例 JSON"),
+    ("lab.run", "Run assignor", "运行分配器"),
+    ("lab.summary", "{0}: {1} partition(s) moved to another member · sizes differ by at most {2}", "{0}：{1} 个分区换了成员 · 各成员分区数最多相差 {2}"),
+    ("lab.unassigned", " · not assigned this round: {0}", " · 本轮未分配：{0}"),
+    ("lab.member", "member", "成员"),
+    ("lab.assigned", "assigned", "分配到"),
+    ("lab.kept", "kept", "保留"),
+    ("lab.added", "added", "新增"),
+    ("lab.revoked", "revoked", "撤销"),
+    // Inspector
+    ("inspector.title", "Inspector", "检查器"),
+    ("inspector.empty", "Click a broker, a consumer, a link, a message or a partition to see its full state and the faults you can inject on it.", "点击 broker、消费者、连线、消息或分区，查看它的完整状态以及可以对它注入的故障。"),
+    ("inspector.gone", "The selected item no longer exists at this moment (a message that arrived, or a node of another timeline).", "所选对象在此刻已经不存在（消息已经送达，或者属于另一条时间线）。"),
+    ("inspector.actions", "faults you can inject here", "可以在这里注入的故障"),
+    ("inspector.raw", "full state (JSON)", "完整状态（JSON）"),
+    // State machine and space-time diagram
+    ("statechart.label", "{0} of group {1}, now {2}", "组 {1} 的 {0}，当前为 {2}"),
+    ("statechart.last", " · last transition: {0} → {1} ({2})", " · 最近一次转换：{0} → {1}（{2}）"),
+    ("statechart.none", " · no transition yet", " · 还没有状态转换"),
+    ("spacetime.label", "space-time diagram: one lane per node, messages as arrows", "时空图：每个节点一条泳道，消息画成箭头"),
+    ("spacetime.caption", "Space-time diagram of the last 12 s (heartbeats hidden). Click an arrow to jump to the moment it was sent.", "最近 12 秒的时空图（隐藏了心跳）。点击箭头可跳到它被发送的时刻。"),
+    ("log.filter", "filter the log", "筛选日志"),
+    // Configuration panel
+    ("config.title", "Configuration", "配置"),
+    ("config.custom", "(custom list)", "（自定义列表）"),
+    ("config.apply", "Apply and restart the run", "应用并重新开始运行"),
+    ("config.revert", "Revert to the current run", "恢复为当前运行的配置"),
+    ("config.applied", "Applied: the run restarted with this scenario.", "已应用：用这个场景重新开始了运行。"),
+    ("config.json", "The whole scenario (JSON, Kafka's config names)", "完整场景（JSON，使用 Kafka 的配置名）"),
+    // Fault menu: what each field means
+    ("fk.crashConsumer", "consumer c<n>", "消费者 c<n>"),
+    ("fk.restartConsumer", "consumer c<n>", "消费者 c<n>"),
+    ("fk.pauseConsumer", "consumer c<n>, duration ms", "消费者 c<n>，时长（毫秒）"),
+    ("fk.slowProcessing", "consumer c<n>, ms per record", "消费者 c<n>，每条消息的毫秒数"),
+    ("fk.killBroker", "broker-<n>", "broker-<n>"),
+    ("fk.restartBroker", "broker-<n>", "broker-<n>"),
+    ("fk.cutLink", "node, node", "节点，节点"),
+    ("fk.healLink", "node, node", "节点，节点"),
+    ("fk.dropNextMessage", "from node, to node", "源节点，目标节点"),
+    ("fk.holdLink", "from node, to node", "源节点，目标节点"),
+    ("fk.releaseLink", "from node, to node", "源节点，目标节点"),
+    ("fk.setLinkLatency", "node, node, latency ms", "节点，节点，延迟（毫秒）"),
+    ("fk.setLinkLoss", "node, node, percent", "节点，节点，丢包百分比"),
+    ("fk.addConsumer", "group id", "组 id"),
+    ("fk.addPartitions", "topic, partition count", "主题，分区总数"),
+    ("fk.changeSubscription", "consumer c<n>, topics (comma separated)", "消费者 c<n>，主题（逗号分隔）"),
+    // Narration (the event log and the live region)
+    ("n.sent", "{0} → {1}: {2}", "{0} → {1}：{2}"),
+    ("n.lost", "{2} from {0} to {1} was lost: {3}", "{0} 发往 {1} 的 {2} 丢失了：{3}"),
+    ("n.group", "Group {0} on {1}: {2} → {3} ({4})", "组 {0}（在 {1} 上）：{2} → {3}（{4}）"),
+    ("n.member", "{0}: {1} → {2} ({3})", "{0}：{1} → {2}（{3}）"),
+    ("n.context", "{0}: __consumer_offsets-{1} {2} → {3} ({4})", "{0}：__consumer_offsets-{1} {2} → {3}（{4}）"),
+    ("n.timer", "{0}: {1} elapsed", "{0}：{1} 到期"),
+    ("n.fault", "Fault: {0}", "故障：{0}"),
+    ("n.callback", "{0}: {1}({2})", "{0}：{1}({2})"),
+    ("n.note", "{0}: {1}", "{0}：{1}"),
+    ("n.redelivered", "{0} processed {1} records of {2} a second time (redelivery)", "{0} 第二次处理了 {2} 的 {1} 条消息（重复投递）"),
+    ("n.committed", "{0} committed {1}", "{0} 提交了 {1}"),
+    ("n.violated", "INVARIANT VIOLATED ({0}): {1}", "违反不变式（{0}）：{1}"),
+    ("n.no_partitions", "no partitions", "没有分区"),
+    ("why", "why?", "为什么？"),
+    ("why.title", "Why did this happen?", "为什么会这样？"),
+    ("why.none", "This event has no recorded cause: it started a chain (a fault, a start, or a timer).", "这个事件没有记录的原因：它是一条因果链的起点（故障、启动或定时器）。"),
+];
+
+/// The string for `key` in `lang`; an unknown key shows itself (tests make
+/// sure every key the page uses is in the table).
+pub fn tr(lang: Lang, key: &str) -> &'static str {
+    match TABLE.iter().find(|(k, _, _)| *k == key) {
+        Some((_, en, zh)) => match lang {
+            Lang::En => en,
+            Lang::Zh => zh,
+        },
+        None => "⟨missing text⟩",
+    }
+}
+
+/// `tr` with `{0}`, `{1}`... replaced by `args`.
+pub fn trf(lang: Lang, key: &str, args: &[&dyn std::fmt::Display]) -> String {
+    let mut s = tr(lang, key).to_string();
+    for (i, a) in args.iter().enumerate() {
+        s = s.replace(&format!("{{{i}}}"), &a.to_string());
+    }
+    s
+}

@@ -1,0 +1,132 @@
+//! `window.groupscope`: drive the page from JavaScript (page authors embedding
+//! GroupScope in an iframe, lesson scripts, the performance script, tests).
+//! Every call acts on the page's own player and redraws it.
+
+use crate::player::{Action, Player};
+use crate::sim::Fault;
+use serde::Serialize;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use yew::Callback;
+
+struct Handle {
+    player: Rc<RefCell<Player>>,
+    redraw: Callback<()>,
+}
+
+thread_local! {
+    static PAGE: RefCell<Option<Handle>> = const { RefCell::new(None) };
+}
+
+/// Called by the app once it has its player.
+pub fn install(player: Rc<RefCell<Player>>, redraw: Callback<()>) {
+    PAGE.with(|p| *p.borrow_mut() = Some(Handle { player, redraw }));
+}
+
+fn with<T>(f: impl FnOnce(&mut Player) -> T) -> Result<T, JsError> {
+    PAGE.with(|p| {
+        let page = p.borrow();
+        let h = page.as_ref().ok_or_else(|| JsError::new("GroupScope has not started yet"))?;
+        let out = f(&mut h.player.borrow_mut());
+        h.redraw.emit(());
+        Ok(out)
+    })
+}
+
+#[wasm_bindgen]
+pub fn play() -> Result<(), JsError> {
+    with(|p| p.playing = true)
+}
+
+#[wasm_bindgen]
+pub fn pause() -> Result<(), JsError> {
+    with(|p| p.dispatch(Action::Pause))
+}
+
+/// Processes the next event; returns the new simulated time (ms).
+#[wasm_bindgen]
+pub fn step() -> Result<f64, JsError> {
+    with(|p| {
+        p.dispatch(Action::Step);
+        p.now() as f64
+    })
+}
+
+/// Moves the playhead to `ms` of simulated time (backwards re-runs deterministically).
+#[wasm_bindgen]
+pub fn seek(ms: f64) -> Result<(), JsError> {
+    if !ms.is_finite() || ms < 0.0 {
+        return Err(JsError::new("seek: give a time in simulated milliseconds, 0 or more"));
+    }
+    with(|p| p.dispatch(Action::Seek(ms as u64)))
+}
+
+#[wasm_bindgen(js_name = setSpeed)]
+pub fn set_speed(speed: f64) -> Result<(), JsError> {
+    with(|p| p.dispatch(Action::SetSpeed(speed)))
+}
+
+/// Injects a fault at the playhead, written as in scenarios:
+/// `{"type": "crashConsumer", "consumer": 2}`.
+#[wasm_bindgen]
+pub fn inject(fault_json: &str) -> Result<(), JsError> {
+    let fault: Fault = serde_json::from_str(fault_json).map_err(|e| JsError::new(&format!("inject: not a fault ({e})")))?;
+    with(|p| p.dispatch(Action::Inject(fault)))
+}
+
+#[derive(Serialize)]
+struct State {
+    now: u64,
+    playing: bool,
+    speed: f64,
+    events: usize,
+    groups: Vec<GroupState>,
+    consumers: Vec<ConsumerState>,
+}
+
+#[derive(Serialize)]
+struct GroupState {
+    group: String,
+    state: String,
+    generation: i32,
+    coordinator: Option<u32>,
+}
+
+#[derive(Serialize)]
+struct ConsumerState {
+    name: String,
+    alive: bool,
+    state: String,
+    generation: i32,
+    owned: Vec<String>,
+}
+
+/// A JSON snapshot of what the page shows: time, groups, consumers.
+#[wasm_bindgen]
+pub fn state() -> Result<String, JsError> {
+    with(|p| {
+        let w = &p.world;
+        let s = State {
+            now: w.now,
+            playing: p.playing,
+            speed: p.speed,
+            events: w.trace.len(),
+            groups: crate::view::groups(w)
+                .into_iter()
+                .map(|g| GroupState { group: g.group_id, state: g.state, generation: g.generation, coordinator: g.coordinator })
+                .collect(),
+            consumers: crate::view::consumers(w)
+                .into_iter()
+                .map(|c| ConsumerState {
+                    name: c.name,
+                    alive: c.alive,
+                    state: c.state,
+                    generation: c.generation,
+                    owned: c.owned.iter().map(|t| t.to_string()).collect(),
+                })
+                .collect(),
+        };
+        serde_json::to_string(&s).unwrap_or_default()
+    })
+}

@@ -1,0 +1,124 @@
+//! The configuration panel: quick fields for the settings that matter most,
+//! the whole scenario as JSON, and the linter's verdict as you type. Applying
+//! starts a new run; a scenario that cannot run is explained and the current
+//! run and the text stay as they are.
+
+use crate::config_form::{self, FIELDS, PROTOCOLS};
+use crate::i18n::{tr, Lang};
+use crate::lint::{self, Level};
+use crate::player::Player;
+use crate::sim::Scenario;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct ConfigProps {
+    pub scenario: Scenario,
+    pub load: Callback<Player>,
+}
+
+fn pretty(s: &Scenario) -> String {
+    serde_json::to_string_pretty(s).unwrap_or_default()
+}
+
+#[function_component]
+pub fn ConfigPanel(props: &ConfigProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
+    let text = use_state(|| pretty(&props.scenario));
+    let error = use_state(|| None::<String>);
+    let applied = use_state(|| false);
+    // The text as a scenario (not yet validated), or why it does not parse.
+    let parsed: Result<Scenario, String> = serde_json::from_str(&text).map_err(|e| format!("scenario JSON: {e}"));
+
+    // A quick field changed: rewrite the JSON with the new value.
+    let on_field = {
+        let (text, applied, error) = (text.clone(), applied.clone(), error.clone());
+        Callback::from(move |(key, value): (&'static str, String)| {
+            let Ok(mut s) = serde_json::from_str::<Scenario>(&text) else { return };
+            let done = if key == "protocol" { config_form::set_protocol(&mut s, &value) } else { config_form::set(&mut s, key, &value) };
+            match done {
+                Ok(()) => {
+                    error.set(None);
+                    applied.set(false);
+                    text.set(pretty(&s));
+                }
+                Err(m) => error.set(Some(m)),
+            }
+        })
+    };
+    let field_input = |key: &'static str| on_field.reform(move |e: Event| (key, e.target_unchecked_into::<web_sys::HtmlInputElement>().value()));
+    let on_text = {
+        let (text, applied) = (text.clone(), applied.clone());
+        Callback::from(move |e: InputEvent| {
+            applied.set(false);
+            text.set(e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().value());
+        })
+    };
+    let on_apply = {
+        let (text, error, applied, load) = (text.clone(), error.clone(), applied.clone(), props.load.clone());
+        Callback::from(move |_: MouseEvent| match Scenario::from_json(&text).and_then(Player::new) {
+            Ok(p) => {
+                error.set(None);
+                applied.set(true);
+                load.emit(p);
+            }
+            Err(e) => error.set(Some(e)),
+        })
+    };
+    let on_revert = {
+        let (text, error, scenario) = (text.clone(), error.clone(), props.scenario.clone());
+        Callback::from(move |_: MouseEvent| {
+            error.set(None);
+            text.set(pretty(&scenario));
+        })
+    };
+    let lints = parsed.as_ref().map(lint::check).unwrap_or_default();
+    let current_protocol = parsed.as_ref().ok().and_then(config_form::protocol_of).unwrap_or("");
+    html! {
+        <section id="config" class="config" aria-label={tr(lang, "tab.config")}>
+            <div class="config-form">
+                <h2>{ tr(lang, "config.title") }</h2>
+                <label class="field">{"partition.assignment.strategy"}
+                    <select id="cfg-protocol" disabled={parsed.is_err()} onchange={field_input("protocol")}>
+                        <option value="" selected={current_protocol.is_empty()} disabled=true>{ tr(lang, "config.custom") }</option>
+                        { for PROTOCOLS.iter().map(|(k, _, en, zh)| html! {
+                            <option value={*k} selected={*k == current_protocol}>{ if lang == Lang::Zh { *zh } else { *en } }</option>
+                        }) }
+                    </select>
+                </label>
+                { for FIELDS.iter().map(|f| {
+                    let value = parsed.as_ref().ok().and_then(|s| config_form::get(s, f.key)).map(|v| v.to_string()).unwrap_or_default();
+                    let key = f.key;
+                    html! {
+                        <label class="field" title={if lang == Lang::Zh { f.zh } else { f.en }}>{ key }
+                            <input id={format!("cfg-{}", key.replace('.', "-"))} type="number" min="0" value={value}
+                                disabled={parsed.is_err()} onchange={field_input(key)} data-key={key} />
+                        </label>
+                    }
+                }) }
+                <div class="config-buttons">
+                    <button id="cfg-apply" onclick={on_apply}>{ tr(lang, "config.apply") }</button>
+                    <button id="cfg-revert" onclick={on_revert}>{ tr(lang, "config.revert") }</button>
+                </div>
+                if let Some(e) = (*error).clone() {
+                    <p id="cfg-error" class="fault-error" role="alert">{ e }</p>
+                }
+                if *applied {
+                    <p id="cfg-applied" class="hint" role="status">{ tr(lang, "config.applied") }</p>
+                }
+                <ul id="lint" class="lint" aria-live="polite">
+                    if let Err(e) = &parsed {
+                        <li class="error">{ e.clone() }</li>
+                    }
+                    { for lints.iter().map(|l| {
+                        let class = match l.level { Level::Error => "error", Level::Warning => "warning", Level::Info => "info" };
+                        html! { <li class={class} data-field={l.field.clone()}><b>{ l.field.clone() }</b>{": "}{ if lang == Lang::Zh { l.zh.clone() } else { l.en.clone() } }</li> }
+                    }) }
+                </ul>
+            </div>
+            <div class="config-json">
+                <label for="cfg-json">{ tr(lang, "config.json") }</label>
+                <textarea id="cfg-json" rows="30" spellcheck="false" value={(*text).clone()} oninput={on_text} />
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,78 @@
+//! The narrated event log: one sentence per event, newest first, filterable,
+//! with "why?" on each line that walks back its causal chain. The newest
+//! sentence also goes to an ARIA live region for screen readers.
+
+use super::app::SharedPlayer;
+use crate::i18n::{tr, Lang};
+use crate::narrate;
+use crate::sim::types::EventId;
+use yew::prelude::*;
+
+/// Lines kept in the page (older ones stay in the trace and the export).
+const SHOWN: usize = 300;
+
+#[derive(Properties, PartialEq)]
+pub struct EventLogProps {
+    /// The simulated time and trace length, so the log redraws when they change.
+    pub now: u64,
+    pub events: usize,
+    pub player: SharedPlayer,
+}
+
+#[function_component]
+pub fn EventLog(props: &EventLogProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
+    let filter = use_state(String::new);
+    let why = use_state(|| None::<EventId>);
+    let p = props.player.0.borrow();
+    let world = &p.world;
+    let needle = filter.to_lowercase();
+    let lines: Vec<(EventId, u64, String, bool)> = world
+        .trace
+        .iter()
+        .rev()
+        .filter_map(|e| narrate::sentence(world, e, lang).map(|s| (e.id, e.at, s, e.cause.is_some())))
+        .filter(|(_, _, s, _)| needle.is_empty() || s.to_lowercase().contains(&needle))
+        .take(SHOWN)
+        .collect();
+    let latest = world.trace.iter().rev().find_map(|e| narrate::sentence(world, e, lang)).unwrap_or_default();
+    let on_filter = {
+        let filter = filter.clone();
+        Callback::from(move |e: InputEvent| filter.set(e.target_unchecked_into::<web_sys::HtmlInputElement>().value()))
+    };
+    let chain = (*why).and_then(|id| world.trace.get(id)).map(|e| (narrate::sentence(world, e, lang).unwrap_or_default(), narrate::why(world, e, lang)));
+    html! {
+        <div class="log">
+            <h2>{ tr(lang, "log.title") }</h2>
+            <p id="narration" class="sr-only" aria-live="polite">{ latest }</p>
+            <input id="log-filter" type="search" placeholder={tr(lang, "log.filter")} aria-label={tr(lang, "log.filter")}
+                value={(*filter).clone()} oninput={on_filter} />
+            if let Some((head, links)) = chain {
+                <div id="why" class="why" role="region" aria-label={tr(lang, "why.title")}>
+                    <h3>{ tr(lang, "why.title") }<button class="close" aria-label={tr(lang, "close")} onclick={{ let w = why.clone(); move |_| w.set(None) }}>{"×"}</button></h3>
+                    <ol>
+                        <li class="head">{ head }</li>
+                        { for links.iter().map(|l| html! {
+                            <li data-event={l.id.to_string()}><span class="t">{ format!("{:.1}s", l.at as f64 / 1000.0) }</span>{" ← "}{ l.sentence.clone() }</li>
+                        }) }
+                    </ol>
+                    if links.is_empty() {
+                        <p class="hint">{ tr(lang, "why.none") }</p>
+                    }
+                </div>
+            }
+            <ol id="event-log" reversed=true>
+                { for lines.into_iter().map(|(id, at, s, has_cause)| {
+                    let w = why.clone();
+                    html! {
+                        <li data-event={id.to_string()}><span class="t">{ format!("{:>6.1}s", at as f64 / 1000.0) }</span>{" "}{ s }
+                            if has_cause {
+                                {" "}<button class="why-link" onclick={move |_| w.set(Some(id))} title={tr(lang, "why.title")}>{ tr(lang, "why") }</button>
+                            }
+                        </li>
+                    }
+                }) }
+            </ol>
+        </div>
+    }
+}

@@ -1,0 +1,38 @@
+//! Preferences that outlive a page load: the language (URL `?lang=zh` first,
+//! then what the visitor chose last time, then the browser's language).
+
+use crate::i18n::Lang;
+
+const LANG_KEY: &str = "groupscope.lang";
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+/// `lang=` from the query string or the fragment (`#lang=zh&run=...`).
+fn url_lang() -> Option<Lang> {
+    let loc = web_sys::window()?.location();
+    let search = loc.search().ok().unwrap_or_default();
+    let hash = loc.hash().ok().unwrap_or_default();
+    [search.trim_start_matches('?'), hash.trim_start_matches('#')]
+        .iter()
+        .flat_map(|s| s.split('&'))
+        .find_map(|kv| kv.strip_prefix("lang=").and_then(Lang::parse))
+}
+
+pub fn initial_lang() -> Lang {
+    url_lang()
+        .or_else(|| storage()?.get_item(LANG_KEY).ok()?.as_deref().and_then(Lang::parse))
+        .or_else(|| web_sys::window()?.navigator().language().as_deref().and_then(Lang::parse))
+        .unwrap_or_default()
+}
+
+/// Remembers the choice and tells the document (screen readers, fonts).
+pub fn apply_lang(lang: Lang) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(LANG_KEY, lang.tag());
+    }
+    if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+        let _ = root.set_attribute("lang", lang.tag());
+    }
+}

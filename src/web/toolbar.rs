@@ -1,0 +1,144 @@
+//! The header: playback controls, speed, clock, permalink, import/export,
+//! presenter mode, help, language and the tabs.
+
+use super::app::SharedPlayer;
+use super::files;
+use crate::i18n::{tr, trf, Lang};
+use crate::permalink::Permalink;
+use crate::player::{Action, Player, SPEEDS};
+use yew::prelude::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Simulation,
+    Config,
+    Lab,
+}
+
+/// Everything the toolbar reads and changes.
+pub struct Toolbar<'a> {
+    pub player: &'a Player,
+    pub shared: &'a SharedPlayer,
+    pub dispatch: &'a Callback<Action>,
+    pub load: &'a Callback<Player>,
+    pub tab: &'a UseStateHandle<Tab>,
+    pub lang: &'a UseStateHandle<Lang>,
+    pub presenter: &'a UseStateHandle<bool>,
+    pub help: &'a UseStateHandle<bool>,
+    pub notice: &'a UseStateHandle<Option<String>>,
+    pub link: &'a UseStateHandle<String>,
+}
+
+fn toggle(h: &UseStateHandle<bool>) -> Callback<MouseEvent> {
+    let h = h.clone();
+    Callback::from(move |_| h.set(!*h))
+}
+
+fn tab_button(t: &Toolbar, id: &'static str, which: Tab, key: &str) -> Html {
+    let handle = t.tab.clone();
+    html! {
+        <button id={id} aria-pressed={(**t.tab == which).to_string()} onclick={move |_| handle.set(which)}>
+            { tr(**t.lang, key) }
+        </button>
+    }
+}
+
+pub fn toolbar(t: Toolbar) -> Html {
+    let lang = **t.lang;
+    let p = t.player;
+    let d = t.dispatch;
+    let on_speed = d.reform(|e: Event| {
+        let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+        Action::SetSpeed(v.parse().unwrap_or(1.0))
+    });
+    let on_link = {
+        let (player, link) = (t.shared.0.clone(), t.link.clone());
+        let lang = lang;
+        Callback::from(move |_: MouseEvent| {
+            let fragment = Permalink::of(&player.borrow()).encode();
+            let fragment = if lang == Lang::En { fragment } else { format!("lang=zh&{fragment}") };
+            if let Some(w) = web_sys::window() {
+                if let Ok(h) = w.history() {
+                    let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#{fragment}")));
+                }
+                link.set(w.location().href().unwrap_or_default());
+            }
+        })
+    };
+    let on_export = {
+        let player = t.shared.0.clone();
+        Callback::from(move |_: MouseEvent| {
+            let json = Permalink::of(&player.borrow()).to_json();
+            files::download("groupscope-run.json", "application/json", &json);
+        })
+    };
+    let on_import = {
+        let (load, notice) = (t.load.clone(), t.notice.clone());
+        Callback::from(move |e: Event| {
+            let input = e.target_unchecked_into::<web_sys::HtmlInputElement>();
+            let (load, notice) = (load.clone(), notice.clone());
+            files::read_text(&input, move |text| {
+                match Permalink::from_json(&text).and_then(|l| l.restore()) {
+                    Ok(p) => {
+                        notice.set(None);
+                        load.emit(p);
+                    }
+                    Err(err) => notice.set(Some(trf(lang, "import.error", &[&err]))),
+                }
+            });
+        })
+    };
+    let on_svg = Callback::from(|_: MouseEvent| files::export_svg("topology", "groupscope.svg"));
+    let on_png = Callback::from(|_: MouseEvent| files::export_png("topology", "groupscope.png"));
+    let on_lang = {
+        let handle = t.lang.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            handle.set(Lang::parse(&v).unwrap_or_default());
+        })
+    };
+    let speed = p.speed;
+    html! {
+        <header class="bar">
+            <h1>{"GroupScope"}</h1>
+            <div class="controls" role="toolbar" aria-label={tr(lang, "toolbar")}>
+                <button id="play" onclick={d.reform(|_| Action::TogglePlay)} aria-pressed={p.playing.to_string()}>
+                    { tr(lang, if p.playing { "pause" } else { "play" }) }
+                </button>
+                <button id="step-back" onclick={d.reform(|_| Action::StepBack)} title={tr(lang, "back.title")}>{ tr(lang, "back") }</button>
+                <button id="step" onclick={d.reform(|_| Action::Step)} title={tr(lang, "step.title")}>{ tr(lang, "step") }</button>
+                <label>{ tr(lang, "speed") }{" "}
+                    <select id="speed" onchange={on_speed}>
+                        { for SPEEDS.iter().map(|s| html! {
+                            <option value={s.to_string()} selected={(*s - speed).abs() < 1e-9}>{ format!("{s}×") }</option>
+                        }) }
+                    </select>
+                </label>
+                <button id="reset" onclick={d.reform(|_| Action::Reset)}>{ tr(lang, "reset") }</button>
+                <span id="clock" class="clock">{ trf(lang, "clock", &[&format!("{:.1}", p.world.now as f64 / 1000.0)]) }</span>
+                <button id="permalink" onclick={on_link} title={tr(lang, "permalink.title")}>{ tr(lang, "permalink") }</button>
+                <button id="export-run" onclick={on_export} title={tr(lang, "export.json.title")}>{ tr(lang, "export.json") }</button>
+                <label class="file-button">{ tr(lang, "import.json") }
+                    <input id="import-run" type="file" accept=".json,application/json" onchange={on_import} />
+                </label>
+                <button id="export-svg" onclick={on_svg} title={tr(lang, "export.title")}>{ tr(lang, "export.svg") }</button>
+                <button id="export-png" onclick={on_png} title={tr(lang, "export.title")}>{ tr(lang, "export.png") }</button>
+                <button id="presenter" onclick={toggle(t.presenter)} aria-pressed={t.presenter.to_string()} title={tr(lang, "presenter.title")}>{ tr(lang, "presenter") }</button>
+                <button id="help-button" onclick={toggle(t.help)} aria-pressed={t.help.to_string()} title={tr(lang, "help.title")}>{ tr(lang, "help") }</button>
+                <label>{ tr(lang, "language") }{" "}
+                    <select id="lang" onchange={on_lang}>
+                        { for Lang::ALL.iter().map(|l| html! { <option value={l.tag()} selected={*l == lang}>{ l.name() }</option> }) }
+                    </select>
+                </label>
+            </div>
+            <nav class="tabs" aria-label={tr(lang, "tabs")}>
+                { tab_button(&t, "tab-sim", Tab::Simulation, "tab.sim") }
+                { tab_button(&t, "tab-config", Tab::Config, "tab.config") }
+                { tab_button(&t, "tab-lab", Tab::Lab, "tab.lab") }
+            </nav>
+            if !t.link.is_empty() {
+                <p class="notice">{ tr(lang, "permalink.notice") }<input id="permalink-url" readonly=true value={(**t.link).clone()} /></p>
+            }
+        </header>
+    }
+}
