@@ -179,6 +179,7 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("n.no_partitions", "no partitions", "没有分区"),
     ("why", "why?", "为什么？"),
     ("why.title", "Why did this happen?", "为什么会这样？"),
+    ("why.silent", "no heartbeat from {0} had arrived since {1} s", "自 {1} 秒起就没有收到 {0} 的心跳"),
     ("why.none", "This event has no recorded cause: it started a chain (a fault, a start, or a timer).", "这个事件没有记录的原因：它是一条因果链的起点（故障、启动或定时器）。"),
 ];
 

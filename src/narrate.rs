@@ -67,9 +67,26 @@ pub struct Why {
     pub sentence: String,
 }
 
+/// The process a timer or fault concerns, for the inference below.
+fn timer_client(world: &World, ev: &Event) -> Option<(crate::sim::NodeId, bool)> {
+    let EventKind::TimerFired { node, timer } = &ev.kind else { return None };
+    if let Some(member) = timer.strip_prefix("session timeout of ") {
+        let c = world.consumers.values().find(|c| c.member_id == member)?;
+        return Some((crate::sim::NodeId::Client(c.idx), true));
+    }
+    (timer == "max.poll.interval.ms").then_some((*node, false))
+}
+
 /// The causal chain of `e`, newest first ("why" links): each event's cause,
 /// then its cause, back to the fault, start or timer that began it. Events too
 /// fine-grained to narrate (deliveries) are walked through, not shown.
+///
+/// A timeout is caused by something that did *not* happen, which the trace
+/// cannot link; so at a session timeout the chain says since when no
+/// heartbeat arrived and names the fault on that member (crash, pause, cut
+/// link) injected since then, if any, instead of walking back through the
+/// heartbeats that did arrive. A `max.poll.interval.ms` expiry likewise names
+/// the slow-processing or pause fault.
 pub fn why(world: &World, e: &Event, lang: Lang) -> Vec<Why> {
     let mut out = Vec::new();
     let mut cur = e.cause;
@@ -79,6 +96,24 @@ pub fn why(world: &World, e: &Event, lang: Lang) -> Vec<Why> {
             out.push(Why { id, at: ev.at, sentence: s });
         }
         cur = ev.cause;
+        if let Some((client, session)) = timer_client(world, ev) {
+            let since = ev.cause.and_then(|c| world.trace.get(c)).map_or(0, |c| c.at);
+            if session {
+                let text = trf(lang, "why.silent", &[&client, &format!("{:.1}", since as f64 / 1000.0)]);
+                out.push(Why { id: ev.cause.unwrap_or(id), at: since, sentence: text });
+            }
+            let name = format!("{client}");
+            let fault = world.trace[..id].iter().rev().take_while(|f| f.at >= since).find(|f| match &f.kind {
+                EventKind::FaultInjected { description } => description.split(|c: char| !c.is_alphanumeric() && c != '-').any(|w| w == name),
+                _ => false,
+            });
+            if let Some(f) = fault {
+                if let Some(s) = sentence(world, f, lang) {
+                    out.push(Why { id: f.id, at: f.at, sentence: s });
+                }
+                break;
+            }
+        }
         if out.len() >= 40 {
             break;
         }

@@ -20,7 +20,7 @@ fn chart(d: &StateDiagram, group: &str, lang: Lang) -> Html {
     let pos = |name: &str| d.states.iter().find(|s| s.name == name).map(|s| (s.x, s.y)).unwrap_or_default();
     let last_edge = d.last.as_ref().map(|(f, t, _)| (f.clone(), t.clone()));
     html! {
-        <figure class="statechart" data-group={group.to_string()} data-current={d.current.clone().unwrap_or_default()}>
+        <figure class="statechart" data-chart-group={group.to_string()} data-current={d.current.clone().unwrap_or_default()}>
             <svg viewBox={format!("0 0 {DIAGRAM_W} {DIAGRAM_H}")} role="img"
                 aria-label={trf(lang, "statechart.label", &[&d.machine, &group, &d.current.clone().unwrap_or_else(|| "—".into())])}>
                 <defs>
@@ -35,7 +35,7 @@ fn chart(d: &StateDiagram, group: &str, lang: Lang) -> Html {
                     let (x1, y1) = edge_point(cx1, cy1, mx, my);
                     let (x2, y2) = edge_point(cx2, cy2, mx, my);
                     let lit = last_edge.as_ref().is_some_and(|(lf, lt)| lf == f && lt == t);
-                    html! { <path class={classes!("edge", lit.then_some("last"))} marker-end="url(#arrow)"
+                    html! { <path class={classes!("edge", lit.then_some("last"), (*t == "Dead").then_some("to-dead"))} marker-end="url(#arrow)"
                         d={format!("M {x1:.0} {y1:.0} Q {mx:.0} {my:.0} {x2:.0} {y2:.0}")} /> }
                 }) }
                 { for d.states.iter().map(|s| {

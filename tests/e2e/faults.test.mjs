@@ -40,8 +40,12 @@ test('adding partitions from the fault menu rebalances; bad input shows an error
     for (const m of ['c1', 'c2', 'c3']) {
       assert.notEqual(await page.getAttribute(`g[data-member="${m}"]`, 'data-state'), 'crashed');
     }
-    // Keyboard: focus a node and press Enter (broker-0 is not the coordinator of demo).
+    // Keyboard: focus a node, Enter selects it, Tab reaches its actions (broker-0 is not the coordinator of demo).
     await page.focus('g[data-broker="0"]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#inspector h2');
+    assert.match(await page.textContent('#inspector h2'), /broker-0/);
+    await page.focus('#inspector button[data-fault="killBroker"]');
     await page.keyboard.press('Enter');
     await page.waitForSelector('g[data-broker="0"].dead', { timeout: 5000 });
     await page.screenshot({ path: join(ARTIFACTS, 'fault-menu.png') });

@@ -57,7 +57,7 @@ export async function openPage(browser, site) {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   const foreign = [];
   const errors = [];
-  page.on('request', (r) => { if (!r.url().startsWith(site.origin + SUBPATH) && !r.url().startsWith('data:')) foreign.push(r.url()); });
+  page.on('request', (r) => { if (!r.url().startsWith(site.origin + SUBPATH) && !r.url().startsWith('data:') && !r.url().startsWith('blob:' + site.origin)) foreign.push(r.url()); });
   page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
   page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
   await page.goto(site.url);

@@ -31,7 +31,9 @@ test('play forms the group, crashing a consumer reassigns its partitions', async
     assert.match(await page.textContent('#event-log'), /MEMBER_ID_REQUIRED/, 'the log shows the MEMBER_ID_REQUIRED round trip');
     await page.screenshot({ path: join(ARTIFACTS, 'slice-stable.png') });
 
+    // A click selects c2; its inspector offers every fault for it.
     await page.click('g[data-member="c2"] circle.body');
+    await page.click('#inspector button[data-fault="crashConsumer"]');
     // yew re-renders asynchronously after the click.
     await page.waitForSelector('g[data-member="c2"][data-state="crashed"]', { timeout: 5000 });
     // After session.timeout.ms the coordinator removes c2 and the survivors rejoin.

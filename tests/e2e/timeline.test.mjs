@@ -15,7 +15,9 @@ test('scrub, permalink round trip, damaged link, presenter mode', async () => {
     await page.selectOption('#speed', '10');
     await page.click('#play');
     await page.waitForFunction(() => document.querySelector('[data-group="demo"]').dataset.groupState === 'Stable');
+    // A click selects c2; its inspector offers every fault for it.
     await page.click('g[data-member="c2"] circle.body');
+    await page.click('#inspector button[data-fault="crashConsumer"]');
     // yew re-renders asynchronously after the click.
     await page.waitForSelector('g[data-member="c2"][data-state="crashed"]', { timeout: 5000 });
     await page.waitForFunction(() => Number(document.querySelector('[data-group="demo"]').dataset.generation) >= 2

@@ -1,0 +1,253 @@
+//! The page's native models: translations, inspector, state diagram,
+//! space-time diagram, linter, configuration fields and why-chains.
+#![cfg(not(target_arch = "wasm32"))]
+
+use groupscope::config_form;
+use groupscope::diagram::classic_group;
+use groupscope::i18n::{tr, trf, Lang, TABLE};
+use groupscope::inspect::{actions, inspect, Selection};
+use groupscope::lint::{check, Level};
+use groupscope::narrate;
+use groupscope::permalink::Permalink;
+use groupscope::player::{Action, Player};
+use groupscope::sim::classic_group::ClassicGroupState;
+use groupscope::sim::fault::FORM_KINDS;
+use groupscope::sim::trace::{EventKind, Machine};
+use groupscope::sim::{Fault, NodeId, Scenario, World};
+use groupscope::spacetime::{build, Fate};
+use std::collections::BTreeSet;
+
+fn placeholders(s: &str) -> BTreeSet<String> {
+    (0..10).map(|i| format!("{{{i}}}")).filter(|p| s.contains(p.as_str())).collect()
+}
+
+#[test]
+fn every_text_has_english_and_chinese_with_the_same_placeholders() {
+    let mut keys = BTreeSet::new();
+    for (k, en, zh) in TABLE {
+        assert!(keys.insert(*k), "key {k} appears twice");
+        assert!(!en.trim().is_empty() && !zh.trim().is_empty(), "{k} lacks a translation");
+        assert_eq!(placeholders(en), placeholders(zh), "{k}: placeholders differ");
+    }
+    assert_eq!(trf(Lang::Zh, "clock", &[&"1.5"]), "t = 1.5 秒");
+}
+
+/// Every `tr(lang, "key")` / `trf(lang, "key", ..)` in the page's code names a key of the table.
+#[test]
+fn every_key_the_page_uses_is_translated() {
+    let mut used = 0;
+    for entry in std::fs::read_dir("src/web").unwrap() {
+        let path = entry.unwrap().path();
+        let code = std::fs::read_to_string(&path).unwrap();
+        let calls = code.match_indices("tr(").chain(code.match_indices("trf(")).filter(|(i, _)| {
+            // `tr(` itself, not the end of `as_str(` or `attr(`.
+            *i == 0 || !code.as_bytes()[i - 1].is_ascii_alphanumeric() && code.as_bytes()[i - 1] != b'_'
+        });
+        for (i, _) in calls {
+            let part = &code[i..];
+            let Some(args) = part.split_once('(').map(|(_, r)| r) else { continue };
+            // The key is the second argument: a literal right after the language.
+            let Some((_, rest)) = args.split_once(", \"") else { continue };
+            if args.find(", \"") > args.find(')') {
+                continue;
+            }
+            let Some((key, _)) = rest.split_once('"') else { continue };
+            if key.contains('{') {
+                continue;
+            }
+            used += 1;
+            assert_ne!(tr(Lang::En, key), "⟨missing text⟩", "{} uses untranslated key {key}", path.display());
+        }
+    }
+    assert!(used > 50, "found only {used} uses; the scan is broken");
+    for (kind, _) in FORM_KINDS {
+        assert_ne!(tr(Lang::Zh, &format!("fk.{kind}")), "⟨missing text⟩", "fault kind {kind} has no hint");
+    }
+}
+
+#[test]
+fn languages_parse_from_urls_and_browsers() {
+    assert_eq!(Lang::parse("zh-CN"), Some(Lang::Zh));
+    assert_eq!(Lang::parse("zh-Hans"), Some(Lang::Zh));
+    assert_eq!(Lang::parse("EN-us"), Some(Lang::En));
+    assert_eq!(Lang::parse("fr"), None);
+}
+
+fn demo_at(ms: u64) -> World {
+    let mut w = World::new(Scenario::demo()).unwrap();
+    w.run_until(ms);
+    w
+}
+
+/// Every kind of fault the menu offers can also be injected by clicking
+/// something in the picture (the issue's "by clicking a node or a link").
+#[test]
+fn every_fault_kind_is_reachable_from_a_click() {
+    let mut s = Scenario::demo();
+    s.topics.push(groupscope::sim::scenario::TopicSpec { name: "payments".into(), partitions: 2, records_per_sec: 1 });
+    let mut w = World::new(s).unwrap();
+    w.run_until(15_000);
+    let mut kinds = BTreeSet::new();
+    let mut selections: Vec<Selection> = Vec::new();
+    selections.extend(w.brokers.keys().map(|b| Selection::Node(NodeId::Broker(*b))));
+    selections.extend(w.consumers.keys().map(|c| Selection::Node(NodeId::Client(*c))));
+    selections.push(Selection::Link(NodeId::Broker(0), NodeId::Client(1)));
+    for sel in &selections {
+        for f in actions(&w, sel) {
+            kinds.insert(serde_json::to_value(&f).unwrap()["type"].as_str().unwrap().to_string());
+        }
+    }
+    // The opposite actions appear once the first ones were applied.
+    w.inject(Fault::CrashConsumer { consumer: 2 });
+    w.inject(Fault::KillBroker { broker: 0 });
+    w.inject(Fault::HoldLink { from: "c1".into(), to: "broker-0".into() });
+    w.inject(Fault::CutLink { a: "c1".into(), b: "broker-0".into() });
+    for sel in [Selection::Node(NodeId::Client(2)), Selection::Node(NodeId::Broker(0)), Selection::Link(NodeId::Broker(0), NodeId::Client(1))] {
+        for f in actions(&w, &sel) {
+            kinds.insert(serde_json::to_value(&f).unwrap()["type"].as_str().unwrap().to_string());
+        }
+    }
+    for (kind, _) in FORM_KINDS {
+        assert!(kinds.contains(kind), "no click leads to {kind}");
+    }
+}
+
+#[test]
+fn the_inspector_shows_a_members_protocol_state_and_a_partitions_offsets() {
+    let w = demo_at(20_000);
+    let c = inspect(&w, &Selection::Node(NodeId::Client(1))).unwrap();
+    let fact = |k: &str| c.facts.iter().find(|(f, _)| *f == k).map(|(_, v)| v.clone()).unwrap();
+    assert_eq!(fact("state"), "STABLE");
+    assert_eq!(fact("group.id"), "demo");
+    assert_eq!(fact("generation"), w.group("demo").unwrap().1.generation_id.to_string());
+    assert!(c.json.contains("\"member_id\""), "the full state is there");
+    let p = inspect(&w, &Selection::Partition(groupscope::assign::TopicPartition::new("orders", 0))).unwrap();
+    assert_eq!(p.title, "orders-0");
+    assert!(p.facts.iter().any(|(k, v)| *k == "owner" && v.starts_with('c')));
+    // A message that has arrived can no longer be inspected.
+    assert!(inspect(&w, &Selection::Message(1)).is_none());
+}
+
+#[test]
+fn the_state_diagram_is_kafkas_table_lit_at_the_current_state() {
+    let w = demo_at(20_000);
+    let d = classic_group(&w, "demo");
+    for to in ClassicGroupState::ALL {
+        for from in to.valid_previous_states().iter().filter(|f| **f != to) {
+            assert!(d.edges.contains(&(from.name(), to.name())), "missing {from:?} → {to:?}");
+        }
+    }
+    assert_eq!(d.edges.len(), ClassicGroupState::ALL.iter().map(|t| t.valid_previous_states().iter().filter(|f| *f != t).count()).sum::<usize>());
+    assert_eq!(d.current.as_deref(), Some("Stable"));
+    let (from, to, _) = d.last.unwrap();
+    assert_eq!((from.as_str(), to.as_str()), ("CompletingRebalance", "Stable"));
+}
+
+#[test]
+fn the_space_time_diagram_shows_lost_and_flying_messages() {
+    let mut w = demo_at(15_000);
+    let coordinator = format!("broker-{}", w.group("demo").unwrap().0);
+    w.inject(Fault::CrashConsumer { consumer: 2 });
+    w.inject(Fault::CutLink { a: "c1".into(), b: coordinator.clone() });
+    w.run_until(24_000);
+    let st = build(&w, 12_000, &[]);
+    assert_eq!(st.lanes.len(), 3 + 3);
+    assert!(st.arrows.iter().all(|a| a.sent_at >= 12_000 && a.sent_at <= 24_000));
+    assert!(st.arrows.iter().any(|a| a.fate == Fate::Lost && a.from == NodeId::Client(1) && a.label.starts_with("Heartbeat")), "c1's heartbeats are lost on the cut link");
+    assert!(!st.arrows.iter().any(|a| a.from == NodeId::Client(2) && a.sent_at > 15_000), "the crashed c2 sends nothing");
+    let hidden = build(&w, 12_000, &["Heartbeat"]);
+    assert!(hidden.arrows.iter().all(|a| !a.label.starts_with("Heartbeat")));
+    assert!(hidden.arrows.len() < st.arrows.len());
+    // Arrows in flight end at their due time, after the playhead's last delivery.
+    assert!(st.arrows.iter().filter(|a| a.fate == Fate::InFlight).all(|a| a.end_at >= w.now));
+}
+
+fn lint_fields(s: &Scenario) -> Vec<(Level, String)> {
+    check(s).into_iter().map(|l| (l.level, l.field)).collect()
+}
+
+#[test]
+fn the_linter_warns_about_settings_kafka_accepts_but_that_cause_trouble() {
+    let mut s = Scenario::demo();
+    // 5 s is below group.min.session.timeout.ms = 6 s: the broker answers INVALID_SESSION_TIMEOUT.
+    s.groups[0].config.session_timeout_ms = 5_000;
+    s.groups[0].config.heartbeat_interval_ms = 2_000;
+    // 500 records × 1 s each take longer than max.poll.interval.ms.
+    s.groups[0].config.processing_ms_per_record = 1_000;
+    s.groups[0].consumers = 8;
+    let found = lint_fields(&s);
+    for field in ["demo: session.timeout.ms", "demo: heartbeat.interval.ms", "demo: max.poll.interval.ms", "demo: consumers"] {
+        assert!(found.contains(&(Level::Warning, field.to_string())), "no warning on {field}: {found:?}");
+    }
+    assert!(!found.iter().any(|(l, _)| *l == Level::Error), "Kafka accepts all of these: {found:?}");
+    let demo = lint_fields(&Scenario::demo());
+    assert!(demo.iter().all(|(l, _)| *l == Level::Info), "the demo is clean: {demo:?}");
+    // Kafka's default list [range, cooperative-sticky] runs EAGER (facts C).
+    let eager = check(&Scenario::demo()).into_iter().find(|l| l.field.ends_with("partition.assignment.strategy")).unwrap();
+    assert!(eager.en.contains("EAGER") && eager.zh.contains("EAGER"));
+}
+
+#[test]
+fn the_linter_reports_what_cannot_run_as_an_error_in_both_languages() {
+    let mut s = Scenario::demo();
+    s.groups[0].config.heartbeat_interval_ms = 6_000;
+    let errors: Vec<_> = check(&s).into_iter().filter(|l| l.level == Level::Error).collect();
+    assert_eq!(errors.len(), 1);
+    assert!(errors[0].en.contains("heartbeat.interval.ms") && errors[0].zh.contains("heartbeat.interval.ms"));
+}
+
+#[test]
+fn quick_config_fields_edit_the_scenario_and_explain_bad_input() {
+    let mut s = Scenario::demo();
+    for f in config_form::FIELDS {
+        let before = config_form::get(&s, f.key).unwrap();
+        config_form::set(&mut s, f.key, &(before + 1).to_string()).unwrap();
+        assert_eq!(config_form::get(&s, f.key), Some(before + 1), "{}", f.key);
+    }
+    assert!(config_form::set(&mut s, "consumers", "many").unwrap_err().contains("not a whole number"));
+    assert!(config_form::set(&mut s, "consumers", "99999999999").unwrap_err().contains("too large"));
+    assert_eq!(config_form::protocol_of(&Scenario::demo()), Some("default"));
+    config_form::set_protocol(&mut s, "cooperative").unwrap();
+    assert_eq!(s.groups[0].config.assignors, vec!["cooperative-sticky".to_string()]);
+}
+
+#[test]
+fn an_exported_run_imports_to_the_same_moment_and_bad_files_are_explained() {
+    let mut p = Player::new(Scenario::demo()).unwrap();
+    p.dispatch(Action::Seek(10_000));
+    p.dispatch(Action::Inject(Fault::PauseConsumer { consumer: 1, duration_ms: 9_000 }));
+    p.dispatch(Action::Seek(30_000));
+    let json = Permalink::of(&p).to_json();
+    let back = Permalink::from_json(&json).unwrap().restore().unwrap();
+    assert_eq!(back.events(), p.events());
+    assert!(Permalink::from_json("{}").unwrap_err().contains("not a GroupScope run"));
+    assert!(Permalink::from_json("[1, 2").unwrap_err().contains("not a GroupScope run"));
+    // A link may carry the language next to the run.
+    let frag = format!("#lang=zh&{}", Permalink::of(&p).encode());
+    assert_eq!(Permalink::decode(&frag).unwrap().at, 30_000);
+}
+
+/// The issue's example: rebalance ← member removed ← session timeout ← no
+/// heartbeat since t ← c2 crashed.
+#[test]
+fn why_walks_from_a_rebalance_back_to_the_crash_that_caused_it() {
+    let mut w = demo_at(15_000);
+    w.inject(Fault::CrashConsumer { consumer: 2 });
+    w.run_until(30_000);
+    let rebalance = w
+        .trace
+        .iter()
+        .find(|e| e.at > 15_000 && matches!(&e.kind, EventKind::StateChanged { machine: Machine::Group { .. }, to, .. } if to == "PreparingRebalance"))
+        .expect("the crash causes a rebalance");
+    let chain = narrate::why(&w, rebalance, Lang::En);
+    let text: Vec<&str> = chain.iter().map(|l| l.sentence.as_str()).collect();
+    assert!(text.iter().any(|s| s.contains("session timeout")), "{text:#?}");
+    assert!(text.iter().any(|s| s.starts_with("no heartbeat from c2")), "{text:#?}");
+    assert_eq!(text.last().copied(), Some("Fault: c2 crashed"), "{text:#?}");
+    // Heartbeats sent less than a session timeout before the rebalance: the silence began after the crash... or just before it.
+    let silent = chain.iter().find(|l| l.sentence.starts_with("no heartbeat")).unwrap();
+    assert!(silent.at <= 15_000 && silent.at + 6_000 >= 15_000, "last heartbeat at {}", silent.at);
+    let zh = narrate::why(&w, rebalance, Lang::Zh);
+    assert_eq!(zh.len(), chain.len());
+    assert!(zh.iter().any(|l| l.sentence.contains("心跳")));
+}
