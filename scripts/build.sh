@@ -3,7 +3,9 @@
 # relative paths, and prints the gzipped size of the wasm and JS.
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
-CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
+# Panic locations are not shown to users (the panic hook shows the message), so
+# leaving them out of the binary saves space.
+RUSTFLAGS="-Zlocation-detail=none" CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
   cargo rustc --profile web --lib --crate-type cdylib --target wasm32-unknown-unknown
 rm -rf dist && mkdir -p dist/pkg
 wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section \

@@ -17,6 +17,7 @@ pub mod narrate;
 pub mod permalink;
 pub mod player;
 pub mod sim;
+pub mod small_sort;
 pub mod spacetime;
 pub mod view;
 

@@ -2,6 +2,7 @@
 //! and settings Kafka accepts that cause trouble (warnings), each naming the
 //! config and the consequence, in English and Chinese.
 
+use crate::small_sort::StableSort;
 use crate::sim::Scenario;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -132,6 +133,6 @@ pub fn check(s: &Scenario) -> Vec<Lint> {
             format!("空组的第一次再均衡会等待 group.initial.rebalance.delay.ms = {} 毫秒（有新成员陆续到达时会延长），让同时启动的成员加入同一代。", b.initial_rebalance_delay_ms),
         ));
     }
-    out.sort_by_key(|l| l.level);
+    out.stable_sort_by_key(|l| l.level);
     out
 }

@@ -2,6 +2,7 @@
 //! arrow from its send to its arrival, over a window of simulated time that
 //! ends at the playhead.
 
+use crate::small_sort::StableSort;
 use crate::sim::trace::EventKind;
 use crate::sim::types::EventId;
 use crate::sim::{Millis, NodeId, World};
@@ -71,6 +72,6 @@ pub fn build(world: &World, window: Millis, hide: &[&str]) -> SpaceTime {
         }
     }
     let mut arrows: Vec<Arrow> = arrows.into_values().collect();
-    arrows.sort_by_key(|a| (a.sent_at, a.msg));
+    arrows.stable_sort_by_key(|a| (a.sent_at, a.msg));
     SpaceTime { lanes, from, to: world.now, arrows }
 }

@@ -2,6 +2,7 @@
 //! the `assign` binary and the vector tests: parsing, validation, building the
 //! assignor inputs, and one call of the assignor.
 
+use crate::small_sort::StableSort;
 use super::server::{GroupSpec, MemberSpec, SubscriptionType, TopicInfo, TopicMetadata};
 use super::{client_assignor, server_assignor, Assignment, ClientAssignor, ClusterMetadata, ServerAssignor};
 use super::{Subscription, SubscriptionFormat, TopicPartition};
@@ -275,7 +276,7 @@ impl Case {
                 if !ordered_map {
                     let ids: Vec<Uuid> = assignment.iter().map(|(t, _)| *t).collect();
                     let order = uuid_hash_order(&ids, None);
-                    assignment.sort_by_key(|(t, _)| order.iter().position(|o| o == t));
+                    assignment.stable_sort_by_key(|(t, _)| order.iter().position(|o| o == t));
                 }
                 MemberSpec {
                     member_id: m.id.clone(),
@@ -288,12 +289,12 @@ impl Case {
             .collect();
         match self.params.member_order.as_deref() {
             Some(o) if o.contains("TreeMap") || o.contains("sorted") => {
-                members.sort_by(|a, b| compare_strings(&a.member_id, &b.member_id))
+                members.stable_sort_by(|a, b| compare_strings(&a.member_id, &b.member_id))
             }
             Some(o) if o.contains("singleton") || o.contains("Linked") => {}
             _ => {
                 let order = hashmap_order(members.iter().map(|m| m.member_id.as_str()), None);
-                members.sort_by_key(|m| order.iter().position(|o| *o == m.member_id));
+                members.stable_sort_by_key(|m| order.iter().position(|o| *o == m.member_id));
             }
         }
         let subscription_type = match self.params.subscription_type.as_deref() {

@@ -5,6 +5,7 @@
 //! assignors (KIP-848) run in the coordinator and mirror
 //! `org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor`.
 
+use crate::small_sort::StableSort;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -188,7 +189,7 @@ pub fn leader_member_order(mut members: Vec<Subscription>) -> Vec<Subscription> 
         order.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
     let mut keyed: Vec<(usize, Subscription)> =
         members.drain(..).map(|m| (rank.get(m.member_id.as_str()).copied().unwrap_or(usize::MAX), m)).collect();
-    keyed.sort_by_key(|(r, _)| *r);
+    keyed.stable_sort_by_key(|(r, _)| *r);
     keyed.into_iter().map(|(_, m)| m).collect()
 }
 

@@ -1,6 +1,7 @@
 //! `org.apache.kafka.clients.consumer.RangeAssignor` ("range"), including the
 //! KIP-881 rack-aware variant with co-partitioned topics.
 
+use crate::small_sort::StableSort;
 use super::rack::{consumer_rack, partition_racks, use_rack_aware_assignment};
 use super::{topic_partition_order, Assignment, ClientAssignor, ClusterMetadata, Subscription, TopicPartition};
 use crate::java::hashmap_order;
@@ -43,7 +44,7 @@ struct TopicAssignmentState<'a> {
 impl<'a> TopicAssignmentState<'a> {
     fn new(topic: &'a str, num_partitions: i32, members: &[&'a Subscription], cluster: &'a ClusterMetadata, prefer: bool) -> Self {
         let mut sorted: Vec<&Subscription> = members.to_vec();
-        sorted.sort_by(|a, b| member_info_order(a, b));
+        sorted.stable_sort_by(|a, b| member_info_order(a, b));
         let mut seen = HashSet::new();
         let consumers: Vec<(&str, Option<&str>)> = sorted
             .into_iter()
@@ -207,7 +208,7 @@ impl ClientAssignor for RangeAssignor {
             assign_ranges(state, false, &mut out);
         }
         if rack_aware {
-            out.values_mut().for_each(|list| list.sort_by(topic_partition_order));
+            out.values_mut().for_each(|list| list.stable_sort_by(topic_partition_order));
         }
         Ok(out)
     }

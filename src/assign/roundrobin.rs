@@ -1,5 +1,6 @@
 //! `org.apache.kafka.clients.consumer.RoundRobinAssignor` ("roundrobin").
 
+use crate::small_sort::StableSort;
 use super::{member_info_order, Assignment, ClientAssignor, ClusterMetadata, Subscription, TopicPartition};
 use std::collections::{BTreeSet, HashSet};
 
@@ -14,7 +15,7 @@ impl ClientAssignor for RoundRobinAssignor {
         let mut out: Assignment = members.iter().map(|m| (m.member_id.clone(), Vec::new())).collect();
         // Utils.sorted: a stable sort of the map's iteration order by MemberInfo.
         let mut circle: Vec<&Subscription> = members.iter().collect();
-        circle.sort_by(|a, b| member_info_order(a, b));
+        circle.stable_sort_by(|a, b| member_info_order(a, b));
         let topics_of: Vec<HashSet<&str>> =
             circle.iter().map(|m| m.topics.iter().map(String::as_str).collect()).collect();
         // allPartitionsSorted: a TreeSet of the subscribed topic names.
@@ -24,7 +25,7 @@ impl ClientAssignor for RoundRobinAssignor {
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
-        topics.sort_by(|a, b| crate::java::compare_strings(a, b));
+        topics.stable_sort_by(|a, b| crate::java::compare_strings(a, b));
         let mut next = 0usize; // the CircularIterator's peeked position
         for topic in topics {
             let Some(&count) = cluster.partitions.get(topic) else { continue };

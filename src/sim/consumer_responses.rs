@@ -2,6 +2,7 @@
 //! `JoinGroupResponseHandler`, `SyncGroupResponseHandler`, `HeartbeatResponseHandler`,
 //! CC's `onJoinComplete` and offset handlers; facts B7, B8, B11, C).
 
+use crate::small_sort::StableSort;
 use super::consumer::{ClassicConsumer, MainThread, MemberState};
 use super::ctx::Ctx;
 use super::message::{JoinGroupResponse, Request, Response, SyncGroupRequest};
@@ -265,7 +266,7 @@ impl ClassicConsumer {
 
     /// `onJoinComplete`: cooperative members revoke what moved and rejoin.
     fn on_join_complete(&mut self, mut assignment: Vec<TopicPartition>, out: &mut Out) {
-        assignment.sort();
+        assignment.stable_sort();
         let added: Vec<TopicPartition> = assignment.iter().filter(|tp| !self.owned.contains(tp)).cloned().collect();
         if self.rebalance_protocol == RebalanceProtocol::COOPERATIVE {
             let revoked: Vec<TopicPartition> = self.owned.iter().filter(|tp| !assignment.contains(tp)).cloned().collect();

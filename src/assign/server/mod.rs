@@ -3,6 +3,7 @@
 //! the group coordinator computes the target assignment from a [`GroupSpec`]
 //! and the subscribed topics' metadata.
 
+use crate::small_sort::StableSort;
 use super::{Assignment, TopicPartition};
 use crate::java::{compare_strings, int_set_order, uuid_hash_order, Uuid};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -94,7 +95,7 @@ impl GroupSpec {
     /// instance id, then the rest by member id.
     pub(crate) fn sorted_members(&self) -> Vec<&MemberSpec> {
         let mut sorted: Vec<&MemberSpec> = self.members.iter().collect();
-        sorted.sort_by(|a, b| match (&a.instance_id, &b.instance_id) {
+        sorted.stable_sort_by(|a, b| match (&a.instance_id, &b.instance_id) {
             (Some(x), Some(y)) => compare_strings(x, y),
             (Some(_), None) => std::cmp::Ordering::Less,
             (None, Some(_)) => std::cmp::Ordering::Greater,
@@ -143,7 +144,7 @@ impl TopicMetadata {
                         ps.iter().map(move |p| TopicPartition::new(name.clone(), *p))
                     })
                     .collect();
-                list.sort();
+                list.stable_sort();
                 (member.clone(), list)
             })
             .collect()

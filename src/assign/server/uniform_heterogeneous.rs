@@ -1,6 +1,7 @@
 //! `UniformHeterogeneousAssignmentBuilder`: the uniform assignor for groups
 //! whose members subscribe to different topics.
 
+use crate::small_sort::StableSort;
 use super::{GroupSpec, ServerAssignment, TopicMetadata};
 use crate::java::Uuid;
 use std::cmp::Ordering;
@@ -36,7 +37,7 @@ struct MemberAssignmentBalancer {
 impl MemberAssignmentBalancer {
     fn new(members: &[usize], sizes: &[i64]) -> Self {
         let mut sorted = members.to_vec();
-        sorted.sort_by(|a, b| sizes[*a].cmp(&sizes[*b]).then(a.cmp(b)));
+        sorted.stable_sort_by(|a, b| sizes[*a].cmp(&sizes[*b]).then(a.cmp(b)));
         let (first, last) = (sizes[sorted[0]], sizes[sorted[sorted.len() - 1]]);
         MemberAssignmentBalancer {
             least_loaded_range_end: 0,
@@ -115,7 +116,7 @@ impl<'a> Builder<'a> {
             let subs = self.topic_subscribers[id].len();
             (f64::from(self.num_partitions(id)) / subs as f64, subs)
         };
-        sorted.sort_by(|a, b| {
+        sorted.stable_sort_by(|a, b| {
             let ((ra, sa), (rb, sb)) = (key(a), key(b));
             rb.partial_cmp(&ra).unwrap_or(Ordering::Equal).then(sa.cmp(&sb)).then(a.cmp(b))
         });
@@ -204,7 +205,7 @@ impl<'a> Builder<'a> {
         }
         let owners = self.owners[&id].clone();
         let mut partitions: Vec<i32> = (0..owners.len() as i32).collect();
-        partitions.sort_by_key(|p| (owners[*p as usize], *p));
+        partitions.stable_sort_by_key(|p| (owners[*p as usize], *p));
         let mut start: HashMap<i64, usize> = HashMap::new();
         let mut end: HashMap<i64, usize> = HashMap::new();
         for (i, p) in partitions.iter().enumerate() {

@@ -1,6 +1,7 @@
 //! `AbstractStickyAssignor.ConstrainedAssignmentBuilder`: used when every
 //! member subscribes to the same topics.
 
+use crate::small_sort::StableSort;
 use super::rack_info::RackInfo;
 use super::{current_assignment_order, Ctx, OwnedPartitions, Tp};
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -47,8 +48,8 @@ pub(crate) fn build(ctx: &Ctx, rack_info: &RackInfo, owned: OwnedPartitions) -> 
     let mut unassigned: Vec<Tp> =
         (0..ctx.topics.len() as u32).flat_map(|t| ctx.partitions_of(t)).filter(|tp| !assigned.contains(tp)).collect();
     let rank = &ctx.id_rank;
-    b.unfilled_under_min.sort_by_key(|m| rank[*m]);
-    b.unfilled_exactly_min.make_contiguous().sort_by_key(|m| rank[*m]);
+    b.unfilled_under_min.stable_sort_by_key(|m| rank[*m]);
+    b.unfilled_exactly_min.make_contiguous().stable_sort_by_key(|m| rank[*m]);
     rack_info.sort_partitions_by_rack_consumers(&mut unassigned);
     let unassigned = b.assign_rack_aware_round_robin(unassigned);
     b.assign_round_robin(&unassigned)?;
@@ -72,7 +73,7 @@ impl Builder<'_, '_> {
                     !mismatch
                 })
                 .collect();
-            partitions.sort_by_key(|tp| (tp.partition, tp.topic));
+            partitions.stable_sort_by_key(|tp| (tp.partition, tp.topic));
             partitions.retain(|tp| !self.multiple_owners.contains(tp));
             let keep = if partitions.len() < self.min_quota {
                 self.unfilled_under_min.push(consumer);

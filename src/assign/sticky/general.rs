@@ -1,6 +1,7 @@
 //! `AbstractStickyAssignor.GeneralAssignmentBuilder`: used when members
 //! subscribe to different topics.
 
+use crate::small_sort::StableSort;
 use super::movements::PartitionMovements;
 use super::rack_info::RackInfo;
 use super::{Ctx, OwnedPartitions, StickyAssignor, Tp, DEFAULT_GENERATION};
@@ -49,7 +50,7 @@ pub(crate) fn build(ctx: &Ctx, rack_info: &RackInfo, owned: OwnedPartitions, ass
         }
     }
     let mut sorted_topics: Vec<u32> = (0..num_topics as u32).collect();
-    sorted_topics.sort_by_key(|t| (topic_consumers[*t as usize].len(), *t));
+    sorted_topics.stable_sort_by_key(|t| (topic_consumers[*t as usize].len(), *t));
     let sorted_all_partitions = sorted_topics.iter().flat_map(|t| ctx.partitions_of(*t)).collect();
     let mut b = Builder {
         ctx,

@@ -11,6 +11,7 @@ mod general;
 mod movements;
 mod rack_info;
 
+use crate::small_sort::StableSort;
 use super::{Assignment, ClientAssignor, ClusterMetadata, RebalanceProtocol, Subscription, SubscriptionFormat, TopicPartition};
 use crate::java::{compare_strings, hashmap_order, string_hash};
 use rack_info::RackInfo;
@@ -48,10 +49,10 @@ impl<'a> Ctx<'a> {
             .collect::<HashSet<_>>()
             .into_iter()
             .collect();
-        topics.sort_by(|a, b| compare_strings(a, b));
+        topics.stable_sort_by(|a, b| compare_strings(a, b));
         let counts: Vec<i32> = topics.iter().map(|t| cluster.partitions[*t]).collect();
         let mut by_id: Vec<usize> = (0..members.len()).collect();
-        by_id.sort_by(|a, b| compare_strings(&members[*a].member_id, &members[*b].member_id));
+        by_id.stable_sort_by(|a, b| compare_strings(&members[*a].member_id, &members[*b].member_id));
         let mut id_rank = vec![0; members.len()];
         by_id.iter().enumerate().for_each(|(rank, m)| id_rank[*m] = rank);
         Ctx {

@@ -1,5 +1,6 @@
 //! `AbstractStickyAssignor.RackInfo` (KIP-881).
 
+use crate::small_sort::StableSort;
 use super::{Ctx, Tp};
 use crate::assign::rack::{consumer_rack, partition_racks, use_rack_aware_assignment};
 use crate::assign::ClusterMetadata;
@@ -63,7 +64,7 @@ impl<'a> RackInfo<'a> {
     /// on each partition's racks.
     pub fn sort_partitions_by_rack_consumers(&self, partitions: &mut [Tp]) {
         if !self.num_consumers_by_partition.is_empty() {
-            partitions.sort_by_key(|tp| self.num_consumers_by_partition.get(tp).copied().unwrap_or(0));
+            partitions.stable_sort_by_key(|tp| self.num_consumers_by_partition.get(tp).copied().unwrap_or(0));
         }
     }
 
