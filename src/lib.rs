@@ -8,6 +8,7 @@
 pub mod assign;
 pub mod fidelity;
 pub mod java;
+pub mod lesson;
 pub mod narrate;
 pub mod permalink;
 pub mod player;
