@@ -203,6 +203,9 @@ impl Expectation {
                 let actual = world.committed_offsets(group).and_then(|o| o.get(&tp).copied());
                 if actual == *offset { Ok(()) } else { fail(format!("group {group}'s committed offset of {partition} to be {}", show(*offset)), show(actual)) }
             }
+            Expectation::Time { ms } => {
+                if world.now == *ms { Ok(()) } else { fail(format!("the event at {ms} ms"), format!("{} ms", world.now)) }
+            }
         }
     }
 }

@@ -205,4 +205,6 @@ pub enum Expectation {
     Fatal { consumer: String, error: String },
     /// The group's committed offset of a partition (`null`: none).
     Committed { group: String, partition: String, offset: Option<i64> },
+    /// The step's event happened at this simulated time (ms).
+    Time { ms: u64 },
 }

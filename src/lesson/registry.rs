@@ -9,6 +9,8 @@ use std::sync::OnceLock;
 /// (file name, contents), in course order.
 pub const SOURCES: &[(&str, &str)] = &[
     ("01-finding-the-coordinator.json", include_str!("../../lessons/01-finding-the-coordinator.json")),
+    ("02-joining.json", include_str!("../../lessons/02-joining.json")),
+    ("04-consumer-crashes.json", include_str!("../../lessons/04-consumer-crashes.json")),
 ];
 
 static LESSONS: OnceLock<Result<Vec<Lesson>, String>> = OnceLock::new();

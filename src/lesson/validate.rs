@@ -181,6 +181,7 @@ impl Names {
             }
             Expectation::Fatal { consumer, .. } => self.consumer(consumer),
             Expectation::Committed { group, partition, .. } => self.group(group).and(self.partition(partition)),
+            Expectation::Time { .. } => Ok(()),
         }
     }
 }
