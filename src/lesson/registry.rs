@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 pub const SOURCES: &[(&str, &str)] = &[
     ("01-finding-the-coordinator.json", include_str!("../../lessons/01-finding-the-coordinator.json")),
     ("02-joining.json", include_str!("../../lessons/02-joining.json")),
+    ("03-the-leader-assigns.json", include_str!("../../lessons/03-the-leader-assigns.json")),
     ("04-consumer-crashes.json", include_str!("../../lessons/04-consumer-crashes.json")),
 ];
 
