@@ -12,6 +12,7 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("02-joining.json", include_str!("../../lessons/02-joining.json")),
     ("03-the-leader-assigns.json", include_str!("../../lessons/03-the-leader-assigns.json")),
     ("04-consumer-crashes.json", include_str!("../../lessons/04-consumer-crashes.json")),
+    ("05-alive-but-stuck.json", include_str!("../../lessons/05-alive-but-stuck.json")),
 ];
 
 static LESSONS: OnceLock<Result<Vec<Lesson>, String>> = OnceLock::new();
