@@ -13,6 +13,7 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("03-the-leader-assigns.json", include_str!("../../lessons/03-the-leader-assigns.json")),
     ("04-consumer-crashes.json", include_str!("../../lessons/04-consumer-crashes.json")),
     ("05-alive-but-stuck.json", include_str!("../../lessons/05-alive-but-stuck.json")),
+    ("06-offsets-and-duplicates.json", include_str!("../../lessons/06-offsets-and-duplicates.json")),
 ];
 
 static LESSONS: OnceLock<Result<Vec<Lesson>, String>> = OnceLock::new();
