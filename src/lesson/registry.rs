@@ -14,6 +14,7 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("04-consumer-crashes.json", include_str!("../../lessons/04-consumer-crashes.json")),
     ("05-alive-but-stuck.json", include_str!("../../lessons/05-alive-but-stuck.json")),
     ("06-offsets-and-duplicates.json", include_str!("../../lessons/06-offsets-and-duplicates.json")),
+    ("07-eager-vs-cooperative.json", include_str!("../../lessons/07-eager-vs-cooperative.json")),
 ];
 
 static LESSONS: OnceLock<Result<Vec<Lesson>, String>> = OnceLock::new();
