@@ -15,6 +15,7 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("05-alive-but-stuck.json", include_str!("../../lessons/05-alive-but-stuck.json")),
     ("06-offsets-and-duplicates.json", include_str!("../../lessons/06-offsets-and-duplicates.json")),
     ("07-eager-vs-cooperative.json", include_str!("../../lessons/07-eager-vs-cooperative.json")),
+    ("08-static-membership.json", include_str!("../../lessons/08-static-membership.json")),
 ];
 
 static LESSONS: OnceLock<Result<Vec<Lesson>, String>> = OnceLock::new();
