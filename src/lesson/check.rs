@@ -69,7 +69,7 @@ impl Condition {
                     && partition.as_ref().is_none_or(|p| partitions.iter().any(|tp| tp.to_string() == *p))
             }
             (Condition::Message { label, from, to }, EventKind::MessageSent { from: f, to: t, label: l, .. }) => {
-                l.starts_with(label.as_str()) && node_is(from, *f) && node_is(to, *t)
+                l.contains(label.as_str()) && node_is(from, *f) && node_is(to, *t)
             }
             (Condition::Redelivered { consumer }, EventKind::RecordsProcessed { node, redelivered, .. }) => {
                 *redelivered > 0 && node_is(consumer, *node)

@@ -75,6 +75,10 @@ pub struct Step {
     /// Faults injected when the step starts (the same JSON as scenario faults).
     #[serde(default)]
     pub actions: Vec<Fault>,
+    /// Inject `actions` only once the question is answered (predict, then act),
+    /// rather than before asking it.
+    #[serde(default, rename = "actionsAfterAnswer")]
+    pub actions_after_answer: bool,
     /// Asked right after the actions, before the outcome: the simulation
     /// waits for the answer.
     #[serde(default)]
@@ -137,7 +141,7 @@ pub enum Condition {
         #[serde(default)]
         partition: Option<String>,
     },
-    /// A message is sent whose label starts with `label` (`JoinGroup → MEMBER_ID_REQUIRED`,
+    /// A message is sent whose label contains `label` (`JoinGroup → MEMBER_ID_REQUIRED`,
     /// `FindCoordinator ← broker-1`, `LeaveGroup`), optionally between given nodes.
     Message {
         label: String,

@@ -16,6 +16,7 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("06-offsets-and-duplicates.json", include_str!("../../lessons/06-offsets-and-duplicates.json")),
     ("07-eager-vs-cooperative.json", include_str!("../../lessons/07-eager-vs-cooperative.json")),
     ("08-static-membership.json", include_str!("../../lessons/08-static-membership.json")),
+    ("09-coordinator-dies.json", include_str!("../../lessons/09-coordinator-dies.json")),
 ];
 
 static LESSONS: OnceLock<Result<Vec<Lesson>, String>> = OnceLock::new();

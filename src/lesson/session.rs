@@ -142,16 +142,35 @@ impl LessonSession {
         self.history.push(StepRecord { started_at: player.now(), trace_len: player.world.trace.len(), reached_at: None });
         self.scan = player.world.trace.len();
         self.carry = 0.0;
-        for f in self.lesson.steps[index].actions.clone() {
-            player.dispatch(Action::Inject(f));
+        let step = &self.lesson.steps[index];
+        let ask = step.question.is_some() && self.feedback[index].is_none();
+        if !(ask && step.actions_after_answer) {
+            self.act(player);
         }
-        if self.lesson.steps[index].question.is_some() && self.feedback[index].is_none() {
+        if ask {
             self.phase = Phase::Question;
             player.dispatch(Action::Pause);
         } else {
             self.phase = Phase::Running;
             player.playing = true;
         }
+    }
+
+    fn act(&self, player: &mut Player) {
+        for f in self.current().actions.clone() {
+            player.dispatch(Action::Inject(f));
+        }
+    }
+
+    /// The question is settled: deferred actions run and the simulation goes on.
+    fn settle(&mut self, player: &mut Player, f: Feedback) -> Feedback {
+        self.feedback[self.step] = Some(f.clone());
+        if self.current().actions_after_answer {
+            self.act(player);
+        }
+        self.phase = Phase::Running;
+        player.playing = true;
+        f
     }
 
     /// True if the current step's event already happened since the step began
@@ -173,20 +192,14 @@ impl LessonSession {
             _ => return Err(format!("{choice:?} is not one of this question's options")),
         }
         let f = Feedback { correct: choice == q.answer, chosen: Some(choice), answer: q.answer.clone(), explanation: q.explanation.clone() };
-        self.feedback[self.step] = Some(f.clone());
-        self.phase = Phase::Running;
-        player.playing = true;
-        Ok(f)
+        Ok(self.settle(player, f))
     }
 
     /// Shows the answer without a choice (presenter mode with a clicker).
     pub fn reveal(&mut self, player: &mut Player) -> Result<Feedback, String> {
         let q = self.question().ok_or("no question is waiting for an answer")?.clone();
         let f = Feedback { correct: false, chosen: None, answer: q.answer.clone(), explanation: q.explanation.clone() };
-        self.feedback[self.step] = Some(f.clone());
-        self.phase = Phase::Running;
-        player.playing = true;
-        Ok(f)
+        Ok(self.settle(player, f))
     }
 
     /// The animation frame: like `Action::Tick`, but pauses on the step's event.
@@ -230,6 +243,10 @@ impl LessonSession {
     pub fn run_to(&mut self, player: &mut Player, t: Millis) -> Option<Reached> {
         if self.phase != Phase::Running {
             return None;
+        }
+        // The event may already be in the trace (caused by the step's actions).
+        if self.outcome_seen(player) {
+            return Some(self.reach(player));
         }
         let until = self.current().until.clone();
         let deadline = until.deadline(self.history[self.step].started_at);

@@ -310,6 +310,9 @@ pub fn validate(lesson: &Lesson) -> Vec<String> {
                 errors.push(format!("{at}.expect[{k}]: {e}"));
             }
         }
+        if step.actions_after_answer && (step.question.is_none() || step.actions.is_empty()) {
+            errors.push(format!("{at}.actionsAfterAnswer: needs both a question and actions"));
+        }
         if let Some(q) = &step.question {
             question(&mut errors, &names, &format!("{at}.question"), q);
             if matches!(step.until, Condition::Elapsed { .. }) {
