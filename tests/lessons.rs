@@ -220,6 +220,17 @@ fn an_expectation_that_does_not_hold_is_reported_with_what_the_world_holds() {
     ]);
 }
 
+#[test]
+fn the_readme_example_lesson_is_valid_and_runs_to_its_end() {
+    let readme = include_str!("../README.md");
+    let section = &readme[readme.find("## Writing a lesson").expect("README section")..];
+    let start = section.find("```json\n").expect("an example") + 8;
+    let json = &section[start..start + section[start..].find("```").unwrap()];
+    let lesson = load(json).unwrap_or_else(|e| panic!("{e}"));
+    let report = run(&lesson, Answers::Correct).unwrap();
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+}
+
 /// `LESSON=4 cargo test --test lessons show_a_lesson -- --nocapture` prints when
 /// each step of lesson 4 ends and the trace's narration, for lesson authors.
 #[test]
