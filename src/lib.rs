@@ -12,6 +12,7 @@ pub mod fidelity;
 pub mod i18n;
 pub mod inspect;
 pub mod java;
+pub mod lesson;
 pub mod lint;
 pub mod narrate;
 pub mod permalink;

@@ -146,6 +146,31 @@ impl Player {
         }
     }
 
+    /// Runs forward to `t` as playing does, one instant (every item due at the
+    /// same simulated time) at a time, and stops after the first instant after
+    /// which `stop` holds; returns whether it stopped. Lessons use it to pause on
+    /// a simulation event.
+    pub fn advance_until(&mut self, t: Millis, mut stop: impl FnMut(&World) -> bool) -> bool {
+        loop {
+            let applied = self.world.injected.len();
+            let fault_at = self.script.get(applied).map(|(at, _)| *at).filter(|at| *at <= t);
+            let item_at = self.world.next_time().filter(|n| *n <= t);
+            let Some(instant) = fault_at.into_iter().chain(item_at).min() else { break };
+            self.world.run_until(instant);
+            if fault_at == Some(instant) {
+                let f = self.script[applied].1.clone();
+                self.world.inject(f);
+            }
+            self.maybe_checkpoint();
+            if stop(&self.world) {
+                return true;
+            }
+        }
+        self.world.run_until(t);
+        self.maybe_checkpoint();
+        false
+    }
+
     fn checkpoint_due(&self) -> Millis {
         self.checkpoints.last().map_or(0, |c| c.world.now) + CHECKPOINT_EVERY_MS
     }

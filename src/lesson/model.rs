@@ -1,0 +1,209 @@
+//! The lesson format (serde, one JSON file per lesson in `lessons/`).
+//!
+//! A lesson is a scenario (the same JSON as `scenarios/*.json`) and a list of
+//! steps. Each step shows a narration, may inject faults when it starts, may ask
+//! a question before its outcome, and ends when a simulation event happens
+//! (`until`); its expectations are then checked against the world.
+
+use crate::sim::{Fault, Millis, Scenario};
+use serde::{Deserialize, Serialize};
+
+/// A text in both languages of the course.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Text {
+    pub en: String,
+    pub zh: String,
+}
+
+pub use crate::i18n::Lang;
+
+impl Text {
+    pub fn get(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::En => &self.en,
+            Lang::Zh => &self.zh,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lesson {
+    /// Stable id for deep links and saved progress, e.g. `consumer-crashes`.
+    pub id: String,
+    /// Position in the course (1-based); `#lesson=<number>` opens it.
+    pub number: u32,
+    pub title: Text,
+    pub summary: Text,
+    pub scenario: Scenario,
+    pub steps: Vec<Step>,
+    /// The free-play end: what to try from the lesson's final state.
+    #[serde(rename = "tryIt")]
+    pub try_it: TryIt,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TryIt {
+    pub text: Text,
+    /// The suggested experiment, in words.
+    pub experiment: Text,
+    /// The experiment's faults, for the page to offer in its fault menu.
+    #[serde(default)]
+    pub faults: Vec<Fault>,
+}
+
+/// Default bound on how long a step may wait for its event (simulated ms).
+pub const DEFAULT_WITHIN_MS: Millis = 60_000;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    /// Stable id, unique in the lesson (`#lesson=4&step=<id or number>`).
+    pub id: String,
+    pub narration: Text,
+    /// Node names (`c2`, `broker-1`), partitions (`orders-1`,
+    /// `__consumer_offsets-12`) or group ids to highlight during the step.
+    #[serde(default)]
+    pub highlights: Vec<String>,
+    /// Faults injected when the step starts (the same JSON as scenario faults).
+    #[serde(default)]
+    pub actions: Vec<Fault>,
+    /// Inject `actions` only once the question is answered (predict, then act),
+    /// rather than before asking it.
+    #[serde(default, rename = "actionsAfterAnswer")]
+    pub actions_after_answer: bool,
+    /// Asked right after the actions, before the outcome: the simulation
+    /// waits for the answer.
+    #[serde(default)]
+    pub question: Option<Question>,
+    /// The event that ends the step.
+    pub until: Condition,
+    /// The event must happen within this much simulated time.
+    #[serde(default = "default_within", rename = "withinMs")]
+    pub within_ms: Millis,
+    /// Checked on the world when the event has happened.
+    #[serde(default)]
+    pub expect: Vec<Expectation>,
+}
+
+fn default_within() -> Millis {
+    DEFAULT_WITHIN_MS
+}
+
+/// A predict-then-reveal question: multiple choice (`choices`, `answer` is an
+/// index) or "click what you predict" (`targets`, `answer` is a name).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Question {
+    pub prompt: Text,
+    #[serde(default)]
+    pub choices: Vec<Text>,
+    /// Node or partition names the learner may click.
+    #[serde(default)]
+    pub targets: Vec<String>,
+    pub answer: Choice,
+    /// Shown after answering: why, with the Kafka concept (config, state, error).
+    pub explanation: Text,
+}
+
+/// An answer: the index of a choice, or the name of a clicked node/partition.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Choice {
+    Index(usize),
+    Target(String),
+}
+
+/// A simulation event that ends a step. Every kind except `elapsed` matches an
+/// event of the trace recorded after the step started.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "camelCase", deny_unknown_fields)]
+pub enum Condition {
+    /// The group changes to `state` (`ClassicGroupState`: `PreparingRebalance`, `Stable`...).
+    GroupState { group: String, state: String },
+    /// The consumer's member state changes to `state` (`PREPARING_REBALANCE`, `STABLE`...).
+    MemberState { consumer: String, state: String },
+    /// The coordinator's session timer for the consumer's member id fires.
+    SessionTimeout { consumer: String },
+    /// The consumer's `max.poll.interval.ms` expires without a `poll()`.
+    PollTimeout { consumer: String },
+    /// A `ConsumerRebalanceListener` callback runs (optionally including `partition`).
+    Callback {
+        consumer: String,
+        callback: String,
+        #[serde(default)]
+        partition: Option<String>,
+    },
+    /// A message is sent whose label contains `label` (`JoinGroup → MEMBER_ID_REQUIRED`,
+    /// `FindCoordinator ← broker-1`, `LeaveGroup`), optionally between given nodes.
+    Message {
+        label: String,
+        #[serde(default)]
+        from: Option<String>,
+        #[serde(default)]
+        to: Option<String>,
+    },
+    /// A consumer processes records a second time (redelivery).
+    Redelivered {
+        #[serde(default)]
+        consumer: Option<String>,
+    },
+    /// The group commits offsets (optionally including `partition`).
+    OffsetsCommitted {
+        group: String,
+        #[serde(default)]
+        partition: Option<String>,
+    },
+    /// The coordinator context of the group's `__consumer_offsets` partition
+    /// changes to `state` (`LOADING`, `ACTIVE`).
+    CoordinatorState { group: String, state: String },
+    /// A protocol note containing `contains` (the narration of the core).
+    Note {
+        contains: String,
+        #[serde(default)]
+        node: Option<String>,
+    },
+    /// `ms` of simulated time after the step started; only where time itself is the point.
+    Elapsed { ms: Millis },
+}
+
+/// A fact about the world checked when a step's event has happened.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "camelCase", deny_unknown_fields)]
+pub enum Expectation {
+    GroupState { group: String, state: String },
+    Generation { group: String, generation: i32 },
+    /// Members of the group on its coordinator.
+    Members { group: String, count: usize },
+    Leader { group: String, consumer: String },
+    /// The assignor the group's vote chose.
+    Protocol { group: String, protocol: String },
+    /// The broker whose active coordinator holds the group.
+    Coordinator { group: String, broker: String },
+    /// The coordinator a consumer currently knows (`null`: unknown).
+    KnownCoordinator { consumer: String, broker: Option<String> },
+    /// The live consumer owning a partition (`null`: nobody).
+    Owner { partition: String, consumer: Option<String> },
+    /// Exactly these partitions are owned by the consumer.
+    Owns { consumer: String, partitions: Vec<String> },
+    /// The consumer's member state (`UNJOINED`... `STABLE`).
+    MemberState { consumer: String, state: String },
+    /// Records of the group processed a second time, in all.
+    Redelivered {
+        group: String,
+        #[serde(default, rename = "atLeast")]
+        at_least: Option<i64>,
+        #[serde(default, rename = "atMost")]
+        at_most: Option<i64>,
+    },
+    /// Times the group entered `PreparingRebalance` since the lesson began.
+    Rebalances { group: String, count: usize },
+    /// The consumer raised a fatal error to the application.
+    Fatal { consumer: String, error: String },
+    /// The group's committed offset of a partition (`null`: none).
+    Committed { group: String, partition: String, offset: Option<i64> },
+    /// The step's event happened at this simulated time (ms).
+    Time { ms: u64 },
+}

@@ -1,0 +1,346 @@
+//! Static checks of a lesson: both languages present, ids unique and stable,
+//! names that exist in the scenario, questions well formed. Every problem is
+//! reported with where it is.
+
+use super::check::{broker_id, callback_named, consumer_idx};
+use super::model::{Choice, Condition, Expectation, Lesson, Question, Text};
+use crate::assign::TopicPartition;
+use crate::sim::classic_group::ClassicGroupState;
+use crate::sim::Fault;
+use std::collections::{BTreeMap, BTreeSet};
+
+const MEMBER_STATES: [&str; 4] = ["UNJOINED", "PREPARING_REBALANCE", "COMPLETING_REBALANCE", "STABLE"];
+const CONTEXT_STATES: [&str; 2] = ["LOADING", "ACTIVE"];
+/// Longest a step may wait for its event.
+pub const MAX_WITHIN_MS: u64 = 600_000;
+
+/// What the lesson's scenario (and its actions) make exist.
+struct Names {
+    consumers: u32,
+    brokers: u32,
+    groups: BTreeSet<String>,
+    topics: BTreeMap<String, u32>,
+    offsets_partitions: u32,
+}
+
+impl Names {
+    fn of(lesson: &Lesson) -> Names {
+        let s = &lesson.scenario;
+        let mut topics: BTreeMap<String, u32> = s.topics.iter().map(|t| (t.name.clone(), t.partitions)).collect();
+        let mut consumers: u32 = s.groups.iter().map(|g| g.consumers).sum();
+        let faults = lesson.steps.iter().flat_map(|st| st.actions.iter()).chain(s.faults.iter().map(|f| &f.fault));
+        for f in faults {
+            match f {
+                Fault::AddConsumer { .. } => consumers += 1,
+                Fault::AddPartitions { topic, count } => {
+                    if let Some(n) = topics.get_mut(topic) {
+                        *n = (*n).max(*count);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Names {
+            consumers,
+            brokers: s.brokers,
+            groups: s.groups.iter().map(|g| g.group_id.clone()).collect(),
+            topics,
+            offsets_partitions: s.broker.offsets_topic_num_partitions,
+        }
+    }
+
+    fn consumer(&self, name: &str) -> Result<(), String> {
+        match consumer_idx(name) {
+            Some(c) if (1..=self.consumers).contains(&c) => Ok(()),
+            _ => Err(format!("'{name}' is not a consumer of this lesson (c1..c{})", self.consumers)),
+        }
+    }
+
+    fn broker(&self, name: &str) -> Result<(), String> {
+        match broker_id(name) {
+            Some(b) if b < self.brokers => Ok(()),
+            _ => Err(format!("'{name}' is not a broker of this lesson (broker-0..broker-{})", self.brokers.saturating_sub(1))),
+        }
+    }
+
+    fn node(&self, name: &str) -> Result<(), String> {
+        if name.starts_with("broker-") { self.broker(name) } else { self.consumer(name) }
+    }
+
+    fn group(&self, name: &str) -> Result<(), String> {
+        if self.groups.contains(name) { Ok(()) } else { Err(format!("'{name}' is not a group of this lesson ({:?})", self.groups)) }
+    }
+
+    fn partition(&self, name: &str) -> Result<(), String> {
+        let tp: TopicPartition = name.parse()?;
+        let n = if tp.topic == "__consumer_offsets" { Some(self.offsets_partitions) } else { self.topics.get(&tp.topic).copied() };
+        match n {
+            Some(n) if tp.partition >= 0 && (tp.partition as u32) < n => Ok(()),
+            Some(n) => Err(format!("'{name}': {} has partitions 0..{}", tp.topic, n.saturating_sub(1))),
+            None => Err(format!("'{name}': no topic {} in this lesson", tp.topic)),
+        }
+    }
+
+    /// A highlight or click target: a node, a partition or a group.
+    fn element(&self, name: &str) -> Result<(), String> {
+        if consumer_idx(name).is_some() || broker_id(name).is_some() {
+            self.node(name)
+        } else if self.groups.contains(name) {
+            Ok(())
+        } else if name.contains('-') && name.rsplit_once('-').is_some_and(|(_, p)| p.parse::<u32>().is_ok()) {
+            self.partition(name)
+        } else {
+            Err(format!("'{name}' is not a node, partition or group of this lesson"))
+        }
+    }
+
+    fn fault(&self, f: &Fault) -> Result<(), String> {
+        let c = |i: &u32| self.consumer(&format!("c{i}"));
+        let b = |i: &u32| self.broker(&format!("broker-{i}"));
+        match f {
+            Fault::CrashConsumer { consumer }
+            | Fault::RestartConsumer { consumer }
+            | Fault::PauseConsumer { consumer, .. }
+            | Fault::SlowProcessing { consumer, .. } => c(consumer),
+            Fault::ChangeSubscription { consumer, topics } => {
+                c(consumer)?;
+                topics.iter().try_for_each(|t| if self.topics.contains_key(t) { Ok(()) } else { Err(format!("no topic {t}")) })
+            }
+            Fault::KillBroker { broker } | Fault::RestartBroker { broker } => b(broker),
+            Fault::CutLink { a, b } | Fault::HealLink { a, b } | Fault::SetLinkLatency { a, b, .. } | Fault::SetLinkLoss { a, b, .. } => {
+                self.node(a).and(self.node(b))
+            }
+            Fault::DropNextMessage { from, to } | Fault::HoldLink { from, to } | Fault::ReleaseLink { from, to } => {
+                self.node(from).and(self.node(to))
+            }
+            Fault::AddConsumer { group } => self.group(group),
+            Fault::AddPartitions { topic, .. } => {
+                if self.topics.contains_key(topic) { Ok(()) } else { Err(format!("no topic {topic}")) }
+            }
+        }
+    }
+
+    fn condition(&self, c: &Condition) -> Result<(), String> {
+        match c {
+            Condition::GroupState { group, state } => self.group(group).and(group_state(state)),
+            Condition::MemberState { consumer, state } => self.consumer(consumer).and(member_state(state)),
+            Condition::SessionTimeout { consumer } | Condition::PollTimeout { consumer } => self.consumer(consumer),
+            Condition::Callback { consumer, callback, partition } => {
+                self.consumer(consumer)?;
+                callback_named(callback).ok_or_else(|| format!("unknown callback '{callback}' (onPartitionsRevoked, onPartitionsAssigned, onPartitionsLost)"))?;
+                partition.as_deref().map_or(Ok(()), |p| self.partition(p))
+            }
+            Condition::Message { label, from, to } => {
+                if label.trim().is_empty() {
+                    return Err("message label is empty".into());
+                }
+                from.iter().chain(to.iter()).try_for_each(|n| self.node(n))
+            }
+            Condition::Redelivered { consumer } => consumer.as_deref().map_or(Ok(()), |c| self.consumer(c)),
+            Condition::OffsetsCommitted { group, partition } => {
+                self.group(group)?;
+                partition.as_deref().map_or(Ok(()), |p| self.partition(p))
+            }
+            Condition::CoordinatorState { group, state } => {
+                self.group(group)?;
+                if CONTEXT_STATES.contains(&state.as_str()) { Ok(()) } else { Err(format!("unknown coordinator state '{state}' ({CONTEXT_STATES:?})")) }
+            }
+            Condition::Note { contains, node } => {
+                if contains.trim().is_empty() {
+                    return Err("note text is empty".into());
+                }
+                node.as_deref().map_or(Ok(()), |n| self.node(n))
+            }
+            Condition::Elapsed { ms } => if *ms == 0 { Err("elapsed ms must be positive".into()) } else { Ok(()) },
+        }
+    }
+
+    fn expectation(&self, e: &Expectation) -> Result<(), String> {
+        match e {
+            Expectation::GroupState { group, state } => self.group(group).and(group_state(state)),
+            Expectation::Generation { group, .. }
+            | Expectation::Members { group, .. }
+            | Expectation::Protocol { group, .. }
+            | Expectation::Rebalances { group, .. }
+            | Expectation::Redelivered { group, .. } => self.group(group),
+            Expectation::Leader { group, consumer } => self.group(group).and(self.consumer(consumer)),
+            Expectation::Coordinator { group, broker } => self.group(group).and(self.broker(broker)),
+            Expectation::KnownCoordinator { consumer, broker } => {
+                self.consumer(consumer).and(broker.as_deref().map_or(Ok(()), |b| self.broker(b)))
+            }
+            Expectation::Owner { partition, consumer } => {
+                self.partition(partition).and(consumer.as_deref().map_or(Ok(()), |c| self.consumer(c)))
+            }
+            Expectation::Owns { consumer, partitions } => {
+                self.consumer(consumer)?;
+                partitions.iter().try_for_each(|p| self.partition(p))
+            }
+            Expectation::MemberState { consumer, state } => {
+                self.consumer(consumer)?;
+                if state == "crashed" { Ok(()) } else { member_state(state) }
+            }
+            Expectation::Fatal { consumer, .. } => self.consumer(consumer),
+            Expectation::Committed { group, partition, .. } => self.group(group).and(self.partition(partition)),
+            Expectation::Time { .. } => Ok(()),
+        }
+    }
+}
+
+fn group_state(s: &str) -> Result<(), String> {
+    if ClassicGroupState::ALL.iter().any(|g| g.name() == s) {
+        Ok(())
+    } else {
+        Err(format!("unknown group state '{s}' (Kafka's ClassicGroupState: Empty, PreparingRebalance, CompletingRebalance, Stable, Dead)"))
+    }
+}
+
+fn member_state(s: &str) -> Result<(), String> {
+    if MEMBER_STATES.contains(&s) { Ok(()) } else { Err(format!("unknown member state '{s}' ({MEMBER_STATES:?})")) }
+}
+
+fn is_id(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// Han characters: a `zh` sentence must contain some (an untranslated copy does not).
+fn has_han(s: &str) -> bool {
+    s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+}
+
+/// Two plain words in a row (`the group`): English prose rather than a name
+/// like `__consumer_offsets-8`, which reads the same in both languages.
+fn is_prose(s: &str) -> bool {
+    let words: Vec<&str> = s.split_whitespace().collect();
+    words.windows(2).any(|w| w.iter().all(|x| x.chars().all(|c| c.is_ascii_alphabetic())))
+}
+
+fn text(errors: &mut Vec<String>, at: &str, t: &Text) {
+    if t.en.trim().is_empty() {
+        errors.push(format!("{at}.en: the English text is missing or empty"));
+    }
+    if t.zh.trim().is_empty() {
+        errors.push(format!("{at}.zh: the Chinese text is missing or empty"));
+    } else if !has_han(&t.zh) && is_prose(&t.zh) {
+        errors.push(format!("{at}.zh: the Chinese text is English words with no Chinese characters"));
+    }
+}
+
+fn question(errors: &mut Vec<String>, names: &Names, at: &str, q: &Question) {
+    text(errors, &format!("{at}.prompt"), &q.prompt);
+    text(errors, &format!("{at}.explanation"), &q.explanation);
+    match (q.choices.is_empty(), q.targets.is_empty()) {
+        (false, false) => errors.push(format!("{at}: give either choices or targets, not both")),
+        (true, true) => errors.push(format!("{at}: give choices (multiple choice) or targets (click a node or partition)")),
+        (false, true) => {
+            if q.choices.len() < 2 {
+                errors.push(format!("{at}.choices: a question needs at least 2 choices"));
+            }
+            for (i, c) in q.choices.iter().enumerate() {
+                text(errors, &format!("{at}.choices[{i}]"), c);
+            }
+            match &q.answer {
+                Choice::Index(i) if *i < q.choices.len() => {}
+                Choice::Index(i) => errors.push(format!("{at}.answer: {i} is out of range (there are {} choices, numbered from 0)", q.choices.len())),
+                Choice::Target(t) => errors.push(format!("{at}.answer: '{t}' must be the index of a choice")),
+            }
+        }
+        (true, false) => {
+            if q.targets.len() < 2 {
+                errors.push(format!("{at}.targets: a question needs at least 2 targets"));
+            }
+            for t in &q.targets {
+                if let Err(e) = names.element(t) {
+                    errors.push(format!("{at}.targets: {e}"));
+                }
+            }
+            match &q.answer {
+                Choice::Target(t) if q.targets.contains(t) => {}
+                other => errors.push(format!("{at}.answer: {other:?} is not one of the targets {:?}", q.targets)),
+            }
+        }
+    }
+}
+
+/// Every problem of `lesson`, each naming where it is; empty when valid.
+pub fn validate(lesson: &Lesson) -> Vec<String> {
+    let mut errors = Vec::new();
+    if !is_id(&lesson.id) {
+        errors.push(format!("id: '{}' must be lowercase letters, digits and '-'", lesson.id));
+    }
+    if lesson.number == 0 {
+        errors.push("number: lessons are numbered from 1".into());
+    }
+    text(&mut errors, "title", &lesson.title);
+    text(&mut errors, "summary", &lesson.summary);
+    if let Err(e) = lesson.scenario.validate() {
+        errors.push(format!("scenario: {e}"));
+    }
+    let names = Names::of(lesson);
+    if lesson.steps.is_empty() {
+        errors.push("steps: a lesson needs at least one step".into());
+    }
+    let mut ids = BTreeSet::new();
+    for (i, step) in lesson.steps.iter().enumerate() {
+        let at = format!("step {} ({})", i + 1, step.id);
+        if !is_id(&step.id) {
+            errors.push(format!("{at}.id: must be lowercase letters, digits and '-'"));
+        }
+        if !ids.insert(step.id.as_str()) {
+            errors.push(format!("{at}.id: '{}' is used by an earlier step", step.id));
+        }
+        text(&mut errors, &format!("{at}.narration"), &step.narration);
+        for h in &step.highlights {
+            if let Err(e) = names.element(h) {
+                errors.push(format!("{at}.highlights: {e}"));
+            }
+        }
+        for (k, f) in step.actions.iter().enumerate() {
+            if let Err(e) = names.fault(f) {
+                errors.push(format!("{at}.actions[{k}]: {e}"));
+            }
+        }
+        if let Err(e) = names.condition(&step.until) {
+            errors.push(format!("{at}.until: {e}"));
+        }
+        if step.within_ms == 0 || step.within_ms > MAX_WITHIN_MS {
+            errors.push(format!("{at}.withinMs: {} is outside 1..={MAX_WITHIN_MS}", step.within_ms));
+        }
+        for (k, e) in step.expect.iter().enumerate() {
+            if let Err(e) = names.expectation(e) {
+                errors.push(format!("{at}.expect[{k}]: {e}"));
+            }
+        }
+        if step.actions_after_answer && (step.question.is_none() || step.actions.is_empty()) {
+            errors.push(format!("{at}.actionsAfterAnswer: needs both a question and actions"));
+        }
+        if let Some(q) = &step.question {
+            question(&mut errors, &names, &format!("{at}.question"), q);
+            if matches!(step.until, Condition::Elapsed { .. }) {
+                errors.push(format!("{at}.until: a question step must wait for the event it asks about, not for elapsed time"));
+            }
+            if step.expect.is_empty() {
+                errors.push(format!("{at}.expect: a question step needs expectations that check the outcome it reveals"));
+            }
+        }
+    }
+    let questions = lesson.steps.iter().filter(|s| s.question.is_some()).count();
+    if questions < 2 {
+        errors.push(format!("steps: a lesson needs at least 2 questions (predict, then reveal); this one has {questions}"));
+    }
+    text(&mut errors, "tryIt.text", &lesson.try_it.text);
+    text(&mut errors, "tryIt.experiment", &lesson.try_it.experiment);
+    for (k, f) in lesson.try_it.faults.iter().enumerate() {
+        if let Err(e) = names.fault(f) {
+            errors.push(format!("tryIt.faults[{k}]: {e}"));
+        }
+    }
+    let prefix = format!("lesson {} ({})", lesson.number, lesson.id);
+    errors.into_iter().map(|e| format!("{prefix}: {e}")).collect()
+}
+
+/// Parses a lesson file and validates it; the error lists every problem.
+pub fn load(json: &str) -> Result<Lesson, String> {
+    let lesson: Lesson = serde_json::from_str(json).map_err(|e| format!("lesson JSON: {e}"))?;
+    let errors = validate(&lesson);
+    if errors.is_empty() { Ok(lesson) } else { Err(errors.join("\n")) }
+}

@@ -1,0 +1,262 @@
+//! The course: every lesson validates, runs headless to its end with every
+//! expectation holding (so lessons double as golden regression tests of the
+//! simulation), and broken lessons are rejected with clear messages.
+
+use groupscope::lesson::runner::{run, Answers};
+use groupscope::lesson::validate::{load, validate};
+use groupscope::lesson::{lessons, parse_link, Choice, Lesson, LessonSession, Phase};
+use groupscope::player::Action;
+
+fn course() -> &'static [Lesson] {
+    lessons().unwrap_or_else(|e| panic!("the course does not load:\n{e}"))
+}
+
+#[test]
+fn every_lesson_runs_to_the_end_with_every_expectation_holding() {
+    for lesson in course() {
+        let report = run(lesson, Answers::Correct).unwrap_or_else(|e| panic!("{e}"));
+        assert!(report.failures.is_empty(), "lesson {}:\n{}", lesson.number, report.failures.join("\n"));
+        assert_eq!(report.steps.len(), lesson.steps.len());
+    }
+}
+
+#[test]
+fn the_course_has_lessons_1_to_9_in_order_with_two_questions_each_in_both_languages() {
+    let numbers: Vec<u32> = course().iter().map(|l| l.number).collect();
+    assert_eq!(numbers, (1..=9).collect::<Vec<_>>());
+    for l in course() {
+        assert!(l.steps.iter().filter(|s| s.question.is_some()).count() >= 2, "lesson {}", l.number);
+        assert!(validate(l).is_empty());
+    }
+}
+
+#[test]
+fn lesson_2_answers_in_chinese_whether_the_coordinator_runs_on_the_client() {
+    let l = groupscope::lesson::find("joining").expect("lesson 2");
+    let zh: String = l.steps.iter().map(|s| s.narration.zh.as_str()).collect();
+    assert!(zh.contains("协调者在客户端吗？不在。"), "the question is asked and answered");
+    assert!(zh.contains("组协调者（Group Coordinator）运行在 broker 上"));
+}
+
+#[test]
+fn wrong_and_revealed_answers_play_the_same_simulation_and_say_so() {
+    for lesson in course() {
+        let right = run(lesson, Answers::Correct).unwrap();
+        let wrong = run(lesson, Answers::Wrong).unwrap();
+        let shown = run(lesson, Answers::Reveal).unwrap();
+        assert_eq!(right.trace_hash, wrong.trace_hash, "lesson {}: answers must not change the simulation", lesson.number);
+        assert_eq!(right.trace_hash, shown.trace_hash);
+        for ((r, w), s) in right.steps.iter().zip(&wrong.steps).zip(&shown.steps) {
+            let asked = lesson.steps.iter().find(|st| st.id == r.id).unwrap().question.is_some();
+            assert_eq!(r.correct, asked.then_some(true), "lesson {} step {}", lesson.number, r.id);
+            assert_eq!(w.correct, asked.then_some(false));
+            assert_eq!(s.correct, None);
+        }
+    }
+}
+
+#[test]
+fn answering_gives_feedback_with_the_explanation_and_resumes_the_run() {
+    let lesson = groupscope::lesson::find("4").unwrap().clone();
+    let (mut s, mut player) = LessonSession::start(lesson).unwrap();
+    assert_eq!(s.phase, Phase::Running);
+    assert!(s.answer(&mut player, Choice::Index(0)).is_err(), "no question is waiting yet");
+    s.play_step_through(&mut player, None).unwrap();
+    s.next(&mut player);
+    assert_eq!((s.step, s.phase), (1, Phase::Question));
+    assert!(!player.playing, "the simulation waits for the answer");
+    let crashed_at = player.now();
+    assert!(s.answer(&mut player, Choice::Index(9)).is_err(), "out of range");
+    assert!(s.answer(&mut player, Choice::Target("c1".into())).is_err(), "a click on a choice question");
+    let f = s.answer(&mut player, Choice::Index(0)).unwrap();
+    assert!(!f.correct);
+    assert_eq!(f.answer, Choice::Index(1));
+    assert!(f.explanation.en.contains("session.timeout.ms") && f.explanation.zh.contains("session.timeout.ms"));
+    assert!(player.playing && s.phase == Phase::Running);
+    // The page's animation frames: the lesson pauses on the session timeout, not later.
+    let mut reached = None;
+    for _ in 0..10_000 {
+        if let Some(r) = s.tick(&mut player, 16.0) {
+            reached = Some(r);
+            break;
+        }
+    }
+    let r = reached.expect("the session timeout happens");
+    assert!(r.failures.is_empty(), "{:?}", r.failures);
+    assert_eq!(r.at, crashed_at + 6000 - 100, "paused on the event (deadline re-armed 100 ms before the crash)");
+    assert!(!player.playing && s.phase == Phase::Reached);
+    assert_eq!(s.progress().answers.get("crash"), Some(&false));
+    assert_eq!(s.link(), "#lesson=4&step=2");
+}
+
+#[test]
+fn a_deep_link_opens_the_lesson_at_its_step_with_earlier_steps_played() {
+    let (lesson, index) = parse_link("#lesson=4&step=3").expect("link parses");
+    assert_eq!((lesson.id.as_str(), index), ("consumer-crashes", 2));
+    assert_eq!(parse_link("#lesson=consumer-crashes&step=who-gets-them").map(|(l, i)| (l.number, i)), Some((4, 3)));
+    assert!(parse_link("#lesson=4&step=99").is_none());
+    let (s, player) = LessonSession::open_at(lesson.clone(), index).unwrap();
+    assert_eq!(s.step, 2);
+    assert!(!player.world.consumers[&2].alive, "step 2's crash was applied on the way");
+    assert_eq!(s.feedback[1].as_ref().map(|f| f.chosen.is_none()), Some(true), "skipped questions are revealed, not answered");
+}
+
+#[test]
+fn seeking_back_returns_the_lesson_to_the_step_of_that_time_and_replays_identically() {
+    let lesson = groupscope::lesson::find("4").unwrap().clone();
+    let (mut s, mut player) = LessonSession::start(lesson).unwrap();
+    let mut times = Vec::new();
+    while s.phase != Phase::Free {
+        let a = s.question().map(|q| q.answer.clone());
+        times.push(s.play_step_through(&mut player, a).unwrap().at);
+        s.next(&mut player);
+    }
+    let end_hash = groupscope::sim::trace::trace_hash(&player.world.trace);
+    // Back into step 2 (after the crash, before the session timeout).
+    player.dispatch(Action::Seek(times[0] + 1000));
+    s.resync(&mut player);
+    assert_eq!((s.step, s.phase), (1, Phase::Running));
+    assert!(!player.world.consumers[&2].alive, "the crash is replayed from the timeline");
+    while s.phase != Phase::Free {
+        s.play_step_through(&mut player, None).unwrap();
+        s.next(&mut player);
+    }
+    assert_eq!(groupscope::sim::trace::trace_hash(&player.world.trace), end_hash, "the same run, no duplicated actions");
+}
+
+fn demo_lesson() -> String {
+    groupscope::lesson::registry::SOURCES[3].1.to_string()
+}
+
+fn load_error(json: &str) -> String {
+    load(json).expect_err("the lesson must be rejected")
+}
+
+#[test]
+fn a_lesson_without_chinese_text_is_rejected_naming_the_field() {
+    let broken = demo_lesson().replacen(r#""zh": "消费者崩溃""#, r#""zh": """#, 1);
+    assert!(load_error(&broken).contains("title.zh: the Chinese text is missing or empty"));
+    let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
+    v["steps"][1]["narration"].as_object_mut().unwrap().remove("zh");
+    assert!(load_error(&v.to_string()).contains("missing field `zh`"));
+    v = serde_json::from_str(&demo_lesson()).unwrap();
+    v["steps"][1]["question"]["explanation"]["zh"] = "The coordinator waits session.timeout.ms".into();
+    assert!(load_error(&v.to_string()).contains("step 2 (crash).question.explanation.zh: the Chinese text is English words"));
+}
+
+#[test]
+fn an_answer_out_of_range_is_rejected() {
+    let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
+    v["steps"][1]["question"]["answer"] = 7.into();
+    assert!(load_error(&v.to_string()).contains("step 2 (crash).question.answer: 7 is out of range (there are 4 choices"));
+    v = serde_json::from_str(&demo_lesson()).unwrap();
+    v["steps"][3]["question"]["answer"] = "c9".into();
+    assert!(load_error(&v.to_string()).contains(r#"step 4 (who-gets-them).question.answer: Target("c9") is not one of the targets"#));
+}
+
+#[test]
+fn unknown_nodes_partitions_and_states_are_rejected() {
+    let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
+    v["steps"][0]["highlights"] = serde_json::json!(["c7", "broker-3", "orders-6", "payments-0"]);
+    v["steps"][1]["until"] = serde_json::json!({ "type": "groupState", "group": "demo", "state": "Rebalancing" });
+    v["steps"][3]["question"]["targets"] = serde_json::json!(["c1", "c4", "c3"]);
+    let e = load_error(&v.to_string());
+    for needle in [
+        "step 1 (stable-group).highlights: 'c7' is not a consumer of this lesson (c1..c3)",
+        "'broker-3' is not a broker of this lesson (broker-0..broker-2)",
+        "'orders-6': orders has partitions 0..5",
+        "'payments-0': no topic payments in this lesson",
+        "step 2 (crash).until: unknown group state 'Rebalancing'",
+        "step 4 (who-gets-them).question.targets: 'c4' is not a consumer",
+    ] {
+        assert!(e.contains(needle), "missing '{needle}' in:\n{e}");
+    }
+}
+
+#[test]
+fn duplicate_step_ids_too_few_questions_and_unchecked_questions_are_rejected() {
+    let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
+    v["steps"][2]["id"] = "crash".into();
+    v["steps"][3].as_object_mut().unwrap().remove("question");
+    v["steps"][1]["expect"] = serde_json::json!([]);
+    let e = load_error(&v.to_string());
+    assert!(e.contains("step 3 (crash).id: 'crash' is used by an earlier step"), "{e}");
+    assert!(e.contains("a lesson needs at least 2 questions (predict, then reveal); this one has 1"), "{e}");
+    assert!(e.contains("step 2 (crash).expect: a question step needs expectations"), "{e}");
+}
+
+#[test]
+fn a_question_asked_after_its_outcome_or_an_event_that_never_comes_fails_the_run_clearly() {
+    // Step 2 kills the coordinator, then asks about the LOADING that the kill itself caused.
+    let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
+    v["steps"][1]["actions"] = serde_json::json!([{ "type": "killBroker", "broker": 1 }]);
+    v["steps"][1]["until"] = serde_json::json!({ "type": "coordinatorState", "group": "demo", "state": "LOADING" });
+    let e = run(&load(&v.to_string()).unwrap(), Answers::Correct).unwrap_err();
+    assert_eq!(e, "lesson 4 (consumer-crashes), step 2 (crash): the question comes after its outcome (the coordinator context of group demo becomes LOADING already happened)");
+    // Predict first, then act: the same step is fine.
+    v["steps"][1]["actionsAfterAnswer"] = true.into();
+    v["steps"][1]["expect"] = serde_json::json!([{ "type": "knownCoordinator", "consumer": "c1", "broker": null }]);
+    v["steps"].as_array_mut().unwrap().truncate(2);
+    v["steps"][0]["question"] = v["steps"][1]["question"].clone();
+    let report = run(&load(&v.to_string()).unwrap(), Answers::Correct).unwrap();
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+
+    let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
+    v["steps"][1]["until"] = serde_json::json!({ "type": "groupState", "group": "demo", "state": "Dead" });
+    v["steps"][1]["withinMs"] = 20000.into();
+    let e = run(&load(&v.to_string()).unwrap(), Answers::Correct).unwrap_err();
+    assert!(e.contains("step 2 (crash): waited for \"group demo changes to Dead\" from 6800 ms to 26800 ms of simulated time (withinMs = 20000), and it did not happen"), "{e}");
+}
+
+#[test]
+fn an_expectation_that_does_not_hold_is_reported_with_what_the_world_holds() {
+    let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
+    v["steps"][3]["expect"] = serde_json::json!([{ "type": "owner", "partition": "orders-3", "consumer": "c1" },
+                                                 { "type": "generation", "group": "demo", "generation": 5 }]);
+    let report = run(&load(&v.to_string()).unwrap(), Answers::Correct).unwrap();
+    assert_eq!(report.failures, vec![
+        r#"lesson 4 step 4 (who-gets-them): expected orders-3 owned by c1, but it is ["c3"]"#.to_string(),
+        "lesson 4 step 4 (who-gets-them): expected group demo at generation 5, but it is 2".to_string(),
+    ]);
+}
+
+#[test]
+fn the_readme_example_lesson_is_valid_and_runs_to_its_end() {
+    let readme = include_str!("../README.md");
+    let section = &readme[readme.find("## Writing a lesson").expect("README section")..];
+    let start = section.find("```json\n").expect("an example") + 8;
+    let json = &section[start..start + section[start..].find("```").unwrap()];
+    let lesson = load(json).unwrap_or_else(|e| panic!("{e}"));
+    let report = run(&lesson, Answers::Correct).unwrap();
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+}
+
+/// `LESSON=4 cargo test --test lessons show_a_lesson -- --nocapture` prints when
+/// each step of lesson 4 ends and the trace's narration, for lesson authors.
+#[test]
+fn show_a_lesson() {
+    let Ok(key) = std::env::var("LESSON") else { return };
+    let lesson = course().iter().find(|l| l.id == key || l.number.to_string() == key).expect("no such lesson");
+    let (mut s, mut player) = groupscope::lesson::LessonSession::start(lesson.clone()).unwrap();
+    let mut shown = 0;
+    while s.phase != groupscope::lesson::Phase::Free {
+        let answer = s.question().map(|q| q.answer.clone());
+        let r = s.play_step_through(&mut player, answer);
+        for e in &player.world.trace[shown..] {
+            if let Some(line) = groupscope::narrate::sentence(&player.world, e, groupscope::i18n::Lang::En) {
+                if !line.contains("Heartbeat") && !line.contains("heartbeat.interval") {
+                    println!("{:>7} {line}", e.at);
+                }
+            }
+        }
+        shown = player.world.trace.len();
+        match r {
+            Ok(r) => println!("===== step {} ({}) reached at {} ms; failures {:?}", r.step + 1, s.current().id, r.at, r.failures),
+            Err(e) => {
+                println!("===== {e}");
+                break;
+            }
+        }
+        s.next(&mut player);
+    }
+}
