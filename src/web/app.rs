@@ -7,6 +7,7 @@ use super::config_panel::ConfigPanel;
 use super::fault_menu::FaultMenu;
 use super::inspector::inspector;
 use super::lab::AssignorLab;
+use super::lesson_panel::{lesson_list, lesson_panel, save_progress, LessonMsg};
 use super::event_log::EventLog;
 use super::panels::{fidelity_notes, group_panel, partition_table};
 use super::prefs;
@@ -17,6 +18,7 @@ use super::toolbar::{toolbar, Tab, Toolbar};
 use super::topology::{pressed_selection, topology};
 use crate::i18n::{tr, trf, Lang};
 use crate::inspect::Selection;
+use crate::lesson::{Choice, LessonSession, Phase};
 use crate::permalink::Permalink;
 use crate::player::{Action, Player};
 use crate::sim::Scenario;
@@ -92,14 +94,75 @@ pub fn App(props: &AppProps) -> Html {
         use_effect_with(lang, move |l| prefs::apply_lang(*l));
     }
 
+    // The open lesson, if any: it drives the same player.
+    let lesson = use_mut_ref(|| None::<LessonSession>);
     let redraw = {
         let update = update.clone();
         Callback::from(move |()| update.force_update())
     };
     let dispatch = {
-        let (player, redraw) = (player.clone(), redraw.clone());
+        let (player, redraw, lesson) = (player.clone(), redraw.clone(), lesson.clone());
         Callback::from(move |a: Action| {
-            player.borrow_mut().dispatch(a);
+            let mut l = lesson.borrow_mut();
+            let mut p = player.borrow_mut();
+            match (l.as_mut(), a) {
+                (Some(s), Action::Step) => {
+                    if s.phase == Phase::Reached {
+                        s.next(&mut p);
+                    } else if s.step_event(&mut p).is_some() {
+                        save_progress(s.progress());
+                    }
+                }
+                (Some(s), Action::Reset) => {
+                    if let Ok((fresh, np)) = LessonSession::start(s.lesson.clone()) {
+                        *s = fresh;
+                        let speed = p.speed;
+                        *p = np;
+                        p.speed = speed;
+                    }
+                }
+                (Some(s), a @ (Action::Seek(_) | Action::StepBack)) => {
+                    p.dispatch(a);
+                    s.resync(&mut p);
+                }
+                (_, a) => p.dispatch(a),
+            }
+            drop((l, p));
+            redraw.emit(());
+        })
+    };
+    let on_lesson = {
+        let (player, redraw, lesson, tab, selection) = (player.clone(), redraw.clone(), lesson.clone(), tab.clone(), selection.clone());
+        Callback::from(move |m: LessonMsg| {
+            let mut l = lesson.borrow_mut();
+            let mut p = player.borrow_mut();
+            match (m, l.as_mut()) {
+                (LessonMsg::Open(n, step), _) => {
+                    let Some(found) = crate::lesson::find(&n.to_string()) else { return };
+                    if let Ok((s, mut np)) = LessonSession::open_at(found.clone(), step) {
+                        np.speed = p.speed;
+                        *p = np;
+                        save_progress(s.progress());
+                        *l = Some(s);
+                        selection.set(None);
+                        tab.set(Tab::Simulation);
+                    }
+                }
+                (LessonMsg::Answer(c), Some(s)) => {
+                    let _ = s.answer(&mut p, c);
+                    save_progress(s.progress());
+                }
+                (LessonMsg::Reveal, Some(s)) => {
+                    let _ = s.reveal(&mut p);
+                }
+                (LessonMsg::Next, Some(s)) => {
+                    s.next(&mut p);
+                    save_progress(s.progress());
+                }
+                (LessonMsg::Exit, _) => *l = None,
+                _ => {}
+            }
+            drop((l, p));
             redraw.emit(());
         })
     };
@@ -115,9 +178,14 @@ pub fn App(props: &AppProps) -> Html {
     };
 
     {
-        let (player, redraw) = (player.clone(), redraw.clone());
+        let (player, redraw, lesson, on_lesson) = (player.clone(), redraw.clone(), lesson.clone(), on_lesson.clone());
         use_effect_with((), move |_| {
             api::install(player.clone(), redraw.clone());
+            // A deep link to a lesson step: #lesson=4&step=3.
+            let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+            if let Some((l, step)) = crate::lesson::parse_link(&hash) {
+                on_lesson.emit(LessonMsg::Open(l.number, step));
+            }
             let mut last = now_ms();
             let interval = Interval::new(16, move || {
                 let t = now_ms();
@@ -125,7 +193,17 @@ pub fn App(props: &AppProps) -> Html {
                 last = t;
                 let playing = player.borrow().playing;
                 if playing {
-                    player.borrow_mut().dispatch(Action::Tick(dt));
+                    let mut l = lesson.borrow_mut();
+                    let mut p = player.borrow_mut();
+                    match l.as_mut() {
+                        Some(s) => {
+                            if s.tick(&mut p, dt).is_some() {
+                                save_progress(s.progress());
+                            }
+                        }
+                        None => p.dispatch(Action::Tick(dt)),
+                    }
+                    drop((l, p));
                     redraw.emit(());
                 }
             });
@@ -173,12 +251,19 @@ pub fn App(props: &AppProps) -> Html {
 
     // One stable listener on the SVG: a press on a node, link or message selects it.
     let on_press = {
-        let (player, selection) = (player.clone(), selection.clone());
+        let (player, selection, lesson, on_lesson) = (player.clone(), selection.clone(), lesson.clone(), on_lesson.clone());
         use_callback((), move |e: MouseEvent, _| {
             let Some(target) = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
-            if let Some(sel) = pressed_selection(&player.borrow().world, &target) {
-                selection.set(Some(sel));
+            let Some(sel) = pressed_selection(&player.borrow().world, &target) else { return };
+            // A "click what you predict" question takes the click as the answer.
+            let wanted = lesson.borrow().as_ref().and_then(|s| s.question()).map(|q| q.targets.clone()).unwrap_or_default();
+            if let Selection::Node(n) = &sel {
+                if wanted.contains(&n.to_string()) {
+                    on_lesson.emit(LessonMsg::Answer(Choice::Target(n.to_string())));
+                    return;
+                }
             }
+            selection.set(Some(sel));
         })
     };
     let on_node_key = {
@@ -200,6 +285,8 @@ pub fn App(props: &AppProps) -> Html {
     };
 
     let lang_v = *lang;
+    let session = lesson.borrow();
+    let highlights: Vec<String> = session.as_ref().filter(|s| s.phase != Phase::Free).map(|s| s.current().highlights.clone()).unwrap_or_default();
     let p = player.borrow();
     let world = &p.world;
     let on_fault = dispatch.reform(Action::Inject);
@@ -221,19 +308,23 @@ pub fn App(props: &AppProps) -> Html {
             { timeline(&p, &dispatch, lang_v) }
             { match *tab {
                 Tab::Lab => html! { <AssignorLab /> },
+                Tab::Lessons => lesson_list(lang_v, &on_lesson),
                 Tab::Config => html! { <ConfigPanel scenario={p.scenario.clone()} load={load.clone()} /> },
                 Tab::Simulation => html! {
                     <main class="layout">
                         <section class="stage" aria-label={tr(lang_v, "topology.label")}>
-                            { topology(world, lang_v, (*selection).as_ref(), on_press, on_node_key) }
+                            { topology(world, lang_v, (*selection).as_ref(), &highlights, on_press, on_node_key) }
                             { statecharts(world, lang_v) }
                             { spacetime(world, lang_v, &dispatch, &on_select, (*selection).as_ref()) }
                         </section>
                         <aside class="side">
+                            if let Some(s) = session.as_ref() {
+                                { lesson_panel(s, lang_v, &on_lesson) }
+                            }
                             { inspector(world, lang_v, (*selection).as_ref(), &on_fault, &on_select) }
                             { group_panel(world, lang_v) }
                             <FaultMenu on_fault={on_fault.clone()} />
-                            { partition_table(world, lang_v, &on_select) }
+                            { partition_table(world, lang_v, &on_select, &highlights) }
                         </aside>
                         <section class="log-wrap">
                             <EventLog now={world.now} events={world.trace.len()} player={shared.clone()} />

@@ -8,6 +8,7 @@ mod fault_menu;
 mod files;
 mod inspector;
 mod lab;
+mod lesson_panel;
 mod panels;
 mod prefs;
 mod spacetime;

@@ -26,7 +26,7 @@ pub fn group_panel(world: &World, lang: Lang) -> Html {
     }
 }
 
-pub fn partition_table(world: &World, lang: Lang, on_select: &Callback<Option<Selection>>) -> Html {
+pub fn partition_table(world: &World, lang: Lang, on_select: &Callback<Option<Selection>>, highlights: &[String]) -> Html {
     html! {
         <table id="ownership" class="ownership">
             <caption>{ tr(lang, "ownership") }</caption>
@@ -38,7 +38,8 @@ pub fn partition_table(world: &World, lang: Lang, on_select: &Callback<Option<Se
                 let tp = r.partition.clone();
                 let select = on_select.reform(move |_: MouseEvent| Some(Selection::Partition(tp.clone())));
                 html! {
-                    <tr data-partition={r.partition.to_string()} data-owner={owner.clone()}>
+                    <tr data-partition={r.partition.to_string()} data-owner={owner.clone()}
+                        class={classes!(highlights.contains(&r.partition.to_string()).then_some("highlight"))}>
                         <td><button class="linklike" onclick={select}>{ r.partition.to_string() }</button></td>
                         <td class="owner" style={style}>{ if owner.is_empty() { tr(lang, "unowned").to_string() } else { owner } }</td>
                         <td>{ r.leader.map(|l| format!("broker-{l}")).unwrap_or("—".into()) }</td>

@@ -13,6 +13,7 @@ pub enum Tab {
     Simulation,
     Config,
     Lab,
+    Lessons,
 }
 
 /// Everything the toolbar reads and changes.
@@ -133,6 +134,7 @@ pub fn toolbar(t: Toolbar) -> Html {
             </div>
             <nav class="tabs" aria-label={tr(lang, "tabs")}>
                 { tab_button(&t, "tab-sim", Tab::Simulation, "tab.sim") }
+                { tab_button(&t, "tab-lessons", Tab::Lessons, "tab.lessons") }
                 { tab_button(&t, "tab-config", Tab::Config, "tab.config") }
                 { tab_button(&t, "tab-lab", Tab::Lab, "tab.lab") }
             </nav>

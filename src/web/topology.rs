@@ -34,8 +34,9 @@ pub fn pressed_selection(world: &World, target: &web_sys::Element) -> Option<Sel
 
 /// The SVG; `on_press` and `on_key` are stable callbacks (one listener on the
 /// SVG, not one per node re-created every frame) that resolve the node pressed.
-pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, on_press: Callback<MouseEvent>, on_key: Callback<KeyboardEvent>) -> Html {
+pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, highlights: &[String], on_press: Callback<MouseEvent>, on_key: Callback<KeyboardEvent>) -> Html {
     let is_sel = |s: Selection| selected == Some(&s);
+    let lit = |name: String| highlights.contains(&name).then_some("highlight");
     let brokers = view::brokers(world);
     let consumers = view::consumers(world);
     let messages = view::messages(world);
@@ -63,7 +64,7 @@ pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, on_pres
             { for brokers.iter().map(|b| {
                 let coord = !b.coordinates.is_empty();
                 let class = classes!("broker", (!b.alive).then_some("dead"), coord.then_some("coordinator"), b.loading.then_some("loading"),
-                    is_sel(Selection::Node(NodeId::Broker(b.id))).then_some("selected"));
+                    is_sel(Selection::Node(NodeId::Broker(b.id))).then_some("selected"), lit(format!("broker-{}", b.id)));
                 html! {
                     <g class={class} data-broker={b.id.to_string()} tabindex="0" role="button">
                         <rect x={(b.x - 70.0).to_string()} y={(b.y - 30.0).to_string()} width="140" height="60" rx="8" />
@@ -78,7 +79,7 @@ pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, on_pres
             }) }
             { for consumers.iter().map(|c| {
                 let class = classes!("consumer", (!c.alive).then_some("dead"), c.paused.then_some("paused"), c.leader.then_some("leader"),
-                    is_sel(Selection::Node(NodeId::Client(c.idx))).then_some("selected"));
+                    is_sel(Selection::Node(NodeId::Client(c.idx))).then_some("selected"), lit(c.name.clone()));
                 let owned = c.owned.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ");
                 html! {
                     <g class={class} data-member={c.name.clone()} data-state={c.state.clone()} tabindex="0" role="button">
