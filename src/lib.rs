@@ -6,6 +6,7 @@
 //! front end, compiled for wasm32 only.
 
 pub mod assign;
+pub mod connect;
 pub mod fidelity;
 pub mod java;
 pub mod narrate;
