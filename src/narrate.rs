@@ -32,6 +32,8 @@ pub fn sentence(world: &World, e: &Event) -> Option<String> {
         EventKind::StateChanged { node, machine, from, to, trigger } => match machine {
             Machine::Group { group_id } => format!("Group {group_id} on {node}: {from} → {to} ({trigger})"),
             Machine::Member => format!("{node}: {from} → {to} ({trigger})"),
+            Machine::Connector { name } => format!("{node}: connector {name} {from} → {to} ({trigger})"),
+            Machine::Task { id } => format!("{node}: task {id} {from} → {to} ({trigger})"),
             Machine::CoordinatorContext { partition } => {
                 format!("{node}: __consumer_offsets-{partition} {from} → {to} ({trigger})")
             }

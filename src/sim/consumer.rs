@@ -406,6 +406,7 @@ impl ClassicConsumer {
                         owned_partitions: owned,
                         generation_id: self.generation,
                         rack_id: self.config.client_rack.clone(),
+                        connect: None,
                     },
                 }
             })
