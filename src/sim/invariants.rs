@@ -32,9 +32,18 @@ pub fn check(world: &World) -> Vec<Violation> {
 /// id, and having completed SyncGroup for the coordinator's current generation.
 /// (A worker expelled from the group keeps its work until it learns so; Kafka
 /// does not prevent that zombie, and neither does this invariant claim to.)
+/// Checked while the group runs an incremental cooperative protocol: when a
+/// group downgrades to eager ("default"), workers that were cooperative revoke
+/// nothing (WorkerCoordinator `onJoinPrepare`/`onJoinComplete` only revoke
+/// under the protocol they had), so their instances keep running beside the
+/// eager assignment, as in Kafka.
 fn connect_single_runner(world: &World, v: &mut Vec<Violation>) {
     for c in &world.scenario.connect_clusters {
         let Some((_, group)) = world.group(&c.group_id) else { continue };
+        let incremental = group.protocol_name.as_deref().and_then(crate::connect::ConnectProtocolCompatibility::from_protocol);
+        if !incremental.is_some_and(|p| p.is_incremental()) {
+            continue;
+        }
         let mut connectors: BTreeMap<&str, u32> = BTreeMap::new();
         let mut tasks: BTreeMap<&crate::connect::ConnectorTaskId, u32> = BTreeMap::new();
         for w in world.group_workers(&c.group_id) {
