@@ -3,7 +3,7 @@
 //! B11), and the leader's assignment (WC `onLeaderElected`, facts G).
 
 use super::connect_worker::ConnectWorker;
-use super::consumer::{MemberState, NO_GENERATION};
+use super::consumer::{requests_to, take_in_flight, MemberState, NO_GENERATION};
 use super::ctx::Ctx;
 use super::message::{JoinGroupResponse, Request, Response, SyncGroupRequest};
 use super::out::{Out, TimerKey};
@@ -62,15 +62,13 @@ impl ConnectWorker {
 
     /// Every in-flight request to `broker` fails (the broker went down).
     pub fn connection_lost(&mut self, ctx: &mut Ctx, broker: u32, out: &mut Out) {
-        let lost: Vec<u64> = self.in_flight.iter().filter(|(_, f)| f.broker == broker).map(|(c, _)| *c).collect();
-        for c in lost {
+        for c in requests_to(&self.in_flight, broker) {
             self.request_failed(ctx, c, out);
         }
     }
 
     fn request_failed(&mut self, ctx: &mut Ctx, correlation: u64, out: &mut Out) {
-        let Some(f) = self.in_flight.remove(&correlation) else { return };
-        out.cancel_timer(TimerKey::RequestTimeout { correlation });
+        let Some(f) = take_in_flight(&mut self.in_flight, correlation, out) else { return };
         if f.api == "FindCoordinator" {
             let wait = self.backoff_ms();
             return out.set_timer(TimerKey::Backoff, ctx.now + wait);
@@ -83,8 +81,7 @@ impl ConnectWorker {
     }
 
     pub fn handle_response(&mut self, ctx: &mut Ctx, correlation: u64, response: Response, out: &mut Out) {
-        let Some(f) = self.in_flight.remove(&correlation) else { return };
-        out.cancel_timer(TimerKey::RequestTimeout { correlation });
+        let Some(f) = take_in_flight(&mut self.in_flight, correlation, out) else { return };
         let error = response.error();
         if error == Errors::NONE {
             self.backoff_attempts = 0;
