@@ -54,4 +54,24 @@ pub const NOTES: &[Note] = &[
         en: "Links deliver in order like a TCP connection. 'Drop next message' and link loss remove single messages, which TCP never does; they exist to show what a member that misses a response believes.",
         zh: "链路像 TCP 连接一样按顺序投递。“丢弃下一条消息”和链路丢包会丢掉单条消息，TCP 从不会这样；它们的用途是展示一个错过响应的成员会怎么认为。",
     },
+    Note {
+        area: "connect",
+        en: "Kafka Connect's config topic is not simulated: every worker always holds the same connector and task configuration, so a leader is never behind (no CONFIG_MISMATCH assignment) and connectors never change their task count.",
+        zh: "没有模拟 Kafka Connect 的配置 topic：所有 worker 始终持有相同的 connector 和 task 配置，因此 leader 不会落后（不会出现 CONFIG_MISMATCH 分配），connector 也不会改变 task 数量。",
+    },
+    Note {
+        area: "connect",
+        en: "REST restarts reach the owning workers directly: the forwarding of a task restart to its owner and the restart request the leader writes to the config topic take no time.",
+        zh: "REST 重启请求直接到达拥有该实例的 worker：把 task 重启转发给其所有者、以及 leader 把重启请求写入配置 topic，都不耗费时间。",
+    },
+    Note {
+        area: "connect",
+        en: "Connectors and tasks start and stop instantly and process no records; the herder thread never blocks, so a worker never exceeds rebalance.timeout.ms between polls (its poll timeout is not simulated). Status records (UNASSIGNED, RUNNING, FAILED, RESTARTING) are shown on the worker instead of in the status topic.",
+        zh: "connector 和 task 的启动与停止是瞬时的，也不处理任何消息；herder 线程从不阻塞，因此 worker 两次 poll 之间不会超过 rebalance.timeout.ms（没有模拟它的 poll 超时）。状态（UNASSIGNED、RUNNING、FAILED、RESTARTING）直接显示在 worker 上，而不是写入状态 topic。",
+    },
+    Note {
+        area: "connect",
+        en: "The consecutive-revocation backoff uses floating-point pow as Java's ExponentialBackoff does, without jitter (Connect sets none); internal REST request signing of the sessioned protocol (KIP-507) is not simulated.",
+        zh: "连续撤销的退避与 Java 的 ExponentialBackoff 一样用浮点 pow 计算，没有抖动（Connect 本身也不设抖动）；没有模拟 sessioned 协议中内部 REST 请求的签名（KIP-507）。",
+    },
 ];

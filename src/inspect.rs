@@ -37,6 +37,24 @@ fn find_message(world: &World, id: u64) -> Option<&Envelope> {
 /// (a message that arrived, a node of another timeline).
 pub fn inspect(world: &World, sel: &Selection) -> Option<Inspection> {
     match sel {
+        Selection::Node(NodeId::Client(c)) if world.workers.contains_key(c) => {
+            let w = &world.workers[c];
+            let list = |v: Vec<String>| if v.is_empty() { "—".to_string() } else { v.join(", ") };
+            Some(Inspection {
+                title: format!("c{c} (Connect worker)"),
+                facts: vec![
+                    ("group.id", w.group_id.clone()),
+                    ("member.id", if w.member_id.is_empty() { "—".into() } else { w.member_id.clone() }),
+                    ("connect.protocol", w.config.connect_protocol.protocol().to_string()),
+                    ("state", format!("{:?}", w.state)),
+                    ("generation", w.generation.to_string()),
+                    ("connectors", list(w.connectors.iter().map(|(n, s)| format!("{n} {s:?}")).collect())),
+                    ("tasks", list(w.tasks.iter().map(|(t, s)| format!("{t} {s:?}")).collect())),
+                    ("alive", w.alive.to_string()),
+                ],
+                json: pretty(w),
+            })
+        }
         Selection::Node(NodeId::Client(c)) => {
             let cons = world.consumers.get(c)?;
             let owned = cons.owned.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", ");
@@ -127,6 +145,7 @@ fn name(n: NodeId) -> String {
 /// Every fault the user can inject on the selection, ready to dispatch.
 pub fn actions(world: &World, sel: &Selection) -> Vec<Fault> {
     match sel {
+        Selection::Node(NodeId::Client(c)) if world.workers.contains_key(c) => worker_actions(world, *c),
         Selection::Node(NodeId::Client(c)) => {
             let Some(cons) = world.consumers.get(c) else { return Vec::new() };
             let consumer = *c;
@@ -194,4 +213,28 @@ pub fn actions(world: &World, sel: &Selection) -> Vec<Fault> {
             })
             .unwrap_or_default(),
     }
+}
+
+/// A Connect worker: crash or restart it, fail a running task, restart
+/// failed tasks or a connector (the REST API), add a worker.
+fn worker_actions(world: &World, idx: u32) -> Vec<Fault> {
+    use crate::sim::connect_worker::State;
+    let w = &world.workers[&idx];
+    let group = w.group_id.clone();
+    if !w.alive {
+        return vec![Fault::RestartConsumer { consumer: idx }, Fault::AddWorker { group }];
+    }
+    let mut v = vec![Fault::CrashConsumer { consumer: idx }, Fault::PauseConsumer { consumer: idx, duration_ms: 10_000 }];
+    for (t, state) in &w.tasks {
+        let (connector, task) = (t.connector.clone(), t.task);
+        v.push(match state {
+            State::FAILED => Fault::RestartTask { group: group.clone(), connector, task },
+            _ => Fault::FailTask { group: group.clone(), connector, task },
+        });
+    }
+    for name in w.connectors.keys() {
+        v.push(Fault::RestartConnector { group: group.clone(), connector: name.clone(), include_tasks: true, only_failed: true });
+    }
+    v.push(Fault::AddWorker { group });
+    v
 }

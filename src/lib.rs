@@ -7,7 +7,9 @@
 
 pub mod assign;
 pub mod config_form;
+pub mod connect;
 pub mod diagram;
+pub mod examples;
 pub mod fidelity;
 pub mod i18n;
 pub mod inspect;

@@ -35,6 +35,8 @@ pub fn sentence(world: &World, e: &Event, lang: Lang) -> Option<String> {
         EventKind::StateChanged { node, machine, from, to, trigger } => match machine {
             Machine::Group { group_id } => f("n.group", &[group_id, node, from, to, trigger]),
             Machine::Member => f("n.member", &[node, from, to, trigger]),
+            Machine::Connector { name } => f("n.connector", &[node, name, from, to, trigger]),
+            Machine::Task { id } => f("n.task", &[node, id, from, to, trigger]),
             Machine::CoordinatorContext { partition } => f("n.context", &[node, partition, from, to, trigger]),
         },
         EventKind::TimerFired { node, timer } => f("n.timer", &[node, timer]),

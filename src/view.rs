@@ -93,8 +93,9 @@ pub fn node_pos(world: &World, node: NodeId) -> (f64, f64) {
     match node {
         NodeId::Broker(b) => (spread(b as usize, world.brokers.len()), BROKER_Y),
         NodeId::Client(c) => {
-            let i = world.consumers.keys().position(|k| *k == c).unwrap_or(0);
-            (spread(i, world.consumers.len()), CONSUMER_Y)
+            // Connect workers follow the consumers on the same row.
+            let i = world.consumers.keys().chain(world.workers.keys()).position(|k| *k == c).unwrap_or(0);
+            (spread(i, world.consumers.len() + world.workers.len()), CONSUMER_Y)
         }
     }
 }
@@ -215,29 +216,86 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
     rows
 }
 
+/// Every group of the scenario: consumer groups, then Connect clusters.
+pub fn group_ids(world: &World) -> Vec<String> {
+    let s = &world.scenario;
+    s.groups.iter().map(|g| g.group_id.clone()).chain(s.connect_clusters.iter().map(|c| c.group_id.clone())).collect()
+}
+
 pub fn groups(world: &World) -> Vec<GroupView> {
-    world
-        .scenario
-        .groups
-        .iter()
-        .map(|g| {
-            let found = world.group(&g.group_id);
+    group_ids(world)
+        .into_iter()
+        .map(|group_id| {
+            let found = world.group(&group_id);
+            let g = &group_id;
             GroupView {
-                group_id: g.group_id.clone(),
-                coordinator: world.cluster.coordinator_for(&g.group_id),
-                partition: world.cluster.offsets_partition_for(&g.group_id),
-                hash: java::string_hash(&g.group_id),
+                group_id: g.clone(),
+                coordinator: world.cluster.coordinator_for(g),
+                partition: world.cluster.offsets_partition_for(g),
+                hash: java::string_hash(g),
                 partitions_count: world.cluster.offsets_partitions.len() as u32,
                 state: found.map_or("(no group yet)".into(), |(_, gr)| gr.state.name().to_string()),
                 generation: found.map_or(0, |(_, gr)| gr.generation_id),
                 protocol: found.and_then(|(_, gr)| gr.protocol_name.clone()),
                 leader: found.and_then(|(_, gr)| gr.leader_id.clone()).map(|l| {
-                    world
-                        .consumers
-                        .values()
-                        .find(|c| c.member_id == l)
-                        .map_or(short_member(&l), |c| format!("c{}", c.idx))
+                    let consumer = world.consumers.values().find(|c| c.member_id == l).map(|c| c.idx);
+                    let worker = world.workers.values().find(|w| w.member_id == l).map(|w| w.idx);
+                    consumer.or(worker).map_or(short_member(&l), |i| format!("c{i}"))
                 }),
+            }
+        })
+        .collect()
+}
+
+/// A Kafka Connect worker, with its connector and task instances.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorkerView {
+    pub idx: u32,
+    pub name: String,
+    pub group: String,
+    pub x: f64,
+    pub y: f64,
+    pub alive: bool,
+    pub paused: bool,
+    pub state: String,
+    pub member_id: String,
+    pub generation: i32,
+    pub leader: bool,
+    /// `connect.protocol` this worker is configured with, and the one its group chose.
+    pub configured_protocol: String,
+    pub protocol: Option<String>,
+    /// (connector, `AbstractStatus.State`), e.g. ("sink", "RUNNING").
+    pub connectors: Vec<(String, String)>,
+    /// (task id, state), e.g. ("sink-0", "FAILED").
+    pub tasks: Vec<(String, String)>,
+    /// Time left before the scheduled rebalance of the assignment's delay, if any.
+    pub scheduled_rebalance_in: Option<Millis>,
+}
+
+pub fn workers(world: &World) -> Vec<WorkerView> {
+    world
+        .workers
+        .values()
+        .map(|w| {
+            let node = w.node();
+            let (x, y) = node_pos(world, node);
+            WorkerView {
+                idx: w.idx,
+                name: format!("c{}", w.idx),
+                group: w.group_id.clone(),
+                x,
+                y,
+                alive: w.alive,
+                paused: world.paused_until.get(&node).is_some_and(|t| *t > world.now),
+                state: if w.alive { format!("{:?}", w.state) } else { "crashed".into() },
+                member_id: w.member_id.clone(),
+                generation: w.generation,
+                leader: w.is_leader(),
+                configured_protocol: w.config.connect_protocol.protocol().to_string(),
+                protocol: w.protocol_name.clone(),
+                connectors: w.connectors.iter().map(|(c, s)| (c.clone(), format!("{s:?}"))).collect(),
+                tasks: w.tasks.iter().map(|(t, s)| (t.to_string(), format!("{s:?}"))).collect(),
+                scheduled_rebalance_in: w.scheduled_rebalance.map(|t| t.saturating_sub(world.now)),
             }
         })
         .collect()

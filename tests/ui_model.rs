@@ -85,12 +85,20 @@ fn demo_at(ms: u64) -> World {
 fn every_fault_kind_is_reachable_from_a_click() {
     let mut s = Scenario::demo();
     s.topics.push(groupscope::sim::scenario::TopicSpec { name: "payments".into(), partitions: 2, records_per_sec: 1 });
+    s.connect_clusters.push(groupscope::sim::connect_config::ConnectClusterSpec {
+        group_id: "connect-cluster".into(),
+        workers: 2,
+        connectors: vec![groupscope::sim::connect_config::ConnectorSpec { name: "sink".into(), tasks: 3 }],
+        config: Default::default(),
+        worker_protocols: Vec::new(),
+        start_stagger_ms: 300,
+    });
     let mut w = World::new(s).unwrap();
     w.run_until(15_000);
     let mut kinds = BTreeSet::new();
     let mut selections: Vec<Selection> = Vec::new();
     selections.extend(w.brokers.keys().map(|b| Selection::Node(NodeId::Broker(*b))));
-    selections.extend(w.consumers.keys().map(|c| Selection::Node(NodeId::Client(*c))));
+    selections.extend(w.consumers.keys().chain(w.workers.keys()).map(|c| Selection::Node(NodeId::Client(*c))));
     selections.push(Selection::Link(NodeId::Broker(0), NodeId::Client(1)));
     for sel in &selections {
         for f in actions(&w, sel) {
@@ -102,7 +110,10 @@ fn every_fault_kind_is_reachable_from_a_click() {
     w.inject(Fault::KillBroker { broker: 0 });
     w.inject(Fault::HoldLink { from: "c1".into(), to: "broker-0".into() });
     w.inject(Fault::CutLink { a: "c1".into(), b: "broker-0".into() });
-    for sel in [Selection::Node(NodeId::Client(2)), Selection::Node(NodeId::Broker(0)), Selection::Link(NodeId::Broker(0), NodeId::Client(1))] {
+    w.inject(Fault::FailTask { group: "connect-cluster".into(), connector: "sink".into(), task: 0 });
+    let mut again = vec![Selection::Node(NodeId::Client(2)), Selection::Node(NodeId::Broker(0)), Selection::Link(NodeId::Broker(0), NodeId::Client(1))];
+    again.extend(w.workers.keys().map(|c| Selection::Node(NodeId::Client(*c))));
+    for sel in again {
         for f in actions(&w, &sel) {
             kinds.insert(serde_json::to_value(&f).unwrap()["type"].as_str().unwrap().to_string());
         }
@@ -250,4 +261,18 @@ fn why_walks_from_a_rebalance_back_to_the_crash_that_caused_it() {
     let zh = narrate::why(&w, rebalance, Lang::Zh);
     assert_eq!(zh.len(), chain.len());
     assert!(zh.iter().any(|l| l.sentence.contains("心跳")));
+}
+
+#[test]
+fn every_shipped_example_scenario_loads_and_runs_a_minute_without_violations() {
+    for (id, en, zh, _) in groupscope::examples::EXAMPLES {
+        assert!(!en.is_empty() && !zh.is_empty());
+        let s = groupscope::examples::load(id).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let mut w = World::new(s).unwrap();
+        while w.next_time().is_some_and(|t| t <= 60_000) {
+            w.step();
+            let violations = groupscope::sim::invariants::check(&w);
+            assert!(violations.is_empty(), "{id} at {} ms: {violations:?}", w.now);
+        }
+    }
 }

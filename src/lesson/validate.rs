@@ -43,7 +43,7 @@ impl Names {
         Names {
             consumers,
             brokers: s.brokers,
-            groups: s.groups.iter().map(|g| g.group_id.clone()).collect(),
+            groups: s.groups.iter().map(|g| g.group_id.clone()).chain(s.connect_clusters.iter().map(|c| c.group_id.clone())).collect(),
             topics,
             offsets_partitions: s.broker.offsets_topic_num_partitions,
         }
@@ -113,7 +113,11 @@ impl Names {
             Fault::DropNextMessage { from, to } | Fault::HoldLink { from, to } | Fault::ReleaseLink { from, to } => {
                 self.node(from).and(self.node(to))
             }
-            Fault::AddConsumer { group } => self.group(group),
+            Fault::AddConsumer { group }
+            | Fault::AddWorker { group }
+            | Fault::FailTask { group, .. }
+            | Fault::RestartTask { group, .. }
+            | Fault::RestartConnector { group, .. } => self.group(group),
             Fault::AddPartitions { topic, .. } => {
                 if self.topics.contains_key(topic) { Ok(()) } else { Err(format!("no topic {topic}")) }
             }

@@ -69,6 +69,9 @@ pub struct ClassicGroupMember {
     pub rebalance_timeout_ms: Millis,
     pub protocols: Vec<JoinProtocol>,
     pub assignment: Vec<TopicPartition>,
+    /// Protocol type "connect": the assignment the leader gave this worker.
+    #[serde(default)]
+    pub connect_assignment: Option<crate::connect::ConnectAssignment>,
     pub awaiting_join: Option<Parked>,
     pub awaiting_sync: Option<Parked>,
     /// Added in the current join phase and not yet through a join completion.

@@ -69,6 +69,7 @@ pub(crate) fn persist_group(ctx: &mut Ctx, partition: u32, group: &ClassicGroup)
             rebalance_timeout_ms: m.rebalance_timeout_ms,
             protocols: m.protocols.clone(),
             assignment: m.assignment.clone(),
+            connect_assignment: m.connect_assignment.clone(),
         })
         .collect();
     Shard::append(
@@ -140,7 +141,7 @@ impl Shard {
             }
         } else if group.pending_members.remove(&req.member_id) {
             let member = new_member(&req, req.member_id.clone(), parked);
-            add_member_then_rebalance_or_complete_join(ctx, group, member, out);
+            add_member_then_rebalance_or_complete_join(ctx, group, member, &req.protocol_type, out);
         } else {
             join_existing_member(ctx, group, req, parked, out);
         }
@@ -255,19 +256,26 @@ fn new_member(req: &JoinGroupRequest, member_id: String, parked: Parked) -> Clas
         rebalance_timeout_ms: req.rebalance_timeout_ms,
         protocols: req.protocols.clone(),
         assignment: Vec::new(),
+        connect_assignment: None,
         awaiting_join: Some(parked),
         awaiting_sync: None,
         is_new: true,
     }
 }
 
-fn add_member_then_rebalance_or_complete_join(ctx: &mut Ctx, group: &mut ClassicGroup, member: ClassicGroupMember, out: &mut Out) {
+fn add_member_then_rebalance_or_complete_join(
+    ctx: &mut Ctx,
+    group: &mut ClassicGroup,
+    member: ClassicGroupMember,
+    protocol_type: &str,
+    out: &mut Out,
+) {
     let member_id = member.member_id.clone();
     if group.is(ClassicGroupState::PreparingRebalance) && group.previous_state == Some(ClassicGroupState::Empty) {
         group.new_member_added = true;
     }
     if group.members.is_empty() && group.protocol_type.is_none() {
-        group.protocol_type = Some("consumer".into());
+        group.protocol_type = Some(protocol_type.to_string());
     }
     group.add(member);
     out.emit(EventKind::Note { node: ctx.me, text: format!("added member {member_id} to group {}", group.group_id) });
@@ -471,7 +479,7 @@ fn join_new_static_member(
     let new_id = format!("{instance}-{}", ctx.random_uuid());
     let Some(old_id) = group.static_members.get(&instance).cloned() else {
         let member = new_member(&req, new_id, parked);
-        add_member_then_rebalance_or_complete_join(ctx, group, member, out);
+        add_member_then_rebalance_or_complete_join(ctx, group, member, &req.protocol_type, out);
         return;
     };
     // replaceStaticMember: fence the old id's parked requests, keep assignment.

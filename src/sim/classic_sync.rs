@@ -12,7 +12,7 @@ use super::trace::EventKind;
 use super::types::{Errors, NodeId};
 
 pub(crate) fn sync_error(error: Errors) -> Response {
-    Response::SyncGroup { error, assignment: Vec::new() }
+    Response::SyncGroup { error, assignment: Vec::new(), connect_assignment: None }
 }
 
 impl Shard {
@@ -54,8 +54,9 @@ impl Shard {
             }
             ClassicGroupState::Stable => {
                 remove_pending_sync(group, &req.member_id, out);
-                let assignment = group.members[&req.member_id].assignment.clone();
-                respond(out, from, correlation, Response::SyncGroup { error: Errors::NONE, assignment });
+                let m = &group.members[&req.member_id];
+                let (assignment, connect_assignment) = (m.assignment.clone(), m.connect_assignment.clone());
+                respond(out, from, correlation, Response::SyncGroup { error: Errors::NONE, assignment, connect_assignment });
             }
             ClassicGroupState::Empty | ClassicGroupState::Dead => {}
         }
@@ -84,13 +85,19 @@ fn complete_sync_with_leader_assignment(
             .find(|(id, _)| *id == m.member_id)
             .map(|(_, a)| a.clone())
             .unwrap_or_default();
+        m.connect_assignment = req.connect_assignments.iter().find(|(id, _)| *id == m.member_id).map(|(_, a)| a.clone());
     }
     persist_group(ctx, partition, group);
     let ids: Vec<String> = group.members.keys().cloned().collect();
     for id in ids {
         let m = group.members.get_mut(&id).expect("member");
         if let Some(p) = m.awaiting_sync.take() {
-            respond(out, p.client, p.correlation, Response::SyncGroup { error: Errors::NONE, assignment: m.assignment.clone() });
+            let response = Response::SyncGroup {
+                error: Errors::NONE,
+                assignment: m.assignment.clone(),
+                connect_assignment: m.connect_assignment.clone(),
+            };
+            respond(out, p.client, p.correlation, response);
         }
         let timeout = m.session_timeout_ms;
         rearm_heartbeat(ctx, &group.group_id, &id, timeout, out);
@@ -103,6 +110,7 @@ fn complete_sync_with_leader_assignment(
 pub(crate) fn reset_and_propagate_assignment_with_error(group: &mut ClassicGroup, error: Errors, out: &mut Out) {
     for m in group.members.values_mut() {
         m.assignment.clear();
+        m.connect_assignment = None;
         if let Some(p) = m.awaiting_sync.take() {
             respond(out, p.client, p.correlation, sync_error(error));
         }

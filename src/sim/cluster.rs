@@ -23,6 +23,8 @@ pub struct PersistedMember {
     pub rebalance_timeout_ms: Millis,
     pub protocols: Vec<super::message::JoinProtocol>,
     pub assignment: Vec<TopicPartition>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connect_assignment: Option<crate::connect::ConnectAssignment>,
 }
 
 /// Records of a `__consumer_offsets` partition (classic groups and offsets).

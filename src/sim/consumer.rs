@@ -45,6 +45,18 @@ pub struct InFlight {
     pub for_join_prepare: bool,
 }
 
+/// Correlations of the in-flight requests to `broker` (they fail when it goes down).
+pub(crate) fn requests_to(in_flight: &BTreeMap<u64, InFlight>, broker: u32) -> Vec<u64> {
+    in_flight.iter().filter(|(_, f)| f.broker == broker).map(|(c, _)| *c).collect()
+}
+
+/// Takes a request off the in-flight books and cancels its request timeout.
+pub(crate) fn take_in_flight(in_flight: &mut BTreeMap<u64, InFlight>, correlation: u64, out: &mut Out) -> Option<InFlight> {
+    let f = in_flight.remove(&correlation)?;
+    out.cancel_timer(TimerKey::RequestTimeout { correlation });
+    Some(f)
+}
+
 /// No generation (`Generation.NO_GENERATION`).
 pub const NO_GENERATION: i32 = -1;
 
@@ -406,6 +418,7 @@ impl ClassicConsumer {
                         owned_partitions: owned,
                         generation_id: self.generation,
                         rack_id: self.config.client_rack.clone(),
+                        connect: None,
                     },
                 }
             })

@@ -90,7 +90,7 @@ impl ClassicConsumer {
         match response {
             Response::FindCoordinator { error, node_id, partition } => self.on_find_coordinator(ctx, error, node_id, partition, out),
             Response::JoinGroup(r) => self.on_join_group(ctx, r, out),
-            Response::SyncGroup { error, assignment } => self.on_sync_group(ctx, error, assignment, out),
+            Response::SyncGroup { error, assignment, .. } => self.on_sync_group(ctx, error, assignment, out),
             Response::Heartbeat { error } => self.on_heartbeat(ctx, error, f.generation, out),
             Response::LeaveGroup { .. } => {}
             Response::OffsetCommit { error, .. } => self.on_offset_commit(ctx, error, f.for_join_prepare, out),
@@ -161,6 +161,7 @@ impl ClassicConsumer {
                     group_instance_id: self.config.group_instance_id.clone(),
                     protocol_name: self.protocol_name.clone(),
                     assignments,
+                    connect_assignments: Vec::new(),
                 });
                 self.send(ctx, coordinator, request, false, out);
             }

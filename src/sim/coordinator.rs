@@ -220,6 +220,7 @@ impl Shard {
                         rebalance_timeout_ms: pm.rebalance_timeout_ms,
                         protocols: pm.protocols,
                         assignment: pm.assignment,
+                        connect_assignment: pm.connect_assignment,
                         awaiting_join: None,
                         awaiting_sync: None,
                         is_new: false,

@@ -35,6 +35,21 @@ pub enum Fault {
     AddPartitions { topic: String, count: u32 },
     /// The consumer calls `subscribe()` with a new topic list.
     ChangeSubscription { consumer: u32, topics: Vec<String> },
+    /// A Connect task throws: it enters FAILED on the worker that runs it.
+    FailTask { group: String, connector: String, task: i32 },
+    /// `POST /connectors/{connector}/tasks/{task}/restart` to a Connect cluster.
+    RestartTask { group: String, connector: String, task: i32 },
+    /// `POST /connectors/{connector}/restart?includeTasks=&onlyFailed=` (KIP-745).
+    RestartConnector {
+        group: String,
+        connector: String,
+        #[serde(default, rename = "includeTasks")]
+        include_tasks: bool,
+        #[serde(default, rename = "onlyFailed")]
+        only_failed: bool,
+    },
+    /// A new worker joins the Connect cluster.
+    AddWorker { group: String },
 }
 
 impl Fault {
@@ -58,12 +73,18 @@ impl Fault {
             Fault::SetLinkLoss { a, b, percent } => format!("{percent}% message loss between {a} and {b}"),
             Fault::AddPartitions { topic, count } => format!("{topic} grows to {count} partitions"),
             Fault::ChangeSubscription { consumer, topics } => format!("c{consumer} subscribes to [{}]", topics.join(", ")),
+            Fault::FailTask { group, connector, task } => format!("task {connector}-{task} of {group} fails"),
+            Fault::RestartTask { group, connector, task } => format!("POST /connectors/{connector}/tasks/{task}/restart to {group}"),
+            Fault::RestartConnector { group, connector, include_tasks, only_failed } => {
+                format!("POST /connectors/{connector}/restart?includeTasks={include_tasks}&onlyFailed={only_failed} to {group}")
+            }
+            Fault::AddWorker { group } => format!("a worker was added to {group}"),
         }
     }
 }
 
 /// The fault kinds the UI's fault menu offers, with what each field means.
-pub const FORM_KINDS: [(&str, &str); 16] = [
+pub const FORM_KINDS: [(&str, &str); 20] = [
     ("crashConsumer", "consumer c<n>"),
     ("restartConsumer", "consumer c<n>"),
     ("pauseConsumer", "consumer c<n>, duration ms"),
@@ -80,7 +101,20 @@ pub const FORM_KINDS: [(&str, &str); 16] = [
     ("addConsumer", "group id"),
     ("addPartitions", "topic, partition count"),
     ("changeSubscription", "consumer c<n>, topics (comma separated)"),
+    ("failTask", "connect group id, task (e.g. sink-0)"),
+    ("restartTask", "connect group id, task (e.g. sink-0)"),
+    ("restartConnector", "connect group id, connector, flags (includeTasks, onlyFailed)"),
+    ("addWorker", "connect group id"),
 ];
+
+/// `sink-3` → (`sink`, 3).
+fn task_id(s: &str) -> Result<(String, i32), String> {
+    s.trim()
+        .rsplit_once('-')
+        .and_then(|(c, n)| Some((c.to_string(), n.parse().ok()?)))
+        .filter(|(c, _)| !c.is_empty())
+        .ok_or_else(|| format!("'{s}' is not a task (write <connector>-<n>, e.g. sink-0)"))
+}
 
 fn consumer_index(s: &str) -> Result<u32, String> {
     s.trim().strip_prefix('c').and_then(|n| n.parse().ok()).ok_or_else(|| format!("'{s}' is not a consumer (write c1, c2, ...)"))
@@ -125,6 +159,21 @@ impl Fault {
                 consumer: consumer_index(&a)?,
                 topics: value.split(',').map(|t| t.trim().to_string()).filter(|t| !t.is_empty()).collect(),
             },
+            "failTask" => {
+                let (connector, task) = task_id(&b)?;
+                Fault::FailTask { group: a, connector, task }
+            }
+            "restartTask" => {
+                let (connector, task) = task_id(&b)?;
+                Fault::RestartTask { group: a, connector, task }
+            }
+            "restartConnector" => Fault::RestartConnector {
+                group: a,
+                connector: b,
+                include_tasks: value.contains("includeTasks"),
+                only_failed: value.contains("onlyFailed"),
+            },
+            "addWorker" => Fault::AddWorker { group: a },
             other => return Err(format!("unknown fault '{other}'")),
         })
     }
@@ -139,7 +188,9 @@ mod tests {
         for (kind, _) in FORM_KINDS {
             let (a, b, v) = match kind {
                 "killBroker" | "restartBroker" => ("broker-1", "", ""),
-                "addConsumer" => ("demo", "", ""),
+                "addConsumer" | "addWorker" => ("demo", "", ""),
+                "failTask" | "restartTask" => ("connect-cluster", "sink-0", ""),
+                "restartConnector" => ("connect-cluster", "sink", "includeTasks onlyFailed"),
                 "addPartitions" => ("orders", "", "9"),
                 "changeSubscription" => ("c1", "", "orders, payments"),
                 k if k.ends_with("Consumer") || k == "slowProcessing" => ("c2", "", "100"),

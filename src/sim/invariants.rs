@@ -19,7 +19,76 @@ pub fn check(world: &World) -> Vec<Violation> {
     single_active_coordinator(world, &mut v);
     persisted_generations_increase(world, &mut v);
     committed_offsets_never_go_back(world, &mut v);
+    connect_single_runner(world, &mut v);
+    connect_generation_persisted(world, &mut v);
     v
+}
+
+/// No connector or task instance exists on two Connect workers at once.
+/// An instance exists on a worker from its start until it is stopped (on
+/// revocation, eager's onJoinPrepare, or the worker's death); RUNNING and
+/// FAILED both count. Workers are checked once they act on the group's current
+/// assignment: alive, a member of the coordinator's group under their member
+/// id, and having completed SyncGroup for the coordinator's current generation.
+/// (A worker expelled from the group keeps its work until it learns so; Kafka
+/// does not prevent that zombie, and neither does this invariant claim to.)
+/// Checked while the group runs an incremental cooperative protocol: when a
+/// group downgrades to eager ("default"), workers that were cooperative revoke
+/// nothing (WorkerCoordinator `onJoinPrepare`/`onJoinComplete` only revoke
+/// under the protocol they had), so their instances keep running beside the
+/// eager assignment, as in Kafka.
+fn connect_single_runner(world: &World, v: &mut Vec<Violation>) {
+    for c in &world.scenario.connect_clusters {
+        let Some((_, group)) = world.group(&c.group_id) else { continue };
+        let incremental = group.protocol_name.as_deref().and_then(crate::connect::ConnectProtocolCompatibility::from_protocol);
+        if !incremental.is_some_and(|p| p.is_incremental()) {
+            continue;
+        }
+        let mut connectors: BTreeMap<&str, u32> = BTreeMap::new();
+        let mut tasks: BTreeMap<&crate::connect::ConnectorTaskId, u32> = BTreeMap::new();
+        for w in world.group_workers(&c.group_id) {
+            let current = w.alive && group.members.contains_key(&w.member_id) && w.last_completed_generation == group.generation_id;
+            if !current {
+                continue;
+            }
+            let twice = |what: String, other: u32| Violation {
+                invariant: "connect-single-runner",
+                detail: format!("{what} runs on c{other} and c{} in {}", w.idx, c.group_id),
+            };
+            for name in w.connectors.keys() {
+                if let Some(other) = connectors.insert(name, w.idx) {
+                    v.push(twice(format!("connector {name}"), other));
+                }
+            }
+            for id in w.tasks.keys() {
+                if let Some(other) = tasks.insert(id, w.idx) {
+                    v.push(twice(format!("task {id}"), other));
+                }
+            }
+        }
+    }
+}
+
+/// A worker never completes a generation its coordinator has not persisted:
+/// SyncGroup answers only after the GroupMetadata record is appended.
+fn connect_generation_persisted(world: &World, v: &mut Vec<Violation>) {
+    for c in &world.scenario.connect_clusters {
+        let p = world.cluster.offsets_partition_for(&c.group_id) as usize;
+        let persisted = world.cluster.offsets_logs[p]
+            .iter()
+            .filter_map(|r| match r {
+                CoordinatorRecord::GroupMetadata { group_id, generation_id, .. } if *group_id == c.group_id => Some(*generation_id),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
+        for w in world.group_workers(&c.group_id).filter(|w| w.last_completed_generation > persisted) {
+            v.push(Violation {
+                invariant: "generation-monotonic",
+                detail: format!("c{} completed generation {} of {}, beyond the persisted {persisted}", w.idx, w.last_completed_generation, c.group_id),
+            });
+        }
+    }
 }
 
 /// No partition is owned by two members of the same group at once. "Owned"
@@ -53,8 +122,9 @@ fn single_owner(world: &World, v: &mut Vec<Violation>) {
 
 /// At most one broker has an ACTIVE coordinator context for a group's partition.
 fn single_active_coordinator(world: &World, v: &mut Vec<Violation>) {
-    for g in &world.scenario.groups {
-        let p = world.cluster.offsets_partition_for(&g.group_id);
+    let ids = world.scenario.groups.iter().map(|g| &g.group_id).chain(world.scenario.connect_clusters.iter().map(|c| &c.group_id));
+    for group_id in ids {
+        let p = world.cluster.offsets_partition_for(group_id);
         let active: Vec<u32> = world
             .brokers
             .values()
@@ -64,7 +134,7 @@ fn single_active_coordinator(world: &World, v: &mut Vec<Violation>) {
         if active.len() > 1 {
             v.push(Violation {
                 invariant: "single-coordinator",
-                detail: format!("group {} has active coordinators on brokers {active:?}", g.group_id),
+                detail: format!("group {group_id} has active coordinators on brokers {active:?}"),
             });
         }
     }

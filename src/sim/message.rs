@@ -3,6 +3,7 @@
 
 use super::types::{Errors, Millis, NodeId};
 use crate::assign::TopicPartition;
+use crate::connect::{ConnectAssignment, ConnectProtocolMetadata};
 use serde::{Deserialize, Serialize};
 
 /// `ConsumerProtocolSubscription` (the bytes inside a JoinGroup protocol entry).
@@ -12,6 +13,10 @@ pub struct ProtocolMetadata {
     pub owned_partitions: Vec<TopicPartition>,
     pub generation_id: i32,
     pub rack_id: Option<String>,
+    /// Protocol type "connect": the worker's `ExtendedWorkerState` instead of a
+    /// subscription (the coordinator stores and returns it unchanged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connect: Option<ConnectProtocolMetadata>,
 }
 
 /// One `Protocols[]` entry of a JoinGroup request: an assignor name and its metadata.
@@ -61,6 +66,9 @@ pub struct SyncGroupRequest {
     pub protocol_name: Option<String>,
     /// Only the leader sends a non-empty list.
     pub assignments: Vec<(String, Vec<TopicPartition>)>,
+    /// Protocol type "connect": the leader's Connect assignment per member.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub connect_assignments: Vec<(String, ConnectAssignment)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -90,7 +98,13 @@ pub enum Request {
 pub enum Response {
     FindCoordinator { error: Errors, node_id: Option<u32>, partition: u32 },
     JoinGroup(JoinGroupResponse),
-    SyncGroup { error: Errors, assignment: Vec<TopicPartition> },
+    SyncGroup {
+        error: Errors,
+        assignment: Vec<TopicPartition>,
+        /// Protocol type "connect": this member's Connect assignment.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        connect_assignment: Option<ConnectAssignment>,
+    },
     Heartbeat { error: Errors },
     LeaveGroup { error: Errors },
     OffsetCommit { error: Errors, offsets: Vec<(TopicPartition, i64)> },
@@ -173,8 +187,12 @@ impl Body {
                 Request::FindCoordinator { key } => format!("FindCoordinator {key}"),
                 Request::JoinGroup(r) if r.member_id.is_empty() => "JoinGroup member=\"\"".into(),
                 Request::JoinGroup(r) => format!("JoinGroup {}", short_member(&r.member_id)),
-                Request::SyncGroup(r) if r.assignments.is_empty() => format!("SyncGroup gen={}", r.generation_id),
-                Request::SyncGroup(r) => format!("SyncGroup gen={} +{} assignments", r.generation_id, r.assignments.len()),
+                Request::SyncGroup(r) if r.assignments.is_empty() && r.connect_assignments.is_empty() => {
+                    format!("SyncGroup gen={}", r.generation_id)
+                }
+                Request::SyncGroup(r) => {
+                    format!("SyncGroup gen={} +{} assignments", r.generation_id, r.assignments.len() + r.connect_assignments.len())
+                }
                 Request::Heartbeat { generation_id, .. } => format!("Heartbeat gen={generation_id}"),
                 Request::LeaveGroup { .. } => "LeaveGroup".into(),
                 Request::OffsetCommit { offsets, .. } => format!("OffsetCommit ({} partitions)", offsets.len()),
@@ -193,7 +211,10 @@ impl Body {
                             format!("JoinGroup ← gen={} leader, {} members", r.generation_id, r.members.len())
                         }
                     }
-                    Response::SyncGroup { assignment, error: Errors::NONE } => {
+                    Response::SyncGroup { connect_assignment: Some(a), error: Errors::NONE, .. } => {
+                        format!("SyncGroup ← {}", a.summary())
+                    }
+                    Response::SyncGroup { assignment, error: Errors::NONE, .. } => {
                         format!("SyncGroup ← {}", partition_list(assignment))
                     }
                     _ if err == Errors::NONE => format!("{} ← OK", response.api()),

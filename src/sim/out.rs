@@ -29,6 +29,11 @@ pub enum TimerKey {
     Backoff,
     /// `request.timeout.ms` of one in-flight request.
     RequestTimeout { correlation: u64 },
+    // --- Connect worker ---
+    /// The herder's `scheduledRebalance`: the assignment's delay has elapsed.
+    ConnectScheduledRebalance,
+    /// WorkerCoordinator's coordinator discovery timeout (heartbeat.interval.ms).
+    ConnectCoordinatorDiscovery,
 }
 
 impl TimerKey {
@@ -43,6 +48,8 @@ impl TimerKey {
             TimerKey::Heartbeat => "heartbeat.interval.ms".into(),
             TimerKey::Backoff => "retry.backoff.ms".into(),
             TimerKey::RequestTimeout { .. } => "request.timeout.ms".into(),
+            TimerKey::ConnectScheduledRebalance => "scheduled.rebalance.max.delay.ms".into(),
+            TimerKey::ConnectCoordinatorDiscovery => "coordinator discovery timeout".into(),
         }
     }
 }

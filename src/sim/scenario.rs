@@ -61,10 +61,15 @@ pub struct Scenario {
     pub broker: BrokerConfig,
     #[serde(default)]
     pub network: NetworkConfig,
+    #[serde(default)]
     pub topics: Vec<TopicSpec>,
+    #[serde(default)]
     pub groups: Vec<GroupSpec>,
     #[serde(default)]
     pub faults: Vec<ScheduledFault>,
+    /// Kafka Connect clusters (distributed workers in groups of protocol type "connect").
+    #[serde(default, rename = "connectClusters", skip_serializing_if = "Vec::is_empty")]
+    pub connect_clusters: Vec<super::connect_config::ConnectClusterSpec>,
 }
 
 fn default_brokers() -> u32 {
@@ -102,6 +107,7 @@ impl Scenario {
                 start_stagger_ms: 300,
             }],
             faults: Vec::new(),
+            connect_clusters: Vec::new(),
         }
     }
 
@@ -157,6 +163,17 @@ impl Scenario {
                     return Err(format!("groups.{}.config: unknown assignor '{a}'", g.group_id));
                 }
             }
+        }
+        let workers: u32 = self.connect_clusters.iter().map(|c| c.workers).fold(0, u32::saturating_add);
+        if workers > super::connect_config::MAX_WORKERS {
+            return Err(format!("connectClusters: {workers} workers in all; the simulator runs at most {}", super::connect_config::MAX_WORKERS));
+        }
+        let mut ids: std::collections::BTreeSet<&str> = self.groups.iter().map(|g| g.group_id.as_str()).collect();
+        for c in &self.connect_clusters {
+            if !ids.insert(c.group_id.as_str()) {
+                return Err(format!("connectClusters.{}: the group id is already used by another group", c.group_id));
+            }
+            c.validate()?;
         }
         Ok(())
     }

@@ -13,6 +13,10 @@ pub enum Machine {
     Member,
     /// A `__consumer_offsets` partition's coordinator context (CoordinatorRuntime).
     CoordinatorContext { partition: u32 },
+    /// A connector instance on a Connect worker (`AbstractStatus.State`).
+    Connector { name: String },
+    /// A task instance on a Connect worker (`AbstractStatus.State`), e.g. `sink-0`.
+    Task { id: String },
 }
 
 /// `ConsumerRebalanceListener` callbacks.

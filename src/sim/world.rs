@@ -5,6 +5,7 @@
 
 use super::broker::Broker;
 use super::cluster::Cluster;
+use super::connect_worker::ConnectWorker;
 use super::consumer::ClassicConsumer;
 use super::ctx::Ctx;
 use super::fault::Fault;
@@ -34,6 +35,8 @@ pub struct World {
     pub cluster: Cluster,
     pub brokers: BTreeMap<u32, Broker>,
     pub consumers: BTreeMap<u32, ClassicConsumer>,
+    /// Kafka Connect workers; they share the client index space (c<n>) with consumers.
+    pub workers: BTreeMap<u32, ConnectWorker>,
     pub trace: Vec<Event>,
     /// Cuts, held links, drops, extra latency and loss.
     pub network: Network,
@@ -84,6 +87,7 @@ impl World {
             cluster,
             brokers,
             consumers: BTreeMap::new(),
+            workers: BTreeMap::new(),
             trace: Vec::new(),
             network: Network::default(),
             paused_until: BTreeMap::new(),
@@ -101,6 +105,12 @@ impl World {
                 world.push(u64::from(k) * g.start_stagger_ms, Item::Start { node: NodeId::Client(idx) });
             }
         }
+        for c in world.scenario.connect_clusters.clone() {
+            for k in 0..c.workers {
+                let idx = world.add_worker_process(&c, k as usize);
+                world.push(u64::from(k) * c.start_stagger_ms, Item::Start { node: NodeId::Client(idx) });
+            }
+        }
         for f in world.scenario.faults.clone() {
             world.push(f.at, Item::Fault { fault: f.fault });
         }
@@ -108,12 +118,25 @@ impl World {
     }
 
     fn add_consumer_process(&mut self, g: &super::scenario::GroupSpec) -> u32 {
-        let idx = self.consumers.keys().next_back().copied().unwrap_or(0) + 1;
+        let idx = self.next_client_index();
         let mut config = g.config.clone();
         if g.static_members && config.group_instance_id.is_none() {
             config.group_instance_id = Some(format!("{}-{}", g.group_id, idx));
         }
         self.consumers.insert(idx, ClassicConsumer::new(idx, &g.group_id, config));
+        idx
+    }
+
+    /// The next free client index (consumers and workers share c<n>).
+    fn next_client_index(&self) -> u32 {
+        let last = |m: Option<&u32>| m.copied().unwrap_or(0);
+        last(self.consumers.keys().next_back()).max(last(self.workers.keys().next_back())) + 1
+    }
+
+    /// Adds the k-th worker (0-based) of a Connect cluster.
+    fn add_worker_process(&mut self, c: &super::connect_config::ConnectClusterSpec, k: usize) -> u32 {
+        let idx = self.next_client_index();
+        self.workers.insert(idx, ConnectWorker::new(idx, &c.group_id, c.worker_config(k), c.config_snapshot()));
         idx
     }
 
@@ -152,14 +175,16 @@ impl World {
     pub fn exists(&self, node: NodeId) -> bool {
         match node {
             NodeId::Broker(b) => self.brokers.contains_key(&b),
-            NodeId::Client(c) => self.consumers.contains_key(&c),
+            NodeId::Client(c) => self.consumers.contains_key(&c) || self.workers.contains_key(&c),
         }
     }
 
     pub fn is_alive(&self, node: NodeId) -> bool {
         match node {
             NodeId::Broker(b) => self.brokers.get(&b).is_some_and(|b| b.alive),
-            NodeId::Client(c) => self.consumers.get(&c).is_some_and(|c| c.alive),
+            NodeId::Client(c) => {
+                self.consumers.get(&c).is_some_and(|c| c.alive) || self.workers.get(&c).is_some_and(|w| w.alive)
+            }
         }
     }
 
@@ -205,6 +230,7 @@ impl World {
                 let cause = self.record(None, EventKind::Note { node, text: format!("{node} started") });
                 self.with_node(node, Some(cause), |n, ctx, out| match n {
                     NodeRef::Consumer(c) => c.start(ctx, out),
+                    NodeRef::Worker(w) => w.start(ctx, out),
                     NodeRef::Broker(_) => {}
                 });
             }
@@ -247,6 +273,8 @@ impl World {
             (NodeRef::Broker(b), Body::Request { correlation, request }) => b.handle_request(ctx, from, correlation, request, out),
             (NodeRef::Consumer(c), Body::Response { correlation, response }) => c.handle_response(ctx, correlation, response, out),
             (NodeRef::Consumer(c), Body::Disconnected { correlation }) => c.handle_disconnect(ctx, correlation, out),
+            (NodeRef::Worker(w), Body::Response { correlation, response }) => w.handle_response(ctx, correlation, response, out),
+            (NodeRef::Worker(w), Body::Disconnected { correlation }) => w.handle_disconnect(ctx, correlation, out),
             _ => {}
         });
     }
@@ -264,6 +292,7 @@ impl World {
         self.with_node(node, cause, |n, ctx, out| match n {
             NodeRef::Broker(b) => b.handle_timer(ctx, &key, out),
             NodeRef::Consumer(c) => c.handle_timer(ctx, &key, out),
+            NodeRef::Worker(w) => w.handle_timer(ctx, &key, out),
         });
     }
 
@@ -280,7 +309,10 @@ impl World {
             };
             let target = match node {
                 NodeId::Broker(b) => self.brokers.get_mut(&b).map(NodeRef::Broker),
-                NodeId::Client(c) => self.consumers.get_mut(&c).map(NodeRef::Consumer),
+                NodeId::Client(c) => match self.consumers.get_mut(&c) {
+                    Some(consumer) => Some(NodeRef::Consumer(consumer)),
+                    None => self.workers.get_mut(&c).map(NodeRef::Worker),
+                },
             };
             if let Some(t) = target {
                 f(t, &mut ctx, &mut out);
@@ -350,6 +382,8 @@ impl World {
     fn apply_fault(&mut self, fault: Fault) {
         let cause = Some(self.record(None, EventKind::FaultInjected { description: fault.describe() }));
         match fault {
+            Fault::CrashConsumer { consumer } if self.workers.contains_key(&consumer) => self.crash_worker(consumer),
+            Fault::RestartConsumer { consumer } if self.workers.contains_key(&consumer) => self.restart_worker(consumer, cause),
             Fault::CrashConsumer { consumer } => {
                 if let Some(c) = self.consumers.get_mut(&consumer) {
                     c.alive = false;
@@ -385,13 +419,13 @@ impl World {
                 b.crash();
                 self.cancel_timers_of(NodeId::Broker(broker));
                 self.cluster.alive.remove(&broker);
-                let ids: Vec<u32> = self.consumers.keys().copied().collect();
+                let ids: Vec<u32> = self.consumers.keys().chain(self.workers.keys()).copied().collect();
                 for id in ids {
                     self.with_node(NodeId::Client(id), cause, |n, ctx, out| {
-                        if let NodeRef::Consumer(c) = n {
-                            if c.alive {
-                                c.connection_lost(ctx, broker, out)
-                            }
+                        match n {
+                            NodeRef::Consumer(c) if c.alive => c.connection_lost(ctx, broker, out),
+                            NodeRef::Worker(w) if w.alive => w.connection_lost(ctx, broker, out),
+                            _ => {}
                         }
                     });
                 }
@@ -454,6 +488,9 @@ impl World {
                         c.subscribe(topics, out)
                     }
                 });
+            }
+            Fault::FailTask { .. } | Fault::RestartTask { .. } | Fault::RestartConnector { .. } | Fault::AddWorker { .. } => {
+                self.apply_connect_fault(fault, cause)
             }
             Fault::AddConsumer { group } => {
                 let Some(spec) = self.scenario.groups.iter().find(|g| g.group_id == group).cloned() else { return };
@@ -524,8 +561,12 @@ impl World {
     }
 }
 
+#[path = "world_connect.rs"]
+mod connect;
+
 /// A mutable view of one node, handed to handlers.
 pub enum NodeRef<'a> {
     Broker(&'a mut Broker),
     Consumer(&'a mut ClassicConsumer),
+    Worker(&'a mut ConnectWorker),
 }

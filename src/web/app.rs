@@ -9,7 +9,7 @@ use super::inspector::inspector;
 use super::lab::AssignorLab;
 use super::lesson_panel::{lesson_list, lesson_panel, save_progress, LessonMsg};
 use super::event_log::EventLog;
-use super::panels::{fidelity_notes, group_panel, partition_table};
+use super::panels::{connect_tasks, fidelity_notes, group_panel, partition_table};
 use super::prefs;
 use super::spacetime::spacetime;
 use super::statechart::statecharts;
@@ -325,6 +325,7 @@ pub fn App(props: &AppProps) -> Html {
                             { group_panel(world, lang_v) }
                             <FaultMenu on_fault={on_fault.clone()} />
                             { partition_table(world, lang_v, &on_select, &highlights) }
+                            { connect_tasks(world, lang_v) }
                         </aside>
                         <section class="log-wrap">
                             <EventLog now={world.now} events={world.trace.len()} player={shared.clone()} />

@@ -71,12 +71,34 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
             text.set(pretty(&scenario));
         })
     };
+    let on_example = {
+        let (text, error, applied) = (text.clone(), error.clone(), applied.clone());
+        Callback::from(move |e: Event| {
+            let id = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            match crate::examples::load(&id) {
+                Ok(s) => {
+                    error.set(None);
+                    applied.set(false);
+                    text.set(pretty(&s));
+                }
+                Err(m) => error.set(Some(m)),
+            }
+        })
+    };
     let lints = parsed.as_ref().map(lint::check).unwrap_or_default();
     let current_protocol = parsed.as_ref().ok().and_then(config_form::protocol_of).unwrap_or("");
     html! {
         <section id="config" class="config" aria-label={tr(lang, "tab.config")}>
             <div class="config-form">
                 <h2>{ tr(lang, "config.title") }</h2>
+                <label class="field">{ tr(lang, "config.example") }
+                    <select id="cfg-example" onchange={on_example}>
+                        <option value="" selected=true disabled=true>{"—"}</option>
+                        { for crate::examples::EXAMPLES.iter().map(|(id, en, zh, _)| html! {
+                            <option value={*id}>{ if lang == Lang::Zh { *zh } else { *en } }</option>
+                        }) }
+                    </select>
+                </label>
                 <label class="field">{"partition.assignment.strategy"}
                     <select id="cfg-protocol" disabled={parsed.is_err()} onchange={field_input("protocol")}>
                         <option value="" selected={current_protocol.is_empty()} disabled=true>{ tr(lang, "config.custom") }</option>

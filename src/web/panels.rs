@@ -65,3 +65,43 @@ pub fn fidelity_notes(lang: Lang) -> Html {
         </details>
     }
 }
+
+/// Every Connect connector and task, who runs it and in what state.
+pub fn connect_tasks(world: &World, lang: Lang) -> Html {
+    if world.workers.is_empty() {
+        return html! {};
+    }
+    let mut rows: Vec<(String, String, String, String)> = Vec::new();
+    for c in &world.scenario.connect_clusters {
+        for conn in &c.connectors {
+            for t in 0..conn.tasks {
+                let id = format!("{}-{t}", conn.name);
+                let runs: Vec<(String, String)> = crate::view::workers(world)
+                    .into_iter()
+                    .filter(|w| w.alive && w.group == c.group_id)
+                    .filter_map(|w| w.tasks.iter().find(|(tid, _)| *tid == id).map(|(_, st)| (w.name.clone(), st.clone())))
+                    .collect();
+                let (worker, state) = if runs.is_empty() {
+                    (tr(lang, "connect.unassigned").to_string(), "UNASSIGNED".to_string())
+                } else {
+                    (runs.iter().map(|r| r.0.clone()).collect::<Vec<_>>().join(", "), runs.iter().map(|r| r.1.clone()).collect::<Vec<_>>().join(", "))
+                };
+                rows.push((c.group_id.clone(), id, worker, state));
+            }
+        }
+    }
+    html! {
+        <table id="connect-tasks" class="ownership">
+            <caption>{ tr(lang, "connect.tasks") }</caption>
+            <thead><tr><th>{"group"}</th><th>{ tr(lang, "connect.task") }</th><th>{ tr(lang, "connect.worker") }</th><th>{ tr(lang, "connect.state") }</th></tr></thead>
+            <tbody>
+            { for rows.into_iter().map(|(g, id, worker, state)| html! {
+                <tr data-task={id.clone()} data-worker={worker.clone()} data-task-state={state.clone()}>
+                    <td>{ g }</td><td>{ id }</td><td>{ worker }</td>
+                    <td class={classes!((state == "FAILED").then_some("dup"))}>{ state }</td>
+                </tr>
+            }) }
+            </tbody>
+        </table>
+    }
+}

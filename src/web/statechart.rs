@@ -59,7 +59,7 @@ fn chart(d: &StateDiagram, group: &str, lang: Lang) -> Html {
 pub fn statecharts(world: &World, lang: Lang) -> Html {
     html! {
         <div class="statecharts">
-            { for world.scenario.groups.iter().map(|g| chart(&classic_group(world, &g.group_id), &g.group_id, lang)) }
+            { for crate::view::group_ids(world).iter().map(|g| chart(&classic_group(world, g), g, lang)) }
         </div>
     }
 }

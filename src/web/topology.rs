@@ -40,10 +40,11 @@ pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, highlig
     let brokers = view::brokers(world);
     let consumers = view::consumers(world);
     let messages = view::messages(world);
+    let workers = view::workers(world);
     html! {
         <svg id="topology" onmousedown={on_press} onkeydown={on_key} viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="group" aria-label={tr(lang, "topology.label")}>
-            { for consumers.iter().flat_map(|c| brokers.iter().map(move |b| {
-                let (bn, cn) = (NodeId::Broker(b.id), NodeId::Client(c.idx));
+            { for consumers.iter().map(|c| (c.idx, c.x, c.y)).chain(workers.iter().map(|w| (w.idx, w.x, w.y))).flat_map(|c| brokers.iter().map(move |b| {
+                let (bn, cn) = (NodeId::Broker(b.id), NodeId::Client(c.0));
                 let key = crate::sim::network::link(bn, cn);
                 let n = &world.network;
                 let class = classes!(
@@ -53,7 +54,7 @@ pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, highlig
                     (n.extra_latency.contains_key(&key) || n.loss_percent.contains_key(&key)).then_some("degraded"),
                     is_sel(Selection::Link(bn, cn)).then_some("selected"),
                 );
-                let (x1, y1, x2, y2) = (b.x.to_string(), (b.y + 30.0).to_string(), c.x.to_string(), (c.y - 30.0).to_string());
+                let (x1, y1, x2, y2) = (b.x.to_string(), (b.y + 30.0).to_string(), c.1.to_string(), (c.2 - 30.0).to_string());
                 html! {
                     <g class={class} data-link={format!("{bn} {cn}")}>
                         <line class="link-hit" x1={x1.clone()} y1={y1.clone()} x2={x2.clone()} y2={y2.clone()} />
@@ -96,6 +97,25 @@ pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, highlig
                         <text x={c.x.to_string()} y={(c.y + 10.0).to_string()} class="sub">{ c.state.clone() }</text>
                         <text x={c.x.to_string()} y={(c.y + 24.0).to_string()} class="sub">{ if c.generation >= 0 { trf(lang, "consumer.generation", &[&c.generation]) } else { String::new() } }</text>
                         <text x={c.x.to_string()} y={(c.y + 66.0).to_string()} class="owned">{ owned }</text>
+                    </g>
+                }
+            }) }
+            { for workers.iter().map(|w| {
+                let class = classes!("consumer", "worker", (!w.alive).then_some("dead"), w.paused.then_some("paused"), w.leader.then_some("leader"),
+                    is_sel(Selection::Node(NodeId::Client(w.idx))).then_some("selected"), lit(w.name.clone()));
+                let tasks = w.tasks.iter().map(|(t, st)| if st == "RUNNING" { t.clone() } else { format!("{t} {st}") }).collect::<Vec<_>>().join(" ");
+                html! {
+                    <g class={class} data-member={w.name.clone()} data-state={w.state.clone()} data-tasks={tasks.clone()} tabindex="0" role="button">
+                        <title>{ trf(lang, "consumer.select", &[&w.name]) }</title>
+                        <circle class="hit" cx={w.x.to_string()} cy={w.y.to_string()} r="62" />
+                        <rect class="body" x={(w.x - 38.0).to_string()} y={(w.y - 38.0).to_string()} width="76" height="76" rx="10" style={format!("fill:{}", colour(w.idx))} />
+                        <text x={w.x.to_string()} y={(w.y - 6.0).to_string()} class="title">{ if w.leader { format!("{} ★", w.name) } else { w.name.clone() } }</text>
+                        <text x={w.x.to_string()} y={(w.y + 10.0).to_string()} class="sub">{ w.state.clone() }</text>
+                        <text x={w.x.to_string()} y={(w.y + 24.0).to_string()} class="sub">{ if w.generation >= 0 { trf(lang, "consumer.generation", &[&w.generation]) } else { String::new() } }</text>
+                        <text x={w.x.to_string()} y={(w.y + 54.0).to_string()} class="owned">{ tasks }</text>
+                        if let Some(ms) = w.scheduled_rebalance_in {
+                            <text x={w.x.to_string()} y={(w.y + 68.0).to_string()} class="owned delay">{ trf(lang, "connect.delay", &[&format!("{:.1}", ms as f64 / 1000.0)]) }</text>
+                        }
                     </g>
                 }
             }) }

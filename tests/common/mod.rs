@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod connect;
+
 use groupscope::sim::classic_group::ClassicGroupState;
 use groupscope::sim::consumer::ClassicConsumer;
 use groupscope::sim::trace::EventKind;

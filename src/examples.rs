@@ -1,0 +1,15 @@
+//! The example scenarios shipped with the page (the `scenarios/` folder),
+//! embedded so the site works offline. The configuration panel offers them.
+
+/// (id, English title, Chinese title, scenario JSON).
+pub const EXAMPLES: &[(&str, &str, &str, &str)] = &[
+    ("crash", "A consumer crashes (classic, eager range)", "消费者崩溃（经典协议，eager range）", include_str!("../scenarios/crash.json")),
+    ("coordinator-failover", "The coordinator's broker dies", "协调者所在的 broker 宕机", include_str!("../scenarios/coordinator-failover.json")),
+    ("connect", "Kafka Connect: a worker leaves, its tasks wait", "Kafka Connect：一个 worker 离开，它的任务等待", include_str!("../scenarios/connect.json")),
+];
+
+/// The example's scenario, validated.
+pub fn load(id: &str) -> Result<crate::sim::Scenario, String> {
+    let (_, _, _, text) = EXAMPLES.iter().find(|e| e.0 == id).ok_or_else(|| format!("no example named '{id}'"))?;
+    crate::sim::Scenario::from_json(text)
+}

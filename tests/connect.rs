@@ -1,0 +1,219 @@
+//! Kafka Connect distributed-herder groups (facts G, on the classic protocol of
+//! facts B). Every test checks all invariants after every step (TestWorld::sleep).
+
+mod common;
+
+use common::connect::*;
+use common::TestWorld;
+use groupscope::connect::ConnectProtocolCompatibility::{self, *};
+use groupscope::sim::connect_worker::State;
+use groupscope::sim::Fault;
+use std::collections::BTreeMap;
+
+/// Which worker runs each task (tasks running nowhere are absent).
+fn placement(t: &TestWorld) -> BTreeMap<String, u32> {
+    let mut m = BTreeMap::new();
+    for w in t.world.workers.values().filter(|w| w.alive) {
+        for id in w.tasks.keys() {
+            assert!(m.insert(id.to_string(), w.idx).is_none(), "{id} runs twice");
+        }
+    }
+    m
+}
+
+fn all_tasks(n: u32) -> Vec<String> {
+    (0..n).map(|i| format!("sink-{i}")).collect()
+}
+
+fn protocol(t: &TestWorld) -> Option<String> {
+    t.world.group(GROUP).and_then(|(_, g)| g.protocol_name.clone())
+}
+
+fn fault(t: &mut TestWorld, f: Fault) {
+    t.inject(f);
+}
+
+fn fail(t: &mut TestWorld, task: i32) {
+    fault(t, Fault::FailTask { group: GROUP.into(), connector: "sink".into(), task });
+}
+
+/// Facts G: workers form a classic group of protocol type "connect"; with the
+/// default connect.protocol (sessioned) every task and the connector run exactly once.
+#[test]
+fn workers_form_a_connect_group_and_every_task_runs_on_exactly_one_worker() {
+    let mut t = TestWorld::new(cluster(3, 6, |_| {}));
+    t.sleep(15_000);
+    let (_, g) = t.world.group(GROUP).unwrap();
+    assert_eq!(g.protocol_type.as_deref(), Some("connect"));
+    assert_eq!(protocol(&t).as_deref(), Some("sessioned"));
+    assert_eq!(placement(&t).keys().cloned().collect::<Vec<_>>(), {
+        let mut v = all_tasks(6);
+        v.sort();
+        v
+    });
+    let connector_runs = t.world.workers.values().filter(|w| w.connectors.contains_key("sink")).count();
+    assert_eq!(connector_runs, 1);
+    let per_worker: Vec<usize> = (1..=3).map(|i| worker(&t.world, i).tasks.len()).collect();
+    assert_eq!(per_worker, [2, 2, 2], "least-loaded round robin balances 6 tasks over 3 workers");
+}
+
+fn vote(protocols: &[ConnectProtocolCompatibility]) -> Option<String> {
+    let mut s = cluster(protocols.len() as u32, 2, |_| {});
+    s.connect_clusters[0].worker_protocols = protocols.to_vec();
+    let mut t = TestWorld::new(s);
+    t.sleep(15_000);
+    protocol(&t)
+}
+
+/// Facts G and B5: each worker advertises its protocols best first; the vote picks
+/// the best one every worker supports, and one eager worker downgrades the group.
+#[test]
+fn the_vote_picks_the_best_protocol_every_worker_supports() {
+    assert_eq!(vote(&[SESSIONED, SESSIONED]).as_deref(), Some("sessioned"));
+    assert_eq!(vote(&[SESSIONED, COMPATIBLE, SESSIONED]).as_deref(), Some("compatible"));
+    assert_eq!(vote(&[SESSIONED, EAGER, COMPATIBLE]).as_deref(), Some("default"));
+}
+
+/// Facts G: under eager every rebalance stops everything and starts it again.
+#[test]
+fn eager_stops_and_restarts_every_task_on_every_rebalance() {
+    let mut t = TestWorld::new(cluster(2, 4, with_protocol(EAGER)));
+    t.sleep(15_000);
+    assert_eq!(protocol(&t).as_deref(), Some("default"));
+    for id in all_tasks(4) {
+        assert_eq!(starts(&t.world, &id), 1, "{id}");
+    }
+    fault(&mut t, Fault::AddWorker { group: GROUP.into() });
+    t.sleep(15_000);
+    for id in all_tasks(4) {
+        assert_eq!(starts(&t.world, &id), 2, "{id} restarted by the rebalance, even if it stays put");
+    }
+}
+
+/// Facts G: incremental cooperative revokes only what moves; the worker that
+/// lost a task rejoins for a second round in which the task moves.
+#[test]
+fn incremental_cooperative_revokes_only_what_moves_and_needs_a_second_rejoin() {
+    let mut t = TestWorld::new(cluster(2, 4, with_protocol(COMPATIBLE)));
+    t.sleep(15_000);
+    let before = placement(&t);
+    let gen_before = t.group_state(GROUP).1;
+    fault(&mut t, Fault::AddWorker { group: GROUP.into() });
+    t.sleep(15_000);
+    let after = placement(&t);
+    let moved: Vec<&String> = after.iter().filter(|(id, w)| before[*id] != **w).map(|(id, _)| id).collect();
+    assert_eq!(moved.len(), 1, "4 tasks over 3 workers: one moves to the new worker ({after:?})");
+    assert_eq!(after[moved[0]], 3);
+    for id in all_tasks(4) {
+        let expected = if id == *moved[0] { 2 } else { 1 };
+        assert_eq!(starts(&t.world, &id), expected, "{id}: only the moved task is stopped and started again");
+    }
+    assert!(t.notes().iter().any(|n| n.contains("rejoining for the follow-up rebalance")));
+    assert_eq!(t.group_state(GROUP).1, gen_before + 2, "the join and the follow-up rebalance");
+}
+
+fn departed(restart: bool) -> (TestWorld, BTreeMap<String, u32>) {
+    let mut t = TestWorld::new(cluster(3, 6, |c| c.scheduled_rebalance_max_delay_ms = 30_000));
+    t.sleep(15_000);
+    let before = placement(&t);
+    fault(&mut t, Fault::CrashConsumer { consumer: 2 });
+    // Session timeout (10 s) then a rebalance that sees w2's tasks lost.
+    t.sleep(15_000);
+    let lost: Vec<String> = before.iter().filter(|(_, w)| **w == 2).map(|(id, _)| id.clone()).collect();
+    assert!(!lost.is_empty());
+    for id in &lost {
+        assert!(!placement(&t).contains_key(id), "{id} held unassigned during scheduled.rebalance.max.delay.ms");
+    }
+    if restart {
+        fault(&mut t, Fault::RestartConsumer { consumer: 2 });
+    }
+    t.sleep(10_000);
+    for id in &lost {
+        assert!(!placement(&t).contains_key(id), "{id} still held: the delay has not elapsed");
+    }
+    t.sleep(30_000);
+    (t, before)
+}
+
+/// Facts G: a departed worker's tasks stay unassigned for
+/// scheduled.rebalance.max.delay.ms, then go to the worker that came back.
+#[test]
+fn a_departed_workers_tasks_wait_for_the_delay_then_go_back_to_the_returning_worker() {
+    let (t, before) = departed(true);
+    let after = placement(&t);
+    for (id, w) in &before {
+        assert_eq!(after.get(id), Some(w), "{id} is back where it was");
+    }
+}
+
+/// Facts G: if the worker does not return, its tasks are spread over the others.
+#[test]
+fn a_departed_workers_tasks_are_spread_over_the_others_when_it_does_not_return() {
+    let (t, _) = departed(false);
+    let after = placement(&t);
+    assert_eq!(after.len(), 6);
+    let counts: Vec<usize> = [1, 3].iter().map(|w| after.values().filter(|x| *x == w).count()).collect();
+    assert_eq!(counts, [3, 3]);
+}
+
+/// Facts G: a FAILED task stays on its worker and stays FAILED across a
+/// cooperative rebalance; a REST restart of the task runs it again.
+#[test]
+fn a_failed_task_stays_failed_across_a_cooperative_rebalance_and_runs_after_restart_task() {
+    let mut t = TestWorld::new(cluster(2, 4, |_| {}));
+    t.sleep(15_000);
+    let owner = placement(&t)["sink-0"];
+    fail(&mut t, 0);
+    assert!(tasks(&t.world, owner).contains(&"sink-0 FAILED".to_string()));
+    fault(&mut t, Fault::AddWorker { group: GROUP.into() });
+    t.sleep(15_000);
+    assert!(t.group_state(GROUP).1 >= 2);
+    assert_eq!(worker(&t.world, owner).tasks.get(&groupscope::connect::ConnectorTaskId::new("sink", 0)), Some(&State::FAILED));
+    fault(&mut t, Fault::RestartTask { group: GROUP.into(), connector: "sink".into(), task: 0 });
+    assert!(running(&t.world, owner).contains(&"sink-0".to_string()));
+}
+
+/// Facts G: under eager, the rebalance itself restarts a failed task.
+#[test]
+fn under_eager_a_rebalance_restarts_a_failed_task() {
+    let mut t = TestWorld::new(cluster(2, 4, with_protocol(EAGER)));
+    t.sleep(15_000);
+    fail(&mut t, 0);
+    fault(&mut t, Fault::AddWorker { group: GROUP.into() });
+    t.sleep(15_000);
+    let owner = placement(&t)["sink-0"];
+    assert!(running(&t.world, owner).contains(&"sink-0".to_string()));
+}
+
+/// Facts G (KIP-745): restart with includeTasks and onlyFailed restarts the failed
+/// tasks only, and not the running connector.
+#[test]
+fn restart_connector_with_only_failed_restarts_only_the_failed_tasks() {
+    let mut t = TestWorld::new(cluster(2, 4, |_| {}));
+    t.sleep(15_000);
+    fail(&mut t, 0);
+    fail(&mut t, 3);
+    let changes = task_changes(&t.world).len();
+    fault(&mut t, Fault::RestartConnector { group: GROUP.into(), connector: "sink".into(), include_tasks: true, only_failed: true });
+    let restarted: Vec<String> = task_changes(&t.world)[changes..].iter().filter(|c| c.3 == "RESTARTING").map(|c| c.1.clone()).collect();
+    assert_eq!(restarted, ["sink-0", "sink-3"]);
+    assert_eq!(placement(&t).len(), 4);
+    assert!(t.world.workers.values().all(|w| w.tasks.values().all(|s| *s == State::RUNNING)));
+    assert!(!t.world.trace.iter().any(|e| matches!(&e.kind,
+        groupscope::sim::trace::EventKind::StateChanged { machine: groupscope::sim::trace::Machine::Connector { .. }, to, .. } if to == "RESTARTING")));
+}
+
+/// Facts G: without includeTasks only the connector instance restarts.
+#[test]
+fn restart_connector_without_include_tasks_restarts_only_the_connector() {
+    let mut t = TestWorld::new(cluster(2, 4, |_| {}));
+    t.sleep(15_000);
+    fail(&mut t, 1);
+    let changes = task_changes(&t.world).len();
+    fault(&mut t, Fault::RestartConnector { group: GROUP.into(), connector: "sink".into(), include_tasks: false, only_failed: false });
+    assert_eq!(task_changes(&t.world).len(), changes, "no task restarted");
+    let owner = placement(&t)["sink-1"];
+    assert!(tasks(&t.world, owner).contains(&"sink-1 FAILED".to_string()));
+    assert!(t.world.trace.iter().any(|e| matches!(&e.kind,
+        groupscope::sim::trace::EventKind::StateChanged { machine: groupscope::sim::trace::Machine::Connector { name }, to, .. } if name == "sink" && to == "RESTARTING")));
+}
