@@ -71,7 +71,7 @@ impl Player {
     fn checkpoint(&mut self) {
         let mut world = self.world.clone();
         world.trace = Vec::new();
-        self.checkpoints.push(Checkpoint { world, trace_len: self.world.trace.len(), script_len: self.script.len() });
+        self.checkpoints.push(Checkpoint { world, trace_len: self.world.trace.len(), script_len: self.world.injected.len() });
     }
 
     fn maybe_checkpoint(&mut self) {

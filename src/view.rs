@@ -194,7 +194,8 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
     for (topic, t) in &world.cluster.topics {
         for (p, state) in t.partitions.iter().enumerate() {
             let tp = TopicPartition::new(topic.clone(), p as i32);
-            let owner = world.consumers.values().find(|c| c.alive && c.owned.contains(&tp)).map(|c| c.idx);
+            // A consumer stopped by a fatal error (a fenced zombie) processes nothing.
+            let owner = world.consumers.values().find(|c| c.alive && c.fatal.is_none() && c.owned.contains(&tp)).map(|c| c.idx);
             let group = owner
                 .and_then(|o| world.consumers.get(&o))
                 .map(|c| c.group_id.clone())

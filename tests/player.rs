@@ -65,3 +65,21 @@ fn the_horizon_is_the_furthest_point_reached_until_a_fork() {
     p.dispatch(Action::Inject(Fault::CrashConsumer { consumer: 1 }));
     assert_eq!(p.horizon, 5_000, "acting in the past discards the old future");
 }
+
+/// A checkpoint taken while replaying an old timeline must not count the
+/// faults that are still ahead of it as applied (seek back, play, seek back again).
+#[test]
+fn faults_ahead_of_a_replay_checkpoint_still_happen() {
+    let mut p = Player::new(Scenario::demo()).unwrap();
+    p.dispatch(Action::Seek(10_000));
+    p.dispatch(Action::Inject(Fault::CrashConsumer { consumer: 2 }));
+    p.dispatch(Action::Seek(30_000));
+    let reference = p.world.trace.clone();
+    // Back before the crash, forward past a few checkpoints but not the crash, back again.
+    p.dispatch(Action::Seek(1_000));
+    p.dispatch(Action::Seek(7_000));
+    p.dispatch(Action::Seek(5_000));
+    p.dispatch(Action::Seek(30_000));
+    assert!(!p.world.consumers[&2].alive, "the crash at 10 s happened again");
+    assert_eq!(p.world.trace, reference, "the replay is the same run");
+}

@@ -52,3 +52,24 @@ fn connect_workers_are_projected_with_their_tasks_and_states() {
     assert!(tasks.iter().all(|(_, s)| s == "RUNNING"));
     assert_ne!(views[0].x, views[1].x);
 }
+
+/// A zombie fenced with FENCED_INSTANCE_ID has stopped (the error is fatal)
+/// even though its assignment still lists the partitions: the table shows the
+/// replacement that really owns them (lesson 8's zombie).
+#[test]
+fn a_fenced_zombie_is_not_shown_as_the_owner() {
+    use groupscope::lesson::{find, LessonSession};
+    let lesson = find("static-membership").unwrap().clone();
+    let step = lesson.step_index("zombie-fenced").unwrap();
+    let (mut s, mut p) = LessonSession::start(lesson).unwrap();
+    while s.step < step {
+        s.play_step_through(&mut p, None).unwrap();
+        s.next(&mut p);
+    }
+    s.play_step_through(&mut p, None).unwrap();
+    let zombie = &p.world.consumers[&4];
+    assert!(zombie.fatal.is_some() && zombie.alive, "c4 is fenced but its process is still up");
+    for r in view::partitions(&p.world).iter().filter(|r| r.partition.topic == "audit-log") {
+        assert_eq!(r.owner, Some(5), "{} belongs to the replacement c5", r.partition);
+    }
+}
