@@ -6,11 +6,16 @@ use crate::i18n::{tr, trf, Lang};
 use crate::sim::World;
 
 /// Replaces long member ids (`consumer-demo-2-65060736-…`) with the process name (`c2`).
+/// Member ids start with the client id: `consumer-<group>-<n>-` or `connect-<n>-`.
 pub fn readable(world: &World, text: &str) -> String {
+    if !text.contains("consumer-") && !text.contains("connect-") {
+        return text.to_string();
+    }
+    let ids = world.consumers.values().map(|c| (c.idx, &c.member_id)).chain(world.workers.values().map(|w| (w.idx, &w.member_id)));
     let mut s = text.to_string();
-    for c in world.consumers.values() {
-        if !c.member_id.is_empty() {
-            s = s.replace(&c.member_id, &format!("c{} ({})", c.idx, short_member(&c.member_id)));
+    for (idx, id) in ids {
+        if !id.is_empty() && s.contains(id.as_str()) {
+            s = s.replace(id.as_str(), &format!("c{idx} ({})", short_member(id)));
         }
     }
     s

@@ -37,6 +37,9 @@ pub struct SpaceTime {
     pub arrows: Vec<Arrow>,
 }
 
+/// The most client lanes drawn; beyond it, only the clients that talked.
+pub const MAX_LANES: usize = 16;
+
 /// Messages sent in `[now - window, now]`, oldest first; `hide` filters out
 /// labels starting with any of its prefixes (e.g. "Heartbeat").
 pub fn build(world: &World, window: Millis, hide: &[&str]) -> SpaceTime {
@@ -44,7 +47,9 @@ pub fn build(world: &World, window: Millis, hide: &[&str]) -> SpaceTime {
     let mut lanes: Vec<NodeId> = world.brokers.keys().map(|b| NodeId::Broker(*b)).collect();
     lanes.extend(world.consumers.keys().map(|c| NodeId::Client(*c)));
     let mut arrows: BTreeMap<u64, Arrow> = BTreeMap::new();
-    for e in &world.trace {
+    // The trace is in time order: start at the window (the page calls this every frame).
+    let start = world.trace.partition_point(|e| e.at < from);
+    for e in &world.trace[start..] {
         match &e.kind {
             EventKind::MessageSent { msg, from: f, to, label, deliver_at } => {
                 if e.at + window < world.now || hide.iter().any(|h| label.starts_with(h)) {
@@ -73,5 +78,19 @@ pub fn build(world: &World, window: Millis, hide: &[&str]) -> SpaceTime {
     }
     let mut arrows: Vec<Arrow> = arrows.into_values().collect();
     arrows.stable_sort_by_key(|a| (a.sent_at, a.msg));
+    // A large group: only the clients that talked in the window get a lane.
+    if lanes.len() > MAX_LANES {
+        let talking: std::collections::BTreeSet<NodeId> = arrows.iter().flat_map(|a| [a.from, a.to]).collect();
+        let mut clients = 0;
+        lanes.retain(|n| match n {
+            NodeId::Broker(_) => true,
+            NodeId::Client(_) => {
+                let keep = talking.contains(n) && clients < MAX_LANES;
+                clients += usize::from(keep);
+                keep
+            }
+        });
+        arrows.retain(|a| lanes.contains(&a.from) && lanes.contains(&a.to));
+    }
     SpaceTime { lanes, from, to: world.now, arrows }
 }

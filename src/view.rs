@@ -89,13 +89,39 @@ fn spread(i: usize, n: usize) -> f64 {
     }
 }
 
+/// More clients than this and the picture switches to its compact drawing
+/// (a grid of small nodes, no per-pair links, rings or labels).
+pub const LARGE_GROUP: usize = 16;
+
+pub fn is_large(world: &World) -> bool {
+    world.consumers.len() + world.workers.len() > LARGE_GROUP
+}
+
+/// Top and bottom of the clients' area in the compact drawing.
+const GRID_TOP: f64 = 175.0;
+const GRID_BOTTOM: f64 = 425.0;
+
+/// Position `i` of `n` in a grid filling the clients' area.
+fn grid(i: usize, n: usize) -> (f64, f64) {
+    let (w, h) = (WIDTH - 80.0, GRID_BOTTOM - GRID_TOP);
+    let cols = ((n as f64 * w / h).sqrt().ceil() as usize).max(1);
+    let rows = n.div_ceil(cols).max(1);
+    let (cw, ch) = (w / cols as f64, h / rows as f64);
+    (40.0 + cw * ((i % cols) as f64 + 0.5), GRID_TOP + ch * ((i / cols) as f64 + 0.5))
+}
+
 pub fn node_pos(world: &World, node: NodeId) -> (f64, f64) {
     match node {
         NodeId::Broker(b) => (spread(b as usize, world.brokers.len()), BROKER_Y),
         NodeId::Client(c) => {
             // Connect workers follow the consumers on the same row.
             let i = world.consumers.keys().chain(world.workers.keys()).position(|k| *k == c).unwrap_or(0);
-            (spread(i, world.consumers.len() + world.workers.len()), CONSUMER_Y)
+            let n = world.consumers.len() + world.workers.len();
+            if n > LARGE_GROUP {
+                grid(i, n)
+            } else {
+                (spread(i, n), CONSUMER_Y)
+            }
         }
     }
 }
@@ -191,11 +217,18 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
     let committed_by_group: std::collections::BTreeMap<&str, _> =
         world.scenario.groups.iter().map(|g| (g.group_id.as_str(), world.committed_offsets(&g.group_id))).collect();
     let mut rows = Vec::new();
+    // Who owns what, once (a large group has 100 members and 1,000 partitions).
+    // A consumer stopped by a fatal error (a fenced zombie) processes nothing.
+    let mut owners: std::collections::BTreeMap<&TopicPartition, u32> = std::collections::BTreeMap::new();
+    for c in world.consumers.values().filter(|c| c.alive && c.fatal.is_none()) {
+        for tp in &c.owned {
+            owners.entry(tp).or_insert(c.idx);
+        }
+    }
     for (topic, t) in &world.cluster.topics {
         for (p, state) in t.partitions.iter().enumerate() {
             let tp = TopicPartition::new(topic.clone(), p as i32);
-            // A consumer stopped by a fatal error (a fenced zombie) processes nothing.
-            let owner = world.consumers.values().find(|c| c.alive && c.fatal.is_none() && c.owned.contains(&tp)).map(|c| c.idx);
+            let owner = owners.get(&tp).copied();
             let group = owner
                 .and_then(|o| world.consumers.get(&o))
                 .map(|c| c.group_id.clone())

@@ -12,9 +12,9 @@ function showError(message) {
 
 init(new URL('../pkg/groupscope_bg.wasm', import.meta.url)).then(() => {
   // A small API for page authors (documented in the README).
-  const { assign, play, pause, step, seek, setSpeed, inject, state } = gs;
+  const { assign, load, play, pause, step, seek, setSpeed, inject, state } = gs;
   window.groupscope = Object.assign(window.groupscope || {}, {
-    assign, play, pause, step, seek, setSpeed, inject,
+    assign, load, play, pause, step, seek, setSpeed, inject,
     state: () => JSON.parse(state()),
   });
 }).catch((e) => {

@@ -276,3 +276,21 @@ fn every_shipped_example_scenario_loads_and_runs_a_minute_without_violations() {
         }
     }
 }
+
+#[test]
+fn a_large_group_gets_a_grid_and_a_bounded_space_time_diagram() {
+    let mut s = Scenario::demo();
+    s.groups[0].consumers = 100;
+    s.topics[0].partitions = 1000;
+    s.groups[0].start_stagger_ms = 10;
+    let mut w = World::new(s).unwrap();
+    w.run_until(20_000);
+    assert!(groupscope::view::is_large(&w));
+    let pos: BTreeSet<(i64, i64)> = groupscope::view::consumers(&w).iter().map(|c| (c.x as i64, c.y as i64)).collect();
+    assert_eq!(pos.len(), 100, "every consumer has its own place");
+    assert!(pos.iter().all(|(x, y)| *x > 0 && *x < 960 && *y > 120 && *y < 440), "inside the picture, below the brokers");
+    let st = build(&w, 12_000, &[]);
+    let clients = st.lanes.iter().filter(|l| matches!(l, NodeId::Client(_))).count();
+    assert!(clients <= groupscope::spacetime::MAX_LANES && clients > 0);
+    assert!(st.arrows.iter().all(|a| st.lanes.contains(&a.from) && st.lanes.contains(&a.to)));
+}

@@ -13,6 +13,8 @@ use yew::Callback;
 struct Handle {
     player: Rc<RefCell<Player>>,
     redraw: Callback<()>,
+    /// Replaces the run (and closes any open lesson).
+    load: Callback<Player>,
 }
 
 thread_local! {
@@ -20,8 +22,19 @@ thread_local! {
 }
 
 /// Called by the app once it has its player.
-pub fn install(player: Rc<RefCell<Player>>, redraw: Callback<()>) {
-    PAGE.with(|p| *p.borrow_mut() = Some(Handle { player, redraw }));
+pub fn install(player: Rc<RefCell<Player>>, redraw: Callback<()>, load: Callback<Player>) {
+    PAGE.with(|p| *p.borrow_mut() = Some(Handle { player, redraw, load }));
+}
+
+/// Starts a new run from a scenario (the JSON of scenarios/*.json); a bad
+/// scenario throws an Error saying why, and the current run stays.
+#[wasm_bindgen]
+pub fn load(scenario_json: &str) -> Result<(), JsError> {
+    let scenario = crate::sim::Scenario::from_json(scenario_json).map_err(|e| JsError::new(&e))?;
+    let player = Player::new(scenario).map_err(|e| JsError::new(&e))?;
+    let load = PAGE.with(|p| p.borrow().as_ref().map(|h| h.load.clone())).ok_or_else(|| JsError::new("GroupScope has not started yet"))?;
+    load.emit(player);
+    Ok(())
 }
 
 fn with<T>(f: impl FnOnce(&mut Player) -> T) -> Result<T, JsError> {

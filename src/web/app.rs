@@ -169,18 +169,20 @@ pub fn App(props: &AppProps) -> Html {
     // Replaces the whole run (config panel, import); the old one stays if the new one is invalid.
     let load = {
         let (player, redraw, selection) = (player.clone(), redraw.clone(), selection.clone());
+        let lesson = lesson.clone();
         Callback::from(move |mut p: Player| {
             p.speed = player.borrow().speed;
             *player.borrow_mut() = p;
+            *lesson.borrow_mut() = None;
             selection.set(None);
             redraw.emit(());
         })
     };
 
     {
-        let (player, redraw, lesson, on_lesson) = (player.clone(), redraw.clone(), lesson.clone(), on_lesson.clone());
+        let (player, redraw, lesson, on_lesson, load) = (player.clone(), redraw.clone(), lesson.clone(), on_lesson.clone(), load.clone());
         use_effect_with((), move |_| {
-            api::install(player.clone(), redraw.clone());
+            api::install(player.clone(), redraw.clone(), load);
             // A deep link to a lesson step: #lesson=4&step=3.
             let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
             if let Some((l, step)) = crate::lesson::parse_link(&hash) {

@@ -9,7 +9,7 @@ use crate::sim::types::EventId;
 use yew::prelude::*;
 
 /// Lines kept in the page (older ones stay in the trace and the export).
-const SHOWN: usize = 300;
+const SHOWN: usize = 200;
 
 #[derive(Properties, PartialEq)]
 pub struct EventLogProps {
@@ -65,7 +65,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
                 { for lines.into_iter().map(|(id, at, s, has_cause)| {
                     let w = why.clone();
                     html! {
-                        <li data-event={id.to_string()}><span class="t">{ format!("{:>6.1}s", at as f64 / 1000.0) }</span>{" "}{ s }
+                        <li key={id} data-event={id.to_string()}><span class="t">{ format!("{:>6.1}s", at as f64 / 1000.0) }</span>{" "}{ s }
                             if has_cause {
                                 {" "}<button class="why-link" onclick={move |_| w.set(Some(id))} title={tr(lang, "why.title")}>{ tr(lang, "why") }</button>
                             }

@@ -26,13 +26,58 @@ pub fn group_panel(world: &World, lang: Lang) -> Html {
     }
 }
 
+/// More partitions than this and the table becomes a grid of cells plus a
+/// per-owner summary (a table of 1,000 rows helps nobody).
+pub const LARGE_TABLE: usize = 60;
+
+/// The compact ownership view: one cell per partition, coloured by owner,
+/// and how many partitions each member owns.
+fn partition_grid(rows: &[crate::view::PartitionRow], lang: Lang, on_select: &Callback<Option<Selection>>) -> Html {
+    let mut per_owner: std::collections::BTreeMap<Option<u32>, usize> = std::collections::BTreeMap::new();
+    for r in rows {
+        *per_owner.entry(r.owner).or_default() += 1;
+    }
+    let redelivered: i64 = rows.iter().map(|r| r.redelivered).sum();
+    html! {
+        <div id="ownership" class="ownership-grid" data-partitions={rows.len().to_string()}>
+            <h3>{ tr(lang, "ownership") }</h3>
+            <p class="summary">
+                { for per_owner.iter().map(|(o, n)| html! {
+                    <span class="owner-count" data-owner={o.map(|o| format!("c{o}")).unwrap_or_default()}>
+                        { format!("{}: {n} ", o.map_or(tr(lang, "unowned").to_string(), |o| format!("c{o}"))) }
+                    </span>
+                }) }
+                { format!(" · {}: {redelivered}", tr(lang, "col.redelivered")) }
+            </p>
+            // One listener for all cells: the cell names its partition.
+            <div class="cells" onclick={on_select.reform(|e: MouseEvent| {
+                let el = e.target_unchecked_into::<web_sys::Element>();
+                let tp = el.get_attribute("data-partition")?;
+                let (topic, p) = tp.rsplit_once('-')?;
+                Some(Selection::Partition(crate::assign::TopicPartition::new(topic, p.parse().ok()?)))
+            })}>
+                { for rows.iter().map(|r| {
+                    let style = r.owner.map(|o| format!("background:{}", colour(o))).unwrap_or_default();
+                    html! { <span class={classes!("cell", r.owner.is_none().then_some("unowned"), (r.redelivered > 0).then_some("dup"))} style={style}
+                        data-partition={r.partition.to_string()}
+                        title={format!("{} → {}", r.partition, r.owner.map_or("—".into(), |o| format!("c{o}")))} /> }
+                }) }
+            </div>
+        </div>
+    }
+}
+
 pub fn partition_table(world: &World, lang: Lang, on_select: &Callback<Option<Selection>>, highlights: &[String]) -> Html {
+    let rows = crate::view::partitions(world);
+    if rows.len() > LARGE_TABLE {
+        return partition_grid(&rows, lang, on_select);
+    }
     html! {
         <table id="ownership" class="ownership">
             <caption>{ tr(lang, "ownership") }</caption>
             <thead><tr>{ for ["col.partition", "col.owner", "col.leader", "col.end", "col.committed", "col.processed", "col.redelivered"].iter().map(|k| html! { <th>{ tr(lang, k) }</th> }) }</tr></thead>
             <tbody>
-            { for view::partitions(world).into_iter().map(|r| {
+            { for rows.into_iter().map(|r| {
                 let owner = r.owner.map(|o| format!("c{o}")).unwrap_or_default();
                 let style = r.owner.map(|o| format!("background:{}", colour(o))).unwrap_or_default();
                 let tp = r.partition.clone();

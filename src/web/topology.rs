@@ -41,9 +41,11 @@ pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, highlig
     let consumers = view::consumers(world);
     let messages = view::messages(world);
     let workers = view::workers(world);
+    let large = view::is_large(world);
     html! {
         <svg id="topology" onmousedown={on_press} onkeydown={on_key} viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="group" aria-label={tr(lang, "topology.label")}>
-            { for consumers.iter().map(|c| (c.idx, c.x, c.y)).chain(workers.iter().map(|w| (w.idx, w.x, w.y))).flat_map(|c| brokers.iter().map(move |b| {
+            // Per-pair links only while they can be told apart.
+            { for consumers.iter().map(|c| (c.idx, c.x, c.y)).chain(workers.iter().map(|w| (w.idx, w.x, w.y))).filter(|_| !large).flat_map(|c| brokers.iter().map(move |b| {
                 let (bn, cn) = (NodeId::Broker(b.id), NodeId::Client(c.0));
                 let key = crate::sim::network::link(bn, cn);
                 let n = &world.network;
@@ -78,7 +80,10 @@ pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, highlig
                     </g>
                 }
             }) }
-            { for consumers.iter().map(|c| {
+            if large {
+                { for consumers.iter().map(|c| compact_consumer(c, lang, is_sel(Selection::Node(NodeId::Client(c.idx))), lit(c.name.clone()).is_some())) }
+            }
+            { for consumers.iter().filter(|_| !large).map(|c| {
                 let class = classes!("consumer", (!c.alive).then_some("dead"), c.paused.then_some("paused"), c.leader.then_some("leader"),
                     is_sel(Selection::Node(NodeId::Client(c.idx))).then_some("selected"), lit(c.name.clone()));
                 let owned = c.owned.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ");
@@ -126,11 +131,27 @@ pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, highlig
                     is_sel(Selection::Message(m.id)).then_some("selected"));
                 html! {
                     <g class={class} data-msg={m.id.to_string()}>
-                        <circle cx={x.to_string()} cy={y.to_string()} r="7" />
-                        <text x={(x + 10.0).to_string()} y={(y + 4.0).to_string()}>{ m.label.clone() }</text>
+                        <circle cx={x.to_string()} cy={y.to_string()} r={if large { "4" } else { "7" }} />
+                        if !large {
+                            <text x={(x + 10.0).to_string()} y={(y + 4.0).to_string()}>{ m.label.clone() }</text>
+                        }
                     </g>
                 }
             }) }
         </svg>
+    }
+}
+
+/// A consumer in the compact drawing of a large group: a small disc with its
+/// name; the state is in its class and title, the details in the inspector.
+fn compact_consumer(c: &view::ConsumerView, lang: Lang, selected: bool, highlighted: bool) -> Html {
+    let class = classes!("consumer", "compact", (!c.alive).then_some("dead"), c.paused.then_some("paused"), c.leader.then_some("leader"),
+        selected.then_some("selected"), highlighted.then_some("highlight"), c.owned.is_empty().then_some("idle"));
+    html! {
+        <g class={class} data-member={c.name.clone()} data-state={c.state.clone()} tabindex="0" role="button">
+            <title>{ format!("{} · {} · {}", trf(lang, "consumer.select", &[&c.name]), c.state, c.owned.len()) }</title>
+            <circle class="body" cx={c.x.to_string()} cy={c.y.to_string()} r="11" style={format!("fill:{}", colour(c.idx))} />
+            <text x={c.x.to_string()} y={(c.y + 3.5).to_string()} class="tiny">{ c.name.clone() }</text>
+        </g>
     }
 }

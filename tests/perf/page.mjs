@@ -1,0 +1,86 @@
+// Browser performance of the page (not a test: it reports numbers for the
+// README). Run after `bash scripts/build.sh`:  node tests/perf/page.mjs
+//  - first interactive render from a cold load (navigation start → the play
+//    button and the cluster drawn), median of 5 fresh pages;
+//  - frame time p50/p95 while animating 10 and 100 members (100 with 1,000
+//    partitions), measured from requestAnimationFrame deltas over 5 s of
+//    playing at 10×, with long tasks (> 50 ms) counted;
+//  - gzipped size of the wasm and JS the page loads.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { ROOT, launch, openPage, serveSite } from '../e2e/harness.mjs';
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+
+function scenario(members, partitions) {
+  return JSON.stringify({
+    name: `${members} members`, seed: 1, brokers: 3,
+    topics: [{ name: 'orders', partitions, recordsPerSec: 10 }],
+    groups: [{ groupId: 'demo', consumers: members, startStaggerMs: 20,
+      config: { 'session.timeout.ms': 10000, 'heartbeat.interval.ms': 3000, 'auto.offset.reset': 'earliest', topics: ['orders'] } }],
+  });
+}
+
+const site = await serveSite();
+const browser = await launch();
+const results = {};
+try {
+  const loads = [];
+  for (let i = 0; i < 5; i++) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(site.url);
+    await page.waitForSelector('#topology g.consumer');
+    loads.push(await page.evaluate(() => performance.now()));
+    await context.close();
+  }
+  results.firstRenderMs = Math.round(pct(loads, 50));
+
+  for (const [members, partitions] of [[10, 60], [100, 1000]]) {
+    const { page } = await openPage(browser, site);
+    await page.evaluate((s) => window.groupscope.load(s), scenario(members, partitions));
+    await page.evaluate(() => window.groupscope.seek(15000));
+    await page.selectOption('#speed', '10');
+    const frames = await page.evaluate(async () => {
+      const longTasks = [];
+      const obs = new PerformanceObserver((l) => l.getEntries().forEach((e) => longTasks.push(e.duration)));
+      try { obs.observe({ type: 'longtask', buffered: false }); } catch { /* not supported */ }
+      window.groupscope.play();
+      const deltas = [];
+      let last = performance.now();
+      const end = last + 5000;
+      await new Promise((done) => {
+        const tick = (t) => {
+          deltas.push(t - last);
+          last = t;
+          if (t < end) requestAnimationFrame(tick); else done();
+        };
+        requestAnimationFrame(tick);
+      });
+      window.groupscope.pause();
+      obs.disconnect();
+      return { deltas: deltas.slice(1), longTasks, now: window.groupscope.state().now };
+    });
+    results[`${members} members`] = {
+      p50: +pct(frames.deltas, 50).toFixed(1),
+      p95: +pct(frames.deltas, 95).toFixed(1),
+      frames: frames.deltas.length,
+      longTasks: frames.longTasks.length,
+      simulatedTo: frames.now,
+    };
+  }
+  const pkg = join(ROOT, 'dist', 'pkg');
+  const gz = (f) => gzipSync(readFileSync(f), { level: 9 }).length;
+  const wasm = gz(join(pkg, 'groupscope_bg.wasm'));
+  const js = gz(join(pkg, 'groupscope.js')) + readdirSync(join(ROOT, 'dist', 'static')).filter((f) => f.endsWith('.js'))
+    .map((f) => gz(join(ROOT, 'dist', 'static', f))).reduce((a, b) => a + b, 0);
+  results.gzippedKB = { wasm: Math.round(wasm / 1024), js: Math.round(js / 1024), total: Math.round((wasm + js) / 1024) };
+  console.log(JSON.stringify(results, null, 2));
+} finally {
+  await browser.close();
+  site.close();
+}
