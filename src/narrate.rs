@@ -31,7 +31,8 @@ pub fn sentence(world: &World, e: &Event) -> Option<String> {
         EventKind::MessageDropped { from, to, label, reason, .. } => format!("{label} from {from} to {to} was lost: {reason}"),
         EventKind::StateChanged { node, machine, from, to, trigger } => match machine {
             Machine::Group { group_id } => format!("Group {group_id} on {node}: {from} → {to} ({trigger})"),
-            Machine::Member => format!("{node}: {from} → {to} ({trigger})"),
+            Machine::Member | Machine::ConsumerMember => format!("{node}: {from} → {to} ({trigger})"),
+            Machine::ConsumerGroup { group_id } => format!("Consumer group {group_id} on {node}: {from} → {to} ({trigger})"),
             Machine::CoordinatorContext { partition } => {
                 format!("{node}: __consumer_offsets-{partition} {from} → {to} ({trigger})")
             }

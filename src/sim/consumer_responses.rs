@@ -94,6 +94,7 @@ impl ClassicConsumer {
             Response::LeaveGroup { .. } => {}
             Response::OffsetCommit { error, .. } => self.on_offset_commit(ctx, error, f.for_join_prepare, out),
             Response::OffsetFetch { error, offsets } => self.on_offset_fetch(ctx, error, offsets, out),
+            Response::ConsumerGroupHeartbeat(_) => {}
         }
     }
 

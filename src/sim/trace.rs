@@ -13,6 +13,10 @@ pub enum Machine {
     Member,
     /// A `__consumer_offsets` partition's coordinator context (CoordinatorRuntime).
     CoordinatorContext { partition: u32 },
+    /// A consumer group (KIP-848) on its coordinator (`ConsumerGroupState`).
+    ConsumerGroup { group_id: String },
+    /// A consumer-protocol client's `MemberState` (ConsumerMembershipManager).
+    ConsumerMember,
 }
 
 /// `ConsumerRebalanceListener` callbacks.

@@ -74,6 +74,7 @@ impl World {
                         state: super::coordinator::CoordinatorState::ACTIVE,
                         groups: BTreeMap::new(),
                         offsets: BTreeMap::new(),
+                        consumer_groups: BTreeMap::new(),
                     },
                 );
             }
