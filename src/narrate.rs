@@ -12,6 +12,11 @@ pub fn readable(world: &World, text: &str) -> String {
             s = s.replace(&c.member_id, &format!("c{} ({})", c.idx, short_member(&c.member_id)));
         }
     }
+    for c in world.async_consumers.values() {
+        if !c.member_id.is_empty() {
+            s = s.replace(&c.member_id, &format!("c{} ({})", c.idx, short_member(&c.member_id)));
+        }
+    }
     s
 }
 

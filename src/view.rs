@@ -93,8 +93,9 @@ pub fn node_pos(world: &World, node: NodeId) -> (f64, f64) {
     match node {
         NodeId::Broker(b) => (spread(b as usize, world.brokers.len()), BROKER_Y),
         NodeId::Client(c) => {
-            let i = world.consumers.keys().position(|k| *k == c).unwrap_or(0);
-            (spread(i, world.consumers.len()), CONSUMER_Y)
+            let all = world.client_indices();
+            let i = all.iter().position(|k| *k == c).unwrap_or(0);
+            (spread(i, all.len()), CONSUMER_Y)
         }
     }
 }
@@ -125,7 +126,44 @@ fn ring(world: &World, node: NodeId, key: TimerKey, span: Millis) -> f64 {
     }
 }
 
+/// Every client, both protocols, by index.
 pub fn consumers(world: &World) -> Vec<ConsumerView> {
+    let mut all: Vec<ConsumerView> = classic_consumers(world);
+    all.extend(world.async_consumers.values().map(|c| async_consumer_view(world, c)));
+    all.sort_by_key(|v| v.idx);
+    all
+}
+
+/// A consumer-protocol client: its `MemberState`, member epoch (in `generation`)
+/// and owned partitions; the rings show its heartbeat and poll timers.
+fn async_consumer_view(world: &World, c: &crate::sim::async_consumer::AsyncConsumer) -> ConsumerView {
+    let node = c.node();
+    let (x, y) = node_pos(world, node);
+    let rings = vec![
+        ("heartbeat", ring(world, node, TimerKey::Heartbeat, c.heartbeat_interval_ms)),
+        ("poll", ring(world, node, TimerKey::PollTimeout, c.config.max_poll_interval_ms)),
+    ];
+    ConsumerView {
+        idx: c.idx,
+        name: format!("c{}", c.idx),
+        group: c.group_id.clone(),
+        x,
+        y,
+        alive: c.alive,
+        paused: world.paused_until.get(&node).is_some_and(|t| *t > world.now),
+        state: if c.alive { format!("{:?}", c.state) } else { "crashed".into() },
+        member_id: c.member_id.clone(),
+        generation: c.member_epoch,
+        leader: false,
+        owned: c.owned.clone(),
+        processing: matches!(c.main, MainThread::Processing { .. }),
+        fatal: c.fatal.clone(),
+        static_id: c.config.group_instance_id.clone(),
+        rings,
+    }
+}
+
+fn classic_consumers(world: &World) -> Vec<ConsumerView> {
     world
         .consumers
         .values()
@@ -193,16 +231,16 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
     for (topic, t) in &world.cluster.topics {
         for (p, state) in t.partitions.iter().enumerate() {
             let tp = TopicPartition::new(topic.clone(), p as i32);
-            let owner = world.consumers.values().find(|c| c.alive && c.owned.contains(&tp)).map(|c| c.idx);
+            let owner = world.consumers.values().find(|c| c.alive && c.owned.contains(&tp)).map(|c| (c.idx, &c.group_id));
+            let owner = owner.or_else(|| world.async_consumers.values().find(|c| c.alive && c.owned.contains(&tp)).map(|c| (c.idx, &c.group_id)));
             let group = owner
-                .and_then(|o| world.consumers.get(&o))
-                .map(|c| c.group_id.clone())
+                .map(|(_, g)| g.clone())
                 .or_else(|| world.scenario.groups.first().map(|g| g.group_id.clone()))
                 .unwrap_or_default();
             let committed = committed_by_group.get(group.as_str()).copied().flatten().and_then(|o| o.get(&tp).copied());
             let key = (group.clone(), tp.clone());
             rows.push(PartitionRow {
-                owner,
+                owner: owner.map(|(i, _)| i),
                 leader: state.leader,
                 end_offset: state.end_offset,
                 committed,
@@ -221,6 +259,9 @@ pub fn groups(world: &World) -> Vec<GroupView> {
         .groups
         .iter()
         .map(|g| {
+            if let Some((_, cg)) = world.consumer_group(&g.group_id) {
+                return consumer_group_view(world, &g.group_id, cg);
+            }
             let found = world.group(&g.group_id);
             GroupView {
                 group_id: g.group_id.clone(),
@@ -241,4 +282,23 @@ pub fn groups(world: &World) -> Vec<GroupView> {
             }
         })
         .collect()
+}
+
+/// A consumer group (KIP-848): its state and group epoch (in `generation`); the
+/// protocol column names the server assignor in use.
+fn consumer_group_view(world: &World, group_id: &str, g: &crate::sim::consumer_group::ConsumerGroup) -> GroupView {
+    let assignor = crate::sim::consumer_group::ConsumerGroup::preferred_server_assignor(g.members.values())
+        .or_else(|| world.scenario.broker.consumer_group_assignors.first().cloned())
+        .unwrap_or_default();
+    GroupView {
+        group_id: group_id.to_string(),
+        coordinator: world.cluster.coordinator_for(group_id),
+        partition: world.cluster.offsets_partition_for(group_id),
+        hash: java::string_hash(group_id),
+        partitions_count: world.cluster.offsets_partitions.len() as u32,
+        state: g.state.name().to_string(),
+        generation: g.group_epoch,
+        protocol: Some(format!("consumer ({assignor})")),
+        leader: None,
+    }
 }

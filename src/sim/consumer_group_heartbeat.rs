@@ -430,7 +430,7 @@ impl Shard {
     /// OffsetCommit from a consumer group (CSG `validateOffsetCommit`, facts F):
     /// a negative epoch only while the group is empty; otherwise the member must
     /// exist and send exactly its current member epoch.
-    pub(crate) fn validate_consumer_group_offset_commit(&self, group_id: &str, member_id: &str, member_epoch: i32) -> Option<Errors> {
+    pub fn validate_consumer_group_offset_commit(&self, group_id: &str, member_id: &str, member_epoch: i32) -> Option<Errors> {
         let group = self.consumer_groups.get(group_id)?;
         if member_epoch < 0 && group.members.is_empty() {
             return Some(Errors::NONE);

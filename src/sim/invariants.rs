@@ -19,6 +19,7 @@ pub fn check(world: &World) -> Vec<Violation> {
     single_active_coordinator(world, &mut v);
     persisted_generations_increase(world, &mut v);
     committed_offsets_never_go_back(world, &mut v);
+    super::consumer_group_invariants::check(world, &mut v);
     v
 }
 

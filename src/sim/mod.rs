@@ -1,5 +1,7 @@
 //! The simulation core: deterministic, with no web dependency.
 
+pub mod async_consumer;
+mod async_consumer_heartbeat;
 pub mod broker;
 pub mod classic_group;
 mod classic_join;
@@ -9,6 +11,7 @@ pub mod config;
 pub mod consumer;
 mod consumer_responses;
 pub mod consumer_group;
+mod consumer_group_invariants;
 pub mod consumer_group_heartbeat;
 pub mod consumer_group_records;
 pub mod coordinator;
@@ -19,6 +22,7 @@ pub mod invariants;
 pub mod message;
 pub mod network;
 pub mod out;
+mod poll_loop;
 pub mod scenario;
 pub mod target_assignment;
 pub mod trace;
