@@ -125,8 +125,8 @@ fn the_heartbeat_interval_is_the_one_the_broker_dictates() {
     let mut t = settled_world(s);
     t.sleep(30_000);
     let times: Vec<u64> = heartbeats_sent_by(&t, 1).iter().map(|(at, _)| *at).collect();
-    let gaps: Vec<u64> = times.windows(2).map(|w| w[1] - w[0]).filter(|g| *g > 1000).collect();
-    assert!(!gaps.is_empty() && gaps.iter().all(|g| *g == 7000 + 100), "one heartbeat per 7 s after each response: {gaps:?}");
+    let gaps: Vec<u64> = times.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(gaps.len() >= 4 && gaps[gaps.len() - 3..].iter().all(|g| *g == 7000), "one heartbeat every 7 s: {gaps:?}");
 }
 
 // --- E2: epochs ----------------------------------------------------------------
@@ -150,8 +150,9 @@ fn member_epochs_are_validated_with_the_previous_epoch_exception() {
 #[test]
 fn a_member_two_epochs_behind_is_fenced_loses_its_partitions_and_rejoins() {
     // facts E2, E9: FENCED_MEMBER_EPOCH -> FENCED, epoch 0, onPartitionsLost, JOINING.
-    let mut t = settled_world(consumer_protocol_demo(2));
+    let mut t = settled_world(consumer_protocol_demo(3));
     let owned = t.async_consumer(1).owned.clone();
+    assert_eq!(t.async_consumer(1).member_epoch, 3);
     t.world.async_consumers.get_mut(&1).unwrap().member_epoch -= 2;
     t.sleep(6000);
     assert!(t.labels_sent().iter().any(|l| l == "ConsumerGroupHeartbeat → FENCED_MEMBER_EPOCH"));
@@ -271,13 +272,15 @@ fn poll_timer_expiry_leaves_goes_stale_loses_partitions_and_rejoins_on_the_next_
     let mut s = consumer_protocol_demo(2);
     s.groups[0].config.max_poll_interval_ms = 10_000;
     let mut t = settled_world(s);
+    let t0 = t.world.now;
     t.inject(Fault::SlowProcessing { consumer: 1, ms_per_record: 2000 });
     t.sleep_until(40_000, |t| t.member_states(1).contains(&"STALE".to_string()));
+    t.sleep(500);
     let states = t.member_states(1);
     let i = states.iter().position(|s| s == "PREPARE_LEAVING").unwrap();
     assert_eq!(states[i..i + 3], ["PREPARE_LEAVING", "LEAVING", "STALE"]);
     assert!(heartbeats_sent_by(&t, 1).iter().any(|(_, l)| l == "ConsumerGroupHeartbeat epoch=-1 (leave)"));
-    assert!(callbacks(&t, 1, Callback::OnPartitionsRevoked).is_empty(), "no revocation callback when the poll timer expires");
+    assert!(callbacks(&t, 1, Callback::OnPartitionsRevoked).iter().all(|(at, _)| *at < t0), "no revocation callback when the poll timer expires");
     assert_eq!(callbacks(&t, 1, Callback::OnPartitionsLost).len(), 1);
     t.inject(Fault::SlowProcessing { consumer: 1, ms_per_record: 5 });
     t.sleep_until(60_000, |t| t.member_states(1).last().is_some_and(|s| s == "STABLE") && t.member_states(1).contains(&"JOINING".to_string()));
@@ -295,6 +298,7 @@ fn a_static_member_that_leaves_temporarily_keeps_its_partitions_and_gets_them_ba
     let owned = t.async_owned(1);
     t.inject(Fault::SlowProcessing { consumer: 1, ms_per_record: 2000 });
     t.sleep_until(40_000, |t| t.member_states(1).contains(&"STALE".to_string()));
+    t.sleep(500);
     assert!(heartbeats_sent_by(&t, 1).iter().any(|(_, l)| l == "ConsumerGroupHeartbeat epoch=-2 (static leave)"));
     let g = t.consumer_group("demo");
     let m = &g.members[&g.static_members["demo-1"]];
@@ -386,7 +390,7 @@ fn new_partitions_and_a_changed_subscription_bump_the_group_epoch() {
     let mut t = settled_world(s);
     let epoch = t.consumer_group("demo").group_epoch;
     t.inject(Fault::AddPartitions { topic: "orders".into(), count: 8 });
-    t.sleep_until(30_000, settled);
+    t.sleep_until(30_000, |t| settled(t) && t.async_owned(1).len() + t.async_owned(2).len() == 8);
     assert_eq!(t.consumer_group("demo").group_epoch, epoch + 1);
     assert_eq!(t.async_owned(1).len() + t.async_owned(2).len(), 8);
     t.inject(Fault::ChangeSubscription { consumer: 2, topics: vec!["orders".into(), "payments".into()] });

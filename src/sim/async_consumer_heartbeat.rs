@@ -253,10 +253,12 @@ impl AsyncConsumer {
             self.on_heartbeat_error(ctx, r.error, out);
             return;
         }
-        if r.heartbeat_interval_ms > 0 {
-            self.heartbeat_interval_ms = r.heartbeat_interval_ms as u64;
+        // The interval runs from the send; a new interval restarts it from now.
+        let interval = r.heartbeat_interval_ms.max(0) as u64;
+        if interval > 0 && interval != self.heartbeat_interval_ms {
+            self.heartbeat_interval_ms = interval;
+            self.next_heartbeat_at = ctx.now + interval;
         }
-        self.next_heartbeat_at = ctx.now + self.heartbeat_interval_ms;
         // onHeartbeatSuccess: ignored while leaving or out of the group.
         if self.state != MemberState::LEAVING && !self.state.is_not_in_group() {
             self.member_id = r.member_id.unwrap_or_default();

@@ -147,4 +147,13 @@ impl TestWorld {
             self.sleep(100);
         }
     }
+
+    /// Prints the narrated trace from `from` ms (for debugging a test).
+    pub fn print_trace(&self, from: u64) {
+        for e in self.world.trace.iter().filter(|e| e.at >= from) {
+            if let Some(s) = groupscope::narrate::sentence(&self.world, e) {
+                println!("{:7} {s}", e.at);
+            }
+        }
+    }
 }
