@@ -139,27 +139,29 @@ pub fn consumers(world: &World) -> Vec<ConsumerView> {
 fn async_consumer_view(world: &World, c: &crate::sim::async_consumer::AsyncConsumer) -> ConsumerView {
     let node = c.node();
     let (x, y) = node_pos(world, node);
-    let rings = vec![
-        ("heartbeat", ring(world, node, TimerKey::Heartbeat, c.heartbeat_interval_ms)),
-        ("poll", ring(world, node, TimerKey::PollTimeout, c.config.max_poll_interval_ms)),
-    ];
+    let heartbeat = ring(world, node, TimerKey::Heartbeat, c.heartbeat_interval_ms);
+    let poll = ring(world, node, TimerKey::PollTimeout, c.config.max_poll_interval_ms);
+    let paused = world.paused_until.get(&node).is_some_and(|t| *t > world.now);
+    let state = if c.alive { format!("{:?}", c.state) } else { "crashed".into() };
+    let (member_id, owned, fatal) = (c.member_id.clone(), c.owned.clone(), c.fatal.clone());
+    let processing = matches!(c.main, MainThread::Processing { .. });
     ConsumerView {
         idx: c.idx,
         name: format!("c{}", c.idx),
         group: c.group_id.clone(),
+        generation: c.member_epoch,
+        static_id: c.config.group_instance_id.clone(),
+        leader: false,
+        rings: vec![("heartbeat", heartbeat), ("poll", poll)],
+        alive: c.alive,
         x,
         y,
-        alive: c.alive,
-        paused: world.paused_until.get(&node).is_some_and(|t| *t > world.now),
-        state: if c.alive { format!("{:?}", c.state) } else { "crashed".into() },
-        member_id: c.member_id.clone(),
-        generation: c.member_epoch,
-        leader: false,
-        owned: c.owned.clone(),
-        processing: matches!(c.main, MainThread::Processing { .. }),
-        fatal: c.fatal.clone(),
-        static_id: c.config.group_instance_id.clone(),
-        rings,
+        paused,
+        state,
+        member_id,
+        owned,
+        processing,
+        fatal,
     }
 }
 

@@ -439,7 +439,7 @@ fn a_new_coordinator_replays_the_consumer_group_and_rearms_its_session_timers() 
     let (new, g) = t.world.consumer_group("demo").expect("loaded on the new coordinator");
     assert_ne!(new, old);
     assert_eq!((g.group_epoch, g.assignment_epoch, &g.members, &g.target_assignment), (before.group_epoch, before.assignment_epoch, &before.members, &before.target_assignment));
-    t.sleep_until(20_000, |t| t.world.async_consumers.values().all(|c| c.coordinator == Some(new)));
+    t.sleep_until(20_000, |t| t.world.async_consumers.values().all(|c| c.link.coordinator == Some(new)));
     t.sleep(10_000);
     assert_eq!(t.consumer_group("demo").group_epoch, before.group_epoch, "members kept their epochs across the failover");
     let loaded_at = t.world.now;

@@ -72,17 +72,29 @@ pub struct Pending {
     pub before_revocation: bool,
 }
 
+/// The background thread's view of the coordinator and its requests
+/// (CoordinatorRequestManager, NetworkClientDelegate).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoordinatorLink {
+    pub coordinator: Option<u32>,
+    pub in_flight: BTreeMap<u64, Pending>,
+    pub next_correlation: u64,
+    /// Next bootstrap broker asked for the coordinator.
+    pub bootstrap_cursor: u32,
+    pub backoff_attempts: u32,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AsyncConsumer {
     pub idx: u32,
-    pub client_id: String,
     pub group_id: String,
+    pub state: MemberState,
     pub config: ConsumerConfig,
+    pub client_id: String,
     pub alive: bool,
     /// Set when an error Kafka treats as fatal reached the application.
     pub fatal: Option<String>,
-    pub coordinator: Option<u32>,
-    pub state: MemberState,
+    pub link: CoordinatorLink,
     pub member_id: String,
     pub member_epoch: i32,
     /// Partitions the application owns (`subscriptions.assignedPartitions()`), sorted:
@@ -103,26 +115,22 @@ pub struct AsyncConsumer {
     /// The pre-revocation commit of the running reconciliation was sent.
     pub reconcile_commit_sent: bool,
     pub positions: BTreeMap<TopicPartition, i64>,
-    pub in_flight: BTreeMap<u64, Pending>,
-    pub next_correlation: u64,
     pub main: MainThread,
     pub last_poll: Millis,
     pub next_auto_commit: Millis,
-    pub bootstrap_cursor: u32,
-    pub backoff_attempts: u32,
 }
 
 impl AsyncConsumer {
     pub fn new(idx: u32, group_id: &str, config: ConsumerConfig) -> AsyncConsumer {
         AsyncConsumer {
             idx,
-            client_id: format!("consumer-{group_id}-{idx}"),
             group_id: group_id.to_string(),
+            state: MemberState::UNSUBSCRIBED,
             config,
+            client_id: format!("consumer-{group_id}-{idx}"),
             alive: true,
             fatal: None,
-            coordinator: None,
-            state: MemberState::UNSUBSCRIBED,
+            link: CoordinatorLink::default(),
             member_id: String::new(),
             member_epoch: 0,
             owned: Vec::new(),
@@ -136,13 +144,9 @@ impl AsyncConsumer {
             subscription_updated: false,
             reconcile_commit_sent: false,
             positions: BTreeMap::new(),
-            in_flight: BTreeMap::new(),
-            next_correlation: 0,
             main: MainThread::Idle,
             last_poll: 0,
             next_auto_commit: 0,
-            bootstrap_cursor: 0,
-            backoff_attempts: 0,
         }
     }
 
@@ -225,7 +229,7 @@ impl AsyncConsumer {
         if !self.alive || self.fatal.is_some() || self.main != MainThread::InPoll {
             return;
         }
-        if self.coordinator.is_none() {
+        if self.link.coordinator.is_none() {
             self.ensure_coordinator(ctx, out);
         }
         if self.reconcile(ctx, out) {
@@ -233,7 +237,7 @@ impl AsyncConsumer {
         }
         let missing: Vec<TopicPartition> = self.owned.iter().filter(|tp| !self.positions.contains_key(tp)).cloned().collect();
         if !missing.is_empty() {
-            if let (Some(c), false) = (self.coordinator, self.has_in_flight("OffsetFetch")) {
+            if let (Some(c), false) = (self.link.coordinator, self.has_in_flight("OffsetFetch")) {
                 let request = Request::OffsetFetch { group_id: self.group_id.clone(), partitions: missing };
                 self.send(ctx, c, request, out);
             }
@@ -241,7 +245,7 @@ impl AsyncConsumer {
         }
         if self.config.enable_auto_commit && ctx.now >= self.next_auto_commit {
             self.next_auto_commit = ctx.now + self.config.auto_commit_interval_ms;
-            if let Some(c) = self.coordinator.filter(|_| !self.positions.is_empty()) {
+            if let Some(c) = self.link.coordinator.filter(|_| !self.positions.is_empty()) {
                 self.commit_positions(ctx, c, false, out);
             }
         }
@@ -267,11 +271,11 @@ impl AsyncConsumer {
             self.maybe_heartbeat(ctx, out);
             return false;
         }
-        if self.in_flight.values().any(|p| p.before_revocation) {
+        if self.link.in_flight.values().any(|p| p.before_revocation) {
             return true;
         }
         if self.config.enable_auto_commit && !self.reconcile_commit_sent && !self.positions.is_empty() {
-            if let Some(c) = self.coordinator {
+            if let Some(c) = self.link.coordinator {
                 self.reconcile_commit_sent = true;
                 self.commit_positions(ctx, c, true, out);
                 return true;
@@ -301,7 +305,7 @@ impl AsyncConsumer {
             offsets: self.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect(),
         };
         let correlation = self.send(ctx, coordinator, request, out);
-        if let Some(p) = self.in_flight.get_mut(&correlation) {
+        if let Some(p) = self.link.in_flight.get_mut(&correlation) {
             p.before_revocation = before_revocation;
         }
     }

@@ -14,35 +14,35 @@ use crate::assign::TopicPartition;
 
 impl AsyncConsumer {
     pub(crate) fn send(&mut self, ctx: &Ctx, broker: u32, request: Request, out: &mut Out) -> u64 {
-        self.next_correlation += 1;
-        let correlation = self.next_correlation;
+        self.link.next_correlation += 1;
+        let correlation = self.link.next_correlation;
         let member_epoch = match &request {
             Request::ConsumerGroupHeartbeat(r) => r.member_epoch,
             _ => self.member_epoch,
         };
         let pending = Pending { broker, api: request.api().into(), member_epoch, before_revocation: false };
-        self.in_flight.insert(correlation, pending);
+        self.link.in_flight.insert(correlation, pending);
         out.set_timer(TimerKey::RequestTimeout { correlation }, ctx.now + self.config.request_timeout_ms);
         out.send(NodeId::Broker(broker), Body::Request { correlation, request });
         correlation
     }
 
     pub(crate) fn has_in_flight(&self, api: &str) -> bool {
-        self.in_flight.values().any(|p| p.api == api)
+        self.link.in_flight.values().any(|p| p.api == api)
     }
 
     /// FindCoordinator to the next bootstrap broker, unless one is in flight.
     pub(crate) fn ensure_coordinator(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        if self.coordinator.is_some() || self.has_in_flight("FindCoordinator") {
+        if self.link.coordinator.is_some() || self.has_in_flight("FindCoordinator") {
             return;
         }
-        let broker = self.bootstrap_cursor % ctx.cluster.broker_count.max(1);
-        self.bootstrap_cursor += 1;
+        let broker = self.link.bootstrap_cursor % ctx.cluster.broker_count.max(1);
+        self.link.bootstrap_cursor += 1;
         self.send(ctx, broker, Request::FindCoordinator { key: self.group_id.clone() }, out);
     }
 
     fn mark_coordinator_unknown(&mut self, reason: &str, out: &mut Out) {
-        if let Some(c) = self.coordinator.take() {
+        if let Some(c) = self.link.coordinator.take() {
             out.emit(EventKind::Note { node: self.node(), text: format!("coordinator broker-{c} marked unknown: {reason}") });
         }
     }
@@ -54,7 +54,7 @@ impl AsyncConsumer {
         if !self.alive || matches!(self.state, MemberState::UNSUBSCRIBED | MemberState::FATAL | MemberState::STALE | MemberState::FENCED) {
             return;
         }
-        let Some(coordinator) = self.coordinator else {
+        let Some(coordinator) = self.link.coordinator else {
             if self.state == MemberState::LEAVING {
                 // onHeartbeatRequestSkipped: the leave cannot be sent.
                 self.after_leave_sent(out);
@@ -144,36 +144,31 @@ impl AsyncConsumer {
                 self.maybe_heartbeat(ctx, out);
                 self.drive(ctx, out);
             }
-            TimerKey::RequestTimeout { correlation } => {
-                if self.in_flight.contains_key(correlation) {
-                    out.emit(EventKind::Note { node: self.node(), text: "request timed out (request.timeout.ms)".into() });
-                    self.request_failed(ctx, *correlation, out);
-                }
-            }
+            TimerKey::RequestTimeout { correlation } => self.request_failed(ctx, *correlation, Some("request timed out (request.timeout.ms)"), out),
             _ => {}
         }
     }
 
+    /// The connection broke under a request (`onFailure`).
     pub fn handle_disconnect(&mut self, ctx: &mut Ctx, correlation: u64, out: &mut Out) {
-        if self.in_flight.contains_key(&correlation) {
-            self.request_failed(ctx, correlation, out);
-        }
+        self.request_failed(ctx, correlation, None, out);
     }
 
-    /// Every in-flight request to `broker` fails (the broker went down).
+    /// The broker went down: each of its in-flight requests fails.
     pub fn connection_lost(&mut self, ctx: &mut Ctx, broker: u32, out: &mut Out) {
-        let lost: Vec<u64> = self.in_flight.iter().filter(|(_, p)| p.broker == broker).map(|(c, _)| *c).collect();
-        for c in lost {
-            self.request_failed(ctx, c, out);
-        }
+        let to_broker: Vec<u64> = self.link.in_flight.keys().copied().filter(|c| self.link.in_flight[c].broker == broker).collect();
+        to_broker.into_iter().for_each(|c| self.request_failed(ctx, c, None, out));
     }
 
     /// A request failed without a response: rediscover the coordinator; a
     /// heartbeat is retried after a backoff with all its fields.
-    fn request_failed(&mut self, ctx: &mut Ctx, correlation: u64, out: &mut Out) {
-        let Some(p) = self.in_flight.remove(&correlation) else { return };
+    fn request_failed(&mut self, ctx: &mut Ctx, correlation: u64, note: Option<&str>, out: &mut Out) {
+        let Some(p) = self.link.in_flight.remove(&correlation) else { return };
+        if let Some(text) = note {
+            out.emit(EventKind::Note { node: self.node(), text: text.into() });
+        }
         out.cancel_timer(TimerKey::RequestTimeout { correlation });
-        let wait = super::poll_loop::backoff_ms(&self.config, &mut self.backoff_attempts);
+        let wait = super::poll_loop::backoff_ms(&self.config, &mut self.link.backoff_attempts);
         if p.api == "FindCoordinator" {
             out.set_timer(TimerKey::Backoff, ctx.now + wait);
             return;
@@ -188,11 +183,11 @@ impl AsyncConsumer {
     }
 
     pub fn handle_response(&mut self, ctx: &mut Ctx, correlation: u64, response: Response, out: &mut Out) {
-        let Some(p) = self.in_flight.remove(&correlation) else { return };
+        let Some(p) = self.link.in_flight.remove(&correlation) else { return };
         out.cancel_timer(TimerKey::RequestTimeout { correlation });
         let error = response.error();
         if error == Errors::NONE {
-            self.backoff_attempts = 0;
+            self.link.backoff_attempts = 0;
         }
         let coordinator_error = matches!(error, Errors::NOT_COORDINATOR | Errors::COORDINATOR_NOT_AVAILABLE);
         if coordinator_error && p.api != "FindCoordinator" {
@@ -216,7 +211,7 @@ impl AsyncConsumer {
                         self.positions.insert(tp, start);
                     }
                 } else if error == Errors::COORDINATOR_LOAD_IN_PROGRESS {
-                    let wait = super::poll_loop::backoff_ms(&self.config, &mut self.backoff_attempts);
+                    let wait = super::poll_loop::backoff_ms(&self.config, &mut self.link.backoff_attempts);
                     out.set_timer(TimerKey::Backoff, ctx.now + wait);
                     return;
                 }
@@ -229,7 +224,7 @@ impl AsyncConsumer {
     fn on_find_coordinator(&mut self, ctx: &mut Ctx, error: Errors, node: Option<u32>, partition: u32, out: &mut Out) {
         match (error, node) {
             (Errors::NONE, Some(n)) => {
-                self.coordinator = Some(n);
+                self.link.coordinator = Some(n);
                 out.emit(EventKind::Note {
                     node: self.node(),
                     text: format!("coordinator of {} is broker-{n}, leader of __consumer_offsets-{partition}", self.group_id),
@@ -238,7 +233,7 @@ impl AsyncConsumer {
                 self.drive(ctx, out);
             }
             _ => {
-                let wait = super::poll_loop::backoff_ms(&self.config, &mut self.backoff_attempts);
+                let wait = super::poll_loop::backoff_ms(&self.config, &mut self.link.backoff_attempts);
                 out.set_timer(TimerKey::Backoff, ctx.now + wait);
             }
         }
@@ -293,7 +288,7 @@ impl AsyncConsumer {
         match error {
             Errors::NOT_COORDINATOR | Errors::COORDINATOR_NOT_AVAILABLE => self.maybe_heartbeat(ctx, out),
             Errors::COORDINATOR_LOAD_IN_PROGRESS => {
-                self.heartbeat_backoff_until = ctx.now + super::poll_loop::backoff_ms(&self.config, &mut self.backoff_attempts);
+                self.heartbeat_backoff_until = ctx.now + super::poll_loop::backoff_ms(&self.config, &mut self.link.backoff_attempts);
                 self.maybe_heartbeat(ctx, out);
             }
             Errors::FENCED_MEMBER_EPOCH | Errors::UNKNOWN_MEMBER_ID => self.transition_to_fenced(ctx, error, out),

@@ -49,35 +49,35 @@ impl ConsumerGroupState {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConsumerGroupMember {
     pub member_id: String,
+    pub member_epoch: i32,
     pub instance_id: Option<String>,
-    pub rack_id: Option<String>,
-    pub client_id: String,
-    pub rebalance_timeout_ms: Millis,
+    pub previous_member_epoch: i32,
     /// Sorted, so that re-sending the same topics in another order is no change.
     pub subscribed_topic_names: Vec<String>,
-    pub server_assignor: Option<String>,
-    pub member_epoch: i32,
-    pub previous_member_epoch: i32,
     pub state: MemberState,
+    pub server_assignor: Option<String>,
     pub assigned_partitions: BTreeSet<TopicPartition>,
+    pub rebalance_timeout_ms: Millis,
     pub partitions_pending_revocation: BTreeSet<TopicPartition>,
+    pub rack_id: Option<String>,
+    pub client_id: String,
 }
 
 impl ConsumerGroupMember {
     pub fn new(member_id: &str) -> ConsumerGroupMember {
         ConsumerGroupMember {
             member_id: member_id.to_string(),
+            member_epoch: 0,
             instance_id: None,
+            previous_member_epoch: 0,
+            subscribed_topic_names: Vec::new(),
+            state: MemberState::STABLE,
+            server_assignor: None,
+            assigned_partitions: BTreeSet::new(),
+            rebalance_timeout_ms: 0,
+            partitions_pending_revocation: BTreeSet::new(),
             rack_id: None,
             client_id: String::new(),
-            rebalance_timeout_ms: 0,
-            subscribed_topic_names: Vec::new(),
-            server_assignor: None,
-            member_epoch: 0,
-            previous_member_epoch: 0,
-            state: MemberState::STABLE,
-            assigned_partitions: BTreeSet::new(),
-            partitions_pending_revocation: BTreeSet::new(),
         }
     }
 
@@ -147,6 +147,12 @@ impl ConsumerGroup {
             state: ConsumerGroupState::Empty,
             rebalance_timeouts: BTreeMap::new(),
         }
+    }
+
+    /// `Stable at group epoch 4 (target epoch 4) with 3 members`.
+    pub fn describe(&self) -> String {
+        let n = self.members.len();
+        format!("{} at group epoch {} (target epoch {}) with {n} members", self.state.name(), self.group_epoch, self.assignment_epoch)
     }
 
     /// `maybeUpdateGroupState` (facts E5).

@@ -374,17 +374,8 @@ impl Shard {
             if group.members.is_empty() && group.group_epoch == 0 {
                 continue;
             }
-            out.emit(EventKind::Note {
-                node: ctx.me,
-                text: format!(
-                    "loaded consumer group {} as {} at group epoch {} (target epoch {}) with {} members",
-                    group.group_id,
-                    group.state.name(),
-                    group.group_epoch,
-                    group.assignment_epoch,
-                    group.members.len()
-                ),
-            });
+            let text = format!("loaded consumer group {} as {}", group.group_id, group.describe());
+            out.emit(EventKind::Note { node: ctx.me, text });
             for m in group.members.values() {
                 out.set_timer(session_key(&group.group_id, &m.member_id), ctx.now + ctx.broker_config.consumer_group_session_timeout_ms);
                 if m.state == MemberState::UNREVOKED_PARTITIONS {
