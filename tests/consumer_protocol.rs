@@ -498,3 +498,15 @@ fn the_view_shows_consumer_protocol_members_and_the_consumer_group() {
     let rows = groupscope::view::partitions(&t.world);
     assert!(rows.iter().all(|r| r.owner.is_some()));
 }
+
+#[test]
+fn the_example_scenario_loses_one_member_and_the_other_two_take_its_partitions() {
+    // scenarios/consumer-protocol-crash.json: c2 crashes at 12 s; 6 s later its session expires.
+    let s = Scenario::from_json(include_str!("../scenarios/consumer-protocol-crash.json")).unwrap();
+    let mut t = TestWorld::new(s);
+    t.sleep(40_000);
+    assert!(settled(&t));
+    assert_eq!(t.consumer_group("demo").members.len(), 2);
+    assert_eq!(t.async_owned(1).len() + t.async_owned(3).len(), 6);
+    assert!(callbacks(&t, 1, Callback::OnPartitionsRevoked).iter().all(|(at, _)| *at < 12_000), "survivors revoke nothing: they only gain");
+}

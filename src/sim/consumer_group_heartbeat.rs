@@ -140,7 +140,6 @@ impl Shard {
         }
         let member_id = if req.member_id.is_empty() { ctx.random_kafka_uuid() } else { req.member_id.clone() };
         let (member, replaced) = member_for(group, &member_id, req)?;
-        let is_new = !group.members.contains_key(&member_id) || replaced.is_some();
 
         // 1. Create or update the member; bump the group epoch if its subscription
         //    or the subscribed topics' partition counts changed.
@@ -148,7 +147,8 @@ impl Shard {
             self.replace_static_member(ctx, partition, &group_id, old, &member);
         }
         let updated = updated_member(&member, req, from);
-        if is_new || updated.metadata() != member.metadata() {
+        let known = self.consumer_groups.get(&group_id).is_some_and(|g| g.members.contains_key(&member_id));
+        if !known || updated.metadata() != member.metadata() {
             let value = Some(updated.metadata());
             self.write(ctx, partition, ConsumerGroupRecord::MemberMetadata { group_id: group_id.clone(), member_id: member_id.clone(), value });
         }
