@@ -74,4 +74,44 @@ pub const NOTES: &[Note] = &[
         en: "The consecutive-revocation backoff uses floating-point pow as Java's ExponentialBackoff does, without jitter (Connect sets none); internal REST request signing of the sessioned protocol (KIP-507) is not simulated.",
         zh: "连续撤销的退避与 Java 的 ExponentialBackoff 一样用浮点 pow 计算，没有抖动（Connect 本身也不设抖动）；没有模拟 sessioned 协议中内部 REST 请求的签名（KIP-507）。",
     },
+    Note {
+        area: "consumer protocol",
+        en: "ConsumerGroupHeartbeat carries topic names where Kafka sends topic ids (TopicPartitions[].TopicId); the coordinator derives a fixed id from each name for the server assignors.",
+        zh: "ConsumerGroupHeartbeat 中携带的是主题名，而 Kafka 发送的是主题 ID（TopicPartitions[].TopicId）；协调者为服务端分配器从每个主题名推导出一个固定的 ID。",
+    },
+    Note {
+        area: "consumer protocol",
+        en: "The simulated application registers a rebalance listener, so a new assignment is reconciled inside poll() (auto-commit, onPartitionsRevoked, onPartitionsAssigned, then the acknowledgement). Kafka's new consumer starts reconciling in its background thread and only the callbacks wait for poll().",
+        zh: "模拟的应用注册了再均衡监听器，所以新的分配在 poll() 内完成协调（自动提交、onPartitionsRevoked、onPartitionsAssigned，然后发送确认）。Kafka 的新消费者在后台线程中开始协调，只有回调需要等待 poll()。",
+    },
+    Note {
+        area: "consumer protocol",
+        en: "onPartitionsLost runs at the moment the member is fenced, goes stale or fails; in Kafka it runs in the application thread's next poll().",
+        zh: "成员被隔离（fenced）、变为 STALE 或出现致命错误时，onPartitionsLost 立即执行；在 Kafka 中它要等到应用线程下一次调用 poll() 时才执行。",
+    },
+    Note {
+        area: "consumer protocol",
+        en: "The coordinator compares the subscribed topics' partition counts on every heartbeat; Kafka does so when its metadata image changes or the group's metadata refresh deadline passes. Either way the next heartbeat after new partitions bumps the group epoch.",
+        zh: "协调者在每次心跳时比较所订阅主题的分区数；Kafka 在元数据镜像变化或组的元数据刷新期限到达时才比较。两种方式下，新增分区之后的下一次心跳都会提升组纪元（group epoch）。",
+    },
+    Note {
+        area: "consumer protocol",
+        en: "No online migration between classic and consumer groups (group.consumer.migration.policy): classic JoinGroup, SyncGroup, Heartbeat and LeaveGroup for a non-empty consumer group get INCONSISTENT_GROUP_PROTOCOL, and a ConsumerGroupHeartbeat for a classic group in use gets GROUP_ID_NOT_FOUND. Empty consumer groups are never deleted.",
+        zh: "不模拟经典组与 consumer 组之间的在线迁移（group.consumer.migration.policy）：发给非空 consumer 组的经典 JoinGroup、SyncGroup、Heartbeat 和 LeaveGroup 会得到 INCONSISTENT_GROUP_PROTOCOL，发给正在使用的经典组的 ConsumerGroupHeartbeat 会得到 GROUP_ID_NOT_FOUND。空的 consumer 组从不被删除。",
+    },
+    Note {
+        area: "consumer protocol",
+        en: "OffsetFetch from consumer-protocol members does not carry their member id and epoch (OffsetFetch v9), so it is not checked for STALE_MEMBER_EPOCH; OffsetCommit is.",
+        zh: "consumer 协议成员发出的 OffsetFetch 不携带成员 ID 和成员纪元（OffsetFetch v9），因此不会检查 STALE_MEMBER_EPOCH；OffsetCommit 会检查。",
+    },
+    Note {
+        area: "consumer protocol",
+        en: "A leave heartbeat is sent once and its answer, error or not, is ignored. If the poll timer expires while the coordinator is unknown, the member still goes STALE and rejoins at its next poll() (Kafka moves it to UNSUBSCRIBED).",
+        zh: "离组心跳只发送一次，无论其响应是否为错误都被忽略。如果 poll 计时器在协调者未知时到期，成员仍会变为 STALE 并在下一次 poll() 时重新加入（Kafka 会把它转到 UNSUBSCRIBED）。",
+    },
+    Note {
+        area: "consumer protocol",
+        en: "Consumers are never closed gracefully, so a static member leaves with epoch -2 only when its poll timer expires; per-group config overrides (GroupConfig) are not simulated; the client's session.timeout.ms, heartbeat.interval.ms and partition.assignment.strategy are ignored under group.protocol=consumer instead of being rejected.",
+        zh: "消费者从不正常关闭，所以静态成员只有在 poll 计时器到期时才会以纪元 -2 离组；不模拟按组覆盖的配置（GroupConfig）；在 group.protocol=consumer 下，客户端的 session.timeout.ms、heartbeat.interval.ms 和 partition.assignment.strategy 会被忽略，而不是被拒绝。",
+    },
 ];

@@ -18,6 +18,11 @@ pub fn readable(world: &World, text: &str) -> String {
             s = s.replace(id.as_str(), &format!("c{idx} ({})", short_member(id)));
         }
     }
+    for c in world.async_consumers.values() {
+        if !c.member_id.is_empty() {
+            s = s.replace(&c.member_id, &format!("c{} ({})", c.idx, short_member(&c.member_id)));
+        }
+    }
     s
 }
 
@@ -43,6 +48,8 @@ pub fn sentence(world: &World, e: &Event, lang: Lang) -> Option<String> {
             Machine::Connector { name } => f("n.connector", &[node, name, from, to, trigger]),
             Machine::Task { id } => f("n.task", &[node, id, from, to, trigger]),
             Machine::CoordinatorContext { partition } => f("n.context", &[node, partition, from, to, trigger]),
+            Machine::ConsumerMember => f("n.member", &[node, from, to, trigger]),
+            Machine::ConsumerGroup { group_id } => f("n.cgroup", &[group_id, node, from, to, trigger]),
         },
         EventKind::TimerFired { node, timer } => f("n.timer", &[node, timer]),
         EventKind::FaultInjected { description } => f("n.fault", &[description]),

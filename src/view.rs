@@ -114,13 +114,12 @@ pub fn node_pos(world: &World, node: NodeId) -> (f64, f64) {
     match node {
         NodeId::Broker(b) => (spread(b as usize, world.brokers.len()), BROKER_Y),
         NodeId::Client(c) => {
-            // Connect workers follow the consumers on the same row.
-            let i = world.consumers.keys().chain(world.workers.keys()).position(|k| *k == c).unwrap_or(0);
-            let n = world.consumers.len() + world.workers.len();
-            if n > LARGE_GROUP {
-                grid(i, n)
+            let all = world.client_indices();
+            let i = all.iter().position(|k| *k == c).unwrap_or(0);
+            if all.len() > LARGE_GROUP {
+                grid(i, all.len())
             } else {
-                (spread(i, n), CONSUMER_Y)
+                (spread(i, all.len()), CONSUMER_Y)
             }
         }
     }
@@ -152,7 +151,46 @@ fn ring(world: &World, node: NodeId, key: TimerKey, span: Millis) -> f64 {
     }
 }
 
+/// Every client, both protocols, by index.
 pub fn consumers(world: &World) -> Vec<ConsumerView> {
+    let mut all: Vec<ConsumerView> = classic_consumers(world);
+    all.extend(world.async_consumers.values().map(|c| async_consumer_view(world, c)));
+    all.sort_by_key(|v| v.idx);
+    all
+}
+
+/// A consumer-protocol client: its `MemberState`, member epoch (in `generation`)
+/// and owned partitions; the rings show its heartbeat and poll timers.
+fn async_consumer_view(world: &World, c: &crate::sim::async_consumer::AsyncConsumer) -> ConsumerView {
+    let node = c.node();
+    let (x, y) = node_pos(world, node);
+    let heartbeat = ring(world, node, TimerKey::Heartbeat, c.heartbeat_interval_ms);
+    let poll = ring(world, node, TimerKey::PollTimeout, c.config.max_poll_interval_ms);
+    let paused = world.paused_until.get(&node).is_some_and(|t| *t > world.now);
+    let state = if c.alive { format!("{:?}", c.state) } else { "crashed".into() };
+    let (member_id, owned, fatal) = (c.member_id.clone(), c.owned.clone(), c.fatal.clone());
+    let processing = matches!(c.main, MainThread::Processing { .. });
+    ConsumerView {
+        idx: c.idx,
+        name: format!("c{}", c.idx),
+        group: c.group_id.clone(),
+        generation: c.member_epoch,
+        static_id: c.config.group_instance_id.clone(),
+        leader: false,
+        rings: vec![("heartbeat", heartbeat), ("poll", poll)],
+        alive: c.alive,
+        x,
+        y,
+        paused,
+        state,
+        member_id,
+        owned,
+        processing,
+        fatal,
+    }
+}
+
+fn classic_consumers(world: &World) -> Vec<ConsumerView> {
     world
         .consumers
         .values()
@@ -219,10 +257,15 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
     let mut rows = Vec::new();
     // Who owns what, once (a large group has 100 members and 1,000 partitions).
     // A consumer stopped by a fatal error (a fenced zombie) processes nothing.
-    let mut owners: std::collections::BTreeMap<&TopicPartition, u32> = std::collections::BTreeMap::new();
+    let mut owners: std::collections::BTreeMap<&TopicPartition, (u32, &String)> = std::collections::BTreeMap::new();
     for c in world.consumers.values().filter(|c| c.alive && c.fatal.is_none()) {
         for tp in &c.owned {
-            owners.entry(tp).or_insert(c.idx);
+            owners.entry(tp).or_insert((c.idx, &c.group_id));
+        }
+    }
+    for c in world.async_consumers.values().filter(|c| c.alive) {
+        for tp in &c.owned {
+            owners.entry(tp).or_insert((c.idx, &c.group_id));
         }
     }
     for (topic, t) in &world.cluster.topics {
@@ -230,14 +273,13 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
             let tp = TopicPartition::new(topic.clone(), p as i32);
             let owner = owners.get(&tp).copied();
             let group = owner
-                .and_then(|o| world.consumers.get(&o))
-                .map(|c| c.group_id.clone())
+                .map(|(_, g)| g.clone())
                 .or_else(|| world.scenario.groups.first().map(|g| g.group_id.clone()))
                 .unwrap_or_default();
             let committed = committed_by_group.get(group.as_str()).copied().flatten().and_then(|o| o.get(&tp).copied());
             let key = (group.clone(), tp.clone());
             rows.push(PartitionRow {
-                owner,
+                owner: owner.map(|(i, _)| i),
                 leader: state.leader,
                 end_offset: state.end_offset,
                 committed,
@@ -260,6 +302,9 @@ pub fn groups(world: &World) -> Vec<GroupView> {
     group_ids(world)
         .into_iter()
         .map(|group_id| {
+            if let Some((_, cg)) = world.consumer_group(&group_id) {
+                return consumer_group_view(world, &group_id, cg);
+            }
             let found = world.group(&group_id);
             let g = &group_id;
             GroupView {
@@ -333,4 +378,23 @@ pub fn workers(world: &World) -> Vec<WorkerView> {
             }
         })
         .collect()
+}
+
+/// A consumer group (KIP-848): its state and group epoch (in `generation`); the
+/// protocol column names the server assignor in use.
+fn consumer_group_view(world: &World, group_id: &str, g: &crate::sim::consumer_group::ConsumerGroup) -> GroupView {
+    let assignor = crate::sim::consumer_group::ConsumerGroup::preferred_server_assignor(g.members.values())
+        .or_else(|| world.scenario.broker.consumer_group_assignors.first().cloned())
+        .unwrap_or_default();
+    GroupView {
+        group_id: group_id.to_string(),
+        coordinator: world.cluster.coordinator_for(group_id),
+        partition: world.cluster.offsets_partition_for(group_id),
+        hash: java::string_hash(group_id),
+        partitions_count: world.cluster.offsets_partitions.len() as u32,
+        state: g.state.name().to_string(),
+        generation: g.group_epoch,
+        protocol: Some(format!("consumer ({assignor})")),
+        leader: None,
+    }
 }

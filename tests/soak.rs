@@ -4,13 +4,19 @@
 //! restarted and healed), every partition must be owned again within a bound
 //! derived from the configured timeouts. A failure names the seed to rerun.
 //! `SOAK_SCHEDULES=10000 cargo test --release --test soak` runs a long soak.
+//! The same schedules also run against consumer-protocol groups (KIP-848).
 #![cfg(not(target_arch = "wasm32"))]
 
+use groupscope::sim::config::GroupProtocol;
 use groupscope::sim::{invariants, Fault, Scenario, World};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 fn random_world(seed: u64) -> (World, u64) {
+    random_world_with(seed, GroupProtocol::Classic)
+}
+
+fn random_world_with(seed: u64, protocol: GroupProtocol) -> (World, u64) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut s = Scenario::demo();
     s.seed = seed;
@@ -28,6 +34,17 @@ fn random_world(seed: u64) -> (World, u64) {
         2 => vec!["sticky".into()],
         _ => vec!["cooperative-sticky".into()],
     };
+    if protocol == GroupProtocol::Consumer {
+        // The broker's consumer-group timeouts (lowered bounds, as a test cluster may set them).
+        let session = g.config.session_timeout_ms;
+        g.config.group_protocol = GroupProtocol::Consumer;
+        g.config.group_remote_assignor = [None, Some("uniform".to_string()), Some("range".to_string())][(seed % 3) as usize].clone();
+        s.broker.consumer_group_min_session_timeout_ms = 6000;
+        s.broker.consumer_group_session_timeout_ms = session;
+        s.broker.consumer_group_min_heartbeat_interval_ms = 1000;
+        s.broker.consumer_group_heartbeat_interval_ms = session / 3;
+    }
+    let g = &s.groups[0];
     let consumers = g.consumers;
     let static_members = g.static_members;
     let brokers = s.brokers;
@@ -83,11 +100,20 @@ fn heal(world: &mut World) {
     }
     // Applications restart a consumer that raised a fatal error (e.g. a fenced
     // static member): crash it and start it again.
-    let fatal: Vec<u32> = world.consumers.values().filter(|c| c.fatal.is_some()).map(|c| c.idx).collect();
+    restart_fatal(world);
+    for c in world.client_indices() {
+        world.inject(Fault::RestartConsumer { consumer: c });
+    }
+}
+
+/// The application's supervisor: a consumer that raised a fatal error (a fenced
+/// static member, UNRELEASED_INSTANCE_ID while its old member is still in the
+/// group) is closed and started again.
+fn restart_fatal(world: &mut World) {
+    let classic = world.consumers.values().filter(|c| c.fatal.is_some()).map(|c| c.idx);
+    let fatal: Vec<u32> = classic.chain(world.async_consumers.values().filter(|c| c.fatal.is_some()).map(|c| c.idx)).collect();
     for c in fatal {
         world.inject(Fault::CrashConsumer { consumer: c });
-    }
-    for c in world.consumers.keys().copied().collect::<Vec<_>>() {
         world.inject(Fault::RestartConsumer { consumer: c });
     }
 }
@@ -124,6 +150,51 @@ fn run(seed: u64) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The consumer-protocol run: same faults; after healing, every partition must be
+/// owned by a live client that is a member of the consumer group.
+fn run_consumer_protocol(seed: u64) -> Result<(), String> {
+    let (mut world, faults_end) = random_world_with(seed, GroupProtocol::Consumer);
+    let step_checked = |world: &mut World, until: u64, supervise: bool| -> Result<(), String> {
+        while world.next_time().is_some_and(|t| t <= until) {
+            world.step();
+            if let Some(v) = invariants::check(world).first() {
+                return Err(format!("seed {seed} (consumer protocol): {} at {} ms: {}", v.invariant, world.now, v.detail));
+            }
+            if supervise && world.async_consumers.values().any(|c| c.fatal.is_some()) {
+                restart_fatal(world);
+            }
+        }
+        world.run_until(until);
+        Ok(())
+    };
+    step_checked(&mut world, faults_end + 1, false)?;
+    heal(&mut world);
+    let g = &world.scenario.groups[0].config;
+    let session = world.scenario.broker.consumer_group_session_timeout_ms;
+    let bound = 3 * session + 2 * g.max_poll_interval_ms + 10_000;
+    let deadline = world.now + bound;
+    step_checked(&mut world, deadline, true)?;
+    let (_, group) = world.consumer_group("demo").ok_or(format!("seed {seed}: consumer group not loaded after healing"))?;
+    for (topic, t) in &world.cluster.topics {
+        for p in 0..t.partitions.len() {
+            let owned = world.async_consumers.values().any(|c| {
+                c.alive && group.members.contains_key(&c.member_id) && c.owned.iter().any(|tp| tp.topic == *topic && tp.partition == p as i32)
+            });
+            if !owned {
+                return Err(format!("seed {seed} (consumer protocol): {topic}-{p} unowned {bound} ms after healing (group {:?} epoch {})", group.state, group.group_epoch));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn random_fault_schedules_keep_every_invariant_and_recover_under_the_consumer_protocol() {
+    let n: u64 = std::env::var("SOAK_SCHEDULES").ok().and_then(|v| v.parse().ok()).unwrap_or(200);
+    let failures: Vec<String> = (0..n).filter_map(|seed| run_consumer_protocol(seed).err()).collect();
+    assert!(failures.is_empty(), "{} of {n} schedules failed:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]

@@ -69,6 +69,12 @@ fn run() -> Result<(), String> {
         .groups
         .iter()
         .map(|g| {
+            if let Some((b, cg)) = world.consumer_group(&g.group_id) {
+                return json!({
+                    "groupId": g.group_id, "coordinator": b, "state": cg.state.name(),
+                    "groupEpoch": cg.group_epoch, "assignmentEpoch": cg.assignment_epoch, "protocol": "consumer",
+                });
+            }
             let found = world.group(&g.group_id);
             json!({
                 "groupId": g.group_id,
@@ -89,6 +95,13 @@ fn run() -> Result<(), String> {
                 "owned": c.owned.iter().map(|p| p.to_string()).collect::<Vec<_>>(), "fatal": c.fatal,
             })
         })
+        .chain(world.async_consumers.values().map(|c| {
+            json!({
+                "name": format!("c{}", c.idx), "group": c.group_id, "alive": c.alive,
+                "state": format!("{:?}", c.state), "memberEpoch": c.member_epoch, "memberId": c.member_id,
+                "owned": c.owned.iter().map(|p| p.to_string()).collect::<Vec<_>>(), "fatal": c.fatal,
+            })
+        }))
         .collect();
     let redelivered: i64 = world.cluster.stats.redelivered.values().sum();
     let summary = json!({

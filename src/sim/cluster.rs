@@ -39,6 +39,8 @@ pub enum CoordinatorRecord {
         members: Vec<PersistedMember>,
     },
     OffsetCommit { group_id: String, partition: TopicPartition, offset: i64 },
+    /// The records of a consumer group (KIP-848).
+    ConsumerGroup(super::consumer_group_records::ConsumerGroupRecord),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

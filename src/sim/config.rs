@@ -23,6 +23,24 @@ pub struct BrokerConfig {
     /// partition (not a Kafka config: real load time depends on the log size).
     #[serde(rename = "simulated.coordinator.load.ms")]
     pub coordinator_load_ms: u64,
+    // --- consumer groups (KIP-848), GroupCoordinatorConfig, facts E8 ---
+    #[serde(rename = "group.consumer.session.timeout.ms")]
+    pub consumer_group_session_timeout_ms: u64,
+    #[serde(rename = "group.consumer.min.session.timeout.ms")]
+    pub consumer_group_min_session_timeout_ms: u64,
+    #[serde(rename = "group.consumer.max.session.timeout.ms")]
+    pub consumer_group_max_session_timeout_ms: u64,
+    #[serde(rename = "group.consumer.heartbeat.interval.ms")]
+    pub consumer_group_heartbeat_interval_ms: u64,
+    #[serde(rename = "group.consumer.min.heartbeat.interval.ms")]
+    pub consumer_group_min_heartbeat_interval_ms: u64,
+    #[serde(rename = "group.consumer.max.heartbeat.interval.ms")]
+    pub consumer_group_max_heartbeat_interval_ms: u64,
+    #[serde(rename = "group.consumer.max.size")]
+    pub consumer_group_max_size: u32,
+    /// Server assignor names; the first is the default (Kafka lists class names).
+    #[serde(rename = "group.consumer.assignors")]
+    pub consumer_group_assignors: Vec<String>,
 }
 
 impl Default for BrokerConfig {
@@ -35,6 +53,47 @@ impl Default for BrokerConfig {
             offsets_topic_num_partitions: 50,
             offsets_topic_replication_factor: 3,
             coordinator_load_ms: 500,
+            consumer_group_session_timeout_ms: 45_000,
+            consumer_group_min_session_timeout_ms: 45_000,
+            consumer_group_max_session_timeout_ms: 60_000,
+            consumer_group_heartbeat_interval_ms: 5000,
+            consumer_group_min_heartbeat_interval_ms: 5000,
+            consumer_group_max_heartbeat_interval_ms: 15_000,
+            consumer_group_max_size: i32::MAX as u32,
+            consumer_group_assignors: vec!["uniform".into(), "range".into()],
+        }
+    }
+}
+
+impl BrokerConfig {
+    /// The `require(...)` checks of GroupCoordinatorConfig's constructor for the
+    /// consumer-group timeouts (facts E8), as Kafka words them.
+    pub fn validate_consumer_group(&self) -> Result<(), String> {
+        let (s, smin, smax) = (
+            self.consumer_group_session_timeout_ms,
+            self.consumer_group_min_session_timeout_ms,
+            self.consumer_group_max_session_timeout_ms,
+        );
+        let (h, hmin, hmax) = (
+            self.consumer_group_heartbeat_interval_ms,
+            self.consumer_group_min_heartbeat_interval_ms,
+            self.consumer_group_max_heartbeat_interval_ms,
+        );
+        let checks = [
+            (s >= 1 && smin >= 1 && smax >= 1 && h >= 1 && hmin >= 1 && hmax >= 1, "group.consumer.* timeouts must be at least 1"),
+            (hmax >= hmin, "group.consumer.max.heartbeat.interval.ms must be greater than or equal to group.consumer.min.heartbeat.interval.ms"),
+            (h >= hmin, "group.consumer.heartbeat.interval.ms must be greater than or equal to group.consumer.min.heartbeat.interval.ms"),
+            (h <= hmax, "group.consumer.heartbeat.interval.ms must be less than or equal to group.consumer.max.heartbeat.interval.ms"),
+            (smax >= smin, "group.consumer.max.session.timeout.ms must be greater than or equal to group.consumer.min.session.timeout.ms"),
+            (s >= smin, "group.consumer.session.timeout.ms must be greater than or equal to group.consumer.min.session.timeout.ms"),
+            (s <= smax, "group.consumer.session.timeout.ms must be less than or equal to group.consumer.max.session.timeout.ms"),
+            (h < s, "group.consumer.heartbeat.interval.ms must be less than group.consumer.session.timeout.ms"),
+            (self.consumer_group_max_size >= 1, "group.consumer.max.size must be at least 1"),
+            (!self.consumer_group_assignors.is_empty(), "group.consumer.assignors must not be empty"),
+        ];
+        match checks.iter().find(|(ok, _)| !ok) {
+            Some((_, msg)) => Err(format!("broker: {msg}")),
+            None => Ok(()),
         }
     }
 }
@@ -44,6 +103,23 @@ impl Default for BrokerConfig {
 pub enum AutoOffsetReset {
     Earliest,
     Latest,
+}
+
+/// `group.protocol`: which consumer implementation and group protocol a client uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GroupProtocol {
+    /// ClassicKafkaConsumer: JoinGroup/SyncGroup/Heartbeat.
+    #[default]
+    Classic,
+    /// AsyncKafkaConsumer: ConsumerGroupHeartbeat (KIP-848).
+    Consumer,
+}
+
+impl GroupProtocol {
+    pub fn is_classic(&self) -> bool {
+        *self == GroupProtocol::Classic
+    }
 }
 
 /// Consumer configs (ConsumerConfig) plus the simulated application's behaviour.
@@ -81,6 +157,11 @@ pub struct ConsumerConfig {
     /// Simulated processing time per record in the application's poll loop.
     #[serde(rename = "processing.ms.per.record")]
     pub processing_ms_per_record: u64,
+    #[serde(rename = "group.protocol", skip_serializing_if = "GroupProtocol::is_classic")]
+    pub group_protocol: GroupProtocol,
+    /// The server assignor the member asks for (consumer protocol only).
+    #[serde(rename = "group.remote.assignor", skip_serializing_if = "Option::is_none")]
+    pub group_remote_assignor: Option<String>,
 }
 
 impl Default for ConsumerConfig {
@@ -101,6 +182,8 @@ impl Default for ConsumerConfig {
             client_rack: None,
             topics: Vec::new(),
             processing_ms_per_record: 5,
+            group_protocol: GroupProtocol::Classic,
+            group_remote_assignor: None,
         }
     }
 }

@@ -106,7 +106,7 @@ impl ConnectWorker {
             }
             Response::SyncGroup { error: Errors::NONE, connect_assignment, .. } => self.on_synced(ctx, connect_assignment, out),
             Response::Heartbeat { error } => self.on_heartbeat(ctx, error, f.generation, out),
-            Response::LeaveGroup { .. } | Response::OffsetCommit { .. } | Response::OffsetFetch { .. } => {}
+            Response::LeaveGroup { .. } | Response::OffsetCommit { .. } | Response::OffsetFetch { .. } | Response::ConsumerGroupHeartbeat(_) => {}
             Response::JoinGroup(_) | Response::SyncGroup { .. } => self.join_or_sync_failed(ctx, &f.api, error, out),
         }
     }

@@ -232,12 +232,8 @@ impl ClassicConsumer {
 
     /// The application thread calls `poll()`.
     pub fn poll(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        if let MainThread::Processing { batch, .. } = std::mem::replace(&mut self.main, MainThread::InPoll) {
-            for (tp, from, to) in batch {
-                let redelivered = ctx.cluster.record_processed(&self.group_id, &tp, from, to);
-                out.emit(EventKind::RecordsProcessed { node: self.node(), partition: tp, from, to, redelivered });
-            }
-        }
+        let node = self.node();
+        super::poll_loop::finish_batch(ctx, node, &self.group_id, &mut self.main, out);
         self.main = MainThread::InPoll;
         self.last_poll = ctx.now;
         out.set_timer(TimerKey::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
@@ -320,31 +316,7 @@ impl ClassicConsumer {
     }
 
     fn fetch_and_process(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        let mut budget = i64::from(self.config.max_poll_records);
-        let mut batch = Vec::new();
-        for tp in &self.owned {
-            let pos = self.positions[tp];
-            let n = (ctx.cluster.end_offset(tp) - pos).clamp(0, budget);
-            if n > 0 {
-                batch.push((tp.clone(), pos, pos + n));
-                budget -= n;
-            }
-        }
-        let records: i64 = batch.iter().map(|(_, a, b)| b - a).sum();
-        if records == 0 {
-            self.main = MainThread::Idle;
-            out.set_timer(TimerKey::Poll, ctx.now + IDLE_POLL_MS);
-            return;
-        }
-        for (tp, _, to) in &batch {
-            self.positions.insert(tp.clone(), *to);
-        }
-        // poll() returns now: the poll timer runs from here (ConsumerCoordinator.poll
-        // re-arms it on every pass of the poll loop).
-        out.set_timer(TimerKey::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
-        let until = ctx.now + (records as u64 * self.config.processing_ms_per_record).max(1);
-        self.main = MainThread::Processing { until, batch };
-        out.set_timer(TimerKey::Poll, until);
+        super::poll_loop::fetch_and_process(ctx, &self.config, &self.owned, &mut self.positions, &mut self.main, out);
     }
 
     pub(crate) fn commit_positions(&mut self, ctx: &Ctx, coordinator: u32, for_join_prepare: bool, out: &mut Out) {
@@ -489,8 +461,6 @@ impl ClassicConsumer {
     }
 
     pub fn backoff_ms(&mut self) -> Millis {
-        let ms = self.config.retry_backoff_ms.saturating_mul(1 << self.backoff_attempts.min(10));
-        self.backoff_attempts += 1;
-        ms.min(self.config.retry_backoff_max_ms)
+        super::poll_loop::backoff_ms(&self.config, &mut self.backoff_attempts)
     }
 }

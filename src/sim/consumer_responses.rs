@@ -95,6 +95,7 @@ impl ClassicConsumer {
             Response::LeaveGroup { .. } => {}
             Response::OffsetCommit { error, .. } => self.on_offset_commit(ctx, error, f.for_join_prepare, out),
             Response::OffsetFetch { error, offsets } => self.on_offset_fetch(ctx, error, offsets, out),
+            Response::ConsumerGroupHeartbeat(_) => {}
         }
     }
 
@@ -324,14 +325,7 @@ impl ClassicConsumer {
                 if !self.owned.contains(&tp) {
                     continue;
                 }
-                let start = if offset >= 0 {
-                    offset
-                } else {
-                    match self.config.auto_offset_reset {
-                        super::config::AutoOffsetReset::Earliest => 0,
-                        super::config::AutoOffsetReset::Latest => ctx.cluster.end_offset(&tp),
-                    }
-                };
+                let start = super::poll_loop::start_offset(ctx, &self.config, &tp, offset);
                 self.positions.insert(tp, start);
             }
         } else if error == Errors::COORDINATOR_LOAD_IN_PROGRESS {

@@ -27,6 +27,8 @@ pub struct Shard {
     pub state: CoordinatorState,
     pub groups: BTreeMap<String, ClassicGroup>,
     pub offsets: BTreeMap<String, BTreeMap<TopicPartition, i64>>,
+    /// Consumer groups (KIP-848), next to the classic groups.
+    pub consumer_groups: BTreeMap<String, super::consumer_group::ConsumerGroup>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -56,6 +58,7 @@ fn error_response(request: &Request, error: Errors) -> Response {
         Request::LeaveGroup { .. } => Response::LeaveGroup { error },
         Request::OffsetCommit { offsets, .. } => Response::OffsetCommit { error, offsets: offsets.clone() },
         Request::OffsetFetch { .. } => Response::OffsetFetch { error, offsets: Vec::new() },
+        Request::ConsumerGroupHeartbeat(_) => super::consumer_group_heartbeat::heartbeat_error(error),
     }
 }
 
@@ -68,6 +71,7 @@ fn group_of(request: &Request) -> &str {
         | Request::LeaveGroup { group_id, .. }
         | Request::OffsetCommit { group_id, .. }
         | Request::OffsetFetch { group_id, .. } => group_id,
+        Request::ConsumerGroupHeartbeat(r) => &r.group_id,
     }
 }
 
@@ -99,6 +103,10 @@ impl GroupCoordinator {
             return;
         }
         let shard = self.shards.get_mut(&partition).expect("active shard");
+        if let Some(error) = shard.classic_request_for_consumer_group(&request) {
+            respond(out, from, correlation, error_response(&request, error));
+            return;
+        }
         match request {
             Request::JoinGroup(r) => shard.join_group(ctx, partition, from, correlation, r, out),
             Request::SyncGroup(r) => shard.sync_group(ctx, partition, from, correlation, r, out),
@@ -109,6 +117,16 @@ impl GroupCoordinator {
             Request::LeaveGroup { group_id, members } => {
                 let error = shard.leave_group(ctx, &group_id, &members, out);
                 respond(out, from, correlation, Response::LeaveGroup { error });
+            }
+            Request::OffsetCommit { group_id, generation_id, member_id, offsets, .. }
+                if shard.consumer_groups.contains_key(&group_id) =>
+            {
+                let error = shard.commit_consumer_group_offsets(ctx, partition, &group_id, generation_id, &member_id, &offsets, out);
+                respond(out, from, correlation, Response::OffsetCommit { error, offsets });
+            }
+            Request::ConsumerGroupHeartbeat(r) => {
+                let response = shard.consumer_group_heartbeat(ctx, partition, from, r, out);
+                respond(out, from, correlation, response);
             }
             Request::OffsetCommit { group_id, generation_id, member_id, group_instance_id, offsets } => {
                 let error = shard.commit_offsets(
@@ -135,7 +153,12 @@ impl GroupCoordinator {
     pub fn become_leader(&mut self, ctx: &mut Ctx, partition: u32, out: &mut Out) {
         self.shards.insert(
             partition,
-            Shard { state: CoordinatorState::LOADING, groups: BTreeMap::new(), offsets: BTreeMap::new() },
+            Shard {
+                state: CoordinatorState::LOADING,
+                groups: BTreeMap::new(),
+                offsets: BTreeMap::new(),
+                consumer_groups: BTreeMap::new(),
+            },
         );
         out.emit(EventKind::StateChanged {
             node: ctx.me,
@@ -154,6 +177,12 @@ impl GroupCoordinator {
                 let partition = ctx.cluster.offsets_partition_for(group_id);
                 if let Some(shard) = self.shards.get_mut(&partition) {
                     shard.handle_group_timer(ctx, key, out);
+                }
+            }
+            TimerKey::ConsumerGroupSessionTimeout { group_id, .. } | TimerKey::ConsumerGroupRebalanceTimeout { group_id, .. } => {
+                let partition = ctx.cluster.offsets_partition_for(group_id);
+                if let Some(shard) = self.shards.get_mut(&partition) {
+                    shard.handle_consumer_group_timer(ctx, partition, key, out);
                 }
             }
             _ => {}
@@ -194,6 +223,7 @@ impl GroupCoordinator {
                 );
             }
         }
+        shard.consumer_groups_loaded(ctx, out);
     }
 }
 
@@ -232,8 +262,11 @@ impl Shard {
             }
             CoordinatorRecord::OffsetCommit { group_id, partition, offset } => {
                 self.offsets.entry(group_id.clone()).or_default().insert(partition, offset);
-                self.groups.entry(group_id.clone()).or_insert_with(|| ClassicGroup::new(&group_id));
+                if !self.consumer_groups.contains_key(&group_id) {
+                    self.groups.entry(group_id.clone()).or_insert_with(|| ClassicGroup::new(&group_id));
+                }
             }
+            CoordinatorRecord::ConsumerGroup(r) => super::consumer_group_records::replay(&mut self.consumer_groups, &r),
         }
     }
 
@@ -275,6 +308,12 @@ impl Shard {
                 );
             }
         }
+        self.store_offsets(ctx, partition, group_id, offsets, out);
+        Errors::NONE
+    }
+
+    /// Writes accepted offsets: one `OffsetCommit` record per partition.
+    pub(crate) fn store_offsets(&mut self, ctx: &mut Ctx, partition: u32, group_id: &str, offsets: &[(TopicPartition, i64)], out: &mut Out) {
         let stored = self.offsets.entry(group_id.to_string()).or_default();
         for (tp, offset) in offsets {
             stored.insert(tp.clone(), *offset);
@@ -285,7 +324,6 @@ impl Shard {
             );
         }
         out.emit(EventKind::OffsetsCommitted { group_id: group_id.into(), offsets: offsets.to_vec() });
-        Errors::NONE
     }
 
     fn fetch_offsets(&self, group_id: &str, partitions: &[TopicPartition]) -> Response {

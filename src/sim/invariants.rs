@@ -21,6 +21,7 @@ pub fn check(world: &World) -> Vec<Violation> {
     committed_offsets_never_go_back(world, &mut v);
     connect_single_runner(world, &mut v);
     connect_generation_persisted(world, &mut v);
+    super::consumer_group_invariants::check(world, &mut v);
     v
 }
 

@@ -77,6 +77,41 @@ pub struct MemberIdentity {
     pub group_instance_id: Option<String>,
 }
 
+/// `ConsumerGroupHeartbeatRequest` (apiKey 68, facts E1). `None` means "unchanged"
+/// (Kafka's null / −1 sentinels). Topic ids are replaced by topic names.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConsumerGroupHeartbeatRequest {
+    pub group_id: String,
+    /// Empty on the first join: the coordinator generates one.
+    pub member_id: String,
+    /// 0 = join or rejoin, −1 = leave, −2 = static member leaving temporarily.
+    pub member_epoch: i32,
+    pub instance_id: Option<String>,
+    pub rack_id: Option<String>,
+    /// −1 = unchanged.
+    pub rebalance_timeout_ms: i32,
+    pub subscribed_topic_names: Option<Vec<String>>,
+    pub server_assignor: Option<String>,
+    /// The partitions the member owns; `None` = unchanged since the last heartbeat.
+    pub topic_partitions: Option<Vec<TopicPartition>>,
+}
+
+/// `ConsumerGroupHeartbeatResponse`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConsumerGroupHeartbeatResponse {
+    pub error: Errors,
+    pub member_id: Option<String>,
+    pub member_epoch: i32,
+    pub heartbeat_interval_ms: i32,
+    /// `None` when unchanged (facts E1: sent after a full request or a change).
+    pub assignment: Option<Vec<TopicPartition>>,
+}
+
+/// Member epoch of a leave heartbeat (`LEAVE_GROUP_MEMBER_EPOCH`).
+pub const LEAVE_GROUP_MEMBER_EPOCH: i32 = -1;
+/// Member epoch of a static member's temporary leave (`LEAVE_GROUP_STATIC_MEMBER_EPOCH`).
+pub const LEAVE_GROUP_STATIC_MEMBER_EPOCH: i32 = -2;
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Request {
     FindCoordinator { key: String },
@@ -92,6 +127,7 @@ pub enum Request {
         offsets: Vec<(TopicPartition, i64)>,
     },
     OffsetFetch { group_id: String, partitions: Vec<TopicPartition> },
+    ConsumerGroupHeartbeat(ConsumerGroupHeartbeatRequest),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -110,6 +146,7 @@ pub enum Response {
     OffsetCommit { error: Errors, offsets: Vec<(TopicPartition, i64)> },
     /// Offset −1 means "no committed offset".
     OffsetFetch { error: Errors, offsets: Vec<(TopicPartition, i64)> },
+    ConsumerGroupHeartbeat(ConsumerGroupHeartbeatResponse),
 }
 
 /// What travels on a link.
@@ -131,6 +168,7 @@ impl Request {
             Request::LeaveGroup { .. } => "LeaveGroup",
             Request::OffsetCommit { .. } => "OffsetCommit",
             Request::OffsetFetch { .. } => "OffsetFetch",
+            Request::ConsumerGroupHeartbeat(_) => "ConsumerGroupHeartbeat",
         }
     }
 }
@@ -145,6 +183,7 @@ impl Response {
             Response::LeaveGroup { .. } => "LeaveGroup",
             Response::OffsetCommit { .. } => "OffsetCommit",
             Response::OffsetFetch { .. } => "OffsetFetch",
+            Response::ConsumerGroupHeartbeat(_) => "ConsumerGroupHeartbeat",
         }
     }
 
@@ -157,6 +196,7 @@ impl Response {
             | Response::OffsetCommit { error, .. }
             | Response::OffsetFetch { error, .. } => *error,
             Response::JoinGroup(r) => r.error,
+            Response::ConsumerGroupHeartbeat(r) => r.error,
         }
     }
 }
@@ -197,6 +237,7 @@ impl Body {
                 Request::LeaveGroup { .. } => "LeaveGroup".into(),
                 Request::OffsetCommit { offsets, .. } => format!("OffsetCommit ({} partitions)", offsets.len()),
                 Request::OffsetFetch { .. } => "OffsetFetch".into(),
+                Request::ConsumerGroupHeartbeat(r) => consumer_heartbeat_label(r),
             },
             Body::Response { response, .. } => {
                 let err = response.error();
@@ -217,12 +258,28 @@ impl Body {
                     Response::SyncGroup { assignment, error: Errors::NONE, .. } => {
                         format!("SyncGroup ← {}", partition_list(assignment))
                     }
+                    Response::ConsumerGroupHeartbeat(r) if err == Errors::NONE => match &r.assignment {
+                        Some(a) => format!("ConsumerGroupHeartbeat ← epoch={} {}", r.member_epoch, partition_list(a)),
+                        None => format!("ConsumerGroupHeartbeat ← epoch={}", r.member_epoch),
+                    },
                     _ if err == Errors::NONE => format!("{} ← OK", response.api()),
                     _ => format!("{} → {}", response.api(), err),
                 }
             }
             Body::Disconnected { .. } => "connection refused".into(),
         }
+    }
+}
+
+/// `ConsumerGroupHeartbeat epoch=3 owned=[orders-1]`, or `... leave` for epochs −1/−2.
+fn consumer_heartbeat_label(r: &ConsumerGroupHeartbeatRequest) -> String {
+    match r.member_epoch {
+        LEAVE_GROUP_MEMBER_EPOCH => "ConsumerGroupHeartbeat epoch=-1 (leave)".into(),
+        LEAVE_GROUP_STATIC_MEMBER_EPOCH => "ConsumerGroupHeartbeat epoch=-2 (static leave)".into(),
+        e => match &r.topic_partitions {
+            Some(owned) => format!("ConsumerGroupHeartbeat epoch={e} owned={}", partition_list(owned)),
+            None => format!("ConsumerGroupHeartbeat epoch={e}"),
+        },
     }
 }
 

@@ -18,6 +18,10 @@ pub enum TimerKey {
     Sync { group_id: String },
     /// Loading a `__consumer_offsets` partition after becoming its leader.
     Load { partition: u32 },
+    /// A consumer-group member's session timeout (`group.consumer.session.timeout.ms`).
+    ConsumerGroupSessionTimeout { group_id: String, member_id: String },
+    /// A consumer-group member's rebalance timeout while it revokes partitions.
+    ConsumerGroupRebalanceTimeout { group_id: String, member_id: String },
     // --- classic consumer (client side) ---
     /// The application thread calls `poll()`.
     Poll,
@@ -43,6 +47,8 @@ impl TimerKey {
             TimerKey::Join { group_id } => format!("join phase deadline of {group_id}"),
             TimerKey::Sync { group_id } => format!("pending-sync deadline of {group_id}"),
             TimerKey::Load { partition } => format!("load of __consumer_offsets-{partition}"),
+            TimerKey::ConsumerGroupSessionTimeout { member_id, .. } => format!("session timeout of {member_id}"),
+            TimerKey::ConsumerGroupRebalanceTimeout { member_id, .. } => format!("rebalance timeout of {member_id}"),
             TimerKey::Poll => "poll()".into(),
             TimerKey::PollTimeout => "max.poll.interval.ms".into(),
             TimerKey::Heartbeat => "heartbeat.interval.ms".into(),

@@ -127,6 +127,10 @@ impl Scenario {
         if !(1..=1000).contains(&np) {
             return Err(format!("broker.offsets.topic.num.partitions: {np} is outside 1..=1000"));
         }
+        self.broker.validate_consumer_group()?;
+        if let Some(a) = self.broker.consumer_group_assignors.iter().find(|a| crate::assign::server_assignor(a).is_none()) {
+            return Err(format!("broker.group.consumer.assignors: unknown server assignor '{a}' (uniform, range)"));
+        }
         let mut total_partitions = 0u32;
         for t in &self.topics {
             if t.name.is_empty() || t.name.starts_with("__") {

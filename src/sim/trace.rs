@@ -17,6 +17,10 @@ pub enum Machine {
     Connector { name: String },
     /// A task instance on a Connect worker (`AbstractStatus.State`), e.g. `sink-0`.
     Task { id: String },
+    /// A consumer group (KIP-848) on its coordinator (`ConsumerGroupState`).
+    ConsumerGroup { group_id: String },
+    /// A consumer-protocol client's `MemberState` (ConsumerMembershipManager).
+    ConsumerMember,
 }
 
 /// `ConsumerRebalanceListener` callbacks.

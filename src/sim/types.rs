@@ -50,6 +50,12 @@ pub enum Errors {
     GROUP_MAX_SIZE_REACHED,
     FENCED_INSTANCE_ID,
     GROUP_ID_NOT_FOUND,
+    UNKNOWN_SERVER_ERROR,
+    INVALID_REQUEST,
+    FENCED_MEMBER_EPOCH,
+    UNRELEASED_INSTANCE_ID,
+    UNSUPPORTED_ASSIGNOR,
+    STALE_MEMBER_EPOCH,
 }
 
 impl Errors {
@@ -76,6 +82,12 @@ impl Errors {
             MEMBER_ID_REQUIRED => 79,
             GROUP_MAX_SIZE_REACHED => 81,
             FENCED_INSTANCE_ID => 82,
+            UNKNOWN_SERVER_ERROR => -1,
+            INVALID_REQUEST => 42,
+            FENCED_MEMBER_EPOCH => 110,
+            UNRELEASED_INSTANCE_ID => 111,
+            UNSUPPORTED_ASSIGNOR => 112,
+            STALE_MEMBER_EPOCH => 113,
         }
     }
 
@@ -91,6 +103,19 @@ impl Errors {
                 | UNSUPPORTED_VERSION
                 | GROUP_MAX_SIZE_REACHED
                 | FENCED_INSTANCE_ID
+        )
+    }
+}
+
+impl Errors {
+    /// Heartbeat errors the consumer-protocol client raises to the application
+    /// (`AbstractHeartbeatRequestManager.onErrorResponse`, facts E9): everything
+    /// except the coordinator errors and the two that fence the member.
+    pub fn is_fatal_for_consumer_protocol_client(self) -> bool {
+        use Errors::*;
+        !matches!(
+            self,
+            NONE | NOT_COORDINATOR | COORDINATOR_NOT_AVAILABLE | COORDINATOR_LOAD_IN_PROGRESS | FENCED_MEMBER_EPOCH | UNKNOWN_MEMBER_ID
         )
     }
 }

@@ -3,6 +3,7 @@
 //! (time, sequence) and driven by one seeded RNG, so a run is a pure function
 //! of its scenario, seed and injected faults.
 
+use super::async_consumer::AsyncConsumer;
 use super::broker::Broker;
 use super::cluster::Cluster;
 use super::connect_worker::ConnectWorker;
@@ -37,6 +38,9 @@ pub struct World {
     pub consumers: BTreeMap<u32, ClassicConsumer>,
     /// Kafka Connect workers; they share the client index space (c<n>) with consumers.
     pub workers: BTreeMap<u32, ConnectWorker>,
+    /// Consumers with `group.protocol=consumer` (KIP-848); their indices share one
+    /// space with `consumers` (c1, c2, ... over both maps).
+    pub async_consumers: BTreeMap<u32, AsyncConsumer>,
     pub trace: Vec<Event>,
     /// Cuts, held links, drops, extra latency and loss.
     pub network: Network,
@@ -77,6 +81,7 @@ impl World {
                         state: super::coordinator::CoordinatorState::ACTIVE,
                         groups: BTreeMap::new(),
                         offsets: BTreeMap::new(),
+                        consumer_groups: BTreeMap::new(),
                     },
                 );
             }
@@ -88,6 +93,7 @@ impl World {
             brokers,
             consumers: BTreeMap::new(),
             workers: BTreeMap::new(),
+            async_consumers: BTreeMap::new(),
             trace: Vec::new(),
             network: Network::default(),
             paused_until: BTreeMap::new(),
@@ -123,14 +129,22 @@ impl World {
         if g.static_members && config.group_instance_id.is_none() {
             config.group_instance_id = Some(format!("{}-{}", g.group_id, idx));
         }
-        self.consumers.insert(idx, ClassicConsumer::new(idx, &g.group_id, config));
+        match config.group_protocol {
+            super::config::GroupProtocol::Classic => {
+                self.consumers.insert(idx, ClassicConsumer::new(idx, &g.group_id, config));
+            }
+            super::config::GroupProtocol::Consumer => {
+                self.async_consumers.insert(idx, AsyncConsumer::new(idx, &g.group_id, config));
+            }
+        }
         idx
     }
 
     /// The next free client index (consumers and workers share c<n>).
     fn next_client_index(&self) -> u32 {
         let last = |m: Option<&u32>| m.copied().unwrap_or(0);
-        last(self.consumers.keys().next_back()).max(last(self.workers.keys().next_back())) + 1
+        let maps = [self.consumers.keys().next_back(), self.async_consumers.keys().next_back(), self.workers.keys().next_back()];
+        maps.into_iter().map(last).max().unwrap_or(0) + 1
     }
 
     /// Adds the k-th worker (0-based) of a Connect cluster.
@@ -175,7 +189,7 @@ impl World {
     pub fn exists(&self, node: NodeId) -> bool {
         match node {
             NodeId::Broker(b) => self.brokers.contains_key(&b),
-            NodeId::Client(c) => self.consumers.contains_key(&c) || self.workers.contains_key(&c),
+            NodeId::Client(c) => self.consumers.contains_key(&c) || self.async_consumers.contains_key(&c) || self.workers.contains_key(&c),
         }
     }
 
@@ -183,7 +197,9 @@ impl World {
         match node {
             NodeId::Broker(b) => self.brokers.get(&b).is_some_and(|b| b.alive),
             NodeId::Client(c) => {
-                self.consumers.get(&c).is_some_and(|c| c.alive) || self.workers.get(&c).is_some_and(|w| w.alive)
+                self.consumers.get(&c).is_some_and(|c| c.alive)
+                    || self.async_consumers.get(&c).is_some_and(|c| c.alive)
+                    || self.workers.get(&c).is_some_and(|w| w.alive)
             }
         }
     }
@@ -231,6 +247,7 @@ impl World {
                 self.with_node(node, Some(cause), |n, ctx, out| match n {
                     NodeRef::Consumer(c) => c.start(ctx, out),
                     NodeRef::Worker(w) => w.start(ctx, out),
+                    NodeRef::AsyncConsumer(c) => c.start(ctx, out),
                     NodeRef::Broker(_) => {}
                 });
             }
@@ -275,6 +292,8 @@ impl World {
             (NodeRef::Consumer(c), Body::Disconnected { correlation }) => c.handle_disconnect(ctx, correlation, out),
             (NodeRef::Worker(w), Body::Response { correlation, response }) => w.handle_response(ctx, correlation, response, out),
             (NodeRef::Worker(w), Body::Disconnected { correlation }) => w.handle_disconnect(ctx, correlation, out),
+            (NodeRef::AsyncConsumer(c), Body::Response { correlation, response }) => c.handle_response(ctx, correlation, response, out),
+            (NodeRef::AsyncConsumer(c), Body::Disconnected { correlation }) => c.handle_disconnect(ctx, correlation, out),
             _ => {}
         });
     }
@@ -293,6 +312,7 @@ impl World {
             NodeRef::Broker(b) => b.handle_timer(ctx, &key, out),
             NodeRef::Consumer(c) => c.handle_timer(ctx, &key, out),
             NodeRef::Worker(w) => w.handle_timer(ctx, &key, out),
+            NodeRef::AsyncConsumer(c) => c.handle_timer(ctx, &key, out),
         });
     }
 
@@ -310,8 +330,11 @@ impl World {
             let target = match node {
                 NodeId::Broker(b) => self.brokers.get_mut(&b).map(NodeRef::Broker),
                 NodeId::Client(c) => match self.consumers.get_mut(&c) {
-                    Some(consumer) => Some(NodeRef::Consumer(consumer)),
-                    None => self.workers.get_mut(&c).map(NodeRef::Worker),
+                    Some(classic) => Some(NodeRef::Consumer(classic)),
+                    None => match self.async_consumers.get_mut(&c) {
+                        Some(a) => Some(NodeRef::AsyncConsumer(a)),
+                        None => self.workers.get_mut(&c).map(NodeRef::Worker),
+                    },
                 },
             };
             if let Some(t) = target {
@@ -384,6 +407,26 @@ impl World {
         match fault {
             Fault::CrashConsumer { consumer } if self.workers.contains_key(&consumer) => self.crash_worker(consumer),
             Fault::RestartConsumer { consumer } if self.workers.contains_key(&consumer) => self.restart_worker(consumer, cause),
+            Fault::CrashConsumer { consumer } if self.async_consumers.contains_key(&consumer) => {
+                if let Some(c) = self.async_consumers.get_mut(&consumer) {
+                    c.alive = false;
+                    self.cancel_timers_of(NodeId::Client(consumer));
+                }
+            }
+            Fault::RestartConsumer { consumer } if self.async_consumers.contains_key(&consumer) => {
+                let old = &self.async_consumers[&consumer];
+                if old.alive {
+                    return;
+                }
+                let fresh = AsyncConsumer::new(consumer, &old.group_id.clone(), old.config.clone());
+                self.async_consumers.insert(consumer, fresh);
+                self.start_client(consumer, cause);
+            }
+            Fault::SlowProcessing { consumer, ms_per_record } if self.async_consumers.contains_key(&consumer) => {
+                if let Some(c) = self.async_consumers.get_mut(&consumer) {
+                    c.config.processing_ms_per_record = ms_per_record;
+                }
+            }
             Fault::CrashConsumer { consumer } => {
                 if let Some(c) = self.consumers.get_mut(&consumer) {
                     c.alive = false;
@@ -419,11 +462,12 @@ impl World {
                 b.crash();
                 self.cancel_timers_of(NodeId::Broker(broker));
                 self.cluster.alive.remove(&broker);
-                let ids: Vec<u32> = self.consumers.keys().chain(self.workers.keys()).copied().collect();
+                let ids: Vec<u32> = self.consumers.keys().chain(self.async_consumers.keys()).chain(self.workers.keys()).copied().collect();
                 for id in ids {
                     self.with_node(NodeId::Client(id), cause, |n, ctx, out| {
                         match n {
                             NodeRef::Consumer(c) if c.alive => c.connection_lost(ctx, broker, out),
+                            NodeRef::AsyncConsumer(c) if c.alive => c.connection_lost(ctx, broker, out),
                             NodeRef::Worker(w) if w.alive => w.connection_lost(ctx, broker, out),
                             _ => {}
                         }
@@ -483,10 +527,11 @@ impl World {
                 }
             }
             Fault::ChangeSubscription { consumer, topics } => {
-                self.with_node(NodeId::Client(consumer), cause, |n, _, out| {
-                    if let NodeRef::Consumer(c) = n {
-                        c.subscribe(topics, out)
-                    }
+                self.with_node(NodeId::Client(consumer), cause, |n, _, out| match n {
+                    NodeRef::Consumer(c) => c.subscribe(topics, out),
+                    NodeRef::AsyncConsumer(c) => c.subscribe(topics, out),
+                    // Connect workers have no subscription.
+                    NodeRef::Worker(_) | NodeRef::Broker(_) => {}
                 });
             }
             Fault::FailTask { .. } | Fault::RestartTask { .. } | Fault::RestartConnector { .. } | Fault::AddWorker { .. } => {
@@ -495,13 +540,19 @@ impl World {
             Fault::AddConsumer { group } => {
                 let Some(spec) = self.scenario.groups.iter().find(|g| g.group_id == group).cloned() else { return };
                 let idx = self.add_consumer_process(&spec);
-                self.with_node(NodeId::Client(idx), cause, |n, ctx, out| {
-                    if let NodeRef::Consumer(c) = n {
-                        c.start(ctx, out)
-                    }
-                });
+                self.start_client(idx, cause);
             }
         }
+    }
+
+    /// The client process `idx` starts (either protocol).
+    fn start_client(&mut self, idx: u32, cause: Option<EventId>) {
+        self.with_node(NodeId::Client(idx), cause, |n, ctx, out| match n {
+            NodeRef::Consumer(c) => c.start(ctx, out),
+            NodeRef::AsyncConsumer(c) => c.start(ctx, out),
+            NodeRef::Worker(w) => w.start(ctx, out),
+            NodeRef::Broker(_) => {}
+        });
     }
 
     /// Both named nodes, or a note saying which name is unknown.
@@ -555,6 +606,24 @@ impl World {
         shard.groups.get(group_id).map(|g| (b, g))
     }
 
+    /// The consumer group (KIP-848) as its active coordinator holds it.
+    pub fn consumer_group(&self, group_id: &str) -> Option<(u32, &super::consumer_group::ConsumerGroup)> {
+        let (b, shard) = self.active_shard(group_id)?;
+        shard.consumer_groups.get(group_id).map(|g| (b, g))
+    }
+
+    /// Consumer-protocol clients of a group, by index.
+    pub fn group_async_consumers<'a>(&'a self, group: &'a str) -> impl Iterator<Item = &'a AsyncConsumer> + 'a {
+        self.async_consumers.values().filter(move |c| c.group_id == group)
+    }
+
+    /// Every client index (both protocols), ascending: the order clients are drawn in.
+    pub fn client_indices(&self) -> Vec<u32> {
+        let mut all: Vec<u32> = self.consumers.keys().chain(self.async_consumers.keys()).chain(self.workers.keys()).copied().collect();
+        all.sort_unstable();
+        all
+    }
+
     /// The group's committed offsets as its active coordinator holds them.
     pub fn committed_offsets(&self, group_id: &str) -> Option<&BTreeMap<crate::assign::TopicPartition, i64>> {
         self.active_shard(group_id)?.1.offsets.get(group_id)
@@ -569,4 +638,5 @@ pub enum NodeRef<'a> {
     Broker(&'a mut Broker),
     Consumer(&'a mut ClassicConsumer),
     Worker(&'a mut ConnectWorker),
+    AsyncConsumer(&'a mut AsyncConsumer),
 }

@@ -8,7 +8,20 @@ pub mod connect;
 use groupscope::sim::classic_group::ClassicGroupState;
 use groupscope::sim::consumer::ClassicConsumer;
 use groupscope::sim::trace::EventKind;
+use groupscope::sim::async_consumer::AsyncConsumer;
+use groupscope::sim::config::GroupProtocol;
+use groupscope::sim::consumer_group::ConsumerGroup;
+use groupscope::sim::trace::Machine;
 use groupscope::sim::{invariants, Fault, Scenario, World};
+
+/// The demo scenario with `group.protocol=consumer` (KIP-848) and Kafka's
+/// consumer-group broker defaults (45 s session, 5 s heartbeat interval).
+pub fn consumer_protocol_demo(consumers: u32) -> Scenario {
+    let mut s = Scenario::demo();
+    s.groups[0].consumers = consumers;
+    s.groups[0].config.group_protocol = GroupProtocol::Consumer;
+    s
+}
 
 pub struct TestWorld {
     pub world: World,
@@ -86,5 +99,63 @@ impl TestWorld {
                 _ => None,
             })
             .collect()
+    }
+}
+
+impl TestWorld {
+    pub fn async_consumer(&self, idx: u32) -> &AsyncConsumer {
+        &self.world.async_consumers[&idx]
+    }
+
+    pub fn async_owned(&self, idx: u32) -> Vec<String> {
+        self.async_consumer(idx).owned.iter().map(|p| p.to_string()).collect()
+    }
+
+    /// The consumer group as its active coordinator holds it.
+    pub fn consumer_group(&self, group: &str) -> &ConsumerGroup {
+        self.world.consumer_group(group).expect("consumer group exists on its coordinator").1
+    }
+
+    /// Consumer-group state transitions (from, to), in order.
+    pub fn consumer_group_transitions(&self) -> Vec<(String, String)> {
+        self.transitions(|m| matches!(m, Machine::ConsumerGroup { .. }), None)
+    }
+
+    /// The `MemberState` transitions of client `idx`.
+    pub fn member_states(&self, idx: u32) -> Vec<String> {
+        self.transitions(|m| matches!(m, Machine::ConsumerMember), Some(idx)).into_iter().map(|(_, to)| to).collect()
+    }
+
+    fn transitions(&self, machine: impl Fn(&Machine) -> bool, client: Option<u32>) -> Vec<(String, String)> {
+        self.world
+            .trace
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::StateChanged { node, machine: m, from, to, .. }
+                    if machine(m) && client.is_none_or(|c| *node == groupscope::sim::NodeId::Client(c)) =>
+                {
+                    Some((from.clone(), to.clone()))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Runs until `done` holds (checking invariants), or panics after `limit` ms.
+    pub fn sleep_until(&mut self, limit: u64, done: impl Fn(&TestWorld) -> bool) {
+        let end = self.world.now + limit;
+        while !done(self) {
+            assert!(self.world.now < end, "condition not reached within {limit} ms");
+            self.sleep(100);
+        }
+    }
+
+    /// Prints the narrated trace from `from` ms (for debugging a test).
+    pub fn print_trace(&self, from: u64) {
+        for e in self.world.trace.iter().filter(|e| e.at >= from) {
+            if let Some(s) = groupscope::narrate::sentence(&self.world, e, groupscope::i18n::Lang::En) {
+                println!("{:7} {s}", e.at);
+            }
+        }
     }
 }

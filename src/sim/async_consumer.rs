@@ -1,0 +1,352 @@
+//! A consumer with `group.protocol=consumer` (AsyncKafkaConsumer with
+//! ConsumerMembershipManager, KIP-848): the client `MemberState` machine, the
+//! application's poll loop, reconciliation (commit, revoke, then assign, run
+//! from `poll()` where the rebalance listener's callbacks execute) and the
+//! poll-timer expiry that leaves the group and goes STALE. The heartbeat request
+//! manager and response handling are in `async_consumer_heartbeat.rs`.
+
+use super::config::ConsumerConfig;
+use super::consumer::MainThread;
+use super::ctx::Ctx;
+use super::message::{Request, LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH};
+use super::out::{Out, TimerKey};
+use super::trace::{Callback, EventKind, Machine};
+use super::types::{Millis, NodeId};
+use crate::assign::TopicPartition;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The client's `MemberState` (`clients/.../consumer/internals/MemberState.java`).
+#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum MemberState {
+    UNSUBSCRIBED,
+    JOINING,
+    RECONCILING,
+    ACKNOWLEDGING,
+    STABLE,
+    FENCED,
+    PREPARE_LEAVING,
+    LEAVING,
+    STALE,
+    FATAL,
+}
+
+impl MemberState {
+    /// `canHandleNewAssignment`.
+    pub fn can_handle_new_assignment(self) -> bool {
+        matches!(self, MemberState::JOINING | MemberState::RECONCILING | MemberState::ACKNOWLEDGING | MemberState::STABLE)
+    }
+
+    /// `isNotInGroup`.
+    pub fn is_not_in_group(self) -> bool {
+        matches!(self, MemberState::UNSUBSCRIBED | MemberState::FENCED | MemberState::FATAL | MemberState::STALE)
+    }
+}
+
+/// `LocalAssignment`: partitions plus a local epoch bumped on every new target,
+/// so an acknowledgement re-sends the owned partitions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LocalAssignment {
+    pub local_epoch: u64,
+    pub partitions: Vec<TopicPartition>,
+}
+
+/// The changeable heartbeat fields as last sent (`HeartbeatState.sentFields`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SentFields {
+    pub rebalance_timeout_ms: Option<i32>,
+    pub subscribed_topic_names: Option<Vec<String>>,
+    pub server_assignor: Option<String>,
+    pub local_assignment: Option<Option<LocalAssignment>>,
+}
+
+/// A request waiting for its response.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pending {
+    pub broker: u32,
+    pub api: String,
+    /// The member epoch a heartbeat was sent with (−1/−2 for a leave).
+    pub member_epoch: i32,
+    /// The OffsetCommit a reconciliation waits for before revoking.
+    pub before_revocation: bool,
+}
+
+/// The background thread's view of the coordinator and its requests
+/// (CoordinatorRequestManager, NetworkClientDelegate).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoordinatorLink {
+    pub coordinator: Option<u32>,
+    pub in_flight: BTreeMap<u64, Pending>,
+    pub next_correlation: u64,
+    /// Next bootstrap broker asked for the coordinator.
+    pub bootstrap_cursor: u32,
+    pub backoff_attempts: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AsyncConsumer {
+    pub idx: u32,
+    pub group_id: String,
+    pub state: MemberState,
+    pub config: ConsumerConfig,
+    pub client_id: String,
+    pub alive: bool,
+    /// Set when an error Kafka treats as fatal reached the application.
+    pub fatal: Option<String>,
+    pub link: CoordinatorLink,
+    pub member_id: String,
+    pub member_epoch: i32,
+    /// Partitions the application owns (`subscriptions.assignedPartitions()`), sorted:
+    /// from their assignment until they are revoked or lost.
+    pub owned: Vec<TopicPartition>,
+    /// The assignment last reconciled (`currentAssignment`; `None` = NONE).
+    pub current: Option<LocalAssignment>,
+    /// The latest target received from the coordinator (`currentTargetAssignment`).
+    pub target: Option<LocalAssignment>,
+    /// Heartbeat interval the broker dictates (0 until the first response).
+    pub heartbeat_interval_ms: Millis,
+    pub next_heartbeat_at: Millis,
+    /// No heartbeat before this time (retry backoff).
+    pub heartbeat_backoff_until: Millis,
+    pub sent: SentFields,
+    pub poll_timer_expired: bool,
+    pub subscription_updated: bool,
+    /// The pre-revocation commit of the running reconciliation was sent.
+    pub reconcile_commit_sent: bool,
+    pub positions: BTreeMap<TopicPartition, i64>,
+    pub main: MainThread,
+    pub last_poll: Millis,
+    pub next_auto_commit: Millis,
+}
+
+impl AsyncConsumer {
+    pub fn new(idx: u32, group_id: &str, config: ConsumerConfig) -> AsyncConsumer {
+        AsyncConsumer {
+            idx,
+            group_id: group_id.to_string(),
+            state: MemberState::UNSUBSCRIBED,
+            config,
+            client_id: format!("consumer-{group_id}-{idx}"),
+            alive: true,
+            fatal: None,
+            link: CoordinatorLink::default(),
+            member_id: String::new(),
+            member_epoch: 0,
+            owned: Vec::new(),
+            current: None,
+            target: None,
+            heartbeat_interval_ms: 0,
+            next_heartbeat_at: 0,
+            heartbeat_backoff_until: 0,
+            sent: SentFields::default(),
+            poll_timer_expired: false,
+            subscription_updated: false,
+            reconcile_commit_sent: false,
+            positions: BTreeMap::new(),
+            main: MainThread::Idle,
+            last_poll: 0,
+            next_auto_commit: 0,
+        }
+    }
+
+    pub fn node(&self) -> NodeId {
+        NodeId::Client(self.idx)
+    }
+
+    /// The process starts: the application calls `subscribe()` then `poll()`.
+    pub fn start(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        self.next_auto_commit = ctx.now + self.config.auto_commit_interval_ms;
+        self.subscription_updated = true;
+        out.set_timer(TimerKey::Poll, ctx.now);
+    }
+
+    pub(crate) fn set_state(&mut self, to: MemberState, trigger: &str, out: &mut Out) {
+        if self.state == to {
+            return;
+        }
+        out.emit(EventKind::StateChanged {
+            node: self.node(),
+            machine: Machine::ConsumerMember,
+            from: format!("{:?}", self.state),
+            to: format!("{to:?}"),
+            trigger: trigger.into(),
+        });
+        self.state = to;
+    }
+
+    pub(crate) fn callback(&self, cb: Callback, partitions: Vec<TopicPartition>, out: &mut Out) {
+        out.emit(EventKind::CallbackInvoked { node: self.node(), callback: cb, partitions });
+    }
+
+    /// `transitionToJoining`: epoch 0, every field in the next heartbeat, sent at once.
+    pub(crate) fn transition_to_joining(&mut self, ctx: &mut Ctx, why: &str, out: &mut Out) {
+        if self.state == MemberState::FATAL {
+            return;
+        }
+        self.member_epoch = 0;
+        self.reconcile_commit_sent = false;
+        self.set_state(MemberState::JOINING, why, out);
+        self.maybe_heartbeat(ctx, out);
+    }
+
+    /// `clearAssignment`: the application no longer owns anything.
+    pub(crate) fn clear_assignment(&mut self) {
+        self.owned.clear();
+        self.positions.clear();
+        self.current = None;
+    }
+
+    /// `onPartitionsLost` for everything owned, then `clearAssignment`.
+    pub(crate) fn lose_everything(&mut self, out: &mut Out) {
+        if !self.owned.is_empty() {
+            self.callback(Callback::OnPartitionsLost, self.owned.clone(), out);
+        }
+        self.clear_assignment();
+    }
+
+    /// The application thread calls `poll()`.
+    pub fn poll(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        let node = self.node();
+        super::poll_loop::finish_batch(ctx, node, &self.group_id, &mut self.main, out);
+        self.last_poll = ctx.now;
+        out.set_timer(TimerKey::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
+        // maybeRejoinStaleMember / onConsumerPoll.
+        self.poll_timer_expired = false;
+        if self.state == MemberState::STALE {
+            self.transition_to_joining(ctx, "poll() after the poll timer expired: rejoining", out);
+        } else if self.subscription_updated && self.state == MemberState::UNSUBSCRIBED {
+            self.subscription_updated = false;
+            self.transition_to_joining(ctx, "subscribe() then poll()", out);
+        }
+        self.drive(ctx, out);
+    }
+
+    /// Continues `poll()`: reconcile, position new partitions, auto-commit, then
+    /// return records. Owned partitions keep being processed while the
+    /// coordinator is unknown (the new consumer's poll does not wait for it).
+    pub(crate) fn drive(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        if !self.alive || self.fatal.is_some() || self.main != MainThread::InPoll {
+            return;
+        }
+        if self.link.coordinator.is_none() {
+            self.ensure_coordinator(ctx, out);
+        }
+        if self.reconcile(ctx, out) {
+            return;
+        }
+        let missing: Vec<TopicPartition> = self.owned.iter().filter(|tp| !self.positions.contains_key(tp)).cloned().collect();
+        if !missing.is_empty() {
+            if let (Some(c), false) = (self.link.coordinator, self.has_in_flight("OffsetFetch")) {
+                let request = Request::OffsetFetch { group_id: self.group_id.clone(), partitions: missing };
+                self.send(ctx, c, request, out);
+            }
+            return;
+        }
+        if self.config.enable_auto_commit && ctx.now >= self.next_auto_commit {
+            self.next_auto_commit = ctx.now + self.config.auto_commit_interval_ms;
+            if let Some(c) = self.link.coordinator.filter(|_| !self.positions.is_empty()) {
+                self.commit_positions(ctx, c, false, out);
+            }
+        }
+        super::poll_loop::fetch_and_process(ctx, &self.config, &self.owned, &mut self.positions, &mut self.main, out);
+    }
+
+    /// Reconciliation (`maybeReconcile`, `revokeAndAssign`; facts E4): commit if
+    /// auto-commit is on, `onPartitionsRevoked(owned − target)`,
+    /// `onPartitionsAssigned(target − owned)`, then ACKNOWLEDGING with an
+    /// immediate heartbeat. True while it waits for the commit.
+    fn reconcile(&mut self, ctx: &mut Ctx, out: &mut Out) -> bool {
+        if self.state != MemberState::RECONCILING {
+            return false;
+        }
+        let Some(target) = self.target.clone() else { return false };
+        if self.current.as_ref() == Some(&target) {
+            return false;
+        }
+        if self.current.as_ref().is_some_and(|c| c.partitions == target.partitions) {
+            // Same partitions under a newer local epoch: just acknowledge.
+            self.current = Some(target);
+            self.set_state(MemberState::ACKNOWLEDGING, "target equals the current assignment", out);
+            self.maybe_heartbeat(ctx, out);
+            return false;
+        }
+        if self.link.in_flight.values().any(|p| p.before_revocation) {
+            return true;
+        }
+        if self.config.enable_auto_commit && !self.reconcile_commit_sent && !self.positions.is_empty() {
+            if let Some(c) = self.link.coordinator {
+                self.reconcile_commit_sent = true;
+                self.commit_positions(ctx, c, true, out);
+                return true;
+            }
+        }
+        self.reconcile_commit_sent = false;
+        let revoked: Vec<TopicPartition> = self.owned.iter().filter(|tp| !target.partitions.contains(tp)).cloned().collect();
+        let added: Vec<TopicPartition> = target.partitions.iter().filter(|tp| !self.owned.contains(tp)).cloned().collect();
+        if !revoked.is_empty() {
+            self.callback(Callback::OnPartitionsRevoked, revoked, out);
+        }
+        self.owned = target.partitions.clone();
+        self.positions.retain(|tp, _| target.partitions.contains(tp));
+        self.callback(Callback::OnPartitionsAssigned, added, out);
+        self.current = Some(target);
+        self.set_state(MemberState::ACKNOWLEDGING, "reconciled the new assignment", out);
+        self.maybe_heartbeat(ctx, out);
+        false
+    }
+
+    pub(crate) fn commit_positions(&mut self, ctx: &Ctx, coordinator: u32, before_revocation: bool, out: &mut Out) {
+        let request = Request::OffsetCommit {
+            group_id: self.group_id.clone(),
+            generation_id: self.member_epoch,
+            member_id: self.member_id.clone(),
+            group_instance_id: self.config.group_instance_id.clone(),
+            offsets: self.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect(),
+        };
+        let correlation = self.send(ctx, coordinator, request, out);
+        if let Some(p) = self.link.in_flight.get_mut(&correlation) {
+            p.before_revocation = before_revocation;
+        }
+    }
+
+    /// The application calls `subscribe()` with a new topic list: the next
+    /// heartbeat carries it (only changed fields are sent).
+    pub fn subscribe(&mut self, topics: Vec<String>, out: &mut Out) {
+        if !self.alive || topics == self.config.topics {
+            return;
+        }
+        self.config.topics = topics;
+        self.subscription_updated = true;
+        out.emit(EventKind::Note { node: self.node(), text: "subscription changed: the next heartbeat sends it".into() });
+    }
+
+    /// `max.poll.interval.ms` passed without a `poll()`: the member leaves (epoch −1,
+    /// or −2 if static) without revocation callbacks, then goes STALE, where it
+    /// loses its partitions; the next `poll()` rejoins (facts E9).
+    pub fn poll_timeout(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        if !matches!(self.main, MainThread::Processing { .. }) {
+            out.set_timer(TimerKey::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
+            return;
+        }
+        if self.fatal.is_some() || !matches!(self.state, MemberState::JOINING | MemberState::RECONCILING | MemberState::ACKNOWLEDGING | MemberState::STABLE) {
+            return;
+        }
+        out.emit(EventKind::Note {
+            node: self.node(),
+            text: format!("no poll() for max.poll.interval.ms = {} ms: leaving the group", self.config.max_poll_interval_ms),
+        });
+        self.poll_timer_expired = true;
+        self.set_state(MemberState::PREPARE_LEAVING, "poll timer expired", out);
+        self.member_epoch = if self.config.group_instance_id.is_some() { LEAVE_GROUP_STATIC_MEMBER_EPOCH } else { LEAVE_GROUP_MEMBER_EPOCH };
+        self.current = None;
+        self.set_state(MemberState::LEAVING, "sending the leave heartbeat", out);
+        self.maybe_heartbeat(ctx, out);
+    }
+
+    /// `transitionToStale`: after the leave heartbeat, lose everything and wait for `poll()`.
+    pub(crate) fn transition_to_stale(&mut self, out: &mut Out) {
+        self.set_state(MemberState::STALE, "left the group after the poll timer expired", out);
+        self.lose_everything(out);
+    }
+}

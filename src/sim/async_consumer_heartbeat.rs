@@ -1,0 +1,329 @@
+//! The consumer-protocol client's background thread: coordinator discovery
+//! (CoordinatorRequestManager), the heartbeat request manager
+//! (`AbstractHeartbeatRequestManager`, `ConsumerHeartbeatRequestManager.HeartbeatState`)
+//! and how the membership manager reacts to each response and error (facts A4, E1, E9).
+
+use super::async_consumer::{AsyncConsumer, LocalAssignment, MemberState, Pending, SentFields};
+use super::consumer::MainThread;
+use super::ctx::Ctx;
+use super::message::{Body, ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse, Request, Response};
+use super::out::{Out, TimerKey};
+use super::trace::EventKind;
+use super::types::{Errors, NodeId};
+use crate::assign::TopicPartition;
+
+impl AsyncConsumer {
+    pub(crate) fn send(&mut self, ctx: &Ctx, broker: u32, request: Request, out: &mut Out) -> u64 {
+        self.link.next_correlation += 1;
+        let correlation = self.link.next_correlation;
+        let member_epoch = match &request {
+            Request::ConsumerGroupHeartbeat(r) => r.member_epoch,
+            _ => self.member_epoch,
+        };
+        let pending = Pending { broker, api: request.api().into(), member_epoch, before_revocation: false };
+        self.link.in_flight.insert(correlation, pending);
+        out.set_timer(TimerKey::RequestTimeout { correlation }, ctx.now + self.config.request_timeout_ms);
+        out.send(NodeId::Broker(broker), Body::Request { correlation, request });
+        correlation
+    }
+
+    pub(crate) fn has_in_flight(&self, api: &str) -> bool {
+        self.link.in_flight.values().any(|p| p.api == api)
+    }
+
+    /// FindCoordinator to the next bootstrap broker, unless one is in flight.
+    pub(crate) fn ensure_coordinator(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        if self.link.coordinator.is_some() || self.has_in_flight("FindCoordinator") {
+            return;
+        }
+        let broker = self.link.bootstrap_cursor % ctx.cluster.broker_count.max(1);
+        self.link.bootstrap_cursor += 1;
+        self.send(ctx, broker, Request::FindCoordinator { key: self.group_id.clone() }, out);
+    }
+
+    fn mark_coordinator_unknown(&mut self, reason: &str, out: &mut Out) {
+        if let Some(c) = self.link.coordinator.take() {
+            out.emit(EventKind::Note { node: self.node(), text: format!("coordinator broker-{c} marked unknown: {reason}") });
+        }
+    }
+
+    /// The heartbeat request manager's `poll`: at most one heartbeat in flight;
+    /// sent when the broker's interval elapsed, or at once while JOINING,
+    /// ACKNOWLEDGING or LEAVING, never during a retry backoff.
+    pub(crate) fn maybe_heartbeat(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        if !self.alive || matches!(self.state, MemberState::UNSUBSCRIBED | MemberState::FATAL | MemberState::STALE | MemberState::FENCED) {
+            return;
+        }
+        let Some(coordinator) = self.link.coordinator else {
+            if self.state == MemberState::LEAVING {
+                // onHeartbeatRequestSkipped: the leave cannot be sent.
+                self.after_leave_sent(out);
+                return;
+            }
+            self.ensure_coordinator(ctx, out);
+            return;
+        };
+        if self.has_in_flight("ConsumerGroupHeartbeat") {
+            return;
+        }
+        let now_states = matches!(self.state, MemberState::JOINING | MemberState::ACKNOWLEDGING | MemberState::LEAVING);
+        let due = if now_states { ctx.now } else { self.next_heartbeat_at };
+        let at = due.max(self.heartbeat_backoff_until);
+        if at > ctx.now {
+            out.set_timer(TimerKey::Heartbeat, at);
+            return;
+        }
+        let request = self.build_heartbeat();
+        self.send(ctx, coordinator, Request::ConsumerGroupHeartbeat(request), out);
+        self.next_heartbeat_at = ctx.now + self.heartbeat_interval_ms;
+        // onHeartbeatRequestGenerated.
+        match self.state {
+            MemberState::ACKNOWLEDGING if self.current == self.target => self.set_state(MemberState::STABLE, "acknowledged the assignment", out),
+            MemberState::ACKNOWLEDGING => self.set_state(MemberState::RECONCILING, "a newer target is waiting", out),
+            MemberState::LEAVING => self.after_leave_sent(out),
+            _ => {}
+        }
+        if self.heartbeat_interval_ms > 0 {
+            out.set_timer(TimerKey::Heartbeat, self.next_heartbeat_at);
+        }
+    }
+
+    fn after_leave_sent(&mut self, out: &mut Out) {
+        if self.poll_timer_expired {
+            self.transition_to_stale(out);
+        } else {
+            self.set_state(MemberState::UNSUBSCRIBED, "left the group", out);
+        }
+    }
+
+    /// `HeartbeatState.buildRequestData`: the changeable fields only when they
+    /// changed since the last heartbeat, all of them while JOINING.
+    fn build_heartbeat(&mut self) -> ConsumerGroupHeartbeatRequest {
+        let all = self.state == MemberState::JOINING;
+        let sent = &mut self.sent;
+        let mut req = ConsumerGroupHeartbeatRequest {
+            group_id: self.group_id.clone(),
+            member_id: self.member_id.clone(),
+            member_epoch: self.member_epoch,
+            instance_id: self.config.group_instance_id.clone(),
+            rebalance_timeout_ms: -1,
+            ..ConsumerGroupHeartbeatRequest::default()
+        };
+        let rebalance_timeout = self.config.max_poll_interval_ms.min(i32::MAX as u64) as i32;
+        if all || sent.rebalance_timeout_ms != Some(rebalance_timeout) {
+            req.rebalance_timeout_ms = rebalance_timeout;
+            sent.rebalance_timeout_ms = Some(rebalance_timeout);
+        }
+        let mut topics = self.config.topics.clone();
+        topics.sort();
+        topics.dedup();
+        if all || sent.subscribed_topic_names.as_ref() != Some(&topics) {
+            req.subscribed_topic_names = Some(topics.clone());
+            sent.subscribed_topic_names = Some(topics);
+        }
+        if let Some(a) = &self.config.group_remote_assignor {
+            if all || sent.server_assignor.as_ref() != Some(a) {
+                req.server_assignor = Some(a.clone());
+                sent.server_assignor = Some(a.clone());
+            }
+        }
+        if all || sent.local_assignment.as_ref() != Some(&self.current) {
+            req.topic_partitions = Some(self.current.as_ref().map(|c| c.partitions.clone()).unwrap_or_default());
+            sent.local_assignment = Some(self.current.clone());
+        }
+        req
+    }
+
+    pub fn handle_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) {
+        match key {
+            TimerKey::Poll => self.poll(ctx, out),
+            TimerKey::PollTimeout => self.poll_timeout(ctx, out),
+            TimerKey::Heartbeat => self.maybe_heartbeat(ctx, out),
+            TimerKey::Backoff => {
+                self.ensure_coordinator(ctx, out);
+                self.maybe_heartbeat(ctx, out);
+                self.drive(ctx, out);
+            }
+            TimerKey::RequestTimeout { correlation } => self.request_failed(ctx, *correlation, Some("request timed out (request.timeout.ms)"), out),
+            _ => {}
+        }
+    }
+
+    /// The connection broke under a request (`onFailure`).
+    pub fn handle_disconnect(&mut self, ctx: &mut Ctx, correlation: u64, out: &mut Out) {
+        self.request_failed(ctx, correlation, None, out);
+    }
+
+    /// The broker went down: each of its in-flight requests fails.
+    pub fn connection_lost(&mut self, ctx: &mut Ctx, broker: u32, out: &mut Out) {
+        let to_broker: Vec<u64> = self.link.in_flight.keys().copied().filter(|c| self.link.in_flight[c].broker == broker).collect();
+        to_broker.into_iter().for_each(|c| self.request_failed(ctx, c, None, out));
+    }
+
+    /// A request failed without a response: rediscover the coordinator; a
+    /// heartbeat is retried after a backoff with all its fields.
+    fn request_failed(&mut self, ctx: &mut Ctx, correlation: u64, note: Option<&str>, out: &mut Out) {
+        let Some(p) = self.link.in_flight.remove(&correlation) else { return };
+        if let Some(text) = note {
+            out.emit(EventKind::Note { node: self.node(), text: text.into() });
+        }
+        out.cancel_timer(TimerKey::RequestTimeout { correlation });
+        let wait = super::poll_loop::backoff_ms(&self.config, &mut self.link.backoff_attempts);
+        if p.api == "FindCoordinator" {
+            out.set_timer(TimerKey::Backoff, ctx.now + wait);
+            return;
+        }
+        self.mark_coordinator_unknown(&format!("{} to broker-{} failed", p.api, p.broker), out);
+        if p.api == "ConsumerGroupHeartbeat" {
+            self.sent = SentFields::default();
+            self.heartbeat_backoff_until = ctx.now + wait;
+        }
+        self.maybe_heartbeat(ctx, out);
+        self.drive(ctx, out);
+    }
+
+    pub fn handle_response(&mut self, ctx: &mut Ctx, correlation: u64, response: Response, out: &mut Out) {
+        let Some(p) = self.link.in_flight.remove(&correlation) else { return };
+        out.cancel_timer(TimerKey::RequestTimeout { correlation });
+        let error = response.error();
+        if error == Errors::NONE {
+            self.link.backoff_attempts = 0;
+        }
+        let coordinator_error = matches!(error, Errors::NOT_COORDINATOR | Errors::COORDINATOR_NOT_AVAILABLE);
+        if coordinator_error && p.api != "FindCoordinator" {
+            self.mark_coordinator_unknown(&format!("{} answered {error}", p.api), out);
+        }
+        match response {
+            Response::FindCoordinator { error, node_id, partition } => self.on_find_coordinator(ctx, error, node_id, partition, out),
+            Response::ConsumerGroupHeartbeat(r) => self.on_heartbeat(ctx, r, p.member_epoch, out),
+            Response::OffsetCommit { error, .. } => {
+                if !matches!(error, Errors::NONE) {
+                    out.emit(EventKind::Note { node: self.node(), text: format!("commit failed: {error}") });
+                }
+                if p.before_revocation {
+                    self.drive(ctx, out);
+                }
+            }
+            Response::OffsetFetch { error, offsets } => {
+                if error == Errors::NONE {
+                    for (tp, committed) in offsets.into_iter().filter(|(tp, _)| self.owned.contains(tp)) {
+                        let start = super::poll_loop::start_offset(ctx, &self.config, &tp, committed);
+                        self.positions.insert(tp, start);
+                    }
+                } else if error == Errors::COORDINATOR_LOAD_IN_PROGRESS {
+                    let wait = super::poll_loop::backoff_ms(&self.config, &mut self.link.backoff_attempts);
+                    out.set_timer(TimerKey::Backoff, ctx.now + wait);
+                    return;
+                }
+                self.drive(ctx, out);
+            }
+            _ => {}
+        }
+    }
+
+    fn on_find_coordinator(&mut self, ctx: &mut Ctx, error: Errors, node: Option<u32>, partition: u32, out: &mut Out) {
+        match (error, node) {
+            (Errors::NONE, Some(n)) => {
+                self.link.coordinator = Some(n);
+                out.emit(EventKind::Note {
+                    node: self.node(),
+                    text: format!("coordinator of {} is broker-{n}, leader of __consumer_offsets-{partition}", self.group_id),
+                });
+                self.maybe_heartbeat(ctx, out);
+                self.drive(ctx, out);
+            }
+            _ => {
+                let wait = super::poll_loop::backoff_ms(&self.config, &mut self.link.backoff_attempts);
+                out.set_timer(TimerKey::Backoff, ctx.now + wait);
+            }
+        }
+    }
+
+    /// A heartbeat response. A leave is sent once and its answer ignored.
+    fn on_heartbeat(&mut self, ctx: &mut Ctx, r: ConsumerGroupHeartbeatResponse, sent_epoch: i32, out: &mut Out) {
+        if sent_epoch < 0 {
+            return;
+        }
+        if r.error != Errors::NONE {
+            self.on_heartbeat_error(ctx, r.error, out);
+            return;
+        }
+        // The interval runs from the send; a new interval restarts it from now.
+        let interval = r.heartbeat_interval_ms.max(0) as u64;
+        if interval > 0 && interval != self.heartbeat_interval_ms {
+            self.heartbeat_interval_ms = interval;
+            self.next_heartbeat_at = ctx.now + interval;
+        }
+        // onHeartbeatSuccess: ignored while leaving or out of the group.
+        if self.state != MemberState::LEAVING && !self.state.is_not_in_group() {
+            self.member_id = r.member_id.unwrap_or_default();
+            self.member_epoch = r.member_epoch;
+            if let Some(a) = r.assignment.filter(|_| self.state.can_handle_new_assignment()) {
+                self.process_assignment_received(a, out);
+            }
+        }
+        self.maybe_heartbeat(ctx, out);
+        self.drive(ctx, out);
+    }
+
+    /// `processAssignmentReceived`: a different target means RECONCILING (the
+    /// callbacks run in the next `poll()`); the same one settles a joining member.
+    fn process_assignment_received(&mut self, mut partitions: Vec<TopicPartition>, out: &mut Out) {
+        partitions.sort();
+        if self.target.as_ref().map(|t| &t.partitions) != Some(&partitions) {
+            let local_epoch = self.target.as_ref().map_or(0, |t| t.local_epoch + 1);
+            self.target = Some(LocalAssignment { local_epoch, partitions });
+        }
+        if self.current != self.target {
+            let label = super::message::partition_list(&self.target.as_ref().expect("set above").partitions);
+            self.set_state(MemberState::RECONCILING, &format!("new target assignment {label}"), out);
+        } else if matches!(self.state, MemberState::RECONCILING | MemberState::JOINING) {
+            self.set_state(MemberState::STABLE, "the target is already reconciled", out);
+        }
+    }
+
+    /// `onErrorResponse` (facts A4, E9).
+    fn on_heartbeat_error(&mut self, ctx: &mut Ctx, error: Errors, out: &mut Out) {
+        self.sent = SentFields::default();
+        match error {
+            Errors::NOT_COORDINATOR | Errors::COORDINATOR_NOT_AVAILABLE => self.maybe_heartbeat(ctx, out),
+            Errors::COORDINATOR_LOAD_IN_PROGRESS => {
+                self.heartbeat_backoff_until = ctx.now + super::poll_loop::backoff_ms(&self.config, &mut self.link.backoff_attempts);
+                self.maybe_heartbeat(ctx, out);
+            }
+            Errors::FENCED_MEMBER_EPOCH | Errors::UNKNOWN_MEMBER_ID => self.transition_to_fenced(ctx, error, out),
+            e => self.transition_to_fatal(e, out),
+        }
+    }
+
+    /// `transitionToFenced`: epoch 0, `onPartitionsLost`, then rejoin at once.
+    fn transition_to_fenced(&mut self, ctx: &mut Ctx, error: Errors, out: &mut Out) {
+        match self.state {
+            MemberState::PREPARE_LEAVING | MemberState::LEAVING => {
+                self.set_state(MemberState::UNSUBSCRIBED, &format!("{error} while leaving"), out);
+                return;
+            }
+            MemberState::UNSUBSCRIBED => return,
+            _ => {}
+        }
+        self.set_state(MemberState::FENCED, &format!("heartbeat → {error}"), out);
+        self.member_epoch = 0;
+        self.lose_everything(out);
+        self.transition_to_joining(ctx, "rejoining after being fenced", out);
+    }
+
+    /// `transitionToFatal`: the error reaches the application; no more heartbeats.
+    fn transition_to_fatal(&mut self, error: Errors, out: &mut Out) {
+        let previous = self.state;
+        self.fatal = Some(error.to_string());
+        self.set_state(MemberState::FATAL, &format!("fatal {error}"), out);
+        out.emit(EventKind::Note { node: self.node(), text: format!("fatal error {error}: the consumer raises it to the application") });
+        out.cancel_timer(TimerKey::Heartbeat);
+        if !matches!(previous, MemberState::UNSUBSCRIBED | MemberState::LEAVING | MemberState::PREPARE_LEAVING) {
+            self.lose_everything(out);
+        }
+        if self.main == MainThread::InPoll {
+            self.main = MainThread::Idle;
+        }
+    }
+}

@@ -1,0 +1,78 @@
+//! The application side both consumers share: handing records to the
+//! application and timing their processing, recording what was processed,
+//! where a partition without a committed offset starts, and retry backoff.
+
+use super::config::{AutoOffsetReset, ConsumerConfig};
+use super::consumer::{MainThread, IDLE_POLL_MS};
+use super::ctx::Ctx;
+use super::out::{Out, TimerKey};
+use super::trace::EventKind;
+use super::types::{Millis, NodeId};
+use crate::assign::TopicPartition;
+use std::collections::BTreeMap;
+
+/// The application called `poll()` again: the batch it was processing is done.
+pub(crate) fn finish_batch(ctx: &mut Ctx, node: NodeId, group_id: &str, main: &mut MainThread, out: &mut Out) {
+    if let MainThread::Processing { batch, .. } = std::mem::replace(main, MainThread::InPoll) {
+        for (tp, from, to) in batch {
+            let redelivered = ctx.cluster.record_processed(group_id, &tp, from, to);
+            out.emit(EventKind::RecordsProcessed { node, partition: tp, from, to, redelivered });
+        }
+    }
+}
+
+/// `poll()` returns up to `max.poll.records` records of the owned partitions; the
+/// application processes them for `processing.ms.per.record` each, then polls
+/// again. With nothing to return it polls again after a short wait.
+pub(crate) fn fetch_and_process(
+    ctx: &mut Ctx,
+    config: &ConsumerConfig,
+    owned: &[TopicPartition],
+    positions: &mut BTreeMap<TopicPartition, i64>,
+    main: &mut MainThread,
+    out: &mut Out,
+) {
+    let mut budget = i64::from(config.max_poll_records);
+    let mut batch = Vec::new();
+    for tp in owned {
+        let pos = positions[tp];
+        let n = (ctx.cluster.end_offset(tp) - pos).clamp(0, budget);
+        if n > 0 {
+            batch.push((tp.clone(), pos, pos + n));
+            budget -= n;
+        }
+    }
+    let records: i64 = batch.iter().map(|(_, a, b)| b - a).sum();
+    if records == 0 {
+        *main = MainThread::Idle;
+        out.set_timer(TimerKey::Poll, ctx.now + IDLE_POLL_MS);
+        return;
+    }
+    for (tp, _, to) in &batch {
+        positions.insert(tp.clone(), *to);
+    }
+    // poll() returns now: the poll timer runs from here (ConsumerCoordinator.poll
+    // re-arms it on every pass of the poll loop).
+    out.set_timer(TimerKey::PollTimeout, ctx.now + config.max_poll_interval_ms);
+    let until = ctx.now + (records as u64 * config.processing_ms_per_record).max(1);
+    *main = MainThread::Processing { until, batch };
+    out.set_timer(TimerKey::Poll, until);
+}
+
+/// Where a partition starts: its committed offset, or `auto.offset.reset`.
+pub(crate) fn start_offset(ctx: &Ctx, config: &ConsumerConfig, tp: &TopicPartition, committed: i64) -> i64 {
+    if committed >= 0 {
+        return committed;
+    }
+    match config.auto_offset_reset {
+        AutoOffsetReset::Earliest => 0,
+        AutoOffsetReset::Latest => ctx.cluster.end_offset(tp),
+    }
+}
+
+/// Exponential backoff from `retry.backoff.ms` up to `retry.backoff.max.ms`.
+pub(crate) fn backoff_ms(config: &ConsumerConfig, attempts: &mut u32) -> Millis {
+    let ms = config.retry_backoff_ms.saturating_mul(1 << (*attempts).min(10));
+    *attempts += 1;
+    ms.min(config.retry_backoff_max_ms)
+}
