@@ -55,7 +55,8 @@ impl Names {
                     consumers.insert(next);
                     next += 1;
                 }
-                Fault::AddWorker { group } => {
+                // The world adds a worker only to a cluster it knows.
+                Fault::AddWorker { group } if s.connect_clusters.iter().any(|c| &c.group_id == group) => {
                     workers.insert(next, group.clone());
                     next += 1;
                 }
@@ -160,7 +161,9 @@ impl Names {
     /// `c1..c3`, or the list when workers sit between consumers.
     fn consumer_list(&self) -> String {
         let n = self.consumers.len() as u32;
-        if self.consumers.iter().copied().eq(1..=n) {
+        if n == 0 {
+            "this lesson has none".into()
+        } else if self.consumers.iter().copied().eq(1..=n) {
             format!("c1..c{n}")
         } else {
             self.consumers.iter().map(|c| format!("c{c}")).collect::<Vec<_>>().join(", ")
