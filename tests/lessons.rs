@@ -21,9 +21,12 @@ fn every_lesson_runs_to_the_end_with_every_expectation_holding() {
 }
 
 #[test]
-fn the_course_has_lessons_1_to_9_in_order_with_two_questions_each_in_both_languages() {
+fn the_course_has_its_lessons_in_order_with_two_questions_each_in_both_languages() {
     let numbers: Vec<u32> = course().iter().map(|l| l.number).collect();
-    assert_eq!(numbers, (1..=9).collect::<Vec<_>>());
+    assert!(numbers.windows(2).all(|w| w[0] < w[1]), "in course order: {numbers:?}");
+    for n in (1..=9).chain([11]) {
+        assert!(numbers.contains(&n), "lesson {n} is in the course: {numbers:?}");
+    }
     for l in course() {
         assert!(l.steps.iter().filter(|s| s.question.is_some()).count() >= 2, "lesson {}", l.number);
         assert!(validate(l).is_empty());
@@ -217,6 +220,98 @@ fn an_expectation_that_does_not_hold_is_reported_with_what_the_world_holds() {
     assert_eq!(report.failures, vec![
         r#"lesson 4 step 4 (who-gets-them): expected orders-3 owned by c1, but it is ["c3"]"#.to_string(),
         "lesson 4 step 4 (who-gets-them): expected group demo at generation 5, but it is 2".to_string(),
+    ]);
+}
+
+fn connect_lesson() -> serde_json::Value {
+    let (_, json) = groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| *f == "11-kafka-connect.json").expect("lesson 11");
+    serde_json::from_str(json).unwrap()
+}
+
+/// Lesson 11 (Kafka Connect): the trace of the lesson agrees with facts G.
+#[test]
+fn lesson_11_holds_the_lost_tasks_for_the_delay_and_a_rebalance_does_not_restart_a_failed_task() {
+    let lesson = groupscope::lesson::find("kafka-connect").expect("lesson 11");
+    let report = run(lesson, Answers::Correct).unwrap();
+    let at = |id: &str| report.steps.iter().find(|s| s.id == id).unwrap().reached_at;
+    assert_eq!(at("delay-expires") - at("lost-tasks-held"), 20_000, "scheduled.rebalance.max.delay.ms after the assignment arrived");
+    assert!(at("rebalance-does-not-restart") > at("task-fails"));
+}
+
+#[test]
+fn connect_names_in_a_lesson_are_checked_against_its_workers_connectors_and_tasks() {
+    let mut v = connect_lesson();
+    v["steps"][0]["until"] = serde_json::json!({ "type": "taskState", "group": "connect-cluster", "task": "sink-6", "state": "RUNNING" });
+    v["steps"][0]["highlights"] = serde_json::json!(["c4", "sink-0", "sink"]);
+    v["steps"][1]["until"] = serde_json::json!({ "type": "taskState", "group": "connect-cluster", "task": "source-0", "state": "RUNNING", "worker": "c2" });
+    v["steps"][1]["expect"] = serde_json::json!([
+        { "type": "task", "group": "connect-cluster", "task": "sink-1", "worker": null, "state": "BROKEN" },
+        { "type": "task", "group": "demo", "task": "sink-1", "worker": null },
+        { "type": "workerGeneration", "worker": "c9", "generation": 2 },
+        { "type": "task", "group": "connect-cluster", "task": "sink", "worker": "c1" },
+        { "type": "connector", "group": "connect-cluster", "connector": "sink", "worker": "c1", "state": "RUNNING" }
+    ]);
+    v["steps"][5]["actions"] = serde_json::json!([{ "type": "failTask", "group": "connect-cluster", "connector": "sink", "task": 8 },
+                                                  { "type": "crashConsumer", "consumer": 5 },
+                                                  { "type": "addWorker", "group": "nowhere" }]);
+    v["steps"][6]["until"] = serde_json::json!({ "type": "scheduledRebalance", "group": "connect-cluster", "worker": "broker-1" });
+    let e = load_error(&v.to_string());
+    for needle in [
+        "step 1 (workers-join).until: task sink-6: connector sink of connect-cluster has tasks sink-0..sink-5",
+        "step 1 (workers-join).highlights: 'c4' is neither a consumer (this lesson has none) nor a Connect worker (c1 of connect-cluster, c2 of connect-cluster, c3 of connect-cluster) of this lesson",
+        "step 2 (worker-crashes).until: no connector 'source' in connect-cluster ([\"sink\"])",
+        "step 2 (worker-crashes).expect[0]: unknown connector/task state 'BROKEN' (Connect's AbstractStatus.State: UNASSIGNED, RUNNING, PAUSED, FAILED, DESTROYED, RESTARTING, STOPPED)",
+        "step 2 (worker-crashes).expect[1]: 'demo' is not a Connect cluster of this lesson ([\"connect-cluster\"])",
+        "step 2 (worker-crashes).expect[2]: 'c9' is not a Connect worker of this lesson (c1 of connect-cluster",
+        "step 2 (worker-crashes).expect[3]: 'sink' is not a task id (<connector>-<number>, e.g. sink-0)",
+        "step 6 (task-fails).actions[0]: task sink-8: connector sink of connect-cluster has tasks sink-0..sink-5",
+        "step 6 (task-fails).actions[1]: 'c5' is neither a consumer",
+        "step 6 (task-fails).actions[2]: 'nowhere' is not a Connect cluster",
+        "step 7 (rebalance-does-not-restart).until: 'broker-1' is not a Connect worker",
+    ] {
+        assert!(e.contains(needle), "missing '{needle}' in:\n{e}");
+    }
+    assert!(!e.contains("expect[4]") && !e.contains("'sink-0'") && !e.contains("'sink' is not a node"), "connectors and tasks are valid highlights and expectations:\n{e}");
+}
+
+#[test]
+fn workers_are_numbered_after_consumers_and_a_worker_is_not_a_consumer() {
+    let mut v = connect_lesson();
+    v["scenario"]["topics"] = serde_json::json!([{ "name": "orders", "partitions": 2 }]);
+    v["scenario"]["groups"] = serde_json::json!([{ "groupId": "demo", "consumers": 2, "config": { "topics": ["orders"] } }]);
+    // Workers are now c3..c5: c1 is a consumer, c6 does not exist; a worker cannot be a consumer.
+    v["steps"][0]["until"] = serde_json::json!({ "type": "taskState", "group": "connect-cluster", "task": "sink-5", "state": "RUNNING", "worker": "c1" });
+    v["steps"][1]["until"] = serde_json::json!({ "type": "pollTimeout", "consumer": "c4" });
+    v["steps"][1]["expect"] = serde_json::json!([{ "type": "workerTasks", "worker": "c6", "tasks": [] }, { "type": "leader", "group": "demo", "consumer": "c5" }]);
+    let e = load_error(&v.to_string());
+    for needle in [
+        "step 1 (workers-join).until: 'c1' is not a Connect worker of this lesson (c3 of connect-cluster, c4 of connect-cluster, c5 of connect-cluster)",
+        "step 2 (worker-crashes).until: 'c4' is a Connect worker, not a consumer (c1..c2)",
+        "step 2 (worker-crashes).expect[0]: 'c6' is not a Connect worker",
+    ] {
+        assert!(e.contains(needle), "missing '{needle}' in:\n{e}");
+    }
+    assert!(!e.contains("step 2 (worker-crashes).expect[1]"), "a worker may lead a group (the check is on the world):\n{e}");
+}
+
+#[test]
+fn a_connect_expectation_that_does_not_hold_says_where_the_task_is() {
+    let mut v = connect_lesson();
+    v["steps"][2]["expect"] = serde_json::json!([
+        { "type": "task", "group": "connect-cluster", "task": "sink-1", "worker": "c1" },
+        { "type": "task", "group": "connect-cluster", "task": "sink-0", "worker": null },
+        { "type": "task", "group": "connect-cluster", "task": "sink-2", "worker": "c3", "state": "FAILED" },
+        { "type": "workerGeneration", "worker": "c1", "generation": 7 },
+        { "type": "scheduledRebalance", "worker": "c1", "at": null }
+    ]);
+    let report = run(&load(&v.to_string()).unwrap(), Answers::Correct).unwrap();
+    let at = "lesson 11 step 3 (lost-tasks-held): ";
+    assert_eq!(report.failures, vec![
+        format!("{at}expected task sink-1 of connect-cluster on c1, but it is unassigned"),
+        format!("{at}expected task sink-0 of connect-cluster unassigned (on no live worker), but it is RUNNING on c1"),
+        format!("{at}expected task sink-2 of connect-cluster FAILED on c3, but it is RUNNING on c3"),
+        format!("{at}expected c1 at generation 7, but it is 2"),
+        format!("{at}expected c1's scheduled rebalance at none ms, but it is 39200"),
     ]);
 }
 

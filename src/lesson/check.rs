@@ -56,9 +56,14 @@ impl Condition {
                 parse_node(consumer) == Some(*node) && to == state
             }
             (Condition::SessionTimeout { consumer }, EventKind::TimerFired { node: NodeId::Broker(_), timer }) => {
-                let Some(c) = world.consumers.get(&consumer_idx(consumer).unwrap_or(0)) else { return false };
-                let key = TimerKey::MemberHeartbeat { group_id: c.group_id.clone(), member_id: c.member_id.clone() };
-                !c.member_id.is_empty() && *timer == key.describe()
+                let idx = consumer_idx(consumer).unwrap_or(0);
+                let member = match (world.consumers.get(&idx), world.workers.get(&idx)) {
+                    (Some(c), _) => (c.group_id.clone(), c.member_id.clone()),
+                    (None, Some(w)) => (w.group_id.clone(), w.member_id.clone()),
+                    _ => return false,
+                };
+                let key = TimerKey::MemberHeartbeat { group_id: member.0, member_id: member.1.clone() };
+                !member.1.is_empty() && *timer == key.describe()
             }
             (Condition::PollTimeout { consumer }, EventKind::TimerFired { node, timer }) => {
                 parse_node(consumer) == Some(*node) && *timer == TimerKey::PollTimeout.describe()
@@ -83,6 +88,16 @@ impl Condition {
             ) => *partition == world.cluster.offsets_partition_for(group) && to == state,
             (Condition::Note { contains, node }, EventKind::Note { node: n, text }) => {
                 text.contains(contains.as_str()) && node_is(node, *n)
+            }
+            (Condition::TaskState { group, task, state, worker }, EventKind::StateChanged { node, machine: Machine::Task { id }, to, .. }) => {
+                id == task && to == state && worker_of(world, *node, group) && node_is(worker, *node)
+            }
+            (
+                Condition::ConnectorState { group, connector, state, worker },
+                EventKind::StateChanged { node, machine: Machine::Connector { name }, to, .. },
+            ) => name == connector && to == state && worker_of(world, *node, group) && node_is(worker, *node),
+            (Condition::ScheduledRebalance { group, worker }, EventKind::TimerFired { node, timer }) => {
+                *timer == TimerKey::ConnectScheduledRebalance.describe() && worker_of(world, *node, group) && node_is(worker, *node)
             }
             _ => false,
         }
@@ -115,8 +130,57 @@ impl Condition {
             Condition::CoordinatorState { group, state } => format!("the coordinator context of group {group} becomes {state}"),
             Condition::Note { contains, .. } => format!("a note containing '{contains}'"),
             Condition::Elapsed { ms } => format!("{ms} ms of simulated time pass"),
+            Condition::TaskState { group, task, state, worker } => {
+                format!("task {task} of {group} changes to {state}{}", worker.as_deref().map(|w| format!(" on {w}")).unwrap_or_default())
+            }
+            Condition::ConnectorState { group, connector, state, worker } => {
+                format!("connector {connector} of {group} changes to {state}{}", worker.as_deref().map(|w| format!(" on {w}")).unwrap_or_default())
+            }
+            Condition::ScheduledRebalance { group, worker } => format!(
+                "the scheduled.rebalance.max.delay.ms timer of {} fires",
+                worker.as_deref().map_or(format!("a worker of {group}"), str::to_string)
+            ),
         }
     }
+}
+
+/// Whether `node` is a Connect worker of the cluster `group`.
+fn worker_of(world: &World, node: NodeId, group: &str) -> bool {
+    matches!(node, NodeId::Client(i) if world.workers.get(&i).is_some_and(|w| w.group_id == group))
+}
+
+/// The live workers of `group` running a task (or, with `connector`, a
+/// connector instance), with its state there.
+fn runs(world: &World, group: &str, name: &str, connector: bool) -> Vec<(String, String)> {
+    world
+        .group_workers(group)
+        .filter(|w| w.alive)
+        .filter_map(|w| {
+            let state = if connector { w.connectors.get(name).copied() } else { w.tasks.iter().find(|(t, _)| t.to_string() == name).map(|(_, s)| *s) };
+            state.map(|s| (format!("c{}", w.idx), format!("{s:?}")))
+        })
+        .collect()
+}
+
+/// Checks where a task or connector instance runs and in what state.
+fn check_instance(world: &World, group: &str, name: &str, connector: bool, worker: &Option<String>, state: &Option<String>) -> Result<(), String> {
+    let kind = if connector { "connector" } else { "task" };
+    let actual = runs(world, group, name, connector);
+    let described = || if actual.is_empty() { "unassigned".to_string() } else { actual.iter().map(|(w, s)| format!("{s} on {w}")).collect::<Vec<_>>().join(", ") };
+    let where_ok = match worker {
+        Some(w) => actual.len() == 1 && actual[0].0 == *w,
+        None => actual.is_empty(),
+    };
+    let state_ok = state.as_ref().is_none_or(|s| actual.iter().all(|(_, a)| a == s));
+    if where_ok && state_ok {
+        return Ok(());
+    }
+    let expected = match (worker, state) {
+        (Some(w), Some(s)) => format!("{s} on {w}"),
+        (Some(w), None) => format!("on {w}"),
+        (None, _) => "unassigned (on no live worker)".into(),
+    };
+    Err(format!("expected {kind} {name} of {group} {expected}, but it is {}", described()))
 }
 
 /// The live consumers owning `tp` (client view: what each consumer believes it owns).
@@ -133,6 +197,7 @@ impl Expectation {
     pub fn check(&self, world: &World) -> Result<(), String> {
         let group_of = |g: &str| world.group(g).map(|(_, gr)| gr);
         let consumer = |c: &str| consumer_idx(c).and_then(|i| world.consumers.get(&i));
+        let worker = |c: &str| consumer_idx(c).and_then(|i| world.workers.get(&i));
         let fail = |what: String, actual: String| Err(format!("expected {what}, but it is {actual}"));
         match self {
             Expectation::GroupState { group, state } => {
@@ -149,7 +214,10 @@ impl Expectation {
             }
             Expectation::Leader { group, consumer: c } => {
                 let leader = group_of(group).and_then(|g| g.leader_id.clone());
-                let actual = leader.as_ref().and_then(|l| world.consumers.values().find(|k| &k.member_id == l)).map(|k| format!("c{}", k.idx));
+                let actual = leader.as_ref().and_then(|l| {
+                    let consumer = world.consumers.values().find(|k| &k.member_id == l).map(|k| k.idx);
+                    consumer.or_else(|| world.workers.values().find(|w| &w.member_id == l).map(|w| w.idx)).map(|i| format!("c{i}"))
+                });
                 if actual.as_deref() == Some(c.as_str()) { Ok(()) } else { fail(format!("{c} to lead group {group}"), show(actual)) }
             }
             Expectation::Protocol { group, protocol } => {
@@ -178,7 +246,10 @@ impl Expectation {
                 if a == e { Ok(()) } else { fail(format!("{c} to own {partitions:?}"), format!("{actual:?}")) }
             }
             Expectation::MemberState { consumer: c, state } => {
-                let actual = consumer(c).map(|k| if k.alive { format!("{:?}", k.state) } else { "crashed".into() });
+                let actual = consumer(c)
+                    .map(|k| (k.alive, k.state))
+                    .or_else(|| worker(c).map(|w| (w.alive, w.state)))
+                    .map(|(alive, state)| if alive { format!("{state:?}") } else { "crashed".into() });
                 if actual.as_deref() == Some(state.as_str()) { Ok(()) } else { fail(format!("{c} to be {state}"), show(actual)) }
             }
             Expectation::Redelivered { group, at_least, at_most } => {
@@ -205,6 +276,23 @@ impl Expectation {
             }
             Expectation::Time { ms } => {
                 if world.now == *ms { Ok(()) } else { fail(format!("the event at {ms} ms"), format!("{} ms", world.now)) }
+            }
+            Expectation::Task { group, task, worker, state } => check_instance(world, group, task, false, worker, state),
+            Expectation::Connector { group, connector, worker, state } => check_instance(world, group, connector, true, worker, state),
+            Expectation::WorkerTasks { worker: w, tasks } => {
+                let actual: Vec<String> = worker(w).filter(|k| k.alive).map(|k| k.tasks.keys().map(|t| t.to_string()).collect()).unwrap_or_default();
+                let (mut a, mut e) = (actual.clone(), tasks.clone());
+                a.sort();
+                e.sort();
+                if a == e { Ok(()) } else { fail(format!("{w} to run tasks {tasks:?}"), format!("{actual:?}")) }
+            }
+            Expectation::WorkerGeneration { worker: w, generation } => {
+                let actual = worker(w).map(|k| k.generation);
+                if actual == Some(*generation) { Ok(()) } else { fail(format!("{w} at generation {generation}"), show(actual)) }
+            }
+            Expectation::ScheduledRebalance { worker: w, at } => {
+                let actual = worker(w).and_then(|k| k.scheduled_rebalance);
+                if actual == *at { Ok(()) } else { fail(format!("{w}'s scheduled rebalance at {} ms", show(*at)), show(actual)) }
             }
         }
     }

@@ -167,6 +167,30 @@ pub enum Condition {
     },
     /// `ms` of simulated time after the step started; only where time itself is the point.
     Elapsed { ms: Millis },
+    /// Kafka Connect: a task of the cluster `group` changes to `state`
+    /// (`AbstractStatus.State`: `RUNNING`, `FAILED`, `UNASSIGNED`...), optionally on `worker`.
+    TaskState {
+        group: String,
+        task: String,
+        state: String,
+        #[serde(default)]
+        worker: Option<String>,
+    },
+    /// Kafka Connect: a connector instance changes to `state`, optionally on `worker`.
+    ConnectorState {
+        group: String,
+        connector: String,
+        state: String,
+        #[serde(default)]
+        worker: Option<String>,
+    },
+    /// Kafka Connect: a worker's `scheduled.rebalance.max.delay.ms` timer fires
+    /// (the delay of a departed worker's lost assignment expires), optionally on `worker`.
+    ScheduledRebalance {
+        group: String,
+        #[serde(default)]
+        worker: Option<String>,
+    },
 }
 
 /// A fact about the world checked when a step's event has happened.
@@ -175,7 +199,7 @@ pub enum Condition {
 pub enum Expectation {
     GroupState { group: String, state: String },
     Generation { group: String, generation: i32 },
-    /// Members of the group on its coordinator.
+    /// Members of the group on its coordinator (consumers or Connect workers).
     Members { group: String, count: usize },
     Leader { group: String, consumer: String },
     /// The assignor the group's vote chose.
@@ -206,4 +230,28 @@ pub enum Expectation {
     Committed { group: String, partition: String, offset: Option<i64> },
     /// The step's event happened at this simulated time (ms).
     Time { ms: u64 },
+    /// Kafka Connect: the live worker running a task (`null`: none, the task
+    /// is unassigned), and optionally the task's state there (`FAILED`).
+    Task {
+        group: String,
+        task: String,
+        worker: Option<String>,
+        #[serde(default)]
+        state: Option<String>,
+    },
+    /// Kafka Connect: the live worker running a connector instance (`null`: none).
+    Connector {
+        group: String,
+        connector: String,
+        worker: Option<String>,
+        #[serde(default)]
+        state: Option<String>,
+    },
+    /// Kafka Connect: exactly these tasks are on the worker (any state).
+    WorkerTasks { worker: String, tasks: Vec<String> },
+    /// Kafka Connect: the generation a worker last joined.
+    WorkerGeneration { worker: String, generation: i32 },
+    /// Kafka Connect: when the worker's scheduled rebalance (an assignment's
+    /// `delay`) will rejoin, in simulated ms (`null`: none scheduled).
+    ScheduledRebalance { worker: String, at: Option<u64> },
 }

@@ -16,22 +16,50 @@ pub const MAX_WITHIN_MS: u64 = 600_000;
 
 /// What the lesson's scenario (and its actions) make exist.
 struct Names {
-    consumers: u32,
+    /// Consumer indexes (`c<n>`).
+    consumers: BTreeSet<u32>,
     brokers: u32,
     groups: BTreeSet<String>,
     topics: BTreeMap<String, u32>,
     offsets_partitions: u32,
+    /// Connect workers (`c<n>`, numbered after the consumers) and their cluster.
+    workers: BTreeMap<u32, String>,
+    /// Connect clusters: connector name → number of tasks.
+    connect: BTreeMap<String, BTreeMap<String, u32>>,
 }
+
+/// `AbstractStatus.State`.
+const INSTANCE_STATES: [&str; 7] = ["UNASSIGNED", "RUNNING", "PAUSED", "FAILED", "DESTROYED", "RESTARTING", "STOPPED"];
 
 impl Names {
     fn of(lesson: &Lesson) -> Names {
         let s = &lesson.scenario;
         let mut topics: BTreeMap<String, u32> = s.topics.iter().map(|t| (t.name.clone(), t.partitions)).collect();
-        let mut consumers: u32 = s.groups.iter().map(|g| g.consumers).sum();
+        let initial: u32 = s.groups.iter().map(|g| g.consumers).sum();
+        let mut consumers: BTreeSet<u32> = (1..=initial).collect();
+        // Consumers and workers share the client numbering: consumers first,
+        // then each cluster's workers, then processes added by faults in order.
+        let mut next = initial + 1;
+        let mut workers = BTreeMap::new();
+        for c in &s.connect_clusters {
+            for _ in 0..c.workers {
+                workers.insert(next, c.group_id.clone());
+                next += 1;
+            }
+        }
+        let connect = s.connect_clusters.iter().map(|c| (c.group_id.clone(), c.connectors.iter().map(|k| (k.name.clone(), k.tasks)).collect())).collect();
         let faults = lesson.steps.iter().flat_map(|st| st.actions.iter()).chain(s.faults.iter().map(|f| &f.fault));
         for f in faults {
             match f {
-                Fault::AddConsumer { .. } => consumers += 1,
+                Fault::AddConsumer { .. } => {
+                    consumers.insert(next);
+                    next += 1;
+                }
+                // The world adds a worker only to a cluster it knows.
+                Fault::AddWorker { group } if s.connect_clusters.iter().any(|c| &c.group_id == group) => {
+                    workers.insert(next, group.clone());
+                    next += 1;
+                }
                 Fault::AddPartitions { topic, count } => {
                     if let Some(n) = topics.get_mut(topic) {
                         *n = (*n).max(*count);
@@ -46,13 +74,107 @@ impl Names {
             groups: s.groups.iter().map(|g| g.group_id.clone()).chain(s.connect_clusters.iter().map(|c| c.group_id.clone())).collect(),
             topics,
             offsets_partitions: s.broker.offsets_topic_num_partitions,
+            workers,
+            connect,
+        }
+    }
+
+    fn worker_list(&self) -> String {
+        if self.workers.is_empty() {
+            return "this lesson has none".into();
+        }
+        let names: Vec<String> = self.workers.iter().map(|(i, g)| format!("c{i} of {g}")).collect();
+        names.join(", ")
+    }
+
+    /// A Connect worker of any cluster.
+    fn worker(&self, name: &str) -> Result<(), String> {
+        match consumer_idx(name) {
+            Some(c) if self.workers.contains_key(&c) => Ok(()),
+            _ => Err(format!("'{name}' is not a Connect worker of this lesson ({})", self.worker_list())),
+        }
+    }
+
+    /// A Connect worker of the cluster `group`.
+    fn worker_in(&self, name: &str, group: &str) -> Result<(), String> {
+        self.worker(name)?;
+        match consumer_idx(name).and_then(|c| self.workers.get(&c)) {
+            Some(g) if g == group => Ok(()),
+            Some(g) => Err(format!("'{name}' is a worker of {g}, not of {group}")),
+            None => unreachable!("checked above"),
+        }
+    }
+
+    /// A consumer or a Connect worker: the `c<n>` of a client process.
+    fn client(&self, name: &str) -> Result<(), String> {
+        match consumer_idx(name) {
+            Some(c) if self.workers.contains_key(&c) => Ok(()),
+            _ if self.workers.is_empty() => self.consumer(name),
+            _ => self.consumer(name).map_err(|_| {
+                format!("'{name}' is neither a consumer ({}) nor a Connect worker ({}) of this lesson", self.consumer_list(), self.worker_list())
+            }),
+        }
+    }
+
+    fn connect_group(&self, group: &str) -> Result<&BTreeMap<String, u32>, String> {
+        self.connect.get(group).ok_or_else(|| {
+            let clusters: Vec<&String> = self.connect.keys().collect();
+            if self.groups.contains(group) {
+                format!("'{group}' is a consumer group, not a Connect cluster ({clusters:?})")
+            } else {
+                format!("'{group}' is not a Connect cluster of this lesson ({clusters:?})")
+            }
+        })
+    }
+
+    fn connector(&self, group: &str, connector: &str) -> Result<u32, String> {
+        let connectors = self.connect_group(group)?;
+        connectors.get(connector).copied().ok_or_else(|| {
+            let names: Vec<&String> = connectors.keys().collect();
+            format!("no connector '{connector}' in {group} ({names:?})")
+        })
+    }
+
+    fn task_number(&self, group: &str, connector: &str, task: i32) -> Result<(), String> {
+        let n = self.connector(group, connector)?;
+        if task >= 0 && (task as u32) < n {
+            Ok(())
+        } else {
+            Err(format!("task {connector}-{task}: connector {connector} of {group} has tasks {connector}-0..{connector}-{}", n.saturating_sub(1)))
+        }
+    }
+
+    /// A task id `<connector>-<n>` of the cluster `group`.
+    fn task(&self, group: &str, task: &str) -> Result<(), String> {
+        let parsed = task.rsplit_once('-').and_then(|(c, n)| n.parse::<i32>().ok().map(|n| (c, n)));
+        let Some((connector, n)) = parsed else {
+            return Err(format!("'{task}' is not a task id (<connector>-<number>, e.g. sink-0)"));
+        };
+        self.task_number(group, connector, n)
+    }
+
+    /// A task id or connector name of any Connect cluster (for highlights and targets).
+    fn connect_element(&self, name: &str) -> bool {
+        self.connect.iter().any(|(g, connectors)| connectors.contains_key(name) || self.task(g, name).is_ok())
+    }
+
+    /// `c1..c3`, or the list when workers sit between consumers.
+    fn consumer_list(&self) -> String {
+        let n = self.consumers.len() as u32;
+        if n == 0 {
+            "this lesson has none".into()
+        } else if self.consumers.iter().copied().eq(1..=n) {
+            format!("c1..c{n}")
+        } else {
+            self.consumers.iter().map(|c| format!("c{c}")).collect::<Vec<_>>().join(", ")
         }
     }
 
     fn consumer(&self, name: &str) -> Result<(), String> {
         match consumer_idx(name) {
-            Some(c) if (1..=self.consumers).contains(&c) => Ok(()),
-            _ => Err(format!("'{name}' is not a consumer of this lesson (c1..c{})", self.consumers)),
+            Some(c) if self.consumers.contains(&c) => Ok(()),
+            Some(c) if self.workers.contains_key(&c) => Err(format!("'{name}' is a Connect worker, not a consumer ({})", self.consumer_list())),
+            _ => Err(format!("'{name}' is not a consumer of this lesson ({})", self.consumer_list())),
         }
     }
 
@@ -64,7 +186,7 @@ impl Names {
     }
 
     fn node(&self, name: &str) -> Result<(), String> {
-        if name.starts_with("broker-") { self.broker(name) } else { self.consumer(name) }
+        if name.starts_with("broker-") { self.broker(name) } else { self.client(name) }
     }
 
     fn group(&self, name: &str) -> Result<(), String> {
@@ -81,16 +203,17 @@ impl Names {
         }
     }
 
-    /// A highlight or click target: a node, a partition or a group.
+    /// A highlight or click target: a node, a partition, a group, or a
+    /// Connect connector or task.
     fn element(&self, name: &str) -> Result<(), String> {
         if consumer_idx(name).is_some() || broker_id(name).is_some() {
             self.node(name)
-        } else if self.groups.contains(name) {
+        } else if self.groups.contains(name) || self.connect_element(name) {
             Ok(())
         } else if name.contains('-') && name.rsplit_once('-').is_some_and(|(_, p)| p.parse::<u32>().is_ok()) {
             self.partition(name)
         } else {
-            Err(format!("'{name}' is not a node, partition or group of this lesson"))
+            Err(format!("'{name}' is not a node, partition, group, connector or task of this lesson"))
         }
     }
 
@@ -98,10 +221,9 @@ impl Names {
         let c = |i: &u32| self.consumer(&format!("c{i}"));
         let b = |i: &u32| self.broker(&format!("broker-{i}"));
         match f {
-            Fault::CrashConsumer { consumer }
-            | Fault::RestartConsumer { consumer }
-            | Fault::PauseConsumer { consumer, .. }
-            | Fault::SlowProcessing { consumer, .. } => c(consumer),
+            // Workers are crashed and restarted by their c<n> like consumers.
+            Fault::CrashConsumer { consumer } | Fault::RestartConsumer { consumer } => self.client(&format!("c{consumer}")),
+            Fault::PauseConsumer { consumer, .. } | Fault::SlowProcessing { consumer, .. } => c(consumer),
             Fault::ChangeSubscription { consumer, topics } => {
                 c(consumer)?;
                 topics.iter().try_for_each(|t| if self.topics.contains_key(t) { Ok(()) } else { Err(format!("no topic {t}")) })
@@ -113,11 +235,10 @@ impl Names {
             Fault::DropNextMessage { from, to } | Fault::HoldLink { from, to } | Fault::ReleaseLink { from, to } => {
                 self.node(from).and(self.node(to))
             }
-            Fault::AddConsumer { group }
-            | Fault::AddWorker { group }
-            | Fault::FailTask { group, .. }
-            | Fault::RestartTask { group, .. }
-            | Fault::RestartConnector { group, .. } => self.group(group),
+            Fault::AddConsumer { group } => self.group(group),
+            Fault::AddWorker { group } => self.connect_group(group).map(|_| ()),
+            Fault::FailTask { group, connector, task } | Fault::RestartTask { group, connector, task } => self.task_number(group, connector, *task),
+            Fault::RestartConnector { group, connector, .. } => self.connector(group, connector).map(|_| ()),
             Fault::AddPartitions { topic, .. } => {
                 if self.topics.contains_key(topic) { Ok(()) } else { Err(format!("no topic {topic}")) }
             }
@@ -127,8 +248,9 @@ impl Names {
     fn condition(&self, c: &Condition) -> Result<(), String> {
         match c {
             Condition::GroupState { group, state } => self.group(group).and(group_state(state)),
-            Condition::MemberState { consumer, state } => self.consumer(consumer).and(member_state(state)),
-            Condition::SessionTimeout { consumer } | Condition::PollTimeout { consumer } => self.consumer(consumer),
+            Condition::MemberState { consumer, state } => self.client(consumer).and(member_state(state)),
+            Condition::SessionTimeout { consumer } => self.client(consumer),
+            Condition::PollTimeout { consumer } => self.consumer(consumer),
             Condition::Callback { consumer, callback, partition } => {
                 self.consumer(consumer)?;
                 callback_named(callback).ok_or_else(|| format!("unknown callback '{callback}' (onPartitionsRevoked, onPartitionsAssigned, onPartitionsLost)"))?;
@@ -156,6 +278,20 @@ impl Names {
                 node.as_deref().map_or(Ok(()), |n| self.node(n))
             }
             Condition::Elapsed { ms } => if *ms == 0 { Err("elapsed ms must be positive".into()) } else { Ok(()) },
+            Condition::TaskState { group, task, state, worker } => {
+                self.task(group, task)?;
+                instance_state(state)?;
+                worker.as_deref().map_or(Ok(()), |w| self.worker_in(w, group))
+            }
+            Condition::ConnectorState { group, connector, state, worker } => {
+                self.connector(group, connector)?;
+                instance_state(state)?;
+                worker.as_deref().map_or(Ok(()), |w| self.worker_in(w, group))
+            }
+            Condition::ScheduledRebalance { group, worker } => {
+                self.connect_group(group)?;
+                worker.as_deref().map_or(Ok(()), |w| self.worker_in(w, group))
+            }
         }
     }
 
@@ -167,7 +303,7 @@ impl Names {
             | Expectation::Protocol { group, .. }
             | Expectation::Rebalances { group, .. }
             | Expectation::Redelivered { group, .. } => self.group(group),
-            Expectation::Leader { group, consumer } => self.group(group).and(self.consumer(consumer)),
+            Expectation::Leader { group, consumer } => self.group(group).and(self.client(consumer)),
             Expectation::Coordinator { group, broker } => self.group(group).and(self.broker(broker)),
             Expectation::KnownCoordinator { consumer, broker } => {
                 self.consumer(consumer).and(broker.as_deref().map_or(Ok(()), |b| self.broker(b)))
@@ -180,12 +316,28 @@ impl Names {
                 partitions.iter().try_for_each(|p| self.partition(p))
             }
             Expectation::MemberState { consumer, state } => {
-                self.consumer(consumer)?;
+                self.client(consumer)?;
                 if state == "crashed" { Ok(()) } else { member_state(state) }
             }
             Expectation::Fatal { consumer, .. } => self.consumer(consumer),
             Expectation::Committed { group, partition, .. } => self.group(group).and(self.partition(partition)),
             Expectation::Time { .. } => Ok(()),
+            Expectation::Task { group, task, worker, state } => {
+                self.task(group, task)?;
+                worker.as_deref().map_or(Ok(()), |w| self.worker_in(w, group))?;
+                state.as_deref().map_or(Ok(()), instance_state)
+            }
+            Expectation::Connector { group, connector, worker, state } => {
+                self.connector(group, connector)?;
+                worker.as_deref().map_or(Ok(()), |w| self.worker_in(w, group))?;
+                state.as_deref().map_or(Ok(()), instance_state)
+            }
+            Expectation::WorkerTasks { worker, tasks } => {
+                self.worker(worker)?;
+                let group = consumer_idx(worker).and_then(|c| self.workers.get(&c)).cloned().unwrap_or_default();
+                tasks.iter().try_for_each(|t| self.task(&group, t))
+            }
+            Expectation::WorkerGeneration { worker, .. } | Expectation::ScheduledRebalance { worker, .. } => self.worker(worker),
         }
     }
 }
@@ -195,6 +347,14 @@ fn group_state(s: &str) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("unknown group state '{s}' (Kafka's ClassicGroupState: Empty, PreparingRebalance, CompletingRebalance, Stable, Dead)"))
+    }
+}
+
+fn instance_state(s: &str) -> Result<(), String> {
+    if INSTANCE_STATES.contains(&s) {
+        Ok(())
+    } else {
+        Err(format!("unknown connector/task state '{s}' (Connect's AbstractStatus.State: {})", INSTANCE_STATES.join(", ")))
     }
 }
 

@@ -327,7 +327,7 @@ pub fn App(props: &AppProps) -> Html {
                             { group_panel(world, lang_v) }
                             <FaultMenu on_fault={on_fault.clone()} />
                             { partition_table(world, lang_v, &on_select, &highlights) }
-                            { connect_tasks(world, lang_v) }
+                            { connect_tasks(world, lang_v, &highlights) }
                         </aside>
                         <section class="log-wrap">
                             <EventLog now={world.now} events={world.trace.len()} player={shared.clone()} />

@@ -111,8 +111,9 @@ pub fn fidelity_notes(lang: Lang) -> Html {
     }
 }
 
-/// Every Connect connector and task, who runs it and in what state.
-pub fn connect_tasks(world: &World, lang: Lang) -> Html {
+/// Every Connect connector and task, who runs it and in what state; tasks a
+/// lesson step highlights are marked.
+pub fn connect_tasks(world: &World, lang: Lang, highlights: &[String]) -> Html {
     if world.workers.is_empty() {
         return html! {};
     }
@@ -141,7 +142,8 @@ pub fn connect_tasks(world: &World, lang: Lang) -> Html {
             <thead><tr><th>{"group"}</th><th>{ tr(lang, "connect.task") }</th><th>{ tr(lang, "connect.worker") }</th><th>{ tr(lang, "connect.state") }</th></tr></thead>
             <tbody>
             { for rows.into_iter().map(|(g, id, worker, state)| html! {
-                <tr data-task={id.clone()} data-worker={worker.clone()} data-task-state={state.clone()}>
+                <tr data-task={id.clone()} data-worker={worker.clone()} data-task-state={state.clone()}
+                    class={classes!(highlights.contains(&id).then_some("highlight"))}>
                     <td>{ g }</td><td>{ id }</td><td>{ worker }</td>
                     <td class={classes!((state == "FAILED").then_some("dup"))}>{ state }</td>
                 </tr>
