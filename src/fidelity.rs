@@ -74,4 +74,9 @@ pub const NOTES: &[Note] = &[
         en: "The consecutive-revocation backoff uses floating-point pow as Java's ExponentialBackoff does, without jitter (Connect sets none); internal REST request signing of the sessioned protocol (KIP-507) is not simulated.",
         zh: "连续撤销的退避与 Java 的 ExponentialBackoff 一样用浮点 pow 计算，没有抖动（Connect 本身也不设抖动）；没有模拟 sessioned 协议中内部 REST 请求的签名（KIP-507）。",
     },
+    Note {
+        area: "compare",
+        en: "The comparison counts a partition as processed while its owner could process it (alive, not paused, holding a fetch position, its poll() not waiting for the group), even when there is nothing new to read; fetches from partition leaders take no time.",
+        zh: "在协议对比中，只要分区的所有者能够处理它（进程存活、没有暂停、已有拉取位置、poll() 没有在等待消费者组），就算作正在处理，即使此时没有新消息可读；从分区 leader 拉取消息不耗费时间。",
+    },
 ];

@@ -322,3 +322,13 @@ fn a_fault_injected_side_by_side_reaches_every_variant_at_the_same_instant() {
     replay.seek(30_000);
     assert_eq!(replay.results(), s.results());
 }
+
+#[test]
+fn the_readme_comparison_example_is_valid() {
+    let readme = include_str!("../README.md");
+    let section = &readme[readme.find("## Comparing protocols side by side").expect("README section")..];
+    let start = section.find("```json\n").expect("a JSON example") + "```json\n".len();
+    let text = &section[start..start + section[start..].find("```").unwrap()];
+    let c = Comparison::from_json(text).unwrap_or_else(|e| panic!("README example: {e}"));
+    assert_eq!(c.variants.len(), 3);
+}
