@@ -81,8 +81,8 @@ pub const NOTES: &[Note] = &[
     },
     Note {
         area: "consumer protocol",
-        en: "The simulated application registers a rebalance listener, so a new assignment is reconciled inside poll() (auto-commit, onPartitionsRevoked, onPartitionsAssigned, then the acknowledgement). Kafka's new consumer starts reconciling in its background thread and only the callbacks wait for poll().",
-        zh: "模拟的应用注册了再均衡监听器，所以新的分配在 poll() 内完成协调（自动提交、onPartitionsRevoked、onPartitionsAssigned，然后发送确认）。Kafka 的新消费者在后台线程中开始协调，只有回调需要等待 poll()。",
+        en: "The simulated application registers a rebalance listener, so a new assignment is applied inside poll() (onPartitionsRevoked, onPartitionsAssigned, then the acknowledgement) once the auto-commit before it has completed; meanwhile poll() keeps returning records of the partitions the member owns, as in Kafka, where that commit runs in the background thread.",
+        zh: "模拟的应用注册了再均衡监听器，所以在协调前的自动提交完成之后，新的分配在 poll() 内生效（onPartitionsRevoked、onPartitionsAssigned，然后发送确认）；在此期间 poll() 仍会返回成员所拥有分区的消息，这与 Kafka 一致——在 Kafka 中这次提交由后台线程完成。",
     },
     Note {
         area: "consumer protocol",
@@ -113,5 +113,10 @@ pub const NOTES: &[Note] = &[
         area: "consumer protocol",
         en: "Consumers are never closed gracefully, so a static member leaves with epoch -2 only when its poll timer expires; per-group config overrides (GroupConfig) are not simulated; the client's session.timeout.ms, heartbeat.interval.ms and partition.assignment.strategy are ignored under group.protocol=consumer instead of being rejected.",
         zh: "消费者从不正常关闭，所以静态成员只有在 poll 计时器到期时才会以纪元 -2 离组；不模拟按组覆盖的配置（GroupConfig）；在 group.protocol=consumer 下，客户端的 session.timeout.ms、heartbeat.interval.ms 和 partition.assignment.strategy 会被忽略，而不是被拒绝。",
+    },
+    Note {
+        area: "compare",
+        en: "The comparison counts a partition as processed while its owner could process it (alive, not paused, holding a fetch position, its poll() not waiting for the group), even when there is nothing new to read; fetches from partition leaders take no time.",
+        zh: "在协议对比中，只要分区的所有者能够处理它（进程存活、没有暂停、已有拉取位置、poll() 没有在等待消费者组），就算作正在处理，即使此时没有新消息可读；从分区 leader 拉取消息不耗费时间。",
     },
 ];

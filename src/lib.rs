@@ -6,6 +6,7 @@
 //! front end, compiled for wasm32 only.
 
 pub mod assign;
+pub mod compare;
 pub mod config_form;
 pub mod connect;
 pub mod diagram;

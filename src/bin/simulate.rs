@@ -1,8 +1,11 @@
 //! `cargo run --release --bin simulate -- [--scenario file.json] [--seed N] [--until ms] [--trace]`
+//! `cargo run --release --bin simulate -- --compare comparison.json [--until ms] [--json]`
 //!
 //! Runs a scenario headless and prints a JSON summary (final states, ownership,
 //! rebalance and redelivery counts, invariant violations, trace hash); with
-//! `--trace`, the trace as JSON lines first. Bad input: a clear message, exit 2.
+//! `--trace`, the trace as JSON lines first. With `--compare`, runs every
+//! variant of a comparison and prints the metrics table (or JSON with `--json`).
+//! Bad input: a clear message, exit 2.
 
 use groupscope::sim::trace::{trace_hash, EventKind, Machine};
 use groupscope::sim::{invariants, Scenario, World};
@@ -12,29 +15,60 @@ use std::process::ExitCode;
 struct Args {
     scenario: Option<String>,
     seed: Option<u64>,
-    until: u64,
+    until: Option<u64>,
     trace: bool,
+    compare: Option<String>,
+    json: bool,
 }
 
+const USAGE: &str = "usage: simulate [--scenario file.json] [--seed N] [--until ms] [--trace]\n       simulate --compare comparison.json [--until ms] [--json]";
+
+/// Default run length in ms of simulated time.
+const DEFAULT_UNTIL: u64 = 60_000;
+
 fn parse_args() -> Result<Args, String> {
-    let mut args = Args { scenario: None, seed: None, until: 60_000, trace: false };
+    let mut args = Args { scenario: None, seed: None, until: None, trace: false, compare: None, json: false };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
         match a.as_str() {
             "--scenario" => args.scenario = Some(value("--scenario")?),
             "--seed" => args.seed = Some(value("--seed")?.parse().map_err(|e| format!("--seed: {e}"))?),
-            "--until" => args.until = value("--until")?.parse().map_err(|e| format!("--until: {e}"))?,
+            "--until" => args.until = Some(value("--until")?.parse().map_err(|e| format!("--until: {e}"))?),
             "--trace" => args.trace = true,
-            "-h" | "--help" => return Err("usage: simulate [--scenario file.json] [--seed N] [--until ms] [--trace]".into()),
+            "--compare" => args.compare = Some(value("--compare")?),
+            "--json" => args.json = true,
+            "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown argument '{other}' (see --help)")),
         }
     }
     Ok(args)
 }
 
+fn compare(path: &str, args: &Args) -> Result<(), String> {
+    if args.scenario.is_some() || args.seed.is_some() || args.trace {
+        return Err("--compare takes only --until and --json (the seed is the comparison scenario's)".into());
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let comparison = groupscope::compare::Comparison::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
+    let until = args.until.or(comparison.until).unwrap_or(DEFAULT_UNTIL);
+    let results = groupscope::compare::run(&comparison, until)?;
+    if args.json {
+        let out = json!({ "comparison": comparison.name, "group": comparison.group_id()?, "until": until, "runs": results });
+        println!("{}", serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?);
+    } else {
+        println!("{} (group {}, 0..{until} ms)", comparison.name, comparison.group_id()?);
+        print!("{}", groupscope::compare::table::render(&results));
+    }
+    Ok(())
+}
+
 fn run() -> Result<(), String> {
     let args = parse_args()?;
+    if let Some(path) = &args.compare {
+        return compare(path, &args);
+    }
+    let until = args.until.unwrap_or(DEFAULT_UNTIL);
     let mut scenario = match &args.scenario {
         Some(path) => {
             let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
@@ -47,13 +81,13 @@ fn run() -> Result<(), String> {
     }
     let mut world = World::new(scenario)?;
     let mut violations = Vec::new();
-    while world.next_time().is_some_and(|t| t <= args.until) {
+    while world.next_time().is_some_and(|t| t <= until) {
         world.step();
         for v in invariants::check(&world) {
             violations.push(json!({"at": world.now, "invariant": v.invariant, "detail": v.detail}));
         }
     }
-    world.run_until(args.until);
+    world.run_until(until);
     if args.trace {
         for e in &world.trace {
             println!("{}", serde_json::to_string(e).map_err(|e| e.to_string())?);

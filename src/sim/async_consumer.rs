@@ -233,13 +233,24 @@ impl AsyncConsumer {
             self.ensure_coordinator(ctx, out);
         }
         if self.reconcile(ctx, out) {
+            // The commit before reconciling runs in Kafka's background thread:
+            // meanwhile poll() keeps returning records of what the member owns
+            // (revoked partitions stop fetching only in revokeAndAssign).
+            if self.owned.iter().any(|tp| self.positions.contains_key(tp)) {
+                super::poll_loop::fetch_and_process(ctx, &self.config, &self.owned, &mut self.positions, &mut self.main, out);
+            }
             return;
         }
         let missing: Vec<TopicPartition> = self.owned.iter().filter(|tp| !self.positions.contains_key(tp)).cloned().collect();
         if !missing.is_empty() {
             if let (Some(c), false) = (self.link.coordinator, self.has_in_flight("OffsetFetch")) {
-                let request = Request::OffsetFetch { group_id: self.group_id.clone(), partitions: missing };
+                let request = Request::OffsetFetch { group_id: self.group_id.clone(), partitions: missing.clone() };
                 self.send(ctx, c, request, out);
+            }
+            // The new consumer initialises positions in its background thread;
+            // poll() meanwhile returns records of the partitions that have one.
+            if missing.len() < self.owned.len() {
+                super::poll_loop::fetch_and_process(ctx, &self.config, &self.owned, &mut self.positions, &mut self.main, out);
             }
             return;
         }

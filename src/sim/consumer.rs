@@ -251,13 +251,15 @@ impl ClassicConsumer {
         };
         if self.rejoin_needed || self.state == MemberState::UNJOINED {
             if self.state != MemberState::UNJOINED && self.state != MemberState::STABLE {
-                return; // a JoinGroup or SyncGroup is in flight
+                // a JoinGroup or SyncGroup is in flight
+                return self.fetch_while_rebalancing(ctx, out);
             }
             if self.needs_join_prepare && !self.on_join_prepare(ctx, coordinator, out) {
-                return; // waiting for the onJoinPrepare commit
+                // waiting for the onJoinPrepare commit
+                return self.fetch_while_rebalancing(ctx, out);
             }
             self.send_join_group(ctx, coordinator, out);
-            return;
+            return self.fetch_while_rebalancing(ctx, out);
         }
         if self.state != MemberState::STABLE {
             return;
@@ -315,6 +317,20 @@ impl ClassicConsumer {
         out.emit(EventKind::Note { node: self.node(), text: "subscription changed: the next poll() rejoins".into() });
     }
 
+    /// `KafkaConsumer.poll()` does not wait for a rebalance (it calls
+    /// `ensureActiveGroup` with a zero timer, then fetches), so a COOPERATIVE
+    /// member keeps processing the partitions it still owns while its
+    /// onJoinPrepare commit, JoinGroup or SyncGroup is in flight. An EAGER member
+    /// revoked everything in onJoinPrepare (its partitions are pending
+    /// revocation while the commit is in flight), so its poll loop waits.
+    fn fetch_while_rebalancing(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        if self.rebalance_protocol == RebalanceProtocol::COOPERATIVE && self.owned.iter().any(|tp| self.positions.contains_key(tp)) {
+            self.fetch_and_process(ctx, out);
+        }
+    }
+
+    /// Fetches from the owned partitions that have a position and starts
+    /// processing the batch (or idles briefly when there is nothing new).
     fn fetch_and_process(&mut self, ctx: &mut Ctx, out: &mut Out) {
         super::poll_loop::fetch_and_process(ctx, &self.config, &self.owned, &mut self.positions, &mut self.main, out);
     }

@@ -35,7 +35,8 @@ pub(crate) fn fetch_and_process(
     let mut budget = i64::from(config.max_poll_records);
     let mut batch = Vec::new();
     for tp in owned {
-        let pos = positions[tp];
+        // A partition whose position is still being fetched (OffsetFetch) is skipped.
+        let Some(&pos) = positions.get(tp) else { continue };
         let n = (ctx.cluster.end_offset(tp) - pos).clamp(0, budget);
         if n > 0 {
             batch.push((tp.clone(), pos, pos + n));

@@ -1,0 +1,105 @@
+//! Side-by-side protocol comparison (issue 5): one base scenario and its fault
+//! script, run under two or three variants (a JSON merge-patch of every group's
+//! config, group fields and broker configs), synchronised in simulated time,
+//! with metrics computed after every step.
+//!
+//! `ownership.rs` is the only place that reads who owns and processes which
+//! partition, whether the group is Stable and when a rebalance begins;
+//! `metrics.rs` defines the metrics; `run.rs` runs the variants (all at once or
+//! step by step for the page); `table.rs` prints them.
+
+pub mod metrics;
+pub mod ownership;
+pub mod patch;
+pub mod run;
+pub mod table;
+
+pub use metrics::{Metrics, Observer};
+pub use run::{run, RunResult, SideBySide};
+
+use crate::sim::{Millis, Scenario};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Fewest and most variants a comparison holds (the page shows them side by side).
+pub const MIN_VARIANTS: usize = 2;
+pub const MAX_VARIANTS: usize = 3;
+
+/// One protocol configuration. Each patch is a JSON merge-patch (RFC 7386).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Variant {
+    pub name: String,
+    /// Applied to every group's `config`, e.g. `{"partition.assignment.strategy": ["cooperative-sticky"]}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config: Option<Value>,
+    /// Applied to every group object, e.g. `{"staticMembers": true}` (not `groupId`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<Value>,
+    /// Applied to the scenario's `broker` configs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub broker: Option<Value>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Comparison {
+    #[serde(default)]
+    pub name: String,
+    /// The group whose metrics are compared (default: the scenario's first group).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// How long to run when the caller does not say (ms of simulated time).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<Millis>,
+    /// The base scenario, with the fault script every variant runs.
+    pub scenario: Scenario,
+    pub variants: Vec<Variant>,
+}
+
+impl Comparison {
+    pub fn from_json(text: &str) -> Result<Comparison, String> {
+        let c: Comparison = serde_json::from_str(text).map_err(|e| format!("comparison JSON: {e}"))?;
+        c.validate()?;
+        Ok(c)
+    }
+
+    /// The compared group's id.
+    pub fn group_id(&self) -> Result<String, String> {
+        match &self.group {
+            Some(g) if self.scenario.groups.iter().any(|s| &s.group_id == g) => Ok(g.clone()),
+            Some(g) => Err(format!("group: the scenario has no group '{g}'")),
+            None => self.scenario.groups.first().map(|g| g.group_id.clone()).ok_or_else(|| "scenario.groups: a comparison needs a consumer group".into()),
+        }
+    }
+
+    /// Checks the base scenario, the variants' names and every patched scenario.
+    pub fn validate(&self) -> Result<(), String> {
+        self.scenario.validate().map_err(|e| format!("scenario: {e}"))?;
+        self.group_id()?;
+        let n = self.variants.len();
+        if !(MIN_VARIANTS..=MAX_VARIANTS).contains(&n) {
+            return Err(format!("variants: {n} given; a comparison runs {MIN_VARIANTS} to {MAX_VARIANTS}"));
+        }
+        let mut names = std::collections::BTreeSet::new();
+        for v in &self.variants {
+            if v.name.trim().is_empty() {
+                return Err("variants: every variant needs a name".into());
+            }
+            if !names.insert(v.name.as_str()) {
+                return Err(format!("variants: the name '{}' is used twice", v.name));
+            }
+            for (field, patch) in [("config", &v.config), ("group", &v.group), ("broker", &v.broker)] {
+                if patch.as_ref().is_some_and(|p| !p.is_object()) {
+                    return Err(format!("variant '{}': {field} must be a JSON object (a merge-patch)", v.name));
+                }
+            }
+        }
+        self.scenarios().map(|_| ())
+    }
+
+    /// Each variant's name and patched scenario, in order.
+    pub fn scenarios(&self) -> Result<Vec<(String, Scenario)>, String> {
+        self.variants.iter().map(|v| Ok((v.name.clone(), patch::patched(&self.scenario, v)?))).collect()
+    }
+}
