@@ -13,3 +13,14 @@ pub fn load(id: &str) -> Result<crate::sim::Scenario, String> {
     let (_, _, _, text) = EXAMPLES.iter().find(|e| e.0 == id).ok_or_else(|| format!("no example named '{id}'"))?;
     crate::sim::Scenario::from_json(text)
 }
+
+/// The comparisons shipped with the page: (id, English title, Chinese title, JSON).
+pub const COMPARISONS: &[(&str, &str, &str, &str)] = &[
+    ("compare-protocols", "One consumer of ten crashes: eager, cooperative, KIP-848", "十个消费者中的一个崩溃：eager、cooperative、KIP-848", include_str!("../scenarios/compare-protocols.json")),
+    ("compare-crash", "A consumer restarts 2 s after crashing: eager, cooperative, static members", "消费者崩溃 2 秒后重启：eager、cooperative、静态成员", include_str!("../scenarios/compare-crash.json")),
+];
+
+pub fn comparison(id: &str) -> Result<crate::compare::Comparison, String> {
+    let (_, _, _, text) = COMPARISONS.iter().find(|e| e.0 == id).ok_or_else(|| format!("no comparison named '{id}'"))?;
+    crate::compare::Comparison::from_json(text)
+}

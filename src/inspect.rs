@@ -55,6 +55,24 @@ pub fn inspect(world: &World, sel: &Selection) -> Option<Inspection> {
                 json: pretty(w),
             })
         }
+        Selection::Node(NodeId::Client(c)) if world.async_consumers.contains_key(c) => {
+            let a = &world.async_consumers[c];
+            let owned = a.owned.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", ");
+            Some(Inspection {
+                title: format!("c{c} (group.protocol=consumer)"),
+                facts: vec![
+                    ("group.id", a.group_id.clone()),
+                    ("member.id", if a.member_id.is_empty() { "—".into() } else { a.member_id.clone() }),
+                    ("group.instance.id", a.config.group_instance_id.clone().unwrap_or_else(|| "— (dynamic)".into())),
+                    ("state", format!("{:?}", a.state)),
+                    ("member epoch", a.member_epoch.to_string()),
+                    ("heartbeat interval ms (from the broker)", a.heartbeat_interval_ms.to_string()),
+                    ("owned", if owned.is_empty() { "—".into() } else { owned }),
+                    ("alive", a.alive.to_string()),
+                ],
+                json: pretty(a),
+            })
+        }
         Selection::Node(NodeId::Client(c)) => {
             let cons = world.consumers.get(c)?;
             let owned = cons.owned.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", ");
@@ -147,9 +165,13 @@ pub fn actions(world: &World, sel: &Selection) -> Vec<Fault> {
     match sel {
         Selection::Node(NodeId::Client(c)) if world.workers.contains_key(c) => worker_actions(world, *c),
         Selection::Node(NodeId::Client(c)) => {
-            let Some(cons) = world.consumers.get(c) else { return Vec::new() };
+            let (alive, group_id) = match (world.consumers.get(c), world.async_consumers.get(c)) {
+                (Some(k), _) => (k.alive, k.group_id.clone()),
+                (None, Some(a)) => (a.alive, a.group_id.clone()),
+                _ => return Vec::new(),
+            };
             let consumer = *c;
-            let mut v = if cons.alive {
+            let mut v = if alive {
                 vec![
                     Fault::CrashConsumer { consumer },
                     Fault::PauseConsumer { consumer, duration_ms: 10_000 },
@@ -160,13 +182,13 @@ pub fn actions(world: &World, sel: &Selection) -> Vec<Fault> {
                 vec![Fault::RestartConsumer { consumer }]
             };
             let topics: Vec<String> = world.cluster.topics.keys().cloned().collect();
-            if topics.len() > 1 && cons.alive {
+            if topics.len() > 1 && alive {
                 for t in &topics {
                     v.push(Fault::ChangeSubscription { consumer, topics: vec![t.clone()] });
                 }
                 v.push(Fault::ChangeSubscription { consumer, topics });
             }
-            v.push(Fault::AddConsumer { group: cons.group_id.clone() });
+            v.push(Fault::AddConsumer { group: group_id });
             v
         }
         Selection::Node(NodeId::Broker(b)) => {

@@ -294,3 +294,32 @@ fn a_large_group_gets_a_grid_and_a_bounded_space_time_diagram() {
     assert!(clients <= groupscope::spacetime::MAX_LANES && clients > 0);
     assert!(st.arrows.iter().all(|a| st.lanes.contains(&a.from) && st.lanes.contains(&a.to)));
 }
+
+/// The consumer-group diagram's edges cover every state change the KIP-848
+/// coordinator makes in runs with joins, crashes, restarts and new partitions.
+#[test]
+fn the_consumer_group_diagram_covers_every_transition_seen() {
+    use groupscope::diagram::{consumer_group, CONSUMER_GROUP_EDGES};
+    let mut s = groupscope::sim::Scenario::from_json(include_str!("../scenarios/consumer-protocol-crash.json")).unwrap();
+    s.faults.push(groupscope::sim::scenario::ScheduledFault { at: 20_000, fault: Fault::RestartConsumer { consumer: 2 } });
+    s.faults.push(groupscope::sim::scenario::ScheduledFault { at: 30_000, fault: Fault::AddPartitions { topic: "orders".into(), count: 9 } });
+    s.faults.push(groupscope::sim::scenario::ScheduledFault { at: 35_000, fault: Fault::AddConsumer { group: "demo".into() } });
+    let mut w = World::new(s).unwrap();
+    w.run_until(60_000);
+    let seen: Vec<(String, String)> = w
+        .trace
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::StateChanged { machine: Machine::ConsumerGroup { .. }, from, to, .. } => Some((from.clone(), to.clone())),
+            _ => None,
+        })
+        .collect();
+    assert!(seen.len() >= 4, "the run changes the group's state: {seen:?}");
+    for (f, t) in &seen {
+        assert!(CONSUMER_GROUP_EDGES.contains(&(f.as_str(), t.as_str())), "{f} → {t} is not drawn");
+    }
+    let d = consumer_group(&w, "demo");
+    assert_eq!(d.machine, "ConsumerGroupState");
+    assert_eq!(d.current.as_deref(), Some("Stable"));
+    assert_eq!(d.last.map(|(_, to, _)| to).as_deref(), Some("Stable"));
+}

@@ -311,6 +311,7 @@ pub fn App(props: &AppProps) -> Html {
             { match *tab {
                 Tab::Lab => html! { <AssignorLab /> },
                 Tab::Lessons => lesson_list(lang_v, &on_lesson),
+                Tab::Compare => html! { <super::compare_view::CompareView /> },
                 Tab::Config => html! { <ConfigPanel scenario={p.scenario.clone()} load={load.clone()} /> },
                 Tab::Simulation => html! {
                     <main class="layout">

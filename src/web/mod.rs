@@ -2,6 +2,7 @@
 
 mod api;
 mod app;
+mod compare_view;
 mod config_panel;
 mod event_log;
 mod fault_menu;

@@ -1,7 +1,7 @@
 //! The group state machine, drawn from the core's transition table, with the
 //! current state lit and the trigger of the last transition.
 
-use crate::diagram::{classic_group, StateDiagram, DIAGRAM_H, DIAGRAM_W};
+use crate::diagram::{for_group, StateDiagram, DIAGRAM_H, DIAGRAM_W};
 use crate::i18n::{tr, trf, Lang};
 use crate::sim::World;
 use yew::prelude::*;
@@ -59,7 +59,7 @@ fn chart(d: &StateDiagram, group: &str, lang: Lang) -> Html {
 pub fn statecharts(world: &World, lang: Lang) -> Html {
     html! {
         <div class="statecharts">
-            { for crate::view::group_ids(world).iter().map(|g| chart(&classic_group(world, g), g, lang)) }
+            { for crate::view::group_ids(world).iter().map(|g| chart(&for_group(world, g), g, lang)) }
         </div>
     }
 }

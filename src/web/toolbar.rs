@@ -14,6 +14,7 @@ pub enum Tab {
     Config,
     Lab,
     Lessons,
+    Compare,
 }
 
 /// Everything the toolbar reads and changes.
@@ -135,6 +136,7 @@ pub fn toolbar(t: Toolbar) -> Html {
             <nav class="tabs" aria-label={tr(lang, "tabs")}>
                 { tab_button(&t, "tab-sim", Tab::Simulation, "tab.sim") }
                 { tab_button(&t, "tab-lessons", Tab::Lessons, "tab.lessons") }
+                { tab_button(&t, "tab-compare", Tab::Compare, "tab.compare") }
                 { tab_button(&t, "tab-config", Tab::Config, "tab.config") }
                 { tab_button(&t, "tab-lab", Tab::Lab, "tab.lab") }
             </nav>
