@@ -69,8 +69,10 @@ impl Player {
     }
 
     fn checkpoint(&mut self) {
-        let mut world = self.world.clone();
-        world.trace = Vec::new();
+        // The trace is shared and only grows: leave it out of the copy.
+        let trace = std::mem::take(&mut self.world.trace);
+        let world = self.world.clone();
+        self.world.trace = trace;
         self.checkpoints.push(Checkpoint { world, trace_len: self.world.trace.len(), script_len: self.world.injected.len() });
     }
 

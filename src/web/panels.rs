@@ -26,6 +26,9 @@ pub fn group_panel(world: &World, lang: Lang) -> Html {
     }
 }
 
+/// The palette as classes (`static/style.css`), in `topology::PALETTE` order.
+const OWNER_CLASS: [&str; 8] = ["o0", "o1", "o2", "o3", "o4", "o5", "o6", "o7"];
+
 /// More partitions than this and the table becomes a grid of cells plus a
 /// per-owner summary (a table of 1,000 rows helps nobody).
 pub const LARGE_TABLE: usize = 60;
@@ -56,11 +59,11 @@ fn partition_grid(rows: &[crate::view::PartitionRow], lang: Lang, on_select: &Ca
                 let (topic, p) = tp.rsplit_once('-')?;
                 Some(Selection::Partition(crate::assign::TopicPartition::new(topic, p.parse().ok()?)))
             })}>
+                // Colour by class, not by a style string per cell: 1,000 cells redraw every frame.
                 { for rows.iter().map(|r| {
-                    let style = r.owner.map(|o| format!("background:{}", colour(o))).unwrap_or_default();
-                    html! { <span class={classes!("cell", r.owner.is_none().then_some("unowned"), (r.redelivered > 0).then_some("dup"))} style={style}
-                        data-partition={r.partition.to_string()}
-                        title={format!("{} → {}", r.partition, r.owner.map_or("—".into(), |o| format!("c{o}")))} /> }
+                    let owner = r.owner.map(|o| OWNER_CLASS[(o as usize + OWNER_CLASS.len() - 1) % OWNER_CLASS.len()]);
+                    html! { <span class={classes!("cell", owner.unwrap_or("unowned"), (r.redelivered > 0).then_some("dup"))}
+                        data-partition={r.partition.to_string()} /> }
                 }) }
             </div>
         </div>
