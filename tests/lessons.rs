@@ -24,7 +24,7 @@ fn every_lesson_runs_to_the_end_with_every_expectation_holding() {
 fn the_course_has_its_lessons_in_order_with_two_questions_each_in_both_languages() {
     let numbers: Vec<u32> = course().iter().map(|l| l.number).collect();
     assert!(numbers.windows(2).all(|w| w[0] < w[1]), "in course order: {numbers:?}");
-    for n in (1..=9).chain([11]) {
+    for n in 1..=11 {
         assert!(numbers.contains(&n), "lesson {n} is in the course: {numbers:?}");
     }
     for l in course() {
