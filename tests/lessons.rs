@@ -24,7 +24,7 @@ fn every_lesson_runs_to_the_end_with_every_expectation_holding() {
 fn the_course_has_its_lessons_in_order_with_two_questions_each_in_both_languages() {
     let numbers: Vec<u32> = course().iter().map(|l| l.number).collect();
     assert!(numbers.windows(2).all(|w| w[0] < w[1]), "in course order: {numbers:?}");
-    for n in (1..=9).chain([11]) {
+    for n in 1..=11 {
         assert!(numbers.contains(&n), "lesson {n} is in the course: {numbers:?}");
     }
     for l in course() {
@@ -354,4 +354,139 @@ fn show_a_lesson() {
         }
         s.next(&mut player);
     }
+}
+
+fn kip848_lesson() -> serde_json::Value {
+    let (_, json) = groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| *f == "10-kip-848.json").expect("lesson 10");
+    serde_json::from_str(json).unwrap()
+}
+
+/// Lesson 10 (KIP-848): the coordinator fences the crashed member exactly
+/// group.consumer.session.timeout.ms after its last heartbeat arrived (facts E4, E9).
+#[test]
+fn lesson_10_fences_the_crashed_member_one_session_timeout_after_its_last_heartbeat() {
+    use groupscope::sim::trace::EventKind;
+    use groupscope::sim::NodeId;
+    let lesson = groupscope::lesson::find("kip-848").expect("lesson 10").clone();
+    let (mut s, mut player) = LessonSession::start(lesson).unwrap();
+    let mut fenced_at = None;
+    while s.phase != Phase::Free {
+        let a = s.question().map(|q| q.answer.clone());
+        let r = s.play_step_through(&mut player, a).unwrap();
+        assert!(r.failures.is_empty(), "{:?}", r.failures);
+        if s.current().id == "crash" {
+            fenced_at = Some(r.at);
+        }
+        s.next(&mut player);
+    }
+    let fenced_at = fenced_at.expect("the crash step");
+    let last_heartbeat = player
+        .world
+        .trace
+        .iter()
+        .filter(|e| e.at < fenced_at)
+        .filter_map(|e| match &e.kind {
+            EventKind::MessageDelivered { from: NodeId::Client(2), to: NodeId::Broker(_), label, .. } if label.starts_with("ConsumerGroupHeartbeat") => Some(e.at),
+            _ => None,
+        })
+        .max()
+        .expect("c2 heartbeated");
+    assert_eq!(fenced_at - last_heartbeat, 6000, "group.consumer.session.timeout.ms of the lesson's broker");
+    let classic_rebalances = player.world.trace.iter().filter(|e| matches!(&e.kind, EventKind::MessageSent { label, .. } if label.starts_with("JoinGroup") || label.starts_with("SyncGroup"))).count();
+    assert_eq!(classic_rebalances, 0, "no JoinGroup or SyncGroup in a consumer-protocol group");
+}
+
+#[test]
+fn kip_848_names_are_checked_against_the_protocol_of_the_group_and_consumer() {
+    let mut v = kip848_lesson();
+    v["steps"][0]["until"] = serde_json::json!({ "type": "groupState", "group": "demo", "state": "PreparingRebalance" });
+    v["steps"][1]["expect"] = serde_json::json!([
+        { "type": "generation", "group": "demo", "generation": 1 },
+        { "type": "leader", "group": "demo", "consumer": "c1" },
+        { "type": "coordinatorMemberState", "consumer": "c1", "state": "UNREVOKED" },
+        { "type": "memberState", "consumer": "c1", "state": "COMPLETING_REBALANCE" },
+        { "type": "groupState", "group": "demo", "state": "Reconciling" },
+        { "type": "memberEpoch", "consumer": "c9", "epoch": 1 }
+    ]);
+    v["steps"][2]["until"] = serde_json::json!({ "type": "memberState", "consumer": "c2", "state": "ACKNOWLEDGING" });
+    let e = load_error(&v.to_string());
+    for needle in [
+        "step 1 (first-heartbeat).until: unknown consumer group state 'PreparingRebalance' (Kafka's ConsumerGroupState for group.protocol=consumer: Empty, Assigning, Reconciling, Stable, Dead)",
+        "step 2 (coordinator-assigns).expect[0]: 'demo' uses group.protocol=consumer (KIP-848): it has no generation, leader or protocol vote; use groupEpoch",
+        "step 2 (coordinator-assigns).expect[1]: 'demo' uses group.protocol=consumer",
+        "step 2 (coordinator-assigns).expect[2]: unknown coordinator member state 'UNREVOKED' (Kafka's modern MemberState: STABLE, UNREVOKED_PARTITIONS, UNRELEASED_PARTITIONS)",
+        "step 2 (coordinator-assigns).expect[3]: unknown consumer-protocol member state 'COMPLETING_REBALANCE' (the client's MemberState: UNSUBSCRIBED, JOINING, RECONCILING, ACKNOWLEDGING, STABLE, FENCED",
+        "step 2 (coordinator-assigns).expect[5]: 'c9' is not a consumer of this lesson (c1..c3)",
+    ] {
+        assert!(e.contains(needle), "missing '{needle}' in:\n{e}");
+    }
+    assert!(!e.contains("expect[4]") && !e.contains("step 3"), "Reconciling and ACKNOWLEDGING are names of this protocol:\n{e}");
+
+    // The other way round: KIP-848 pieces on a classic group and consumer.
+    let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
+    v["steps"][1]["until"] = serde_json::json!({ "type": "fenced", "consumer": "c2" });
+    v["steps"][1]["expect"] = serde_json::json!([
+        { "type": "groupEpoch", "group": "demo", "epoch": 2 },
+        { "type": "targetAssignmentEpoch", "group": "demo", "epoch": 2 },
+        { "type": "memberEpoch", "consumer": "c1", "epoch": null },
+        { "type": "targetAssignment", "consumer": "c1", "partitions": ["orders-0"] },
+        { "type": "groupState", "group": "demo", "state": "Assigning" }
+    ]);
+    let e = load_error(&v.to_string());
+    for needle in [
+        "step 2 (crash).until: 'c2' is a classic consumer: member epochs, targets and fencing belong to group.protocol=consumer (KIP-848)",
+        "step 2 (crash).expect[0]: 'demo' is a classic group: epochs, targets and fencing belong to a group.protocol=consumer group (KIP-848); use generation",
+        "step 2 (crash).expect[1]: 'demo' is a classic group",
+        "step 2 (crash).expect[2]: 'c1' is a classic consumer",
+        "step 2 (crash).expect[3]: 'c1' is a classic consumer",
+        "step 2 (crash).expect[4]: unknown group state 'Assigning' (Kafka's ClassicGroupState",
+    ] {
+        assert!(e.contains(needle), "missing '{needle}' in:\n{e}");
+    }
+}
+
+#[test]
+fn a_consumer_added_to_a_kip_848_group_is_a_consumer_protocol_consumer() {
+    let mut v = kip848_lesson();
+    // A classic group next to the consumer group: c3 (classic) starts with the scenario,
+    // the consumer added to demo by step 5 is c4.
+    v["scenario"]["groups"].as_array_mut().unwrap().push(serde_json::json!({ "groupId": "classic", "consumers": 1, "config": { "topics": ["orders"] } }));
+    v["steps"][5]["expect"] = serde_json::json!([
+        { "type": "memberEpoch", "consumer": "c4", "epoch": 3 },
+        { "type": "memberEpoch", "consumer": "c3", "epoch": 3 }
+    ]);
+    let e = load_error(&v.to_string());
+    assert!(e.contains("step 6 (revoke-first).expect[1]: 'c3' is a classic consumer"), "{e}");
+    assert!(!e.contains("expect[0]"), "c4 joined demo, a consumer-protocol group:\n{e}");
+}
+
+#[test]
+fn a_kip_848_expectation_that_does_not_hold_says_what_the_coordinator_holds() {
+    let mut v = kip848_lesson();
+    v["steps"][4]["expect"] = serde_json::json!([
+        { "type": "groupEpoch", "group": "demo", "epoch": 2 },
+        { "type": "targetAssignmentEpoch", "group": "demo", "epoch": 4 },
+        { "type": "memberEpoch", "consumer": "c3", "epoch": null },
+        { "type": "consumerEpoch", "consumer": "c1", "epoch": 3 },
+        { "type": "targetAssignment", "consumer": "c3", "partitions": ["orders-0"] },
+        { "type": "coordinatorMemberState", "consumer": "c3", "state": "STABLE" },
+        { "type": "owns", "consumer": "c1", "partitions": ["orders-0"] },
+        { "type": "owner", "partition": "orders-5", "consumer": "c3" },
+        { "type": "groupState", "group": "demo", "state": "Stable" },
+        { "type": "memberState", "consumer": "c3", "state": "RECONCILING" }
+    ]);
+    let report = run(&load(&v.to_string()).unwrap(), Answers::Correct).unwrap();
+    let at = "lesson 10 step 5 (third-member-joins): ";
+    assert_eq!(report.failures, vec![
+        format!("{at}expected group demo at group epoch 2, but it is 3"),
+        format!("{at}expected group demo's target assignment at epoch 4, but it is 3"),
+        format!("{at}expected c3's member at epoch none on the coordinator, but it is 3"),
+        format!("{at}expected c1 to hold member epoch 3, but it is 2"),
+        format!(r#"{at}expected c3's target assignment to be ["orders-0"], but it is ["orders-2", "orders-5"]"#),
+        format!("{at}expected c3's member to be STABLE on the coordinator, but it is UNRELEASED_PARTITIONS"),
+        format!(r#"{at}expected c1 to own ["orders-0"], but it is ["orders-0", "orders-1", "orders-2"]"#),
+        format!(r#"{at}expected orders-5 owned by c3, but it is ["c2"]"#),
+        format!("{at}expected group demo to be Stable, but it is Reconciling"),
+        format!("{at}expected c3 to be RECONCILING, but it is JOINING"),
+    ]);
 }

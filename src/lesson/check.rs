@@ -3,6 +3,7 @@
 
 use super::model::{Condition, Expectation};
 use crate::assign::TopicPartition;
+use crate::sim::consumer_group::ConsumerGroupMember;
 use crate::sim::out::TimerKey;
 use crate::sim::trace::{Callback, Event, EventKind, Machine};
 use crate::sim::world::parse_node;
@@ -49,17 +50,21 @@ impl Condition {
     /// Whether `e` is the event this condition waits for.
     pub fn matches(&self, world: &World, e: &Event) -> bool {
         match (self, &e.kind) {
-            (Condition::GroupState { group, state }, EventKind::StateChanged { machine: Machine::Group { group_id }, to, .. }) => {
-                group_id == group && to == state
-            }
-            (Condition::MemberState { consumer, state }, EventKind::StateChanged { node, machine: Machine::Member, to, .. }) => {
-                parse_node(consumer) == Some(*node) && to == state
-            }
+            (
+                Condition::GroupState { group, state },
+                EventKind::StateChanged { machine: Machine::Group { group_id } | Machine::ConsumerGroup { group_id }, to, .. },
+            ) => group_id == group && to == state,
+            (
+                Condition::MemberState { consumer, state },
+                EventKind::StateChanged { node, machine: Machine::Member | Machine::ConsumerMember, to, .. },
+            ) => parse_node(consumer) == Some(*node) && to == state,
             (Condition::SessionTimeout { consumer }, EventKind::TimerFired { node: NodeId::Broker(_), timer }) => {
                 let idx = consumer_idx(consumer).unwrap_or(0);
-                let member = match (world.consumers.get(&idx), world.workers.get(&idx)) {
-                    (Some(c), _) => (c.group_id.clone(), c.member_id.clone()),
-                    (None, Some(w)) => (w.group_id.clone(), w.member_id.clone()),
+                let member = match (world.consumers.get(&idx), world.workers.get(&idx), world.async_consumers.get(&idx)) {
+                    (Some(c), _, _) => (c.group_id.clone(), c.member_id.clone()),
+                    (None, Some(w), _) => (w.group_id.clone(), w.member_id.clone()),
+                    // The consumer group's session timer describes itself the same way.
+                    (None, None, Some(c)) => (c.group_id.clone(), c.member_id.clone()),
                     _ => return false,
                 };
                 let key = TimerKey::MemberHeartbeat { group_id: member.0, member_id: member.1.clone() };
@@ -86,6 +91,10 @@ impl Condition {
                 Condition::CoordinatorState { group, state },
                 EventKind::StateChanged { machine: Machine::CoordinatorContext { partition }, to, .. },
             ) => *partition == world.cluster.offsets_partition_for(group) && to == state,
+            (Condition::Fenced { consumer }, EventKind::Note { node: NodeId::Broker(_), text }) => {
+                let Some(c) = consumer_idx(consumer).and_then(|i| world.async_consumers.get(&i)) else { return false };
+                !c.member_id.is_empty() && text.starts_with(&format!("member {} fenced from {} ", c.member_id, c.group_id))
+            }
             (Condition::Note { contains, node }, EventKind::Note { node: n, text }) => {
                 text.contains(contains.as_str()) && node_is(node, *n)
             }
@@ -130,6 +139,7 @@ impl Condition {
             Condition::CoordinatorState { group, state } => format!("the coordinator context of group {group} becomes {state}"),
             Condition::Note { contains, .. } => format!("a note containing '{contains}'"),
             Condition::Elapsed { ms } => format!("{ms} ms of simulated time pass"),
+            Condition::Fenced { consumer } => format!("the coordinator fences {consumer}'s member"),
             Condition::TaskState { group, task, state, worker } => {
                 format!("task {task} of {group} changes to {state}{}", worker.as_deref().map(|w| format!(" on {w}")).unwrap_or_default())
             }
@@ -185,7 +195,36 @@ fn check_instance(world: &World, group: &str, name: &str, connector: bool, worke
 
 /// The live consumers owning `tp` (client view: what each consumer believes it owns).
 fn owners(world: &World, tp: &TopicPartition) -> Vec<String> {
-    world.consumers.values().filter(|c| c.alive && c.owned.contains(tp)).map(|c| format!("c{}", c.idx)).collect()
+    let classic = world.consumers.values().filter(|c| c.alive && c.owned.contains(tp)).map(|c| c.idx);
+    let modern = world.async_consumers.values().filter(|c| c.alive && c.owned.contains(tp)).map(|c| c.idx);
+    let mut all: Vec<u32> = classic.chain(modern).collect();
+    all.sort_unstable();
+    all.into_iter().map(|i| format!("c{i}")).collect()
+}
+
+/// The member of consumer `c` (KIP-848) on its group's coordinator: by the
+/// member id the client holds, or, before the client has read the response
+/// that gave it one, by its client id.
+fn coordinator_member<'a>(world: &'a World, c: &str) -> Option<&'a ConsumerGroupMember> {
+    let k = consumer_idx(c).and_then(|i| world.async_consumers.get(&i))?;
+    let group = world.consumer_group(&k.group_id)?.1;
+    if k.member_id.is_empty() {
+        let node = k.node().to_string();
+        let mut same = group.members.values().filter(|m| m.client_id == node);
+        match (same.next(), same.next()) {
+            (Some(m), None) => Some(m),
+            _ => None,
+        }
+    } else {
+        group.members.get(&k.member_id)
+    }
+}
+
+fn same_set(actual: &[String], expected: &[String]) -> bool {
+    let (mut a, mut e) = (actual.to_vec(), expected.to_vec());
+    a.sort();
+    e.sort();
+    a == e
 }
 
 fn show<T: std::fmt::Debug>(v: Option<T>) -> String {
@@ -197,11 +236,13 @@ impl Expectation {
     pub fn check(&self, world: &World) -> Result<(), String> {
         let group_of = |g: &str| world.group(g).map(|(_, gr)| gr);
         let consumer = |c: &str| consumer_idx(c).and_then(|i| world.consumers.get(&i));
+        let modern = |c: &str| consumer_idx(c).and_then(|i| world.async_consumers.get(&i));
+        let consumer_group = |g: &str| world.consumer_group(g).map(|(_, gr)| gr);
         let worker = |c: &str| consumer_idx(c).and_then(|i| world.workers.get(&i));
         let fail = |what: String, actual: String| Err(format!("expected {what}, but it is {actual}"));
         match self {
             Expectation::GroupState { group, state } => {
-                let actual = group_of(group).map(|g| g.state.name());
+                let actual = group_of(group).map(|g| g.state.name()).or_else(|| consumer_group(group).map(|g| g.state.name()));
                 if actual == Some(state.as_str()) { Ok(()) } else { fail(format!("group {group} to be {state}"), show(actual)) }
             }
             Expectation::Generation { group, generation } => {
@@ -209,7 +250,7 @@ impl Expectation {
                 if actual == Some(*generation) { Ok(()) } else { fail(format!("group {group} at generation {generation}"), show(actual)) }
             }
             Expectation::Members { group, count } => {
-                let actual = group_of(group).map(|g| g.members.len());
+                let actual = group_of(group).map(|g| g.members.len()).or_else(|| consumer_group(group).map(|g| g.members.len()));
                 if actual == Some(*count) { Ok(()) } else { fail(format!("group {group} to have {count} members"), show(actual)) }
             }
             Expectation::Leader { group, consumer: c } => {
@@ -229,7 +270,7 @@ impl Expectation {
                 if actual.as_deref() == Some(broker.as_str()) { Ok(()) } else { fail(format!("{broker} to coordinate group {group}"), show(actual)) }
             }
             Expectation::KnownCoordinator { consumer: c, broker } => {
-                let actual = consumer(c).and_then(|k| k.coordinator).map(|b| format!("broker-{b}"));
+                let actual = consumer(c).and_then(|k| k.coordinator).or_else(|| modern(c).and_then(|k| k.link.coordinator)).map(|b| format!("broker-{b}"));
                 if actual == *broker { Ok(()) } else { fail(format!("{c} to know coordinator {}", show(broker.as_ref())), show(actual)) }
             }
             Expectation::Owner { partition, consumer: c } => {
@@ -239,17 +280,17 @@ impl Expectation {
                 if actual == expected { Ok(()) } else { fail(format!("{partition} owned by {}", show(c.as_ref())), format!("{actual:?}")) }
             }
             Expectation::Owns { consumer: c, partitions } => {
-                let actual: Vec<String> = consumer(c).map(|k| k.owned.iter().map(|p| p.to_string()).collect()).unwrap_or_default();
-                let (mut a, mut e) = (actual.clone(), partitions.clone());
-                a.sort();
-                e.sort();
-                if a == e { Ok(()) } else { fail(format!("{c} to own {partitions:?}"), format!("{actual:?}")) }
+                let owned = consumer(c).map(|k| &k.owned).or_else(|| modern(c).map(|k| &k.owned));
+                let actual: Vec<String> = owned.map(|o| o.iter().map(|p| p.to_string()).collect()).unwrap_or_default();
+                if same_set(&actual, partitions) { Ok(()) } else { fail(format!("{c} to own {partitions:?}"), format!("{actual:?}")) }
             }
             Expectation::MemberState { consumer: c, state } => {
                 let actual = consumer(c)
                     .map(|k| (k.alive, k.state))
-                    .or_else(|| worker(c).map(|w| (w.alive, w.state)))
-                    .map(|(alive, state)| if alive { format!("{state:?}") } else { "crashed".into() });
+                    .map(|(alive, state)| (alive, format!("{state:?}")))
+                    .or_else(|| worker(c).map(|w| (w.alive, format!("{:?}", w.state))))
+                    .or_else(|| modern(c).map(|k| (k.alive, format!("{:?}", k.state))))
+                    .map(|(alive, state)| if alive { state } else { "crashed".into() });
                 if actual.as_deref() == Some(state.as_str()) { Ok(()) } else { fail(format!("{c} to be {state}"), show(actual)) }
             }
             Expectation::Redelivered { group, at_least, at_most } => {
@@ -266,7 +307,7 @@ impl Expectation {
                 if actual == *count { Ok(()) } else { fail(format!("{count} rebalances of group {group}"), actual.to_string()) }
             }
             Expectation::Fatal { consumer: c, error } => {
-                let actual = consumer(c).and_then(|k| k.fatal.clone());
+                let actual = consumer(c).and_then(|k| k.fatal.clone()).or_else(|| modern(c).and_then(|k| k.fatal.clone()));
                 if actual.as_deref() == Some(error.as_str()) { Ok(()) } else { fail(format!("{c} to fail with {error}"), show(actual)) }
             }
             Expectation::Committed { group, partition, offset } => {
@@ -276,6 +317,42 @@ impl Expectation {
             }
             Expectation::Time { ms } => {
                 if world.now == *ms { Ok(()) } else { fail(format!("the event at {ms} ms"), format!("{} ms", world.now)) }
+            }
+            Expectation::GroupEpoch { group, epoch } => {
+                let actual = consumer_group(group).map(|g| g.group_epoch);
+                if actual == Some(*epoch) { Ok(()) } else { fail(format!("group {group} at group epoch {epoch}"), show(actual)) }
+            }
+            Expectation::TargetAssignmentEpoch { group, epoch } => {
+                let actual = consumer_group(group).map(|g| g.assignment_epoch);
+                if actual == Some(*epoch) { Ok(()) } else { fail(format!("group {group}'s target assignment at epoch {epoch}"), show(actual)) }
+            }
+            Expectation::MemberEpoch { consumer: c, epoch } => {
+                let actual = coordinator_member(world, c).map(|m| m.member_epoch);
+                let what = || format!("{c}'s member at epoch {} on the coordinator", show(*epoch));
+                if actual == *epoch { Ok(()) } else { fail(what(), actual.map_or("no member".into(), |e| e.to_string())) }
+            }
+            Expectation::ConsumerEpoch { consumer: c, epoch } => {
+                let actual = modern(c).map(|k| k.member_epoch);
+                if actual == Some(*epoch) { Ok(()) } else { fail(format!("{c} to hold member epoch {epoch}"), show(actual)) }
+            }
+            Expectation::TargetAssignment { consumer: c, partitions } => {
+                let group = modern(c).and_then(|k| consumer_group(&k.group_id));
+                let actual: Option<Vec<String>> = group
+                    .zip(coordinator_member(world, c))
+                    .map(|(g, m)| g.target_of(&m.member_id).iter().map(|p| p.to_string()).collect());
+                match actual {
+                    Some(a) if same_set(&a, partitions) => Ok(()),
+                    Some(a) => fail(format!("{c}'s target assignment to be {partitions:?}"), format!("{a:?}")),
+                    None => fail(format!("{c}'s target assignment to be {partitions:?}"), "no member on the coordinator".into()),
+                }
+            }
+            Expectation::CoordinatorMemberState { consumer: c, state } => {
+                let actual = coordinator_member(world, c).map(|m| format!("{:?}", m.state));
+                if actual.as_deref() == Some(state.as_str()) {
+                    Ok(())
+                } else {
+                    fail(format!("{c}'s member to be {state} on the coordinator"), actual.unwrap_or_else(|| "no member".into()))
+                }
             }
             Expectation::Task { group, task, worker, state } => check_instance(world, group, task, false, worker, state),
             Expectation::Connector { group, connector, worker, state } => check_instance(world, group, connector, true, worker, state),

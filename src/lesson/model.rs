@@ -121,9 +121,13 @@ pub enum Choice {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "camelCase", deny_unknown_fields)]
 pub enum Condition {
-    /// The group changes to `state` (`ClassicGroupState`: `PreparingRebalance`, `Stable`...).
+    /// The group changes to `state`: `ClassicGroupState` (`PreparingRebalance`,
+    /// `Stable`...) for a classic group, `ConsumerGroupState` (`Assigning`,
+    /// `Reconciling`, `Stable`...) for a `group.protocol=consumer` group (KIP-848).
     GroupState { group: String, state: String },
-    /// The consumer's member state changes to `state` (`PREPARING_REBALANCE`, `STABLE`...).
+    /// The consumer's member state changes to `state`: the classic
+    /// `PREPARING_REBALANCE`, `STABLE`..., or for a consumer-protocol consumer the
+    /// client `MemberState` (`JOINING`, `RECONCILING`, `ACKNOWLEDGING`, `STABLE`, `FENCED`...).
     MemberState { consumer: String, state: String },
     /// The coordinator's session timer for the consumer's member id fires.
     SessionTimeout { consumer: String },
@@ -167,6 +171,9 @@ pub enum Condition {
     },
     /// `ms` of simulated time after the step started; only where time itself is the point.
     Elapsed { ms: Millis },
+    /// KIP-848: the coordinator fences the consumer's member (removes it and
+    /// bumps the group epoch) after its session or rebalance timeout expired.
+    Fenced { consumer: String },
     /// Kafka Connect: a task of the cluster `group` changes to `state`
     /// (`AbstractStatus.State`: `RUNNING`, `FAILED`, `UNASSIGNED`...), optionally on `worker`.
     TaskState {
@@ -199,7 +206,7 @@ pub enum Condition {
 pub enum Expectation {
     GroupState { group: String, state: String },
     Generation { group: String, generation: i32 },
-    /// Members of the group on its coordinator (consumers or Connect workers).
+    /// Members of the group on its coordinator (consumers of either protocol, or Connect workers).
     Members { group: String, count: usize },
     Leader { group: String, consumer: String },
     /// The assignor the group's vote chose.
@@ -208,11 +215,12 @@ pub enum Expectation {
     Coordinator { group: String, broker: String },
     /// The coordinator a consumer currently knows (`null`: unknown).
     KnownCoordinator { consumer: String, broker: Option<String> },
-    /// The live consumer owning a partition (`null`: nobody).
+    /// The live consumer owning a partition (`null`: nobody); consumers of either protocol.
     Owner { partition: String, consumer: Option<String> },
     /// Exactly these partitions are owned by the consumer.
     Owns { consumer: String, partitions: Vec<String> },
-    /// The consumer's member state (`UNJOINED`... `STABLE`).
+    /// The consumer's member state (`UNJOINED`... `STABLE`; for a consumer-protocol
+    /// consumer the client `MemberState`, `JOINING`... `STABLE`), or `crashed`.
     MemberState { consumer: String, state: String },
     /// Records of the group processed a second time, in all.
     Redelivered {
@@ -230,6 +238,21 @@ pub enum Expectation {
     Committed { group: String, partition: String, offset: Option<i64> },
     /// The step's event happened at this simulated time (ms).
     Time { ms: u64 },
+    /// KIP-848: the consumer group's epoch (bumped when a member joins, leaves
+    /// or is fenced, or a subscription changes).
+    GroupEpoch { group: String, epoch: i32 },
+    /// KIP-848: the group epoch at which the target assignment was last computed.
+    TargetAssignmentEpoch { group: String, epoch: i32 },
+    /// KIP-848: the member epoch of the consumer's member on the coordinator
+    /// (`null`: the coordinator has no such member, e.g. it was fenced).
+    MemberEpoch { consumer: String, epoch: Option<i32> },
+    /// KIP-848: the member epoch the consumer itself holds (0 while joining).
+    ConsumerEpoch { consumer: String, epoch: i32 },
+    /// KIP-848: exactly these partitions are the consumer's target assignment on the coordinator.
+    TargetAssignment { consumer: String, partitions: Vec<String> },
+    /// KIP-848: the coordinator's reconciliation state of the consumer's member
+    /// (`STABLE`, `UNREVOKED_PARTITIONS`, `UNRELEASED_PARTITIONS`).
+    CoordinatorMemberState { consumer: String, state: String },
     /// Kafka Connect: the live worker running a task (`null`: none, the task
     /// is unassigned), and optionally the task's state there (`FAILED`).
     Task {

@@ -17,6 +17,7 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("07-eager-vs-cooperative.json", include_str!("../../lessons/07-eager-vs-cooperative.json")),
     ("08-static-membership.json", include_str!("../../lessons/08-static-membership.json")),
     ("09-coordinator-dies.json", include_str!("../../lessons/09-coordinator-dies.json")),
+    ("10-kip-848.json", include_str!("../../lessons/10-kip-848.json")),
     ("11-kafka-connect.json", include_str!("../../lessons/11-kafka-connect.json")),
 ];
 

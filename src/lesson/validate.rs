@@ -6,10 +6,19 @@ use super::check::{broker_id, callback_named, consumer_idx};
 use super::model::{Choice, Condition, Expectation, Lesson, Question, Text};
 use crate::assign::TopicPartition;
 use crate::sim::classic_group::ClassicGroupState;
+use crate::sim::config::GroupProtocol;
+use crate::sim::consumer_group::ConsumerGroupState;
 use crate::sim::Fault;
 use std::collections::{BTreeMap, BTreeSet};
 
 const MEMBER_STATES: [&str; 4] = ["UNJOINED", "PREPARING_REBALANCE", "COMPLETING_REBALANCE", "STABLE"];
+/// The client `MemberState` of a consumer-protocol consumer (`clients/.../internals/MemberState.java`).
+const CLIENT_MEMBER_STATES: [&str; 10] =
+    ["UNSUBSCRIBED", "JOINING", "RECONCILING", "ACKNOWLEDGING", "STABLE", "FENCED", "PREPARE_LEAVING", "LEAVING", "STALE", "FATAL"];
+/// The coordinator's reconciliation state of a KIP-848 member (`modern/MemberState.java`).
+const COORDINATOR_MEMBER_STATES: [&str; 3] = ["STABLE", "UNREVOKED_PARTITIONS", "UNRELEASED_PARTITIONS"];
+const CONSUMER_GROUP_STATES: [ConsumerGroupState; 5] =
+    [ConsumerGroupState::Empty, ConsumerGroupState::Assigning, ConsumerGroupState::Reconciling, ConsumerGroupState::Stable, ConsumerGroupState::Dead];
 const CONTEXT_STATES: [&str; 2] = ["LOADING", "ACTIVE"];
 /// Longest a step may wait for its event.
 pub const MAX_WITHIN_MS: u64 = 600_000;
@@ -26,6 +35,9 @@ struct Names {
     workers: BTreeMap<u32, String>,
     /// Connect clusters: connector name → number of tasks.
     connect: BTreeMap<String, BTreeMap<String, u32>>,
+    /// Groups with `group.protocol=consumer` (KIP-848) and their consumers.
+    consumer_groups: BTreeSet<String>,
+    modern: BTreeSet<u32>,
 }
 
 /// `AbstractStatus.State`.
@@ -37,6 +49,17 @@ impl Names {
         let mut topics: BTreeMap<String, u32> = s.topics.iter().map(|t| (t.name.clone(), t.partitions)).collect();
         let initial: u32 = s.groups.iter().map(|g| g.consumers).sum();
         let mut consumers: BTreeSet<u32> = (1..=initial).collect();
+        let consumer_groups: BTreeSet<String> =
+            s.groups.iter().filter(|g| g.config.group_protocol == GroupProtocol::Consumer).map(|g| g.group_id.clone()).collect();
+        // Each group's consumers are numbered in scenario order.
+        let mut modern = BTreeSet::new();
+        let mut first = 1;
+        for g in &s.groups {
+            if consumer_groups.contains(&g.group_id) {
+                modern.extend(first..first + g.consumers);
+            }
+            first += g.consumers;
+        }
         // Consumers and workers share the client numbering: consumers first,
         // then each cluster's workers, then processes added by faults in order.
         let mut next = initial + 1;
@@ -51,7 +74,10 @@ impl Names {
         let faults = lesson.steps.iter().flat_map(|st| st.actions.iter()).chain(s.faults.iter().map(|f| &f.fault));
         for f in faults {
             match f {
-                Fault::AddConsumer { .. } => {
+                Fault::AddConsumer { group } => {
+                    if consumer_groups.contains(group) {
+                        modern.insert(next);
+                    }
                     consumers.insert(next);
                     next += 1;
                 }
@@ -76,6 +102,52 @@ impl Names {
             offsets_partitions: s.broker.offsets_topic_num_partitions,
             workers,
             connect,
+            consumer_groups,
+            modern,
+        }
+    }
+
+    /// A group with `group.protocol=consumer` (KIP-848).
+    fn consumer_group(&self, group: &str) -> Result<(), String> {
+        self.group(group)?;
+        if self.consumer_groups.contains(group) {
+            Ok(())
+        } else {
+            Err(format!("'{group}' is a classic group: epochs, targets and fencing belong to a group.protocol=consumer group (KIP-848); use generation"))
+        }
+    }
+
+    /// A classic group (generations, a leader, a protocol vote, rebalances).
+    fn classic_group(&self, group: &str) -> Result<(), String> {
+        self.group(group)?;
+        if self.consumer_groups.contains(group) {
+            Err(format!("'{group}' uses group.protocol=consumer (KIP-848): it has no generation, leader or protocol vote; use groupEpoch, targetAssignmentEpoch or memberEpoch"))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// A consumer of a `group.protocol=consumer` group.
+    fn modern_consumer(&self, name: &str) -> Result<(), String> {
+        self.consumer(name)?;
+        match consumer_idx(name) {
+            Some(c) if self.modern.contains(&c) => Ok(()),
+            _ => Err(format!("'{name}' is a classic consumer: member epochs, targets and fencing belong to group.protocol=consumer (KIP-848)")),
+        }
+    }
+
+    /// The group-state names of `group`'s protocol.
+    fn group_state(&self, group: &str, state: &str) -> Result<(), String> {
+        self.group(group)?;
+        if self.consumer_groups.contains(group) { consumer_group_state(state) } else { group_state(state) }
+    }
+
+    /// The member-state names of `name`'s kind of client.
+    fn member_state(&self, name: &str, state: &str) -> Result<(), String> {
+        self.client(name)?;
+        match consumer_idx(name) {
+            Some(c) if self.modern.contains(&c) => client_member_state(state),
+            _ => member_state(state),
         }
     }
 
@@ -247,8 +319,9 @@ impl Names {
 
     fn condition(&self, c: &Condition) -> Result<(), String> {
         match c {
-            Condition::GroupState { group, state } => self.group(group).and(group_state(state)),
-            Condition::MemberState { consumer, state } => self.client(consumer).and(member_state(state)),
+            Condition::GroupState { group, state } => self.group_state(group, state),
+            Condition::MemberState { consumer, state } => self.member_state(consumer, state),
+            Condition::Fenced { consumer } => self.modern_consumer(consumer),
             Condition::SessionTimeout { consumer } => self.client(consumer),
             Condition::PollTimeout { consumer } => self.consumer(consumer),
             Condition::Callback { consumer, callback, partition } => {
@@ -297,13 +370,26 @@ impl Names {
 
     fn expectation(&self, e: &Expectation) -> Result<(), String> {
         match e {
-            Expectation::GroupState { group, state } => self.group(group).and(group_state(state)),
-            Expectation::Generation { group, .. }
-            | Expectation::Members { group, .. }
-            | Expectation::Protocol { group, .. }
-            | Expectation::Rebalances { group, .. }
-            | Expectation::Redelivered { group, .. } => self.group(group),
-            Expectation::Leader { group, consumer } => self.group(group).and(self.client(consumer)),
+            Expectation::GroupState { group, state } => self.group_state(group, state),
+            Expectation::Generation { group, .. } | Expectation::Protocol { group, .. } | Expectation::Rebalances { group, .. } => {
+                self.classic_group(group)
+            }
+            Expectation::Members { group, .. } | Expectation::Redelivered { group, .. } => self.group(group),
+            Expectation::Leader { group, consumer } => self.classic_group(group).and(self.client(consumer)),
+            Expectation::GroupEpoch { group, .. } | Expectation::TargetAssignmentEpoch { group, .. } => self.consumer_group(group),
+            Expectation::MemberEpoch { consumer, .. } | Expectation::ConsumerEpoch { consumer, .. } => self.modern_consumer(consumer),
+            Expectation::TargetAssignment { consumer, partitions } => {
+                self.modern_consumer(consumer)?;
+                partitions.iter().try_for_each(|p| self.partition(p))
+            }
+            Expectation::CoordinatorMemberState { consumer, state } => {
+                self.modern_consumer(consumer)?;
+                if COORDINATOR_MEMBER_STATES.contains(&state.as_str()) {
+                    Ok(())
+                } else {
+                    Err(format!("unknown coordinator member state '{state}' (Kafka's modern MemberState: {})", COORDINATOR_MEMBER_STATES.join(", ")))
+                }
+            }
             Expectation::Coordinator { group, broker } => self.group(group).and(self.broker(broker)),
             Expectation::KnownCoordinator { consumer, broker } => {
                 self.consumer(consumer).and(broker.as_deref().map_or(Ok(()), |b| self.broker(b)))
@@ -317,7 +403,7 @@ impl Names {
             }
             Expectation::MemberState { consumer, state } => {
                 self.client(consumer)?;
-                if state == "crashed" { Ok(()) } else { member_state(state) }
+                if state == "crashed" { Ok(()) } else { self.member_state(consumer, state) }
             }
             Expectation::Fatal { consumer, .. } => self.consumer(consumer),
             Expectation::Committed { group, partition, .. } => self.group(group).and(self.partition(partition)),
@@ -347,6 +433,22 @@ fn group_state(s: &str) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("unknown group state '{s}' (Kafka's ClassicGroupState: Empty, PreparingRebalance, CompletingRebalance, Stable, Dead)"))
+    }
+}
+
+fn consumer_group_state(s: &str) -> Result<(), String> {
+    if CONSUMER_GROUP_STATES.iter().any(|g| g.name() == s) {
+        Ok(())
+    } else {
+        Err(format!("unknown consumer group state '{s}' (Kafka's ConsumerGroupState for group.protocol=consumer: Empty, Assigning, Reconciling, Stable, Dead)"))
+    }
+}
+
+fn client_member_state(s: &str) -> Result<(), String> {
+    if CLIENT_MEMBER_STATES.contains(&s) {
+        Ok(())
+    } else {
+        Err(format!("unknown consumer-protocol member state '{s}' (the client's MemberState: {})", CLIENT_MEMBER_STATES.join(", ")))
     }
 }
 
