@@ -184,3 +184,23 @@ test('export a run, import it back; export the diagram; drive the page from Java
     site.close();
   }
 });
+
+test('the page works inside an iframe and its API is reachable there', async () => {
+  const site = await serveSite();
+  const browser = await launch();
+  try {
+    const { page, foreign, errors } = await openPage(browser, site);
+    await page.setContent(`<iframe id="gs" src="${site.url}?lang=zh" width="1200" height="900"></iframe>`);
+    const frame = await (await page.waitForSelector('#gs')).contentFrame();
+    await frame.waitForSelector('#play');
+    assert.equal(await frame.textContent('#play'), '播放');
+    await frame.waitForFunction(() => window.groupscope && window.groupscope.seek);
+    await frame.evaluate(() => window.groupscope.seek(20000));
+    assert.equal(await frame.evaluate(() => window.groupscope.state().groups[0].state), 'Stable');
+    assert.deepEqual(foreign, []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    site.close();
+  }
+});
