@@ -128,6 +128,7 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("nobody", "nobody", "无"),
     // Ownership table
     ("ownership", "Partition ownership", "分区归属"),
+    ("col.group", "group", "组"),
     ("col.partition", "partition", "分区"),
     ("col.owner", "owner", "所有者"),
     ("col.leader", "leader", "leader"),

@@ -58,6 +58,8 @@ pub struct MessageView {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct PartitionRow {
+    /// The consumer group the row is about ("" for a topic no group reads).
+    pub group: String,
     pub partition: TopicPartition,
     pub owner: Option<u32>,
     pub leader: Option<u32>,
@@ -252,41 +254,50 @@ pub fn messages(world: &World) -> Vec<MessageView> {
 /// The owner of each partition of each topic, as the consumers themselves see it
 /// (the member whose assignment holds it and that is alive).
 pub fn partitions(world: &World) -> Vec<PartitionRow> {
-    let committed_by_group: std::collections::BTreeMap<&str, _> =
-        world.scenario.groups.iter().map(|g| (g.group_id.as_str(), world.committed_offsets(&g.group_id))).collect();
+    use std::collections::{BTreeMap, BTreeSet};
+    // Who owns what in which group, once (a large group has 100 members and
+    // 1,000 partitions). A consumer stopped by a fatal error (a fenced zombie)
+    // processes nothing.
+    let mut owners: BTreeMap<(&str, &TopicPartition), u32> = BTreeMap::new();
+    let classic = world.consumers.values().filter(|c| c.alive && c.fatal.is_none()).map(|c| (c.idx, c.group_id.as_str(), &c.owned));
+    let kip848 = world.async_consumers.values().filter(|c| c.alive && c.fatal.is_none()).map(|c| (c.idx, c.group_id.as_str(), &c.owned));
+    for (idx, group, owned) in classic.chain(kip848) {
+        for tp in owned {
+            owners.entry((group, tp)).or_insert(idx);
+        }
+    }
+    // Each consumer group gets the partitions of the topics it subscribes to;
+    // topics no group reads are listed once, without a group.
+    let mut topics_of: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for g in &world.scenario.groups {
+        topics_of.entry(g.group_id.as_str()).or_default().extend(g.config.topics.iter().map(String::as_str));
+    }
+    let subscribed = world.consumers.values().map(|c| (c.group_id.as_str(), &c.config.topics));
+    for (g, topics) in subscribed.chain(world.async_consumers.values().map(|c| (c.group_id.as_str(), &c.config.topics))) {
+        topics_of.entry(g).or_default().extend(topics.iter().map(String::as_str));
+    }
+    let read: BTreeSet<&str> = topics_of.values().flatten().copied().collect();
+    let unread: BTreeSet<&str> = world.cluster.topics.keys().map(String::as_str).filter(|t| !read.contains(t)).collect();
     let mut rows = Vec::new();
-    // Who owns what, once (a large group has 100 members and 1,000 partitions).
-    // A consumer stopped by a fatal error (a fenced zombie) processes nothing.
-    let mut owners: std::collections::BTreeMap<&TopicPartition, (u32, &String)> = std::collections::BTreeMap::new();
-    for c in world.consumers.values().filter(|c| c.alive && c.fatal.is_none()) {
-        for tp in &c.owned {
-            owners.entry(tp).or_insert((c.idx, &c.group_id));
-        }
-    }
-    for c in world.async_consumers.values().filter(|c| c.alive) {
-        for tp in &c.owned {
-            owners.entry(tp).or_insert((c.idx, &c.group_id));
-        }
-    }
-    for (topic, t) in &world.cluster.topics {
-        for (p, state) in t.partitions.iter().enumerate() {
-            let tp = TopicPartition::new(topic.clone(), p as i32);
-            let owner = owners.get(&tp).copied();
-            let group = owner
-                .map(|(_, g)| g.clone())
-                .or_else(|| world.scenario.groups.first().map(|g| g.group_id.clone()))
-                .unwrap_or_default();
-            let committed = committed_by_group.get(group.as_str()).copied().flatten().and_then(|o| o.get(&tp).copied());
-            let key = (group.clone(), tp.clone());
-            rows.push(PartitionRow {
-                owner: owner.map(|(i, _)| i),
-                leader: state.leader,
-                end_offset: state.end_offset,
-                committed,
-                processed: world.cluster.stats.processed_until.get(&key).copied().unwrap_or(0),
-                redelivered: world.cluster.stats.redelivered.get(&key).copied().unwrap_or(0),
-                partition: tp,
-            });
+    let sections = topics_of.iter().map(|(g, ts)| (*g, ts.clone())).chain(std::iter::once(("", unread)));
+    for (group, topics) in sections {
+        let committed = world.committed_offsets(group);
+        for topic in topics {
+            let Some(t) = world.cluster.topics.get(topic) else { continue };
+            for (p, state) in t.partitions.iter().enumerate() {
+                let tp = TopicPartition::new(topic, p as i32);
+                let key = (group.to_string(), tp.clone());
+                rows.push(PartitionRow {
+                    group: group.to_string(),
+                    owner: owners.get(&(group, &tp)).copied(),
+                    leader: state.leader,
+                    end_offset: state.end_offset,
+                    committed: committed.and_then(|o| o.get(&tp).copied()),
+                    processed: world.cluster.stats.processed_until.get(&key).copied().unwrap_or(0),
+                    redelivered: world.cluster.stats.redelivered.get(&key).copied().unwrap_or(0),
+                    partition: tp,
+                });
+            }
         }
     }
     rows

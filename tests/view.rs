@@ -73,3 +73,24 @@ fn a_fenced_zombie_is_not_shown_as_the_owner() {
         assert_eq!(r.owner, Some(5), "{} belongs to the replacement c5", r.partition);
     }
 }
+
+/// Two groups reading the same topic each own all of it: the table has one
+/// row per group and partition, each with that group's owner and offsets.
+#[test]
+fn two_groups_on_one_topic_each_get_their_own_rows() {
+    let mut s = groupscope::sim::Scenario::demo();
+    let mut other = s.groups[0].clone();
+    other.group_id = "audit".into();
+    other.consumers = 1;
+    s.groups.push(other);
+    let mut w = groupscope::sim::World::new(s).unwrap();
+    w.run_until(20_000);
+    let rows = view::partitions(&w);
+    assert_eq!(rows.len(), 12, "6 partitions × 2 groups");
+    for r in &rows {
+        let owner = r.owner.expect("every partition owned in both groups");
+        assert_eq!(w.consumers[&owner].group_id, r.group, "{} of {} is owned inside the group", r.partition, r.group);
+    }
+    let audit_owner: std::collections::BTreeSet<u32> = rows.iter().filter(|r| r.group == "audit").filter_map(|r| r.owner).collect();
+    assert_eq!(audit_owner.len(), 1, "the audit group's single consumer owns all six");
+}

@@ -227,7 +227,10 @@ pub fn App(props: &AppProps) -> Html {
                     return;
                 }
                 match e.key().as_str() {
-                    "p" => presenter.set(!*presenter),
+                    "p" => {
+                        prefs::set_fullscreen(!*presenter);
+                        presenter.set(!*presenter);
+                    }
                     "?" => help.set(!*help),
                     "Escape" => {
                         help.set(false);

@@ -75,10 +75,15 @@ pub fn partition_table(world: &World, lang: Lang, on_select: &Callback<Option<Se
     if rows.len() > LARGE_TABLE {
         return partition_grid(&rows, lang, on_select);
     }
+    // Several groups: one row per group and partition, with a group column.
+    let groups = rows.iter().map(|r| r.group.as_str()).collect::<std::collections::BTreeSet<_>>().len();
     html! {
         <table id="ownership" class="ownership">
             <caption>{ tr(lang, "ownership") }</caption>
-            <thead><tr>{ for ["col.partition", "col.owner", "col.leader", "col.end", "col.committed", "col.processed", "col.redelivered"].iter().map(|k| html! { <th>{ tr(lang, k) }</th> }) }</tr></thead>
+            <thead><tr>
+                if groups > 1 { <th>{ tr(lang, "col.group") }</th> }
+                { for ["col.partition", "col.owner", "col.leader", "col.end", "col.committed", "col.processed", "col.redelivered"].iter().map(|k| html! { <th>{ tr(lang, k) }</th> }) }
+            </tr></thead>
             <tbody>
             { for rows.into_iter().map(|r| {
                 let owner = r.owner.map(|o| format!("c{o}")).unwrap_or_default();
@@ -86,8 +91,9 @@ pub fn partition_table(world: &World, lang: Lang, on_select: &Callback<Option<Se
                 let tp = r.partition.clone();
                 let select = on_select.reform(move |_: MouseEvent| Some(Selection::Partition(tp.clone())));
                 html! {
-                    <tr data-partition={r.partition.to_string()} data-owner={owner.clone()}
+                    <tr data-partition={r.partition.to_string()} data-owner={owner.clone()} data-group={r.group.clone()}
                         class={classes!(highlights.contains(&r.partition.to_string()).then_some("highlight"))}>
+                        if groups > 1 { <td>{ r.group.clone() }</td> }
                         <td><button class="linklike" onclick={select}>{ r.partition.to_string() }</button></td>
                         <td class="owner" style={style}>{ if owner.is_empty() { tr(lang, "unowned").to_string() } else { owner } }</td>
                         <td>{ r.leader.map(|l| format!("broker-{l}")).unwrap_or("—".into()) }</td>

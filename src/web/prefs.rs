@@ -36,3 +36,24 @@ pub fn apply_lang(lang: Lang) {
         let _ = root.set_attribute("lang", lang.tag());
     }
 }
+
+/// Presenter mode also asks for full screen (both are user gestures: the
+/// button or the `p` key); leaving it leaves full screen. Browsers that refuse
+/// (an iframe without `allowfullscreen`) just keep the large type.
+pub fn set_fullscreen(on: bool) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    if on {
+        if let Some(root) = doc.document_element() {
+            let _ = root.request_fullscreen();
+        }
+    } else if doc.fullscreen_element().is_some() {
+        doc.exit_fullscreen();
+    }
+}
+
+/// The visitor asked the system for less motion (`prefers-reduced-motion`).
+pub fn reduced_motion() -> bool {
+    web_sys::window()
+        .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
+        .is_some_and(|m| m.matches())
+}

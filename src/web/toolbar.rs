@@ -125,7 +125,13 @@ pub fn toolbar(t: Toolbar) -> Html {
                 </label>
                 <button id="export-svg" onclick={on_svg} title={tr(lang, "export.title")}>{ tr(lang, "export.svg") }</button>
                 <button id="export-png" onclick={on_png} title={tr(lang, "export.title")}>{ tr(lang, "export.png") }</button>
-                <button id="presenter" onclick={toggle(t.presenter)} aria-pressed={t.presenter.to_string()} title={tr(lang, "presenter.title")}>{ tr(lang, "presenter") }</button>
+                <button id="presenter" onclick={{
+                    let h = t.presenter.clone();
+                    Callback::from(move |_: MouseEvent| {
+                        super::prefs::set_fullscreen(!*h);
+                        h.set(!*h);
+                    })
+                }} aria-pressed={t.presenter.to_string()} title={tr(lang, "presenter.title")}>{ tr(lang, "presenter") }</button>
                 <button id="help-button" onclick={toggle(t.help)} aria-pressed={t.help.to_string()} title={tr(lang, "help.title")}>{ tr(lang, "help") }</button>
                 <label>{ tr(lang, "language") }{" "}
                     <select id="lang" onchange={on_lang}>

@@ -42,6 +42,7 @@ pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, highlig
     let messages = view::messages(world);
     let workers = view::workers(world);
     let large = view::is_large(world);
+    let reduced = super::prefs::reduced_motion();
     html! {
         <svg id="topology" onmousedown={on_press} onkeydown={on_key} viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="group" aria-label={tr(lang, "topology.label")}>
             // Per-pair links only while they can be told apart.
@@ -125,8 +126,11 @@ pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, highlig
                 }
             }) }
             { for messages.iter().map(|m| {
-                let x = m.from.0 + (m.to.0 - m.from.0) * m.progress;
-                let y = m.from.1 + (m.to.1 - m.from.1) * m.progress;
+                // With prefers-reduced-motion a message waits at the middle of its link
+                // instead of gliding along it.
+                let progress = if reduced { 0.5 } else { m.progress };
+                let x = m.from.0 + (m.to.0 - m.from.0) * progress;
+                let y = m.from.1 + (m.to.1 - m.from.1) * progress;
                 let class = classes!("msg", if m.request { "request" } else { "response" }, m.api.to_lowercase(),
                     is_sel(Selection::Message(m.id)).then_some("selected"));
                 html! {
