@@ -6,7 +6,9 @@ use crate::player::Player;
 use crate::sim::{Fault, Millis, Scenario};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
+use crate::sim::config::{BrokerConfig, ConsumerConfig, NetworkConfig};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// Bumped when the format changes; older links then get a clear message.
 pub const VERSION: u32 = 1;
@@ -22,14 +24,47 @@ pub struct Permalink {
     pub at: Millis,
 }
 
+/// Removes from `v` every key whose value equals `default`'s, and nulls.
+fn strip(v: &mut Value, default: &Value) {
+    if let (Value::Object(m), Value::Object(d)) = (v, default) {
+        m.retain(|k, x| !x.is_null() && d.get(k) != Some(x));
+    }
+}
+
+/// Drops the broker, network and consumer settings a scenario leaves at Kafka's
+/// (or the simulator's) defaults, and the group fields at theirs.
+fn compact(link: &mut Value) {
+    let Some(s) = link.get_mut("scenario") else { return };
+    let broker = serde_json::to_value(BrokerConfig::default()).expect("configs serialize");
+    let network = serde_json::to_value(NetworkConfig::default()).expect("configs serialize");
+    let consumer = serde_json::to_value(ConsumerConfig::default()).expect("configs serialize");
+    if let Some(b) = s.get_mut("broker") {
+        strip(b, &broker);
+    }
+    if let Some(n) = s.get_mut("network") {
+        strip(n, &network);
+    }
+    if let Some(Value::Array(groups)) = s.get_mut("groups") {
+        for g in groups {
+            if let Some(c) = g.get_mut("config") {
+                strip(c, &consumer);
+            }
+            strip(g, &serde_json::json!({ "staticMembers": false, "startStaggerMs": 300 }));
+        }
+    }
+}
+
 impl Permalink {
     pub fn of(player: &Player) -> Permalink {
         Permalink { v: VERSION, scenario: player.scenario.clone(), script: player.script.clone(), at: player.now() }
     }
 
-    /// The URL fragment, without `#`.
+    /// The URL fragment, without `#`: the JSON without the settings left at
+    /// their defaults (reading fills them in again), as base64url.
     pub fn encode(&self) -> String {
-        let json = serde_json::to_string(self).expect("permalinks serialize");
+        let mut v = serde_json::to_value(self).expect("permalinks serialize");
+        compact(&mut v);
+        let json = serde_json::to_string(&v).expect("values serialize");
         format!("{PREFIX}{}", URL_SAFE_NO_PAD.encode(json))
     }
 
