@@ -6,6 +6,8 @@ pub const EXAMPLES: &[(&str, &str, &str, &str)] = &[
     ("crash", "A consumer crashes (classic, eager range)", "消费者崩溃（经典协议，eager range）", include_str!("../scenarios/crash.json")),
     ("coordinator-failover", "The coordinator's broker dies", "协调者所在的 broker 宕机", include_str!("../scenarios/coordinator-failover.json")),
     ("connect", "Kafka Connect: a worker leaves, its tasks wait", "Kafka Connect：一个 worker 离开，它的任务等待", include_str!("../scenarios/connect.json")),
+    ("consumer-protocol-crash", "KIP-848: one consumer of three crashes", "KIP-848：三个消费者中的一个崩溃", include_str!("../scenarios/consumer-protocol-crash.json")),
+    ("unsafe-assignor", "A deliberately wrong assignor: the invariant monitor catches it", "一个故意出错的分配器：不变式监视器会抓住它", include_str!("../scenarios/unsafe-assignor.json")),
 ];
 
 /// The example's scenario, validated.

@@ -162,6 +162,10 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("lab.kept", "kept", "保留"),
     ("lab.added", "added", "新增"),
     ("lab.revoked", "revoked", "撤销"),
+    // Invariant monitor
+    ("inv.ok", "✓ Invariants hold: one owner per partition in each generation, one active coordinator per group, generations and committed offsets never go back.", "✓ 不变式成立：每一代中每个分区只有一个所有者，每个组只有一个活跃协调者，代数和已提交位移从不回退。"),
+    ("inv.violated", "✗ {0} invariant violation(s)", "✗ 违反不变式 {0} 次"),
+    ("inv.jump", "go there", "跳到那里"),
     // Inspector
     ("inspector.title", "Inspector", "检查器"),
     ("inspector.empty", "Click a broker, a consumer, a link, a message or a partition to see its full state and the faults you can inject on it.", "点击 broker、消费者、连线、消息或分区，查看它的完整状态以及可以对它注入的故障。"),

@@ -101,6 +101,14 @@ pub fn check(s: &Scenario) -> Vec<Lint> {
                 ));
             }
         }
+        if c.assignors.iter().any(|a| a == crate::assign::unsafe_duplicate::NAME) {
+            out.push(lint(
+                Level::Warning,
+                f("partition.assignment.strategy"),
+                "unsafe-duplicate is not a Kafka assignor: it gives every member every partition, so two members own the same partition. It is here to show the invariant monitor at work.".into(),
+                "unsafe-duplicate 不是 Kafka 的分配器：它把每个分区分给每个成员，于是两个成员会同时拥有同一个分区。它只是用来演示不变式监视器。".into(),
+            ));
+        }
         if let Some(first) = c.assignors.first() {
             let cooperative = c.assignors.iter().all(|a| a == "cooperative-sticky");
             let (en, zh) = if cooperative {

@@ -53,7 +53,9 @@ pub struct Player {
 
 impl Player {
     pub fn new(scenario: Scenario) -> Result<Player, String> {
-        let world = World::new(scenario.clone())?;
+        let mut world = World::new(scenario.clone())?;
+        // The page shows the invariant monitor.
+        world.monitor = true;
         let mut p = Player {
             scenario,
             world,

@@ -268,12 +268,16 @@ fn every_shipped_example_scenario_loads_and_runs_a_minute_without_violations() {
     for (id, en, zh, _) in groupscope::examples::EXAMPLES {
         assert!(!en.is_empty() && !zh.is_empty());
         let s = groupscope::examples::load(id).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let deliberately_wrong = *id == "unsafe-assignor";
         let mut w = World::new(s).unwrap();
+        let mut seen = false;
         while w.next_time().is_some_and(|t| t <= 60_000) {
             w.step();
             let violations = groupscope::sim::invariants::check(&w);
-            assert!(violations.is_empty(), "{id} at {} ms: {violations:?}", w.now);
+            seen |= !violations.is_empty();
+            assert!(deliberately_wrong || violations.is_empty(), "{id} at {} ms: {violations:?}", w.now);
         }
+        assert_eq!(seen, deliberately_wrong, "{id}: only the deliberately wrong example violates an invariant");
     }
 }
 
@@ -322,4 +326,32 @@ fn the_consumer_group_diagram_covers_every_transition_seen() {
     assert_eq!(d.machine, "ConsumerGroupState");
     assert_eq!(d.current.as_deref(), Some("Stable"));
     assert_eq!(d.last.map(|(_, to, _)| to).as_deref(), Some("Stable"));
+}
+
+/// The page's invariant monitor: with the deliberately wrong assignor, the
+/// double ownership is recorded in the trace once, at the moment it begins.
+#[test]
+fn the_monitor_records_each_violation_once_when_it_begins() {
+    let s = groupscope::examples::load("unsafe-assignor").unwrap();
+    let mut p = Player::new(s).unwrap();
+    p.dispatch(Action::Seek(30_000));
+    let found: Vec<_> = p
+        .world
+        .trace
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::InvariantViolated { invariant, detail } => Some((e.at, invariant.clone(), detail.clone())),
+            _ => None,
+        })
+        .collect();
+    assert!(!found.is_empty() && found.iter().all(|(_, i, _)| i == "single-owner"), "{found:?}");
+    let details: BTreeSet<&String> = found.iter().map(|(_, _, d)| d).collect();
+    assert_eq!(details.len(), found.len(), "each violation once");
+    // It begins when the first generation completes (the group becomes Stable).
+    let stable = p.world.trace.iter().find(|e| matches!(&e.kind, EventKind::StateChanged { machine: Machine::Group { .. }, to, .. } if to == "Stable")).unwrap().at;
+    assert!(found[0].0 >= stable && found[0].0 <= stable + 200, "first at {} ms, Stable at {stable} ms", found[0].0);
+    // The demo, monitored the same way, never reports one.
+    let mut demo = Player::new(Scenario::demo()).unwrap();
+    demo.dispatch(Action::Seek(60_000));
+    assert!(!demo.world.trace.iter().any(|e| matches!(e.kind, EventKind::InvariantViolated { .. })));
 }

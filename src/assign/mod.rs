@@ -18,6 +18,7 @@ pub mod range;
 pub mod roundrobin;
 pub mod server;
 pub mod sticky;
+pub mod unsafe_duplicate;
 
 pub use server::{server_assignor, GroupSpec, MemberSpec, ServerAssignment, ServerAssignor, SubscriptionType, TopicMetadata};
 
@@ -214,6 +215,12 @@ pub fn topic_partition_order(a: &TopicPartition, b: &TopicPartition) -> std::cmp
 /// The names of Kafka's built-in client assignors (`partition.assignment.strategy`).
 pub const CLIENT_ASSIGNORS: [&str; 4] = ["range", "roundrobin", "sticky", "cooperative-sticky"];
 
+/// Assignors a scenario may name: Kafka's, plus the deliberately wrong one
+/// that demonstrates the invariant monitor.
+pub fn is_known_client_assignor(name: &str) -> bool {
+    CLIENT_ASSIGNORS.contains(&name) || name == unsafe_duplicate::NAME
+}
+
 /// The assignor under `name` as a leader that already ran it holds it: sticky
 /// assignors resume from `max_generation` (what `max_generation()` returned).
 pub fn client_assignor_resuming(name: &str, max_generation: i32) -> Option<Box<dyn ClientAssignor>> {
@@ -231,6 +238,7 @@ pub fn client_assignor(name: &str) -> Option<Box<dyn ClientAssignor>> {
         "roundrobin" => Some(Box::new(roundrobin::RoundRobinAssignor)),
         "sticky" => Some(Box::new(sticky::StickyAssignor::sticky())),
         "cooperative-sticky" => Some(Box::new(sticky::StickyAssignor::cooperative())),
+        unsafe_duplicate::NAME => Some(Box::new(unsafe_duplicate::UnsafeDuplicateAssignor)),
         _ => None,
     }
 }

@@ -163,7 +163,7 @@ impl Scenario {
                 return Err(format!("groups.{}.config: partition.assignment.strategy is empty", g.group_id));
             }
             for a in &c.assignors {
-                if !crate::assign::CLIENT_ASSIGNORS.contains(&a.as_str()) {
+                if !crate::assign::is_known_client_assignor(a) {
                     return Err(format!("groups.{}.config: unknown assignor '{a}'", g.group_id));
                 }
             }

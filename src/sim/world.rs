@@ -48,6 +48,11 @@ pub struct World {
     pub paused_until: BTreeMap<NodeId, Millis>,
     /// Faults injected interactively (time, fault), for replay and permalinks.
     pub injected: Vec<(Millis, Fault)>,
+    /// Check the invariants after every step and record each new violation in
+    /// the trace (the page's invariant monitor; tests check them themselves).
+    pub monitor: bool,
+    /// Violations already recorded, so each is reported once.
+    monitored: std::collections::BTreeSet<(String, String)>,
     queue: BTreeMap<(Millis, u64), Item>,
     timers: BTreeMap<(NodeId, TimerKey), (Millis, u64)>,
     seq: u64,
@@ -98,6 +103,8 @@ impl World {
             network: Network::default(),
             paused_until: BTreeMap::new(),
             injected: Vec::new(),
+            monitor: false,
+            monitored: std::collections::BTreeSet::new(),
             queue: BTreeMap::new(),
             timers: BTreeMap::new(),
             seq: 0,
@@ -221,6 +228,23 @@ impl World {
 
     /// Processes the next item. Returns false when nothing is left to do.
     pub fn step(&mut self) -> bool {
+        let stepped = self.step_once();
+        if stepped && self.monitor {
+            self.monitor_invariants();
+        }
+        stepped
+    }
+
+    /// Records violations of the invariants not seen before.
+    fn monitor_invariants(&mut self) {
+        for v in super::invariants::check(self) {
+            if self.monitored.insert((v.invariant.to_string(), v.detail.clone())) {
+                self.record(None, EventKind::InvariantViolated { invariant: v.invariant.to_string(), detail: v.detail });
+            }
+        }
+    }
+
+    fn step_once(&mut self) -> bool {
         let Some(((at, _), item)) = self.queue.pop_first() else { return false };
         self.advance_clock(at);
         let node = match &item {

@@ -9,7 +9,7 @@ use super::inspector::inspector;
 use super::lab::AssignorLab;
 use super::lesson_panel::{lesson_list, lesson_panel, save_progress, LessonMsg};
 use super::event_log::EventLog;
-use super::panels::{connect_tasks, fidelity_notes, group_panel, partition_table};
+use super::panels::{connect_tasks, fidelity_notes, group_panel, invariant_monitor, partition_table};
 use super::prefs;
 use super::spacetime::spacetime;
 use super::statechart::statecharts;
@@ -327,6 +327,7 @@ pub fn App(props: &AppProps) -> Html {
                             if let Some(s) = session.as_ref() {
                                 { lesson_panel(s, lang_v, &on_lesson) }
                             }
+                            { invariant_monitor(world, lang_v, &dispatch) }
                             { inspector(world, lang_v, (*selection).as_ref(), &on_fault, &on_select) }
                             { group_panel(world, lang_v) }
                             <FaultMenu on_fault={on_fault.clone()} />

@@ -161,3 +161,31 @@ pub fn connect_tasks(world: &World, lang: Lang, highlights: &[String]) -> Html {
         </table>
     }
 }
+
+/// The invariant monitor: green while every invariant holds; each violation
+/// (a deliberately wrong setting or a bug) is listed and jumps to its moment.
+pub fn invariant_monitor(world: &World, lang: Lang, dispatch: &Callback<crate::player::Action>) -> Html {
+    let found: Vec<(u64, String, String)> = world
+        .trace
+        .iter()
+        .filter_map(|e| match &e.kind {
+            crate::sim::trace::EventKind::InvariantViolated { invariant, detail } => Some((e.at, invariant.clone(), detail.clone())),
+            _ => None,
+        })
+        .collect();
+    if found.is_empty() {
+        return html! { <p id="invariants" class="invariants ok" role="status" data-violations="0">{ tr(lang, "inv.ok") }</p> };
+    }
+    html! {
+        <div id="invariants" class="invariants violated" role="alert" data-violations={found.len().to_string()}>
+            <p><b>{ trf(lang, "inv.violated", &[&found.len()]) }</b></p>
+            <ul>
+                { for found.iter().take(5).map(|(at, inv, detail)| {
+                    let t = *at;
+                    html! { <li>{ format!("{:.1} s · {inv}: {detail} ", t as f64 / 1000.0) }
+                        <button class="jump" onclick={dispatch.reform(move |_| crate::player::Action::Seek(t))}>{ tr(lang, "inv.jump") }</button></li> }
+                }) }
+            </ul>
+        </div>
+    }
+}

@@ -204,3 +204,29 @@ test('the page works inside an iframe and its API is reachable there', async () 
     site.close();
   }
 });
+
+test('the invariant monitor is green, then catches a deliberately wrong assignor and jumps there', async () => {
+  const site = await serveSite();
+  const browser = await launch();
+  try {
+    const { page, foreign, errors } = await openPage(browser, site);
+    await page.evaluate(() => window.groupscope.seek(20000));
+    await page.waitForSelector('#invariants.ok');
+    await page.click('#tab-config');
+    await page.selectOption('#cfg-example', 'unsafe-assignor');
+    await page.waitForSelector('#lint li.warning[data-field="demo: partition.assignment.strategy"]');
+    await page.click('#cfg-apply');
+    await page.click('#tab-sim');
+    await page.evaluate(() => window.groupscope.seek(20000));
+    await page.waitForSelector('#invariants.violated');
+    assert.match(await page.textContent('#invariants'), /single-owner/);
+    await page.click('#invariants button.jump');
+    const t = await page.evaluate(() => window.groupscope.state().now);
+    assert.ok(t > 0 && t < 20000, `jumped back to the violation at ${t} ms`);
+    assert.deepEqual(foreign, []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    site.close();
+  }
+});
