@@ -14,15 +14,74 @@ pub struct Violation {
 
 /// All invariants, at the world's current instant.
 pub fn check(world: &World) -> Vec<Violation> {
-    let mut v = Vec::new();
-    single_owner(world, &mut v);
-    single_active_coordinator(world, &mut v);
-    persisted_generations_increase(world, &mut v);
-    committed_offsets_never_go_back(world, &mut v);
-    connect_single_runner(world, &mut v);
-    connect_generation_persisted(world, &mut v);
-    super::consumer_group_invariants::check(world, &mut v);
-    v
+    Monitor::default().check(world)
+}
+
+/// The invariants checked step after step: the `__consumer_offsets` logs only
+/// grow, so the generation and offset checks read each record once (after a
+/// minute a large group has tens of thousands of records; rereading them after
+/// every step made the page crawl). A fresh monitor checks everything.
+#[derive(Clone, Debug, Default)]
+pub struct Monitor {
+    /// Per offsets-log partition: records already read, last generation per
+    /// group and last committed offset per (group, partition).
+    read: Vec<usize>,
+    generations: BTreeMap<(usize, String), i32>,
+    offsets: BTreeMap<(usize, String, crate::assign::TopicPartition), i64>,
+}
+
+impl Monitor {
+    pub fn check(&mut self, world: &World) -> Vec<Violation> {
+        let mut v = Vec::new();
+        single_owner(world, &mut v);
+        single_active_coordinator(world, &mut v);
+        self.read_new_records(world, &mut v);
+        connect_single_runner(world, &mut v);
+        connect_generation_persisted(world, &mut v);
+        super::consumer_group_invariants::check(world, &mut v);
+        v
+    }
+
+    /// Persisted generations never go backwards in a group, and committed
+    /// offsets never go backwards for a (group, partition).
+    fn read_new_records(&mut self, world: &World, v: &mut Vec<Violation>) {
+        let logs = &world.cluster.offsets_logs;
+        self.read.resize(logs.len(), 0);
+        for (i, log) in logs.iter().enumerate() {
+            if log.len() < self.read[i] {
+                // A log never shrinks; if it did, start over rather than miss records.
+                self.read[i] = 0;
+                self.generations.retain(|(l, _), _| *l != i);
+                self.offsets.retain(|(l, _, _), _| *l != i);
+            }
+            for r in &log[self.read[i]..] {
+                match r {
+                    CoordinatorRecord::GroupMetadata { group_id, generation_id, .. } => {
+                        if let Some(prev) = self.generations.insert((i, group_id.clone()), *generation_id) {
+                            if *generation_id < prev {
+                                v.push(Violation {
+                                    invariant: "generation-monotonic",
+                                    detail: format!("group {group_id} persisted generation {generation_id} after {prev}"),
+                                });
+                            }
+                        }
+                    }
+                    CoordinatorRecord::OffsetCommit { group_id, partition, offset } => {
+                        if let Some(prev) = self.offsets.insert((i, group_id.clone(), partition.clone()), *offset) {
+                            if *offset < prev {
+                                v.push(Violation {
+                                    invariant: "offsets-monotonic",
+                                    detail: format!("{group_id} committed {partition} at {offset} after {prev}"),
+                                });
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            self.read[i] = log.len();
+        }
+    }
 }
 
 /// No connector or task instance exists on two Connect workers at once.
@@ -141,42 +200,4 @@ fn single_active_coordinator(world: &World, v: &mut Vec<Violation>) {
     }
 }
 
-/// Generations written to `__consumer_offsets` never go backwards for a group.
-/// (In memory a failed-over group returns to its last persisted generation,
-/// which is why the persisted sequence is the one that must increase.)
-fn persisted_generations_increase(world: &World, v: &mut Vec<Violation>) {
-    for log in &world.cluster.offsets_logs {
-        let mut last: BTreeMap<&str, i32> = BTreeMap::new();
-        for r in log {
-            if let CoordinatorRecord::GroupMetadata { group_id, generation_id, .. } = r {
-                if let Some(prev) = last.insert(group_id, *generation_id) {
-                    if *generation_id < prev {
-                        v.push(Violation {
-                            invariant: "generation-monotonic",
-                            detail: format!("group {group_id} persisted generation {generation_id} after {prev}"),
-                        });
-                    }
-                }
-            }
-        }
-    }
-}
 
-/// Committed offsets never decrease for a (group, partition).
-fn committed_offsets_never_go_back(world: &World, v: &mut Vec<Violation>) {
-    for log in &world.cluster.offsets_logs {
-        let mut last: BTreeMap<(&str, &crate::assign::TopicPartition), i64> = BTreeMap::new();
-        for r in log {
-            if let CoordinatorRecord::OffsetCommit { group_id, partition, offset } = r {
-                if let Some(prev) = last.insert((group_id, partition), *offset) {
-                    if *offset < prev {
-                        v.push(Violation {
-                            invariant: "offsets-monotonic",
-                            detail: format!("{group_id} committed {partition} at {offset} after {prev}"),
-                        });
-                    }
-                }
-            }
-        }
-    }
-}

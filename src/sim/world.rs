@@ -53,12 +53,20 @@ pub struct World {
     pub monitor: bool,
     /// Violations already recorded, so each is reported once.
     monitored: std::collections::BTreeSet<(String, String)>,
+    /// The incremental checker behind `monitor`, and when it runs next.
+    monitor_state: super::invariants::Monitor,
+    monitor_next: Millis,
     queue: BTreeMap<(Millis, u64), Item>,
     timers: BTreeMap<(NodeId, TimerKey), (Millis, u64)>,
     seq: u64,
     next_msg: u64,
     rng: ChaCha8Rng,
 }
+
+/// Up to this many clients the page's monitor checks the invariants after every step.
+pub const MONITOR_EVERY_STEP_UP_TO: usize = 16;
+/// Beyond it, at most this often (simulated ms).
+pub const MONITOR_LARGE_EVERY_MS: Millis = 50;
 
 /// Parses `c3` or `broker-1` (the names the UI and scenarios use).
 pub fn parse_node(s: &str) -> Option<NodeId> {
@@ -105,6 +113,8 @@ impl World {
             injected: Vec::new(),
             monitor: false,
             monitored: std::collections::BTreeSet::new(),
+            monitor_state: super::invariants::Monitor::default(),
+            monitor_next: 0,
             queue: BTreeMap::new(),
             timers: BTreeMap::new(),
             seq: 0,
@@ -235,9 +245,23 @@ impl World {
         stepped
     }
 
-    /// Records violations of the invariants not seen before.
+    /// Records violations of the invariants not seen before. Small worlds are
+    /// checked after every step; with more than `MONITOR_EVERY_STEP_UP_TO`
+    /// clients (a check then costs about a thousand partition lookups) at most
+    /// every `MONITOR_LARGE_EVERY_MS` of simulated time, so a violation shorter
+    /// than that may go unseen on the page (the tests check every step).
     fn monitor_invariants(&mut self) {
-        for v in super::invariants::check(self) {
+        let clients = self.consumers.len() + self.async_consumers.len() + self.workers.len();
+        if clients > MONITOR_EVERY_STEP_UP_TO {
+            if self.now < self.monitor_next {
+                return;
+            }
+            self.monitor_next = self.now + MONITOR_LARGE_EVERY_MS;
+        }
+        let mut m = std::mem::take(&mut self.monitor_state);
+        let found = m.check(self);
+        self.monitor_state = m;
+        for v in found {
             if self.monitored.insert((v.invariant.to_string(), v.detail.clone())) {
                 self.record(None, EventKind::InvariantViolated { invariant: v.invariant.to_string(), detail: v.detail });
             }
