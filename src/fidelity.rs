@@ -115,6 +115,21 @@ pub const NOTES: &[Note] = &[
         zh: "消费者从不正常关闭，所以静态成员只有在 poll 计时器到期时才会以纪元 -2 离组；不模拟按组覆盖的配置（GroupConfig）；在 group.protocol=consumer 下，客户端的 session.timeout.ms、heartbeat.interval.ms 和 partition.assignment.strategy 会被忽略，而不是被拒绝。",
     },
     Note {
+        area: "errors",
+        en: "Error codes of the classic protocol that the simulation never produces, because it does not model their cause: GROUP_AUTHORIZATION_FAILED (no ACLs), UNSUPPORTED_VERSION (every broker speaks every API version), UNKNOWN_TOPIC_OR_PARTITION and REQUEST_TIMED_OUT as OffsetCommit answers (appends to __consumer_offsets never fail; client-side request timeouts and broken connections are simulated and retried the same way), OFFSET_METADATA_TOO_LARGE and INVALID_COMMIT_OFFSET_SIZE (commits carry no metadata string and have no size limit), UNSTABLE_OFFSET_COMMIT (no transactions), GROUP_ID_NOT_FOUND for OffsetCommit (groups and offsets never expire) and NON_EMPTY_GROUP (no admin client: no DeleteGroups or OffsetDelete). The client still reacts to each as Kafka does.",
+        zh: "有些经典协议的错误码在模拟中从不出现，因为没有模拟引发它们的原因：GROUP_AUTHORIZATION_FAILED（没有 ACL）、UNSUPPORTED_VERSION（每个 broker 都支持所有 API 版本）、作为 OffsetCommit 响应的 UNKNOWN_TOPIC_OR_PARTITION 和 REQUEST_TIMED_OUT（向 __consumer_offsets 追加写入从不失败；客户端一侧的请求超时和连接断开是模拟了的，并以同样的方式重试）、OFFSET_METADATA_TOO_LARGE 和 INVALID_COMMIT_OFFSET_SIZE（提交不带元数据字符串，也没有大小限制）、UNSTABLE_OFFSET_COMMIT（没有事务）、OffsetCommit 的 GROUP_ID_NOT_FOUND（组和位移从不过期）以及 NON_EMPTY_GROUP（没有管理客户端，也就没有 DeleteGroups 和 OffsetDelete）。客户端对其中每一个错误的反应仍与 Kafka 一致。",
+    },
+    Note {
+        area: "offsets",
+        en: "simulated.commit.mode is not a Kafka config but the simulated application's own code: commitSync() or commitAsync() after each batch, or no commit. The application catches every commit exception, logs it and polls again; a commitAsync() while the coordinator is unknown fails to its callback instead of waiting for the coordinator lookup.",
+        zh: "simulated.commit.mode 不是 Kafka 的配置，而是模拟应用自己的代码：每处理完一批消息后调用 commitSync() 或 commitAsync()，或者根本不提交。应用会捕获所有提交异常，记录日志后继续 poll；在协调者未知时调用的 commitAsync() 会直接以失败通知回调，而不是等待查找协调者。",
+    },
+    Note {
+        area: "network",
+        en: "FindCoordinator goes to a broker the client has no broken connection to; a broker whose connection broke is tried again only after reconnect.backoff.ms (doubling, without Kafka's 20% jitter), and Kafka's random starting point is a round-robin cursor.",
+        zh: "FindCoordinator 会发往客户端没有断开连接记录的 broker；连接断开过的 broker 要等 reconnect.backoff.ms 之后才会再次尝试（逐次翻倍，没有 Kafka 的 20% 随机抖动），Kafka 随机选择的起点在这里是一个轮转游标。",
+    },
+    Note {
         area: "compare",
         en: "The comparison counts a partition as processed while its owner could process it (alive, not paused, holding a fetch position, its poll() not waiting for the group), even when there is nothing new to read; fetches from partition leaders take no time.",
         zh: "在协议对比中，只要分区的所有者能够处理它（进程存活、没有暂停、已有拉取位置、poll() 没有在等待消费者组），就算作正在处理，即使此时没有新消息可读；从分区 leader 拉取消息不耗费时间。",

@@ -7,7 +7,7 @@
 //! The same schedules also run against consumer-protocol groups (KIP-848).
 #![cfg(not(target_arch = "wasm32"))]
 
-use groupscope::sim::config::GroupProtocol;
+use groupscope::sim::config::{CommitMode, GroupProtocol};
 use groupscope::sim::{invariants, Fault, Scenario, World};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -34,6 +34,11 @@ fn random_world_with(seed: u64, protocol: GroupProtocol) -> (World, u64) {
         2 => vec!["sticky".into()],
         _ => vec!["cooperative-sticky".into()],
     };
+    // The simulated application's commits (from the seed, so the random draws
+    // and thus the schedules of earlier runs stay the same).
+    let (auto, mode) = [(true, CommitMode::None), (false, CommitMode::Sync), (false, CommitMode::Async), (true, CommitMode::Sync)][(seed / 3 % 4) as usize];
+    g.config.enable_auto_commit = auto;
+    g.config.commit_mode = mode;
     if protocol == GroupProtocol::Consumer {
         // The broker's consumer-group timeouts (lowered bounds, as a test cluster may set them).
         let session = g.config.session_timeout_ms;

@@ -5,7 +5,7 @@
 //! poll-timer expiry that leaves the group and goes STALE. The heartbeat request
 //! manager and response handling are in `async_consumer_heartbeat.rs`.
 
-use super::config::ConsumerConfig;
+use super::config::{CommitMode, ConsumerConfig};
 use super::consumer::MainThread;
 use super::ctx::Ctx;
 use super::message::{Request, LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH};
@@ -82,6 +82,9 @@ pub struct CoordinatorLink {
     /// Next bootstrap broker asked for the coordinator.
     pub bootstrap_cursor: u32,
     pub backoff_attempts: u32,
+    /// Brokers in reconnect backoff (leastLoadedNode skips them).
+    #[serde(default)]
+    pub connections: super::connections::Connections,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -118,6 +121,9 @@ pub struct AsyncConsumer {
     pub main: MainThread,
     pub last_poll: Millis,
     pub next_auto_commit: Millis,
+    /// In-flight OffsetCommits the simulated application sent itself, by correlation.
+    #[serde(default)]
+    pub app_commits: BTreeMap<u64, CommitMode>,
 }
 
 impl AsyncConsumer {
@@ -147,6 +153,7 @@ impl AsyncConsumer {
             main: MainThread::Idle,
             last_poll: 0,
             next_auto_commit: 0,
+            app_commits: BTreeMap::new(),
         }
     }
 
@@ -208,7 +215,17 @@ impl AsyncConsumer {
     /// The application thread calls `poll()`.
     pub fn poll(&mut self, ctx: &mut Ctx, out: &mut Out) {
         let node = self.node();
+        let batch_done = matches!(self.main, MainThread::Processing { .. });
         super::poll_loop::finish_batch(ctx, node, &self.group_id, &mut self.main, out);
+        if batch_done && self.commit_after_batch(ctx, out) {
+            return;
+        }
+        self.enter_poll(ctx, out);
+    }
+
+    /// The application enters `poll()`.
+    pub(crate) fn enter_poll(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        self.main = MainThread::InPoll;
         self.last_poll = ctx.now;
         out.set_timer(TimerKey::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
         // maybeRejoinStaleMember / onConsumerPoll.
@@ -226,7 +243,13 @@ impl AsyncConsumer {
     /// return records. Owned partitions keep being processed while the
     /// coordinator is unknown (the new consumer's poll does not wait for it).
     pub(crate) fn drive(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        if !self.alive || self.fatal.is_some() || self.main != MainThread::InPoll {
+        if !self.alive || self.fatal.is_some() {
+            return;
+        }
+        if matches!(self.main, MainThread::CommitSync { .. }) {
+            return self.continue_commit_sync(ctx, out);
+        }
+        if self.main != MainThread::InPoll {
             return;
         }
         if self.link.coordinator.is_none() {
@@ -307,18 +330,24 @@ impl AsyncConsumer {
         false
     }
 
-    pub(crate) fn commit_positions(&mut self, ctx: &Ctx, coordinator: u32, before_revocation: bool, out: &mut Out) {
+    pub(crate) fn commit_positions(&mut self, ctx: &Ctx, coordinator: u32, before_revocation: bool, out: &mut Out) -> u64 {
+        let offsets = self.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect();
+        let correlation = self.send_offset_commit(ctx, coordinator, offsets, out);
+        if let Some(p) = self.link.in_flight.get_mut(&correlation) {
+            p.before_revocation = before_revocation;
+        }
+        correlation
+    }
+
+    pub(crate) fn send_offset_commit(&mut self, ctx: &Ctx, coordinator: u32, offsets: Vec<(TopicPartition, i64)>, out: &mut Out) -> u64 {
         let request = Request::OffsetCommit {
             group_id: self.group_id.clone(),
             generation_id: self.member_epoch,
             member_id: self.member_id.clone(),
             group_instance_id: self.config.group_instance_id.clone(),
-            offsets: self.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect(),
+            offsets,
         };
-        let correlation = self.send(ctx, coordinator, request, out);
-        if let Some(p) = self.link.in_flight.get_mut(&correlation) {
-            p.before_revocation = before_revocation;
-        }
+        self.send(ctx, coordinator, request, out)
     }
 
     /// The application calls `subscribe()` with a new topic list: the next
@@ -336,7 +365,7 @@ impl AsyncConsumer {
     /// or −2 if static) without revocation callbacks, then goes STALE, where it
     /// loses its partitions; the next `poll()` rejoins (facts E9).
     pub fn poll_timeout(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        if !matches!(self.main, MainThread::Processing { .. }) {
+        if !matches!(self.main, MainThread::Processing { .. } | MainThread::CommitSync { .. }) {
             out.set_timer(TimerKey::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
             return;
         }

@@ -36,12 +36,17 @@ impl AsyncConsumer {
         if self.link.coordinator.is_some() || self.has_in_flight("FindCoordinator") {
             return;
         }
-        let broker = self.link.bootstrap_cursor % ctx.cluster.broker_count.max(1);
-        self.link.bootstrap_cursor += 1;
-        self.send(ctx, broker, Request::FindCoordinator { key: self.group_id.clone() }, out);
+        // leastLoadedNode: the next broker not in reconnect backoff.
+        match self.link.connections.least_loaded(ctx.cluster.broker_count, self.link.bootstrap_cursor, ctx.now) {
+            Ok(broker) => {
+                self.link.bootstrap_cursor = broker + 1;
+                self.send(ctx, broker, Request::FindCoordinator { key: self.group_id.clone() }, out);
+            }
+            Err(at) => out.set_timer(TimerKey::Backoff, at),
+        }
     }
 
-    fn mark_coordinator_unknown(&mut self, reason: &str, out: &mut Out) {
+    pub(crate) fn mark_coordinator_unknown(&mut self, reason: &str, out: &mut Out) {
         if let Some(c) = self.link.coordinator.take() {
             out.emit(EventKind::Note { node: self.node(), text: format!("coordinator broker-{c} marked unknown: {reason}") });
         }
@@ -156,6 +161,7 @@ impl AsyncConsumer {
 
     /// The broker went down: each of its in-flight requests fails.
     pub fn connection_lost(&mut self, ctx: &mut Ctx, broker: u32, out: &mut Out) {
+        self.link.connections.disconnected(broker, ctx.now, &self.config);
         let to_broker: Vec<u64> = self.link.in_flight.keys().copied().filter(|c| self.link.in_flight[c].broker == broker).collect();
         to_broker.into_iter().for_each(|c| self.request_failed(ctx, c, None, out));
     }
@@ -168,12 +174,16 @@ impl AsyncConsumer {
             out.emit(EventKind::Note { node: self.node(), text: text.into() });
         }
         out.cancel_timer(TimerKey::RequestTimeout { correlation });
+        self.link.connections.disconnected(p.broker, ctx.now, &self.config);
         let wait = super::poll_loop::backoff_ms(&self.config, &mut self.link.backoff_attempts);
         if p.api == "FindCoordinator" {
             out.set_timer(TimerKey::Backoff, ctx.now + wait);
             return;
         }
         self.mark_coordinator_unknown(&format!("{} to broker-{} failed", p.api, p.broker), out);
+        if let Some(mode) = self.app_commits.remove(&correlation) {
+            self.on_app_commit(ctx, mode, None, out);
+        }
         if p.api == "ConsumerGroupHeartbeat" {
             self.sent = SentFields::default();
             self.heartbeat_backoff_until = ctx.now + wait;
@@ -186,6 +196,7 @@ impl AsyncConsumer {
         let Some(p) = self.link.in_flight.remove(&correlation) else { return };
         out.cancel_timer(TimerKey::RequestTimeout { correlation });
         let error = response.error();
+        self.link.connections.ready(p.broker);
         if error == Errors::NONE {
             self.link.backoff_attempts = 0;
         }
@@ -196,6 +207,13 @@ impl AsyncConsumer {
         match response {
             Response::FindCoordinator { error, node_id, partition } => self.on_find_coordinator(ctx, error, node_id, partition, out),
             Response::ConsumerGroupHeartbeat(r) => self.on_heartbeat(ctx, r, p.member_epoch, out),
+            Response::OffsetCommit { error, .. } if self.app_commits.contains_key(&correlation) => {
+                if error == Errors::REQUEST_TIMED_OUT {
+                    self.mark_coordinator_unknown("OffsetCommit answered REQUEST_TIMED_OUT", out);
+                }
+                let mode = self.app_commits.remove(&correlation).expect("checked");
+                self.on_app_commit(ctx, mode, Some(error), out);
+            }
             Response::OffsetCommit { error, .. } => {
                 if !matches!(error, Errors::NONE) {
                     out.emit(EventKind::Note { node: self.node(), text: format!("commit failed: {error}") });

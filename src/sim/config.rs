@@ -105,6 +105,41 @@ pub enum AutoOffsetReset {
     Latest,
 }
 
+/// What the simulated application does after processing each batch that `poll()`
+/// returned (`simulated.commit.mode`). Kafka has no such config: it is the
+/// application's own code. With `enable.auto.commit=false` this is the only
+/// way offsets get committed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CommitMode {
+    /// Never calls `commitSync` / `commitAsync` (offsets move only by auto-commit).
+    #[default]
+    None,
+    /// `commitSync()` after each batch: the application waits for the answer
+    /// (retrying retriable errors for `default.api.timeout.ms`) before polling again.
+    Sync,
+    /// `commitAsync()` after each batch: no waiting and no retries.
+    Async,
+}
+
+impl CommitMode {
+    pub fn is_none(&self) -> bool {
+        *self == CommitMode::None
+    }
+}
+
+fn is_default_reconnect_backoff(ms: &u64) -> bool {
+    *ms == 50
+}
+
+fn is_default_reconnect_backoff_max(ms: &u64) -> bool {
+    *ms == 1000
+}
+
+fn is_default_api_timeout(ms: &u64) -> bool {
+    *ms == 60_000
+}
+
 /// `group.protocol`: which consumer implementation and group protocol a client uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -162,6 +197,18 @@ pub struct ConsumerConfig {
     /// The server assignor the member asks for (consumer protocol only).
     #[serde(rename = "group.remote.assignor", skip_serializing_if = "Option::is_none")]
     pub group_remote_assignor: Option<String>,
+    /// Simulated application: commit after each processed batch (not a Kafka config).
+    #[serde(rename = "simulated.commit.mode", skip_serializing_if = "CommitMode::is_none")]
+    pub commit_mode: CommitMode,
+    /// How long `commitSync()` keeps retrying (the timeout of the no-argument overload).
+    #[serde(rename = "default.api.timeout.ms", skip_serializing_if = "is_default_api_timeout")]
+    pub default_api_timeout_ms: u64,
+    /// A broker whose connection just broke is not picked for FindCoordinator
+    /// (leastLoadedNode) for this long, doubling per failure (no jitter here).
+    #[serde(rename = "reconnect.backoff.ms", skip_serializing_if = "is_default_reconnect_backoff")]
+    pub reconnect_backoff_ms: u64,
+    #[serde(rename = "reconnect.backoff.max.ms", skip_serializing_if = "is_default_reconnect_backoff_max")]
+    pub reconnect_backoff_max_ms: u64,
 }
 
 impl Default for ConsumerConfig {
@@ -184,6 +231,10 @@ impl Default for ConsumerConfig {
             processing_ms_per_record: 5,
             group_protocol: GroupProtocol::Classic,
             group_remote_assignor: None,
+            commit_mode: CommitMode::None,
+            default_api_timeout_ms: 60_000,
+            reconnect_backoff_ms: 50,
+            reconnect_backoff_max_ms: 1000,
         }
     }
 }

@@ -3,7 +3,8 @@
 //! coordinator discovery and the join loop. Response handling is in
 //! `consumer_responses.rs`.
 
-use super::config::ConsumerConfig;
+use super::config::{CommitMode, ConsumerConfig};
+use super::connections::Connections;
 use super::ctx::Ctx;
 use super::message::{Body, JoinGroupRequest, JoinProtocol, ProtocolMetadata, Request};
 use super::out::{Out, TimerKey};
@@ -32,6 +33,10 @@ pub enum MainThread {
     Idle,
     /// Processing the records the last `poll()` returned, until the given time.
     Processing { until: Millis, batch: Vec<(TopicPartition, i64, i64)> },
+    /// Blocked in `commitSync()` after a batch (`simulated.commit.mode=sync`):
+    /// until the commit succeeds or fails for good, retrying retriable errors
+    /// from `retry_at` on, for at most `default.api.timeout.ms` (`deadline`).
+    CommitSync { offsets: Vec<(TopicPartition, i64)>, deadline: Millis, retry_at: Millis },
 }
 
 /// A request waiting for its response.
@@ -102,6 +107,18 @@ pub struct ClassicConsumer {
     pub assignment_snapshot: BTreeMap<String, i32>,
     /// `maxGeneration` of this process's sticky assignor instance (never reset).
     pub assignor_max_generation: i32,
+    /// Brokers in reconnect backoff (leastLoadedNode skips them).
+    #[serde(default)]
+    pub connections: Connections,
+    /// In-flight OffsetCommits the simulated application sent itself, by correlation.
+    #[serde(default)]
+    pub app_commits: BTreeMap<u64, CommitMode>,
+    /// onJoinPrepare's commit is retried (retriable errors) until this deadline
+    /// (the rebalance timeout from its first attempt), not before `join_prepare_retry_at`.
+    #[serde(default)]
+    pub join_prepare_deadline: Option<Millis>,
+    #[serde(default)]
+    pub join_prepare_retry_at: Millis,
 }
 
 impl ClassicConsumer {
@@ -147,6 +164,10 @@ impl ClassicConsumer {
             backoff_attempts: 0,
             assignment_snapshot: BTreeMap::new(),
             assignor_max_generation: crate::assign::sticky::DEFAULT_GENERATION,
+            connections: Connections::default(),
+            app_commits: BTreeMap::new(),
+            join_prepare_deadline: None,
+            join_prepare_retry_at: 0,
         }
     }
 
@@ -233,7 +254,16 @@ impl ClassicConsumer {
     /// The application thread calls `poll()`.
     pub fn poll(&mut self, ctx: &mut Ctx, out: &mut Out) {
         let node = self.node();
+        let batch_done = matches!(self.main, MainThread::Processing { .. });
         super::poll_loop::finish_batch(ctx, node, &self.group_id, &mut self.main, out);
+        if batch_done && self.commit_after_batch(ctx, out) {
+            return;
+        }
+        self.enter_poll(ctx, out);
+    }
+
+    /// The application enters `poll()`.
+    pub(crate) fn enter_poll(&mut self, ctx: &mut Ctx, out: &mut Out) {
         self.main = MainThread::InPoll;
         self.last_poll = ctx.now;
         out.set_timer(TimerKey::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
@@ -242,7 +272,13 @@ impl ClassicConsumer {
 
     /// Continues `poll()`: coordinator, join, offsets, then fetch and process.
     pub(crate) fn drive(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        if !self.alive || self.fatal.is_some() || self.main != MainThread::InPoll {
+        if !self.alive || self.fatal.is_some() {
+            return;
+        }
+        if matches!(self.main, MainThread::CommitSync { .. }) {
+            return self.continue_commit_sync(ctx, out);
+        }
+        if self.main != MainThread::InPoll {
             return;
         }
         let Some(coordinator) = self.coordinator else {
@@ -335,8 +371,19 @@ impl ClassicConsumer {
         super::poll_loop::fetch_and_process(ctx, &self.config, &self.owned, &mut self.positions, &mut self.main, out);
     }
 
-    pub(crate) fn commit_positions(&mut self, ctx: &Ctx, coordinator: u32, for_join_prepare: bool, out: &mut Out) {
+    pub(crate) fn commit_positions(&mut self, ctx: &Ctx, coordinator: u32, for_join_prepare: bool, out: &mut Out) -> u64 {
         let offsets: Vec<(TopicPartition, i64)> = self.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect();
+        self.send_offset_commit(ctx, coordinator, offsets, for_join_prepare, out)
+    }
+
+    pub(crate) fn send_offset_commit(
+        &mut self,
+        ctx: &Ctx,
+        coordinator: u32,
+        offsets: Vec<(TopicPartition, i64)>,
+        for_join_prepare: bool,
+        out: &mut Out,
+    ) -> u64 {
         let request = Request::OffsetCommit {
             group_id: self.group_id.clone(),
             generation_id: self.generation,
@@ -344,32 +391,41 @@ impl ClassicConsumer {
             group_instance_id: self.config.group_instance_id.clone(),
             offsets,
         };
-        self.send(ctx, coordinator, request, for_join_prepare, out);
+        self.send(ctx, coordinator, request, for_join_prepare, out)
     }
 
-    fn ensure_coordinator(&mut self, ctx: &mut Ctx, out: &mut Out) {
+    /// FindCoordinator to the least loaded node: the next broker that is not in
+    /// reconnect backoff; when all are, wait for the first backoff to end.
+    pub(crate) fn ensure_coordinator(&mut self, ctx: &mut Ctx, out: &mut Out) {
         if self.has_in_flight("FindCoordinator") {
             return;
         }
-        let n = ctx.cluster.broker_count.max(1);
-        let broker = self.bootstrap_cursor % n;
-        self.bootstrap_cursor += 1;
-        self.send(ctx, broker, Request::FindCoordinator { key: self.group_id.clone() }, false, out);
+        match self.connections.least_loaded(ctx.cluster.broker_count, self.bootstrap_cursor, ctx.now) {
+            Ok(broker) => {
+                self.bootstrap_cursor = broker + 1;
+                self.send(ctx, broker, Request::FindCoordinator { key: self.group_id.clone() }, false, out);
+            }
+            Err(at) => out.set_timer(TimerKey::Backoff, at),
+        }
     }
 
     /// `onJoinPrepare`: commit (and wait), then revoke or lose partitions.
     /// Returns false while the commit is still in flight.
     fn on_join_prepare(&mut self, ctx: &mut Ctx, coordinator: u32, out: &mut Out) -> bool {
-        if self.in_flight.values().any(|f| f.for_join_prepare) {
+        if self.in_flight.values().any(|f| f.for_join_prepare) || ctx.now < self.join_prepare_retry_at {
             return false;
         }
         let can_commit = self.state == MemberState::STABLE && self.generation >= 0 && !self.positions.is_empty();
-        if self.config.enable_auto_commit && can_commit && !self.join_prepare_committed {
+        let in_time = self.join_prepare_deadline.is_none_or(|d| ctx.now < d);
+        if self.config.enable_auto_commit && can_commit && !self.join_prepare_committed && in_time {
             self.commit_positions(ctx, coordinator, true, out);
             self.join_prepare_committed = true;
+            // joinPrepareTimer: retries stop after the rebalance timeout.
+            self.join_prepare_deadline.get_or_insert(ctx.now + self.config.max_poll_interval_ms);
             return false;
         }
         self.join_prepare_committed = false;
+        self.join_prepare_deadline = None;
         let owned = std::mem::take(&mut self.owned);
         if self.generation == NO_GENERATION || self.member_id.is_empty() {
             if !owned.is_empty() {
@@ -450,7 +506,7 @@ impl ClassicConsumer {
 
     /// `max.poll.interval.ms` passed without a `poll()` (AC `handlePollTimeoutExpiry`).
     pub fn poll_timeout(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        if !matches!(self.main, MainThread::Processing { .. }) {
+        if !matches!(self.main, MainThread::Processing { .. } | MainThread::CommitSync { .. }) {
             out.set_timer(TimerKey::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
             return;
         }

@@ -51,6 +51,7 @@ impl ClassicConsumer {
 
     /// Every in-flight request to `broker` fails (the broker went down).
     pub fn connection_lost(&mut self, ctx: &mut Ctx, broker: u32, out: &mut Out) {
+        self.connections.disconnected(broker, ctx.now, &self.config);
         let lost: Vec<u64> = self.in_flight.iter().filter(|(_, f)| f.broker == broker).map(|(c, _)| *c).collect();
         for c in lost {
             self.request_failed(ctx, c, out);
@@ -60,12 +61,17 @@ impl ClassicConsumer {
     fn request_failed(&mut self, ctx: &mut Ctx, correlation: u64, out: &mut Out) {
         let Some(f) = self.in_flight.remove(&correlation) else { return };
         out.cancel_timer(TimerKey::RequestTimeout { correlation });
+        // A refused or broken connection (or a request timeout, which closes it).
+        self.connections.disconnected(f.broker, ctx.now, &self.config);
         if f.api == "FindCoordinator" {
             let wait = self.backoff_ms();
             out.set_timer(TimerKey::Backoff, ctx.now + wait);
             return;
         }
         self.mark_coordinator_unknown(&format!("{} to broker-{} failed", f.api, f.broker), out);
+        if f.api == "OffsetCommit" {
+            return self.on_offset_commit(ctx, correlation, None, &f, out);
+        }
         if matches!(f.api.as_str(), "JoinGroup" | "SyncGroup") {
             self.set_state(ctx, MemberState::UNJOINED, &format!("{} failed", f.api), out);
         }
@@ -76,10 +82,13 @@ impl ClassicConsumer {
         let Some(f) = self.in_flight.remove(&correlation) else { return };
         out.cancel_timer(TimerKey::RequestTimeout { correlation });
         let error = response.error();
+        self.connections.ready(f.broker);
         if error == Errors::NONE {
             self.backoff_attempts = 0;
         }
-        if is_coordinator_error(error) && f.api != "FindCoordinator" {
+        if is_coordinator_error(error) && f.api == "OffsetCommit" {
+            self.mark_coordinator_unknown(&format!("{} answered {error}", f.api), out);
+        } else if is_coordinator_error(error) && f.api != "FindCoordinator" {
             self.mark_coordinator_unknown(&format!("{} answered {error}", f.api), out);
             if matches!(f.api.as_str(), "JoinGroup" | "SyncGroup") {
                 self.set_state(ctx, MemberState::UNJOINED, &format!("{} → {error}", f.api), out);
@@ -93,13 +102,13 @@ impl ClassicConsumer {
             Response::SyncGroup { error, assignment, .. } => self.on_sync_group(ctx, error, assignment, out),
             Response::Heartbeat { error } => self.on_heartbeat(ctx, error, f.generation, out),
             Response::LeaveGroup { .. } => {}
-            Response::OffsetCommit { error, .. } => self.on_offset_commit(ctx, error, f.for_join_prepare, out),
+            Response::OffsetCommit { error, .. } => self.on_offset_commit(ctx, correlation, Some(error), &f, out),
             Response::OffsetFetch { error, offsets } => self.on_offset_fetch(ctx, error, offsets, out),
             Response::ConsumerGroupHeartbeat(_) => {}
         }
     }
 
-    fn fail_fatally(&mut self, ctx: &Ctx, error: Errors, out: &mut Out) {
+    pub(crate) fn fail_fatally(&mut self, ctx: &Ctx, error: Errors, out: &mut Out) {
         self.fatal = Some(error.to_string());
         out.emit(EventKind::Note { node: self.node(), text: format!("fatal error {error}: the consumer raises it to the application") });
         self.set_state(ctx, MemberState::UNJOINED, &format!("fatal {error}"), out);
@@ -303,18 +312,6 @@ impl ClassicConsumer {
             _ => {}
         }
         if self.main == MainThread::InPoll {
-            self.drive(ctx, out);
-        }
-    }
-
-    fn on_offset_commit(&mut self, ctx: &mut Ctx, error: Errors, for_join_prepare: bool, out: &mut Out) {
-        match error {
-            Errors::NONE => {}
-            Errors::REBALANCE_IN_PROGRESS => self.rejoin_needed = true,
-            Errors::FENCED_INSTANCE_ID => return self.fail_fatally(ctx, error, out),
-            e => out.emit(EventKind::Note { node: self.node(), text: format!("commit failed: {e} (CommitFailedException)") }),
-        }
-        if for_join_prepare {
             self.drive(ctx, out);
         }
     }

@@ -1,5 +1,6 @@
 //! The simulation core: deterministic, with no web dependency.
 
+mod app_commit;
 pub mod async_consumer;
 mod async_consumer_heartbeat;
 pub mod broker;
@@ -9,6 +10,7 @@ mod classic_sync;
 pub mod cluster;
 pub mod config;
 pub mod connect_config;
+pub mod connections;
 mod connect_herder;
 pub mod connect_worker;
 mod connect_worker_responses;

@@ -1,0 +1,277 @@
+//! Offset commits: the simulated application's own commits
+//! (`simulated.commit.mode`), how the client reacts to each OffsetCommit error,
+//! commits through coordinator failover, and where FindCoordinator goes after a
+//! broker dies (facts A2, A4, B11, F).
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use common::TestWorld;
+use groupscope::assign::TopicPartition;
+use groupscope::sim::classic_group::ClassicGroupState::Stable;
+use groupscope::sim::config::{CommitMode, ConsumerConfig, GroupProtocol};
+use groupscope::sim::consumer::{MainThread, MemberState};
+use groupscope::sim::trace::EventKind;
+use groupscope::sim::{Fault, NodeId, Scenario};
+use std::collections::BTreeMap;
+
+fn manual(mode: CommitMode, f: impl FnOnce(&mut ConsumerConfig)) -> Scenario {
+    let mut s = Scenario::demo();
+    let c = &mut s.groups[0].config;
+    c.enable_auto_commit = false;
+    c.commit_mode = mode;
+    f(c);
+    s
+}
+
+/// Records client `idx` processed per partition (from the trace), up to `until` ms.
+fn processed_by(t: &TestWorld, idx: u32, until: u64) -> BTreeMap<TopicPartition, i64> {
+    let mut m = BTreeMap::new();
+    for e in t.world.trace.iter().filter(|e| e.at <= until) {
+        if let EventKind::RecordsProcessed { node, partition, from, to, .. } = &e.kind {
+            if *node == NodeId::Client(idx) {
+                *m.entry(partition.clone()).or_insert(0) += to - from;
+            }
+        }
+    }
+    m
+}
+
+fn redelivered(t: &TestWorld, tp: &TopicPartition) -> i64 {
+    t.world.cluster.stats.redelivered.get(&("demo".to_string(), tp.clone())).copied().unwrap_or(0)
+}
+
+fn notes_of(t: &TestWorld, idx: u32) -> Vec<String> {
+    t.world
+        .trace
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Note { node, text } if *node == NodeId::Client(idx) => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn commit_mode_none_redelivers_everything_processed_since_the_start_after_a_crash() {
+    // facts F: the new owner starts from the last committed offset; nothing was
+    // ever committed (auto.offset.reset=earliest in the demo), so it starts at 0.
+    let mut t = TestWorld::new(manual(CommitMode::None, |_| {}));
+    t.sleep(20_000);
+    let crash_at = t.world.now;
+    let done = processed_by(&t, 2, crash_at);
+    assert!(!done.is_empty() && done.values().all(|n| *n > 0));
+    t.inject(Fault::CrashConsumer { consumer: 2 });
+    t.sleep(20_000);
+    assert_eq!(t.world.committed_offsets("demo").map_or(0, |c| c.len()), 0, "nobody ever commits");
+    for (tp, n) in &done {
+        assert_eq!(redelivered(&t, tp), *n, "{tp}: every record c2 processed is processed again");
+    }
+}
+
+#[test]
+fn commit_mode_sync_redelivers_at_most_the_batch_in_flight_at_a_crash() {
+    let mut t = TestWorld::new(manual(CommitMode::Sync, |_| {}));
+    t.sleep(20_000);
+    while !matches!(t.consumer(2).main, MainThread::Processing { .. }) {
+        t.sleep(1);
+    }
+    let MainThread::Processing { batch, .. } = t.consumer(2).main.clone() else { unreachable!() };
+    t.inject(Fault::CrashConsumer { consumer: 2 });
+    t.sleep(20_000);
+    // Every batch c2 finished was committed before its next poll(): nothing it
+    // processed is processed again; the new owner starts at the in-flight batch.
+    for tp in &t.world.consumers[&2].owned.clone() {
+        assert_eq!(redelivered(&t, tp), 0, "{tp}");
+    }
+    for (tp, from, _) in &batch {
+        let first = t.world.trace.iter().find_map(|e| match &e.kind {
+            EventKind::RecordsProcessed { node, partition, from, .. } if *node != NodeId::Client(2) && partition == tp => Some(*from),
+            _ => None,
+        });
+        assert_eq!(first, Some(*from), "{tp}: the new owner resumes at the start of c2's unfinished batch");
+    }
+}
+
+#[test]
+fn commit_mode_async_commits_after_each_batch_without_waiting() {
+    let mut t = TestWorld::new(manual(CommitMode::Async, |_| {}));
+    t.sleep(20_000);
+    let committed = t.world.committed_offsets("demo").cloned().unwrap_or_default();
+    assert_eq!(committed.len(), 6, "every partition has a committed offset");
+    assert!(t.world.consumers.values().all(|c| !matches!(c.main, MainThread::CommitSync { .. })));
+    assert!(t.notes().iter().all(|n| !n.contains("commitAsync() failed")));
+}
+
+#[test]
+fn commit_sync_during_a_cooperative_rebalance_fails_with_rebalance_in_progress_exception() {
+    // A cooperative member keeps processing while its JoinGroup/SyncGroup are in
+    // flight; its commitSync then fails at once (ConsumerCoordinator
+    // sendOffsetCommitRequest: generationIfStable() is null and rebalanceInProgress()),
+    // without resetting the generation: it stays in the group.
+    let mut t = TestWorld::new(manual(CommitMode::Sync, |c| c.assignors = vec!["cooperative-sticky".into()]));
+    t.sleep(15_000);
+    t.inject(Fault::AddConsumer { group: "demo".into() });
+    t.sleep(15_000);
+    let failed: Vec<String> = (1..=3).flat_map(|i| notes_of(&t, i)).filter(|n| n.starts_with("commitSync() failed")).collect();
+    assert!(!failed.is_empty(), "some member committed mid-rebalance");
+    assert!(failed.iter().all(|n| n.contains("RebalanceInProgressException")), "{failed:?}");
+    assert!(!t.labels_sent().iter().any(|l| l.starts_with("OffsetCommit →")), "refused locally: never sent, no error answers");
+    assert_eq!(t.group_state("demo").0, Stable);
+    assert!((1..=4).all(|i| t.consumer(i).state == MemberState::STABLE && t.consumer(i).generation >= 2));
+}
+
+#[test]
+fn an_offset_commit_from_a_removed_member_gets_unknown_member_id_and_commit_failed_then_it_rejoins_as_new() {
+    // facts B11: OffsetCommit UNKNOWN_MEMBER_ID resets generation and member id
+    // (CommitFailedException); the member rejoins and reports its partitions lost.
+    let mut t = TestWorld::new(manual(CommitMode::Sync, |c| c.processing_ms_per_record = 50));
+    t.sleep(15_000);
+    let old_member = t.consumer(2).member_id.clone();
+    while !matches!(t.consumer(2).main, MainThread::Processing { .. }) {
+        t.sleep(1);
+    }
+    // Frozen past session.timeout.ms: the group removes c2; when it wakes up the
+    // end of its batch comes first, so its commitSync reaches the coordinator.
+    t.inject(Fault::PauseConsumer { consumer: 2, duration_ms: 9000 });
+    t.sleep(20_000);
+    let notes = notes_of(&t, 2);
+    assert!(t.labels_sent().iter().any(|l| l == "OffsetCommit → UNKNOWN_MEMBER_ID"), "{:?}", t.labels_sent().iter().filter(|l| l.starts_with("OffsetCommit")).collect::<Vec<_>>());
+    assert!(notes.iter().any(|n| n.contains("commitSync() failed: UNKNOWN_MEMBER_ID: CommitFailedException")), "{notes:?}");
+    t.sleep_until(60_000, |t| t.group_state("demo").0 == Stable && t.consumer(2).state == MemberState::STABLE);
+    assert_ne!(t.consumer(2).member_id, old_member, "rejoined as a new member");
+    assert_eq!((1..=3).map(|i| t.owned(i).len()).sum::<usize>(), 6);
+}
+
+#[test]
+fn commit_sync_through_coordinator_failover_is_retried_until_the_new_coordinator_has_loaded() {
+    // facts A4/B11: the connection breaks (retriable), the client rediscovers,
+    // gets COORDINATOR_LOAD_IN_PROGRESS while the new coordinator loads, backs
+    // off retry.backoff.ms and retries; commitSync never reports a failure.
+    let mut t = TestWorld::new(manual(CommitMode::Sync, |c| c.processing_ms_per_record = 1));
+    t.sleep(15_000);
+    let old = t.world.cluster.coordinator_for("demo").unwrap();
+    while !t.world.consumers.values().any(|c| matches!(c.main, MainThread::CommitSync { .. })) {
+        t.sleep(1);
+    }
+    let committing: Vec<u32> = t.world.consumers.values().filter(|c| matches!(c.main, MainThread::CommitSync { .. })).map(|c| c.idx).collect();
+    t.inject(Fault::KillBroker { broker: old });
+    t.sleep(10_000);
+    let labels = t.labels_sent();
+    assert!(labels.iter().any(|l| l == "OffsetCommit → COORDINATOR_LOAD_IN_PROGRESS"), "a retry reached the loading coordinator");
+    assert!(t.notes().iter().any(|n| n.contains("commitSync(): COORDINATOR_LOAD_IN_PROGRESS (retriable), retrying in")));
+    assert!(t.notes().iter().all(|n| !n.contains("commitSync() failed")), "no commit was reported failed");
+    let new = t.world.cluster.coordinator_for("demo").unwrap();
+    assert_ne!(new, old);
+    for i in committing {
+        assert!(!matches!(t.consumer(i).main, MainThread::CommitSync { .. }), "c{i} got out of commitSync");
+    }
+    let committed = t.world.committed_offsets("demo").expect("loaded");
+    for c in t.world.consumers.values() {
+        for tp in &c.owned {
+            assert!(committed.get(tp).copied().unwrap_or(-1) > 0, "{tp} committed on the new coordinator");
+        }
+    }
+    assert_eq!(t.group_state("demo"), (Stable, 1), "no rebalance");
+}
+
+#[test]
+fn an_auto_commit_answered_coordinator_load_in_progress_is_retried_after_retry_backoff() {
+    // A slow load (simulated.coordinator.load.ms) so an auto-commit lands in it.
+    let mut s = Scenario::demo();
+    s.broker.coordinator_load_ms = 6000;
+    let mut t = TestWorld::new(s);
+    t.sleep(14_900);
+    let old = t.world.cluster.coordinator_for("demo").unwrap();
+    t.inject(Fault::KillBroker { broker: old });
+    t.sleep(15_000);
+    let notes = t.notes();
+    let failed = notes.iter().filter(|n| n.starts_with("auto-commit failed: COORDINATOR_LOAD_IN_PROGRESS (retriable)")).count();
+    assert!(failed > 0, "auto-commits reached the loading coordinator");
+    assert!(notes.iter().all(|n| !n.contains("CommitFailedException")));
+    // The retry came retry.backoff.ms later, not auto.commit.interval.ms later.
+    let load_done = t.world.trace.iter().find_map(|e| match &e.kind {
+        EventKind::StateChanged { to, .. } if to == "ACTIVE" => Some(e.at),
+        _ => None,
+    });
+    let first_commit_after = t.world.trace.iter().find_map(|e| match &e.kind {
+        EventKind::OffsetsCommitted { .. } if Some(e.at) > load_done => Some(e.at),
+        _ => None,
+    });
+    assert!(first_commit_after.unwrap() - load_done.unwrap() < 1500, "{first_commit_after:?} vs load at {load_done:?}");
+}
+
+fn find_coordinator_targets_after(t: &TestWorld, at: u64) -> Vec<NodeId> {
+    t.world
+        .trace
+        .iter()
+        .filter(|e| e.at >= at)
+        .filter_map(|e| match &e.kind {
+            EventKind::MessageSent { from: NodeId::Client(_), to, label, .. } if label.starts_with("FindCoordinator ") => Some(*to),
+            _ => None,
+        })
+        .collect()
+}
+
+fn rediscovery_goes_to_a_live_broker_first(protocol: GroupProtocol) {
+    let mut s = Scenario::demo();
+    s.groups[0].config.group_protocol = protocol;
+    let mut t = TestWorld::new(s);
+    t.sleep(15_000);
+    let dead = t.world.cluster.coordinator_for("demo").unwrap();
+    // Every client asked broker-0 first, so its round-robin cursor points at broker-1.
+    assert_eq!(dead, 1, "the demo group's coordinator is the broker the old rule would retry");
+    let at = t.world.now;
+    t.inject(Fault::KillBroker { broker: dead });
+    t.sleep(5000);
+    let targets = find_coordinator_targets_after(&t, at);
+    assert!(targets.len() >= 3, "every client rediscovers: {targets:?}");
+    assert!(!targets.contains(&NodeId::Broker(dead)), "leastLoadedNode skips the broker in reconnect backoff: {targets:?}");
+    let refused = t.world.trace.iter().filter(|e| e.at >= at).any(|e| {
+        matches!(&e.kind, EventKind::MessageDropped { label, .. } if label.starts_with("FindCoordinator"))
+    });
+    assert!(!refused, "no FindCoordinator is refused by the dead broker");
+}
+
+#[test]
+fn classic_rediscovery_after_the_coordinator_dies_asks_a_live_broker_first() {
+    rediscovery_goes_to_a_live_broker_first(GroupProtocol::Classic);
+}
+
+#[test]
+fn consumer_protocol_rediscovery_after_the_coordinator_dies_asks_a_live_broker_first() {
+    rediscovery_goes_to_a_live_broker_first(GroupProtocol::Consumer);
+}
+
+#[test]
+fn the_consumer_protocol_client_commits_sync_after_each_batch_too() {
+    let mut s = manual(CommitMode::Sync, |c| c.group_protocol = GroupProtocol::Consumer);
+    s.groups[0].consumers = 2;
+    let mut t = TestWorld::new(s);
+    t.sleep(20_000);
+    let crash_at = t.world.now;
+    let done = processed_by(&t, 2, crash_at);
+    t.inject(Fault::CrashConsumer { consumer: 2 });
+    t.sleep(60_000);
+    assert!(!done.is_empty());
+    let committed = t.world.committed_offsets("demo").cloned().unwrap_or_default();
+    assert_eq!(committed.len(), 6);
+    let redone: i64 = done.keys().map(|tp| redelivered(&t, tp)).sum();
+    let batch_max = i64::from(t.world.scenario.groups[0].config.max_poll_records);
+    assert!(redone <= batch_max, "at most one batch is processed again: {redone}");
+    // facts F: a commit sent with the epoch the member had before the coordinator
+    // bumped it (c1 takes c2's partitions) gets STALE_MEMBER_EPOCH, which
+    // commitSync turns into CommitFailedException (CommitRequestManager); no other failure.
+    let failed: Vec<String> = t.notes().into_iter().filter(|n| n.contains("commitSync() failed")).collect();
+    assert!(failed.iter().all(|n| n.contains("STALE_MEMBER_EPOCH: CommitFailedException")), "{failed:?}");
+}
+
+#[test]
+fn commit_mode_defaults_to_none_and_is_named_as_a_simulated_application_setting() {
+    assert_eq!(ConsumerConfig::default().commit_mode, CommitMode::None);
+    let json = serde_json::to_string(&ConsumerConfig::default()).unwrap();
+    assert!(!json.contains("simulated.commit.mode"), "the default is not written, so saved scenarios keep their form");
+    let c: ConsumerConfig = serde_json::from_str(r#"{"enable.auto.commit": false, "simulated.commit.mode": "sync"}"#).unwrap();
+    assert_eq!(c.commit_mode, CommitMode::Sync);
+    assert!(serde_json::from_str::<ConsumerConfig>(r#"{"simulated.commit.mode": "sometimes"}"#).is_err());
+}
