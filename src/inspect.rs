@@ -171,9 +171,14 @@ pub fn actions(world: &World, sel: &Selection) -> Vec<Fault> {
                 _ => return Vec::new(),
             };
             let consumer = *c;
+            let is_static = world.consumers.get(c).map(|k| k.config.group_instance_id.is_some())
+                .or_else(|| world.async_consumers.get(c).map(|a| a.config.group_instance_id.is_some()))
+                .unwrap_or(false);
             let mut v = if alive {
                 vec![
                     Fault::CrashConsumer { consumer },
+                    Fault::CloseConsumer { consumer },
+                    Fault::RestartConsumerAs { consumer, static_member: !is_static },
                     Fault::PauseConsumer { consumer, duration_ms: 10_000 },
                     Fault::SlowProcessing { consumer, ms_per_record: 1_000 },
                     Fault::SlowProcessing { consumer, ms_per_record: 10 },

@@ -392,3 +392,53 @@ fn a_member_sharing_no_assignor_with_the_group_gets_inconsistent_group_protocol(
     assert_eq!(t.consumer(3).fatal.as_deref(), Some("INCONSISTENT_GROUP_PROTOCOL"));
     assert_eq!(t.group_state("demo"), (Stable, 1));
 }
+
+/// `close()` of a dynamic member (facts B9): it commits, revokes and sends
+/// LeaveGroup, so the group rebalances at once instead of after
+/// session.timeout.ms, and the survivors resume from its commit.
+#[test]
+fn a_closed_dynamic_member_leaves_at_once_and_a_closed_static_member_keeps_its_place() {
+    use groupscope::sim::trace::EventKind;
+    let mut w = groupscope::sim::World::new(groupscope::sim::Scenario::demo()).unwrap();
+    w.run_until(15_000);
+    w.inject(groupscope::sim::Fault::CloseConsumer { consumer: 2 });
+    let closed_at = w.now;
+    w.run_until(30_000);
+    let left = w.trace.iter().find(|e| e.at >= closed_at && matches!(&e.kind, EventKind::MessageSent { label, from, .. } if label.starts_with("LeaveGroup") && from.to_string() == "c2"));
+    assert!(left.is_some(), "c2 sends LeaveGroup");
+    let rebalance = w.trace.iter().find(|e| e.at >= closed_at && matches!(&e.kind, EventKind::StateChanged { to, .. } if to == "PreparingRebalance")).unwrap();
+    assert!(rebalance.at < closed_at + 1_000, "the rebalance starts on the LeaveGroup, not after session.timeout.ms (at {} ms)", rebalance.at);
+    assert!(!w.consumers[&2].alive);
+    // A static member closes without LeaveGroup (KIP-345): no rebalance within the session timeout.
+    let mut s = groupscope::sim::Scenario::demo();
+    s.groups[0].static_members = true;
+    let mut w = groupscope::sim::World::new(s).unwrap();
+    w.run_until(15_000);
+    w.inject(groupscope::sim::Fault::CloseConsumer { consumer: 2 });
+    let closed_at = w.now;
+    w.run_until(closed_at + 4_000);
+    assert!(!w.trace.iter().any(|e| e.at >= closed_at && matches!(&e.kind, EventKind::MessageSent { label, .. } if label.starts_with("LeaveGroup"))));
+    assert!(!w.trace.iter().any(|e| e.at >= closed_at && matches!(&e.kind, EventKind::StateChanged { to, .. } if to == "PreparingRebalance")));
+}
+
+/// Switching a member to static membership restarts it with a
+/// group.instance.id; a later restart of that member within session.timeout.ms
+/// then causes no rebalance (facts B10).
+#[test]
+fn a_member_restarted_as_static_then_restarts_without_a_rebalance() {
+    use groupscope::sim::trace::EventKind;
+    let mut w = groupscope::sim::World::new(groupscope::sim::Scenario::demo()).unwrap();
+    w.run_until(15_000);
+    w.inject(groupscope::sim::Fault::RestartConsumerAs { consumer: 2, static_member: true });
+    assert_eq!(w.consumers[&2].config.group_instance_id.as_deref(), Some("demo-2"));
+    w.run_until(40_000);
+    assert_eq!(w.group("demo").unwrap().1.state.name(), "Stable");
+    let generation = w.group("demo").unwrap().1.generation_id;
+    w.inject(groupscope::sim::Fault::CrashConsumer { consumer: 2 });
+    w.run_until(41_000);
+    w.inject(groupscope::sim::Fault::RestartConsumer { consumer: 2 });
+    let at = w.now;
+    w.run_until(50_000);
+    assert!(!w.trace.iter().any(|e| e.at >= at && matches!(&e.kind, EventKind::StateChanged { to, .. } if to == "PreparingRebalance")));
+    assert_eq!(w.group("demo").unwrap().1.generation_id, generation, "same generation: the static member got its place back");
+}

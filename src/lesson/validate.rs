@@ -295,7 +295,10 @@ impl Names {
         match f {
             // Workers are crashed and restarted by their c<n> like consumers.
             Fault::CrashConsumer { consumer } | Fault::RestartConsumer { consumer } => self.client(&format!("c{consumer}")),
-            Fault::PauseConsumer { consumer, .. } | Fault::SlowProcessing { consumer, .. } => c(consumer),
+            Fault::PauseConsumer { consumer, .. }
+            | Fault::SlowProcessing { consumer, .. }
+            | Fault::CloseConsumer { consumer }
+            | Fault::RestartConsumerAs { consumer, .. } => c(consumer),
             Fault::ChangeSubscription { consumer, topics } => {
                 c(consumer)?;
                 topics.iter().try_for_each(|t| if self.topics.contains_key(t) { Ok(()) } else { Err(format!("no topic {t}")) })

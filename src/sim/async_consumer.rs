@@ -384,6 +384,26 @@ impl AsyncConsumer {
         self.maybe_heartbeat(ctx, out);
     }
 
+    /// `AsyncKafkaConsumer.close()` (`prepareShutdown`): commit the positions if
+    /// auto-commit is on, run onPartitionsRevoked, then leave with a heartbeat
+    /// at member epoch −1 (−2 for a static member, who keeps its place for the
+    /// session timeout). The world then ends the process; answers are not awaited.
+    pub fn close(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        if let Some(c) = self.link.coordinator.filter(|_| self.config.enable_auto_commit && !self.positions.is_empty()) {
+            self.commit_positions(ctx, c, false, out);
+        }
+        if !self.owned.is_empty() {
+            self.callback(Callback::OnPartitionsRevoked, self.owned.clone(), out);
+        }
+        if matches!(self.state, MemberState::JOINING | MemberState::RECONCILING | MemberState::ACKNOWLEDGING | MemberState::STABLE) {
+            self.set_state(MemberState::PREPARE_LEAVING, "close()", out);
+            self.member_epoch = if self.config.group_instance_id.is_some() { LEAVE_GROUP_STATIC_MEMBER_EPOCH } else { LEAVE_GROUP_MEMBER_EPOCH };
+            self.current = None;
+            self.set_state(MemberState::LEAVING, "sending the leave heartbeat", out);
+            self.maybe_heartbeat(ctx, out);
+        }
+    }
+
     /// `transitionToStale`: after the leave heartbeat, lose everything and wait for `poll()`.
     pub(crate) fn transition_to_stale(&mut self, out: &mut Out) {
         self.set_state(MemberState::STALE, "left the group after the poll timer expired", out);

@@ -504,6 +504,36 @@ impl ClassicConsumer {
         self.send(ctx, coordinator, request, false, out);
     }
 
+    /// `KafkaConsumer.close()` (ConsumerCoordinator `close` → `onLeavePrepare` →
+    /// `maybeLeaveGroup`): commit the positions if auto-commit is on, revoke the
+    /// owned partitions, and send LeaveGroup unless the member is static (a
+    /// static member keeps its place for session.timeout.ms, KIP-345). The
+    /// world then ends the process. The commit is sent, not awaited.
+    pub fn close(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        let Some(coordinator) = self.coordinator else { return };
+        if self.config.enable_auto_commit && self.generation != NO_GENERATION && !self.positions.is_empty() {
+            let request = Request::OffsetCommit {
+                group_id: self.group_id.clone(),
+                generation_id: self.generation,
+                member_id: self.member_id.clone(),
+                group_instance_id: self.config.group_instance_id.clone(),
+                offsets: self.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect(),
+            };
+            self.send(ctx, coordinator, request, false, out);
+        }
+        if !self.owned.is_empty() {
+            let owned = self.owned.clone();
+            self.callback(Callback::OnPartitionsRevoked, owned, out);
+        }
+        if self.config.group_instance_id.is_none() && self.generation != NO_GENERATION {
+            let request = Request::LeaveGroup {
+                group_id: self.group_id.clone(),
+                members: vec![super::message::MemberIdentity { member_id: self.member_id.clone(), group_instance_id: None }],
+            };
+            self.send(ctx, coordinator, request, false, out);
+        }
+    }
+
     /// `max.poll.interval.ms` passed without a `poll()` (AC `handlePollTimeoutExpiry`).
     pub fn poll_timeout(&mut self, ctx: &mut Ctx, out: &mut Out) {
         if !matches!(self.main, MainThread::Processing { .. } | MainThread::CommitSync { .. }) {

@@ -10,6 +10,19 @@ pub enum Fault {
     CrashConsumer { consumer: u32 },
     /// A crashed consumer starts again (static members keep their group.instance.id).
     RestartConsumer { consumer: u32 },
+    /// The application calls `close()`: it commits (with auto-commit), runs
+    /// onPartitionsRevoked and leaves the group (a dynamic member sends
+    /// LeaveGroup / a leave heartbeat; a static one leaves its place for
+    /// session.timeout.ms), then the process ends.
+    CloseConsumer { consumer: u32 },
+    /// The consumer process is restarted with (`static`) or without a
+    /// group.instance.id (`<group>-<n>`), switching it between static and
+    /// dynamic membership.
+    RestartConsumerAs {
+        consumer: u32,
+        #[serde(rename = "static")]
+        static_member: bool,
+    },
     /// The consumer process stops (a GC pause): no thread runs, nothing is received.
     PauseConsumer { consumer: u32, #[serde(rename = "durationMs")] duration_ms: Millis },
     /// Record processing becomes slower (may exceed max.poll.interval.ms).
@@ -57,6 +70,9 @@ impl Fault {
         match self {
             Fault::CrashConsumer { consumer } => format!("c{consumer} crashed"),
             Fault::RestartConsumer { consumer } => format!("c{consumer} restarted"),
+            Fault::CloseConsumer { consumer } => format!("c{consumer} closed (close(): commit, revoke, leave)"),
+            Fault::RestartConsumerAs { consumer, static_member: true } => format!("c{consumer} restarted as a static member"),
+            Fault::RestartConsumerAs { consumer, static_member: false } => format!("c{consumer} restarted as a dynamic member"),
             Fault::PauseConsumer { consumer, duration_ms } => format!("c{consumer} paused for {duration_ms} ms (GC pause)"),
             Fault::SlowProcessing { consumer, ms_per_record } => {
                 format!("c{consumer} now needs {ms_per_record} ms per record")
@@ -84,9 +100,11 @@ impl Fault {
 }
 
 /// The fault kinds the UI's fault menu offers, with what each field means.
-pub const FORM_KINDS: [(&str, &str); 20] = [
+pub const FORM_KINDS: [(&str, &str); 22] = [
     ("crashConsumer", "consumer c<n>"),
     ("restartConsumer", "consumer c<n>"),
+    ("closeConsumer", "consumer c<n>"),
+    ("restartConsumerAs", "consumer c<n>, static or dynamic"),
     ("pauseConsumer", "consumer c<n>, duration ms"),
     ("slowProcessing", "consumer c<n>, ms per record"),
     ("killBroker", "broker-<n>"),
@@ -136,6 +154,15 @@ impl Fault {
         Ok(match kind {
             "crashConsumer" => Fault::CrashConsumer { consumer: consumer_index(&a)? },
             "restartConsumer" => Fault::RestartConsumer { consumer: consumer_index(&a)? },
+            "closeConsumer" => Fault::CloseConsumer { consumer: consumer_index(&a)? },
+            "restartConsumerAs" => Fault::RestartConsumerAs {
+                consumer: consumer_index(&a)?,
+                static_member: match value.trim() {
+                    "static" | "true" => true,
+                    "dynamic" | "false" => false,
+                    other => return Err(format!("value: write static or dynamic, not '{other}'")),
+                },
+            },
             "pauseConsumer" => Fault::PauseConsumer { consumer: consumer_index(&a)?, duration_ms: number(value, "duration ms")? },
             "slowProcessing" => Fault::SlowProcessing { consumer: consumer_index(&a)?, ms_per_record: number(value, "ms per record")? },
             "killBroker" => Fault::KillBroker { broker: broker_index(&a)? },
@@ -193,6 +220,7 @@ mod tests {
                 "restartConnector" => ("connect-cluster", "sink", "includeTasks onlyFailed"),
                 "addPartitions" => ("orders", "", "9"),
                 "changeSubscription" => ("c1", "", "orders, payments"),
+                "restartConsumerAs" => ("c2", "", "static"),
                 k if k.ends_with("Consumer") || k == "slowProcessing" => ("c2", "", "100"),
                 _ => ("c2", "broker-1", "50"),
             };

@@ -494,6 +494,32 @@ impl World {
                     }
                 });
             }
+            Fault::CloseConsumer { consumer } => {
+                if !self.is_alive(NodeId::Client(consumer)) || self.workers.contains_key(&consumer) {
+                    return;
+                }
+                self.with_node(NodeId::Client(consumer), cause, |n, ctx, out| match n {
+                    NodeRef::Consumer(c) => c.close(ctx, out),
+                    NodeRef::AsyncConsumer(c) => c.close(ctx, out),
+                    NodeRef::Worker(_) | NodeRef::Broker(_) => {}
+                });
+                self.stop_client(consumer);
+            }
+            Fault::RestartConsumerAs { consumer, static_member } => {
+                let group = match (self.consumers.get(&consumer), self.async_consumers.get(&consumer)) {
+                    (Some(c), _) => c.group_id.clone(),
+                    (None, Some(c)) => c.group_id.clone(),
+                    _ => return,
+                };
+                let instance = static_member.then(|| format!("{group}-{consumer}"));
+                self.stop_client(consumer);
+                if let Some(c) = self.consumers.get_mut(&consumer) {
+                    c.config.group_instance_id = instance;
+                } else if let Some(c) = self.async_consumers.get_mut(&consumer) {
+                    c.config.group_instance_id = instance;
+                }
+                self.apply_fault(Fault::RestartConsumer { consumer });
+            }
             Fault::PauseConsumer { consumer, duration_ms } => {
                 self.paused_until.insert(NodeId::Client(consumer), self.now + duration_ms);
             }
@@ -601,6 +627,16 @@ impl World {
             NodeRef::Worker(w) => w.start(ctx, out),
             NodeRef::Broker(_) => {}
         });
+    }
+
+    /// The consumer process ends (after a crash or `close()`): nothing of it runs any more.
+    fn stop_client(&mut self, consumer: u32) {
+        if let Some(c) = self.consumers.get_mut(&consumer) {
+            c.alive = false;
+        } else if let Some(c) = self.async_consumers.get_mut(&consumer) {
+            c.alive = false;
+        }
+        self.cancel_timers_of(NodeId::Client(consumer));
     }
 
     /// Both named nodes, or a note saying which name is unknown.
