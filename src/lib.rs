@@ -18,6 +18,7 @@ pub mod java;
 pub mod lesson;
 pub mod lint;
 pub mod narrate;
+pub mod narrate_zh;
 pub mod permalink;
 pub mod player;
 pub mod sim;

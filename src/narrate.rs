@@ -61,7 +61,10 @@ pub fn sentence(world: &World, e: &Event, lang: Lang) -> Option<String> {
             };
             f("n.callback", &[node, &name, &partitions(lang, ps)])
         }
-        EventKind::Note { node, text } => f("n.note", &[node, text]),
+        EventKind::Note { node, text } => match lang {
+            Lang::Zh => f("n.note", &[node, &crate::narrate_zh::translate(text).unwrap_or_else(|| text.clone())]),
+            Lang::En => f("n.note", &[node, text]),
+        },
         EventKind::RecordsProcessed { redelivered: 0, .. } => return None,
         EventKind::RecordsProcessed { node, partition, redelivered, .. } => f("n.redelivered", &[node, redelivered, partition]),
         EventKind::OffsetsCommitted { group_id, offsets } => {

@@ -1,0 +1,218 @@
+//! Simplified Chinese for the core's free-text notes (`EventKind::Note`).
+//!
+//! The core writes its notes in English with `format!` (src/sim/*.rs); the
+//! trace keeps them as they are. For the Chinese page, [`translate`] matches a
+//! note against the English templates below (`{}` for each variable part),
+//! captures the variable parts and fills the Chinese template (`{0}`, `{1}`...).
+//! Kafka's names (configs, states, error codes, APIs, member ids, `c<n>`,
+//! `broker-<n>`, topic-partitions) stay untranslated inside the Chinese.
+//!
+//! Some variable parts are themselves English phrases built in the core (a
+//! reason, a commit exception, a group description); those are translated with
+//! [`FRAGMENTS`] when they match one, and kept as they are otherwise.
+//!
+//! When the core gains or changes a note, add or change its row here:
+//! tests/narration.rs fails on any note of the shipped scenarios left untranslated.
+
+/// (English template with `{}`, Chinese template with `{0}`, `{1}`...): every
+/// `EventKind::Note` the core emits, whole.
+pub const TEMPLATES: &[(&str, &str)] = &[
+    // Group coordinator, classic protocol (classic_join.rs, classic_sync.rs, coordinator.rs)
+    ("created group {} (Empty)", "已创建组 {0}（Empty）"),
+    ("added member {} to group {}", "已将成员 {0} 加入组 {1}"),
+    (
+        "initial rebalance: waiting group.initial.rebalance.delay.ms = {} ms for more members",
+        "首次 rebalance：等待 group.initial.rebalance.delay.ms = {0} ms，以便更多成员加入",
+    ),
+    ("new members joined during the initial delay: waiting another {} ms", "初始延迟期间有新成员加入：再等待 {0} ms"),
+    ("member {} did not rejoin in time and was removed", "成员 {0} 未及时重新加入，已被移除"),
+    ("{} is the leader of generation {}; only it receives the member list", "{0} 是 generation {1} 的 leader；只有它收到成员列表"),
+    ("static member {} rejoined: {} replaced by {}, assignment kept", "静态成员 {0} 重新加入：{1} 被替换为 {2}，分配保持不变"),
+    ("pending member {} never rejoined; dropped", "待定成员 {0} 始终没有重新加入，已丢弃"),
+    ("no heartbeat from {} for session.timeout.ms = {} ms: removing it", "session.timeout.ms = {1} ms 内没有收到 {0} 的心跳：将其移除"),
+    ("{} did not send SyncGroup within the rebalance timeout; removed", "{0} 未在 rebalance 超时内发送 SyncGroup，已被移除"),
+    ("loaded group {} as {} at generation {} with {} members", "已加载组 {0}：状态 {1}，generation {2}，{3} 个成员"),
+    // Group coordinator, consumer protocol (consumer_group_heartbeat.rs)
+    ("group {}: group epoch bumped to {}", "组 {0}：group epoch 增至 {1}"),
+    ("group {}: the {} assignor failed: {}", "组 {0}：{1} 分配器失败：{2}"),
+    ("group {}: {} assignor computed the target for epoch {}: {}", "组 {0}：{1} 分配器算出了 epoch {2} 的目标分配：{3}"),
+    ("static member {} left temporarily (epoch -2); its partitions stay assigned", "静态成员 {0} 暂时离开（epoch -2），其分区仍保持分配"),
+    ("member {} fenced from {} because {}; group epoch bumped to {}", "成员 {0} 被组 {1} 隔离（fenced），原因：{2}；group epoch 增至 {3}"),
+    ("loaded consumer group {} as {}", "已加载 consumer 组 {0}：{1}"),
+    // The world: processes, links, faults, leadership (world.rs, world_connect.rs)
+    ("{} started", "{0} 已启动"),
+    ("{} from {} is held on the link", "来自 {1} 的 {0} 被扣留在链路上"),
+    ("no topic named {}", "没有名为 {0} 的主题"),
+    (
+        "fault ignored: unknown node in '{}' / '{}' (use c<n> or broker-<n>)",
+        "故障已忽略：'{0}' / '{1}' 中有未知节点（请用 c<n> 或 broker-<n>）",
+    ),
+    ("__consumer_offsets-{}: leadership moved to broker-{}", "__consumer_offsets-{0}：leader 转移到 broker-{1}"),
+    ("__consumer_offsets-{}: no live replica, no leader", "__consumer_offsets-{0}：没有存活的副本，没有 leader"),
+    ("no worker of {} runs task {}: nothing fails", "{0} 中没有 worker 运行任务 {1}：没有任务失败"),
+    ("task {} is not assigned to any worker of {} (NotAssignedException)", "任务 {0} 未分配给 {1} 的任何 worker（NotAssignedException）"),
+    ("restart of {} in {}: nothing matched", "重启 {1} 中的 {0}：没有匹配的对象"),
+    ("no Connect cluster named {}", "没有名为 {0} 的 Connect 集群"),
+    // Clients: classic consumer, consumer-protocol consumer, Connect worker
+    ("request timed out (request.timeout.ms)", "请求超时（request.timeout.ms）"),
+    ("coordinator broker-{} marked unknown: {}", "协调者 broker-{0} 被标记为未知：{1}"),
+    ("coordinator of {} is broker-{}, leader of __consumer_offsets-{}", "{0} 的协调者是 broker-{1}，即 __consumer_offsets-{2} 的 leader"),
+    ("fatal error {}: the consumer raises it to the application", "致命错误 {0}：消费者将其抛给应用程序"),
+    ("fatal error {}: the worker's herder stops", "致命错误 {0}：该 worker 的 herder 停止"),
+    ("JoinGroup answered after this member had left: ignored, rejoining", "JoinGroup 的响应在该成员离开之后才到达：忽略，重新加入"),
+    ("JoinGroup answered after this worker had left: ignored, rejoining", "JoinGroup 的响应在该 worker 离开之后才到达：忽略，重新加入"),
+    ("SyncGroup answered after the generation was reset: ignored, rejoining", "SyncGroup 的响应在 generation 重置之后才到达：忽略，重新加入"),
+    (
+        "returning static leader: SkipAssignment, the group keeps its assignment (KIP-814)",
+        "静态 leader 回归：SkipAssignment，组保留现有分配（KIP-814）",
+    ),
+    ("unknown assignor {}", "未知的分配器 {0}"),
+    ("leader ran the {} assignor: {}", "leader 运行了 {0} 分配器：{1}"),
+    ("leader ran the {}: {}", "leader 运行了 {0}：{1}"),
+    ("assignor {} failed: {}", "分配器 {0} 失败：{1}"),
+    ("revoked partitions: rejoining for the follow-up rebalance", "已撤销分区：为后续的 rebalance 重新加入"),
+    ("heartbeat says REBALANCE_IN_PROGRESS: rejoin on next poll()", "心跳返回 REBALANCE_IN_PROGRESS：下次 poll() 时重新加入"),
+    ("heartbeat says REBALANCE_IN_PROGRESS: rejoining", "心跳返回 REBALANCE_IN_PROGRESS：重新加入"),
+    ("the leader sees new partitions of {}: rejoining to reassign", "leader 发现 {0} 有新分区：重新加入以重新分配"),
+    ("subscription changed: the next poll() rejoins", "订阅已变更：下次 poll() 时重新加入"),
+    ("subscription changed: the next heartbeat sends it", "订阅已变更：下一次心跳会发送新订阅"),
+    ("no poll() for max.poll.interval.ms = {} ms: leaving the group", "超过 max.poll.interval.ms = {0} ms 没有调用 poll()：离开组"),
+    ("{}: rejoin on next poll()", "{0}：下次 poll() 时重新加入"),
+    ("scheduled rebalance delay elapsed: rejoining", "计划的 rebalance 延迟已到：重新加入"),
+    ("assignment failed (config mismatch): rejoining", "分配失败（配置不一致）：重新加入"),
+    (
+        "stopped revoked connectors and tasks: rejoining for the follow-up rebalance",
+        "已停止被撤销的 connector 和任务：为后续的 rebalance 重新加入",
+    ),
+    // Offset commits (app_commit.rs, async_consumer_heartbeat.rs)
+    (
+        "commitAsync() failed: coordinator unknown (RetriableCommitFailedException to the callback)",
+        "commitAsync() 失败：协调者未知（回调收到 RetriableCommitFailedException）",
+    ),
+    ("commitAsync() failed: {}, the member is not in a stable generation", "commitAsync() 失败：{0}，该成员不在稳定的 generation 中"),
+    ("commitAsync() failed: {}; passed to the callback, not retried", "commitAsync() 失败：{0}；交给回调，不重试"),
+    ("commitSync() failed: {}; the application logs it and polls again", "commitSync() 失败：{0}；应用程序记录日志后再次 poll"),
+    ("commitSync(): {}, retrying in {} ms", "commitSync()：{0}，{1} ms 后重试"),
+    ("onJoinPrepare commit failed: {}; retrying in {} ms", "onJoinPrepare 提交失败：{0}；{1} ms 后重试"),
+    ("onJoinPrepare commit failed: {}; joining anyway", "onJoinPrepare 提交失败：{0}；仍然加入"),
+    ("auto-commit failed: {}", "自动提交失败：{0}"),
+    ("commit failed: {}", "提交失败：{0}"),
+];
+
+/// English phrases the core puts inside notes (reasons, commit exceptions, a
+/// group's description), translated where a captured part matches one whole.
+pub const FRAGMENTS: &[(&str, &str)] = &[
+    ("no heartbeat response within session.timeout.ms", "session.timeout.ms 内没有收到心跳响应"),
+    ("{} to broker-{} failed", "发往 broker-{1} 的 {0} 失败"),
+    ("{} answered {}", "{0} 返回 {1}"),
+    ("it left the group", "它离开了组"),
+    ("the member session expired", "成员会话已过期"),
+    ("it did not revoke its partitions within its rebalance timeout at epoch {}", "它未在 epoch {0} 的 rebalance 超时内撤销分区"),
+    ("{} at group epoch {} (target epoch {}) with {} members", "{0}，group epoch {1}（目标 epoch {2}），{3} 个成员"),
+    ("TimeoutException: not committed within default.api.timeout.ms = {} ms", "TimeoutException：未能在 default.api.timeout.ms = {0} ms 内提交"),
+    ("{} (retriable)", "{0}（可重试）"),
+    ("{}: raised to the application", "{0}：抛给应用程序"),
+    ("{}, the member is not in a stable generation", "{0}，该成员不在稳定的 generation 中"),
+    ("RetriableCommitFailedException ({})", "RetriableCommitFailedException（{0}）"),
+    ("REBALANCE_IN_PROGRESS: RebalanceInProgressException, rejoin requested", "REBALANCE_IN_PROGRESS：RebalanceInProgressException，已请求重新加入"),
+    ("{}: RebalanceInProgressException, the member already rejoins", "{0}：RebalanceInProgressException，该成员已在重新加入"),
+    ("{}: CommitFailedException", "{0}：CommitFailedException"),
+    ("FENCED_INSTANCE_ID for an old generation: {}", "旧 generation 的 FENCED_INSTANCE_ID：{0}"),
+    ("the connection broke", "连接已断开"),
+];
+
+/// How deep captured parts are translated again (a fragment inside a fragment).
+const MAX_DEPTH: usize = 3;
+
+/// The Chinese for a note, or `None` when it matches no template.
+pub fn translate(text: &str) -> Option<String> {
+    translate_with(TEMPLATES, text, 0)
+}
+
+/// Matches `text` against one English template: the variable parts, in order,
+/// or `None`. The literal pieces must appear in order, the first at the start
+/// and the last at the end; each variable part is non-empty. Where a literal
+/// piece occurs more than once, every split is tried (first match wins).
+pub fn capture<'a>(template: &str, text: &'a str) -> Option<Vec<&'a str>> {
+    let pieces: Vec<&str> = template.split("{}").collect();
+    let rest = text.strip_prefix(pieces[0])?;
+    let mut caps = Vec::with_capacity(pieces.len() - 1);
+    if match_rest(&pieces[1..], rest, &mut caps) {
+        Some(caps)
+    } else {
+        None
+    }
+}
+
+/// `pieces` are the literals after each remaining `{}`; `rest` starts where a `{}` begins.
+fn match_rest<'a>(pieces: &[&str], rest: &'a str, caps: &mut Vec<&'a str>) -> bool {
+    let Some((lit, more)) = pieces.split_first() else { return rest.is_empty() };
+    if more.is_empty() {
+        // The last literal ends the text.
+        return match rest.strip_suffix(lit) {
+            Some(cap) if !cap.is_empty() => {
+                caps.push(cap);
+                true
+            }
+            _ => false,
+        };
+    }
+    if lit.is_empty() {
+        return false; // two adjacent `{}`: ambiguous, not used in the table
+    }
+    let mut from = 1; // each capture is non-empty
+    while from <= rest.len() {
+        let Some(i) = rest.get(from..).and_then(|s| s.find(lit)) else { return false };
+        let at = from + i;
+        caps.push(&rest[..at]);
+        if match_rest(more, &rest[at + lit.len()..], caps) {
+            return true;
+        }
+        caps.pop();
+        from = at + 1;
+        while from < rest.len() && !rest.is_char_boundary(from) {
+            from += 1;
+        }
+    }
+    false
+}
+
+/// Fills `{0}`, `{1}`... of `zh` with `args`.
+pub fn fill(zh: &str, args: &[String]) -> String {
+    // One pass, so a filled value is never read as a placeholder.
+    let mut s = String::with_capacity(zh.len() + 16);
+    let mut rest = zh;
+    while let Some(open) = rest.find('{') {
+        s.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let close = after.find('}');
+        match close.and_then(|c| after[..c].parse::<usize>().ok().map(|i| (c, i))) {
+            Some((c, i)) if i < args.len() => {
+                s.push_str(&args[i]);
+                rest = &after[c + 1..];
+            }
+            _ => {
+                s.push('{');
+                rest = after;
+            }
+        }
+    }
+    s.push_str(rest);
+    s
+}
+
+/// The best match in `table`: the matching template with the most literal
+/// text (so "heartbeat says REBALANCE_IN_PROGRESS: rejoin on next poll()" wins
+/// over "{}: rejoin on next poll()"), its captures translated as fragments.
+fn translate_with(table: &[(&str, &str)], text: &str, depth: usize) -> Option<String> {
+    let (zh, caps) = table
+        .iter()
+        .filter_map(|(en, zh)| capture(en, text).map(|c| (en.len() - 2 * c.len(), zh, c)))
+        .max_by_key(|(literal, _, _)| *literal)
+        .map(|(_, zh, c)| (zh, c))?;
+    let args: Vec<String> = caps
+        .into_iter()
+        .map(|c| if depth < MAX_DEPTH { translate_with(FRAGMENTS, c, depth + 1) } else { None }.unwrap_or_else(|| c.to_string()))
+        .collect();
+    Some(fill(zh, &args))
+}
