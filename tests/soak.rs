@@ -125,10 +125,13 @@ fn restart_fatal(world: &mut World) {
 
 fn run(seed: u64) -> Result<(), String> {
     let (mut world, faults_end) = random_world(seed);
-    let step_checked = |world: &mut World, until: u64| -> Result<(), String> {
+    // One incremental monitor per run: it reads each offsets-log record once
+    // (a fresh check rereads the whole log after every step).
+    let mut monitor = invariants::Monitor::default();
+    let mut step_checked = |world: &mut World, until: u64| -> Result<(), String> {
         while world.next_time().is_some_and(|t| t <= until) {
             world.step();
-            if let Some(v) = invariants::check(world).first() {
+            if let Some(v) = monitor.check(world).first() {
                 return Err(format!("seed {seed}: {} at {} ms: {}", v.invariant, world.now, v.detail));
             }
         }
@@ -161,10 +164,13 @@ fn run(seed: u64) -> Result<(), String> {
 /// owned by a live client that is a member of the consumer group.
 fn run_consumer_protocol(seed: u64) -> Result<(), String> {
     let (mut world, faults_end) = random_world_with(seed, GroupProtocol::Consumer);
-    let step_checked = |world: &mut World, until: u64, supervise: bool| -> Result<(), String> {
+    // One incremental monitor per run: it reads each offsets-log record once
+    // (a fresh check rereads the whole log after every step).
+    let mut monitor = invariants::Monitor::default();
+    let mut step_checked = |world: &mut World, until: u64, supervise: bool| -> Result<(), String> {
         while world.next_time().is_some_and(|t| t <= until) {
             world.step();
-            if let Some(v) = invariants::check(world).first() {
+            if let Some(v) = monitor.check(world).first() {
                 return Err(format!("seed {seed} (consumer protocol): {} at {} ms: {}", v.invariant, world.now, v.detail));
             }
             if supervise && world.async_consumers.values().any(|c| c.fatal.is_some()) {
@@ -273,10 +279,13 @@ fn random_connect_world(seed: u64) -> (World, u64) {
 /// the timeouts and the scheduled rebalance delay.
 fn run_connect(seed: u64) -> Result<(), String> {
     let (mut world, faults_end) = random_connect_world(seed);
-    let step_checked = |world: &mut World, until: u64| -> Result<(), String> {
+    // One incremental monitor per run: it reads each offsets-log record once
+    // (a fresh check rereads the whole log after every step).
+    let mut monitor = invariants::Monitor::default();
+    let mut step_checked = |world: &mut World, until: u64| -> Result<(), String> {
         while world.next_time().is_some_and(|t| t <= until) {
             world.step();
-            if let Some(v) = invariants::check(world).first() {
+            if let Some(v) = monitor.check(world).first() {
                 return Err(format!("connect seed {seed}: {} at {} ms: {}", v.invariant, world.now, v.detail));
             }
         }
