@@ -106,8 +106,8 @@ pub const NOTES: &[Note] = &[
     },
     Note {
         area: "consumer protocol",
-        en: "A leave heartbeat is sent once and its answer, error or not, is ignored. If the poll timer expires while the coordinator is unknown, the member still goes STALE and rejoins at its next poll() (Kafka moves it to UNSUBSCRIBED).",
-        zh: "离组心跳只发送一次，无论其响应是否为错误都被忽略。如果 poll 计时器在协调者未知时到期，成员仍会变为 STALE 并在下一次 poll() 时重新加入（Kafka 会把它转到 UNSUBSCRIBED）。",
+        en: "A leave heartbeat is sent once and its answer, error or not, is ignored. If the poll timer expires while the coordinator is unknown, or the member is fenced before its leave heartbeat goes out, the member still goes STALE and rejoins at its next poll() (Kafka moves it to UNSUBSCRIBED).",
+        zh: "离组心跳只发送一次，无论其响应是否为错误都被忽略。如果 poll 计时器在协调者未知时到期，或者成员在离组心跳发出之前就被隔离（fenced），它仍会变为 STALE 并在下一次 poll() 时重新加入（Kafka 会把它转到 UNSUBSCRIBED）。",
     },
     Note {
         area: "consumer protocol",

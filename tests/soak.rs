@@ -144,6 +144,9 @@ fn run(seed: u64) -> Result<(), String> {
     // Worst case after healing: a stale session expires, a join phase waits a
     // rebalance timeout, a sync phase another, plus the initial delay and lookups.
     let bound = 2 * g.session_timeout_ms + 3 * g.max_poll_interval_ms + 3_000 + 10_000;
+    // A commitSync sent into a cut link before healing waits request.timeout.ms
+    // for its answer before it retries (the application is blocked meanwhile).
+    let bound = bound + if g.commit_mode == CommitMode::Sync { g.request_timeout_ms } else { 0 };
     let deadline = world.now + bound;
     step_checked(&mut world, deadline)?;
     let (_, group) = world.group("demo").ok_or(format!("seed {seed}: group not loaded after healing"))?;
@@ -185,6 +188,7 @@ fn run_consumer_protocol(seed: u64) -> Result<(), String> {
     let g = &world.scenario.groups[0].config;
     let session = world.scenario.broker.consumer_group_session_timeout_ms;
     let bound = 3 * session + 2 * g.max_poll_interval_ms + 10_000;
+    let bound = bound + if g.commit_mode == CommitMode::Sync { g.request_timeout_ms } else { 0 };
     let deadline = world.now + bound;
     step_checked(&mut world, deadline, true)?;
     let (_, group) = world.consumer_group("demo").ok_or(format!("seed {seed}: consumer group not loaded after healing"))?;
@@ -201,17 +205,29 @@ fn run_consumer_protocol(seed: u64) -> Result<(), String> {
     Ok(())
 }
 
+/// Seeds 0..SOAK_SCHEDULES (200 by default), or exactly SOAK_SEEDS=1,2,3 to rerun failures.
+fn seeds() -> (usize, Vec<u64>) {
+    let listed: Vec<u64> = std::env::var("SOAK_SEEDS").unwrap_or_default().split(',').filter_map(|v| v.trim().parse().ok()).collect();
+    let seeds = if listed.is_empty() {
+        let n: u64 = std::env::var("SOAK_SCHEDULES").ok().and_then(|v| v.parse().ok()).unwrap_or(200);
+        (0..n).collect()
+    } else {
+        listed
+    };
+    (seeds.len(), seeds)
+}
+
 #[test]
 fn random_fault_schedules_keep_every_invariant_and_recover_under_the_consumer_protocol() {
-    let n: u64 = std::env::var("SOAK_SCHEDULES").ok().and_then(|v| v.parse().ok()).unwrap_or(200);
-    let failures: Vec<String> = (0..n).filter_map(|seed| run_consumer_protocol(seed).err()).collect();
+    let (n, seeds) = seeds();
+    let failures: Vec<String> = seeds.into_iter().filter_map(|seed| run_consumer_protocol(seed).err()).collect();
     assert!(failures.is_empty(), "{} of {n} schedules failed:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
 fn random_fault_schedules_keep_every_invariant_and_recover() {
-    let n: u64 = std::env::var("SOAK_SCHEDULES").ok().and_then(|v| v.parse().ok()).unwrap_or(200);
-    let failures: Vec<String> = (0..n).filter_map(|seed| run(seed).err()).collect();
+    let (n, seeds) = seeds();
+    let failures: Vec<String> = seeds.into_iter().filter_map(|seed| run(seed).err()).collect();
     assert!(failures.is_empty(), "{} of {n} schedules failed:\n{}", failures.len(), failures.join("\n"));
 }
 

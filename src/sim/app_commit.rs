@@ -79,14 +79,23 @@ impl ClassicConsumer {
     /// give up when `default.api.timeout.ms` has passed.
     pub(crate) fn continue_commit_sync(&mut self, ctx: &mut Ctx, out: &mut Out) {
         let MainThread::CommitSync { offsets, deadline, retry_at } = &self.main else { return };
-        if self.app_commits.values().any(|m| *m == CommitMode::Sync) || ctx.now < *retry_at {
+        if self.app_commits.values().any(|m| *m == CommitMode::Sync) {
+            return;
+        }
+        if ctx.now < *retry_at {
+            // Another wake-up (a FindCoordinator backoff) may have replaced this one.
+            out.set_timer(TimerKey::Backoff, *retry_at);
             return;
         }
         if ctx.now >= *deadline {
             let text = format!("TimeoutException: not committed within default.api.timeout.ms = {} ms", self.config.default_api_timeout_ms);
             return self.finish_commit_sync(ctx, Some(text), out);
         }
-        let offsets = offsets.clone();
+        // A retry leaves out partitions the member lost meanwhile.
+        let offsets: Vec<(TopicPartition, i64)> = offsets.iter().filter(|(tp, _)| self.owned.contains(tp)).cloned().collect();
+        if offsets.is_empty() {
+            return self.finish_commit_sync(ctx, Some("CommitFailedException, the member no longer owns these partitions".into()), out);
+        }
         let Some(coordinator) = self.coordinator else {
             self.ensure_coordinator(ctx, out);
             return;
@@ -241,14 +250,23 @@ impl super::async_consumer::AsyncConsumer {
     /// `commitSyncWithRetries`: send, or give up after `default.api.timeout.ms`.
     pub(crate) fn continue_commit_sync(&mut self, ctx: &mut Ctx, out: &mut Out) {
         let MainThread::CommitSync { offsets, deadline, retry_at } = &self.main else { return };
-        if self.app_commits.values().any(|m| *m == CommitMode::Sync) || ctx.now < *retry_at {
+        if self.app_commits.values().any(|m| *m == CommitMode::Sync) {
+            return;
+        }
+        if ctx.now < *retry_at {
+            // Another wake-up (a FindCoordinator backoff) may have replaced this one.
+            out.set_timer(TimerKey::Backoff, *retry_at);
             return;
         }
         if ctx.now >= *deadline {
             let text = format!("TimeoutException: not committed within default.api.timeout.ms = {} ms", self.config.default_api_timeout_ms);
             return self.finish_commit_sync(ctx, Some(text), out);
         }
-        let offsets = offsets.clone();
+        // A retry leaves out partitions the member lost meanwhile.
+        let offsets: Vec<(TopicPartition, i64)> = offsets.iter().filter(|(tp, _)| self.owned.contains(tp)).cloned().collect();
+        if offsets.is_empty() {
+            return self.finish_commit_sync(ctx, Some("CommitFailedException, the member no longer owns these partitions".into()), out);
+        }
         let Some(coordinator) = self.link.coordinator else {
             self.ensure_coordinator(ctx, out);
             return;

@@ -94,7 +94,8 @@ impl AsyncConsumer {
     }
 
     fn after_leave_sent(&mut self, out: &mut Out) {
-        if self.poll_timer_expired {
+        // Only the poll timer makes a member leave here (see transition_to_fenced).
+        if self.poll_timer_expired || self.state == MemberState::LEAVING {
             self.transition_to_stale(out);
         } else {
             self.set_state(MemberState::UNSUBSCRIBED, "left the group", out);
@@ -260,6 +261,8 @@ impl AsyncConsumer {
     /// A heartbeat response. A leave is sent once and its answer ignored.
     fn on_heartbeat(&mut self, ctx: &mut Ctx, r: ConsumerGroupHeartbeatResponse, sent_epoch: i32, out: &mut Out) {
         if sent_epoch < 0 {
+            // A heartbeat the member wanted to send meanwhile (it rejoined) goes now.
+            self.maybe_heartbeat(ctx, out);
             return;
         }
         if r.error != Errors::NONE {
@@ -318,7 +321,10 @@ impl AsyncConsumer {
     fn transition_to_fenced(&mut self, ctx: &mut Ctx, error: Errors, out: &mut Out) {
         match self.state {
             MemberState::PREPARE_LEAVING | MemberState::LEAVING => {
-                self.set_state(MemberState::UNSUBSCRIBED, &format!("{error} while leaving"), out);
+                // Members here only leave when the poll timer expired (they are
+                // never closed): as when the leave cannot be sent, go STALE, so
+                // the next poll() rejoins, even if the application polled meanwhile.
+                self.transition_to_stale(out);
                 return;
             }
             MemberState::UNSUBSCRIBED => return,

@@ -134,7 +134,15 @@ impl ClassicConsumer {
     }
 
     fn on_join_group(&mut self, ctx: &mut Ctx, r: JoinGroupResponse, out: &mut Out) {
-        let Some(coordinator) = self.coordinator else { return };
+        let Some(coordinator) = self.coordinator else {
+            // The coordinator was marked unknown meanwhile: the SyncGroup cannot be
+            // sent (coordinatorNotAvailable, retriable), so the member rejoins.
+            if self.state == MemberState::PREPARING_REBALANCE {
+                self.set_state(ctx, MemberState::UNJOINED, "JoinGroup answered after the coordinator was marked unknown", out);
+                self.drive(ctx, out);
+            }
+            return;
+        };
         match r.error {
             Errors::NONE if self.state != MemberState::PREPARING_REBALANCE => {
                 // The member left meanwhile (e.g. poll timeout): do not sync with a
