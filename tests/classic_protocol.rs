@@ -442,3 +442,37 @@ fn a_member_restarted_as_static_then_restarts_without_a_rebalance() {
     assert!(!w.trace.iter().any(|e| e.at >= at && matches!(&e.kind, EventKind::StateChanged { to, .. } if to == "PreparingRebalance")));
     assert_eq!(w.group("demo").unwrap().1.generation_id, generation, "same generation: the static member got its place back");
 }
+
+/// Soak seed 2056, reduced: a static cooperative leader revokes partitions in
+/// the first phase of a cooperative rebalance and crashes before its
+/// follow-up JoinGroup; restarted within session.timeout.ms it is answered
+/// with SkipAssignment and the stored assignment (KIP-814), and the new
+/// process does not know a follow-up was due. The partitions withheld in the
+/// first phase stay unowned: the same Kafka gap as partitions added meanwhile.
+#[test]
+fn a_static_cooperative_leader_restarted_between_the_two_phases_leaves_the_withheld_partitions_unowned() {
+    let mut s = Scenario::demo();
+    s.groups[0].static_members = true;
+    s.groups[0].consumers = 1;
+    s.groups[0].config.assignors = vec!["cooperative-sticky".into()];
+    let mut t = TestWorld::new(s);
+    t.sleep(12_000);
+    assert_eq!(t.owned(1).len(), 6);
+    t.inject(Fault::AddConsumer { group: "demo".into() });
+    // Step until c1 has revoked what moves to c2 (phase one), then crash and restart it at once.
+    let revoked_before = |t: &TestWorld| {
+        t.world.trace.iter().any(|e| matches!(&e.kind, EventKind::CallbackInvoked { node, callback: Callback::OnPartitionsRevoked, partitions }
+            if *node == groupscope::sim::NodeId::Client(1) && !partitions.is_empty()))
+    };
+    while !revoked_before(&t) {
+        t.world.step();
+    }
+    let withheld = 6 - t.owned(1).len();
+    assert!(withheld > 0, "phase one withheld partitions from both members");
+    t.inject(Fault::CrashConsumer { consumer: 1 });
+    t.inject(Fault::RestartConsumer { consumer: 1 });
+    t.sleep(30_000);
+    assert!(t.notes().iter().any(|n| n.contains("SkipAssignment")), "the returning static leader skips the assignment");
+    assert_eq!(t.group_state("demo").0, Stable);
+    assert_eq!((1..=2).map(|i| t.owned(i).len()).sum::<usize>(), 6 - withheld, "the {withheld} withheld partitions stay unowned");
+}

@@ -8,6 +8,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use groupscope::sim::config::{CommitMode, GroupProtocol};
+use groupscope::sim::classic_group::ClassicGroupState;
+use groupscope::sim::trace::EventKind;
 use groupscope::sim::{invariants, Fault, Scenario, World};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -155,7 +157,14 @@ fn run(seed: u64) -> Result<(), String> {
             let owned = world.consumers.values().any(|c| {
                 c.alive && c.generation == group.generation_id && c.owned.iter().any(|tp| tp.topic == *topic && tp.partition == p as i32)
             });
-            if !owned {
+            // Kafka's KIP-814 gap (tests/classic_protocol.rs,
+            // a_static_cooperative_leader_restarted_between_the_two_phases_...):
+            // a returning static leader skipped the assignment and the group's
+            // stored assignment itself leaves the partition out. Anything else
+            // unowned is a failure.
+            let stored = group.members.values().any(|m| m.assignment.iter().any(|tp| tp.topic == *topic && tp.partition == p as i32));
+            let skipped = world.trace.iter().any(|e| matches!(&e.kind, EventKind::Note { text, .. } if text.contains("SkipAssignment")));
+            if !owned && !(skipped && !stored && group.state == ClassicGroupState::Stable) {
                 return Err(format!("seed {seed}: {topic}-{p} unowned {bound} ms after healing (group {:?} gen {})", group.state, group.generation_id));
             }
         }
