@@ -116,12 +116,15 @@ pub fn node_pos(world: &World, node: NodeId) -> (f64, f64) {
     match node {
         NodeId::Broker(b) => (spread(b as usize, world.brokers.len()), BROKER_Y),
         NodeId::Client(c) => {
-            let all = world.client_indices();
-            let i = all.iter().position(|k| *k == c).unwrap_or(0);
-            if all.len() > LARGE_GROUP {
-                grid(i, all.len())
+            // c's place among all clients (the three maps share one index space),
+            // counted without building and sorting the list: this runs for every
+            // node and message on every frame.
+            let i = world.consumers.range(..c).count() + world.async_consumers.range(..c).count() + world.workers.range(..c).count();
+            let n = world.consumers.len() + world.async_consumers.len() + world.workers.len();
+            if n > LARGE_GROUP {
+                grid(i, n)
             } else {
-                (spread(i, all.len()), CONSUMER_Y)
+                (spread(i, n), CONSUMER_Y)
             }
         }
     }
