@@ -15,6 +15,7 @@ pub mod fidelity;
 pub mod i18n;
 pub mod inspect;
 pub mod java;
+pub mod json;
 pub mod lesson;
 pub mod lint;
 pub mod narrate;

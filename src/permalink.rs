@@ -77,7 +77,7 @@ impl Permalink {
             .find_map(|kv| kv.strip_prefix(PREFIX))
             .ok_or("this link does not describe a run (expected #run=...)")?;
         let bytes = URL_SAFE_NO_PAD.decode(data).map_err(|e| format!("the link is damaged (base64: {e})"))?;
-        let link: Permalink = serde_json::from_slice(&bytes).map_err(|e| format!("the link is damaged ({e})"))?;
+        let link: Permalink = crate::json::from_bytes(&bytes).map_err(|e| format!("the link is damaged ({e})"))?;
         link.checked()
     }
 

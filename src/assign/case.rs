@@ -347,7 +347,7 @@ pub fn parse_cases(text: &str) -> Result<(Vec<Case>, bool), String> {
     let cases = items
         .into_iter()
         .enumerate()
-        .map(|(i, v)| serde_json::from_value::<Case>(v).map_err(|e| format!("case {i}: {e}")))
+        .map(|(i, v)| crate::json::from_value::<Case>(&v).map_err(|e| format!("case {i}: {e}")))
         .collect::<Result<Vec<_>, _>>()?;
     Ok((cases, is_array))
 }

@@ -29,12 +29,12 @@ pub fn merge_patch(target: &mut Value, patch: &Value) {
 /// configs, then for every group `group` to the group object and `config` to its
 /// `config`. The fault script is left alone, so every variant runs the same one.
 pub fn patched(base: &Scenario, v: &Variant) -> Result<Scenario, String> {
-    let at = |what: &str, e: serde_json::Error| format!("variant '{}': {what}: {e}", v.name);
+    let at = |what: &str, e: String| format!("variant '{}': {what}: {e}", v.name);
     let mut s = base.clone();
     if let Some(p) = &v.broker {
-        let mut b = serde_json::to_value(&s.broker).map_err(|e| at("broker", e))?;
+        let mut b = serde_json::to_value(&s.broker).map_err(|e| at("broker", e.to_string()))?;
         merge_patch(&mut b, p);
-        s.broker = serde_json::from_value(b).map_err(|e| at("broker", e))?;
+        s.broker = crate::json::from_value(&b).map_err(|e| at("broker", e))?;
     }
     if let Some(Value::Object(p)) = &v.group {
         if p.contains_key("groupId") {
@@ -42,7 +42,7 @@ pub fn patched(base: &Scenario, v: &Variant) -> Result<Scenario, String> {
         }
     }
     for g in &mut s.groups {
-        let mut value = serde_json::to_value(&*g).map_err(|e| at("group", e))?;
+        let mut value = serde_json::to_value(&*g).map_err(|e| at("group", e.to_string()))?;
         if let Some(p) = &v.group {
             merge_patch(&mut value, p);
         }
@@ -50,7 +50,7 @@ pub fn patched(base: &Scenario, v: &Variant) -> Result<Scenario, String> {
             merge_patch(&mut value["config"], p);
         }
         let id = g.group_id.clone();
-        *g = serde_json::from_value::<GroupSpec>(value).map_err(|e| at(&format!("groups.{id}"), e))?;
+        *g = crate::json::from_value::<GroupSpec>(&value).map_err(|e| at(&format!("groups.{id}"), e))?;
     }
     s.validate().map_err(|e| format!("variant '{}': {e}", v.name))?;
     Ok(s)
