@@ -7,7 +7,7 @@ use crate::sim::message::Envelope;
 use crate::sim::{Fault, NodeId, World};
 use serde::Serialize;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Selection {
     Node(NodeId),
     /// The link between two nodes (a broker and a client).

@@ -3,6 +3,7 @@
 //! language; everything else is drawn from them.
 
 use super::api;
+use super::cached::{cached, version, PLAYING_REFRESH_MS};
 use super::config_panel::ConfigPanel;
 use super::fault_menu::FaultMenu;
 use super::inspector::inspector;
@@ -88,6 +89,8 @@ pub fn App(props: &AppProps) -> Html {
     let tab = use_state(|| Tab::Simulation);
     let selection = use_state(|| None::<Selection>);
     let update = use_force_update();
+    // Bumped when the run is replaced (load, lesson): the slower panels' versions include it.
+    let revision = use_mut_ref(|| 0u64);
 
     {
         let lang = *lang;
@@ -133,7 +136,9 @@ pub fn App(props: &AppProps) -> Html {
     };
     let on_lesson = {
         let (player, redraw, lesson, tab, selection) = (player.clone(), redraw.clone(), lesson.clone(), tab.clone(), selection.clone());
+        let revision = revision.clone();
         Callback::from(move |m: LessonMsg| {
+            *revision.borrow_mut() += 1;
             let mut l = lesson.borrow_mut();
             let mut p = player.borrow_mut();
             match (m, l.as_mut()) {
@@ -169,8 +174,9 @@ pub fn App(props: &AppProps) -> Html {
     // Replaces the whole run (config panel, import); the old one stays if the new one is invalid.
     let load = {
         let (player, redraw, selection) = (player.clone(), redraw.clone(), selection.clone());
-        let lesson = lesson.clone();
+        let (lesson, revision) = (lesson.clone(), revision.clone());
         Callback::from(move |mut p: Player| {
+            *revision.borrow_mut() += 1;
             p.speed = player.borrow().speed;
             *player.borrow_mut() = p;
             *lesson.borrow_mut() = None;
@@ -295,6 +301,10 @@ pub fn App(props: &AppProps) -> Html {
     let p = player.borrow();
     let world = &p.world;
     let on_fault = dispatch.reform(Action::Inject);
+    // The slower panels follow a playing run a few times a second, and any
+    // change at once when paused (see `cached`).
+    let clock = if p.playing { (now_ms() / PLAYING_REFRESH_MS) as u64 } else { version((world.now, world.trace.len(), p.script.len())) };
+    let slow = version((clock, p.playing, *revision.borrow(), lang_v, &*selection, &highlights));
     html! {
         <ContextProvider<Lang> context={lang_v}>
         <div class={classes!("groupscope", presenter.then_some("presenter"))}>
@@ -319,24 +329,24 @@ pub fn App(props: &AppProps) -> Html {
                 Tab::Simulation => html! {
                     <main class="layout">
                         <section class="stage" aria-label={tr(lang_v, "topology.label")}>
-                            { topology(world, lang_v, (*selection).as_ref(), &highlights, on_press, on_node_key) }
-                            { statecharts(world, lang_v) }
+                            { topology(world, lang_v, (*selection).as_ref(), &highlights, on_press, on_node_key, Some((slow, &shared))) }
+                            { cached(slow, { let pl = player.clone(); move || statecharts(&pl.borrow().world, lang_v) }) }
                             { spacetime(world, lang_v, &dispatch, &on_select, (*selection).as_ref()) }
                         </section>
                         <aside class="side">
                             if let Some(s) = session.as_ref() {
                                 { lesson_panel(s, lang_v, &on_lesson) }
                             }
-                            { invariant_monitor(world, lang_v, &dispatch) }
+                            { cached(slow, { let (pl, d) = (player.clone(), dispatch.clone()); move || invariant_monitor(&pl.borrow().world, lang_v, &d) }) }
                             { inspector(world, lang_v, (*selection).as_ref(), &on_fault, &on_select) }
-                            { group_panel(world, lang_v) }
+                            { cached(slow, { let pl = player.clone(); move || group_panel(&pl.borrow().world, lang_v) }) }
                             <FaultMenu on_fault={on_fault.clone()} />
-                            { partition_table(world, lang_v, &on_select, &highlights) }
-                            { connect_tasks(world, lang_v, &highlights) }
+                            { cached(slow, { let (pl, s, h) = (player.clone(), on_select.clone(), highlights.clone()); move || partition_table(&pl.borrow().world, lang_v, &s, &h) }) }
+                            { cached(slow, { let (pl, h) = (player.clone(), highlights.clone()); move || connect_tasks(&pl.borrow().world, lang_v, &h) }) }
                         </aside>
                         <section class="log-wrap">
-                            <EventLog now={world.now} events={world.trace.len()} player={shared.clone()} />
-                            { fidelity_notes(lang_v) }
+                            <EventLog version={slow} player={shared.clone()} />
+                            { cached(version(lang_v), move || fidelity_notes(lang_v)) }
                         </section>
                     </main>
                 },

@@ -96,7 +96,7 @@ pub fn CompareView() -> Html {
                         <div class="pane" data-variant={lane.name.clone()}>
                             <h3>{ lane.name.clone() }</h3>
                             <p class="state">{ g.map(|g| format!("{} · {} {}", g.state, tr(lang, "compare.generation"), g.generation)).unwrap_or_default() }</p>
-                            { topology(&lane.world, lang, None, &[], noop_mouse.clone(), noop_key.clone()) }
+                            { topology(&lane.world, lang, None, &[], noop_mouse.clone(), noop_key.clone(), None) }
                         </div>
                     }
                 }) }

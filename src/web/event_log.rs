@@ -13,9 +13,9 @@ const SHOWN: usize = 200;
 
 #[derive(Properties, PartialEq)]
 pub struct EventLogProps {
-    /// The simulated time and trace length, so the log redraws when they change.
-    pub now: u64,
-    pub events: usize,
+    /// Changes when the log should redraw (a few times a second while playing:
+    /// see `cached`).
+    pub version: u64,
     pub player: SharedPlayer,
 }
 
@@ -35,7 +35,11 @@ pub fn EventLog(props: &EventLogProps) -> Html {
         .filter(|(_, _, s, _)| needle.is_empty() || s.to_lowercase().contains(&needle))
         .take(SHOWN)
         .collect();
-    let latest = world.trace.iter().rev().find_map(|e| narrate::sentence(world, e, lang)).unwrap_or_default();
+    // The newest sentence for the live region: the first line, unless a filter hides it.
+    let latest = match lines.first() {
+        Some((_, _, sentence, _)) if needle.is_empty() => sentence.clone(),
+        _ => world.trace.iter().rev().find_map(|e| narrate::sentence(world, e, lang)).unwrap_or_default(),
+    };
     let on_filter = {
         let filter = filter.clone();
         Callback::from(move |e: InputEvent| filter.set(e.target_unchecked_into::<web_sys::HtmlInputElement>().value()))

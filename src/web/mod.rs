@@ -1,6 +1,7 @@
 //! The browser front end (compiled for wasm32 only): a projection of the core.
 
 mod api;
+mod cached;
 mod app;
 mod compare_view;
 mod config_panel;

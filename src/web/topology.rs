@@ -5,6 +5,8 @@ use crate::inspect::Selection;
 use crate::sim::world::parse_node;
 use crate::sim::{NodeId, World};
 use crate::view::{self, HEIGHT, WIDTH};
+use super::app::SharedPlayer;
+use super::cached::cached;
 use yew::prelude::*;
 
 /// Okabe–Ito colour-blind-safe palette; every consumer also carries its name.
@@ -34,15 +36,22 @@ pub fn pressed_selection(world: &World, target: &web_sys::Element) -> Option<Sel
 
 /// The SVG; `on_press` and `on_key` are stable callbacks (one listener on the
 /// SVG, not one per node re-created every frame) that resolve the node pressed.
-pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, highlights: &[String], on_press: Callback<MouseEvent>, on_key: Callback<KeyboardEvent>) -> Html {
+/// In the compact drawing of a large group the nodes are redrawn only when
+/// `nodes` (a version and the player) says so; the messages every frame.
+/// Without `nodes` everything is drawn every time.
+pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, highlights: &[String], on_press: Callback<MouseEvent>, on_key: Callback<KeyboardEvent>, nodes: Option<(u64, &SharedPlayer)>) -> Html {
     let is_sel = |s: Selection| selected == Some(&s);
-    let lit = |name: String| highlights.contains(&name).then_some("highlight");
     let brokers = view::brokers(world);
-    let consumers = view::consumers(world);
-    let messages = view::messages(world);
-    let workers = view::workers(world);
     let large = view::is_large(world);
     let reduced = super::prefs::reduced_motion();
+    let messages = view::messages(world);
+    let node_layer = if let Some((version, player)) = nodes.filter(|_| large) {
+        let (player, selected, highlights) = (player.clone(), selected.cloned(), highlights.to_vec());
+        cached(version, move || node_layer(&player.0.borrow().world, lang, selected.as_ref(), &highlights))
+    } else {
+        node_layer(world, lang, selected, highlights)
+    };
+    let (consumers, workers) = if large { (Vec::new(), Vec::new()) } else { (view::consumers(world), view::workers(world)) };
     html! {
         <svg id="topology" onmousedown={on_press} onkeydown={on_key} viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="group" aria-label={tr(lang, "topology.label")}>
             // Per-pair links only while they can be told apart.
@@ -65,6 +74,38 @@ pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, highlig
                     </g>
                 }
             })) }
+            { node_layer }
+            { for messages.iter().map(|m| {
+                // With prefers-reduced-motion a message waits at the middle of its link
+                // instead of gliding along it.
+                let progress = if reduced { 0.5 } else { m.progress };
+                let x = m.from.0 + (m.to.0 - m.from.0) * progress;
+                let y = m.from.1 + (m.to.1 - m.from.1) * progress;
+                let class = classes!("msg", if m.request { "request" } else { "response" }, m.api.to_lowercase(),
+                    is_sel(Selection::Message(m.id)).then_some("selected"));
+                html! {
+                    <g class={class} data-msg={m.id.to_string()}>
+                        <circle cx={x.to_string()} cy={y.to_string()} r={if large { "4" } else { "7" }} />
+                        if !large {
+                            <text x={(x + 10.0).to_string()} y={(y + 4.0).to_string()}>{ m.label.clone() }</text>
+                        }
+                    </g>
+                }
+            }) }
+        </svg>
+    }
+}
+
+/// Brokers, consumers and workers.
+fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlights: &[String]) -> Html {
+    let is_sel = |s: Selection| selected == Some(&s);
+    let lit = |name: String| highlights.contains(&name).then_some("highlight");
+    let brokers = view::brokers(world);
+    let consumers = view::consumers(world);
+    let workers = view::workers(world);
+    let large = view::is_large(world);
+    html! {
+        <>
             { for brokers.iter().map(|b| {
                 let coord = !b.coordinates.is_empty();
                 let class = classes!("broker", (!b.alive).then_some("dead"), coord.then_some("coordinator"), b.loading.then_some("loading"),
@@ -125,24 +166,7 @@ pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, highlig
                     </g>
                 }
             }) }
-            { for messages.iter().map(|m| {
-                // With prefers-reduced-motion a message waits at the middle of its link
-                // instead of gliding along it.
-                let progress = if reduced { 0.5 } else { m.progress };
-                let x = m.from.0 + (m.to.0 - m.from.0) * progress;
-                let y = m.from.1 + (m.to.1 - m.from.1) * progress;
-                let class = classes!("msg", if m.request { "request" } else { "response" }, m.api.to_lowercase(),
-                    is_sel(Selection::Message(m.id)).then_some("selected"));
-                html! {
-                    <g class={class} data-msg={m.id.to_string()}>
-                        <circle cx={x.to_string()} cy={y.to_string()} r={if large { "4" } else { "7" }} />
-                        if !large {
-                            <text x={(x + 10.0).to_string()} y={(y + 4.0).to_string()}>{ m.label.clone() }</text>
-                        }
-                    </g>
-                }
-            }) }
-        </svg>
+        </>
     }
 }
 

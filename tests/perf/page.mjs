@@ -68,6 +68,8 @@ try {
     results[`${members} members`] = {
       p50: +pct(frames.deltas, 50).toFixed(1),
       p95: +pct(frames.deltas, 95).toFixed(1),
+      // Frames that missed a vsync (a delta of 1.5 frames or more at 60 Hz).
+      dropped: frames.deltas.filter((d) => d >= 25).length,
       frames: frames.deltas.length,
       longTasks: frames.longTasks.length,
       simulatedTo: frames.now,
