@@ -12,6 +12,8 @@ wasm-bindgen --target web --no-typescript --remove-name-section --remove-produce
   --out-dir dist/pkg target/wasm32-unknown-unknown/web/groupscope.wasm
 cp index.html dist/
 cp -r static dist/static
+# The page fetches lessons on demand from here (src/lesson/registry.rs).
+cp -r lessons dist/lessons
 
 wasm_gz=$(gzip -9 -c dist/pkg/groupscope_bg.wasm | wc -c)
 js_gz=$(cat dist/pkg/groupscope.js dist/static/*.js | gzip -9 -c | wc -c)

@@ -83,6 +83,7 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("lessons.title", "Guided lessons", "引导课程"),
     ("lessons.intro", "Each lesson runs the real simulation. Before each outcome it stops and asks what you predict; then the run shows whether you were right. Progress is kept in this browser.", "每节课运行的都是真实的模拟。在每个结果出现之前，它会停下来问你预测会发生什么；然后继续运行，让你看到自己猜得对不对。进度保存在这个浏览器里。"),
     ("lessons.steps", "{0} steps", "共 {0} 步"),
+    ("lessons.loading", "Loading the lessons…", "正在加载课程……"),
     ("lessons.at", "in progress: step {0} of {1}", "进行中：第 {0} 步，共 {1} 步"),
     ("lessons.done", "finished · {0} of {1} predictions right", "已完成 · 预测对了 {0} / {1} 个"),
     ("lessons.start", "Start", "开始"),

@@ -34,6 +34,22 @@ fn the_course_has_its_lessons_in_order_with_two_questions_each_in_both_languages
 }
 
 #[test]
+fn the_course_lists_exactly_the_files_of_the_lessons_folder_which_the_page_fetches() {
+    // The page fetches `lessons/<file>` for every file the course lists (the
+    // e2e lesson walk checks those fetches): a file missing from the list is a
+    // lesson nobody sees.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("lessons");
+    let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+        .expect("lessons/")
+        .map(|e| e.expect("entry").file_name().into_string().expect("UTF-8 name"))
+        .filter(|f| f.ends_with(".json"))
+        .collect();
+    on_disk.sort();
+    let listed: Vec<String> = groupscope::lesson::registry::FILES.iter().map(|f| f.to_string()).collect();
+    assert_eq!(listed, on_disk);
+}
+
+#[test]
 fn lesson_2_answers_in_chinese_whether_the_coordinator_runs_on_the_client() {
     let l = groupscope::lesson::find("joining").expect("lesson 2");
     let zh: String = l.steps.iter().map(|s| s.narration.zh.as_str()).collect();

@@ -1,32 +1,48 @@
-//! The course: every lesson file, embedded in the binary so the page has them
-//! offline. Adding a lesson = adding its file to `lessons/` and one line here.
+//! The course: the lesson files of `lessons/`, in course order. Native builds
+//! (tests, tools) embed them; the page fetches them from the site's own
+//! `lessons/` folder when the Lessons tab or a lesson link is opened, which
+//! keeps their text out of the wasm the page loads first. Adding a lesson =
+//! adding its file to `lessons/` and one line to `course!` here.
 
 use super::model::Lesson;
 use super::validate::load;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
-/// (file name, contents), in course order.
-pub const SOURCES: &[(&str, &str)] = &[
-    ("01-finding-the-coordinator.json", include_str!("../../lessons/01-finding-the-coordinator.json")),
-    ("02-joining.json", include_str!("../../lessons/02-joining.json")),
-    ("03-the-leader-assigns.json", include_str!("../../lessons/03-the-leader-assigns.json")),
-    ("04-consumer-crashes.json", include_str!("../../lessons/04-consumer-crashes.json")),
-    ("05-alive-but-stuck.json", include_str!("../../lessons/05-alive-but-stuck.json")),
-    ("06-offsets-and-duplicates.json", include_str!("../../lessons/06-offsets-and-duplicates.json")),
-    ("07-eager-vs-cooperative.json", include_str!("../../lessons/07-eager-vs-cooperative.json")),
-    ("08-static-membership.json", include_str!("../../lessons/08-static-membership.json")),
-    ("09-coordinator-dies.json", include_str!("../../lessons/09-coordinator-dies.json")),
-    ("10-kip-848.json", include_str!("../../lessons/10-kip-848.json")),
-    ("11-kafka-connect.json", include_str!("../../lessons/11-kafka-connect.json")),
-];
+macro_rules! course {
+    ($($file:literal),* $(,)?) => {
+        /// The lesson file names, in course order.
+        pub const FILES: &[&str] = &[$($file),*];
+        /// (file name, contents), in course order.
+        #[cfg(not(target_arch = "wasm32"))]
+        pub const SOURCES: &[(&str, &str)] = &[$(($file, include_str!(concat!("../../lessons/", $file)))),*];
+    };
+}
+
+course!(
+    "01-finding-the-coordinator.json",
+    "02-joining.json",
+    "03-the-leader-assigns.json",
+    "04-consumer-crashes.json",
+    "05-alive-but-stuck.json",
+    "06-offsets-and-duplicates.json",
+    "07-eager-vs-cooperative.json",
+    "08-static-membership.json",
+    "09-coordinator-dies.json",
+    "10-kip-848.json",
+    "11-kafka-connect.json",
+);
+
+/// What `lessons()` says in the page before the course has been fetched.
+pub const NOT_LOADED: &str = "the lessons are not loaded yet";
 
 static LESSONS: OnceLock<Result<Vec<Lesson>, String>> = OnceLock::new();
 
-fn load_all() -> Result<Vec<Lesson>, String> {
+/// Parses and validates every lesson, and checks ids and numbers are unique.
+pub fn parse_course<'a>(sources: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Vec<Lesson>, String> {
     let mut lessons = Vec::new();
     let mut errors = Vec::new();
-    for (file, json) in SOURCES {
+    for (file, json) in sources {
         match load(json) {
             Ok(l) => lessons.push(l),
             Err(e) => errors.push(format!("lessons/{file}:\n{e}")),
@@ -44,9 +60,24 @@ fn load_all() -> Result<Vec<Lesson>, String> {
     if errors.is_empty() { Ok(lessons) } else { Err(errors.join("\n")) }
 }
 
-/// Every lesson, parsed and validated once.
+/// The page hands over the fetched course (or why it could not be fetched)
+/// once; later calls change nothing.
+pub fn install(course: Result<Vec<Lesson>, String>) {
+    let _ = LESSONS.set(course);
+}
+
+/// Every lesson, parsed and validated once (in the page: once fetched).
 pub fn lessons() -> Result<&'static [Lesson], String> {
-    LESSONS.get_or_init(load_all).as_ref().map(Vec::as_slice).map_err(Clone::clone)
+    #[cfg(not(target_arch = "wasm32"))]
+    let course = Some(LESSONS.get_or_init(|| parse_course(SOURCES.iter().copied())));
+    #[cfg(target_arch = "wasm32")]
+    let course = LESSONS.get();
+    course.ok_or_else(|| NOT_LOADED.to_string())?.as_ref().map(Vec::as_slice).map_err(Clone::clone)
+}
+
+/// Whether `lessons()` has its answer (always, natively).
+pub fn loaded() -> bool {
+    cfg!(not(target_arch = "wasm32")) || LESSONS.get().is_some()
 }
 
 /// A lesson by number (`4`) or id (`consumer-crashes`).

@@ -5,6 +5,7 @@
 use super::api;
 use super::cached::{cached, version, PLAYING_REFRESH_MS};
 use super::config_panel::ConfigPanel;
+use super::course;
 use super::fault_menu::FaultMenu;
 use super::inspector::inspector;
 use super::lab::AssignorLab;
@@ -134,6 +135,15 @@ pub fn App(props: &AppProps) -> Html {
             redraw.emit(());
         })
     };
+    {
+        // The course is fetched the first time the Lessons tab opens.
+        let update = update.clone();
+        use_effect_with(*tab, move |t| {
+            if *t == Tab::Lessons {
+                course::when_loaded(Callback::from(move |()| update.force_update()));
+            }
+        });
+    }
     let on_lesson = {
         let (player, redraw, lesson, tab, selection) = (player.clone(), redraw.clone(), lesson.clone(), tab.clone(), selection.clone());
         let revision = revision.clone();
@@ -187,12 +197,16 @@ pub fn App(props: &AppProps) -> Html {
 
     {
         let (player, redraw, lesson, on_lesson, load) = (player.clone(), redraw.clone(), lesson.clone(), on_lesson.clone(), load.clone());
+        let notice = notice.clone();
         use_effect_with((), move |_| {
             api::install(player.clone(), redraw.clone(), load);
-            // A deep link to a lesson step: #lesson=4&step=3.
+            // A deep link to a lesson step: #lesson=4&step=3 (once the course is fetched).
             let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
-            if let Some((l, step)) = crate::lesson::parse_link(&hash) {
-                on_lesson.emit(LessonMsg::Open(l.number, step));
+            if hash.split(['#', '&']).any(|kv| kv.starts_with("lesson=")) {
+                course::when_loaded(Callback::from(move |()| match crate::lesson::parse_link(&hash) {
+                    Some((l, step)) => on_lesson.emit(LessonMsg::Open(l.number, step)),
+                    None => notice.set(crate::lesson::lessons().err()),
+                }));
             }
             let mut last = now_ms();
             let interval = Interval::new(16, move || {

@@ -42,6 +42,7 @@ pub fn save_progress(p: Progress) {
 pub fn lesson_list(lang: Lang, on: &Callback<LessonMsg>) -> Html {
     let lessons = match lesson::lessons() {
         Ok(l) => l,
+        Err(e) if e == lesson::registry::NOT_LOADED => return html! { <p id="lessons-loading" class="hint" role="status">{ tr(lang, "lessons.loading") }</p> },
         Err(e) => return html! { <p class="fault-error" role="alert">{ e.to_string() }</p> },
     };
     let progress = load_progress();

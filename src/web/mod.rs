@@ -5,6 +5,7 @@ mod cached;
 mod app;
 mod compare_view;
 mod config_panel;
+mod course;
 mod event_log;
 mod fault_menu;
 mod files;

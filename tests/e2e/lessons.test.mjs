@@ -56,6 +56,9 @@ for (const [lang, right] of [['en', true], ['zh', false]]) {
       await page.selectOption('#lang', lang === 'zh' ? 'zh-CN' : 'en');
       await page.selectOption('#speed', '1000');
       await page.click('#tab-lessons');
+      // The course is fetched from the site's lessons/ folder when the tab first opens.
+      await page.waitForSelector('.lesson-card');
+      assert.equal(await page.locator('#lessons-loading').count(), 0);
       assert.equal(await page.locator('.lesson-card').count(), lessons.length);
       for (const lesson of lessons) {
         await page.click('#tab-lessons');
@@ -89,6 +92,26 @@ test('a lesson step is deep-linkable', async () => {
     assert.equal(await page.getAttribute('#lesson', 'data-lesson'), '4');
     assert.equal(await page.getAttribute('#lesson', 'data-step'), '2');
     assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    site.close();
+  }
+});
+
+test('lessons that cannot be fetched are explained, and the simulation keeps running', async () => {
+  const site = await serveSite();
+  const browser = await launch();
+  try {
+    const { page } = await openPage(browser, site);
+    await page.route('**/lessons/**', (route) => route.abort());
+    const before = await page.evaluate(() => window.groupscope.state().events);
+    await page.click('#tab-lessons');
+    const error = page.locator('.fault-error');
+    await error.first().waitFor();
+    assert.match(await error.first().textContent(), /lessons\/01-finding-the-coordinator\.json could not be loaded/);
+    await page.click('#tab-sim');
+    await page.click('#step');
+    assert.ok(await page.evaluate(() => window.groupscope.state().events) > before, 'the run still steps');
   } finally {
     await browser.close();
     site.close();
