@@ -8,7 +8,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 RUSTFLAGS="-Zlocation-detail=none" CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
   cargo rustc --profile web --lib --crate-type cdylib --target wasm32-unknown-unknown
 rm -rf dist && mkdir -p dist/pkg
-wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section \
+# PROFILE=1 keeps the function names, so a CPU profile (tests/perf/profile.mjs)
+# names Rust functions; the size printed then is not the size users load.
+names=--remove-name-section
+[[ "${PROFILE:-0}" == 1 ]] && names=
+wasm-bindgen --target web --no-typescript $names --remove-producers-section \
   --out-dir dist/pkg target/wasm32-unknown-unknown/web/groupscope.wasm
 cp index.html dist/
 cp -r static dist/static
