@@ -22,6 +22,28 @@ pub struct BrokerView {
     /// Groups this broker coordinates, with the partition that makes it so.
     pub coordinates: Vec<(String, u32)>,
     pub loading: bool,
+    /// Topic partitions this broker leads, by topic.
+    pub leads: Vec<(String, Vec<u32>)>,
+    /// How many `__consumer_offsets` partitions it leads (and so coordinates
+    /// the groups that hash to them).
+    pub offsets_led: usize,
+}
+
+impl BrokerView {
+    /// One short line for the drawing: `orders 0,3 · __consumer_offsets ×17`;
+    /// a topic with more than three partitions led is counted, not listed.
+    pub fn leads_summary(&self) -> String {
+        let mut parts: Vec<String> = self
+            .leads
+            .iter()
+            .map(|(topic, ps)| match ps.len() {
+                0..=3 => format!("{topic} {}", ps.iter().map(u32::to_string).collect::<Vec<_>>().join(",")),
+                n => format!("{topic} ×{n}"),
+            })
+            .collect();
+        parts.push(format!("__consumer_offsets ×{}", self.offsets_led));
+        parts.join(" · ")
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -136,15 +158,21 @@ pub fn brokers(world: &World) -> Vec<BrokerView> {
         .values()
         .map(|b| {
             let (x, y) = node_pos(world, NodeId::Broker(b.id));
-            let coordinates = world
-                .scenario
-                .groups
-                .iter()
-                .filter(|g| world.cluster.coordinator_for(&g.group_id) == Some(b.id))
-                .map(|g| (g.group_id.clone(), world.cluster.offsets_partition_for(&g.group_id)))
+            let group_ids = world.scenario.groups.iter().map(|g| &g.group_id).chain(world.scenario.connect_clusters.iter().map(|c| &c.group_id));
+            let coordinates = group_ids
+                .filter(|g| world.cluster.coordinator_for(g) == Some(b.id))
+                .map(|g| (g.clone(), world.cluster.offsets_partition_for(g)))
                 .collect();
             let loading = b.coordinator.shards.values().any(|s| s.state == crate::sim::coordinator::CoordinatorState::LOADING);
-            BrokerView { id: b.id, x, y, alive: b.alive, coordinates, loading }
+            let leads = world
+                .cluster
+                .topics
+                .iter()
+                .map(|(name, t)| (name.clone(), (0..t.partitions.len() as u32).filter(|p| t.partitions[*p as usize].leader == Some(b.id)).collect::<Vec<_>>()))
+                .filter(|(_, ps)| !ps.is_empty())
+                .collect();
+            let offsets_led = world.cluster.offsets_partitions.iter().filter(|m| m.leader == Some(b.id)).count();
+            BrokerView { id: b.id, x, y, alive: b.alive, coordinates, loading, leads, offsets_led }
         })
         .collect()
 }

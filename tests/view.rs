@@ -94,3 +94,40 @@ fn two_groups_on_one_topic_each_get_their_own_rows() {
     let audit_owner: std::collections::BTreeSet<u32> = rows.iter().filter(|r| r.group == "audit").filter_map(|r| r.owner).collect();
     assert_eq!(audit_owner.len(), 1, "the audit group's single consumer owns all six");
 }
+
+/// Brokers show the partitions they lead: every partition of every topic and
+/// every `__consumer_offsets` partition has exactly one live leader, and when
+/// a broker dies its partitions move to other replicas (facts A: the group
+/// coordinator is the leader of the group's `__consumer_offsets` partition).
+#[test]
+fn brokers_show_the_partitions_they_lead_and_leadership_moves_when_one_dies() {
+    let mut t = TestWorld::demo();
+    t.sleep(1_000);
+    let check = |world: &groupscope::sim::World, dead: Option<u32>| {
+        let brokers = view::brokers(world);
+        let offsets: usize = brokers.iter().map(|b| b.offsets_led).sum();
+        assert_eq!(offsets, world.cluster.offsets_partitions.len(), "every __consumer_offsets partition has one leader");
+        for (topic, meta) in &world.cluster.topics {
+            let mut led: Vec<u32> = brokers.iter().flat_map(|b| b.leads.iter().filter(|(t, _)| t == topic).flat_map(|(_, ps)| ps.clone())).collect();
+            led.sort_unstable();
+            assert_eq!(led, (0..meta.partitions.len() as u32).collect::<Vec<_>>(), "each partition of {topic} led once");
+        }
+        for b in &brokers {
+            if Some(b.id) == dead {
+                assert!(b.leads.is_empty() && b.offsets_led == 0, "a dead broker leads nothing");
+            }
+            for (group, p) in &b.coordinates {
+                assert_eq!(world.cluster.offsets_partition_for(group), *p);
+                assert_eq!(world.cluster.offsets_partitions[*p as usize].leader, Some(b.id), "the coordinator leads the group's partition");
+            }
+            assert!(b.leads_summary().ends_with(&format!("__consumer_offsets ×{}", b.offsets_led)));
+        }
+    };
+    check(&t.world, None);
+    let coordinator = view::brokers(&t.world).into_iter().find(|b| !b.coordinates.is_empty()).expect("a coordinator").id;
+    t.inject(groupscope::sim::Fault::KillBroker { broker: coordinator });
+    t.sleep(100);
+    check(&t.world, Some(coordinator));
+    let new = view::brokers(&t.world).into_iter().find(|b| !b.coordinates.is_empty()).map(|b| b.id);
+    assert!(new.is_some() && new != Some(coordinator), "another broker coordinates the group");
+}

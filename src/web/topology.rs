@@ -66,7 +66,7 @@ pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, highlig
                     (n.extra_latency.contains_key(&key) || n.loss_percent.contains_key(&key)).then_some("degraded"),
                     is_sel(Selection::Link(bn, cn)).then_some("selected"),
                 );
-                let (x1, y1, x2, y2) = (b.x.to_string(), (b.y + 30.0).to_string(), c.1.to_string(), (c.2 - 30.0).to_string());
+                let (x1, y1, x2, y2) = (b.x.to_string(), (b.y + 40.0).to_string(), c.1.to_string(), (c.2 - 30.0).to_string());
                 html! {
                     <g class={class} data-link={format!("{bn} {cn}")}>
                         <line class="link-hit" x1={x1.clone()} y1={y1.clone()} x2={x2.clone()} y2={y2.clone()} />
@@ -112,13 +112,16 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
                     is_sel(Selection::Node(NodeId::Broker(b.id))).then_some("selected"), lit(format!("broker-{}", b.id)));
                 html! {
                     <g class={class} data-broker={b.id.to_string()} tabindex="0" role="button">
-                        <rect x={(b.x - 70.0).to_string()} y={(b.y - 30.0).to_string()} width="140" height="60" rx="8" />
+                        <title>{ trf(lang, "broker.leads", &[&format!("broker-{}", b.id), &b.leads_summary()]) }</title>
+                        <rect x={(b.x - 90.0).to_string()} y={(b.y - 30.0).to_string()} width="180" height="70" rx="8" />
                         <text x={b.x.to_string()} y={(b.y - 8.0).to_string()} class="title">{ format!("broker-{}", b.id) }</text>
                         <text x={b.x.to_string()} y={(b.y + 10.0).to_string()} class="sub">
                             { if !b.alive { tr(lang, "broker.down").to_string() }
                               else if b.loading { tr(lang, "broker.loading").to_string() }
                               else { b.coordinates.iter().map(|(g, p)| trf(lang, "broker.coordinates", &[g, p])).collect::<Vec<_>>().join(", ") } }
                         </text>
+                        // The partitions it leads: the coordinator of a group is the leader of the group's __consumer_offsets partition.
+                        <text x={b.x.to_string()} y={(b.y + 28.0).to_string()} class="tiny leads">{ b.leads_summary() }</text>
                     </g>
                 }
             }) }
