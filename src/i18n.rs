@@ -138,6 +138,8 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("col.committed", "committed", "已提交"),
     ("col.processed", "processed", "已处理"),
     ("col.redelivered", "redelivered", "重复投递"),
+    ("status.revoking", "revoking", "撤销中"),
+    ("status.pending", "pending", "待分配"),
     ("unowned", "— unowned", "— 无人拥有"),
     // Log and notes
     ("log.title", "What is happening", "正在发生什么"),

@@ -89,6 +89,34 @@ pub struct PartitionRow {
     pub committed: Option<i64>,
     pub processed: i64,
     pub redelivered: i64,
+    pub status: PartitionStatus,
+}
+
+/// Where a partition stands in its group's rebalance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartitionStatus {
+    /// A live consumer owns it, and (KIP-848) the target assignment agrees.
+    Owned,
+    /// KIP-848: its owner still holds it but the target assignment gives it
+    /// to another member (or nobody); the owner must revoke it first.
+    Revoking,
+    /// Nobody owns it yet but it is on its way: a classic group is
+    /// rebalancing, or (KIP-848) the target assignment names a member that
+    /// has not taken it yet (waiting for the old owner to release it).
+    Pending,
+    /// Nobody owns it and nobody is about to.
+    Unowned,
+}
+
+impl PartitionStatus {
+    pub fn name(self) -> &'static str {
+        match self {
+            PartitionStatus::Owned => "owned",
+            PartitionStatus::Revoking => "revoking",
+            PartitionStatus::Pending => "pending",
+            PartitionStatus::Unowned => "unowned",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -307,6 +335,33 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
     for (g, topics) in subscribed.chain(world.async_consumers.values().map(|c| (c.group_id.as_str(), &c.config.topics))) {
         topics_of.entry(g).or_default().extend(topics.iter().map(String::as_str));
     }
+    // KIP-848: the coordinator's target assignment, by client index.
+    let mut targets: BTreeMap<(&str, &TopicPartition), Option<u32>> = BTreeMap::new();
+    for c in world.async_consumers.values() {
+        let Some((_, g)) = world.consumer_group(&c.group_id) else { continue };
+        for tp in g.target_assignment.get(&c.member_id).into_iter().flatten() {
+            targets.insert((c.group_id.as_str(), tp), Some(c.idx).filter(|_| c.alive && c.fatal.is_none()));
+        }
+    }
+    let status = |group: &str, tp: &TopicPartition, owner: Option<u32>| {
+        if world.consumer_group(group).is_some() {
+            let target = targets.get(&(group, tp)).copied().flatten();
+            return match (owner, target) {
+                (Some(o), t) if t != Some(o) => PartitionStatus::Revoking,
+                (Some(_), _) => PartitionStatus::Owned,
+                (None, Some(_)) => PartitionStatus::Pending,
+                (None, None) => PartitionStatus::Unowned,
+            };
+        }
+        let rebalancing = world.group(group).is_some_and(|(_, g)| {
+            matches!(g.state, crate::sim::classic_group::ClassicGroupState::PreparingRebalance | crate::sim::classic_group::ClassicGroupState::CompletingRebalance)
+        });
+        match owner {
+            Some(_) => PartitionStatus::Owned,
+            None if rebalancing => PartitionStatus::Pending,
+            None => PartitionStatus::Unowned,
+        }
+    };
     let read: BTreeSet<&str> = topics_of.values().flatten().copied().collect();
     let unread: BTreeSet<&str> = world.cluster.topics.keys().map(String::as_str).filter(|t| !read.contains(t)).collect();
     let mut rows = Vec::new();
@@ -318,9 +373,11 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
             for (p, state) in t.partitions.iter().enumerate() {
                 let tp = TopicPartition::new(topic, p as i32);
                 let key = (group.to_string(), tp.clone());
+                let owner = owners.get(&(group, &tp)).copied();
                 rows.push(PartitionRow {
                     group: group.to_string(),
-                    owner: owners.get(&(group, &tp)).copied(),
+                    status: status(group, &tp, owner),
+                    owner,
                     leader: state.leader,
                     end_offset: state.end_offset,
                     committed: committed.and_then(|o| o.get(&tp).copied()),

@@ -131,3 +131,68 @@ fn brokers_show_the_partitions_they_lead_and_leadership_moves_when_one_dies() {
     let new = view::brokers(&t.world).into_iter().find(|b| !b.coordinates.is_empty()).map(|b| b.id);
     assert!(new.is_some() && new != Some(coordinator), "another broker coordinates the group");
 }
+
+/// The ownership view tells revoking and pending partitions apart (KIP-848's
+/// revoke-first reconciliation, facts E: a partition moves only after its old
+/// owner revoked it): a partition is `revoking` while its owner holds it
+/// against the target assignment, `pending` while nobody holds it but the
+/// target names a member, and all are `owned` again once reconciled.
+#[test]
+fn kip848_reconciliation_shows_revoking_then_pending_then_owned() {
+    use view::PartitionStatus::*;
+    let mut t = TestWorld::new(common::consumer_protocol_demo(2));
+    t.sleep(15_000);
+    assert!(view::partitions(&t.world).iter().all(|r| r.status == Owned), "stable before");
+    t.inject(groupscope::sim::Fault::AddConsumer { group: "demo".into() });
+    let (mut saw_revoking, mut saw_pending) = (false, false);
+    for _ in 0..400 {
+        t.sleep(25);
+        for r in view::partitions(&t.world) {
+            match r.status {
+                Revoking => {
+                    saw_revoking = true;
+                    let owner = r.owner.expect("a revoking partition has its owner");
+                    let (_, g) = t.world.consumer_group("demo").expect("group");
+                    let member = &t.async_consumer(owner).member_id;
+                    assert!(!g.target_assignment.get(member).is_some_and(|ps| ps.contains(&r.partition)), "{} is revoking but still targeted to c{owner}", r.partition);
+                }
+                Pending => {
+                    saw_pending = true;
+                    assert_eq!(r.owner, None, "{} pending but owned", r.partition);
+                }
+                Unowned => panic!("{} unowned during a reconciliation of live members", r.partition),
+                Owned => {}
+            }
+        }
+    }
+    assert!(saw_revoking && saw_pending, "revoking {saw_revoking}, pending {saw_pending}");
+    assert!(view::partitions(&t.world).iter().all(|r| r.status == Owned), "reconciled after");
+}
+
+/// A classic eager rebalance: every partition is revoked before JoinGroup,
+/// so while the group rebalances the unowned partitions are `pending`.
+#[test]
+fn classic_partitions_are_pending_while_the_group_rebalances() {
+    use view::PartitionStatus::*;
+    let mut t = TestWorld::demo();
+    t.sleep(15_000);
+    t.inject(groupscope::sim::Fault::AddConsumer { group: "demo".into() });
+    let mut saw_pending = false;
+    for _ in 0..400 {
+        t.sleep(25);
+        let (state, _) = t.group_state("demo");
+        for r in view::partitions(&t.world) {
+            assert_ne!(r.status, Revoking, "classic consumers revoke at once");
+            if r.status == Pending {
+                saw_pending = true;
+                assert!(r.owner.is_none());
+                assert!(matches!(state, groupscope::sim::classic_group::ClassicGroupState::PreparingRebalance | groupscope::sim::classic_group::ClassicGroupState::CompletingRebalance));
+            }
+            if r.status == Unowned {
+                assert_eq!(state, groupscope::sim::classic_group::ClassicGroupState::Stable, "unowned only outside a rebalance");
+            }
+        }
+    }
+    assert!(saw_pending);
+    assert!(view::partitions(&t.world).iter().all(|r| r.status == Owned));
+}

@@ -4,7 +4,7 @@ use super::topology::colour;
 use crate::i18n::{tr, trf, Lang};
 use crate::inspect::Selection;
 use crate::sim::World;
-use crate::view;
+use crate::view::{self, PartitionStatus};
 use yew::prelude::*;
 
 pub fn group_panel(world: &World, lang: Lang) -> Html {
@@ -50,6 +50,10 @@ fn partition_grid(rows: &[crate::view::PartitionRow], lang: Lang, on_select: &Ca
                         { format!("{}: {n} ", o.map_or(tr(lang, "unowned").to_string(), |o| format!("c{o}"))) }
                     </span>
                 }) }
+                { for [PartitionStatus::Revoking, PartitionStatus::Pending].into_iter().map(|st| {
+                    let n = rows.iter().filter(|r| r.status == st).count();
+                    html! { if n > 0 { <span class={classes!("status-count", st.name())}>{ format!(" · {}: {n}", tr(lang, if st == PartitionStatus::Revoking { "status.revoking" } else { "status.pending" })) }</span> } }
+                }) }
                 { format!(" · {}: {redelivered}", tr(lang, "col.redelivered")) }
             </p>
             // One listener for all cells: the cell names its partition.
@@ -62,7 +66,8 @@ fn partition_grid(rows: &[crate::view::PartitionRow], lang: Lang, on_select: &Ca
                 // Colour by class, not by a style string per cell: 1,000 cells redraw every frame.
                 { for rows.iter().map(|r| {
                     let owner = r.owner.map(|o| OWNER_CLASS[(o as usize + OWNER_CLASS.len() - 1) % OWNER_CLASS.len()]);
-                    html! { <span class={classes!("cell", owner.unwrap_or("unowned"), (r.redelivered > 0).then_some("dup"))}
+                    let status = (r.status != PartitionStatus::Owned).then_some(r.status.name());
+                    html! { <span class={classes!("cell", owner, status, (r.redelivered > 0).then_some("dup"))}
                         data-partition={r.partition.to_string()} /> }
                 }) }
             </div>
@@ -91,11 +96,11 @@ pub fn partition_table(world: &World, lang: Lang, on_select: &Callback<Option<Se
                 let tp = r.partition.clone();
                 let select = on_select.reform(move |_: MouseEvent| Some(Selection::Partition(tp.clone())));
                 html! {
-                    <tr data-partition={r.partition.to_string()} data-owner={owner.clone()} data-group={r.group.clone()}
+                    <tr data-partition={r.partition.to_string()} data-owner={owner.clone()} data-group={r.group.clone()} data-status={r.status.name()}
                         class={classes!(highlights.contains(&r.partition.to_string()).then_some("highlight"))}>
                         if groups > 1 { <td>{ r.group.clone() }</td> }
                         <td><button class="linklike" onclick={select}>{ r.partition.to_string() }</button></td>
-                        <td class="owner" style={style}>{ if owner.is_empty() { tr(lang, "unowned").to_string() } else { owner } }</td>
+                        <td class="owner" style={style}>{ status_text(r.status, &owner, lang) }</td>
                         <td>{ r.leader.map(|l| format!("broker-{l}")).unwrap_or("—".into()) }</td>
                         <td>{ r.end_offset }</td>
                         <td>{ r.committed.map(|c| c.to_string()).unwrap_or("—".into()) }</td>
@@ -106,6 +111,16 @@ pub fn partition_table(world: &World, lang: Lang, on_select: &Callback<Option<Se
             }) }
             </tbody>
         </table>
+    }
+}
+
+/// The owner cell: `c2`, `c2 (revoking)`, `pending` or `unowned`.
+fn status_text(status: PartitionStatus, owner: &str, lang: Lang) -> String {
+    match status {
+        PartitionStatus::Owned => owner.to_string(),
+        PartitionStatus::Revoking => format!("{owner} ({})", tr(lang, "status.revoking")),
+        PartitionStatus::Pending => tr(lang, "status.pending").to_string(),
+        PartitionStatus::Unowned => tr(lang, "unowned").to_string(),
     }
 }
 
