@@ -22,7 +22,7 @@ use crate::lesson::{Choice, LessonSession, Phase};
 use crate::permalink::Permalink;
 use crate::player::{Action, Player};
 use crate::sim::Scenario;
-use gloo::events::EventListener;
+use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Interval;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -217,13 +217,14 @@ pub fn App(props: &AppProps) -> Html {
         let (dispatch, presenter, help, selection) = (dispatch.clone(), presenter.clone(), help.clone(), selection.clone());
         use_effect_with((), move |_| {
             let doc = gloo::utils::document();
-            let listener = EventListener::new(&doc, "keydown", move |e| {
+            // Not passive (gloo's default): the keys it takes must not also scroll the page.
+            let listener = EventListener::new_with_options(&doc, "keydown", EventListenerOptions::enable_prevent_default(), move |e| {
                 let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
-                let in_field = e
-                    .target()
-                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                    .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
-                if in_field || e.ctrl_key() || e.meta_key() || e.alt_key() {
+                let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name());
+                let in_field = matches!(tag.as_deref(), Some("INPUT" | "SELECT" | "TEXTAREA"));
+                // Space on a focused button presses that button (and nothing else).
+                let on_button = tag.as_deref() == Some("BUTTON") && e.key() == " ";
+                if in_field || on_button || e.ctrl_key() || e.meta_key() || e.alt_key() {
                     return;
                 }
                 match e.key().as_str() {

@@ -127,9 +127,14 @@ pub fn toolbar(t: Toolbar) -> Html {
                 <button id="export-png" onclick={on_png} title={tr(lang, "export.title")}>{ tr(lang, "export.png") }</button>
                 <button id="presenter" onclick={{
                     let h = t.presenter.clone();
-                    Callback::from(move |_: MouseEvent| {
-                        super::prefs::set_fullscreen(!*h);
-                        h.set(!*h);
+                    Callback::from(move |e: MouseEvent| {
+                        let on = !*h;
+                        super::prefs::set_fullscreen(on);
+                        h.set(on);
+                        // The page's keys (Space plays) work at once, not Space pressing this button again.
+                        if on {
+                            let _ = e.target_unchecked_into::<web_sys::HtmlElement>().blur();
+                        }
                     })
                 }} aria-pressed={t.presenter.to_string()} title={tr(lang, "presenter.title")}>{ tr(lang, "presenter") }</button>
                 <button id="help-button" onclick={toggle(t.help)} aria-pressed={t.help.to_string()} title={tr(lang, "help.title")}>{ tr(lang, "help") }</button>
