@@ -38,6 +38,10 @@ pub struct AppProps {
     /// Start playing at once (tests); the page starts paused.
     #[prop_or_default]
     pub autoplay: bool,
+    /// The permalink the page was opened with, read before mounting: `None`
+    /// without one, else the run or why it cannot be opened.
+    #[prop_or_default]
+    pub link: Option<Result<Permalink, String>>,
 }
 
 /// The player behind the page, shared with the JS API and the handlers
@@ -51,17 +55,14 @@ impl PartialEq for SharedPlayer {
     }
 }
 
-fn initial_player(autoplay: bool, lang: Lang) -> (Player, Option<String>) {
-    let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
-    let has_run = hash.split(['#', '&']).any(|kv| kv.starts_with("run="));
+/// The linked run, or the demo (with a notice saying why a link could not be
+/// opened; the address bar keeps the link).
+fn initial_player(autoplay: bool, lang: Lang, link: Option<&Result<Permalink, String>>) -> (Player, Option<String>) {
     let demo = || Player::new(Scenario::demo()).expect("the demo scenario is valid");
-    let (mut p, notice) = if has_run {
-        match Permalink::decode(&hash).and_then(|l| l.restore()) {
-            Ok(p) => (p, None),
-            Err(e) => (demo(), Some(trf(lang, "notice.badlink", &[&e]))),
-        }
-    } else {
-        (demo(), None)
+    let (mut p, notice) = match link.map(|l| l.clone().and_then(|l| l.restore())) {
+        None => (demo(), None),
+        Some(Ok(p)) => (p, None),
+        Some(Err(e)) => (demo(), Some(trf(lang, "notice.badlink", &[&e]))),
     };
     p.playing = autoplay;
     (p, notice)
@@ -73,9 +74,9 @@ pub fn App(props: &AppProps) -> Html {
     let lang = use_state(prefs::initial_lang);
     let notice = use_state(|| None::<String>);
     let shared: SharedPlayer = {
-        let (notice, lang) = (notice.clone(), *lang);
+        let (notice, lang, link) = (notice.clone(), *lang, props.link.clone());
         (*use_memo((), move |_| {
-            let (p, n) = initial_player(autoplay, lang);
+            let (p, n) = initial_player(autoplay, lang, link.as_ref());
             notice.set(n);
             SharedPlayer(Rc::new(RefCell::new(p)))
         }))

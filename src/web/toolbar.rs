@@ -57,14 +57,19 @@ pub fn toolbar(t: Toolbar) -> Html {
         let (player, link) = (t.shared.0.clone(), t.link.clone());
         let lang = lang;
         Callback::from(move |_: MouseEvent| {
-            let fragment = Permalink::of(&player.borrow()).encode();
-            let fragment = if lang == Lang::En { fragment } else { format!("lang=zh&{fragment}") };
-            if let Some(w) = web_sys::window() {
-                if let Ok(h) = w.history() {
-                    let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#{fragment}")));
+            // The moment of the click; compressing it takes the browser a moment.
+            let run = Permalink::of(&player.borrow());
+            let link = link.clone();
+            yew::platform::spawn_local(async move {
+                let fragment = super::links::encode(&run).await;
+                let fragment = if lang == Lang::En { fragment } else { format!("lang=zh&{fragment}") };
+                if let Some(w) = web_sys::window() {
+                    if let Ok(h) = w.history() {
+                        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#{fragment}")));
+                    }
+                    link.set(w.location().href().unwrap_or_default());
                 }
-                link.set(w.location().href().unwrap_or_default());
-            }
+            });
         })
     };
     let on_export = {

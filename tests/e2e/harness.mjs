@@ -1,5 +1,6 @@
 // Shared helpers for the end-to-end tests: serve dist/ under a sub-path on
 // 127.0.0.1 and drive Debian's chromium through playwright-core (no download).
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,4 +69,21 @@ export async function openPage(browser, site) {
   await page.goto(site.url);
   await page.waitForSelector('#play');
   return { page, foreign, errors };
+}
+
+/** Serves the site, opens the page and runs `body({ page, browser, site })`;
+ * then checks that the page made no foreign request and hit no error, and
+ * closes everything. */
+export async function withPage(body) {
+  const site = await serveSite();
+  const browser = await launch();
+  try {
+    const { page, foreign, errors } = await openPage(browser, site);
+    await body({ page, browser, site });
+    assert.deepEqual(foreign, []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    site.close();
+  }
 }

@@ -5,85 +5,75 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ARTIFACTS, SUBPATH, launch, openPage, serveSite } from './harness.mjs';
+import { ARTIFACTS, withPage } from './harness.mjs';
 
 const events = (page) => page.evaluate(() => window.groupscope.state().events);
 const playing = (page) => page.evaluate(() => window.groupscope.state().playing);
 
-test('presenter mode: large type, full screen, and Space, arrows, ".", PageDown and "?"', async () => {
-  const site = await serveSite();
-  const browser = await launch();
-  try {
-    const { page, foreign, errors } = await openPage(browser, site);
-    // Count the full-screen requests the page makes (the real call still runs).
-    await page.evaluate(() => {
-      window.fullscreenRequests = [];
-      const request = Element.prototype.requestFullscreen;
-      Element.prototype.requestFullscreen = function (...args) {
-        window.fullscreenRequests.push(this.tagName);
-        return request.apply(this, args);
-      };
-    });
-    const size = () => page.$eval('.groupscope', (el) => getComputedStyle(el).fontSize);
-    const normal = await size();
+test('presenter mode: large type, full screen, and Space, arrows, ".", PageDown and "?"', () => withPage(async ({ page }) => {
+  // Count the full-screen requests the page makes (the real call still runs).
+  await page.evaluate(() => {
+    window.fullscreenRequests = [];
+    const request = Element.prototype.requestFullscreen;
+    Element.prototype.requestFullscreen = function (...args) {
+      window.fullscreenRequests.push(this.tagName);
+      return request.apply(this, args);
+    };
+  });
+  const size = () => page.$eval('.groupscope', (el) => getComputedStyle(el).fontSize);
+  const normal = await size();
 
-    await page.click('#presenter');
-    assert.equal(await page.getAttribute('#presenter', 'aria-pressed'), 'true');
-    assert.ok(await page.$eval('.groupscope', (el) => el.classList.contains('presenter')), 'the presenter class is applied');
-    assert.equal(await size(), '20px', `large type (was ${normal})`);
-    assert.deepEqual(await page.evaluate(() => window.fullscreenRequests), ['HTML'], 'the whole page asks for full screen');
-    await page.waitForFunction(() => document.fullscreenElement === document.documentElement, null, { timeout: 5000 });
-    // The button gives the focus back, so Space plays rather than pressing it again.
-    assert.notEqual(await page.evaluate(() => document.activeElement?.id), 'presenter');
+  await page.click('#presenter');
+  assert.equal(await page.getAttribute('#presenter', 'aria-pressed'), 'true');
+  assert.ok(await page.$eval('.groupscope', (el) => el.classList.contains('presenter')), 'the presenter class is applied');
+  assert.equal(await size(), '20px', `large type (was ${normal})`);
+  assert.deepEqual(await page.evaluate(() => window.fullscreenRequests), ['HTML'], 'the whole page asks for full screen');
+  await page.waitForFunction(() => document.fullscreenElement === document.documentElement, null, { timeout: 5000 });
+  // The button gives the focus back, so Space plays rather than pressing it again.
+  assert.notEqual(await page.evaluate(() => document.activeElement?.id), 'presenter');
 
-    // The keys act on the simulation only: none of them scrolls the page.
-    const top = () => page.evaluate(() => window.scrollTo(0, 0));
-    const scrolled = () => page.evaluate(() => window.scrollY);
-    await page.keyboard.press(' ');
-    await page.waitForFunction(() => window.groupscope.state().playing);
-    assert.equal(await page.getAttribute('#presenter', 'aria-pressed'), 'true', 'Space leaves presenter mode on');
-    assert.equal(await scrolled(), 0, 'Space plays instead of scrolling');
-    await page.keyboard.press(' ');
-    await page.waitForFunction(() => !window.groupscope.state().playing);
+  // The keys act on the simulation only: none of them scrolls the page.
+  const top = () => page.evaluate(() => window.scrollTo(0, 0));
+  const scrolled = () => page.evaluate(() => window.scrollY);
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => window.groupscope.state().playing);
+  assert.equal(await page.getAttribute('#presenter', 'aria-pressed'), 'true', 'Space leaves presenter mode on');
+  assert.equal(await scrolled(), 0, 'Space plays instead of scrolling');
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => !window.groupscope.state().playing);
 
-    for (const key of ['ArrowRight', '.', 'PageDown']) {
-      await top();
-      const before = await events(page);
-      await page.keyboard.press(key);
-      await page.waitForFunction((n) => window.groupscope.state().events > n, before);
-      assert.equal(await playing(page), false, `${key} steps without playing`);
-      assert.equal(await scrolled(), 0, `${key} steps instead of scrolling`);
-    }
+  for (const key of ['ArrowRight', '.', 'PageDown']) {
+    await top();
     const before = await events(page);
-    await page.keyboard.press('ArrowLeft');
-    await page.waitForFunction((n) => window.groupscope.state().events < n, before);
-
-    await page.keyboard.press('?');
-    await page.waitForSelector('#help');
-    assert.match(await page.textContent('#help'), /Space/);
-    await page.screenshot({ path: join(ARTIFACTS, 'presenter-fullscreen.png') });
-    await page.keyboard.press('Escape');
-    await page.waitForSelector('#help', { state: 'detached' });
-
-    // Space on a focused button presses that button only.
-    await page.focus('#step');
-    const atStep = await events(page);
-    await page.keyboard.press(' ');
-    await page.waitForFunction((n) => window.groupscope.state().events > n, atStep);
-    assert.equal(await playing(page), false, 'Space on #step steps and does not also play');
-
-    // Leaving presenter mode leaves full screen.
-    await page.keyboard.press('p');
-    await page.waitForFunction(() => !document.querySelector('.groupscope').classList.contains('presenter'));
-    await page.waitForFunction(() => document.fullscreenElement === null, null, { timeout: 5000 });
-    assert.equal(await size(), normal);
-    assert.deepEqual(foreign, []);
-    assert.deepEqual(errors, []);
-  } finally {
-    await browser.close();
-    site.close();
+    await page.keyboard.press(key);
+    await page.waitForFunction((n) => window.groupscope.state().events > n, before);
+    assert.equal(await playing(page), false, `${key} steps without playing`);
+    assert.equal(await scrolled(), 0, `${key} steps instead of scrolling`);
   }
-});
+  const before = await events(page);
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction((n) => window.groupscope.state().events < n, before);
+
+  await page.keyboard.press('?');
+  await page.waitForSelector('#help');
+  assert.match(await page.textContent('#help'), /Space/);
+  await page.screenshot({ path: join(ARTIFACTS, 'presenter-fullscreen.png') });
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#help', { state: 'detached' });
+
+  // Space on a focused button presses that button only.
+  await page.focus('#step');
+  const atStep = await events(page);
+  await page.keyboard.press(' ');
+  await page.waitForFunction((n) => window.groupscope.state().events > n, atStep);
+  assert.equal(await playing(page), false, 'Space on #step steps and does not also play');
+
+  // Leaving presenter mode leaves full screen.
+  await page.keyboard.press('p');
+  await page.waitForFunction(() => !document.querySelector('.groupscope').classList.contains('presenter'));
+  await page.waitForFunction(() => document.fullscreenElement === null, null, { timeout: 5000 });
+  assert.equal(await size(), normal);
+}));
 
 /** The position of every message drawn, by id. */
 const positions = (page) => page.$$eval('#topology g.msg', (gs) => Object.fromEntries(gs.map((g) => {
@@ -110,42 +100,29 @@ async function twoMoments(page) {
   throw new Error('no message in flight across 40 ms');
 }
 
-test('prefers-reduced-motion parks messages at the middle of their link; otherwise they glide', async () => {
-  const site = await serveSite();
-  const browser = await launch();
-  try {
-    for (const reducedMotion of ['reduce', 'no-preference']) {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-      const foreign = [];
-      page.on('request', (r) => { if (!r.url().startsWith(site.origin + SUBPATH)) foreign.push(r.url()); });
-      await page.emulateMedia({ reducedMotion });
-      await page.goto(site.url);
-      await page.waitForFunction(() => window.groupscope && window.groupscope.seek);
-      assert.equal(await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches), reducedMotion === 'reduce');
-      const { a, b, both } = await twoMoments(page);
-      const moved = both.filter((id) => a[id][0] !== b[id][0] || a[id][1] !== b[id][1]);
-      const label = await page.$eval('#topology g.msg text', (t) => getComputedStyle(t).display).catch(() => 'none');
-      if (reducedMotion === 'reduce') {
-        assert.deepEqual(moved, [], 'no message moves while in flight');
-        // Parked at the middle of the link between its two nodes.
-        const middles = await page.$$eval('#topology line.link-line', (ls) => ls.map((l) => [
-          (Number(l.getAttribute('x1')) + Number(l.getAttribute('x2'))) / 2,
-          (Number(l.getAttribute('y1')) + Number(l.getAttribute('y2'))) / 2,
-        ]));
-        for (const id of both) {
-          assert.ok(middles.some(([x, y]) => Math.abs(x - b[id][0]) < 0.5 && Math.abs(y - b[id][1]) < 0.5), `message ${id} at ${b[id]} sits mid-link`);
-        }
-        assert.equal(label, 'none', 'the moving labels are hidden');
-        await page.screenshot({ path: join(ARTIFACTS, 'reduced-motion.png') });
-      } else {
-        assert.deepEqual(moved, both, 'every message in flight moves along its link');
-        assert.notEqual(label, 'none');
+test('prefers-reduced-motion parks messages at the middle of their link; otherwise they glide', () => withPage(async ({ page }) => {
+  // The topology asks matchMedia on every drawing, so the emulated setting applies at once.
+  for (const reducedMotion of ['reduce', 'no-preference']) {
+    await page.emulateMedia({ reducedMotion });
+    assert.equal(await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches), reducedMotion === 'reduce');
+    const { a, b, both } = await twoMoments(page);
+    const moved = both.filter((id) => a[id][0] !== b[id][0] || a[id][1] !== b[id][1]);
+    const label = await page.$eval('#topology g.msg text', (t) => getComputedStyle(t).display);
+    if (reducedMotion === 'reduce') {
+      assert.deepEqual(moved, [], 'no message moves while in flight');
+      // Parked at the middle of the link between its two nodes.
+      const middles = await page.$$eval('#topology line.link-line', (ls) => ls.map((l) => [
+        (Number(l.getAttribute('x1')) + Number(l.getAttribute('x2'))) / 2,
+        (Number(l.getAttribute('y1')) + Number(l.getAttribute('y2'))) / 2,
+      ]));
+      for (const id of both) {
+        assert.ok(middles.some(([x, y]) => Math.abs(x - b[id][0]) < 0.5 && Math.abs(y - b[id][1]) < 0.5), `message ${id} at ${b[id]} sits mid-link`);
       }
-      assert.deepEqual(foreign, []);
-      await page.close();
+      assert.equal(label, 'none', 'the moving labels are hidden');
+      await page.screenshot({ path: join(ARTIFACTS, 'reduced-motion.png') });
+    } else {
+      assert.deepEqual(moved, both, 'every message in flight moves along its link');
+      assert.notEqual(label, 'none');
     }
-  } finally {
-    await browser.close();
-    site.close();
   }
-});
+}));
