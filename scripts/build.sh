@@ -20,6 +20,7 @@ cp -r static dist/static
 cp -r lessons dist/lessons
 
 wasm_gz=$(gzip -9 -c dist/pkg/groupscope_bg.wasm | wc -c)
-js_gz=$(cat dist/pkg/groupscope.js dist/static/*.js | gzip -9 -c | wc -c)
+# The glue, the loader, and the JS modules wasm-bindgen copies in (pkg/snippets/).
+js_gz=$(find dist/pkg dist/static -name '*.js' | sort | xargs cat | gzip -9 -c | wc -c)
 printf 'build: dist/ ready; wasm %s KB raw, %s KB gzipped; JS %s KB gzipped; total %s KB gzipped\n' \
   $(( $(stat -c %s dist/pkg/groupscope_bg.wasm) / 1024 )) $((wasm_gz / 1024)) $((js_gz / 1024)) $(((wasm_gz + js_gz) / 1024))

@@ -1,6 +1,12 @@
 //! Permalinks: the scenario, the faults injected and the playhead, packed into
-//! the URL fragment as base64url JSON (`#run=...`), so a link restores the
-//! exact view. Opening a link re-runs the simulation; nothing is fetched.
+//! the URL fragment, so a link restores the exact view. Opening a link re-runs
+//! the simulation; nothing is fetched.
+//!
+//! Two forms: `#z=` is the compact JSON compressed with raw deflate, then
+//! base64url (the page compresses and inflates with the browser's own
+//! `CompressionStream`, so no compressor ships in the wasm); `#run=` is the
+//! compact JSON as base64url, written where the browser cannot compress and
+//! always readable. This module does everything but the (de)compression.
 
 use crate::player::Player;
 use crate::sim::{Fault, Millis, Scenario};
@@ -13,6 +19,16 @@ use serde_json::Value;
 /// Bumped when the format changes; older links then get a clear message.
 pub const VERSION: u32 = 1;
 const PREFIX: &str = "run=";
+const COMPRESSED: &str = "z=";
+
+/// What a link's fragment carries, once its base64url is undone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Packed {
+    /// `#run=`: the compact JSON itself.
+    Json(Vec<u8>),
+    /// `#z=`: the compact JSON compressed with raw deflate (RFC 1951).
+    Deflated(Vec<u8>),
+}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -59,26 +75,61 @@ impl Permalink {
         Permalink { v: VERSION, scenario: player.scenario.clone(), script: player.script.clone(), at: player.now() }
     }
 
-    /// The URL fragment, without `#`: the JSON without the settings left at
-    /// their defaults (reading fills them in again), as base64url.
-    pub fn encode(&self) -> String {
+    /// The JSON a link carries: without the settings left at their defaults
+    /// (reading fills them in again).
+    pub fn compact_json(&self) -> String {
         let mut v = serde_json::to_value(self).expect("permalinks serialize");
         compact(&mut v);
-        let json = serde_json::to_string(&v).expect("values serialize");
-        format!("{PREFIX}{}", URL_SAFE_NO_PAD.encode(json))
+        serde_json::to_string(&v).expect("values serialize")
     }
 
-    /// Reads a fragment (with or without `#`); says what is wrong with a bad one.
-    pub fn decode(fragment: &str) -> Result<Permalink, String> {
-        let body = fragment.trim_start_matches('#');
-        // Other parameters (`lang=zh`) may share the fragment, separated by `&`.
-        let data = body
-            .split('&')
-            .find_map(|kv| kv.strip_prefix(PREFIX))
-            .ok_or("this link does not describe a run (expected #run=...)")?;
+    /// The uncompressed URL fragment, without `#`: `run=` and the compact JSON
+    /// as base64url.
+    pub fn encode(&self) -> String {
+        format!("{PREFIX}{}", URL_SAFE_NO_PAD.encode(self.compact_json()))
+    }
+
+    /// The compressed URL fragment, without `#`: `z=` and `deflated` (the
+    /// compact JSON after raw deflate) as base64url.
+    pub fn encode_deflated(deflated: &[u8]) -> String {
+        format!("{COMPRESSED}{}", URL_SAFE_NO_PAD.encode(deflated))
+    }
+
+    /// Whether a fragment (with or without `#`) holds a link of either form.
+    pub fn is_link(fragment: &str) -> bool {
+        Self::field(fragment).is_some()
+    }
+
+    /// The link's field in a fragment: other parameters (`lang=zh`) may share
+    /// it, separated by `&`; a compressed link wins over an uncompressed one.
+    fn field(fragment: &str) -> Option<(bool, &str)> {
+        let fields = || fragment.trim_start_matches('#').split('&');
+        let z = fields().find_map(|kv| kv.strip_prefix(COMPRESSED)).map(|d| (true, d));
+        z.or_else(|| fields().find_map(|kv| kv.strip_prefix(PREFIX)).map(|d| (false, d)))
+    }
+
+    /// The bytes a fragment carries, still to be inflated for `#z=`; says
+    /// what is wrong with a bad one.
+    pub fn unpack(fragment: &str) -> Result<Packed, String> {
+        let (deflated, data) = Self::field(fragment).ok_or("this link does not describe a run (expected #run=... or #z=...)")?;
         let bytes = URL_SAFE_NO_PAD.decode(data).map_err(|e| format!("the link is damaged (base64: {e})"))?;
-        let link: Permalink = crate::json::from_bytes(&bytes).map_err(|e| format!("the link is damaged ({e})"))?;
+        Ok(if deflated { Packed::Deflated(bytes) } else { Packed::Json(bytes) })
+    }
+
+    /// Reads the JSON a link carries (after inflating a `#z=` link).
+    pub fn from_link_json(bytes: &[u8]) -> Result<Permalink, String> {
+        let link: Permalink = crate::json::from_bytes(bytes).map_err(|e| format!("the link is damaged ({e})"))?;
         link.checked()
+    }
+
+    /// Reads an uncompressed fragment (with or without `#`); says what is
+    /// wrong with a bad one. A `#z=` fragment needs inflating first: see
+    /// [`Permalink::unpack`].
+    pub fn decode(fragment: &str) -> Result<Permalink, String> {
+        match Self::unpack(fragment)? {
+            Packed::Json(bytes) => Self::from_link_json(&bytes),
+            Packed::Deflated(_) => Err("this compressed link (#z=) must be inflated first".into()),
+        }
     }
 
     /// A run exported as JSON (the same fields as a link, readable).

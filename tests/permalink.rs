@@ -1,7 +1,7 @@
 //! Permalinks restore the exact run; damaged links are explained.
 #![cfg(not(target_arch = "wasm32"))]
 
-use groupscope::permalink::Permalink;
+use groupscope::permalink::{Packed, Permalink};
 use groupscope::player::{Action, Player};
 use groupscope::sim::trace::trace_hash;
 use groupscope::sim::{Fault, Scenario};
@@ -54,4 +54,35 @@ fn a_compact_link_restores_every_non_default_setting() {
     let p = Player::new(s.clone()).unwrap();
     let link = Permalink::decode(&Permalink::of(&p).encode()).unwrap();
     assert_eq!(link.scenario, s);
+}
+
+/// A compressed link (`#z=`) is inflated by the browser; the core finds it next
+/// to other parameters, undoes the base64url and reads the JSON it inflates to.
+#[test]
+fn a_compressed_link_is_unpacked_for_the_browser_to_inflate() {
+    let mut p = Player::new(Scenario::demo()).unwrap();
+    p.dispatch(Action::Inject(Fault::CrashConsumer { consumer: 2 }));
+    let link = Permalink::of(&p);
+    // Stand-in bytes: whatever the browser's deflate wrote comes back unchanged.
+    let deflated = vec![0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00, 0xff];
+    let fragment = Permalink::encode_deflated(&deflated);
+    assert!(fragment.starts_with("z="));
+    assert!(Permalink::is_link(&format!("#lang=zh&{fragment}")));
+    assert_eq!(Permalink::unpack(&format!("#lang=zh&{fragment}")).unwrap(), Packed::Deflated(deflated.clone()));
+    // Both forms in one fragment: the compressed one is read.
+    assert_eq!(Permalink::unpack(&format!("#{}&{fragment}", link.encode())).unwrap(), Packed::Deflated(deflated));
+    // The sync decoder reads only `#run=`, and says why.
+    assert!(Permalink::decode(&fragment).unwrap_err().contains("inflated"));
+    // The JSON inside is the same compact JSON as an uncompressed link's.
+    let Packed::Json(json) = Permalink::unpack(&link.encode()).unwrap() else { panic!("#run= is JSON") };
+    assert_eq!(json, link.compact_json().as_bytes());
+    assert_eq!(Permalink::from_link_json(&json).unwrap(), link);
+}
+
+#[test]
+fn damaged_compressed_links_get_the_same_message() {
+    assert!(!Permalink::is_link("#lang=zh"));
+    assert!(Permalink::unpack("#lesson=3").unwrap_err().contains("expected #run=... or #z="));
+    assert!(Permalink::unpack("#z=!!!").unwrap_err().contains("the link is damaged (base64"));
+    assert!(Permalink::from_link_json(br#"{"v": 1"#).unwrap_err().contains("the link is damaged"));
 }

@@ -24,7 +24,7 @@ use crate::lesson::{Choice, LessonSession, Phase};
 use crate::permalink::Permalink;
 use crate::player::{Action, Player};
 use crate::sim::Scenario;
-use gloo::events::EventListener;
+use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Interval;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -40,6 +40,10 @@ pub struct AppProps {
     /// Start playing at once (tests); the page starts paused.
     #[prop_or_default]
     pub autoplay: bool,
+    /// The permalink the page was opened with, read before mounting: `None`
+    /// without one, else the run or why it cannot be opened.
+    #[prop_or_default]
+    pub link: Option<Result<Permalink, String>>,
 }
 
 /// The player behind the page, shared with the JS API and the handlers
@@ -53,17 +57,14 @@ impl PartialEq for SharedPlayer {
     }
 }
 
-fn initial_player(autoplay: bool, lang: Lang) -> (Player, Option<String>) {
-    let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
-    let has_run = hash.split(['#', '&']).any(|kv| kv.starts_with("run="));
+/// The linked run, or the demo (with a notice saying why a link could not be
+/// opened; the address bar keeps the link).
+fn initial_player(autoplay: bool, lang: Lang, link: Option<&Result<Permalink, String>>) -> (Player, Option<String>) {
     let demo = || Player::new(Scenario::demo()).expect("the demo scenario is valid");
-    let (mut p, notice) = if has_run {
-        match Permalink::decode(&hash).and_then(|l| l.restore()) {
-            Ok(p) => (p, None),
-            Err(e) => (demo(), Some(trf(lang, "notice.badlink", &[&e]))),
-        }
-    } else {
-        (demo(), None)
+    let (mut p, notice) = match link.map(|l| l.clone().and_then(|l| l.restore())) {
+        None => (demo(), None),
+        Some(Ok(p)) => (p, None),
+        Some(Err(e)) => (demo(), Some(trf(lang, "notice.badlink", &[&e]))),
     };
     p.playing = autoplay;
     (p, notice)
@@ -75,9 +76,9 @@ pub fn App(props: &AppProps) -> Html {
     let lang = use_state(prefs::initial_lang);
     let notice = use_state(|| None::<String>);
     let shared: SharedPlayer = {
-        let (notice, lang) = (notice.clone(), *lang);
+        let (notice, lang, link) = (notice.clone(), *lang, props.link.clone());
         (*use_memo((), move |_| {
-            let (p, n) = initial_player(autoplay, lang);
+            let (p, n) = initial_player(autoplay, lang, link.as_ref());
             notice.set(n);
             SharedPlayer(Rc::new(RefCell::new(p)))
         }))
@@ -237,13 +238,14 @@ pub fn App(props: &AppProps) -> Html {
         let (dispatch, presenter, help, selection) = (dispatch.clone(), presenter.clone(), help.clone(), selection.clone());
         use_effect_with((), move |_| {
             let doc = gloo::utils::document();
-            let listener = EventListener::new(&doc, "keydown", move |e| {
+            // Not passive (gloo's default): the keys it takes must not also scroll the page.
+            let listener = EventListener::new_with_options(&doc, "keydown", EventListenerOptions::enable_prevent_default(), move |e| {
                 let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
-                let in_field = e
-                    .target()
-                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                    .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
-                if in_field || e.ctrl_key() || e.meta_key() || e.alt_key() {
+                let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name());
+                let in_field = matches!(tag.as_deref(), Some("INPUT" | "SELECT" | "TEXTAREA"));
+                // Space on a focused button presses that button (and nothing else).
+                let on_button = tag.as_deref() == Some("BUTTON") && e.key() == " ";
+                if in_field || on_button || e.ctrl_key() || e.meta_key() || e.alt_key() {
                     return;
                 }
                 match e.key().as_str() {

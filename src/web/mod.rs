@@ -12,6 +12,7 @@ mod files;
 mod inspector;
 mod lab;
 mod lesson_panel;
+mod links;
 mod panels;
 mod prefs;
 mod spacetime;
@@ -20,7 +21,7 @@ mod timeline;
 mod toolbar;
 mod topology;
 
-pub use app::App;
+pub use app::{App, AppProps};
 
 use wasm_bindgen::prelude::*;
 
@@ -51,10 +52,16 @@ pub fn start() {
     let root = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("app"));
-    match root {
-        Some(root) => {
-            yew::Renderer::<App>::with_root(root).render();
-        }
-        None => show_error("GroupScope could not find its #app element."),
-    }
+    let Some(root) = root else {
+        show_error("GroupScope could not find its #app element.");
+        return;
+    };
+    // A permalink in the address bar is read (a `#z=` one inflated, which the
+    // browser does asynchronously) before the page mounts, so it opens at the
+    // linked moment rather than flashing the demo first.
+    let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+    yew::platform::spawn_local(async move {
+        let link = links::decode(&hash).await;
+        yew::Renderer::<App>::with_root_and_props(root, AppProps { autoplay: false, link }).render();
+    });
 }

@@ -57,14 +57,19 @@ pub fn toolbar(t: Toolbar) -> Html {
         let (player, link) = (t.shared.0.clone(), t.link.clone());
         let lang = lang;
         Callback::from(move |_: MouseEvent| {
-            let fragment = Permalink::of(&player.borrow()).encode();
-            let fragment = if lang == Lang::En { fragment } else { format!("lang=zh&{fragment}") };
-            if let Some(w) = web_sys::window() {
-                if let Ok(h) = w.history() {
-                    let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#{fragment}")));
+            // The moment of the click; compressing it takes the browser a moment.
+            let run = Permalink::of(&player.borrow());
+            let link = link.clone();
+            yew::platform::spawn_local(async move {
+                let fragment = super::links::encode(&run).await;
+                let fragment = if lang == Lang::En { fragment } else { format!("lang=zh&{fragment}") };
+                if let Some(w) = web_sys::window() {
+                    if let Ok(h) = w.history() {
+                        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#{fragment}")));
+                    }
+                    link.set(w.location().href().unwrap_or_default());
                 }
-                link.set(w.location().href().unwrap_or_default());
-            }
+            });
         })
     };
     let on_export = {
@@ -127,9 +132,14 @@ pub fn toolbar(t: Toolbar) -> Html {
                 <button id="export-png" onclick={on_png} title={tr(lang, "export.title")}>{ tr(lang, "export.png") }</button>
                 <button id="presenter" onclick={{
                     let h = t.presenter.clone();
-                    Callback::from(move |_: MouseEvent| {
-                        super::prefs::set_fullscreen(!*h);
-                        h.set(!*h);
+                    Callback::from(move |e: MouseEvent| {
+                        let on = !*h;
+                        super::prefs::set_fullscreen(on);
+                        h.set(on);
+                        // The page's keys (Space plays) work at once, not Space pressing this button again.
+                        if on {
+                            let _ = e.target_unchecked_into::<web_sys::HtmlElement>().blur();
+                        }
                     })
                 }} aria-pressed={t.presenter.to_string()} title={tr(lang, "presenter.title")}>{ tr(lang, "presenter") }</button>
                 <button id="help-button" onclick={toggle(t.help)} aria-pressed={t.help.to_string()} title={tr(lang, "help.title")}>{ tr(lang, "help") }</button>

@@ -1,7 +1,8 @@
 // Shared helpers for the end-to-end tests: serve dist/ under a sub-path on
 // 127.0.0.1 and drive Debian's chromium through playwright-core (no download).
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
@@ -22,7 +23,8 @@ function freePort() {
   });
 }
 
-/** Copies dist/ under a sub-path of a fresh folder and serves that folder. */
+/** Copies dist/ under a sub-path of a fresh folder and serves that folder;
+ * close() stops the server and removes the folder. */
 export async function serveSite() {
   const dir = mkdtempSync(join(tmpdir(), 'groupscope-site-'));
   cpSync(join(ROOT, 'dist'), join(dir, SUBPATH), { recursive: true });
@@ -38,7 +40,11 @@ export async function serveSite() {
     } catch { /* not up yet */ }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { url: origin + SUBPATH, origin, close: () => proc.kill() };
+  const close = () => {
+    proc.kill();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { url: origin + SUBPATH, origin, close };
 }
 
 export async function launch() {
@@ -63,4 +69,21 @@ export async function openPage(browser, site) {
   await page.goto(site.url);
   await page.waitForSelector('#play');
   return { page, foreign, errors };
+}
+
+/** Serves the site, opens the page and runs `body({ page, browser, site })`;
+ * then checks that the page made no foreign request and hit no error, and
+ * closes everything. */
+export async function withPage(body) {
+  const site = await serveSite();
+  const browser = await launch();
+  try {
+    const { page, foreign, errors } = await openPage(browser, site);
+    await body({ page, browser, site });
+    assert.deepEqual(foreign, []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    site.close();
+  }
 }

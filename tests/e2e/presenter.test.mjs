@@ -1,0 +1,128 @@
+// Presenting: presenter mode from its button (large type, full screen, and the
+// keys a presenter's clicker or keyboard sends), and prefers-reduced-motion
+// (messages parked at the middle of their link instead of gliding).
+// timeline.test.mjs enters presenter mode with the `p` key.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { ARTIFACTS, withPage } from './harness.mjs';
+
+const events = (page) => page.evaluate(() => window.groupscope.state().events);
+const playing = (page) => page.evaluate(() => window.groupscope.state().playing);
+
+test('presenter mode: large type, full screen, and Space, arrows, ".", PageDown and "?"', () => withPage(async ({ page }) => {
+  // Count the full-screen requests the page makes (the real call still runs).
+  await page.evaluate(() => {
+    window.fullscreenRequests = [];
+    const request = Element.prototype.requestFullscreen;
+    Element.prototype.requestFullscreen = function (...args) {
+      window.fullscreenRequests.push(this.tagName);
+      return request.apply(this, args);
+    };
+  });
+  const size = () => page.$eval('.groupscope', (el) => getComputedStyle(el).fontSize);
+  const normal = await size();
+
+  await page.click('#presenter');
+  assert.equal(await page.getAttribute('#presenter', 'aria-pressed'), 'true');
+  assert.ok(await page.$eval('.groupscope', (el) => el.classList.contains('presenter')), 'the presenter class is applied');
+  assert.equal(await size(), '20px', `large type (was ${normal})`);
+  assert.deepEqual(await page.evaluate(() => window.fullscreenRequests), ['HTML'], 'the whole page asks for full screen');
+  await page.waitForFunction(() => document.fullscreenElement === document.documentElement, null, { timeout: 5000 });
+  // The button gives the focus back, so Space plays rather than pressing it again.
+  assert.notEqual(await page.evaluate(() => document.activeElement?.id), 'presenter');
+
+  // The keys act on the simulation only: none of them scrolls the page.
+  const top = () => page.evaluate(() => window.scrollTo(0, 0));
+  const scrolled = () => page.evaluate(() => window.scrollY);
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => window.groupscope.state().playing);
+  assert.equal(await page.getAttribute('#presenter', 'aria-pressed'), 'true', 'Space leaves presenter mode on');
+  assert.equal(await scrolled(), 0, 'Space plays instead of scrolling');
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => !window.groupscope.state().playing);
+
+  for (const key of ['ArrowRight', '.', 'PageDown']) {
+    await top();
+    const before = await events(page);
+    await page.keyboard.press(key);
+    await page.waitForFunction((n) => window.groupscope.state().events > n, before);
+    assert.equal(await playing(page), false, `${key} steps without playing`);
+    assert.equal(await scrolled(), 0, `${key} steps instead of scrolling`);
+  }
+  const before = await events(page);
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction((n) => window.groupscope.state().events < n, before);
+
+  await page.keyboard.press('?');
+  await page.waitForSelector('#help');
+  assert.match(await page.textContent('#help'), /Space/);
+  await page.screenshot({ path: join(ARTIFACTS, 'presenter-fullscreen.png') });
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#help', { state: 'detached' });
+
+  // Space on a focused button presses that button only.
+  await page.focus('#step');
+  const atStep = await events(page);
+  await page.keyboard.press(' ');
+  await page.waitForFunction((n) => window.groupscope.state().events > n, atStep);
+  assert.equal(await playing(page), false, 'Space on #step steps and does not also play');
+
+  // Leaving presenter mode leaves full screen.
+  await page.keyboard.press('p');
+  await page.waitForFunction(() => !document.querySelector('.groupscope').classList.contains('presenter'));
+  await page.waitForFunction(() => document.fullscreenElement === null, null, { timeout: 5000 });
+  assert.equal(await size(), normal);
+}));
+
+/** The position of every message drawn, by id. */
+const positions = (page) => page.$$eval('#topology g.msg', (gs) => Object.fromEntries(gs.map((g) => {
+  const c = g.querySelector('circle');
+  return [g.dataset.msg, [Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))]];
+})));
+
+async function seek(page, t) {
+  await page.evaluate((t) => window.groupscope.seek(t), t);
+  // yew draws on its next turn; two frames later the SVG shows time t.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/** Finds messages in flight at two moments 40 ms apart; returns both drawings. */
+async function twoMoments(page) {
+  for (let t = 300; t < 10000; t += 100) {
+    await seek(page, t);
+    const a = await positions(page);
+    await seek(page, t + 40);
+    const b = await positions(page);
+    const both = Object.keys(a).filter((id) => id in b);
+    if (both.length) return { a, b, both };
+  }
+  throw new Error('no message in flight across 40 ms');
+}
+
+test('prefers-reduced-motion parks messages at the middle of their link; otherwise they glide', () => withPage(async ({ page }) => {
+  // The topology asks matchMedia on every drawing, so the emulated setting applies at once.
+  for (const reducedMotion of ['reduce', 'no-preference']) {
+    await page.emulateMedia({ reducedMotion });
+    assert.equal(await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches), reducedMotion === 'reduce');
+    const { a, b, both } = await twoMoments(page);
+    const moved = both.filter((id) => a[id][0] !== b[id][0] || a[id][1] !== b[id][1]);
+    const label = await page.$eval('#topology g.msg text', (t) => getComputedStyle(t).display);
+    if (reducedMotion === 'reduce') {
+      assert.deepEqual(moved, [], 'no message moves while in flight');
+      // Parked at the middle of the link between its two nodes.
+      const middles = await page.$$eval('#topology line.link-line', (ls) => ls.map((l) => [
+        (Number(l.getAttribute('x1')) + Number(l.getAttribute('x2'))) / 2,
+        (Number(l.getAttribute('y1')) + Number(l.getAttribute('y2'))) / 2,
+      ]));
+      for (const id of both) {
+        assert.ok(middles.some(([x, y]) => Math.abs(x - b[id][0]) < 0.5 && Math.abs(y - b[id][1]) < 0.5), `message ${id} at ${b[id]} sits mid-link`);
+      }
+      assert.equal(label, 'none', 'the moving labels are hidden');
+      await page.screenshot({ path: join(ARTIFACTS, 'reduced-motion.png') });
+    } else {
+      assert.deepEqual(moved, both, 'every message in flight moves along its link');
+      assert.notEqual(label, 'none');
+    }
+  }
+}));
