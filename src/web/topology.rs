@@ -66,7 +66,8 @@ pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, highlig
                     (n.extra_latency.contains_key(&key) || n.loss_percent.contains_key(&key)).then_some("degraded"),
                     is_sel(Selection::Link(bn, cn)).then_some("selected"),
                 );
-                let (x1, y1, x2, y2) = (b.x.to_string(), (b.y + 40.0).to_string(), c.1.to_string(), (c.2 - 30.0).to_string());
+                // Symmetric ends, so a link's middle is the middle between the two nodes (reduced motion parks messages there).
+                let (x1, y1, x2, y2) = (b.x.to_string(), (b.y + 40.0).to_string(), c.1.to_string(), (c.2 - 40.0).to_string());
                 html! {
                     <g class={class} data-link={format!("{bn} {cn}")}>
                         <line class="link-hit" x1={x1.clone()} y1={y1.clone()} x2={x2.clone()} y2={y2.clone()} />
