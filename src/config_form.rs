@@ -2,6 +2,7 @@
 //! of a scenario (the first group and topic, where a scenario has several),
 //! under Kafka's config names. Everything else is edited in the JSON.
 
+use crate::sim::config::{CommitMode, GroupProtocol};
 use crate::sim::Scenario;
 
 /// A field: its Kafka name (or scenario name), and its English and Chinese help.
@@ -23,25 +24,91 @@ pub const FIELDS: &[Field] = &[
     Field { key: "latencyMs", en: "one-way network latency", zh: "单向网络延迟" },
 ];
 
-/// The protocol presets: (key, assignor list, description en, zh).
-pub const PROTOCOLS: &[(&str, &[&str], &str, &str)] = &[
-    ("default", &["range", "cooperative-sticky"], "Kafka's default [range, cooperative-sticky]: runs EAGER", "Kafka 默认的 [range, cooperative-sticky]：按 EAGER 运行"),
-    ("eager-range", &["range"], "classic, eager, range", "经典协议，eager，range"),
-    ("eager-roundrobin", &["roundrobin"], "classic, eager, roundrobin", "经典协议，eager，roundrobin"),
-    ("eager-sticky", &["sticky"], "classic, eager, sticky", "经典协议，eager，sticky"),
-    ("cooperative", &["cooperative-sticky"], "classic, cooperative (two-phase), cooperative-sticky", "经典协议，cooperative（两阶段），cooperative-sticky"),
-];
-
-/// The preset matching the first group's assignor list, if any.
-pub fn protocol_of(s: &Scenario) -> Option<&'static str> {
-    let list = &s.groups.first()?.config.assignors;
-    PROTOCOLS.iter().find(|(_, a, _, _)| a.iter().map(|x| x.to_string()).eq(list.iter().cloned())).map(|p| p.0)
+/// A protocol preset: `group.protocol` with, for the classic protocol, the
+/// client-side `partition.assignment.strategy`, or for the consumer protocol
+/// (KIP-848) the server-side `group.remote.assignor` (`None`: the broker's
+/// first `group.consumer.assignors`, uniform).
+pub struct Preset {
+    pub key: &'static str,
+    pub protocol: GroupProtocol,
+    pub assignors: &'static [&'static str],
+    pub remote_assignor: Option<&'static str>,
+    pub en: &'static str,
+    pub zh: &'static str,
 }
 
+const fn classic(key: &'static str, assignors: &'static [&'static str], en: &'static str, zh: &'static str) -> Preset {
+    Preset { key, protocol: GroupProtocol::Classic, assignors, remote_assignor: None, en, zh }
+}
+
+pub const PROTOCOLS: &[Preset] = &[
+    classic("default", &["range", "cooperative-sticky"], "Kafka's default [range, cooperative-sticky]: runs EAGER", "Kafka 默认的 [range, cooperative-sticky]：按 EAGER 运行"),
+    classic("eager-range", &["range"], "classic, eager, range", "经典协议，eager，range"),
+    classic("eager-roundrobin", &["roundrobin"], "classic, eager, roundrobin", "经典协议，eager，roundrobin"),
+    classic("eager-sticky", &["sticky"], "classic, eager, sticky", "经典协议，eager，sticky"),
+    classic("cooperative", &["cooperative-sticky"], "classic, cooperative (two-phase), cooperative-sticky", "经典协议，cooperative（两阶段），cooperative-sticky"),
+    Preset {
+        key: "consumer",
+        protocol: GroupProtocol::Consumer,
+        assignors: &[],
+        remote_assignor: None,
+        en: "consumer (KIP-848), the broker's server assignor (uniform)",
+        zh: "consumer（KIP-848），broker 的服务端分配器（uniform）",
+    },
+    Preset {
+        key: "consumer-range",
+        protocol: GroupProtocol::Consumer,
+        assignors: &[],
+        remote_assignor: Some("range"),
+        en: "consumer (KIP-848), server-side range",
+        zh: "consumer（KIP-848），服务端 range",
+    },
+];
+
+/// The preset matching the first group's protocol and assignors, if any.
+pub fn protocol_of(s: &Scenario) -> Option<&'static str> {
+    let c = &s.groups.first()?.config;
+    PROTOCOLS
+        .iter()
+        .find(|p| {
+            p.protocol == c.group_protocol
+                && match p.protocol {
+                    GroupProtocol::Classic => p.assignors.iter().map(|x| x.to_string()).eq(c.assignors.iter().cloned()),
+                    GroupProtocol::Consumer => p.remote_assignor == c.group_remote_assignor.as_deref(),
+                }
+        })
+        .map(|p| p.key)
+}
+
+/// Applies a preset to every consumer group (the classic assignor list is
+/// kept when switching to the consumer protocol, which ignores it).
 pub fn set_protocol(s: &mut Scenario, key: &str) -> Result<(), String> {
-    let (_, list, _, _) = PROTOCOLS.iter().find(|p| p.0 == key).ok_or_else(|| format!("unknown protocol preset '{key}'"))?;
+    let p = PROTOCOLS.iter().find(|p| p.key == key).ok_or_else(|| format!("unknown protocol preset '{key}'"))?;
     for g in &mut s.groups {
-        g.config.assignors = list.iter().map(|a| a.to_string()).collect();
+        g.config.group_protocol = p.protocol;
+        g.config.group_remote_assignor = p.remote_assignor.map(str::to_string);
+        if p.protocol == GroupProtocol::Classic {
+            g.config.assignors = p.assignors.iter().map(|a| a.to_string()).collect();
+        }
+    }
+    Ok(())
+}
+
+/// `simulated.commit.mode` of the first group (the simulated application's
+/// commits after each batch), and setting it on every group.
+pub fn commit_mode_of(s: &Scenario) -> Option<CommitMode> {
+    s.groups.first().map(|g| g.config.commit_mode)
+}
+
+pub fn set_commit_mode(s: &mut Scenario, mode: &str) -> Result<(), String> {
+    let m = match mode {
+        "none" => CommitMode::None,
+        "sync" => CommitMode::Sync,
+        "async" => CommitMode::Async,
+        _ => return Err(format!("simulated.commit.mode: '{mode}' is not none, sync or async")),
+    };
+    for g in &mut s.groups {
+        g.config.commit_mode = m;
     }
     Ok(())
 }

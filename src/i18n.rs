@@ -186,6 +186,7 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     // Configuration panel
     ("config.title", "Configuration", "配置"),
     ("config.example", "load an example", "载入示例"),
+    ("config.commit-mode", "not a Kafka config: the simulated application calls commitSync() or commitAsync() after each batch, or never (auto-commit only)", "不是 Kafka 的配置：模拟应用在每批消息之后调用 commitSync() 或 commitAsync()，或者从不调用（只靠自动提交）"),
     ("config.custom", "(custom list)", "（自定义列表）"),
     ("config.apply", "Apply and restart the run", "应用并重新开始运行"),
     ("config.revert", "Revert to the current run", "恢复为当前运行的配置"),

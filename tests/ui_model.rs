@@ -222,6 +222,35 @@ fn quick_config_fields_edit_the_scenario_and_explain_bad_input() {
     assert_eq!(s.groups[0].config.assignors, vec!["cooperative-sticky".to_string()]);
 }
 
+/// Every protocol preset (classic eager, classic cooperative, and the
+/// consumer protocol of KIP-848) is recognised after it is applied, and the
+/// group it gives runs that protocol: a consumer-protocol group is a
+/// `ConsumerGroup` on the coordinator (facts E), a classic one a ClassicGroup.
+#[test]
+fn protocol_presets_round_trip_and_run_the_protocol_they_name() {
+    use groupscope::sim::config::{CommitMode, GroupProtocol};
+    for preset in config_form::PROTOCOLS {
+        let mut s = Scenario::demo();
+        config_form::set_protocol(&mut s, preset.key).unwrap();
+        assert_eq!(config_form::protocol_of(&s), Some(preset.key));
+        let mut p = Player::new(s).unwrap();
+        p.dispatch(Action::Seek(15_000));
+        let consumer_group = p.world.consumer_group("demo").is_some();
+        assert_eq!(consumer_group, preset.protocol == GroupProtocol::Consumer, "{}", preset.key);
+        assert_eq!(p.world.group("demo").is_some(), preset.protocol == GroupProtocol::Classic, "{}", preset.key);
+        if let Some((_, g)) = p.world.consumer_group("demo") {
+            assert_eq!(g.members.len(), 3, "{}: every consumer joined", preset.key);
+        }
+    }
+    assert!(config_form::set_protocol(&mut Scenario::demo(), "nope").is_err());
+
+    let mut s = Scenario::demo();
+    assert_eq!(config_form::commit_mode_of(&s), Some(CommitMode::None));
+    config_form::set_commit_mode(&mut s, "sync").unwrap();
+    assert_eq!(config_form::commit_mode_of(&s), Some(CommitMode::Sync));
+    assert!(config_form::set_commit_mode(&mut s, "sometimes").unwrap_err().contains("not none, sync or async"));
+}
+
 #[test]
 fn an_exported_run_imports_to_the_same_moment_and_bad_files_are_explained() {
     let mut p = Player::new(Scenario::demo()).unwrap();

@@ -4,6 +4,7 @@
 //! run and the text stay as they are.
 
 use crate::config_form::{self, FIELDS, PROTOCOLS};
+use crate::sim::config::CommitMode;
 use crate::i18n::{tr, Lang};
 use crate::lint::{self, Level};
 use crate::player::Player;
@@ -34,7 +35,11 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
         let (text, applied, error) = (text.clone(), applied.clone(), error.clone());
         Callback::from(move |(key, value): (&'static str, String)| {
             let Ok(mut s) = serde_json::from_str::<Scenario>(&text) else { return };
-            let done = if key == "protocol" { config_form::set_protocol(&mut s, &value) } else { config_form::set(&mut s, key, &value) };
+            let done = match key {
+                "protocol" => config_form::set_protocol(&mut s, &value),
+                "simulated.commit.mode" => config_form::set_commit_mode(&mut s, &value),
+                _ => config_form::set(&mut s, key, &value),
+            };
             match done {
                 Ok(()) => {
                     error.set(None);
@@ -87,6 +92,7 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
     };
     let lints = parsed.as_ref().map(lint::check).unwrap_or_default();
     let current_protocol = parsed.as_ref().ok().and_then(config_form::protocol_of).unwrap_or("");
+    let commit_mode = parsed.as_ref().ok().and_then(config_form::commit_mode_of);
     html! {
         <section id="config" class="config" aria-label={tr(lang, "tab.config")}>
             <div class="config-form">
@@ -99,11 +105,18 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
                         }) }
                     </select>
                 </label>
-                <label class="field">{"partition.assignment.strategy"}
+                <label class="field">{"group.protocol · assignors"}
                     <select id="cfg-protocol" disabled={parsed.is_err()} onchange={field_input("protocol")}>
                         <option value="" selected={current_protocol.is_empty()} disabled=true>{ tr(lang, "config.custom") }</option>
-                        { for PROTOCOLS.iter().map(|(k, _, en, zh)| html! {
-                            <option value={*k} selected={*k == current_protocol}>{ if lang == Lang::Zh { *zh } else { *en } }</option>
+                        { for PROTOCOLS.iter().map(|p| html! {
+                            <option value={p.key} selected={p.key == current_protocol}>{ if lang == Lang::Zh { p.zh } else { p.en } }</option>
+                        }) }
+                    </select>
+                </label>
+                <label class="field" title={tr(lang, "config.commit-mode")}>{"simulated.commit.mode"}
+                    <select id="cfg-commit-mode" disabled={parsed.is_err()} onchange={field_input("simulated.commit.mode")}>
+                        { for [("none", CommitMode::None), ("sync", CommitMode::Sync), ("async", CommitMode::Async)].into_iter().map(|(k, m)| html! {
+                            <option value={k} selected={commit_mode == Some(m)}>{ k }</option>
                         }) }
                     </select>
                 </label>

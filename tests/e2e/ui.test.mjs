@@ -127,6 +127,19 @@ test('configuration panel lints, applies, and keeps text it cannot run', async (
     await page.click('#play');
     await page.waitForFunction(stable, null, { timeout: 30000 });
     assert.match(await page.textContent('.group .state'), /cooperative-sticky/);
+    // The consumer protocol (KIP-848) and the application's commits from the quick fields.
+    await page.click('#tab-config');
+    await page.selectOption('#cfg-protocol', 'consumer');
+    await page.selectOption('#cfg-commit-mode', 'sync');
+    const json = JSON.parse(await page.inputValue('#cfg-json'));
+    assert.equal(json.groups[0].config['group.protocol'], 'consumer');
+    assert.equal(json.groups[0].config['simulated.commit.mode'], 'sync');
+    await page.click('#cfg-apply');
+    await page.waitForSelector('#cfg-applied');
+    await page.click('#tab-sim');
+    await page.click('#play');
+    await page.waitForFunction(stable, null, { timeout: 30000 });
+    assert.equal(await page.locator('.consumer[data-state="STABLE"]').count(), 4, 'four KIP-848 members reconciled');
     assert.deepEqual(foreign, []);
     assert.deepEqual(errors, []);
   } finally {
