@@ -5,6 +5,7 @@
 //! poll-timer expiry that leaves the group and goes STALE. The heartbeat request
 //! manager and response handling are in `async_consumer_heartbeat.rs`.
 
+use super::app_commit::AppCommitter;
 use super::config::{CommitMode, ConsumerConfig};
 use super::consumer::MainThread;
 use super::ctx::Ctx;

@@ -3,6 +3,7 @@
 //! coordinator discovery and the join loop. Response handling is in
 //! `consumer_responses.rs`.
 
+use super::app_commit::AppCommitter;
 use super::config::{CommitMode, ConsumerConfig};
 use super::connections::Connections;
 use super::ctx::Ctx;
