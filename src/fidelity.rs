@@ -30,6 +30,11 @@ pub const NOTES: &[Note] = &[
         zh: "__consumer_offsets 的复制是瞬时的，追加写入从不失败；新的协调者加载它的分区需要 500 毫秒。",
     },
     Note {
+        area: "coordinator",
+        en: "A classic consumer or Connect worker that marks its coordinator unknown only forgets it: the requests it already sent there stay in flight and their answers are handled when they arrive (a classic consumer whose JoinGroup is answered then rejoins, having no coordinator to send SyncGroup to). Kafka's markCoordinatorUnknown also disconnects from the coordinator, so those requests fail with a DisconnectException at the next poll(), and a commit the broker stored may be reported failed or retried. This concerns a NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE answer, no heartbeat answer within session.timeout.ms, and a request past request.timeout.ms (Kafka then closes the connection; the simulation fails only that request). A broker that dies fails every request in flight to it, as in Kafka. The consumer-protocol client only forgets the coordinator, as Kafka's does.",
+        zh: "经典消费者或 Connect worker 把协调者标记为未知时，只是忘掉它：已经发给它的请求仍在途中，响应到达时照常处理（此时收到 JoinGroup 响应的经典消费者会重新加入，因为它没有协调者可以发送 SyncGroup）。Kafka 的 markCoordinatorUnknown 还会断开与协调者的连接，所以这些请求会在下一次 poll() 时以 DisconnectException 失败，broker 已经保存的提交也可能被报告为失败或被重试。涉及的情况有：收到 NOT_COORDINATOR 或 COORDINATOR_NOT_AVAILABLE 响应、在 session.timeout.ms 内没有收到心跳响应，以及某个请求超过 request.timeout.ms（Kafka 此时会关闭连接；模拟中只有这一个请求失败）。broker 死掉时，发往它的所有在途请求都会失败，这与 Kafka 一致。consumer 协议客户端与 Kafka 一样，只是忘掉协调者。",
+    },
+    Note {
         area: "cluster",
         en: "Replica placement starts at a fixed broker instead of Kafka's random start.",
         zh: "副本分配从固定的 broker 开始，而 Kafka 是随机选择起点。",

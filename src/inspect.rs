@@ -5,6 +5,7 @@
 use crate::assign::TopicPartition;
 use crate::sim::message::Envelope;
 use crate::sim::{Fault, NodeId, World};
+use crate::view::ClientSummary;
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -39,54 +40,34 @@ pub fn inspect(world: &World, sel: &Selection) -> Option<Inspection> {
     match sel {
         Selection::Node(NodeId::Client(c)) if world.workers.contains_key(c) => {
             let w = &world.workers[c];
-            let list = |v: Vec<String>| if v.is_empty() { "—".to_string() } else { v.join(", ") };
+            let details = vec![
+                ("connectors", list(w.connectors.iter().map(|(n, s)| format!("{n} {s:?}")))),
+                ("tasks", list(w.tasks.iter().map(|(t, s)| format!("{t} {s:?}")))),
+            ];
             Some(Inspection {
                 title: format!("c{c} (Connect worker)"),
-                facts: vec![
-                    ("group.id", w.group_id.clone()),
-                    ("member.id", if w.member_id.is_empty() { "—".into() } else { w.member_id.clone() }),
-                    ("connect.protocol", w.config.connect_protocol.protocol().to_string()),
-                    ("state", format!("{:?}", w.state)),
-                    ("generation", w.generation.to_string()),
-                    ("connectors", list(w.connectors.iter().map(|(n, s)| format!("{n} {s:?}")).collect())),
-                    ("tasks", list(w.tasks.iter().map(|(t, s)| format!("{t} {s:?}")).collect())),
-                    ("alive", w.alive.to_string()),
-                ],
+                facts: client_facts(w.into(), ("connect.protocol", w.config.connect_protocol.protocol().to_string()), "generation", details),
                 json: pretty(w),
             })
         }
         Selection::Node(NodeId::Client(c)) if world.async_consumers.contains_key(c) => {
             let a = &world.async_consumers[c];
-            let owned = a.owned.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", ");
+            let client = ClientSummary::from(a);
+            let identity = instance_fact(&client);
+            let details = vec![("heartbeat interval ms (from the broker)", a.heartbeat_interval_ms.to_string()), owned_fact(&client)];
             Some(Inspection {
                 title: format!("c{c} (group.protocol=consumer)"),
-                facts: vec![
-                    ("group.id", a.group_id.clone()),
-                    ("member.id", if a.member_id.is_empty() { "—".into() } else { a.member_id.clone() }),
-                    ("group.instance.id", a.config.group_instance_id.clone().unwrap_or_else(|| "— (dynamic)".into())),
-                    ("state", format!("{:?}", a.state)),
-                    ("member epoch", a.member_epoch.to_string()),
-                    ("heartbeat interval ms (from the broker)", a.heartbeat_interval_ms.to_string()),
-                    ("owned", if owned.is_empty() { "—".into() } else { owned }),
-                    ("alive", a.alive.to_string()),
-                ],
+                facts: client_facts(client, identity, "member epoch", details),
                 json: pretty(a),
             })
         }
         Selection::Node(NodeId::Client(c)) => {
             let cons = world.consumers.get(c)?;
-            let owned = cons.owned.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", ");
+            let client = ClientSummary::from(cons);
+            let (identity, details) = (instance_fact(&client), vec![owned_fact(&client)]);
             Some(Inspection {
                 title: format!("c{c}"),
-                facts: vec![
-                    ("group.id", cons.group_id.clone()),
-                    ("member.id", if cons.member_id.is_empty() { "—".into() } else { cons.member_id.clone() }),
-                    ("group.instance.id", cons.config.group_instance_id.clone().unwrap_or_else(|| "— (dynamic)".into())),
-                    ("state", format!("{:?}", cons.state)),
-                    ("generation", cons.generation.to_string()),
-                    ("owned", if owned.is_empty() { "—".into() } else { owned }),
-                    ("alive", cons.alive.to_string()),
-                ],
+                facts: client_facts(client, identity, "generation", details),
                 json: pretty(cons),
             })
         }
@@ -156,6 +137,41 @@ pub fn inspect(world: &World, sel: &Selection) -> Option<Inspection> {
     }
 }
 
+/// A list fact: its items joined, or a dash when there are none.
+fn list(items: impl Iterator<Item = String>) -> String {
+    let v: Vec<String> = items.collect();
+    if v.is_empty() {
+        "—".to_string()
+    } else {
+        v.join(", ")
+    }
+}
+
+fn owned_fact(c: &ClientSummary) -> (&'static str, String) {
+    ("owned", list(c.owned.iter().map(|p| p.to_string())))
+}
+
+fn instance_fact(c: &ClientSummary) -> (&'static str, String) {
+    ("group.instance.id", c.static_id.map_or_else(|| "— (dynamic)".into(), String::from))
+}
+
+/// What the inspector shows of any client: group and member id, how it
+/// identifies itself (`identity`), its state and generation (or member epoch,
+/// under `generation`), what only its kind has (`details`), and whether it is alive.
+fn client_facts(
+    c: ClientSummary,
+    identity: (&'static str, String),
+    generation: &'static str,
+    details: Vec<(&'static str, String)>,
+) -> Vec<(&'static str, String)> {
+    let member_id = if c.member_id.is_empty() { "—".into() } else { c.member_id.to_string() };
+    let mut facts = vec![("group.id", c.group_id.to_string()), ("member.id", member_id), identity, ("state", c.state)];
+    facts.push((generation, c.generation.to_string()));
+    facts.extend(details);
+    facts.push(("alive", c.alive.to_string()));
+    facts
+}
+
 fn name(n: NodeId) -> String {
     n.to_string()
 }
@@ -165,15 +181,9 @@ pub fn actions(world: &World, sel: &Selection) -> Vec<Fault> {
     match sel {
         Selection::Node(NodeId::Client(c)) if world.workers.contains_key(c) => worker_actions(world, *c),
         Selection::Node(NodeId::Client(c)) => {
-            let (alive, group_id) = match (world.consumers.get(c), world.async_consumers.get(c)) {
-                (Some(k), _) => (k.alive, k.group_id.clone()),
-                (None, Some(a)) => (a.alive, a.group_id.clone()),
-                _ => return Vec::new(),
-            };
+            let Some(client) = crate::view::client(world, *c) else { return Vec::new() };
+            let (alive, group_id, is_static) = (client.alive, client.group_id.to_string(), client.static_id.is_some());
             let consumer = *c;
-            let is_static = world.consumers.get(c).map(|k| k.config.group_instance_id.is_some())
-                .or_else(|| world.async_consumers.get(c).map(|a| a.config.group_instance_id.is_some()))
-                .unwrap_or(false);
             let mut v = if alive {
                 vec![
                     Fault::CrashConsumer { consumer },

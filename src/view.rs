@@ -3,7 +3,9 @@
 
 use crate::assign::TopicPartition;
 use crate::java;
-use crate::sim::consumer::MainThread;
+use crate::sim::async_consumer::AsyncConsumer;
+use crate::sim::connect_worker::ConnectWorker;
+use crate::sim::consumer::{ClassicConsumer, MainThread};
 use crate::sim::message::{short_member, Body};
 use crate::sim::out::TimerKey;
 use crate::sim::{Millis, NodeId, World};
@@ -212,83 +214,165 @@ fn ring(world: &World, node: NodeId, key: TimerKey, span: Millis) -> f64 {
     }
 }
 
+/// What every client shows, whichever protocol it speaks: the part of a
+/// `ClassicConsumer`, an `AsyncConsumer` and a `ConnectWorker` that the picture
+/// and the inspector have in common.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClientSummary<'a> {
+    pub idx: u32,
+    pub group_id: &'a str,
+    pub member_id: &'a str,
+    pub alive: bool,
+    /// The client's `MemberState`, as Kafka names it.
+    pub state: String,
+    /// The generation (classic, Connect) or the member epoch (KIP-848).
+    pub generation: i32,
+    pub leader: bool,
+    /// `group.instance.id` of a static consumer.
+    pub static_id: Option<&'a str>,
+    /// Partitions the client owns (a Connect worker owns connectors and tasks instead).
+    pub owned: &'a [TopicPartition],
+    /// The application is processing the records the last `poll()` returned.
+    pub processing: bool,
+    pub fatal: Option<&'a str>,
+}
+
+impl<'a> From<&'a ClassicConsumer> for ClientSummary<'a> {
+    fn from(c: &'a ClassicConsumer) -> Self {
+        ClientSummary {
+            idx: c.idx,
+            group_id: &c.group_id,
+            member_id: &c.member_id,
+            alive: c.alive,
+            state: format!("{:?}", c.state),
+            generation: c.generation,
+            leader: c.is_leader(),
+            static_id: c.config.group_instance_id.as_deref(),
+            owned: &c.owned,
+            processing: matches!(c.main, MainThread::Processing { .. }),
+            fatal: c.fatal.as_deref(),
+        }
+    }
+}
+
+/// A consumer-protocol member has no leader: the coordinator assigns.
+impl<'a> From<&'a AsyncConsumer> for ClientSummary<'a> {
+    fn from(c: &'a AsyncConsumer) -> Self {
+        ClientSummary {
+            idx: c.idx,
+            group_id: &c.group_id,
+            member_id: &c.member_id,
+            alive: c.alive,
+            state: format!("{:?}", c.state),
+            generation: c.member_epoch,
+            leader: false,
+            static_id: c.config.group_instance_id.as_deref(),
+            owned: &c.owned,
+            processing: matches!(c.main, MainThread::Processing { .. }),
+            fatal: c.fatal.as_deref(),
+        }
+    }
+}
+
+impl<'a> From<&'a ConnectWorker> for ClientSummary<'a> {
+    fn from(w: &'a ConnectWorker) -> Self {
+        ClientSummary {
+            idx: w.idx,
+            group_id: &w.group_id,
+            member_id: &w.member_id,
+            alive: w.alive,
+            state: format!("{:?}", w.state),
+            generation: w.generation,
+            leader: w.is_leader(),
+            static_id: None,
+            owned: &[],
+            processing: false,
+            fatal: w.fatal.as_deref(),
+        }
+    }
+}
+
+/// Client `idx`, of whichever kind it is.
+pub fn client(world: &World, idx: u32) -> Option<ClientSummary<'_>> {
+    let classic = world.consumers.get(&idx).map(ClientSummary::from);
+    classic.or_else(|| world.async_consumers.get(&idx).map(ClientSummary::from)).or_else(|| world.workers.get(&idx).map(ClientSummary::from))
+}
+
+/// The consumers of both protocols (not Connect workers), classic first.
+fn consumer_summaries(world: &World) -> impl Iterator<Item = ClientSummary<'_>> {
+    world.consumers.values().map(ClientSummary::from).chain(world.async_consumers.values().map(ClientSummary::from))
+}
+
+fn paused(world: &World, node: NodeId) -> bool {
+    world.paused_until.get(&node).is_some_and(|t| *t > world.now)
+}
+
+/// The state the picture shows: the member state, or that the process crashed.
+fn shown_state(c: &ClientSummary) -> String {
+    if c.alive {
+        c.state.clone()
+    } else {
+        "crashed".into()
+    }
+}
+
 /// Every client, both protocols, by index.
 pub fn consumers(world: &World) -> Vec<ConsumerView> {
-    let mut all: Vec<ConsumerView> = classic_consumers(world);
+    let mut all: Vec<ConsumerView> = world.consumers.values().map(|c| classic_consumer_view(world, c)).collect();
     all.extend(world.async_consumers.values().map(|c| async_consumer_view(world, c)));
     all.sort_by_key(|v| v.idx);
     all
 }
 
-/// A consumer-protocol client: its `MemberState`, member epoch (in `generation`)
-/// and owned partitions; the rings show its heartbeat and poll timers.
-fn async_consumer_view(world: &World, c: &crate::sim::async_consumer::AsyncConsumer) -> ConsumerView {
-    let node = c.node();
+fn consumer_view(world: &World, c: ClientSummary, rings: Vec<(&'static str, f64)>) -> ConsumerView {
+    let node = NodeId::Client(c.idx);
     let (x, y) = node_pos(world, node);
-    let heartbeat = ring(world, node, TimerKey::Heartbeat, c.heartbeat_interval_ms);
-    let poll = ring(world, node, TimerKey::PollTimeout, c.config.max_poll_interval_ms);
-    let paused = world.paused_until.get(&node).is_some_and(|t| *t > world.now);
-    let state = if c.alive { format!("{:?}", c.state) } else { "crashed".into() };
-    let (member_id, owned, fatal) = (c.member_id.clone(), c.owned.clone(), c.fatal.clone());
-    let processing = matches!(c.main, MainThread::Processing { .. });
     ConsumerView {
         idx: c.idx,
         name: format!("c{}", c.idx),
-        group: c.group_id.clone(),
-        generation: c.member_epoch,
-        static_id: c.config.group_instance_id.clone(),
-        leader: false,
-        rings: vec![("heartbeat", heartbeat), ("poll", poll)],
-        alive: c.alive,
+        group: c.group_id.to_string(),
         x,
         y,
-        paused,
-        state,
-        member_id,
-        owned,
-        processing,
-        fatal,
+        alive: c.alive,
+        paused: paused(world, node),
+        state: shown_state(&c),
+        member_id: c.member_id.to_string(),
+        generation: c.generation,
+        leader: c.leader,
+        owned: c.owned.to_vec(),
+        processing: c.processing,
+        fatal: c.fatal.map(String::from),
+        static_id: c.static_id.map(String::from),
+        rings,
     }
 }
 
-fn classic_consumers(world: &World) -> Vec<ConsumerView> {
-    world
-        .consumers
-        .values()
-        .map(|c| {
-            let node = c.node();
-            let (x, y) = node_pos(world, node);
-            let session_left = if c.alive {
-                let deadline = c.last_heartbeat_ok + c.config.session_timeout_ms;
-                (deadline.saturating_sub(world.now) as f64 / c.config.session_timeout_ms as f64).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            let rings = vec![
-                ("session", session_left),
-                ("heartbeat", ring(world, node, TimerKey::Heartbeat, c.config.heartbeat_interval_ms)),
-                ("poll", ring(world, node, TimerKey::PollTimeout, c.config.max_poll_interval_ms)),
-            ];
-            ConsumerView {
-                idx: c.idx,
-                name: format!("c{}", c.idx),
-                group: c.group_id.clone(),
-                x,
-                y,
-                alive: c.alive,
-                paused: world.paused_until.get(&node).is_some_and(|t| *t > world.now),
-                state: if c.alive { format!("{:?}", c.state) } else { "crashed".into() },
-                member_id: c.member_id.clone(),
-                generation: c.generation,
-                leader: c.is_leader(),
-                owned: c.owned.clone(),
-                processing: matches!(c.main, MainThread::Processing { .. }),
-                fatal: c.fatal.clone(),
-                static_id: c.config.group_instance_id.clone(),
-                rings,
-            }
-        })
-        .collect()
+/// A consumer-protocol client: its `MemberState`, member epoch (in `generation`)
+/// and owned partitions; the rings show its heartbeat and poll timers.
+fn async_consumer_view(world: &World, c: &AsyncConsumer) -> ConsumerView {
+    let node = c.node();
+    let rings = vec![
+        ("heartbeat", ring(world, node, TimerKey::Heartbeat, c.heartbeat_interval_ms)),
+        ("poll", ring(world, node, TimerKey::PollTimeout, c.config.max_poll_interval_ms)),
+    ];
+    consumer_view(world, c.into(), rings)
+}
+
+/// A classic consumer; the rings show its session, heartbeat and poll timers.
+fn classic_consumer_view(world: &World, c: &ClassicConsumer) -> ConsumerView {
+    let node = c.node();
+    let session_left = if c.alive {
+        let deadline = c.last_heartbeat_ok + c.config.session_timeout_ms;
+        (deadline.saturating_sub(world.now) as f64 / c.config.session_timeout_ms as f64).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let rings = vec![
+        ("session", session_left),
+        ("heartbeat", ring(world, node, TimerKey::Heartbeat, c.config.heartbeat_interval_ms)),
+        ("poll", ring(world, node, TimerKey::PollTimeout, c.config.max_poll_interval_ms)),
+    ];
+    consumer_view(world, c.into(), rings)
 }
 
 pub fn messages(world: &World) -> Vec<MessageView> {
@@ -318,11 +402,9 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
     // 1,000 partitions). A consumer stopped by a fatal error (a fenced zombie)
     // processes nothing.
     let mut owners: BTreeMap<(&str, &TopicPartition), u32> = BTreeMap::new();
-    let classic = world.consumers.values().filter(|c| c.alive && c.fatal.is_none()).map(|c| (c.idx, c.group_id.as_str(), &c.owned));
-    let kip848 = world.async_consumers.values().filter(|c| c.alive && c.fatal.is_none()).map(|c| (c.idx, c.group_id.as_str(), &c.owned));
-    for (idx, group, owned) in classic.chain(kip848) {
-        for tp in owned {
-            owners.entry((group, tp)).or_insert(idx);
+    for c in consumer_summaries(world).filter(|c| c.alive && c.fatal.is_none()) {
+        for tp in c.owned {
+            owners.entry((c.group_id, tp)).or_insert(c.idx);
         }
     }
     // Each consumer group gets the partitions of the topics it subscribes to;
@@ -457,18 +539,19 @@ pub fn workers(world: &World) -> Vec<WorkerView> {
         .map(|w| {
             let node = w.node();
             let (x, y) = node_pos(world, node);
+            let c = ClientSummary::from(w);
             WorkerView {
-                idx: w.idx,
-                name: format!("c{}", w.idx),
-                group: w.group_id.clone(),
+                idx: c.idx,
+                name: format!("c{}", c.idx),
+                group: c.group_id.to_string(),
                 x,
                 y,
-                alive: w.alive,
-                paused: world.paused_until.get(&node).is_some_and(|t| *t > world.now),
-                state: if w.alive { format!("{:?}", w.state) } else { "crashed".into() },
-                member_id: w.member_id.clone(),
-                generation: w.generation,
-                leader: w.is_leader(),
+                alive: c.alive,
+                paused: paused(world, node),
+                state: shown_state(&c),
+                member_id: c.member_id.to_string(),
+                generation: c.generation,
+                leader: c.leader,
                 configured_protocol: w.config.connect_protocol.protocol().to_string(),
                 protocol: w.protocol_name.clone(),
                 connectors: w.connectors.iter().map(|(c, s)| (c.clone(), format!("{s:?}"))).collect(),

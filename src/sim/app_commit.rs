@@ -1,15 +1,17 @@
-//! Offset commits and how a classic consumer reacts to their answers: the
-//! simulated application's own `commitSync()` / `commitAsync()` after each
-//! batch (`simulated.commit.mode`), and ConsumerCoordinator's
-//! `OffsetCommitResponseHandler` for every commit path (facts B11, F).
+//! Offset commits and how a consumer reacts to their answers: the simulated
+//! application's own `commitSync()` / `commitAsync()` after each batch
+//! (`simulated.commit.mode`), shared by both consumers (`AppCommitter`), and
+//! ConsumerCoordinator's `OffsetCommitResponseHandler` for every commit path of
+//! the classic consumer (facts B11, F).
 
-use super::config::CommitMode;
+use super::config::{CommitMode, ConsumerConfig};
 use super::consumer::{ClassicConsumer, InFlight, MainThread, MemberState};
 use super::ctx::Ctx;
 use super::out::{Out, TimerKey};
 use super::trace::EventKind;
-use super::types::Errors;
+use super::types::{Errors, NodeId};
 use crate::assign::TopicPartition;
+use std::collections::BTreeMap;
 
 /// OffsetCommit errors the client retries (`future.isRetriable()`), plus a
 /// broken connection or request timeout (`None`).
@@ -25,61 +27,80 @@ fn describe(error: Option<Errors>) -> String {
     error.map_or_else(|| "the connection broke".to_string(), |e| e.to_string())
 }
 
-impl ClassicConsumer {
-    /// `sendOffsetCommitRequest` for a subscribed consumer: only a member of a
-    /// stable generation sends (`generationIfStable`); otherwise the commit fails
-    /// at once, with RebalanceInProgressException while a rebalance is running
-    /// (`rebalanceInProgress`) and CommitFailedException otherwise.
-    pub(crate) fn commit_refused_locally(&self) -> Option<&'static str> {
-        match self.state {
-            MemberState::STABLE => None,
-            MemberState::PREPARING_REBALANCE | MemberState::COMPLETING_REBALANCE => Some("RebalanceInProgressException"),
-            MemberState::UNJOINED => Some("CommitFailedException"),
-        }
+/// The fields of a consumer the application's commits read and write, borrowed together.
+pub(crate) struct CommitFields<'a> {
+    pub node: NodeId,
+    pub config: &'a ConsumerConfig,
+    pub main: &'a mut MainThread,
+    /// In-flight OffsetCommits the application sent itself, by correlation.
+    pub app_commits: &'a mut BTreeMap<u64, CommitMode>,
+    pub owned: &'a [TopicPartition],
+    pub positions: &'a BTreeMap<TopicPartition, i64>,
+    pub coordinator: Option<u32>,
+    pub fatal: bool,
+    /// Attempts so far of the exponential retry backoff.
+    pub backoff_attempts: &'a mut u32,
+}
+
+/// A consumer whose simulated application commits after each batch: the classic
+/// `KafkaConsumer` (ConsumerCoordinator `commitOffsetsSync`) and the
+/// `AsyncKafkaConsumer` (CommitRequestManager `commitSyncWithRetries`) behave
+/// the same towards the application. The provided methods are that shared
+/// behaviour; the required ones are where the two clients differ.
+pub(crate) trait AppCommitter {
+    fn commit_fields(&mut self) -> CommitFields<'_>;
+
+    /// A commit that fails before it is sent (`Some(exception)`); none by default.
+    fn commit_refused_locally(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// FindCoordinator, as `lookupCoordinator`.
+    fn lookup_coordinator(&mut self, ctx: &mut Ctx, out: &mut Out);
+
+    /// Sends an OffsetCommit of `offsets`; returns its correlation.
+    fn send_commit(&mut self, ctx: &Ctx, coordinator: u32, offsets: Vec<(TopicPartition, i64)>, out: &mut Out) -> u64;
+
+    /// `commitAsync()`: sent once, never retried; a failure goes to the callback.
+    fn commit_async(&mut self, ctx: &mut Ctx, offsets: Vec<(TopicPartition, i64)>, out: &mut Out);
+
+    /// The application calls `poll()` again.
+    fn return_to_poll(&mut self, ctx: &mut Ctx, out: &mut Out);
+
+    fn commit_note(&mut self, text: &str, out: &mut Out) {
+        let node = self.commit_fields().node;
+        out.emit(EventKind::Note { node, text: text.into() });
     }
 
     /// The application finished a batch: commit as `simulated.commit.mode` says.
     /// True when it is now blocked in `commitSync()`.
-    pub(crate) fn commit_after_batch(&mut self, ctx: &mut Ctx, out: &mut Out) -> bool {
-        if self.positions.is_empty() {
+    fn commit_after_batch(&mut self, ctx: &mut Ctx, out: &mut Out) -> bool {
+        let f = self.commit_fields();
+        if f.positions.is_empty() {
             return false;
         }
-        let offsets: Vec<(TopicPartition, i64)> = self.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect();
-        match self.config.commit_mode {
+        let offsets: Vec<(TopicPartition, i64)> = f.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect();
+        match f.config.commit_mode {
             CommitMode::None => false,
             CommitMode::Async => {
                 self.commit_async(ctx, offsets, out);
                 false
             }
             CommitMode::Sync => {
-                let deadline = ctx.now + self.config.default_api_timeout_ms;
-                self.main = MainThread::CommitSync { offsets, deadline, retry_at: ctx.now };
+                let deadline = ctx.now + f.config.default_api_timeout_ms;
+                *f.main = MainThread::CommitSync { offsets, deadline, retry_at: ctx.now };
                 self.continue_commit_sync(ctx, out);
                 true
             }
         }
     }
 
-    /// `commitAsync()`: sent once, never retried; a failure goes to the callback.
-    fn commit_async(&mut self, ctx: &mut Ctx, offsets: Vec<(TopicPartition, i64)>, out: &mut Out) {
-        let Some(coordinator) = self.coordinator else {
-            self.app_commit_note("commitAsync() failed: coordinator unknown (RetriableCommitFailedException to the callback)", out);
-            self.ensure_coordinator(ctx, out);
-            return;
-        };
-        if let Some(e) = self.commit_refused_locally() {
-            self.app_commit_note(&format!("commitAsync() failed: {e}, the member is not in a stable generation"), out);
-            return;
-        }
-        let correlation = self.send_offset_commit(ctx, coordinator, offsets, false, out);
-        self.app_commits.insert(correlation, CommitMode::Async);
-    }
-
-    /// One pass of `commitOffsetsSync`'s loop: find the coordinator, send, or
+    /// One pass of `commitSync()`'s retry loop: find the coordinator, send, or
     /// give up when `default.api.timeout.ms` has passed.
-    pub(crate) fn continue_commit_sync(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        let MainThread::CommitSync { offsets, deadline, retry_at } = &self.main else { return };
-        if self.app_commits.values().any(|m| *m == CommitMode::Sync) {
+    fn continue_commit_sync(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        let f = self.commit_fields();
+        let MainThread::CommitSync { offsets, deadline, retry_at } = &*f.main else { return };
+        if f.app_commits.values().any(|m| *m == CommitMode::Sync) {
             return;
         }
         if ctx.now < *retry_at {
@@ -88,38 +109,124 @@ impl ClassicConsumer {
             return;
         }
         if ctx.now >= *deadline {
-            let text = format!("TimeoutException: not committed within default.api.timeout.ms = {} ms", self.config.default_api_timeout_ms);
+            let text = format!("TimeoutException: not committed within default.api.timeout.ms = {} ms", f.config.default_api_timeout_ms);
             return self.finish_commit_sync(ctx, Some(text), out);
         }
         // A retry leaves out partitions the member lost meanwhile.
-        let offsets: Vec<(TopicPartition, i64)> = offsets.iter().filter(|(tp, _)| self.owned.contains(tp)).cloned().collect();
+        let offsets: Vec<(TopicPartition, i64)> = offsets.iter().filter(|(tp, _)| f.owned.contains(tp)).cloned().collect();
         if offsets.is_empty() {
             return self.finish_commit_sync(ctx, Some("CommitFailedException, the member no longer owns these partitions".into()), out);
         }
-        let Some(coordinator) = self.coordinator else {
-            self.ensure_coordinator(ctx, out);
+        let Some(coordinator) = f.coordinator else {
+            self.lookup_coordinator(ctx, out);
             return;
         };
         if let Some(e) = self.commit_refused_locally() {
             return self.finish_commit_sync(ctx, Some(format!("{e}, the member is not in a stable generation")), out);
         }
-        let correlation = self.send_offset_commit(ctx, coordinator, offsets, false, out);
-        self.app_commits.insert(correlation, CommitMode::Sync);
+        let correlation = self.send_commit(ctx, coordinator, offsets, out);
+        self.commit_fields().app_commits.insert(correlation, CommitMode::Sync);
     }
 
     /// `commitSync()` returns (or throws; the simulated application logs the
     /// exception and polls again).
     fn finish_commit_sync(&mut self, ctx: &mut Ctx, failure: Option<String>, out: &mut Out) {
         if let Some(text) = failure {
-            self.app_commit_note(&format!("commitSync() failed: {text}; the application logs it and polls again"), out);
+            self.commit_note(&format!("commitSync() failed: {text}; the application logs it and polls again"), out);
         }
+        self.return_to_poll(ctx, out);
+    }
+
+    /// What the application sees of its own commit's answer: `exception` is
+    /// None on success. commitSync retries a retriable failure after a backoff
+    /// until its deadline; commitAsync passes any failure to its callback.
+    fn on_app_commit_answer(&mut self, ctx: &mut Ctx, mode: CommitMode, exception: Option<String>, retriable: bool, out: &mut Out) {
+        match mode {
+            CommitMode::Async => {
+                if let Some(text) = exception {
+                    let text = if retriable { format!("RetriableCommitFailedException ({text})") } else { text };
+                    self.commit_note(&format!("commitAsync() failed: {text}; passed to the callback, not retried"), out);
+                }
+            }
+            CommitMode::Sync => {
+                let f = self.commit_fields();
+                if !matches!(f.main, MainThread::CommitSync { .. }) || f.fatal {
+                    return;
+                }
+                match exception {
+                    None => self.finish_commit_sync(ctx, None, out),
+                    Some(text) if retriable => {
+                        let wait = super::poll_loop::backoff_ms(f.config, f.backoff_attempts);
+                        if let MainThread::CommitSync { retry_at, .. } = f.main {
+                            *retry_at = ctx.now + wait;
+                        }
+                        out.set_timer(TimerKey::Backoff, ctx.now + wait);
+                        self.commit_note(&format!("commitSync(): {text}, retrying in {wait} ms"), out);
+                    }
+                    Some(text) => self.finish_commit_sync(ctx, Some(text), out),
+                }
+            }
+            CommitMode::None => {}
+        }
+    }
+}
+
+impl AppCommitter for ClassicConsumer {
+    fn commit_fields(&mut self) -> CommitFields<'_> {
+        CommitFields {
+            node: NodeId::Client(self.idx),
+            config: &self.config,
+            main: &mut self.main,
+            app_commits: &mut self.app_commits,
+            owned: &self.owned,
+            positions: &self.positions,
+            coordinator: self.coordinator,
+            fatal: self.fatal.is_some(),
+            backoff_attempts: &mut self.backoff_attempts,
+        }
+    }
+
+    /// `sendOffsetCommitRequest` for a subscribed consumer: only a member of a
+    /// stable generation sends (`generationIfStable`); otherwise the commit fails
+    /// at once, with RebalanceInProgressException while a rebalance is running
+    /// (`rebalanceInProgress`) and CommitFailedException otherwise.
+    fn commit_refused_locally(&self) -> Option<&'static str> {
+        match self.state {
+            MemberState::STABLE => None,
+            MemberState::PREPARING_REBALANCE | MemberState::COMPLETING_REBALANCE => Some("RebalanceInProgressException"),
+            MemberState::UNJOINED => Some("CommitFailedException"),
+        }
+    }
+
+    fn lookup_coordinator(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        self.ensure_coordinator(ctx, out);
+    }
+
+    fn send_commit(&mut self, ctx: &Ctx, coordinator: u32, offsets: Vec<(TopicPartition, i64)>, out: &mut Out) -> u64 {
+        self.send_offset_commit(ctx, coordinator, offsets, false, out)
+    }
+
+    /// Without a known coordinator the commit fails and the client looks it up.
+    fn commit_async(&mut self, ctx: &mut Ctx, offsets: Vec<(TopicPartition, i64)>, out: &mut Out) {
+        let Some(coordinator) = self.coordinator else {
+            self.commit_note("commitAsync() failed: coordinator unknown (RetriableCommitFailedException to the callback)", out);
+            self.ensure_coordinator(ctx, out);
+            return;
+        };
+        if let Some(e) = self.commit_refused_locally() {
+            self.commit_note(&format!("commitAsync() failed: {e}, the member is not in a stable generation"), out);
+            return;
+        }
+        let correlation = self.send_offset_commit(ctx, coordinator, offsets, false, out);
+        self.app_commits.insert(correlation, CommitMode::Async);
+    }
+
+    fn return_to_poll(&mut self, ctx: &mut Ctx, out: &mut Out) {
         self.enter_poll(ctx, out);
     }
+}
 
-    fn app_commit_note(&self, text: &str, out: &mut Out) {
-        out.emit(EventKind::Note { node: self.node(), text: text.into() });
-    }
-
+impl ClassicConsumer {
     /// An OffsetCommit answered `error`, or failed without an answer (`None`):
     /// `OffsetCommitResponseHandler`, then what the commit path does with it.
     pub(crate) fn on_offset_commit(&mut self, ctx: &mut Ctx, correlation: u64, error: Option<Errors>, f: &InFlight, out: &mut Out) {
@@ -154,14 +261,7 @@ impl ClassicConsumer {
             e => Some(format!("{}: raised to the application", describe(e))),
         };
         match app {
-            Some(CommitMode::Sync) => self.after_commit_sync_attempt(ctx, exception, retriable, out),
-            Some(CommitMode::Async) => {
-                if let Some(text) = exception {
-                    let text = if retriable { format!("RetriableCommitFailedException ({text})") } else { text };
-                    self.app_commit_note(&format!("commitAsync() failed: {text}; passed to the callback, not retried"), out);
-                }
-            }
-            Some(CommitMode::None) => {}
+            Some(mode) => self.on_app_commit_answer(ctx, mode, exception, retriable, out),
             None if f.for_join_prepare => {
                 let in_time = self.join_prepare_deadline.is_some_and(|d| ctx.now < d);
                 if let (Some(text), true, true) = (&exception, retriable, in_time) {
@@ -170,17 +270,17 @@ impl ClassicConsumer {
                     self.join_prepare_committed = false;
                     self.join_prepare_retry_at = ctx.now + wait;
                     out.set_timer(TimerKey::Backoff, ctx.now + wait);
-                    self.app_commit_note(&format!("onJoinPrepare commit failed: {text}; retrying in {wait} ms"), out);
+                    self.commit_note(&format!("onJoinPrepare commit failed: {text}; retrying in {wait} ms"), out);
                     return;
                 }
                 if let Some(text) = exception {
-                    self.app_commit_note(&format!("onJoinPrepare commit failed: {text}; joining anyway"), out);
+                    self.commit_note(&format!("onJoinPrepare commit failed: {text}; joining anyway"), out);
                 }
                 self.drive(ctx, out);
             }
             None => {
                 if let Some(text) = exception {
-                    self.app_commit_note(&format!("auto-commit failed: {text}"), out);
+                    self.commit_note(&format!("auto-commit failed: {text}"), out);
                     if retriable {
                         // autoCommitOffsetsAsync: a retriable failure retries after retry.backoff.ms.
                         let wait = self.backoff_ms();
@@ -191,101 +291,58 @@ impl ClassicConsumer {
         }
     }
 
-    fn after_commit_sync_attempt(&mut self, ctx: &mut Ctx, exception: Option<String>, retriable: bool, out: &mut Out) {
-        if !matches!(self.main, MainThread::CommitSync { .. }) || self.fatal.is_some() {
-            return;
-        }
-        match exception {
-            None => self.finish_commit_sync(ctx, None, out),
-            Some(text) if retriable => {
-                let wait = self.backoff_ms();
-                if let MainThread::CommitSync { retry_at, .. } = &mut self.main {
-                    *retry_at = ctx.now + wait;
-                }
-                out.set_timer(TimerKey::Backoff, ctx.now + wait);
-                self.app_commit_note(&format!("commitSync(): {text}, retrying in {wait} ms"), out);
-            }
-            Some(text) => self.finish_commit_sync(ctx, Some(text), out),
-        }
-    }
-
     /// `requestRejoin`: the next `poll()` rejoins.
     fn request_rejoin(&mut self, why: &str, out: &mut Out) {
         if !self.rejoin_needed {
             self.rejoin_needed = true;
-            self.app_commit_note(&format!("{why}: rejoin on next poll()"), out);
+            self.commit_note(&format!("{why}: rejoin on next poll()"), out);
         }
     }
 }
 
 /// The consumer-protocol client (AsyncKafkaConsumer with CommitRequestManager):
 /// the same application behaviour; the coordinator checks the member epoch.
-impl super::async_consumer::AsyncConsumer {
-    pub(crate) fn commit_after_batch(&mut self, ctx: &mut Ctx, out: &mut Out) -> bool {
-        if self.positions.is_empty() {
-            return false;
-        }
-        let offsets: Vec<(TopicPartition, i64)> = self.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect();
-        match self.config.commit_mode {
-            CommitMode::None => false,
-            CommitMode::Async => {
-                match self.link.coordinator {
-                    Some(c) => {
-                        let correlation = self.send_offset_commit(ctx, c, offsets, out);
-                        self.app_commits.insert(correlation, CommitMode::Async);
-                    }
-                    None => self.note("commitAsync() failed: coordinator unknown (RetriableCommitFailedException to the callback)", out),
-                }
-                false
-            }
-            CommitMode::Sync => {
-                let deadline = ctx.now + self.config.default_api_timeout_ms;
-                self.main = MainThread::CommitSync { offsets, deadline, retry_at: ctx.now };
-                self.continue_commit_sync(ctx, out);
-                true
-            }
+impl AppCommitter for super::async_consumer::AsyncConsumer {
+    fn commit_fields(&mut self) -> CommitFields<'_> {
+        CommitFields {
+            node: NodeId::Client(self.idx),
+            config: &self.config,
+            main: &mut self.main,
+            app_commits: &mut self.app_commits,
+            owned: &self.owned,
+            positions: &self.positions,
+            coordinator: self.link.coordinator,
+            fatal: self.fatal.is_some(),
+            backoff_attempts: &mut self.link.backoff_attempts,
         }
     }
 
-    /// `commitSyncWithRetries`: send, or give up after `default.api.timeout.ms`.
-    pub(crate) fn continue_commit_sync(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        let MainThread::CommitSync { offsets, deadline, retry_at } = &self.main else { return };
-        if self.app_commits.values().any(|m| *m == CommitMode::Sync) {
-            return;
-        }
-        if ctx.now < *retry_at {
-            // Another wake-up (a FindCoordinator backoff) may have replaced this one.
-            out.set_timer(TimerKey::Backoff, *retry_at);
-            return;
-        }
-        if ctx.now >= *deadline {
-            let text = format!("TimeoutException: not committed within default.api.timeout.ms = {} ms", self.config.default_api_timeout_ms);
-            return self.finish_commit_sync(ctx, Some(text), out);
-        }
-        // A retry leaves out partitions the member lost meanwhile.
-        let offsets: Vec<(TopicPartition, i64)> = offsets.iter().filter(|(tp, _)| self.owned.contains(tp)).cloned().collect();
-        if offsets.is_empty() {
-            return self.finish_commit_sync(ctx, Some("CommitFailedException, the member no longer owns these partitions".into()), out);
-        }
-        let Some(coordinator) = self.link.coordinator else {
-            self.ensure_coordinator(ctx, out);
-            return;
-        };
-        let correlation = self.send_offset_commit(ctx, coordinator, offsets, out);
-        self.app_commits.insert(correlation, CommitMode::Sync);
+    fn lookup_coordinator(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        self.ensure_coordinator(ctx, out);
     }
 
-    fn finish_commit_sync(&mut self, ctx: &mut Ctx, failure: Option<String>, out: &mut Out) {
-        if let Some(text) = failure {
-            self.note(&format!("commitSync() failed: {text}; the application logs it and polls again"), out);
+    fn send_commit(&mut self, ctx: &Ctx, coordinator: u32, offsets: Vec<(TopicPartition, i64)>, out: &mut Out) -> u64 {
+        self.send_offset_commit(ctx, coordinator, offsets, out)
+    }
+
+    /// Without a known coordinator the commit fails; the background thread's
+    /// next pass looks the coordinator up.
+    fn commit_async(&mut self, ctx: &mut Ctx, offsets: Vec<(TopicPartition, i64)>, out: &mut Out) {
+        match self.link.coordinator {
+            Some(c) => {
+                let correlation = self.send_offset_commit(ctx, c, offsets, out);
+                self.app_commits.insert(correlation, CommitMode::Async);
+            }
+            None => self.commit_note("commitAsync() failed: coordinator unknown (RetriableCommitFailedException to the callback)", out),
         }
+    }
+
+    fn return_to_poll(&mut self, ctx: &mut Ctx, out: &mut Out) {
         self.enter_poll(ctx, out);
     }
+}
 
-    fn note(&self, text: &str, out: &mut Out) {
-        out.emit(EventKind::Note { node: self.node(), text: text.into() });
-    }
-
+impl super::async_consumer::AsyncConsumer {
     /// The answer to an application commit (`OffsetCommitRequestState.onResponse`):
     /// retriable errors are retried by commitSync until its deadline; a stale
     /// epoch, an unknown member or a fenced instance is a CommitFailedException.
@@ -297,27 +354,6 @@ impl super::async_consumer::AsyncConsumer {
             Some(e @ (Errors::STALE_MEMBER_EPOCH | Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID)) => Some(format!("{e}: CommitFailedException")),
             e => Some(format!("{}: raised to the application", describe(e))),
         };
-        if mode == CommitMode::Async {
-            if let Some(text) = exception {
-                let text = if retriable { format!("RetriableCommitFailedException ({text})") } else { text };
-                self.note(&format!("commitAsync() failed: {text}; passed to the callback, not retried"), out);
-            }
-            return;
-        }
-        if !matches!(self.main, MainThread::CommitSync { .. }) || self.fatal.is_some() {
-            return;
-        }
-        match exception {
-            None => self.finish_commit_sync(ctx, None, out),
-            Some(text) if retriable => {
-                let wait = super::poll_loop::backoff_ms(&self.config, &mut self.link.backoff_attempts);
-                if let MainThread::CommitSync { retry_at, .. } = &mut self.main {
-                    *retry_at = ctx.now + wait;
-                }
-                out.set_timer(TimerKey::Backoff, ctx.now + wait);
-                self.note(&format!("commitSync(): {text}, retrying in {wait} ms"), out);
-            }
-            Some(text) => self.finish_commit_sync(ctx, Some(text), out),
-        }
+        self.on_app_commit_answer(ctx, mode, exception, retriable, out);
     }
 }

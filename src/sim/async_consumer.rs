@@ -5,6 +5,7 @@
 //! poll-timer expiry that leaves the group and goes STALE. The heartbeat request
 //! manager and response handling are in `async_consumer_heartbeat.rs`.
 
+use super::app_commit::AppCommitter;
 use super::config::{CommitMode, ConsumerConfig};
 use super::consumer::MainThread;
 use super::ctx::Ctx;
@@ -256,26 +257,18 @@ impl AsyncConsumer {
             self.ensure_coordinator(ctx, out);
         }
         if self.reconcile(ctx, out) {
-            // The commit before reconciling runs in Kafka's background thread:
-            // meanwhile poll() keeps returning records of what the member owns
-            // (revoked partitions stop fetching only in revokeAndAssign).
-            if self.owned.iter().any(|tp| self.positions.contains_key(tp)) {
-                super::poll_loop::fetch_and_process(ctx, &self.config, &self.owned, &mut self.positions, &mut self.main, out);
-            }
-            return;
+            // The commit before reconciling runs in Kafka's background thread;
+            // revoked partitions stop fetching only in revokeAndAssign.
+            return self.fetch_while_waiting_for_group(ctx, out);
         }
         let missing: Vec<TopicPartition> = self.owned.iter().filter(|tp| !self.positions.contains_key(tp)).cloned().collect();
         if !missing.is_empty() {
             if let (Some(c), false) = (self.link.coordinator, self.has_in_flight("OffsetFetch")) {
-                let request = Request::OffsetFetch { group_id: self.group_id.clone(), partitions: missing.clone() };
+                let request = Request::OffsetFetch { group_id: self.group_id.clone(), partitions: missing };
                 self.send(ctx, c, request, out);
             }
-            // The new consumer initialises positions in its background thread;
-            // poll() meanwhile returns records of the partitions that have one.
-            if missing.len() < self.owned.len() {
-                super::poll_loop::fetch_and_process(ctx, &self.config, &self.owned, &mut self.positions, &mut self.main, out);
-            }
-            return;
+            // The new consumer initialises positions in its background thread.
+            return self.fetch_while_waiting_for_group(ctx, out);
         }
         if self.config.enable_auto_commit && ctx.now >= self.next_auto_commit {
             self.next_auto_commit = ctx.now + self.config.auto_commit_interval_ms;
@@ -284,6 +277,12 @@ impl AsyncConsumer {
             }
         }
         super::poll_loop::fetch_and_process(ctx, &self.config, &self.owned, &mut self.positions, &mut self.main, out);
+    }
+
+    /// Records of the owned partitions that have a position, while the group
+    /// work runs (`poll_loop::fetch_while_waiting_for_group`).
+    fn fetch_while_waiting_for_group(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        super::poll_loop::fetch_while_waiting_for_group(ctx, &self.config, &self.owned, &mut self.positions, false, &mut self.main, out);
     }
 
     /// Reconciliation (`maybeReconcile`, `revokeAndAssign`; facts E4): commit if

@@ -3,6 +3,7 @@
 //! coordinator discovery and the join loop. Response handling is in
 //! `consumer_responses.rs`.
 
+use super::app_commit::AppCommitter;
 use super::config::{CommitMode, ConsumerConfig};
 use super::connections::Connections;
 use super::ctx::Ctx;
@@ -353,16 +354,12 @@ impl ClassicConsumer {
         out.emit(EventKind::Note { node: self.node(), text: "subscription changed: the next poll() rejoins".into() });
     }
 
-    /// `KafkaConsumer.poll()` does not wait for a rebalance (it calls
-    /// `ensureActiveGroup` with a zero timer, then fetches), so a COOPERATIVE
-    /// member keeps processing the partitions it still owns while its
-    /// onJoinPrepare commit, JoinGroup or SyncGroup is in flight. An EAGER member
-    /// revoked everything in onJoinPrepare (its partitions are pending
-    /// revocation while the commit is in flight), so its poll loop waits.
+    /// While its onJoinPrepare commit, JoinGroup or SyncGroup is in flight, a
+    /// COOPERATIVE member keeps processing the partitions it still owns; an EAGER
+    /// member's are all pending revocation (`poll_loop::fetch_while_waiting_for_group`).
     fn fetch_while_rebalancing(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        if self.rebalance_protocol == RebalanceProtocol::COOPERATIVE && self.owned.iter().any(|tp| self.positions.contains_key(tp)) {
-            self.fetch_and_process(ctx, out);
-        }
+        let eager = self.rebalance_protocol == RebalanceProtocol::EAGER;
+        super::poll_loop::fetch_while_waiting_for_group(ctx, &self.config, &self.owned, &mut self.positions, eager, &mut self.main, out);
     }
 
     /// Fetches from the owned partitions that have a position and starts

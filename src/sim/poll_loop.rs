@@ -60,6 +60,28 @@ pub(crate) fn fetch_and_process(
     out.set_timer(TimerKey::Poll, until);
 }
 
+/// `poll()` does not wait for the group: while a JoinGroup or SyncGroup, the
+/// commit before a revocation or an OffsetFetch is in flight, it still returns
+/// records of the owned partitions that have a position (the classic
+/// `KafkaConsumer.poll()` calls `ensureActiveGroup` with a zero timer, then
+/// fetches; the new consumer does the group work in its background thread).
+/// Partitions pending revocation are not fetched from (facts C): an EAGER
+/// classic member marks everything it owns so in `onJoinPrepare`
+/// (`all_pending_revocation`), so its poll loop waits.
+pub(crate) fn fetch_while_waiting_for_group(
+    ctx: &mut Ctx,
+    config: &ConsumerConfig,
+    owned: &[TopicPartition],
+    positions: &mut BTreeMap<TopicPartition, i64>,
+    all_pending_revocation: bool,
+    main: &mut MainThread,
+    out: &mut Out,
+) {
+    if !all_pending_revocation && owned.iter().any(|tp| positions.contains_key(tp)) {
+        fetch_and_process(ctx, config, owned, positions, main, out);
+    }
+}
+
 /// Where a partition starts: its committed offset, or `auto.offset.reset`.
 pub(crate) fn start_offset(ctx: &Ctx, config: &ConsumerConfig, tp: &TopicPartition, committed: i64) -> i64 {
     if committed >= 0 {
