@@ -125,6 +125,11 @@ pub const NOTES: &[Note] = &[
         zh: "有些经典协议的错误码在模拟中从不出现，因为没有模拟引发它们的原因：GROUP_AUTHORIZATION_FAILED（没有 ACL）、UNSUPPORTED_VERSION（每个 broker 都支持所有 API 版本）、作为 OffsetCommit 响应的 UNKNOWN_TOPIC_OR_PARTITION 和 REQUEST_TIMED_OUT（向 __consumer_offsets 追加写入从不失败；客户端一侧的请求超时和连接断开是模拟了的，并以同样的方式重试）、OFFSET_METADATA_TOO_LARGE 和 INVALID_COMMIT_OFFSET_SIZE（提交不带元数据字符串，也没有大小限制）、UNSTABLE_OFFSET_COMMIT（没有事务）、OffsetCommit 的 GROUP_ID_NOT_FOUND（组和位移从不过期）以及 NON_EMPTY_GROUP（没有管理客户端，也就没有 DeleteGroups 和 OffsetDelete）。客户端对其中每一个错误的反应仍与 Kafka 一致。",
     },
     Note {
+        area: "errors",
+        en: "An empty group.id is refused one step early: the simulated broker answers FindCoordinator with INVALID_GROUP_ID, where Kafka finds a coordinator and refuses the JoinGroup (classic) or the ConsumerGroupHeartbeat (INVALID_REQUEST, consumer protocol). A classic consumer stops with the fatal error either way; a consumer-protocol consumer keeps retrying FindCoordinator instead of failing.",
+        zh: "空的 group.id 会早一步被拒绝：模拟的 broker 对 FindCoordinator 就返回 INVALID_GROUP_ID，而 Kafka 会先找到协调者，再拒绝 JoinGroup（经典协议）或 ConsumerGroupHeartbeat（consumer 协议，返回 INVALID_REQUEST）。经典消费者无论哪种情况都会因致命错误而停止；consumer 协议的消费者则会不断重试 FindCoordinator，而不是失败。",
+    },
+    Note {
         area: "offsets",
         en: "simulated.commit.mode is not a Kafka config but the simulated application's own code: commitSync() or commitAsync() after each batch, or no commit. The application catches every commit exception, logs it and polls again; a commitAsync() while the coordinator is unknown fails to its callback instead of waiting for the coordinator lookup.",
         zh: "simulated.commit.mode 不是 Kafka 的配置，而是模拟应用自己的代码：每处理完一批消息后调用 commitSync() 或 commitAsync()，或者根本不提交。应用会捕获所有提交异常，记录日志后继续 poll；在协调者未知时调用的 commitAsync() 会直接以失败通知回调，而不是等待查找协调者。",
