@@ -5,7 +5,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
 # Panic locations are not shown to users (the panic hook shows the message), so
 # leaving them out of the binary saves space.
+# std's optimize_for_size picks its smaller algorithms (sorts, formatting) with
+# the same results: 28 KB less gzipped. (Unstable sorts in the core only order
+# plain values, and stable sorts have one result, so traces stay the same.)
 RUSTFLAGS="-Zlocation-detail=none" CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
+  CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size \
   cargo rustc --profile web --lib --crate-type cdylib --target wasm32-unknown-unknown
 rm -rf dist && mkdir -p dist/pkg
 # PROFILE=1 keeps the function names, so a CPU profile (tests/perf/profile.mjs)

@@ -94,6 +94,10 @@ struct State {
     playing: bool,
     speed: f64,
     events: usize,
+    /// `trace_hash` of the trace so far (hex): the same run gives the same
+    /// hash here as natively (tests/determinism.rs).
+    #[serde(rename = "traceHash")]
+    trace_hash: String,
     groups: Vec<GroupState>,
     consumers: Vec<ConsumerState>,
 }
@@ -125,6 +129,7 @@ pub fn state() -> Result<String, JsError> {
             playing: p.playing,
             speed: p.speed,
             events: w.trace.len(),
+            trace_hash: format!("{:016x}", crate::sim::trace::trace_hash(&w.trace)),
             groups: crate::view::groups(w)
                 .into_iter()
                 .map(|g| GroupState { group: g.group_id, state: g.state, generation: g.generation, coordinator: g.coordinator })

@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ARTIFACTS, launch, openPage, serveSite } from './harness.mjs';
+import { readFileSync } from 'node:fs';
+import { ARTIFACTS, ROOT, launch, openPage, serveSite, withPage } from './harness.mjs';
 
 async function owners(page) {
   return page.$$eval('tr[data-partition]', (rows) => rows.map((r) => [r.dataset.partition, r.dataset.owner]));
@@ -59,3 +60,17 @@ test('play forms the group, crashing a consumer reassigns its partitions', async
     site.close();
   }
 });
+
+test('the shipped build gives the same trace as the native build (determinism)', () => withPage(async ({ page }) => {
+  // tests/golden/crash.trace-hash is the native hash of scenarios/crash.json
+  // run to 40 s (tests/determinism.rs); the site is built with a different
+  // std (optimize_for_size) and must still agree.
+  const scenario = readFileSync(join(ROOT, 'scenarios', 'crash.json'), 'utf8');
+  const golden = readFileSync(join(ROOT, 'tests', 'golden', 'crash.trace-hash'), 'utf8').trim();
+  await page.evaluate((s) => window.groupscope.load(s), scenario);
+  await page.evaluate(() => window.groupscope.seek(40000));
+  assert.equal(await page.evaluate(() => window.groupscope.state().traceHash), golden);
+  // Going back and forth re-runs from checkpoints to the same trace.
+  await page.evaluate(() => { window.groupscope.seek(5000); window.groupscope.seek(40000); });
+  assert.equal(await page.evaluate(() => window.groupscope.state().traceHash), golden);
+}));
