@@ -45,7 +45,8 @@ pub const MAX_LANES: usize = 16;
 pub fn build(world: &World, window: Millis, hide: &[&str]) -> SpaceTime {
     let from = world.now.saturating_sub(window);
     let mut lanes: Vec<NodeId> = world.brokers.keys().map(|b| NodeId::Broker(*b)).collect();
-    lanes.extend(world.consumers.keys().map(|c| NodeId::Client(*c)));
+    // Every client: classic and consumer-protocol consumers and Connect workers.
+    lanes.extend(world.client_indices().into_iter().map(NodeId::Client));
     let mut arrows: BTreeMap<u64, Arrow> = BTreeMap::new();
     // The trace is in time order: start at the window (the page calls this every frame).
     let start = world.trace.partition_point(|e| e.at < from);

@@ -148,7 +148,7 @@ fn spread(i: usize, n: usize) -> f64 {
 pub const LARGE_GROUP: usize = 16;
 
 pub fn is_large(world: &World) -> bool {
-    world.consumers.len() + world.workers.len() > LARGE_GROUP
+    world.client_count() > LARGE_GROUP
 }
 
 /// Top and bottom of the clients' area in the compact drawing.
@@ -172,7 +172,7 @@ pub fn node_pos(world: &World, node: NodeId) -> (f64, f64) {
             // counted without building and sorting the list: this runs for every
             // node and message on every frame.
             let i = world.consumers.range(..c).count() + world.async_consumers.range(..c).count() + world.workers.range(..c).count();
-            let n = world.consumers.len() + world.async_consumers.len() + world.workers.len();
+            let n = world.client_count();
             if n > LARGE_GROUP {
                 grid(i, n)
             } else {

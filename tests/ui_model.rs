@@ -310,22 +310,61 @@ fn every_shipped_example_scenario_loads_and_runs_a_minute_without_violations() {
     }
 }
 
+/// Every client of a small world gets a space-time lane, whatever its kind:
+/// the KIP-848 consumers and Connect workers talk to their coordinator too.
+#[test]
+fn the_space_time_diagram_has_a_lane_for_every_client_of_every_kind() {
+    let mut s = Scenario::from_json(include_str!("../scenarios/consumer-protocol-crash.json")).unwrap();
+    s.connect_clusters = Scenario::from_json(include_str!("../scenarios/connect.json")).unwrap().connect_clusters;
+    let mut w = World::new(s).unwrap();
+    w.run_until(10_000);
+    let st = build(&w, 10_000, &[]);
+    let lanes: Vec<u32> = st.lanes.iter().filter_map(|l| match l { NodeId::Client(c) => Some(*c), _ => None }).collect();
+    assert_eq!(lanes, w.client_indices());
+    assert!(!w.async_consumers.is_empty() && !w.workers.is_empty());
+    for c in w.client_indices() {
+        assert!(st.arrows.iter().any(|a| a.from == NodeId::Client(c)), "c{c} sent something in the window");
+    }
+}
+
+/// Beyond `LARGE_GROUP` clients of any kind (classic consumers, KIP-848
+/// consumers, Connect workers) the drawing becomes a grid: every client has
+/// its own place inside the picture, and the space-time diagram keeps a
+/// bounded number of lanes.
 #[test]
 fn a_large_group_gets_a_grid_and_a_bounded_space_time_diagram() {
-    let mut s = Scenario::demo();
-    s.groups[0].consumers = 100;
-    s.topics[0].partitions = 1000;
-    s.groups[0].start_stagger_ms = 10;
-    let mut w = World::new(s).unwrap();
-    w.run_until(20_000);
-    assert!(groupscope::view::is_large(&w));
-    let pos: BTreeSet<(i64, i64)> = groupscope::view::consumers(&w).iter().map(|c| (c.x as i64, c.y as i64)).collect();
-    assert_eq!(pos.len(), 100, "every consumer has its own place");
-    assert!(pos.iter().all(|(x, y)| *x > 0 && *x < 960 && *y > 120 && *y < 440), "inside the picture, below the brokers");
-    let st = build(&w, 12_000, &[]);
-    let clients = st.lanes.iter().filter(|l| matches!(l, NodeId::Client(_))).count();
-    assert!(clients <= groupscope::spacetime::MAX_LANES && clients > 0);
-    assert!(st.arrows.iter().all(|a| st.lanes.contains(&a.from) && st.lanes.contains(&a.to)));
+    use groupscope::sim::config::GroupProtocol;
+    let consumers = |protocol: GroupProtocol| {
+        let mut s = Scenario::demo();
+        s.groups[0].consumers = 100;
+        s.topics[0].partitions = 1000;
+        s.groups[0].start_stagger_ms = 10;
+        s.groups[0].config.group_protocol = protocol;
+        s
+    };
+    let mut workers = Scenario::demo();
+    workers.groups.clear();
+    workers.connect_clusters.push(groupscope::sim::connect_config::ConnectClusterSpec {
+        group_id: "connect-cluster".into(),
+        workers: 30,
+        connectors: vec![groupscope::sim::connect_config::ConnectorSpec { name: "sink".into(), tasks: 40 }],
+        config: Default::default(),
+        worker_protocols: Vec::new(),
+        start_stagger_ms: 10,
+    });
+    for (name, s, n) in [("classic", consumers(GroupProtocol::Classic), 100), ("consumer", consumers(GroupProtocol::Consumer), 100), ("connect", workers, 30)] {
+        let mut w = World::new(s).unwrap();
+        w.run_until(20_000);
+        assert!(groupscope::view::is_large(&w), "{name}");
+        let places = groupscope::view::consumers(&w).iter().map(|c| (c.x, c.y)).chain(groupscope::view::workers(&w).iter().map(|c| (c.x, c.y))).collect::<Vec<_>>();
+        let pos: BTreeSet<(i64, i64)> = places.iter().map(|(x, y)| (*x as i64, *y as i64)).collect();
+        assert_eq!(pos.len(), n, "{name}: every client has its own place");
+        assert!(pos.iter().all(|(x, y)| *x > 0 && *x < 960 && *y > 120 && *y < 440), "{name}: inside the picture, below the brokers");
+        let st = build(&w, 12_000, &[]);
+        let clients = st.lanes.iter().filter(|l| matches!(l, NodeId::Client(_))).count();
+        assert!(clients <= groupscope::spacetime::MAX_LANES && clients > 0, "{name}");
+        assert!(st.arrows.iter().all(|a| st.lanes.contains(&a.from) && st.lanes.contains(&a.to)));
+    }
 }
 
 /// The consumer-group diagram's edges cover every state change the KIP-848

@@ -251,8 +251,7 @@ impl World {
     /// every `MONITOR_LARGE_EVERY_MS` of simulated time, so a violation shorter
     /// than that may go unseen on the page (the tests check every step).
     fn monitor_invariants(&mut self) {
-        let clients = self.consumers.len() + self.async_consumers.len() + self.workers.len();
-        if clients > MONITOR_EVERY_STEP_UP_TO {
+        if self.client_count() > MONITOR_EVERY_STEP_UP_TO {
             if self.now < self.monitor_next {
                 return;
             }
@@ -699,6 +698,11 @@ impl World {
     /// Consumer-protocol clients of a group, by index.
     pub fn group_async_consumers<'a>(&'a self, group: &'a str) -> impl Iterator<Item = &'a AsyncConsumer> + 'a {
         self.async_consumers.values().filter(move |c| c.group_id == group)
+    }
+
+    /// How many clients there are: classic and consumer-protocol consumers and Connect workers.
+    pub fn client_count(&self) -> usize {
+        self.consumers.len() + self.async_consumers.len() + self.workers.len()
     }
 
     /// Every client index (both protocols), ascending: the order clients are drawn in.
