@@ -275,3 +275,40 @@ fn commit_mode_defaults_to_none_and_is_named_as_a_simulated_application_setting(
     assert_eq!(c.commit_mode, CommitMode::Sync);
     assert!(serde_json::from_str::<ConsumerConfig>(r#"{"simulated.commit.mode": "sometimes"}"#).is_err());
 }
+
+/// KIP-848: a commitSync answered STALE_MEMBER_EPOCH (the coordinator bumped
+/// the member's epoch in a heartbeat answered while the commit was on its way)
+/// is retried with the member's latest epoch while the member has one
+/// (`RetriableRequestState.maybeRetryOnGroupError` in CommitRequestManager),
+/// not raised as a CommitFailedException.
+#[test]
+fn kip848_commit_sync_answered_stale_member_epoch_is_retried_with_the_latest_epoch() {
+    let mut s = manual(CommitMode::Sync, |c| c.group_protocol = GroupProtocol::Consumer);
+    s.groups[0].consumers = 10;
+    s.groups[0].start_stagger_ms = 20;
+    s.topics[0].partitions = 30;
+    let mut t = TestWorld::new(s);
+    t.sleep(30_000);
+    // Every OffsetCommit answer a client received, in order, with its time.
+    let mut stale = 0;
+    for idx in t.world.client_indices() {
+        let answers: Vec<(u64, String)> = t
+            .world
+            .trace
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::MessageDelivered { to, label, .. } if *to == NodeId::Client(idx) && label.starts_with("OffsetCommit") => Some((e.at, label.clone())),
+                _ => None,
+            })
+            .collect();
+        for (i, (at, label)) in answers.iter().enumerate() {
+            if label.contains("STALE_MEMBER_EPOCH") {
+                stale += 1;
+                let next = answers.get(i + 1).unwrap_or_else(|| panic!("c{idx}: the stale commit at {at} ms was retried"));
+                assert!(next.1.contains("OK") || next.1.contains("STALE_MEMBER_EPOCH"), "c{idx}: retry answered {}", next.1);
+            }
+        }
+        assert!(!notes_of(&t, idx).iter().any(|n| n.contains("STALE_MEMBER_EPOCH: CommitFailedException")), "c{idx} raised CommitFailedException for a stale epoch");
+    }
+    assert!(stale > 0, "the join storm races a commit against an epoch bump");
+}
