@@ -122,9 +122,11 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("broker.leads", "{0} leads: {1}", "{0} 是这些分区的 leader：{1}"),
     ("consumer.select", "{0} — click to inspect it and inject faults", "{0} — 点击查看它的状态并注入故障"),
     ("consumer.generation", "gen {0}", "第 {0} 代"),
+    ("consumer.epoch", "epoch {0}", "纪元 {0}"),
     // Group panel
     ("group.title", "group {0}", "消费者组 {0}"),
     ("group.generation", "generation {0}", "第 {0} 代"),
+    ("group.epochs", "group epoch {0} · assignment epoch {1}", "组纪元 {0} · 分配纪元 {1}"),
     ("group.leader", "leader {0}", "leader {0}"),
     ("group.coordinator", "coordinator: abs(\"{0}\".hashCode() = {1}) % {2} = {3} → leader of __consumer_offsets-{3} is {4}", "协调者：abs(\"{0}\".hashCode() = {1}) % {2} = {3} → __consumer_offsets-{3} 的 leader 是 {4}"),
     ("nobody", "nobody", "无"),

@@ -67,6 +67,9 @@ pub struct ConsumerView {
     pub static_id: Option<String>,
     /// Fractions (0..1) of time left on the session, heartbeat and poll timers.
     pub rings: Vec<(&'static str, f64)>,
+    /// `generation` is a KIP-848 member epoch (consumer protocol), not a
+    /// classic generation.
+    pub epoch: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -132,6 +135,8 @@ pub struct GroupView {
     pub generation: i32,
     pub protocol: Option<String>,
     pub leader: Option<String>,
+    /// KIP-848: the epoch of the target assignment (`generation` is then the group epoch).
+    pub assignment_epoch: Option<i32>,
 }
 
 fn spread(i: usize, n: usize) -> f64 {
@@ -344,6 +349,7 @@ fn consumer_view(world: &World, c: ClientSummary, rings: Vec<(&'static str, f64)
         fatal: c.fatal.map(String::from),
         static_id: c.static_id.map(String::from),
         rings,
+        epoch: false,
     }
 }
 
@@ -355,7 +361,7 @@ fn async_consumer_view(world: &World, c: &AsyncConsumer) -> ConsumerView {
         ("heartbeat", ring(world, node, TimerKey::Heartbeat, c.heartbeat_interval_ms)),
         ("poll", ring(world, node, TimerKey::PollTimeout, c.config.max_poll_interval_ms)),
     ];
-    consumer_view(world, c.into(), rings)
+    ConsumerView { epoch: true, ..consumer_view(world, c.into(), rings) }
 }
 
 /// A classic consumer; the rings show its session, heartbeat and poll timers.
@@ -502,6 +508,7 @@ pub fn groups(world: &World) -> Vec<GroupView> {
                     let worker = world.workers.values().find(|w| w.member_id == l).map(|w| w.idx);
                     consumer.or(worker).map_or(short_member(&l), |i| format!("c{i}"))
                 }),
+                assignment_epoch: None,
             }
         })
         .collect()
@@ -578,5 +585,6 @@ fn consumer_group_view(world: &World, group_id: &str, g: &crate::sim::consumer_g
         generation: g.group_epoch,
         protocol: Some(format!("consumer ({assignor})")),
         leader: None,
+        assignment_epoch: Some(g.assignment_epoch),
     }
 }

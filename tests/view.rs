@@ -167,6 +167,18 @@ fn kip848_reconciliation_shows_revoking_then_pending_then_owned() {
     }
     assert!(saw_revoking && saw_pending, "revoking {saw_revoking}, pending {saw_pending}");
     assert!(view::partitions(&t.world).iter().all(|r| r.status == Owned), "reconciled after");
+    // The page names KIP-848's epochs as such: the group epoch and the target
+    // assignment's epoch for the group, member epochs for the consumers.
+    let (_, g) = t.world.consumer_group("demo").expect("group");
+    let shown = &view::groups(&t.world)[0];
+    assert_eq!((shown.generation, shown.assignment_epoch), (g.group_epoch, Some(g.assignment_epoch)));
+    for c in view::consumers(&t.world) {
+        assert!(c.epoch);
+        assert_eq!(c.generation, t.async_consumer(c.idx).member_epoch);
+    }
+    let classic = TestWorld::demo();
+    assert_eq!(view::groups(&classic.world)[0].assignment_epoch, None);
+    assert!(view::consumers(&classic.world).iter().all(|c| !c.epoch));
 }
 
 /// A classic eager rebalance: every partition is revoked before JoinGroup,

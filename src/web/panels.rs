@@ -13,7 +13,10 @@ pub fn group_panel(world: &World, lang: Lang) -> Html {
             { for view::groups(world).into_iter().map(|g| html! {
                 <div class="group" data-group={g.group_id.clone()} data-group-state={g.state.clone()} data-generation={g.generation.to_string()}>
                     <h2>{ trf(lang, "group.title", &[&g.group_id]) }</h2>
-                    <p class="state">{ format!("{} · {}", g.state, trf(lang, "group.generation", &[&g.generation])) }
+                    <p class="state">{ format!("{} · {}", g.state, match g.assignment_epoch {
+                        Some(a) => trf(lang, "group.epochs", &[&g.generation, &a]),
+                        None => trf(lang, "group.generation", &[&g.generation]),
+                    }) }
                         { g.protocol.map(|p| format!(" · {p}")).unwrap_or_default() }
                         { g.leader.map(|l| format!(" · {}", trf(lang, "group.leader", &[&l]))).unwrap_or_default() }</p>
                     <p class="coord-math">

@@ -146,7 +146,7 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
                         <circle class="body" cx={c.x.to_string()} cy={c.y.to_string()} r="38" style={format!("fill:{}", colour(c.idx))} />
                         <text x={c.x.to_string()} y={(c.y - 6.0).to_string()} class="title">{ if c.leader { format!("{} ★", c.name) } else { c.name.clone() } }</text>
                         <text x={c.x.to_string()} y={(c.y + 10.0).to_string()} class="sub">{ c.state.clone() }</text>
-                        <text x={c.x.to_string()} y={(c.y + 24.0).to_string()} class="sub">{ if c.generation >= 0 { trf(lang, "consumer.generation", &[&c.generation]) } else { String::new() } }</text>
+                        <text x={c.x.to_string()} y={(c.y + 24.0).to_string()} class="sub">{ if c.generation >= 0 { trf(lang, if c.epoch { "consumer.epoch" } else { "consumer.generation" }, &[&c.generation]) } else { String::new() } }</text>
                         <text x={c.x.to_string()} y={(c.y + 66.0).to_string()} class="owned">{ owned }</text>
                     </g>
                 }
