@@ -138,8 +138,11 @@ test('configuration panel lints, applies, and keeps text it cannot run', async (
     await page.waitForSelector('#cfg-applied');
     await page.click('#tab-sim');
     await page.click('#play');
-    await page.waitForFunction(stable, null, { timeout: 30000 });
-    assert.equal(await page.locator('.consumer[data-state="STABLE"]').count(), 4, 'four KIP-848 members reconciled');
+    // Members turn STABLE as they reconcile; the group is Stable once the coordinator has
+    // seen every member converge (up to a heartbeat interval later): wait for both.
+    await page.waitForFunction(() => document.querySelectorAll('.consumer[data-state="STABLE"]').length === 4
+      && document.querySelector('[data-group="demo"]')?.dataset.groupState === 'Stable', null, { timeout: 30000 });
+    assert.match(await page.textContent('.group .state'), /group epoch \d+ · assignment epoch \d+/);
     assert.deepEqual(foreign, []);
     assert.deepEqual(errors, []);
   } finally {
