@@ -8,6 +8,7 @@ use crate::sim::connect_worker::ConnectWorker;
 use crate::sim::consumer::{ClassicConsumer, MainThread};
 use crate::sim::message::{short_member, Body};
 use crate::sim::out::TimerKey;
+use crate::sim::trace::{EventKind, Machine};
 use crate::sim::{Millis, NodeId, World};
 
 pub const WIDTH: f64 = 960.0;
@@ -587,4 +588,23 @@ fn consumer_group_view(world: &World, group_id: &str, g: &crate::sim::consumer_g
         leader: None,
         assignment_epoch: Some(g.assignment_epoch),
     }
+}
+
+/// What a trace event marks on the timeline, if anything: a fault, the start
+/// of a rebalance (a classic group preparing one, a consumer group or Connect
+/// cluster getting a new epoch), a group settling (Stable), or a coordinator
+/// loading its `__consumer_offsets` partition (failover).
+pub fn timeline_marker(kind: &EventKind) -> Option<(&'static str, String)> {
+    Some(match kind {
+        EventKind::FaultInjected { description } => ("fault", description.clone()),
+        EventKind::StateChanged { machine: Machine::Group { group_id } | Machine::ConsumerGroup { group_id }, from, to, .. } => match (from.as_str(), to.as_str()) {
+            (_, "PreparingRebalance") | ("Stable" | "Empty", "Assigning" | "Reconciling") => ("rebalance", format!("{group_id}: {from} → {to}")),
+            (_, "Stable") => ("stable", format!("{group_id}: {from} → {to}")),
+            _ => return None,
+        },
+        EventKind::StateChanged { machine: Machine::CoordinatorContext { partition }, to, .. } if to == "LOADING" => {
+            ("coordinator", format!("__consumer_offsets-{partition}: {to}"))
+        }
+        _ => return None,
+    })
 }

@@ -208,3 +208,30 @@ fn classic_partitions_are_pending_while_the_group_rebalances() {
     assert!(saw_pending);
     assert!(view::partitions(&t.world).iter().all(|r| r.status == Owned));
 }
+
+/// The timeline marks faults, the start of every rebalance (classic
+/// PreparingRebalance, a KIP-848 group leaving Stable for a new epoch), groups
+/// settling, and a coordinator loading its partition after a failover; and
+/// nothing else (heartbeats and fetches would bury them).
+#[test]
+fn the_timeline_marks_faults_rebalances_settling_and_coordinator_failover() {
+    let marks = |s: groupscope::sim::Scenario, until: u64| {
+        let mut w = groupscope::sim::World::new(s).unwrap();
+        w.run_until(until);
+        w.trace.iter().filter_map(|e| view::timeline_marker(&e.kind).map(|(class, _)| (e.at, class))).collect::<Vec<_>>()
+    };
+    // A consumer crashes at 12 s: a fault, then a rebalance, then Stable again.
+    let crash = marks(groupscope::sim::Scenario::from_json(include_str!("../scenarios/crash.json")).unwrap(), 40_000);
+    let fault = crash.iter().find(|(_, c)| *c == "fault").expect("the crash is marked").0;
+    let rebalance = crash.iter().find(|(at, c)| *c == "rebalance" && *at > fault).expect("a rebalance after the crash").0;
+    assert!(crash.iter().any(|(at, c)| *c == "stable" && *at > rebalance), "{crash:?}");
+    // The same for a KIP-848 group.
+    let kip848 = marks(groupscope::sim::Scenario::from_json(include_str!("../scenarios/consumer-protocol-crash.json")).unwrap(), 40_000);
+    let fault = kip848.iter().find(|(_, c)| *c == "fault").expect("the crash is marked").0;
+    assert!(kip848.iter().any(|(at, c)| *c == "rebalance" && *at > fault), "{kip848:?}");
+    // The coordinator's broker dies: its partition loads on another broker.
+    let failover = marks(groupscope::sim::Scenario::from_json(include_str!("../scenarios/coordinator-failover.json")).unwrap(), 40_000);
+    assert!(failover.iter().any(|(_, c)| *c == "coordinator"), "{failover:?}");
+    // Few marks: a handful per incident, not one per message.
+    assert!(crash.len() < 12, "{crash:?}");
+}

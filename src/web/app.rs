@@ -336,7 +336,7 @@ pub fn App(props: &AppProps) -> Html {
                     <button onclick={{ let h = help.clone(); move |_| h.set(false) }}>{"OK"}</button>
                 </div>
             }
-            { timeline(&p, &dispatch, lang_v) }
+            { timeline(&p, &dispatch, lang_v, cached(slow, { let pl = player.clone(); move || super::timeline::markers(&pl.borrow()) })) }
             { match *tab {
                 Tab::Lab => html! { <AssignorLab /> },
                 Tab::Lessons => lesson_list(lang_v, &on_lesson),

@@ -37,6 +37,7 @@ test('scrub, permalink round trip, damaged link, presenter mode', async () => {
     await page.click('#play'); // pause
     assert.ok(await page.locator('.marker.fault').count() >= 1, 'the crash is marked on the timeline');
     assert.ok(await page.locator('.marker.rebalance').count() >= 2);
+    assert.ok(await page.locator('.marker.stable').count() >= 2, 'the group settling is marked too');
 
     const clock = await page.textContent('#clock');
     const before = await owners(page);
