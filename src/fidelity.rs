@@ -116,8 +116,8 @@ pub const NOTES: &[Note] = &[
     },
     Note {
         area: "consumer protocol",
-        en: "close() sends its commit and leave heartbeat without waiting for their answers (Kafka waits up to the close timeout); the commit before a revocation is sent once, and if it fails the partitions are revoked anyway (Kafka retries retriable errors and a stale epoch until the rebalance timeout, then revokes); per-group config overrides (GroupConfig) are not simulated; the client's session.timeout.ms, heartbeat.interval.ms and partition.assignment.strategy are ignored under group.protocol=consumer instead of being rejected.",
-        zh: "close() 发出提交和离组心跳后不等待它们的响应（Kafka 最多等待关闭超时）；撤销分区之前的提交只发送一次，失败了也照样撤销分区（Kafka 会重试可重试的错误和过期纪元，直到再均衡超时，然后撤销）；不模拟按组覆盖的配置（GroupConfig）；在 group.protocol=consumer 下，客户端的 session.timeout.ms、heartbeat.interval.ms 和 partition.assignment.strategy 会被忽略，而不是被拒绝。",
+        en: "close() sends its commit and leave heartbeat without waiting for their answers (Kafka waits up to the close timeout); the commit before a revocation is retried when the application next polls after the backoff, not from the background thread; per-group config overrides (GroupConfig) are not simulated; the client's session.timeout.ms, heartbeat.interval.ms and partition.assignment.strategy are ignored under group.protocol=consumer instead of being rejected.",
+        zh: "close() 发出提交和离组心跳后不等待它们的响应（Kafka 最多等待关闭超时）；撤销分区之前的提交在退避之后、应用下一次 poll 时重试，而不是由后台线程重试；不模拟按组覆盖的配置（GroupConfig）；在 group.protocol=consumer 下，客户端的 session.timeout.ms、heartbeat.interval.ms 和 partition.assignment.strategy 会被忽略，而不是被拒绝。",
     },
     Note {
         area: "errors",

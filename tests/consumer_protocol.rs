@@ -510,3 +510,49 @@ fn the_example_scenario_loses_one_member_and_the_other_two_take_its_partitions()
     assert_eq!(t.async_owned(1).len() + t.async_owned(3).len(), 6);
     assert!(callbacks(&t, 1, Callback::OnPartitionsRevoked).iter().all(|(at, _)| *at < 12_000), "survivors revoke nothing: they only gain");
 }
+
+/// The auto-commit before a revocation (`maybeAutoCommitSyncBeforeRevocation`)
+/// is retried through a coordinator failover until it succeeds (within the
+/// rebalance timeout), and only then are the partitions revoked: the new
+/// owner starts from the offsets committed just before (facts A4; E9).
+#[test]
+fn the_commit_before_a_revocation_is_retried_through_a_coordinator_failover() {
+    let run = |kill_at: Option<(u64, u32)>| {
+        let mut s = consumer_protocol_demo(2);
+        s.faults.push(groupscope::sim::scenario::ScheduledFault { at: 15_000, fault: Fault::AddConsumer { group: "demo".into() } });
+        if let Some((at, broker)) = kill_at {
+            s.faults.push(groupscope::sim::scenario::ScheduledFault { at, fault: Fault::KillBroker { broker } });
+        }
+        let mut t = TestWorld::new(s);
+        t.sleep(60_000);
+        t
+    };
+    let revoked_at = |t: &TestWorld| {
+        t.world.trace.iter().find_map(|e| match &e.kind {
+            EventKind::CallbackInvoked { node: NodeId::Client(1), callback: Callback::OnPartitionsRevoked, partitions } if !partitions.is_empty() && e.at > 15_000 => Some(e.at),
+            _ => None,
+        })
+    };
+    let commits_of_c1 = |t: &TestWorld, until: u64| -> Vec<(u64, NodeId, String)> {
+        t.world.trace.iter().filter(|e| e.at > 15_000 && e.at <= until).filter_map(|e| match &e.kind {
+            EventKind::MessageSent { from: NodeId::Client(1), to, label, .. } if label.starts_with("OffsetCommit") => Some((e.at, *to, label.clone())),
+            EventKind::MessageDelivered { to: NodeId::Client(1), label, .. } if label.starts_with("OffsetCommit") => Some((e.at, NodeId::Client(1), label.clone())),
+            _ => None,
+        }).collect()
+    };
+    // Without a fault: c1 commits, then revokes.
+    let calm = run(None);
+    let revoked = revoked_at(&calm).expect("c1 gives partitions to the new member");
+    let (sent_at, to, _) = commits_of_c1(&calm, revoked).into_iter().rev().find(|(_, to, l)| matches!(to, NodeId::Broker(_)) && l.starts_with("OffsetCommit")).expect("a commit before the revocation");
+    let NodeId::Broker(coordinator) = to else { unreachable!() };
+    // The coordinator dies with that commit on its way.
+    let failover = run(Some((sent_at + 50, coordinator)));
+    let revoked = revoked_at(&failover).expect("c1 still revokes");
+    let answers: Vec<String> = commits_of_c1(&failover, revoked).into_iter().filter(|(at, to, _)| *at > sent_at && *to == NodeId::Client(1)).map(|(_, _, l)| l).collect();
+    assert!(answers.last().is_some_and(|l| l.contains("OK")), "the last commit answer before the revocation is OK: {answers:?}");
+    let new_owner_redelivered: i64 = failover.world.cluster.stats.redelivered.values().sum();
+    let calm_redelivered: i64 = calm.world.cluster.stats.redelivered.values().sum();
+    // Revoking without that commit would redeliver everything processed since
+    // the last auto-commit (seconds of records); with it, about what a calm run does.
+    assert!(new_owner_redelivered <= calm_redelivered + 20, "redelivered {new_owner_redelivered} after the failover, {calm_redelivered} without");
+}

@@ -88,6 +88,18 @@ pub struct CoordinatorLink {
     pub connections: super::connections::Connections,
 }
 
+/// The auto-commit that runs before a reconciliation revokes partitions
+/// (`CommitRequestManager.maybeAutoCommitSyncBeforeRevocation`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReconcileCommit {
+    /// Give up and revoke anyway after this (the rebalance timeout from the start).
+    pub deadline: Option<Millis>,
+    /// No new attempt before this (retry backoff after a failed one).
+    pub retry_at: Millis,
+    /// Committed, or failed with an error that is not retried.
+    pub done: bool,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AsyncConsumer {
     pub idx: u32,
@@ -116,8 +128,8 @@ pub struct AsyncConsumer {
     pub sent: SentFields,
     pub poll_timer_expired: bool,
     pub subscription_updated: bool,
-    /// The pre-revocation commit of the running reconciliation was sent.
-    pub reconcile_commit_sent: bool,
+    /// The auto-commit before the running reconciliation revokes anything.
+    pub reconcile_commit: ReconcileCommit,
     pub positions: BTreeMap<TopicPartition, i64>,
     pub main: MainThread,
     pub last_poll: Millis,
@@ -149,7 +161,7 @@ impl AsyncConsumer {
             sent: SentFields::default(),
             poll_timer_expired: false,
             subscription_updated: false,
-            reconcile_commit_sent: false,
+            reconcile_commit: ReconcileCommit::default(),
             positions: BTreeMap::new(),
             main: MainThread::Idle,
             last_poll: 0,
@@ -193,7 +205,7 @@ impl AsyncConsumer {
             return;
         }
         self.member_epoch = 0;
-        self.reconcile_commit_sent = false;
+        self.reconcile_commit = ReconcileCommit::default();
         self.set_state(MemberState::JOINING, why, out);
         self.maybe_heartbeat(ctx, out);
     }
@@ -307,14 +319,19 @@ impl AsyncConsumer {
         if self.link.in_flight.values().any(|p| p.before_revocation) {
             return true;
         }
-        if self.config.enable_auto_commit && !self.reconcile_commit_sent && !self.positions.is_empty() {
-            if let Some(c) = self.link.coordinator {
-                self.reconcile_commit_sent = true;
-                self.commit_positions(ctx, c, true, out);
+        if self.config.enable_auto_commit && !self.positions.is_empty() && !self.reconcile_commit.done {
+            // maybeAutoCommitSyncBeforeRevocation: retried (after a backoff, and
+            // once the coordinator is found again) until the rebalance timeout.
+            let deadline = *self.reconcile_commit.deadline.get_or_insert(ctx.now + self.config.max_poll_interval_ms);
+            if ctx.now < deadline {
+                if let Some(c) = self.link.coordinator.filter(|_| ctx.now >= self.reconcile_commit.retry_at) {
+                    self.commit_positions(ctx, c, true, out);
+                }
                 return true;
             }
+            out.emit(EventKind::Note { node: self.node(), text: "the commit before revoking did not succeed within the rebalance timeout; revoking anyway".into() });
         }
-        self.reconcile_commit_sent = false;
+        self.reconcile_commit = ReconcileCommit::default();
         let revoked: Vec<TopicPartition> = self.owned.iter().filter(|tp| !target.partitions.contains(tp)).cloned().collect();
         let added: Vec<TopicPartition> = target.partitions.iter().filter(|tp| !self.owned.contains(tp)).cloned().collect();
         if !revoked.is_empty() {

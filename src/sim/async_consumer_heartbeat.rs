@@ -182,6 +182,9 @@ impl AsyncConsumer {
             return;
         }
         self.mark_coordinator_unknown(&format!("{} to broker-{} failed", p.api, p.broker), out);
+        if p.before_revocation {
+            self.reconcile_commit.retry_at = ctx.now + wait;
+        }
         if let Some(mode) = self.app_commits.remove(&correlation) {
             self.on_app_commit(ctx, mode, None, out);
         }
@@ -191,6 +194,13 @@ impl AsyncConsumer {
         }
         self.maybe_heartbeat(ctx, out);
         self.drive(ctx, out);
+    }
+
+    /// The commit before a revocation failed but may be retried: not before
+    /// `retry.backoff.ms` (growing), at the application's next pass through poll().
+    fn retry_reconcile_commit_later(&mut self, ctx: &Ctx) {
+        let wait = super::poll_loop::backoff_ms(&self.config, &mut self.link.backoff_attempts);
+        self.reconcile_commit.retry_at = ctx.now + wait;
     }
 
     pub fn handle_response(&mut self, ctx: &mut Ctx, correlation: u64, response: Response, out: &mut Out) {
@@ -220,6 +230,14 @@ impl AsyncConsumer {
                     out.emit(EventKind::Note { node: self.node(), text: format!("commit failed: {error}") });
                 }
                 if p.before_revocation {
+                    // Retriable errors, and a stale epoch or unknown member id while the
+                    // member has an epoch (maybeRetryOnGroupError), are tried again.
+                    let group_error = matches!(error, Errors::STALE_MEMBER_EPOCH | Errors::UNKNOWN_MEMBER_ID) && self.member_epoch > 0;
+                    if error != Errors::NONE && (super::app_commit::is_retriable_commit_error(Some(error)) || group_error) {
+                        self.retry_reconcile_commit_later(ctx);
+                    } else {
+                        self.reconcile_commit.done = true;
+                    }
                     self.drive(ctx, out);
                 }
             }
