@@ -1,14 +1,18 @@
 //! The view model: what the page draws at the world's current instant.
 //! Pure functions of the world, so native tests can check them.
 
+mod groups;
+mod ownership;
+
+pub use groups::{group_ids, groups, timeline_marker, GroupView};
+pub use ownership::{partitions, PartitionRow, PartitionStatus};
+
 use crate::assign::TopicPartition;
-use crate::java;
 use crate::sim::async_consumer::AsyncConsumer;
 use crate::sim::connect_worker::ConnectWorker;
 use crate::sim::consumer::{ClassicConsumer, MainThread};
-use crate::sim::message::{short_member, Body};
+use crate::sim::message::Body;
 use crate::sim::out::TimerKey;
-use crate::sim::trace::{EventKind, Machine};
 use crate::sim::{Millis, NodeId, World};
 
 pub const WIDTH: f64 = 960.0;
@@ -82,62 +86,6 @@ pub struct MessageView {
     pub label: String,
     pub api: &'static str,
     pub request: bool,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct PartitionRow {
-    /// The consumer group the row is about ("" for a topic no group reads).
-    pub group: String,
-    pub partition: TopicPartition,
-    pub owner: Option<u32>,
-    pub leader: Option<u32>,
-    pub end_offset: i64,
-    pub committed: Option<i64>,
-    pub processed: i64,
-    pub redelivered: i64,
-    pub status: PartitionStatus,
-}
-
-/// Where a partition stands in its group's rebalance.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PartitionStatus {
-    /// A live consumer owns it, and (KIP-848) the target assignment agrees.
-    Owned,
-    /// KIP-848: its owner still holds it but the target assignment gives it
-    /// to another member (or nobody); the owner must revoke it first.
-    Revoking,
-    /// Nobody owns it yet but it is on its way: a classic group is
-    /// rebalancing, or (KIP-848) the target assignment names a member that
-    /// has not taken it yet (waiting for the old owner to release it).
-    Pending,
-    /// Nobody owns it and nobody is about to.
-    Unowned,
-}
-
-impl PartitionStatus {
-    pub fn name(self) -> &'static str {
-        match self {
-            PartitionStatus::Owned => "owned",
-            PartitionStatus::Revoking => "revoking",
-            PartitionStatus::Pending => "pending",
-            PartitionStatus::Unowned => "unowned",
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct GroupView {
-    pub group_id: String,
-    pub coordinator: Option<u32>,
-    pub partition: u32,
-    pub hash: i32,
-    pub partitions_count: u32,
-    pub state: String,
-    pub generation: i32,
-    pub protocol: Option<String>,
-    pub leader: Option<String>,
-    /// KIP-848: the epoch of the target assignment (`generation` is then the group epoch).
-    pub assignment_epoch: Option<i32>,
 }
 
 fn spread(i: usize, n: usize) -> f64 {
@@ -305,7 +253,7 @@ pub fn client(world: &World, idx: u32) -> Option<ClientSummary<'_>> {
 }
 
 /// The consumers of both protocols (not Connect workers), classic first.
-fn consumer_summaries(world: &World) -> impl Iterator<Item = ClientSummary<'_>> {
+pub(super) fn consumer_summaries(world: &World) -> impl Iterator<Item = ClientSummary<'_>> {
     world.consumers.values().map(ClientSummary::from).chain(world.async_consumers.values().map(ClientSummary::from))
 }
 
@@ -401,120 +349,6 @@ pub fn messages(world: &World) -> Vec<MessageView> {
         .collect()
 }
 
-/// The owner of each partition of each topic, as the consumers themselves see it
-/// (the member whose assignment holds it and that is alive).
-pub fn partitions(world: &World) -> Vec<PartitionRow> {
-    use std::collections::{BTreeMap, BTreeSet};
-    // Who owns what in which group, once (a large group has 100 members and
-    // 1,000 partitions). A consumer stopped by a fatal error (a fenced zombie)
-    // processes nothing.
-    let mut owners: BTreeMap<(&str, &TopicPartition), u32> = BTreeMap::new();
-    for c in consumer_summaries(world).filter(|c| c.alive && c.fatal.is_none()) {
-        for tp in c.owned {
-            owners.entry((c.group_id, tp)).or_insert(c.idx);
-        }
-    }
-    // Each consumer group gets the partitions of the topics it subscribes to;
-    // topics no group reads are listed once, without a group.
-    let mut topics_of: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
-    for g in &world.scenario.groups {
-        topics_of.entry(g.group_id.as_str()).or_default().extend(g.config.topics.iter().map(String::as_str));
-    }
-    let subscribed = world.consumers.values().map(|c| (c.group_id.as_str(), &c.config.topics));
-    for (g, topics) in subscribed.chain(world.async_consumers.values().map(|c| (c.group_id.as_str(), &c.config.topics))) {
-        topics_of.entry(g).or_default().extend(topics.iter().map(String::as_str));
-    }
-    // KIP-848: the coordinator's target assignment, by client index.
-    let mut targets: BTreeMap<(&str, &TopicPartition), Option<u32>> = BTreeMap::new();
-    for c in world.async_consumers.values() {
-        let Some((_, g)) = world.consumer_group(&c.group_id) else { continue };
-        for tp in g.target_assignment.get(&c.member_id).into_iter().flatten() {
-            targets.insert((c.group_id.as_str(), tp), Some(c.idx).filter(|_| c.alive && c.fatal.is_none()));
-        }
-    }
-    let status = |group: &str, tp: &TopicPartition, owner: Option<u32>| {
-        if world.consumer_group(group).is_some() {
-            let target = targets.get(&(group, tp)).copied().flatten();
-            return match (owner, target) {
-                (Some(o), t) if t != Some(o) => PartitionStatus::Revoking,
-                (Some(_), _) => PartitionStatus::Owned,
-                (None, Some(_)) => PartitionStatus::Pending,
-                (None, None) => PartitionStatus::Unowned,
-            };
-        }
-        let rebalancing = world.group(group).is_some_and(|(_, g)| {
-            matches!(g.state, crate::sim::classic_group::ClassicGroupState::PreparingRebalance | crate::sim::classic_group::ClassicGroupState::CompletingRebalance)
-        });
-        match owner {
-            Some(_) => PartitionStatus::Owned,
-            None if rebalancing => PartitionStatus::Pending,
-            None => PartitionStatus::Unowned,
-        }
-    };
-    let read: BTreeSet<&str> = topics_of.values().flatten().copied().collect();
-    let unread: BTreeSet<&str> = world.cluster.topics.keys().map(String::as_str).filter(|t| !read.contains(t)).collect();
-    let mut rows = Vec::new();
-    let sections = topics_of.iter().map(|(g, ts)| (*g, ts.clone())).chain(std::iter::once(("", unread)));
-    for (group, topics) in sections {
-        let committed = world.committed_offsets(group);
-        for topic in topics {
-            let Some(t) = world.cluster.topics.get(topic) else { continue };
-            for (p, state) in t.partitions.iter().enumerate() {
-                let tp = TopicPartition::new(topic, p as i32);
-                let key = (group.to_string(), tp.clone());
-                let owner = owners.get(&(group, &tp)).copied();
-                rows.push(PartitionRow {
-                    group: group.to_string(),
-                    status: status(group, &tp, owner),
-                    owner,
-                    leader: state.leader,
-                    end_offset: state.end_offset,
-                    committed: committed.and_then(|o| o.get(&tp).copied()),
-                    processed: world.cluster.stats.processed_until.get(&key).copied().unwrap_or(0),
-                    redelivered: world.cluster.stats.redelivered.get(&key).copied().unwrap_or(0),
-                    partition: tp,
-                });
-            }
-        }
-    }
-    rows
-}
-
-/// Every group of the scenario: consumer groups, then Connect clusters.
-pub fn group_ids(world: &World) -> Vec<String> {
-    let s = &world.scenario;
-    s.groups.iter().map(|g| g.group_id.clone()).chain(s.connect_clusters.iter().map(|c| c.group_id.clone())).collect()
-}
-
-pub fn groups(world: &World) -> Vec<GroupView> {
-    group_ids(world)
-        .into_iter()
-        .map(|group_id| {
-            if let Some((_, cg)) = world.consumer_group(&group_id) {
-                return consumer_group_view(world, &group_id, cg);
-            }
-            let found = world.group(&group_id);
-            let g = &group_id;
-            GroupView {
-                group_id: g.clone(),
-                coordinator: world.cluster.coordinator_for(g),
-                partition: world.cluster.offsets_partition_for(g),
-                hash: java::string_hash(g),
-                partitions_count: world.cluster.offsets_partitions.len() as u32,
-                state: found.map_or("(no group yet)".into(), |(_, gr)| gr.state.name().to_string()),
-                generation: found.map_or(0, |(_, gr)| gr.generation_id),
-                protocol: found.and_then(|(_, gr)| gr.protocol_name.clone()),
-                leader: found.and_then(|(_, gr)| gr.leader_id.clone()).map(|l| {
-                    let consumer = world.consumers.values().find(|c| c.member_id == l).map(|c| c.idx);
-                    let worker = world.workers.values().find(|w| w.member_id == l).map(|w| w.idx);
-                    consumer.or(worker).map_or(short_member(&l), |i| format!("c{i}"))
-                }),
-                assignment_epoch: None,
-            }
-        })
-        .collect()
-}
-
 /// A Kafka Connect worker, with its connector and task instances.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorkerView {
@@ -568,43 +402,4 @@ pub fn workers(world: &World) -> Vec<WorkerView> {
             }
         })
         .collect()
-}
-
-/// A consumer group (KIP-848): its state and group epoch (in `generation`); the
-/// protocol column names the server assignor in use.
-fn consumer_group_view(world: &World, group_id: &str, g: &crate::sim::consumer_group::ConsumerGroup) -> GroupView {
-    let assignor = crate::sim::consumer_group::ConsumerGroup::preferred_server_assignor(g.members.values())
-        .or_else(|| world.scenario.broker.consumer_group_assignors.first().cloned())
-        .unwrap_or_default();
-    GroupView {
-        group_id: group_id.to_string(),
-        coordinator: world.cluster.coordinator_for(group_id),
-        partition: world.cluster.offsets_partition_for(group_id),
-        hash: java::string_hash(group_id),
-        partitions_count: world.cluster.offsets_partitions.len() as u32,
-        state: g.state.name().to_string(),
-        generation: g.group_epoch,
-        protocol: Some(format!("consumer ({assignor})")),
-        leader: None,
-        assignment_epoch: Some(g.assignment_epoch),
-    }
-}
-
-/// What a trace event marks on the timeline, if anything: a fault, the start
-/// of a rebalance (a classic group preparing one, a consumer group or Connect
-/// cluster getting a new epoch), a group settling (Stable), or a coordinator
-/// loading its `__consumer_offsets` partition (failover).
-pub fn timeline_marker(kind: &EventKind) -> Option<(&'static str, String)> {
-    Some(match kind {
-        EventKind::FaultInjected { description } => ("fault", description.clone()),
-        EventKind::StateChanged { machine: Machine::Group { group_id } | Machine::ConsumerGroup { group_id }, from, to, .. } => match (from.as_str(), to.as_str()) {
-            (_, "PreparingRebalance") | ("Stable" | "Empty", "Assigning" | "Reconciling") => ("rebalance", format!("{group_id}: {from} → {to}")),
-            (_, "Stable") => ("stable", format!("{group_id}: {from} → {to}")),
-            _ => return None,
-        },
-        EventKind::StateChanged { machine: Machine::CoordinatorContext { partition }, to, .. } if to == "LOADING" => {
-            ("coordinator", format!("__consumer_offsets-{partition}: {to}"))
-        }
-        _ => return None,
-    })
 }

@@ -1,0 +1,96 @@
+//! Groups as the page shows them (classic groups, KIP-848 consumer groups,
+//! Connect clusters), and what the timeline marks.
+
+use crate::sim::message::short_member;
+use crate::java;
+use crate::sim::trace::{EventKind, Machine};
+use crate::sim::World;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroupView {
+    pub group_id: String,
+    pub coordinator: Option<u32>,
+    pub partition: u32,
+    pub hash: i32,
+    pub partitions_count: u32,
+    pub state: String,
+    pub generation: i32,
+    pub protocol: Option<String>,
+    pub leader: Option<String>,
+    /// KIP-848: the epoch of the target assignment (`generation` is then the group epoch).
+    pub assignment_epoch: Option<i32>,
+}
+
+/// Every group of the scenario: consumer groups, then Connect clusters.
+pub fn group_ids(world: &World) -> Vec<String> {
+    let s = &world.scenario;
+    s.groups.iter().map(|g| g.group_id.clone()).chain(s.connect_clusters.iter().map(|c| c.group_id.clone())).collect()
+}
+
+pub fn groups(world: &World) -> Vec<GroupView> {
+    group_ids(world)
+        .into_iter()
+        .map(|group_id| {
+            if let Some((_, cg)) = world.consumer_group(&group_id) {
+                return consumer_group_view(world, &group_id, cg);
+            }
+            let found = world.group(&group_id);
+            let g = &group_id;
+            GroupView {
+                group_id: g.clone(),
+                coordinator: world.cluster.coordinator_for(g),
+                partition: world.cluster.offsets_partition_for(g),
+                hash: java::string_hash(g),
+                partitions_count: world.cluster.offsets_partitions.len() as u32,
+                state: found.map_or("(no group yet)".into(), |(_, gr)| gr.state.name().to_string()),
+                generation: found.map_or(0, |(_, gr)| gr.generation_id),
+                protocol: found.and_then(|(_, gr)| gr.protocol_name.clone()),
+                leader: found.and_then(|(_, gr)| gr.leader_id.clone()).map(|l| {
+                    let consumer = world.consumers.values().find(|c| c.member_id == l).map(|c| c.idx);
+                    let worker = world.workers.values().find(|w| w.member_id == l).map(|w| w.idx);
+                    consumer.or(worker).map_or(short_member(&l), |i| format!("c{i}"))
+                }),
+                assignment_epoch: None,
+            }
+        })
+        .collect()
+}
+
+/// A consumer group (KIP-848): its state and group epoch (in `generation`); the
+/// protocol column names the server assignor in use.
+fn consumer_group_view(world: &World, group_id: &str, g: &crate::sim::consumer_group::ConsumerGroup) -> GroupView {
+    let assignor = crate::sim::consumer_group::ConsumerGroup::preferred_server_assignor(g.members.values())
+        .or_else(|| world.scenario.broker.consumer_group_assignors.first().cloned())
+        .unwrap_or_default();
+    GroupView {
+        group_id: group_id.to_string(),
+        coordinator: world.cluster.coordinator_for(group_id),
+        partition: world.cluster.offsets_partition_for(group_id),
+        hash: java::string_hash(group_id),
+        partitions_count: world.cluster.offsets_partitions.len() as u32,
+        state: g.state.name().to_string(),
+        generation: g.group_epoch,
+        protocol: Some(format!("consumer ({assignor})")),
+        leader: None,
+        assignment_epoch: Some(g.assignment_epoch),
+    }
+}
+
+/// What a trace event marks on the timeline, if anything: a fault, the start
+/// of a rebalance (a classic group preparing one, a consumer group or Connect
+/// cluster getting a new epoch), a group settling (Stable), or a coordinator
+/// loading its `__consumer_offsets` partition (failover).
+pub fn timeline_marker(kind: &EventKind) -> Option<(&'static str, String)> {
+    Some(match kind {
+        EventKind::FaultInjected { description } => ("fault", description.clone()),
+        EventKind::StateChanged { machine: Machine::Group { group_id } | Machine::ConsumerGroup { group_id }, from, to, .. } => match (from.as_str(), to.as_str()) {
+            (_, "PreparingRebalance") | ("Stable" | "Empty", "Assigning" | "Reconciling") => ("rebalance", format!("{group_id}: {from} → {to}")),
+            (_, "Stable") => ("stable", format!("{group_id}: {from} → {to}")),
+            _ => return None,
+        },
+        EventKind::StateChanged { machine: Machine::CoordinatorContext { partition }, to, .. } if to == "LOADING" => {
+            ("coordinator", format!("__consumer_offsets-{partition}: {to}"))
+        }
+        _ => return None,
+    })
+}

@@ -1,0 +1,126 @@
+//! Partition ownership as the page shows it: per group and partition, the
+//! owner, offsets, redeliveries and where it stands in a rebalance.
+
+use super::consumer_summaries;
+use crate::assign::TopicPartition;
+use crate::sim::World;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PartitionRow {
+    /// The consumer group the row is about ("" for a topic no group reads).
+    pub group: String,
+    pub partition: TopicPartition,
+    pub owner: Option<u32>,
+    pub leader: Option<u32>,
+    pub end_offset: i64,
+    pub committed: Option<i64>,
+    pub processed: i64,
+    pub redelivered: i64,
+    pub status: PartitionStatus,
+}
+
+/// Where a partition stands in its group's rebalance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartitionStatus {
+    /// A live consumer owns it, and (KIP-848) the target assignment agrees.
+    Owned,
+    /// KIP-848: its owner still holds it but the target assignment gives it
+    /// to another member (or nobody); the owner must revoke it first.
+    Revoking,
+    /// Nobody owns it yet but it is on its way: a classic group is
+    /// rebalancing, or (KIP-848) the target assignment names a member that
+    /// has not taken it yet (waiting for the old owner to release it).
+    Pending,
+    /// Nobody owns it and nobody is about to.
+    Unowned,
+}
+
+impl PartitionStatus {
+    pub fn name(self) -> &'static str {
+        match self {
+            PartitionStatus::Owned => "owned",
+            PartitionStatus::Revoking => "revoking",
+            PartitionStatus::Pending => "pending",
+            PartitionStatus::Unowned => "unowned",
+        }
+    }
+}
+
+/// The owner of each partition of each topic, as the consumers themselves see it
+/// (the member whose assignment holds it and that is alive).
+pub fn partitions(world: &World) -> Vec<PartitionRow> {
+    use std::collections::{BTreeMap, BTreeSet};
+    // Who owns what in which group, once (a large group has 100 members and
+    // 1,000 partitions). A consumer stopped by a fatal error (a fenced zombie)
+    // processes nothing.
+    let mut owners: BTreeMap<(&str, &TopicPartition), u32> = BTreeMap::new();
+    for c in consumer_summaries(world).filter(|c| c.alive && c.fatal.is_none()) {
+        for tp in c.owned {
+            owners.entry((c.group_id, tp)).or_insert(c.idx);
+        }
+    }
+    // Each consumer group gets the partitions of the topics it subscribes to;
+    // topics no group reads are listed once, without a group.
+    let mut topics_of: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for g in &world.scenario.groups {
+        topics_of.entry(g.group_id.as_str()).or_default().extend(g.config.topics.iter().map(String::as_str));
+    }
+    let subscribed = world.consumers.values().map(|c| (c.group_id.as_str(), &c.config.topics));
+    for (g, topics) in subscribed.chain(world.async_consumers.values().map(|c| (c.group_id.as_str(), &c.config.topics))) {
+        topics_of.entry(g).or_default().extend(topics.iter().map(String::as_str));
+    }
+    // KIP-848: the coordinator's target assignment, by client index.
+    let mut targets: BTreeMap<(&str, &TopicPartition), Option<u32>> = BTreeMap::new();
+    for c in world.async_consumers.values() {
+        let Some((_, g)) = world.consumer_group(&c.group_id) else { continue };
+        for tp in g.target_assignment.get(&c.member_id).into_iter().flatten() {
+            targets.insert((c.group_id.as_str(), tp), Some(c.idx).filter(|_| c.alive && c.fatal.is_none()));
+        }
+    }
+    let status = |group: &str, tp: &TopicPartition, owner: Option<u32>| {
+        if world.consumer_group(group).is_some() {
+            let target = targets.get(&(group, tp)).copied().flatten();
+            return match (owner, target) {
+                (Some(o), t) if t != Some(o) => PartitionStatus::Revoking,
+                (Some(_), _) => PartitionStatus::Owned,
+                (None, Some(_)) => PartitionStatus::Pending,
+                (None, None) => PartitionStatus::Unowned,
+            };
+        }
+        let rebalancing = world.group(group).is_some_and(|(_, g)| {
+            matches!(g.state, crate::sim::classic_group::ClassicGroupState::PreparingRebalance | crate::sim::classic_group::ClassicGroupState::CompletingRebalance)
+        });
+        match owner {
+            Some(_) => PartitionStatus::Owned,
+            None if rebalancing => PartitionStatus::Pending,
+            None => PartitionStatus::Unowned,
+        }
+    };
+    let read: BTreeSet<&str> = topics_of.values().flatten().copied().collect();
+    let unread: BTreeSet<&str> = world.cluster.topics.keys().map(String::as_str).filter(|t| !read.contains(t)).collect();
+    let mut rows = Vec::new();
+    let sections = topics_of.iter().map(|(g, ts)| (*g, ts.clone())).chain(std::iter::once(("", unread)));
+    for (group, topics) in sections {
+        let committed = world.committed_offsets(group);
+        for topic in topics {
+            let Some(t) = world.cluster.topics.get(topic) else { continue };
+            for (p, state) in t.partitions.iter().enumerate() {
+                let tp = TopicPartition::new(topic, p as i32);
+                let key = (group.to_string(), tp.clone());
+                let owner = owners.get(&(group, &tp)).copied();
+                rows.push(PartitionRow {
+                    group: group.to_string(),
+                    status: status(group, &tp, owner),
+                    owner,
+                    leader: state.leader,
+                    end_offset: state.end_offset,
+                    committed: committed.and_then(|o| o.get(&tp).copied()),
+                    processed: world.cluster.stats.processed_until.get(&key).copied().unwrap_or(0),
+                    redelivered: world.cluster.stats.redelivered.get(&key).copied().unwrap_or(0),
+                    partition: tp,
+                });
+            }
+        }
+    }
+    rows
+}
