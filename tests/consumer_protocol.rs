@@ -556,3 +556,27 @@ fn the_commit_before_a_revocation_is_retried_through_a_coordinator_failover() {
     // the last auto-commit (seconds of records); with it, about what a calm run does.
     assert!(new_owner_redelivered <= calm_redelivered + 20, "redelivered {new_owner_redelivered} after the failover, {calm_redelivered} without");
 }
+
+/// The monitor catches a group epoch or target assignment epoch persisted
+/// lower than before, whether it reads the log incrementally (the page, step
+/// after step) or all at once (a fresh check).
+#[test]
+fn a_persisted_group_epoch_that_goes_back_is_a_violation() {
+    use groupscope::sim::cluster::CoordinatorRecord;
+    use groupscope::sim::consumer_group_records::ConsumerGroupRecord;
+    use groupscope::sim::invariants::{check, Monitor};
+    let mut t = settled_world(consumer_protocol_demo(3));
+    let mut monitor = Monitor::default();
+    assert!(monitor.check(&t.world).is_empty());
+    let epoch = t.consumer_group("demo").group_epoch;
+    let p = t.world.cluster.offsets_partition_for("demo") as usize;
+    t.world.cluster.offsets_logs[p].push(CoordinatorRecord::ConsumerGroup(ConsumerGroupRecord::Metadata { group_id: "demo".into(), epoch: epoch - 1 }));
+    t.world.cluster.offsets_logs[p].push(CoordinatorRecord::ConsumerGroup(ConsumerGroupRecord::TargetAssignmentMetadata { group_id: "demo".into(), assignment_epoch: 0 }));
+    let kinds = |v: Vec<groupscope::sim::invariants::Violation>| v.into_iter().map(|v| (v.invariant, v.detail)).collect::<Vec<_>>();
+    let incremental = kinds(monitor.check(&t.world));
+    assert_eq!(incremental.len(), 2, "{incremental:?}");
+    assert!(incremental.iter().all(|(i, _)| *i == "group-epoch-monotonic"));
+    assert!(incremental[0].1.contains(&format!("group epoch {} after {epoch}", epoch - 1)), "{incremental:?}");
+    assert_eq!(kinds(check(&t.world)), incremental, "a fresh check finds the same");
+    assert!(monitor.check(&t.world).is_empty(), "each record is read once");
+}

@@ -1,8 +1,7 @@
 //! Safety properties of consumer groups (KIP-848), checked with the others in
-//! `invariants.rs` after every step.
+//! `invariants.rs` after every step (the epochs persisted in
+//! `__consumer_offsets` are checked there, reading each record once).
 
-use super::cluster::CoordinatorRecord;
-use super::consumer_group_records::ConsumerGroupRecord;
 use super::invariants::Violation;
 use super::world::World;
 use crate::assign::TopicPartition;
@@ -11,7 +10,6 @@ use std::collections::BTreeMap;
 pub(crate) fn check(world: &World, v: &mut Vec<Violation>) {
     single_owner_on_clients(world, v);
     single_owner_on_coordinator(world, v);
-    group_epochs_never_go_back(world, v);
 }
 
 /// No partition is owned by two members of one consumer group at once. "Owned"
@@ -52,31 +50,6 @@ fn single_owner_on_coordinator(world: &World, v: &mut Vec<Violation>) {
                     v.push(Violation {
                         invariant: "single-owner-coordinator",
                         detail: format!("{tp} held by members {other} and {} of {}", m.member_id, g.group_id),
-                    });
-                }
-            }
-        }
-    }
-}
-
-/// Group epochs written to `__consumer_offsets` never go backwards, and neither
-/// do target assignment epochs.
-fn group_epochs_never_go_back(world: &World, v: &mut Vec<Violation>) {
-    for log in &world.cluster.offsets_logs {
-        let mut last: BTreeMap<(&str, &str), i32> = BTreeMap::new();
-        for r in log {
-            let (group_id, kind, epoch) = match r {
-                CoordinatorRecord::ConsumerGroup(ConsumerGroupRecord::Metadata { group_id, epoch }) => (group_id, "group epoch", *epoch),
-                CoordinatorRecord::ConsumerGroup(ConsumerGroupRecord::TargetAssignmentMetadata { group_id, assignment_epoch }) => {
-                    (group_id, "assignment epoch", *assignment_epoch)
-                }
-                _ => continue,
-            };
-            if let Some(prev) = last.insert((group_id, kind), epoch) {
-                if epoch < prev {
-                    v.push(Violation {
-                        invariant: "group-epoch-monotonic",
-                        detail: format!("consumer group {group_id} persisted {kind} {epoch} after {prev}"),
                     });
                 }
             }

@@ -1,6 +1,7 @@
 //! Safety properties checked after every step in tests and shown live in the UI.
 
 use super::cluster::CoordinatorRecord;
+use super::consumer_group_records::ConsumerGroupRecord;
 use super::consumer::MemberState;
 use super::coordinator::CoordinatorState;
 use super::world::World;
@@ -28,6 +29,8 @@ pub struct Monitor {
     read: Vec<usize>,
     generations: BTreeMap<(usize, String), i32>,
     offsets: BTreeMap<(usize, String, crate::assign::TopicPartition), i64>,
+    /// KIP-848: last group epoch and target assignment epoch per group.
+    epochs: BTreeMap<(usize, String, &'static str), i32>,
 }
 
 impl Monitor {
@@ -53,6 +56,7 @@ impl Monitor {
                 self.read[i] = 0;
                 self.generations.retain(|(l, _), _| *l != i);
                 self.offsets.retain(|(l, _, _), _| *l != i);
+                self.epochs.retain(|(l, _, _), _| *l != i);
             }
             for r in &log[self.read[i]..] {
                 match r {
@@ -76,10 +80,29 @@ impl Monitor {
                             }
                         }
                     }
+                    CoordinatorRecord::ConsumerGroup(ConsumerGroupRecord::Metadata { group_id, epoch }) => {
+                        self.epoch_never_goes_back(i, group_id, "group epoch", *epoch, v);
+                    }
+                    CoordinatorRecord::ConsumerGroup(ConsumerGroupRecord::TargetAssignmentMetadata { group_id, assignment_epoch }) => {
+                        self.epoch_never_goes_back(i, group_id, "assignment epoch", *assignment_epoch, v);
+                    }
                     _ => {}
                 }
             }
             self.read[i] = log.len();
+        }
+    }
+
+    /// KIP-848: group epochs and target assignment epochs written to
+    /// `__consumer_offsets` never go backwards.
+    fn epoch_never_goes_back(&mut self, log: usize, group_id: &str, kind: &'static str, epoch: i32, v: &mut Vec<Violation>) {
+        if let Some(prev) = self.epochs.insert((log, group_id.to_string(), kind), epoch) {
+            if epoch < prev {
+                v.push(Violation {
+                    invariant: "group-epoch-monotonic",
+                    detail: format!("consumer group {group_id} persisted {kind} {epoch} after {prev}"),
+                });
+            }
         }
     }
 }

@@ -3,7 +3,7 @@
 //  - first interactive render from a cold load (navigation start → the play
 //    button and the cluster drawn), median of 5 fresh pages;
 //  - frame time p50/p95 while animating 10 and 100 members (100 with 1,000
-//    partitions), measured from requestAnimationFrame deltas over 5 s of
+//    partitions, classic and KIP-848), measured from requestAnimationFrame deltas over 5 s of
 //    playing at 10×, with long tasks (> 50 ms) counted;
 //  - gzipped size of the wasm and JS the page loads.
 import { readFileSync, readdirSync } from 'node:fs';
@@ -16,12 +16,13 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 
-function scenario(members, partitions) {
+function scenario(members, partitions, protocol) {
   return JSON.stringify({
     name: `${members} members`, seed: 1, brokers: 3,
     topics: [{ name: 'orders', partitions, recordsPerSec: 10 }],
     groups: [{ groupId: 'demo', consumers: members, startStaggerMs: 20,
-      config: { 'session.timeout.ms': 10000, 'heartbeat.interval.ms': 3000, 'auto.offset.reset': 'earliest', topics: ['orders'] } }],
+      config: { 'session.timeout.ms': 10000, 'heartbeat.interval.ms': 3000, 'auto.offset.reset': 'earliest', topics: ['orders'],
+        'group.protocol': protocol } }],
   });
 }
 
@@ -40,9 +41,9 @@ try {
   }
   results.firstRenderMs = Math.round(pct(loads, 50));
 
-  for (const [members, partitions] of [[10, 60], [100, 1000]]) {
+  for (const [members, partitions, protocol] of [[10, 60, 'classic'], [100, 1000, 'classic'], [100, 1000, 'consumer']]) {
     const { page } = await openPage(browser, site);
-    await page.evaluate((s) => window.groupscope.load(s), scenario(members, partitions));
+    await page.evaluate((s) => window.groupscope.load(s), scenario(members, partitions, protocol));
     await page.evaluate(() => window.groupscope.seek(15000));
     await page.selectOption('#speed', '10');
     const frames = await page.evaluate(async () => {
@@ -65,7 +66,7 @@ try {
       obs.disconnect();
       return { deltas: deltas.slice(1), longTasks, now: window.groupscope.state().now };
     });
-    results[`${members} members`] = {
+    results[`${members} members${protocol === 'consumer' ? ' (KIP-848)' : ''}`] = {
       p50: +pct(frames.deltas, 50).toFixed(1),
       p95: +pct(frames.deltas, 95).toFixed(1),
       // Frames that missed a vsync (a delta of 1.5 frames or more at 60 Hz).

@@ -1,6 +1,7 @@
 // Where the page's time goes while it animates a group (not a test: a tool
 // for finding hot spots). Build with function names first:
 //   PROFILE=1 bash scripts/build.sh && node tests/perf/profile.mjs [members] [filter]
+// (PROTOCOL=consumer profiles a KIP-848 group).
 // It plays `members` consumers (10 partitions each) at 10x for 4 s under the
 // Chrome DevTools CPU profiler and prints the functions with the most
 // inclusive time (each sample counted once per function on its stack),
@@ -13,11 +14,12 @@ const site = await serveSite();
 const browser = await launch();
 try {
   const { page } = await openPage(browser, site);
-  await page.evaluate((n) => window.groupscope.load(JSON.stringify({
+  await page.evaluate(([n, protocol]) => window.groupscope.load(JSON.stringify({
     seed: 1, brokers: 3, topics: [{ name: 'orders', partitions: n * 10, recordsPerSec: 10 }],
     groups: [{ groupId: 'demo', consumers: n, startStaggerMs: 20,
-      config: { 'session.timeout.ms': 10000, 'heartbeat.interval.ms': 3000, 'auto.offset.reset': 'earliest', topics: ['orders'] } }],
-  })), members);
+      config: { 'session.timeout.ms': 10000, 'heartbeat.interval.ms': 3000, 'auto.offset.reset': 'earliest', topics: ['orders'],
+        'group.protocol': protocol } }],
+  })), [members, process.env.PROTOCOL || 'classic']);
   await page.evaluate(() => window.groupscope.seek(15000));
   await page.selectOption('#speed', '10');
   const cdp = await page.context().newCDPSession(page);
