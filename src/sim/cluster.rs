@@ -71,7 +71,7 @@ pub struct Cluster {
     pub broker_count: u32,
     pub alive: BTreeSet<u32>,
     pub offsets_partitions: Vec<PartitionMeta>,
-    pub offsets_logs: Vec<Vec<CoordinatorRecord>>,
+    pub offsets_logs: Vec<super::record_log::RecordLog<CoordinatorRecord>>,
     pub topics: BTreeMap<String, Topic>,
     pub stats: Stats,
 }
@@ -93,7 +93,7 @@ impl Cluster {
         Cluster {
             broker_count,
             alive: (0..broker_count).collect(),
-            offsets_logs: vec![Vec::new(); offsets_partitions.len()],
+            offsets_logs: vec![Default::default(); offsets_partitions.len()],
             offsets_partitions,
             topics: BTreeMap::new(),
             stats: Stats::default(),

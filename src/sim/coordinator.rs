@@ -192,8 +192,8 @@ impl GroupCoordinator {
     /// Replays the partition's log (GMM `replay`) and re-arms timers (`onLoaded`).
     fn finish_load(&mut self, ctx: &mut Ctx, partition: u32, out: &mut Out) {
         let Some(shard) = self.shards.get_mut(&partition) else { return };
-        for record in ctx.cluster.offsets_logs[partition as usize].clone() {
-            shard.replay(record);
+        for record in ctx.cluster.offsets_logs[partition as usize].iter() {
+            shard.replay(record.clone());
         }
         shard.state = CoordinatorState::ACTIVE;
         out.emit(EventKind::StateChanged {

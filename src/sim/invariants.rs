@@ -58,7 +58,7 @@ impl Monitor {
                 self.offsets.retain(|(l, _, _), _| *l != i);
                 self.epochs.retain(|(l, _, _), _| *l != i);
             }
-            for r in &log[self.read[i]..] {
+            for r in log.iter_from(self.read[i]) {
                 match r {
                     CoordinatorRecord::GroupMetadata { group_id, generation_id, .. } => {
                         if let Some(prev) = self.generations.insert((i, group_id.clone()), *generation_id) {

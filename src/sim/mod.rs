@@ -29,6 +29,7 @@ pub mod message;
 pub mod network;
 pub mod out;
 mod poll_loop;
+pub mod record_log;
 pub mod scenario;
 pub mod target_assignment;
 pub mod trace;

@@ -318,9 +318,14 @@ pub fn App(props: &AppProps) -> Html {
     let world = &p.world;
     let on_fault = dispatch.reform(Action::Inject);
     // The slower panels follow a playing run a few times a second, and any
-    // change at once when paused (see `cached`).
-    let clock = if p.playing { (now_ms() / PLAYING_REFRESH_MS) as u64 } else { version((world.now, world.trace.len(), p.script.len())) };
-    let slow = version((clock, p.playing, *revision.borrow(), lang_v, &*selection, &highlights));
+    // change at once when paused (see `cached`). Each panel refreshes in its
+    // own phase of the period, so no single frame redraws them all.
+    let (revision_now, playing) = (*revision.borrow(), p.playing);
+    let paused_at = version((world.now, world.trace.len(), p.script.len()));
+    let slow = |phase: u32| {
+        let clock = if playing { ((now_ms() + f64::from(phase) * PLAYING_REFRESH_MS / 8.0) / PLAYING_REFRESH_MS) as u64 } else { paused_at };
+        version((clock, playing, revision_now, lang_v, &*selection, &highlights))
+    };
     html! {
         <ContextProvider<Lang> context={lang_v}>
         <div class={classes!("groupscope", presenter.then_some("presenter"))}>
@@ -336,7 +341,7 @@ pub fn App(props: &AppProps) -> Html {
                     <button onclick={{ let h = help.clone(); move |_| h.set(false) }}>{"OK"}</button>
                 </div>
             }
-            { timeline(&p, &dispatch, lang_v, cached(slow, { let pl = player.clone(); move || super::timeline::markers(&pl.borrow()) })) }
+            { timeline(&p, &dispatch, lang_v, cached(slow(7), { let pl = player.clone(); move || super::timeline::markers(&pl.borrow()) })) }
             { match *tab {
                 Tab::Lab => html! { <AssignorLab /> },
                 Tab::Lessons => lesson_list(lang_v, &on_lesson),
@@ -345,23 +350,23 @@ pub fn App(props: &AppProps) -> Html {
                 Tab::Simulation => html! {
                     <main class="layout">
                         <section class="stage" aria-label={tr(lang_v, "topology.label")}>
-                            { topology(world, lang_v, (*selection).as_ref(), &highlights, on_press, on_node_key, Some((slow, &shared))) }
-                            { cached(slow, { let pl = player.clone(); move || statecharts(&pl.borrow().world, lang_v) }) }
+                            { topology(world, lang_v, (*selection).as_ref(), &highlights, on_press, on_node_key, Some((slow(0), &shared))) }
+                            { cached(slow(2), { let pl = player.clone(); move || statecharts(&pl.borrow().world, lang_v) }) }
                             { spacetime(world, lang_v, &dispatch, &on_select, (*selection).as_ref()) }
                         </section>
                         <aside class="side">
                             if let Some(s) = session.as_ref() {
                                 { lesson_panel(s, lang_v, &on_lesson) }
                             }
-                            { cached(slow, { let (pl, d) = (player.clone(), dispatch.clone()); move || invariant_monitor(&pl.borrow().world, lang_v, &d) }) }
+                            { cached(slow(3), { let (pl, d) = (player.clone(), dispatch.clone()); move || invariant_monitor(&pl.borrow().world, lang_v, &d) }) }
                             { inspector(world, lang_v, (*selection).as_ref(), &on_fault, &on_select) }
-                            { cached(slow, { let pl = player.clone(); move || group_panel(&pl.borrow().world, lang_v) }) }
+                            { cached(slow(5), { let pl = player.clone(); move || group_panel(&pl.borrow().world, lang_v) }) }
                             <FaultMenu on_fault={on_fault.clone()} />
-                            { cached(slow, { let (pl, s, h) = (player.clone(), on_select.clone(), highlights.clone()); move || partition_table(&pl.borrow().world, lang_v, &s, &h) }) }
-                            { cached(slow, { let (pl, h) = (player.clone(), highlights.clone()); move || connect_tasks(&pl.borrow().world, lang_v, &h) }) }
+                            { cached(slow(4), { let (pl, s, h) = (player.clone(), on_select.clone(), highlights.clone()); move || partition_table(&pl.borrow().world, lang_v, &s, &h) }) }
+                            { cached(slow(1), { let (pl, h) = (player.clone(), highlights.clone()); move || connect_tasks(&pl.borrow().world, lang_v, &h) }) }
                         </aside>
                         <section class="log-wrap">
-                            <EventLog version={slow} player={shared.clone()} />
+                            <EventLog version={slow(6)} player={shared.clone()} />
                             { cached(version(lang_v), move || fidelity_notes(lang_v)) }
                         </section>
                     </main>
