@@ -46,7 +46,7 @@ pub fn spacetime(world: &World, lang: Lang, dispatch: &Callback<Action>, on_sele
                         on_select.emit(Some(Selection::Message(msg)));
                     });
                     html! {
-                        <g class={classes!("arrow", fate, (sel_msg == Some(a.msg)).then_some("selected"))} data-msg={a.msg.to_string()} onclick={onclick}>
+                        <g key={a.msg} class={classes!("arrow", fate, (sel_msg == Some(a.msg)).then_some("selected"))} data-msg={a.msg.to_string()} onclick={onclick}>
                             <title>{ format!("{} · {:.1} s", a.label, a.sent_at as f64 / 1000.0) }</title>
                             <line class="hit" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} />
                             <line x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} />

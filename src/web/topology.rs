@@ -85,7 +85,7 @@ pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, highlig
                 let class = classes!("msg", if m.request { "request" } else { "response" }, m.api.to_lowercase(),
                     is_sel(Selection::Message(m.id)).then_some("selected"));
                 html! {
-                    <g class={class} data-msg={m.id.to_string()}>
+                    <g key={m.id} class={class} data-msg={m.id.to_string()}>
                         <circle cx={x.to_string()} cy={y.to_string()} r={if large { "4" } else { "7" }} />
                         if !large {
                             <text x={(x + 10.0).to_string()} y={(y + 4.0).to_string()}>{ m.label.clone() }</text>
