@@ -183,7 +183,7 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("statechart.last", " · last transition: {0} → {1} ({2})", " · 最近一次转换：{0} → {1}（{2}）"),
     ("statechart.none", " · no transition yet", " · 还没有状态转换"),
     ("spacetime.label", "space-time diagram: one lane per node, messages as arrows", "时空图：每个节点一条泳道，消息画成箭头"),
-    ("spacetime.caption", "Space-time diagram of the last 12 s (heartbeats hidden). Click an arrow to jump to the moment it was sent.", "最近 12 秒的时空图（隐藏了心跳）。点击箭头可跳到它被发送的时刻。"),
+    ("spacetime.caption", "Space-time diagram of the last 12 s (keep-alive heartbeats hidden). Click an arrow to jump to the moment it was sent.", "最近 12 秒的时空图（隐藏了只用于保活的心跳）。点击箭头可跳到它被发送的时刻。"),
     ("log.filter", "filter the log", "筛选日志"),
     // Configuration panel
     ("config.title", "Configuration", "配置"),

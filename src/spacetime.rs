@@ -40,9 +40,19 @@ pub struct SpaceTime {
 /// The most client lanes drawn; beyond it, only the clients that talked.
 pub const MAX_LANES: usize = 16;
 
-/// Messages sent in `[now - window, now]`, oldest first; `hide` filters out
-/// labels starting with any of its prefixes (e.g. "Heartbeat").
-pub fn build(world: &World, window: Millis, hide: &[&str]) -> SpaceTime {
+/// Keep-alive heartbeats, which say only "still here": classic `Heartbeat`s
+/// and their answers, and KIP-848 heartbeats that carry nothing but the member
+/// epoch both ways (no owned partitions, no assignment, no error, not joining
+/// or leaving). With a hundred members they would be most of the diagram.
+pub fn is_keepalive(label: &str) -> bool {
+    let plain_epoch = |rest: &str| rest.strip_prefix("epoch=").is_some_and(|n| n.parse::<i32>().is_ok_and(|e| e > 0));
+    label.starts_with("Heartbeat")
+        || label.strip_prefix("ConsumerGroupHeartbeat ").is_some_and(|rest| plain_epoch(rest.strip_prefix("← ").unwrap_or(rest)))
+}
+
+/// Messages sent in `[now - window, now]`, oldest first, without keep-alive
+/// heartbeats if `hide_keepalives`.
+pub fn build(world: &World, window: Millis, hide_keepalives: bool) -> SpaceTime {
     let from = world.now.saturating_sub(window);
     let mut lanes: Vec<NodeId> = world.brokers.keys().map(|b| NodeId::Broker(*b)).collect();
     // Every client: classic and consumer-protocol consumers and Connect workers.
@@ -53,7 +63,7 @@ pub fn build(world: &World, window: Millis, hide: &[&str]) -> SpaceTime {
     for e in &world.trace[start..] {
         match &e.kind {
             EventKind::MessageSent { msg, from: f, to, label, deliver_at } => {
-                if e.at + window < world.now || hide.iter().any(|h| label.starts_with(h)) {
+                if e.at + window < world.now || (hide_keepalives && is_keepalive(label)) {
                     continue;
                 }
                 arrows.insert(*msg, Arrow {

@@ -161,16 +161,46 @@ fn the_space_time_diagram_shows_lost_and_flying_messages() {
     w.inject(Fault::CrashConsumer { consumer: 2 });
     w.inject(Fault::CutLink { a: "c1".into(), b: coordinator.clone() });
     w.run_until(24_000);
-    let st = build(&w, 12_000, &[]);
+    let st = build(&w, 12_000, false);
     assert_eq!(st.lanes.len(), 3 + 3);
     assert!(st.arrows.iter().all(|a| a.sent_at >= 12_000 && a.sent_at <= 24_000));
     assert!(st.arrows.iter().any(|a| a.fate == Fate::Lost && a.from == NodeId::Client(1) && a.label.starts_with("Heartbeat")), "c1's heartbeats are lost on the cut link");
     assert!(!st.arrows.iter().any(|a| a.from == NodeId::Client(2) && a.sent_at > 15_000), "the crashed c2 sends nothing");
-    let hidden = build(&w, 12_000, &["Heartbeat"]);
+    let hidden = build(&w, 12_000, true);
     assert!(hidden.arrows.iter().all(|a| !a.label.starts_with("Heartbeat")));
     assert!(hidden.arrows.len() < st.arrows.len());
     // Arrows in flight end at their due time, after the playhead's last delivery.
     assert!(st.arrows.iter().filter(|a| a.fate == Fate::InFlight).all(|a| a.end_at >= w.now));
+}
+
+/// Keep-alive heartbeats of both protocols are hidden from the space-time
+/// diagram; KIP-848 heartbeats that join, leave, report owned partitions,
+/// carry an assignment or an error stay, since they are the protocol.
+#[test]
+fn the_space_time_diagram_hides_keepalive_heartbeats_of_both_protocols() {
+    use groupscope::spacetime::is_keepalive;
+    for label in ["Heartbeat gen=3", "Heartbeat ← OK", "Heartbeat → REBALANCE_IN_PROGRESS", "ConsumerGroupHeartbeat epoch=5", "ConsumerGroupHeartbeat ← epoch=5"] {
+        assert!(is_keepalive(label), "{label}");
+    }
+    for label in [
+        "ConsumerGroupHeartbeat epoch=0 owned=[]",
+        "ConsumerGroupHeartbeat epoch=0",
+        "ConsumerGroupHeartbeat epoch=5 owned=[orders-0, orders-1]",
+        "ConsumerGroupHeartbeat ← epoch=6 [orders-0]",
+        "ConsumerGroupHeartbeat → FENCED_MEMBER_EPOCH",
+        "ConsumerGroupHeartbeat epoch=-1 (leave)",
+        "JoinGroup gen=3",
+        "OffsetCommit (2 partitions)",
+    ] {
+        assert!(!is_keepalive(label), "{label}");
+    }
+    // A settled KIP-848 group: the hidden diagram keeps the reconciliation, drops the chatter.
+    let mut w = World::new(Scenario::from_json(include_str!("../scenarios/consumer-protocol-crash.json")).unwrap()).unwrap();
+    w.run_until(11_000);
+    let (all, shown) = (build(&w, 11_000, false), build(&w, 11_000, true));
+    assert!(shown.arrows.len() < all.arrows.len());
+    assert!(shown.arrows.iter().any(|a| a.label.starts_with("ConsumerGroupHeartbeat ← epoch=") && a.label.contains('[')), "assignments stay");
+    assert!(shown.arrows.iter().all(|a| !is_keepalive(&a.label)));
 }
 
 fn lint_fields(s: &Scenario) -> Vec<(Level, String)> {
@@ -318,7 +348,7 @@ fn the_space_time_diagram_has_a_lane_for_every_client_of_every_kind() {
     s.connect_clusters = Scenario::from_json(include_str!("../scenarios/connect.json")).unwrap().connect_clusters;
     let mut w = World::new(s).unwrap();
     w.run_until(10_000);
-    let st = build(&w, 10_000, &[]);
+    let st = build(&w, 10_000, false);
     let lanes: Vec<u32> = st.lanes.iter().filter_map(|l| match l { NodeId::Client(c) => Some(*c), _ => None }).collect();
     assert_eq!(lanes, w.client_indices());
     assert!(!w.async_consumers.is_empty() && !w.workers.is_empty());
@@ -360,7 +390,7 @@ fn a_large_group_gets_a_grid_and_a_bounded_space_time_diagram() {
         let pos: BTreeSet<(i64, i64)> = places.iter().map(|(x, y)| (*x as i64, *y as i64)).collect();
         assert_eq!(pos.len(), n, "{name}: every client has its own place");
         assert!(pos.iter().all(|(x, y)| *x > 0 && *x < 960 && *y > 120 && *y < 440), "{name}: inside the picture, below the brokers");
-        let st = build(&w, 12_000, &[]);
+        let st = build(&w, 12_000, false);
         let clients = st.lanes.iter().filter(|l| matches!(l, NodeId::Client(_))).count();
         assert!(clients <= groupscope::spacetime::MAX_LANES && clients > 0, "{name}");
         assert!(st.arrows.iter().all(|a| st.lanes.contains(&a.from) && st.lanes.contains(&a.to)));

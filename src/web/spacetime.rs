@@ -16,7 +16,7 @@ const LEFT: f64 = 80.0;
 const WINDOW_MS: Millis = 12_000;
 
 pub fn spacetime(world: &World, lang: Lang, dispatch: &Callback<Action>, on_select: &Callback<Option<Selection>>, selected: Option<&Selection>) -> Html {
-    let st = build(world, WINDOW_MS, &["Heartbeat"]);
+    let st = build(world, WINDOW_MS, true);
     let lanes = st.lanes.len().max(1) as f64;
     let lane_y = |n: crate::sim::NodeId| {
         let i = st.lanes.iter().position(|l| *l == n).unwrap_or(0) as f64;
