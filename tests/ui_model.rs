@@ -2,6 +2,8 @@
 //! space-time diagram, linter, configuration fields and why-chains.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use groupscope::config_form;
 use groupscope::diagram::classic_group;
 use groupscope::i18n::{tr, trf, Lang, TABLE};
@@ -85,14 +87,7 @@ fn demo_at(ms: u64) -> World {
 fn every_fault_kind_is_reachable_from_a_click() {
     let mut s = Scenario::demo();
     s.topics.push(groupscope::sim::scenario::TopicSpec { name: "payments".into(), partitions: 2, records_per_sec: 1 });
-    s.connect_clusters.push(groupscope::sim::connect_config::ConnectClusterSpec {
-        group_id: "connect-cluster".into(),
-        workers: 2,
-        connectors: vec![groupscope::sim::connect_config::ConnectorSpec { name: "sink".into(), tasks: 3 }],
-        config: Default::default(),
-        worker_protocols: Vec::new(),
-        start_stagger_ms: 300,
-    });
+    s.connect_clusters = common::connect::cluster(2, 3, |_| {}).connect_clusters;
     let mut w = World::new(s).unwrap();
     w.run_until(15_000);
     let mut kinds = BTreeSet::new();
@@ -372,16 +367,8 @@ fn a_large_group_gets_a_grid_and_a_bounded_space_time_diagram() {
         s.groups[0].config.group_protocol = protocol;
         s
     };
-    let mut workers = Scenario::demo();
-    workers.groups.clear();
-    workers.connect_clusters.push(groupscope::sim::connect_config::ConnectClusterSpec {
-        group_id: "connect-cluster".into(),
-        workers: 30,
-        connectors: vec![groupscope::sim::connect_config::ConnectorSpec { name: "sink".into(), tasks: 40 }],
-        config: Default::default(),
-        worker_protocols: Vec::new(),
-        start_stagger_ms: 10,
-    });
+    let mut workers = common::connect::cluster(30, 40, |_| {});
+    workers.connect_clusters[0].start_stagger_ms = 10;
     for (name, s, n) in [("classic", consumers(GroupProtocol::Classic), 100), ("consumer", consumers(GroupProtocol::Consumer), 100), ("connect", workers, 30)] {
         let mut w = World::new(s).unwrap();
         w.run_until(20_000);

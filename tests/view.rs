@@ -33,17 +33,7 @@ fn ownership_rows_show_owner_and_last_committed_offset() {
 /// Workers appear with their task instances and states (facts G).
 #[test]
 fn connect_workers_are_projected_with_their_tasks_and_states() {
-    let mut s = groupscope::sim::Scenario::demo();
-    s.groups.clear();
-    s.connect_clusters.push(groupscope::sim::connect_config::ConnectClusterSpec {
-        group_id: "connect-cluster".into(),
-        workers: 2,
-        connectors: vec![groupscope::sim::connect_config::ConnectorSpec { name: "sink".into(), tasks: 2 }],
-        config: Default::default(),
-        worker_protocols: Vec::new(),
-        start_stagger_ms: 300,
-    });
-    let mut w = groupscope::sim::World::new(s).unwrap();
+    let mut w = groupscope::sim::World::new(common::connect::cluster(2, 2, |_| {})).unwrap();
     w.run_until(15_000);
     let views = groupscope::view::workers(&w);
     assert_eq!(views.len(), 2);
