@@ -77,31 +77,17 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
             targets.insert((c.group_id.as_str(), tp), Some(c.idx).filter(|_| c.alive && c.fatal.is_none()));
         }
     }
-    let status = |group: &str, tp: &TopicPartition, owner: Option<u32>| {
-        if world.consumer_group(group).is_some() {
-            let target = targets.get(&(group, tp)).copied().flatten();
-            return match (owner, target) {
-                (Some(o), t) if t != Some(o) => PartitionStatus::Revoking,
-                (Some(_), _) => PartitionStatus::Owned,
-                (None, Some(_)) => PartitionStatus::Pending,
-                (None, None) => PartitionStatus::Unowned,
-            };
-        }
-        let rebalancing = world.group(group).is_some_and(|(_, g)| {
-            matches!(g.state, crate::sim::classic_group::ClassicGroupState::PreparingRebalance | crate::sim::classic_group::ClassicGroupState::CompletingRebalance)
-        });
-        match owner {
-            Some(_) => PartitionStatus::Owned,
-            None if rebalancing => PartitionStatus::Pending,
-            None => PartitionStatus::Unowned,
-        }
-    };
     let read: BTreeSet<&str> = topics_of.values().flatten().copied().collect();
     let unread: BTreeSet<&str> = world.cluster.topics.keys().map(String::as_str).filter(|t| !read.contains(t)).collect();
     let mut rows = Vec::new();
     let sections = topics_of.iter().map(|(g, ts)| (*g, ts.clone())).chain(std::iter::once(("", unread)));
     for (group, topics) in sections {
         let committed = world.committed_offsets(group);
+        // Where the group's partitions are heading, looked up once per group.
+        let kip848 = world.consumer_group(group).is_some();
+        let rebalancing = world.group(group).is_some_and(|(_, g)| {
+            matches!(g.state, crate::sim::classic_group::ClassicGroupState::PreparingRebalance | crate::sim::classic_group::ClassicGroupState::CompletingRebalance)
+        });
         for topic in topics {
             let Some(t) = world.cluster.topics.get(topic) else { continue };
             for (p, state) in t.partitions.iter().enumerate() {
@@ -110,7 +96,7 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
                 let owner = owners.get(&(group, &tp)).copied();
                 rows.push(PartitionRow {
                     group: group.to_string(),
-                    status: status(group, &tp, owner),
+                    status: status(owner, kip848.then(|| targets.get(&(group, &tp)).copied().flatten()), rebalancing),
                     owner,
                     leader: state.leader,
                     end_offset: state.end_offset,
@@ -123,4 +109,17 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
         }
     }
     rows
+}
+
+/// A partition's status from its owner and, in a KIP-848 group, the member the
+/// target assignment gives it to (`Some(target)`); in a classic group, from
+/// whether the group is rebalancing.
+fn status(owner: Option<u32>, target: Option<Option<u32>>, rebalancing: bool) -> PartitionStatus {
+    match (owner, target) {
+        (Some(o), Some(t)) if t != Some(o) => PartitionStatus::Revoking,
+        (Some(_), _) => PartitionStatus::Owned,
+        (None, Some(Some(_))) => PartitionStatus::Pending,
+        (None, None) if rebalancing => PartitionStatus::Pending,
+        (None, _) => PartitionStatus::Unowned,
+    }
 }
