@@ -343,14 +343,20 @@ impl AppCommitter for super::async_consumer::AsyncConsumer {
 }
 
 impl super::async_consumer::AsyncConsumer {
-    /// The answer to an application commit (`OffsetCommitRequestState.onResponse`):
-    /// retriable errors are retried by commitSync until its deadline. A stale
-    /// epoch or an unknown member id is retried too while the member has an
-    /// epoch (`maybeRetryOnGroupError`: the retry carries the latest member id
-    /// and epoch); otherwise it, like a fenced instance, is a CommitFailedException.
-    pub(crate) fn on_app_commit(&mut self, ctx: &mut Ctx, mode: CommitMode, error: Option<Errors>, out: &mut Out) {
+    /// Whether a failed OffsetCommit is tried again: retriable errors, and a
+    /// stale epoch or an unknown member id while the member has an epoch
+    /// (`maybeRetryOnGroupError`: the retry carries the latest id and epoch).
+    pub(crate) fn commit_retriable(&self, error: Option<Errors>) -> bool {
         let group_error = matches!(error, Some(Errors::STALE_MEMBER_EPOCH | Errors::UNKNOWN_MEMBER_ID));
-        let retriable = is_retriable_commit_error(error) || (group_error && self.member_epoch > 0);
+        is_retriable_commit_error(error) || (group_error && self.member_epoch > 0)
+    }
+
+    /// The answer to an application commit (`OffsetCommitRequestState.onResponse`):
+    /// what `commit_retriable` allows is retried by commitSync until its
+    /// deadline; otherwise a stale epoch, an unknown member id or a fenced
+    /// instance is a CommitFailedException.
+    pub(crate) fn on_app_commit(&mut self, ctx: &mut Ctx, mode: CommitMode, error: Option<Errors>, out: &mut Out) {
+        let retriable = self.commit_retriable(error);
         let exception = match error {
             Some(Errors::NONE) => None,
             _ if retriable => Some(format!("{} (retriable)", describe(error))),

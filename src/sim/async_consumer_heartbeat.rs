@@ -230,10 +230,7 @@ impl AsyncConsumer {
                     out.emit(EventKind::Note { node: self.node(), text: format!("commit failed: {error}") });
                 }
                 if p.before_revocation {
-                    // Retriable errors, and a stale epoch or unknown member id while the
-                    // member has an epoch (maybeRetryOnGroupError), are tried again.
-                    let group_error = matches!(error, Errors::STALE_MEMBER_EPOCH | Errors::UNKNOWN_MEMBER_ID) && self.member_epoch > 0;
-                    if error != Errors::NONE && (super::app_commit::is_retriable_commit_error(Some(error)) || group_error) {
+                    if error != Errors::NONE && self.commit_retriable(Some(error)) {
                         self.retry_reconcile_commit_later(ctx);
                     } else {
                         self.reconcile_commit.done = true;
