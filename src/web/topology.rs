@@ -51,11 +51,19 @@ pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, highlig
     } else {
         node_layer(world, lang, selected, highlights)
     };
-    let (consumers, workers) = if large { (Vec::new(), Vec::new()) } else { (view::consumers(world), view::workers(world)) };
+    // The links need only where each client is (the node layer builds the full views).
+    let clients: Vec<(u32, f64, f64)> = if large {
+        Vec::new()
+    } else {
+        world.client_indices().into_iter().map(|i| {
+            let (x, y) = view::node_pos(world, NodeId::Client(i));
+            (i, x, y)
+        }).collect()
+    };
     html! {
         <svg id="topology" onmousedown={on_press} onkeydown={on_key} viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="group" aria-label={tr(lang, "topology.label")}>
             // Per-pair links only while they can be told apart.
-            { for consumers.iter().map(|c| (c.idx, c.x, c.y)).chain(workers.iter().map(|w| (w.idx, w.x, w.y))).filter(|_| !large).flat_map(|c| brokers.iter().map(move |b| {
+            { for clients.iter().flat_map(|c| brokers.iter().map(move |b| {
                 let (bn, cn) = (NodeId::Broker(b.id), NodeId::Client(c.0));
                 let key = crate::sim::network::link(bn, cn);
                 let n = &world.network;
