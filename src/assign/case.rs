@@ -64,6 +64,9 @@ pub struct Case {
     pub params: CaseParams,
     #[serde(default)]
     pub expected: Option<Assignment>,
+    /// What Kafka 4.4 returns where it differs from `expected` (the October 2024 classes).
+    #[serde(default)]
+    pub expected44: Option<Assignment>,
     #[serde(default)]
     pub ordered: bool,
     #[serde(default)]

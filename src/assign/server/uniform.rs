@@ -23,7 +23,7 @@ impl ServerAssignor for UniformAssignor {
     }
 }
 
-/// `UniformHomogeneousAssignmentBuilder.build`.
+/// `UniformHomogeneousAssignmentBuilder.build` as of Kafka 4.1 (KAFKA-18688).
 fn build_homogeneous(group: &GroupSpec, topics: &TopicMetadata) -> Result<ServerAssignment, String> {
     let mut out = ServerAssignment::new();
     let Some(first) = group.members.first() else { return Ok(out) };
@@ -47,11 +47,12 @@ fn build_homogeneous(group: &GroupSpec, topics: &TopicMetadata) -> Result<Server
 
     // maybeRevokePartitions
     let mut unfilled: Vec<(&str, usize)> = Vec::new();
-    for m in &group.members {
+    for (index, m) in group.members.iter().enumerate() {
         let mut quota = min_quota;
+        let mut quota_has_extra_partition = false;
         if extra > 0 {
             quota += 1;
-            extra -= 1;
+            quota_has_extra_partition = true;
         }
         let entry = out.entry(m.member_id.clone()).or_default();
         for (id, partitions) in &m.assignment {
@@ -72,8 +73,19 @@ fn build_homogeneous(group: &GroupSpec, topics: &TopicMetadata) -> Result<Server
                 }
             }
         }
+        // KAFKA-18688 (Kafka 4.1+): a member that cannot fill its extra
+        // partition from what it owns gives the extra up for a later member,
+        // unless it is one of the last `remainingMembersToGetAnExtraPartition`
+        // members and must take it; so a balanced assignment does not move.
+        if quota > 0 && quota_has_extra_partition && num_members - index as i64 > extra {
+            quota -= 1;
+            quota_has_extra_partition = false;
+        }
         if quota > 0 {
             unfilled.push((&m.member_id, quota));
+        }
+        if quota_has_extra_partition {
+            extra -= 1;
         }
     }
 
@@ -90,4 +102,51 @@ fn build_homogeneous(group: &GroupSpec, topics: &TopicMetadata) -> Result<Server
         return Err("Partitions were left unassigned".to_string());
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assign::server::{MemberSpec, TopicInfo};
+
+    fn spec(owned: &[&[i32]]) -> (GroupSpec, TopicMetadata, Uuid) {
+        let t = Uuid::from_name("orders");
+        let topics = TopicMetadata { topics: [(t, TopicInfo { name: "orders".into(), partitions: 7 })].into_iter().collect() };
+        let members = owned
+            .iter()
+            .enumerate()
+            .map(|(i, ps)| MemberSpec {
+                member_id: format!("m{i}"),
+                subscribed_topic_ids: vec![t],
+                assignment: if ps.is_empty() { vec![] } else { vec![(t, ps.to_vec())] },
+                ..MemberSpec::default()
+            })
+            .collect();
+        (GroupSpec { members, ..GroupSpec::default() }, topics, t)
+    }
+
+    fn held(out: &ServerAssignment, t: Uuid) -> Vec<Vec<i32>> {
+        out.values().map(|m| m.get(&t).map(|s| s.iter().copied().collect()).unwrap_or_default()).collect()
+    }
+
+    /// KAFKA-18688, `UniformHomogeneousAssignmentBuilder.maybeRevokePartitions`
+    /// (Kafka 4.1+): 7 partitions over 3 members, already balanced 2/2/3 with the
+    /// extra partition on the last member. Before 4.1 the first member claimed
+    /// the extra partition, so the last one had to hand one over; now nothing moves.
+    #[test]
+    fn maybe_revoke_partitions_keeps_a_balanced_assignment_where_it_is() {
+        let (group, topics, t) = spec(&[&[0, 1], &[2, 3], &[4, 5, 6]]);
+        let out = UniformAssignor.assign(&group, &topics).expect("assignment");
+        assert_eq!(held(&out, t), vec![vec![0, 1], vec![2, 3], vec![4, 5, 6]]);
+    }
+
+    /// The members that must take the extra partitions are the last ones in
+    /// `memberIds()` order when nobody owns anything (fresh group).
+    #[test]
+    fn maybe_revoke_partitions_leaves_the_extra_partitions_to_the_last_members_of_a_fresh_group() {
+        let (group, topics, t) = spec(&[&[], &[], &[]]);
+        let out = UniformAssignor.assign(&group, &topics).expect("assignment");
+        let sizes: Vec<usize> = held(&out, t).iter().map(Vec::len).collect();
+        assert_eq!(sizes, vec![2, 2, 3]);
+    }
 }
