@@ -183,6 +183,22 @@ pub fn uuid_set_copy_order(ids: &[Uuid]) -> Vec<Uuid> {
     uuid_hash_order(ids, Some(JavaHashOrder::<Uuid>::copy_capacity(ids.len())))
 }
 
+/// The iteration order of a `HashMap`/`HashSet` built with `new HashMap<>(capacity)`
+/// into which distinct keys with the given `hashCode`s were put in order, with no
+/// removals: positions into `hashes`. Same as [`JavaHashOrder`] without building
+/// it: each bucket of the final table holds its keys in insertion order.
+pub fn java_hash_order(hashes: &[i32], capacity: usize) -> Vec<usize> {
+    let mut cap = table_size_for(capacity);
+    while hashes.len() * 4 > cap * 3 && cap < 1 << 30 {
+        cap *= 2;
+    }
+    let mask = cap as u64 - 1;
+    let mut keyed: Vec<u64> =
+        hashes.iter().enumerate().map(|(i, h)| ((u64::from(spread(*h)) & mask) << 32) | i as u64).collect();
+    keyed.sort_unstable();
+    keyed.into_iter().map(|k| (k & 0xffff_ffff) as usize).collect()
+}
+
 /// `org.apache.kafka.common.Uuid`: 128 bits as two signed longs. The derived
 /// order is Kafka's `compareTo` (signed most-significant, then least).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]

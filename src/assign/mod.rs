@@ -11,7 +11,10 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod bench;
 pub mod case;
+mod dense;
 pub mod lab;
 pub mod rack;
 pub mod range;
