@@ -4,7 +4,8 @@
 use crate::small_sort::StableSort;
 use super::rack::{consumer_rack, partition_racks, use_rack_aware_assignment};
 use super::{topic_partition_order, Assignment, ClientAssignor, ClusterMetadata, Subscription, TopicPartition};
-use crate::java::hashmap_order;
+use super::dense::{member_info_sorted, MemberTopics, Slots, TopicIds};
+use crate::java::{hashmap_order, java_hash_order, string_hash};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Kept here for callers of the original path.
@@ -25,6 +26,70 @@ pub fn partitions_per_topic_order(cluster: &ClusterMetadata, members: &[Subscrip
     let subscribed = hashmap_order(firsts, None);
     let existing = subscribed.iter().filter(|t| cluster.partitions.get(*t).is_some_and(|n| *n > 0));
     hashmap_order(existing.map(String::as_str), None)
+}
+
+/// [`partitions_per_topic_order`] over dense topic ids (`ids` in first-subscribed order).
+fn topic_order(cluster: &ClusterMetadata, ids: &TopicIds) -> Vec<u32> {
+    let hashes: Vec<i32> = ids.names.iter().map(|t| string_hash(t)).collect();
+    let existing: Vec<usize> = java_hash_order(&hashes, 16)
+        .into_iter()
+        .filter(|t| cluster.partitions.get(ids.names[*t]).is_some_and(|n| *n > 0))
+        .collect();
+    let rehashed: Vec<i32> = existing.iter().map(|t| hashes[*t]).collect();
+    java_hash_order(&rehashed, 16).into_iter().map(|k| existing[k] as u32).collect()
+}
+
+/// `assign` when no member has a rack (so no topic needs rack-aware
+/// assignment): `assignRanges` over each topic's subscribers in `MemberInfo`
+/// order, which with nothing assigned yet hands out contiguous ranges.
+fn assign_without_racks(cluster: &ClusterMetadata, members: &[Subscription]) -> Assignment {
+    let slots = Slots::new(members);
+    let mut ids = TopicIds::default();
+    let member_topics = MemberTopics::new(members, &mut ids);
+    let mut rank = vec![0u32; members.len()];
+    for (r, m) in member_info_sorted(members).into_iter().enumerate() {
+        rank[m] = r as u32;
+    }
+    let mut subscribers: Vec<Vec<u32>> = vec![Vec::new(); ids.len()];
+    for m in 0..members.len() {
+        for t in member_topics.of(m) {
+            subscribers[*t as usize].push(m as u32);
+        }
+    }
+    let mut lists: Vec<Vec<TopicPartition>> = vec![Vec::new(); slots.len()];
+    let mut seen_in_topic = vec![u32::MAX; slots.len()];
+    let mut consumers: Vec<usize> = Vec::with_capacity(slots.len());
+    for t in topic_order(cluster, &ids) {
+        let (name, count) = (ids.names[t as usize], cluster.partitions[ids.names[t as usize]]);
+        let subs = &mut subscribers[t as usize];
+        subs.sort_unstable_by_key(|m| rank[*m as usize]);
+        consumers.clear();
+        for m in subs.iter() {
+            let slot = slots.of_member[*m as usize];
+            if seen_in_topic[slot] != t {
+                seen_in_topic[slot] = t;
+                consumers.push(slot);
+            }
+        }
+        if consumers.is_empty() {
+            continue;
+        }
+        let n = consumers.len() as i32;
+        let (per_consumer, mut with_extra) = (count / n, count % n);
+        let mut next = 0;
+        for slot in &consumers {
+            if next >= count {
+                break;
+            }
+            let end = (next + per_consumer + i32::from(with_extra > 0)).min(count);
+            if end - next > per_consumer {
+                with_extra -= 1;
+            }
+            lists[*slot].extend((next..end).map(|p| TopicPartition::new(name, p)));
+            next = end;
+        }
+    }
+    slots.into_assignment(members, lists)
 }
 
 /// `RangeAssignor.TopicAssignmentState`.
@@ -185,6 +250,9 @@ impl ClientAssignor for RangeAssignor {
     }
 
     fn assign(&mut self, cluster: &ClusterMetadata, members: &[Subscription]) -> Result<Assignment, String> {
+        if members.iter().all(|m| consumer_rack(m).is_none()) {
+            return Ok(assign_without_racks(cluster, members));
+        }
         let mut out: Assignment = members.iter().map(|m| (m.member_id.clone(), Vec::new())).collect();
         let topics = partitions_per_topic_order(cluster, members);
         let mut subscribers: HashMap<&str, Vec<&Subscription>> = HashMap::new();

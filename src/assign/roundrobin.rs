@@ -1,8 +1,8 @@
 //! `org.apache.kafka.clients.consumer.RoundRobinAssignor` ("roundrobin").
 
-use crate::small_sort::StableSort;
-use super::{member_info_order, Assignment, ClientAssignor, ClusterMetadata, Subscription, TopicPartition};
-use std::collections::{BTreeSet, HashSet};
+use super::dense::{member_info_sorted, MemberTopics, Slots, TopicIds};
+use super::{Assignment, ClientAssignor, ClusterMetadata, Subscription, TopicPartition};
+use crate::java::compare_strings;
 
 pub struct RoundRobinAssignor;
 
@@ -12,36 +12,38 @@ impl ClientAssignor for RoundRobinAssignor {
     }
 
     fn assign(&mut self, cluster: &ClusterMetadata, members: &[Subscription]) -> Result<Assignment, String> {
-        let mut out: Assignment = members.iter().map(|m| (m.member_id.clone(), Vec::new())).collect();
+        let slots = Slots::new(members);
         // Utils.sorted: a stable sort of the map's iteration order by MemberInfo.
-        let mut circle: Vec<&Subscription> = members.iter().collect();
-        circle.stable_sort_by(|a, b| member_info_order(a, b));
-        let topics_of: Vec<HashSet<&str>> =
-            circle.iter().map(|m| m.topics.iter().map(String::as_str).collect()).collect();
+        let circle = member_info_sorted(members);
+        let mut ids = TopicIds::default();
+        let member_topics = MemberTopics::new(members, &mut ids);
         // allPartitionsSorted: a TreeSet of the subscribed topic names.
-        let mut topics: Vec<&str> = members
-            .iter()
-            .flat_map(|m| m.topics.iter().map(String::as_str))
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect();
-        topics.stable_sort_by(|a, b| crate::java::compare_strings(a, b));
+        let mut topics: Vec<u32> = (0..ids.len() as u32).collect();
+        topics.sort_unstable_by(|a, b| compare_strings(ids.names[*a as usize], ids.names[*b as usize]));
+        // which topics the member at each place of the circle subscribes to
+        let words = ids.len().div_ceil(64);
+        let mut subscribes = vec![0u64; circle.len() * words];
+        for (place, m) in circle.iter().enumerate() {
+            for t in member_topics.of(*m) {
+                subscribes[place * words + *t as usize / 64] |= 1 << (t % 64);
+            }
+        }
+        let takes = |place: usize, t: u32| subscribes[place * words + t as usize / 64] >> (t % 64) & 1 == 1;
+        let mut lists: Vec<Vec<TopicPartition>> = vec![Vec::new(); slots.len()];
         let mut next = 0usize; // the CircularIterator's peeked position
-        for topic in topics {
+        for t in topics {
+            let topic = ids.names[t as usize];
             let Some(&count) = cluster.partitions.get(topic) else { continue };
             for p in 0..count {
                 // every topic here has a subscriber, so this finds one within a lap
-                let Some(step) = (0..circle.len()).find(|k| topics_of[(next + k) % circle.len()].contains(topic))
-                else {
+                let Some(step) = (0..circle.len()).find(|k| takes((next + k) % circle.len(), t)) else {
                     return Err(format!("no member subscribes to topic {topic}"));
                 };
-                let member = (next + step) % circle.len();
-                if let Some(list) = out.get_mut(&circle[member].member_id) {
-                    list.push(TopicPartition::new(topic, p));
-                }
-                next = (member + 1) % circle.len();
+                let place = (next + step) % circle.len();
+                lists[slots.of_member[circle[place]]].push(TopicPartition::new(topic, p));
+                next = (place + 1) % circle.len();
             }
         }
-        Ok(out)
+        Ok(slots.into_assignment(members, lists))
     }
 }
