@@ -1,10 +1,10 @@
 //! `AbstractStickyAssignor.ConstrainedAssignmentBuilder`: used when every
 //! member subscribes to the same topics.
 
-use crate::small_sort::StableSort;
 use super::rack_info::RackInfo;
 use super::{current_assignment_order, Ctx, OwnedPartitions, Tp};
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
+use crate::assign::dense::{FxMap as HashMap, FxSet as HashSet};
 
 struct Builder<'c, 'a> {
     ctx: &'c Ctx<'a>,
@@ -26,14 +26,14 @@ struct Builder<'c, 'a> {
 pub(crate) fn build(ctx: &Ctx, rack_info: &RackInfo, owned: OwnedPartitions) -> Result<(Vec<Vec<Tp>>, HashMap<Tp, usize>), String> {
     let n = ctx.members.len();
     if n == 0 {
-        return Ok((Vec::new(), HashMap::new()));
+        return Ok((Vec::new(), HashMap::default()));
     }
     let total = ctx.total_partitions;
     let mut b = Builder {
         ctx,
         rack_info,
         multiple_owners: owned.partitions_with_multiple_previous_owners,
-        maybe_revoked: HashMap::new(),
+        maybe_revoked: HashMap::default(),
         unfilled_under_min: Vec::new(),
         unfilled_exactly_min: VecDeque::new(),
         min_quota: total / n,
@@ -41,15 +41,18 @@ pub(crate) fn build(ctx: &Ctx, rack_info: &RackInfo, owned: OwnedPartitions) -> 
         expected_over_min: total % n,
         current_over_min: 0,
         assignment: vec![Vec::new(); n],
-        transferring: HashMap::new(),
+        transferring: HashMap::default(),
     };
-    let assigned = b.assign_owned_partitions(owned.owned);
-    let assigned: HashSet<Tp> = assigned.into_iter().collect();
+    let mut assigned = vec![false; total];
+    for tp in b.assign_owned_partitions(owned.owned) {
+        assigned[ctx.flat(tp)] = true;
+    }
     let mut unassigned: Vec<Tp> =
-        (0..ctx.topics.len() as u32).flat_map(|t| ctx.partitions_of(t)).filter(|tp| !assigned.contains(tp)).collect();
+        (0..ctx.topics.len() as u32).flat_map(|t| ctx.partitions_of(t)).filter(|tp| !assigned[ctx.flat(*tp)]).collect();
     let rank = &ctx.id_rank;
-    b.unfilled_under_min.stable_sort_by_key(|m| rank[*m]);
-    b.unfilled_exactly_min.make_contiguous().stable_sort_by_key(|m| rank[*m]);
+    // ranks are distinct: unstable sorts are stable here
+    b.unfilled_under_min.sort_unstable_by_key(|m| rank[*m]);
+    b.unfilled_exactly_min.make_contiguous().sort_unstable_by_key(|m| rank[*m]);
     rack_info.sort_partitions_by_rack_consumers(&mut unassigned);
     let unassigned = b.assign_rack_aware_round_robin(unassigned);
     b.assign_round_robin(&unassigned)?;
@@ -73,7 +76,8 @@ impl Builder<'_, '_> {
                     !mismatch
                 })
                 .collect();
-            partitions.stable_sort_by_key(|tp| (tp.partition, tp.topic));
+            // owned partitions are distinct, so this unstable sort is stable
+            partitions.sort_unstable_by_key(|tp| (tp.partition, tp.topic));
             partitions.retain(|tp| !self.multiple_owners.contains(tp));
             let keep = if partitions.len() < self.min_quota {
                 self.unfilled_under_min.push(consumer);
@@ -148,35 +152,41 @@ impl Builder<'_, '_> {
 
     /// `assignRoundRobin`: under-min members in turn, then exactly-min ones.
     fn assign_round_robin(&mut self, unassigned: &[Tp]) -> Result<(), String> {
-        // position of the Java iterator over unfilled_under_min
-        let mut cursor = 0;
+        // The Java iterator over unfilled_under_min, removing as it goes: the
+        // members before `read` that stay are compacted to `0..kept`; a lap
+        // ends when `read` reaches the end, and the next starts over the kept ones.
+        let (mut read, mut kept) = (0, 0);
         for tp in unassigned {
-            let consumer = if cursor < self.unfilled_under_min.len() {
-                cursor += 1;
-                self.unfilled_under_min[cursor - 1]
-            } else if self.unfilled_under_min.is_empty() {
+            if read == self.unfilled_under_min.len() && kept > 0 {
+                self.unfilled_under_min.truncate(kept);
+                (read, kept) = (0, 0);
+            }
+            let from_under_min = read < self.unfilled_under_min.len();
+            let consumer = if from_under_min {
+                let c = self.unfilled_under_min[read];
+                self.unfilled_under_min[kept] = c;
+                (read, kept) = (read + 1, kept + 1);
+                c
+            } else {
                 match self.unfilled_exactly_min.pop_front() {
                     Some(c) => c,
                     None => return Err("No more unfilled consumers to be assigned.".to_string()),
                 }
-            } else {
-                cursor = 1;
-                self.unfilled_under_min[0]
             };
             let count = self.assign_new_partition(*tp, consumer);
             if count == self.min_quota {
                 // unfilledConsumerIter.remove(): drops the member just returned
-                if cursor > 0 && self.unfilled_under_min.get(cursor - 1) == Some(&consumer) {
-                    self.unfilled_under_min.remove(cursor - 1);
-                    cursor -= 1;
-                } else {
+                if !from_under_min {
                     return Err("IllegalStateException: no member to remove from the unfilled list".to_string());
                 }
+                kept -= 1;
                 self.unfilled_exactly_min.push_back(consumer);
             } else if count == self.max_quota {
                 self.current_over_min += 1;
             }
         }
+        // what is left of the list, as verifyUnfilledMembers sees it
+        self.unfilled_under_min.drain(kept..read);
         Ok(())
     }
 

@@ -5,7 +5,8 @@ use crate::small_sort::StableSort;
 use super::movements::PartitionMovements;
 use super::rack_info::RackInfo;
 use super::{Ctx, OwnedPartitions, StickyAssignor, Tp, DEFAULT_GENERATION};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
+use crate::assign::dense::{FxMap as HashMap, FxSet as HashSet};
 
 const NO_OWNER: usize = usize::MAX;
 
@@ -100,7 +101,7 @@ impl Builder<'_, '_> {
     /// `prepopulateCurrentAssignments`: each partition's owner from an earlier
     /// generation (highest generation below `maxGeneration`).
     fn prepopulate_current_assignments(&self, assignor: &StickyAssignor) -> HashMap<Tp, (usize, i32)> {
-        let mut prev: HashMap<Tp, (usize, i32)> = HashMap::new();
+        let mut prev: HashMap<Tp, (usize, i32)> = HashMap::default();
         let max_generation = assignor.max_generation;
         for (m, sub) in self.ctx.members.iter().enumerate() {
             let (partitions, generation) = assignor.member_data(sub);
@@ -109,7 +110,7 @@ impl Builder<'_, '_> {
                 None if max_generation > DEFAULT_GENERATION => DEFAULT_GENERATION,
                 _ => continue,
             };
-            for tp in partitions.iter().filter_map(|tp| self.ctx.tp(tp)) {
+            for tp in self.ctx.tps(partitions) {
                 match prev.get(&tp) {
                     Some((_, g)) if generation <= *g => {}
                     _ => {

@@ -12,10 +12,13 @@ mod movements;
 mod rack_info;
 
 use crate::small_sort::StableSort;
+use super::dense::assignment_by_member;
 use super::{Assignment, ClientAssignor, ClusterMetadata, RebalanceProtocol, Subscription, SubscriptionFormat, TopicPartition};
-use crate::java::{compare_strings, hashmap_order, string_hash};
+use super::dense::{MemberTopics, TopicIds};
+use crate::java::{compare_strings, java_hash_order, string_hash};
 use rack_info::RackInfo;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
+use crate::assign::dense::{FxMap as HashMap, FxSet as HashSet};
 
 /// `AbstractStickyAssignor.DEFAULT_GENERATION`.
 pub const DEFAULT_GENERATION: i32 = -1;
@@ -35,6 +38,8 @@ pub(crate) struct Ctx<'a> {
     pub counts: Vec<i32>,
     pub topic_hashes: Vec<i32>,
     pub members: &'a [Subscription],
+    /// The flat index of each topic's partition 0 (see [`Ctx::flat`]).
+    pub offsets: Vec<usize>,
     /// Position of each member id in Java `String.compareTo` order.
     pub id_rank: Vec<usize>,
     pub total_partitions: usize,
@@ -42,14 +47,11 @@ pub(crate) struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     fn new(cluster: &ClusterMetadata, members: &'a [Subscription]) -> Self {
-        let mut topics: Vec<&'a str> = members
-            .iter()
-            .flat_map(|m| m.topics.iter().map(String::as_str))
-            .filter(|t| cluster.partitions.get(*t).is_some_and(|n| *n > 0))
-            .collect::<HashSet<_>>()
-            .into_iter()
-            .collect();
-        topics.stable_sort_by(|a, b| compare_strings(a, b));
+        let mut names = TopicIds::default();
+        MemberTopics::new(members, &mut names);
+        let mut topics: Vec<&'a str> =
+            names.names.iter().copied().filter(|t| cluster.partitions.get(*t).is_some_and(|n| *n > 0)).collect();
+        topics.sort_unstable_by(|a, b| compare_strings(a, b));
         let counts: Vec<i32> = topics.iter().map(|t| cluster.partitions[*t]).collect();
         let mut by_id: Vec<usize> = (0..members.len()).collect();
         by_id.stable_sort_by(|a, b| compare_strings(&members[*a].member_id, &members[*b].member_id));
@@ -59,6 +61,7 @@ impl<'a> Ctx<'a> {
             topic_index: topics.iter().enumerate().map(|(i, t)| (*t, i as u32)).collect(),
             topic_hashes: topics.iter().map(|t| string_hash(t)).collect(),
             total_partitions: counts.iter().map(|c| *c as usize).sum(),
+            offsets: counts.iter().scan(0, |sum, c| Some(std::mem::replace(sum, *sum + *c as usize))).collect(),
             counts,
             topics,
             members,
@@ -66,10 +69,26 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// The internal form of an existing partition (`None` otherwise).
-    pub fn tp(&self, tp: &TopicPartition) -> Option<Tp> {
-        let topic = *self.topic_index.get(tp.topic.as_str())?;
-        (tp.partition >= 0 && tp.partition < self.counts[topic as usize]).then_some(Tp { topic, partition: tp.partition })
+    /// The index of a partition among all partitions (topics in order).
+    pub fn flat(&self, tp: Tp) -> usize {
+        self.offsets[tp.topic as usize] + tp.partition as usize
+    }
+
+    /// The internal forms of the existing partitions of `list`; one topic
+    /// lookup per run of partitions of the same topic.
+    pub fn tps<'l>(&'l self, list: &'l [TopicPartition]) -> impl Iterator<Item = Tp> + 'l {
+        let mut last: Option<(&'l str, Option<u32>)> = None;
+        list.iter().filter_map(move |tp| {
+            let topic = match last {
+                Some((name, topic)) if name == tp.topic => topic,
+                _ => {
+                    let topic = self.topic_index.get(tp.topic.as_str()).copied();
+                    last = Some((tp.topic.as_str(), topic));
+                    topic
+                }
+            }?;
+            (tp.partition >= 0 && tp.partition < self.counts[topic as usize]).then_some(Tp { topic, partition: tp.partition })
+        })
     }
 
     pub fn external(&self, tp: Tp) -> TopicPartition {
@@ -175,14 +194,16 @@ impl StickyAssignor {
     /// and tells whether every member subscribes to the same topics.
     fn all_subscriptions_equal(&mut self, ctx: &Ctx) -> OwnedPartitions {
         let mut equal = true;
-        let mut subscribed: HashSet<&str> = HashSet::new();
+        let mut subscribed: HashSet<&str> = HashSet::default();
         let mut owned: Vec<Vec<Tp>> = vec![Vec::new(); ctx.members.len()];
-        let mut multiple = HashSet::new();
-        let mut previous_owner: HashMap<Tp, usize> = HashMap::new();
+        let mut multiple = HashSet::default();
+        // partition (flat index) -> member holding it so far
+        let mut previous_owner: Vec<usize> = vec![usize::MAX; ctx.total_partitions];
         for (i, m) in ctx.members.iter().enumerate() {
             if subscribed.is_empty() {
                 subscribed.extend(m.topics.iter().map(String::as_str));
             } else if equal
+                && !(i > 0 && m.topics == ctx.members[i - 1].topics)
                 && !(m.topics.len() == subscribed.len() && m.topics.iter().all(|t| subscribed.contains(t.as_str())))
             {
                 equal = false;
@@ -190,13 +211,14 @@ impl StickyAssignor {
             let (partitions, generation) = self.member_data(m);
             let generation = generation.unwrap_or(DEFAULT_GENERATION);
             self.max_generation = self.max_generation.max(generation);
-            for tp in partitions.iter().filter_map(|tp| ctx.tp(tp)) {
-                match previous_owner.get(&tp).copied() {
-                    None => {
+            for tp in ctx.tps(partitions) {
+                let slot = ctx.flat(tp);
+                match previous_owner[slot] {
+                    usize::MAX => {
                         owned[i].push(tp);
-                        previous_owner.insert(tp, i);
+                        previous_owner[slot] = i;
                     }
-                    Some(other) => {
+                    other => {
                         let other_generation = generation_field(&ctx.members[other]).unwrap_or(DEFAULT_GENERATION);
                         if generation >= other_generation {
                             if generation == other_generation {
@@ -207,7 +229,7 @@ impl StickyAssignor {
                             if let Some(pos) = owned[other].iter().position(|p| *p == tp) {
                                 owned[other].remove(pos);
                             }
-                            previous_owner.insert(tp, i);
+                            previous_owner[slot] = i;
                         }
                     }
                 }
@@ -217,12 +239,12 @@ impl StickyAssignor {
     }
 
     /// `AbstractStickyAssignor.assignPartitions`.
-    fn assign_partitions(&mut self, cluster: &ClusterMetadata, members: &[Subscription]) -> Result<Vec<Vec<Tp>>, String> {
-        let ctx = Ctx::new(cluster, members);
-        let rack_info = RackInfo::new(&ctx, cluster, self.prefer_rack_aware_logic);
-        let owned = self.all_subscriptions_equal(&ctx);
+    fn assign_partitions(&mut self, ctx: &Ctx, cluster: &ClusterMetadata) -> Result<Vec<Vec<Tp>>, String> {
+        let (ctx, members) = (ctx, ctx.members);
+        let rack_info = RackInfo::new(ctx, cluster, self.prefer_rack_aware_logic);
+        let owned = self.all_subscriptions_equal(ctx);
         if owned.all_subscriptions_equal {
-            let (assignment, transferring) = constrained::build(&ctx, &rack_info, owned)?;
+            let (assignment, transferring) = constrained::build(ctx, &rack_info, owned)?;
             self.partitions_transferring_ownership = Some(
                 transferring.iter().map(|(tp, m)| (ctx.external(*tp), members[*m].member_id.clone())).collect(),
             );
@@ -240,9 +262,9 @@ impl StickyAssignor {
             Ok(assignment)
         } else {
             self.partitions_transferring_ownership = None;
-            let mut assignment = general::build(&ctx, &rack_info, owned, self)?;
+            let mut assignment = general::build(ctx, &rack_info, owned, self)?;
             if self.cooperative {
-                adjust_for_transferring_ownership(&ctx, &mut assignment);
+                adjust_for_transferring_ownership(ctx, &mut assignment);
             }
             Ok(assignment)
         }
@@ -253,10 +275,10 @@ impl StickyAssignor {
 /// `adjustAssignment`: a partition added to one member and revoked from
 /// another (per the `ownedPartitions` fields) is withheld this round.
 fn adjust_for_transferring_ownership(ctx: &Ctx, assignment: &mut [Vec<Tp>]) {
-    let mut added: HashMap<Tp, usize> = HashMap::new();
-    let mut revoked: HashSet<Tp> = HashSet::new();
+    let mut added: HashMap<Tp, usize> = HashMap::default();
+    let mut revoked: HashSet<Tp> = HashSet::default();
     for (m, assigned) in assignment.iter().enumerate() {
-        let owned: HashSet<Tp> = owned_field(&ctx.members[m]).iter().filter_map(|tp| ctx.tp(tp)).collect();
+        let owned: HashSet<Tp> = ctx.tps(owned_field(&ctx.members[m])).collect();
         let assigned_set: HashSet<Tp> = assigned.iter().copied().collect();
         added.extend(assigned.iter().filter(|tp| !owned.contains(tp)).map(|tp| (*tp, m)));
         revoked.extend(owned.iter().filter(|tp| !assigned_set.contains(tp)));
@@ -298,27 +320,21 @@ impl ClientAssignor for StickyAssignor {
     }
 
     fn assign(&mut self, cluster: &ClusterMetadata, members: &[Subscription]) -> Result<Assignment, String> {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         if let Some(dup) = members.iter().find(|m| !seen.insert(m.member_id.as_str())) {
             return Err(format!("member {} appears twice", dup.member_id));
         }
-        let ctx_members = members;
-        let assignment = self.assign_partitions(cluster, ctx_members)?;
         let ctx = Ctx::new(cluster, members);
-        Ok(members
-            .iter()
-            .zip(assignment)
-            .map(|(m, list)| (m.member_id.clone(), list.into_iter().map(|tp| ctx.external(tp)).collect()))
-            .collect())
+        let assignment = self.assign_partitions(&ctx, cluster)?;
+        let lists = assignment.into_iter().map(|list| list.into_iter().map(|tp| ctx.external(tp)).collect()).collect();
+        Ok(assignment_by_member(members, lists))
     }
 }
 
 /// The iteration order of `consumerToOwnedPartitions` (a default `HashMap`
 /// filled in subscription order), as member indices.
 pub(crate) fn current_assignment_order(ctx: &Ctx) -> Vec<usize> {
-    let index: HashMap<&str, usize> = ctx.members.iter().enumerate().map(|(i, m)| (m.member_id.as_str(), i)).collect();
-    hashmap_order(ctx.members.iter().map(|m| m.member_id.as_str()), None)
-        .iter()
-        .map(|id| index[id.as_str()])
-        .collect()
+    // member ids are distinct (assign rejects duplicates)
+    let hashes: Vec<i32> = ctx.members.iter().map(|m| string_hash(&m.member_id)).collect();
+    java_hash_order(&hashes, 16)
 }

@@ -6,7 +6,7 @@
 //! the set's current table, earliest inserted within the bucket.
 
 use super::{Ctx, Tp};
-use std::collections::HashMap;
+use crate::assign::dense::FxMap as HashMap;
 
 /// A `java.util.HashSet<TopicPartition>` reduced to what is asked of it.
 #[derive(Default)]

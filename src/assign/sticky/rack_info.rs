@@ -4,7 +4,8 @@ use crate::small_sort::StableSort;
 use super::{Ctx, Tp};
 use crate::assign::rack::{consumer_rack, partition_racks, use_rack_aware_assignment};
 use crate::assign::ClusterMetadata;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+use crate::assign::dense::FxMap as HashMap;
 
 pub(crate) struct RackInfo<'a> {
     /// member -> rack; empty unless rack-aware assignment is used.
@@ -24,7 +25,7 @@ impl<'a> RackInfo<'a> {
                 consumers_by_rack.entry(rack).or_default().push(i);
             }
         }
-        let mut racks_of: HashMap<Tp, BTreeSet<&'a str>> = HashMap::new();
+        let mut racks_of: HashMap<Tp, BTreeSet<&'a str>> = HashMap::default();
         if !consumers_by_rack.is_empty() {
             for t in 0..ctx.topics.len() as u32 {
                 for tp in ctx.partitions_of(t) {
@@ -43,7 +44,7 @@ impl<'a> RackInfo<'a> {
                 consumers_by_rack.iter().flat_map(|(rack, members)| members.iter().map(move |m| (*m, *rack))).collect();
             RackInfo { consumer_racks, partition_racks: racks_of, num_consumers_by_partition }
         } else {
-            RackInfo { consumer_racks: HashMap::new(), partition_racks: HashMap::new(), num_consumers_by_partition }
+            RackInfo { consumer_racks: HashMap::default(), partition_racks: HashMap::default(), num_consumers_by_partition }
         }
     }
 
