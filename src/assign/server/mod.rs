@@ -6,7 +6,7 @@
 use crate::small_sort::StableSort;
 use super::{Assignment, TopicPartition};
 use crate::java::{compare_strings, int_set_order, uuid_hash_order, Uuid};
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 pub mod range;
 pub mod uniform;
@@ -80,21 +80,16 @@ impl GroupSpec {
         }
     }
 
-    /// `isPartitionAssigned(topicId, partition)` backed by the members' assignments.
-    pub(crate) fn assigned_partitions(&self) -> HashSet<(Uuid, i32)> {
-        if self.without_inverted_assignment {
-            return HashSet::new();
-        }
-        self.members
-            .iter()
-            .flat_map(|m| m.assignment.iter().flat_map(|(t, ps)| ps.iter().map(move |p| (*t, *p))))
-            .collect()
-    }
-
     /// Members sorted as `RangeAssignor.sortMemberIds`: static members first by
     /// instance id, then the rest by member id.
     pub(crate) fn sorted_members(&self) -> Vec<&MemberSpec> {
         let mut sorted: Vec<&MemberSpec> = self.members.iter().collect();
+        let byte_order = |s: &str| s.bytes().all(|b| b < 0xEE);
+        if self.members.iter().all(|m| m.instance_id.is_none() && byte_order(&m.member_id)) {
+            // Java's String order is byte order here; ties only between equal ids
+            sorted.sort_by(|a, b| a.member_id.as_bytes().cmp(b.member_id.as_bytes()));
+            return sorted;
+        }
         sorted.stable_sort_by(|a, b| match (&a.instance_id, &b.instance_id) {
             (Some(x), Some(y)) => compare_strings(x, y),
             (Some(_), None) => std::cmp::Ordering::Less,

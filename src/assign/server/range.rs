@@ -2,8 +2,9 @@
 //! ("range"): not sticky; contiguous ranges per topic over sorted members.
 
 use super::{GroupSpec, ServerAssignment, ServerAssignor, SubscriptionType, TopicMetadata};
+use crate::assign::dense::UuidIndex;
 use crate::java::Uuid;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub struct RangeAssignor;
 
@@ -45,42 +46,53 @@ impl ServerAssignor for RangeAssignor {
     }
 
     fn assign(&self, group: &GroupSpec, topics: &TopicMetadata) -> Result<ServerAssignment, String> {
-        let mut out = ServerAssignment::new();
         let members = group.sorted_members();
-        let Some(first) = members.first() else { return Ok(out) };
-        let mut ranges: BTreeMap<Uuid, TopicRange> = BTreeMap::new();
-        let nonexistent = || "Member is subscribed to a non-existent topic".to_string();
-        if group.subscription_type == SubscriptionType::Homogeneous {
-            for id in &first.subscribed_topic_ids {
-                let n = topics.num_partitions(id);
-                if n == -1 {
-                    return Err(nonexistent());
-                }
-                ranges.insert(*id, TopicRange::new(n, members.len() as i32));
-            }
+        let Some(first) = members.first() else { return Ok(ServerAssignment::new()) };
+        let homogeneous = group.subscription_type == SubscriptionType::Homogeneous;
+        // topic ids -> dense index: the first member's for a homogeneous group
+        let mut ids: Vec<Uuid> = Vec::new();
+        if homogeneous {
+            ids.extend(first.subscribed_topic_ids.iter().copied());
         } else {
+            let mut seen = std::collections::BTreeSet::new();
+            for m in &members {
+                ids.extend(m.subscribed_topic_ids.iter().copied().filter(|id| seen.insert(*id)));
+            }
+        }
+        let index = UuidIndex::new(&ids);
+        let mut ranges: Vec<Option<TopicRange>> = Vec::with_capacity(ids.len());
+        for id in &ids {
+            let n = topics.num_partitions(id);
+            if n == -1 {
+                return Err("Member is subscribed to a non-existent topic".to_string());
+            }
+            // a topic listed twice by the first member keeps its first range state
+            let first_time = index.get(id) == Some(ranges.len());
+            ranges.push(first_time.then(|| TopicRange::new(n, if homogeneous { members.len() as i32 } else { 0 })));
+        }
+        if !homogeneous {
             for m in &members {
                 for id in &m.subscribed_topic_ids {
-                    let n = topics.num_partitions(id);
-                    if n == -1 {
-                        return Err(nonexistent());
+                    if let Some(Some(range)) = index.get(id).map(|i| ranges[i].as_mut()) {
+                        range.num_members += 1;
                     }
-                    ranges.entry(*id).or_insert_with(|| TopicRange::new(n, 0)).num_members += 1;
                 }
             }
         }
+        let mut out: Vec<(String, BTreeMap<Uuid, BTreeSet<i32>>)> = Vec::with_capacity(members.len());
         for m in &members {
-            let entry = out.entry(m.member_id.clone()).or_default();
-            let subscribed = if group.subscription_type == SubscriptionType::Homogeneous { first } else { m };
+            let mut entry = BTreeMap::new();
+            let subscribed = if homogeneous { first } else { m };
             for id in &subscribed.subscribed_topic_ids {
-                if let Some(range) = ranges.get_mut(id) {
+                if let Some(Some(range)) = index.get(id).map(|i| ranges[i].as_mut()) {
                     let r = range.next();
                     if !r.is_empty() {
-                        entry.entry(*id).or_default().extend(r);
+                        entry.entry(*id).or_insert_with(BTreeSet::new).extend(r);
                     }
                 }
             }
+            out.push((m.member_id.clone(), entry));
         }
-        Ok(out)
+        Ok(out.into_iter().collect())
     }
 }

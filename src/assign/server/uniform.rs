@@ -2,8 +2,9 @@
 //! (`UniformHomogeneousAssignmentBuilder`).
 
 use super::{uniform_heterogeneous, GroupSpec, ServerAssignment, ServerAssignor, SubscriptionType, TopicMetadata};
+use crate::assign::dense::UuidIndex;
 use crate::java::{uuid_set_copy_order, Uuid};
-use std::collections::HashSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub struct UniformAssignor;
 
@@ -25,28 +26,43 @@ impl ServerAssignor for UniformAssignor {
 
 /// `UniformHomogeneousAssignmentBuilder.build` as of Kafka 4.1 (KAFKA-18688).
 fn build_homogeneous(group: &GroupSpec, topics: &TopicMetadata) -> Result<ServerAssignment, String> {
-    let mut out = ServerAssignment::new();
-    let Some(first) = group.members.first() else { return Ok(out) };
+    let Some(first) = group.members.first() else { return Ok(ServerAssignment::new()) };
     // new HashSet<>(first member's subscribedTopicIds): iterated in HashSet order
     let subscribed = uuid_set_copy_order(&first.subscribed_topic_ids);
     if subscribed.is_empty() {
-        return Ok(out);
+        return Ok(ServerAssignment::new());
     }
-    let subscribed_set: HashSet<Uuid> = subscribed.iter().copied().collect();
-    let assigned = group.assigned_partitions();
+    let subscribed_index = UuidIndex::new(&subscribed);
+    // isPartitionAssigned, per subscribed topic and partition
+    let mut assigned: Vec<Vec<bool>> = Vec::with_capacity(subscribed.len());
+    for id in &subscribed {
+        assigned.push(vec![false; topics.require(id)?.max(0) as usize]);
+    }
+    if !group.without_inverted_assignment {
+        for m in &group.members {
+            for (id, partitions) in &m.assignment {
+                let Some(t) = subscribed_index.get(id) else { continue };
+                for p in partitions {
+                    if let Some(slot) = usize::try_from(*p).ok().and_then(|p| assigned[t].get_mut(p)) {
+                        *slot = true;
+                    }
+                }
+            }
+        }
+    }
     let mut unassigned: Vec<(Uuid, i32)> = Vec::new();
     let mut total: i64 = 0;
-    for id in &subscribed {
-        let n = topics.require(id)?;
-        unassigned.extend((0..n).filter(|p| !assigned.contains(&(*id, *p))).map(|p| (*id, p)));
-        total += i64::from(n);
+    for (t, id) in subscribed.iter().enumerate() {
+        unassigned.extend((0..assigned[t].len() as i32).filter(|p| !assigned[t][*p as usize]).map(|p| (*id, p)));
+        total += assigned[t].len() as i64;
     }
     let num_members = group.members.len() as i64;
     let min_quota = (total / num_members) as usize;
     let mut extra = total % num_members;
 
-    // maybeRevokePartitions
-    let mut unfilled: Vec<(&str, usize)> = Vec::new();
+    // maybeRevokePartitions; targets by member position, keyed by id at the end
+    let mut targets: Vec<BTreeMap<Uuid, BTreeSet<i32>>> = Vec::with_capacity(group.members.len());
+    let mut unfilled: Vec<(usize, usize)> = Vec::new();
     for (index, m) in group.members.iter().enumerate() {
         let mut quota = min_quota;
         let mut quota_has_extra_partition = false;
@@ -54,9 +70,9 @@ fn build_homogeneous(group: &GroupSpec, topics: &TopicMetadata) -> Result<Server
             quota += 1;
             quota_has_extra_partition = true;
         }
-        let entry = out.entry(m.member_id.clone()).or_default();
+        let mut entry: BTreeMap<Uuid, BTreeSet<i32>> = BTreeMap::new();
         for (id, partitions) in &m.assignment {
-            if !subscribed_set.contains(id) {
+            if subscribed_index.get(id).is_none() {
                 continue;
             }
             if partitions.len() <= quota {
@@ -82,26 +98,31 @@ fn build_homogeneous(group: &GroupSpec, topics: &TopicMetadata) -> Result<Server
             quota_has_extra_partition = false;
         }
         if quota > 0 {
-            unfilled.push((&m.member_id, quota));
+            unfilled.push((index, quota));
         }
         if quota_has_extra_partition {
             extra -= 1;
         }
+        targets.push(entry);
     }
 
     // assignRemainingPartitions
     let mut next = 0;
     for (member, quota) in unfilled {
-        let entry = out.entry(member.to_string()).or_default();
-        for &(id, p) in unassigned.iter().skip(next).take(quota) {
+        let end = (next + quota).min(unassigned.len());
+        let entry = &mut targets[member];
+        for &(id, p) in &unassigned[next..end] {
             entry.entry(id).or_default().insert(p);
-            next += 1;
         }
+        next = end;
     }
     if next < unassigned.len() {
         return Err("Partitions were left unassigned".to_string());
     }
-    Ok(out)
+    let mut keyed: Vec<(&String, BTreeMap<Uuid, BTreeSet<i32>>)> =
+        group.members.iter().map(|m| &m.member_id).zip(targets).collect();
+    keyed.sort_by(|a, b| a.0.cmp(b.0));
+    Ok(keyed.into_iter().map(|(id, target)| (id.clone(), target)).collect())
 }
 
 #[cfg(test)]

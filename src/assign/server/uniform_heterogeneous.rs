@@ -3,22 +3,29 @@
 
 use crate::small_sort::StableSort;
 use super::{GroupSpec, ServerAssignment, TopicMetadata};
+use crate::assign::dense::UuidIndex;
 use crate::java::Uuid;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// `MAX_ITERATION_COUNT` of the balancing passes.
 const MAX_ITERATION_COUNT: usize = 16;
 
+/// Topics are dense indices into `ids` (subscribed topic ids, ascending).
 struct Builder<'a> {
     group: &'a GroupSpec,
-    topics: &'a TopicMetadata,
+    ids: Vec<Uuid>,
+    index: UuidIndex,
+    counts: Vec<i32>,
     /// topic -> subscriber member indices, in member order
-    topic_subscribers: BTreeMap<Uuid, Vec<usize>>,
+    topic_subscribers: Vec<Vec<usize>>,
     /// topic -> partition -> owner member index (-1 = unassigned)
-    owners: BTreeMap<Uuid, Vec<i64>>,
+    owners: Vec<Vec<i64>>,
     sizes: Vec<i64>,
-    target: Vec<BTreeMap<Uuid, BTreeSet<i32>>>,
+    /// Kept up to date only when the previous assignment has two owners of
+    /// a partition or an empty partition set (then it is not `owners` read
+    /// back); `None` otherwise.
+    target: Option<Vec<BTreeMap<Uuid, BTreeSet<i32>>>>,
 }
 
 /// `MemberAssignmentBalancer`: hands out least-loaded members level by level
@@ -37,7 +44,8 @@ struct MemberAssignmentBalancer {
 impl MemberAssignmentBalancer {
     fn new(members: &[usize], sizes: &[i64]) -> Self {
         let mut sorted = members.to_vec();
-        sorted.stable_sort_by(|a, b| sizes[*a].cmp(&sizes[*b]).then(a.cmp(b)));
+        // the member index breaks ties, so this unstable sort is stable
+        sorted.sort_unstable_by_key(|m| (sizes[*m], *m));
         let (first, last) = (sizes[sorted[0]], sizes[sorted[sorted.len() - 1]]);
         MemberAssignmentBalancer {
             least_loaded_range_end: 0,
@@ -104,82 +112,108 @@ impl MemberAssignmentBalancer {
 }
 
 impl<'a> Builder<'a> {
-    fn num_partitions(&self, id: &Uuid) -> i32 {
-        self.topics.num_partitions(id)
-    }
-
     /// `topicComparator`: partitions per subscriber descending, then subscriber
-    /// count ascending, then topic id.
-    fn sort_topic_ids(&self, ids: impl Iterator<Item = Uuid>) -> Vec<Uuid> {
-        let mut sorted: Vec<Uuid> = ids.collect();
-        let key = |id: &Uuid| {
-            let subs = self.topic_subscribers[id].len();
-            (f64::from(self.num_partitions(id)) / subs as f64, subs)
+    /// count ascending, then topic id (the index, as `ids` ascend).
+    fn sort_topic_ids(&self, topics: impl Iterator<Item = usize>) -> Vec<usize> {
+        let mut sorted: Vec<usize> = topics.collect();
+        let key = |t: usize| {
+            let subs = self.topic_subscribers[t].len();
+            (f64::from(self.counts[t]) / subs as f64, subs)
         };
         sorted.stable_sort_by(|a, b| {
-            let ((ra, sa), (rb, sb)) = (key(a), key(b));
+            let ((ra, sa), (rb, sb)) = (key(*a), key(*b));
             rb.partial_cmp(&ra).unwrap_or(Ordering::Equal).then(sa.cmp(&sb)).then(a.cmp(b))
         });
         sorted
     }
 
-    fn assign_partition(&mut self, topic: Uuid, partition: i32, member: usize) {
-        let Some(owners) = self.owners.get_mut(&topic) else { return };
+    fn assign_partition(&mut self, topic: usize, partition: i32, member: usize) {
+        let owners = &mut self.owners[topic];
         let old = owners[partition as usize];
         owners[partition as usize] = member as i64;
+        let id = self.ids[topic];
         if old >= 0 {
             let old = old as usize;
-            if let Some(set) = self.target[old].get_mut(&topic) {
-                set.remove(&partition);
-                if set.is_empty() {
-                    self.target[old].remove(&topic);
+            if let Some(target) = self.target.as_mut() {
+                if let Some(set) = target[old].get_mut(&id) {
+                    set.remove(&partition);
+                    if set.is_empty() {
+                        target[old].remove(&id);
+                    }
                 }
             }
             self.sizes[old] -= 1;
         }
-        self.target[member].entry(topic).or_default().insert(partition);
+        if let Some(target) = self.target.as_mut() {
+            target[member].entry(id).or_default().insert(partition);
+        }
         self.sizes[member] += 1;
     }
 
     fn maybe_revoke_partitions(&mut self) -> Result<(), String> {
+        let mut plain = true;
         for (i, m) in self.group.members.iter().enumerate() {
             for (id, partitions) in &m.assignment {
                 if !m.subscribed_topic_ids.contains(id) {
                     continue;
                 }
-                let owners = self.owners.get_mut(id).ok_or("subscribed topic without metadata")?;
+                let t = self.index.get(id).ok_or("subscribed topic without metadata")?;
+                let owners = &mut self.owners[t];
                 self.sizes[i] += partitions.len() as i64;
+                plain &= !partitions.is_empty();
                 for p in partitions {
                     let slot = usize::try_from(*p).ok().and_then(|p| owners.get_mut(p));
-                    *slot.ok_or_else(|| format!("member {} owns nonexistent partition {id}:{p}", m.member_id))? =
-                        i as i64;
+                    let slot = slot.ok_or_else(|| format!("member {} owns nonexistent partition {id}:{p}", m.member_id))?;
+                    plain &= *slot == -1;
+                    *slot = i as i64;
                 }
-                self.target[i].entry(*id).or_default().extend(partitions.iter().copied());
             }
+        }
+        if !plain {
+            let mut target = vec![BTreeMap::<Uuid, BTreeSet<i32>>::new(); self.group.members.len()];
+            for (i, m) in self.group.members.iter().enumerate() {
+                for (id, partitions) in m.assignment.iter().filter(|(id, _)| m.subscribed_topic_ids.contains(id)) {
+                    target[i].entry(*id).or_default().extend(partitions.iter().copied());
+                }
+            }
+            self.target = Some(target);
         }
         Ok(())
     }
 
+    /// The target assignment: `owners` read back, unless it is kept.
+    fn into_target(self) -> Vec<BTreeMap<Uuid, BTreeSet<i32>>> {
+        if let Some(target) = self.target {
+            return target;
+        }
+        let mut target = vec![BTreeMap::<Uuid, BTreeSet<i32>>::new(); self.group.members.len()];
+        for (t, owners) in self.owners.iter().enumerate() {
+            for (p, owner) in owners.iter().enumerate() {
+                if *owner >= 0 {
+                    target[*owner as usize].entry(self.ids[t]).or_default().insert(p as i32);
+                }
+            }
+        }
+        target
+    }
+
     fn assign_remaining_partitions(&mut self) {
-        let unassigned: Vec<(Uuid, Vec<i32>)> = self
+        let partitions: Vec<Vec<i32>> = self
             .owners
             .iter()
-            .map(|(id, owners)| (*id, (0..owners.len() as i32).filter(|p| owners[*p as usize] == -1).collect::<Vec<_>>()))
-            .filter(|(_, ps)| !ps.is_empty())
+            .map(|owners| (0..owners.len() as i32).filter(|p| owners[*p as usize] == -1).collect::<Vec<_>>())
             .collect();
-        let partitions: HashMap<Uuid, Vec<i32>> = unassigned.into_iter().collect();
-        for id in self.sort_topic_ids(partitions.keys().copied()) {
-            let mut balancer = MemberAssignmentBalancer::new(&self.topic_subscribers[&id], &self.sizes);
-            for p in &partitions[&id] {
+        for t in self.sort_topic_ids((0..partitions.len()).filter(|t| !partitions[*t].is_empty())) {
+            let mut balancer = MemberAssignmentBalancer::new(&self.topic_subscribers[t], &self.sizes);
+            for p in &partitions[t] {
                 let member = balancer.next_least_loaded_member(&self.sizes);
-                self.assign_partition(id, *p, member);
+                self.assign_partition(t, *p, member);
             }
         }
     }
 
     fn balance(&mut self) {
-        let eligible: Vec<Uuid> =
-            self.topic_subscribers.iter().filter(|(_, subs)| subs.len() >= 2).map(|(id, _)| *id).collect();
+        let eligible: Vec<usize> = (0..self.ids.len()).filter(|t| self.topic_subscribers[*t].len() >= 2).collect();
         if eligible.is_empty() {
             return;
         }
@@ -197,35 +231,39 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn balance_topic(&mut self, id: Uuid) -> usize {
+    fn balance_topic(&mut self, id: usize) -> usize {
         let mut moved = 0;
-        let mut balancer = MemberAssignmentBalancer::new(&self.topic_subscribers[&id], &self.sizes);
+        let mut balancer = MemberAssignmentBalancer::new(&self.topic_subscribers[id], &self.sizes);
         if balancer.imbalance(&self.sizes) <= 1 {
             return 0;
         }
-        let owners = self.owners[&id].clone();
+        let owners = &self.owners[id];
         let mut partitions: Vec<i32> = (0..owners.len() as i32).collect();
-        partitions.stable_sort_by_key(|p| (owners[*p as usize], *p));
-        let mut start: HashMap<i64, usize> = HashMap::new();
-        let mut end: HashMap<i64, usize> = HashMap::new();
+        // (owner, partition) keys are distinct: this unstable sort is stable
+        partitions.sort_unstable_by_key(|p| (owners[*p as usize], *p));
+        // per owner (index owner + 1, so -1 fits): its run in `partitions`
+        let mut start: Vec<usize> = vec![usize::MAX; self.sizes.len() + 1];
+        let mut end: Vec<usize> = vec![0; self.sizes.len() + 1];
         for (i, p) in partitions.iter().enumerate() {
-            let owner = owners[*p as usize];
-            start.entry(owner).or_insert(i);
-            end.insert(owner, i + 1);
+            let owner = (owners[*p as usize] + 1) as usize;
+            if start[owner] == usize::MAX {
+                start[owner] = i;
+            }
+            end[owner] = i + 1;
         }
         while !balancer.is_balanced() {
             let most_loaded = loop {
                 let Some(m) = balancer.next_most_loaded_member(&self.sizes) else { break None };
-                let key = m as i64;
-                match (start.get(&key), end.get(&key)) {
-                    (Some(s), Some(e)) if e > s => break Some(m),
-                    _ => balancer.exclude_most_loaded_member(),
+                let key = m + 1;
+                if start[key] != usize::MAX && end[key] > start[key] {
+                    break Some(m);
                 }
+                balancer.exclude_most_loaded_member();
             };
             let Some(most_loaded) = most_loaded else { break };
-            let key = most_loaded as i64;
-            let e = end[&key] - 1;
-            end.insert(key, e);
+            let key = most_loaded + 1;
+            end[key] -= 1;
+            let e = end[key];
             let partition = partitions[e];
             let least_loaded = balancer.next_least_loaded_member(&self.sizes);
             if balancer.is_balanced() {
@@ -240,28 +278,46 @@ impl<'a> Builder<'a> {
 
 /// `UniformHeterogeneousAssignmentBuilder.build`.
 pub fn build(group: &GroupSpec, topics: &TopicMetadata) -> Result<ServerAssignment, String> {
-    let mut topic_subscribers: BTreeMap<Uuid, Vec<usize>> = BTreeMap::new();
-    let mut owners: BTreeMap<Uuid, Vec<i64>> = BTreeMap::new();
-    for (i, m) in group.members.iter().enumerate() {
-        for id in &m.subscribed_topic_ids {
-            let n = topics.require(id)?;
-            topic_subscribers.entry(*id).or_default().push(i);
-            owners.entry(*id).or_insert_with(|| vec![-1; n.max(0) as usize]);
+    let mut ids: Vec<Uuid> = Vec::new();
+    {
+        let mut seen = BTreeSet::new();
+        for m in &group.members {
+            for id in &m.subscribed_topic_ids {
+                topics.require(id)?;
+                if seen.insert(*id) {
+                    ids.push(*id);
+                }
+            }
         }
     }
-    if topic_subscribers.is_empty() {
+    if ids.is_empty() {
         return Ok(ServerAssignment::new());
     }
+    ids.sort_unstable();
+    let index = UuidIndex::new(&ids);
+    let mut topic_subscribers: Vec<Vec<usize>> = vec![Vec::new(); ids.len()];
+    for (i, m) in group.members.iter().enumerate() {
+        for id in &m.subscribed_topic_ids {
+            topic_subscribers[index.get(id).unwrap_or_default()].push(i);
+        }
+    }
+    let counts: Vec<i32> = ids.iter().map(|id| topics.num_partitions(id)).collect();
+    let owners = counts.iter().map(|n| vec![-1; (*n).max(0) as usize]).collect();
     let mut builder = Builder {
         group,
-        topics,
+        ids,
+        index,
+        counts,
         topic_subscribers,
         owners,
         sizes: vec![0; group.members.len()],
-        target: vec![BTreeMap::new(); group.members.len()],
+        target: None,
     };
     builder.maybe_revoke_partitions()?;
     builder.assign_remaining_partitions();
     builder.balance();
-    Ok(group.members.iter().zip(builder.target).map(|(m, t)| (m.member_id.clone(), t)).collect())
+    let mut keyed: Vec<(&String, BTreeMap<Uuid, BTreeSet<i32>>)> =
+        group.members.iter().map(|m| &m.member_id).zip(builder.into_target()).collect();
+    keyed.sort_by(|a, b| a.0.cmp(b.0));
+    Ok(keyed.into_iter().map(|(id, target)| (id.clone(), target)).collect())
 }
