@@ -375,3 +375,39 @@ fn clients_are_not_narrated_as_knowing_the_coordinators_partition() {
 }
 
 
+
+// --- 4. AbstractCoordinator.joinGroupIfNeeded on the application thread ---
+
+#[test]
+fn a_busy_leaders_join_group_answer_is_handled_at_its_next_poll_holding_up_the_sync() {
+    // HeartbeatThread.run disables itself while PREPARING_REBALANCE
+    // (`state.hasNotJoinedGroup()`), so the JoinGroup answer is handled by
+    // joinGroupIfNeeded in the application's next poll(): a cooperative leader
+    // busy with a batch runs the assignor and sends SyncGroup only then, and the
+    // group waits in CompletingRebalance meanwhile.
+    let mut s = Scenario::demo();
+    s.groups[0].config.assignors = vec!["cooperative-sticky".into()];
+    // Batches of 30 records at 100 ms each keep c1 busy 3 s per poll(), within
+    // session.timeout.ms (6 s): no heartbeats go out while its answer waits.
+    s.groups[0].config.max_poll_records = 30;
+    let mut t = TestWorld::new(s);
+    t.sleep(12_000);
+    let leader = t.world.group("demo").unwrap().1.leader_id.clone().unwrap();
+    assert_eq!(t.consumer(1).member_id, leader);
+    t.inject(Fault::SlowProcessing { consumer: 1, ms_per_record: 100 });
+    t.sleep(5_000);
+    let at = t.world.now;
+    t.inject(Fault::AddConsumer { group: "demo".into() });
+    t.sleep(60_000);
+    let answered = t.world.trace.iter().filter(|e| e.at >= at).find_map(|e| match &e.kind {
+        EventKind::MessageDelivered { to, label, .. } if *to == C1 && label.starts_with("JoinGroup ← gen=2") => Some(e.at),
+        _ => None,
+    });
+    let answered = answered.expect("c1 got the JoinGroup answer of generation 2");
+    let synced = sent_at(&t, C1, "SyncGroup gen=2").into_iter().next().expect("c1 synced generation 2");
+    assert!(synced > answered + 500, "SyncGroup at {synced} ms, the JoinGroup answer came at {answered} ms");
+    let polled = t.world.trace.iter().any(|e| e.at == synced && matches!(&e.kind, EventKind::RecordsProcessed { node, .. } if *node == C1));
+    assert!(polled, "the SyncGroup goes out in the poll() that ends the batch");
+    let stable = group_transition_times(&t, "Stable").into_iter().find(|x| *x > at).expect("generation 2 completes");
+    assert!(stable > synced, "the group waited for the leader's SyncGroup: stable {stable}, synced {synced}, answered {answered}, {:?}", group_transition_times(&t, "Stable"));
+}

@@ -127,6 +127,19 @@ pub struct ClassicConsumer {
     /// `heartbeatAttempts` of the heartbeat's retry backoff.
     #[serde(default)]
     pub heartbeat_attempts: u32,
+    /// A JoinGroup answer that arrived while the application was processing a
+    /// batch: the heartbeat thread is disabled while PREPARING_REBALANCE, so it
+    /// is handled when the application next calls poll() (`joinGroupIfNeeded`).
+    #[serde(default)]
+    pub deferred_join: Option<(u64, InFlight, super::message::Response)>,
+    /// The assignment of a SyncGroup answered while the application was busy:
+    /// `onJoinComplete` applies it at the next poll().
+    #[serde(default)]
+    pub deferred_assignment: Option<Vec<TopicPartition>>,
+    /// max.poll.interval.ms passed while the heartbeat thread was disabled
+    /// (UNJOINED, PREPARING_REBALANCE): it acts when the thread is enabled again.
+    #[serde(default)]
+    pub poll_timeout_pending: bool,
 }
 
 impl ClassicConsumer {
@@ -178,6 +191,9 @@ impl ClassicConsumer {
             join_prepare_retry_at: 0,
             join_retry_at: 0,
             heartbeat_attempts: 0,
+            deferred_join: None,
+            deferred_assignment: None,
+            poll_timeout_pending: false,
         }
     }
 
@@ -276,7 +292,15 @@ impl ClassicConsumer {
     pub(crate) fn enter_poll(&mut self, ctx: &mut Ctx, out: &mut Out) {
         self.main = MainThread::InPoll;
         self.last_poll = ctx.now;
+        self.poll_timeout_pending = false;
         out.set_timer(TimerKey::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
+        // joinGroupIfNeeded runs here: a group answer that waited for this poll().
+        if let Some(assignment) = self.deferred_assignment.take() {
+            self.on_join_complete(ctx, assignment, out);
+        }
+        if let Some((correlation, f, response)) = self.deferred_join.take() {
+            return self.handle_group_response(ctx, correlation, f, response, out);
+        }
         self.drive(ctx, out);
     }
 
@@ -573,7 +597,10 @@ impl ClassicConsumer {
             out.set_timer(TimerKey::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
             return;
         }
-        if self.generation == NO_GENERATION && self.state == MemberState::UNJOINED {
+        if matches!(self.state, MemberState::UNJOINED | MemberState::PREPARING_REBALANCE) {
+            // HeartbeatThread.run: `if (state.hasNotJoinedGroup() ...) disable()`; the
+            // poll timer is checked only by the enabled heartbeat thread.
+            self.poll_timeout_pending = self.state == MemberState::PREPARING_REBALANCE;
             return;
         }
         out.emit(EventKind::Note {

@@ -86,6 +86,19 @@ impl ClassicConsumer {
     pub fn handle_response(&mut self, ctx: &mut Ctx, correlation: u64, response: Response, out: &mut Out) {
         let Some(f) = self.in_flight.remove(&correlation) else { return };
         out.cancel_timer(TimerKey::RequestTimeout { correlation });
+        if f.api == "JoinGroup" && matches!(self.main, MainThread::Processing { .. }) {
+            // The heartbeat thread is disabled while PREPARING_REBALANCE: nobody
+            // polls the network client until the application calls poll().
+            self.connections.ready(f.broker);
+            out.emit(EventKind::Note { node: self.node(), text: "JoinGroup answered: handled at the application's next poll()".into() });
+            self.deferred_join = Some((correlation, f, response));
+            return;
+        }
+        self.handle_group_response(ctx, correlation, f, response, out);
+    }
+
+    /// A response, handled (`f` is its request, already off the in-flight books).
+    pub(crate) fn handle_group_response(&mut self, ctx: &mut Ctx, correlation: u64, f: super::consumer::InFlight, response: Response, out: &mut Out) {
         let error = response.error();
         self.connections.ready(f.broker);
         if error == Errors::NONE {
@@ -185,6 +198,10 @@ impl ClassicConsumer {
                     connect_assignments: Vec::new(),
                 });
                 self.send(ctx, coordinator, request, false, out);
+                if std::mem::take(&mut self.poll_timeout_pending) {
+                    // The heartbeat thread is enabled again and finds the poll timer expired.
+                    self.poll_timeout(ctx, out);
+                }
             }
             Errors::MEMBER_ID_REQUIRED => {
                 // The member keeps PREPARING_REBALANCE and rejoins at once with the id.
@@ -271,6 +288,13 @@ impl ClassicConsumer {
             Errors::NONE => {
                 self.rejoin_needed = false;
                 self.set_state(ctx, MemberState::STABLE, &format!("SyncGroup done, generation {}", self.generation), out);
+                if matches!(self.main, MainThread::Processing { .. } | MainThread::CommitSync { .. }) {
+                    // The heartbeat thread completed the SyncGroup; onJoinComplete runs in
+                    // joinGroupIfNeeded, on the application thread's next poll().
+                    out.emit(EventKind::Note { node: self.node(), text: "SyncGroup answered: the assignment is applied at the application's next poll()".into() });
+                    self.deferred_assignment = Some(assignment);
+                    return;
+                }
                 self.on_join_complete(ctx, assignment, out);
                 self.drive(ctx, out);
             }
@@ -281,7 +305,7 @@ impl ClassicConsumer {
     /// `onJoinComplete`: cooperative members revoke what moved and rejoin; the
     /// auto-commit timer starts a full interval from now
     /// (`nextAutoCommitTimer.updateAndReset(autoCommitIntervalMs)`).
-    fn on_join_complete(&mut self, ctx: &Ctx, mut assignment: Vec<TopicPartition>, out: &mut Out) {
+    pub(crate) fn on_join_complete(&mut self, ctx: &Ctx, mut assignment: Vec<TopicPartition>, out: &mut Out) {
         if self.config.enable_auto_commit {
             self.next_auto_commit = ctx.now + self.config.auto_commit_interval_ms;
         }
