@@ -411,3 +411,28 @@ fn a_busy_leaders_join_group_answer_is_handled_at_its_next_poll_holding_up_the_s
     let stable = group_transition_times(&t, "Stable").into_iter().find(|x| *x > at).expect("generation 2 completes");
     assert!(stable > synced, "the group waited for the leader's SyncGroup: stable {stable}, synced {synced}, answered {answered}, {:?}", group_transition_times(&t, "Stable"));
 }
+
+#[test]
+fn a_failed_heartbeat_is_retried_after_the_retry_backoff_not_a_full_interval() {
+    // Heartbeat.failHeartbeat: `heartbeatTimer.reset(retryBackoff.backoff(heartbeatAttempts++))`,
+    // 100 ms for the first failure. c1 is busy processing (only its heartbeat
+    // thread runs), its Heartbeat gets NOT_COORDINATOR from a broker in controlled
+    // shutdown, and the heartbeat thread looks the coordinator up 100 ms later
+    // instead of at its next heartbeat.interval.ms (2000).
+    let mut s = Scenario::demo();
+    s.groups[0].config.max_poll_records = 30;
+    let mut t = TestWorld::new(s);
+    t.sleep(12_000);
+    t.inject(Fault::SlowProcessing { consumer: 1, ms_per_record: 100 });
+    t.sleep(4_000);
+    let old = t.world.cluster.coordinator_for("demo").unwrap();
+    t.inject(Fault::ShutdownBroker { broker: old });
+    t.sleep(3_000);
+    let failed = t.world.trace.iter().find_map(|e| match &e.kind {
+        EventKind::MessageDelivered { to, label, .. } if *to == C1 && label == "Heartbeat → NOT_COORDINATOR" => Some(e.at),
+        _ => None,
+    });
+    let failed = failed.expect("c1's Heartbeat reached the broker after it handed off the partition");
+    let lookup = sent_at(&t, C1, "FindCoordinator").into_iter().find(|at| *at >= failed).expect("c1 looks the coordinator up");
+    assert_eq!(lookup, failed + 100, "retry.backoff.ms after the failed heartbeat");
+}
