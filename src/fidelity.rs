@@ -10,6 +10,11 @@ pub struct Note {
 
 pub const NOTES: &[Note] = &[
     Note {
+        area: "release",
+        en: "Modelled on Apache Kafka 4.4 (KRaft, the new group coordinator). Older releases differed: before 2.2 (KIP-394) a classic member got its id on the first JoinGroup without MEMBER_ID_REQUIRED; static membership arrived in 2.3 (KIP-345), cooperative rebalancing in 2.4 (KIP-429); before 4.0 brokers could run with ZooKeeper and the old coordinator, and the KIP-848 consumer protocol became generally available only in 4.0, which also made consumer-protocol clients generate their own member ids (KIP-1082; before, the coordinator did); eligible leader replicas (KIP-966) are on by default for new clusters only since 4.1.",
+        zh: "以 Apache Kafka 4.4 为模型（KRaft，新的组协调者）。更早的版本有这些不同：2.2（KIP-394）之前，经典成员在第一次 JoinGroup 时就直接拿到 member id，没有 MEMBER_ID_REQUIRED；静态成员在 2.3（KIP-345）引入，协作式再均衡在 2.4（KIP-429）引入；4.0 之前 broker 还可以运行在 ZooKeeper 之上、使用旧的协调者，KIP-848 consumer 协议直到 4.0 才正式可用（GA），4.0 也让 consumer 协议客户端自己生成 member id（KIP-1082；此前由协调者生成）；合格 leader 副本（ELR，KIP-966）从 4.1 起才对新集群默认开启。",
+    },
+    Note {
         area: "timers",
         en: "session.timeout.ms is 6 s and heartbeat.interval.ms 2 s in the demo (Kafka defaults: 45 s and 3 s) so a crash is detected quickly; 6 s is the broker minimum (group.min.session.timeout.ms).",
         zh: "演示中 session.timeout.ms 为 6 秒、heartbeat.interval.ms 为 2 秒（Kafka 默认值是 45 秒和 3 秒），这样消费者崩溃能很快被发现；6 秒是 broker 允许的最小值（group.min.session.timeout.ms）。",
@@ -33,6 +38,11 @@ pub const NOTES: &[Note] = &[
         area: "coordinator",
         en: "A classic consumer or Connect worker that marks its coordinator unknown only forgets it: the requests it already sent there stay in flight and their answers are handled when they arrive (a classic consumer whose JoinGroup is answered then rejoins, having no coordinator to send SyncGroup to). Kafka's markCoordinatorUnknown also disconnects from the coordinator, so those requests fail with a DisconnectException at the next poll(), and a commit the broker stored may be reported failed or retried. This concerns a NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE answer, no heartbeat answer within session.timeout.ms, and a request past request.timeout.ms (Kafka then closes the connection; the simulation fails only that request). A broker that dies fails every request in flight to it, as in Kafka. The consumer-protocol client only forgets the coordinator, as Kafka's does.",
         zh: "经典消费者或 Connect worker 把协调者标记为未知时，只是忘掉它：已经发给它的请求仍在途中，响应到达时照常处理（此时收到 JoinGroup 响应的经典消费者会重新加入，因为它没有协调者可以发送 SyncGroup）。Kafka 的 markCoordinatorUnknown 还会断开与协调者的连接，所以这些请求会在下一次 poll() 时以 DisconnectException 失败，broker 已经保存的提交也可能被报告为失败或被重试。涉及的情况有：收到 NOT_COORDINATOR 或 COORDINATOR_NOT_AVAILABLE 响应、在 session.timeout.ms 内没有收到心跳响应，以及某个请求超过 request.timeout.ms（Kafka 此时会关闭连接；模拟中只有这一个请求失败）。broker 死掉时，发往它的所有在途请求都会失败，这与 Kafka 一致。consumer 协议客户端与 Kafka 一样，只是忘掉协调者。",
+    },
+    Note {
+        area: "cluster",
+        en: "The KRaft controller is not drawn and never fails. min.insync.replicas is 1, so only the last in-sync replica of a partition moves to the ELR; a restarted broker rejoins the ISR of every partition that has a leader at once (catching up takes no time). There is no preferred-leader election (auto.leader.rebalance.enable), so leadership does not move back to a restarted broker. A controlled shutdown ends after broker.heartbeat.interval.ms (2 s).",
+        zh: "没有画出 KRaft 控制器，它也从不出故障。min.insync.replicas 为 1，所以只有分区最后一个同步副本会进入 ELR；重启的 broker 会立刻重新加入每个有 leader 的分区的 ISR（追赶数据不花时间）。没有首选 leader 选举（auto.leader.rebalance.enable），所以 leader 不会回到重启的 broker。受控关闭在 broker.heartbeat.interval.ms（2 秒）之后结束。",
     },
     Note {
         area: "cluster",

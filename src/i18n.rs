@@ -203,6 +203,7 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("fk.slowProcessing", "consumer c<n>, ms per record", "消费者 c<n>，每条消息的毫秒数"),
     ("fk.killBroker", "broker-<n>", "broker-<n>"),
     ("fk.restartBroker", "broker-<n>", "broker-<n>"),
+    ("fk.shutdownBroker", "broker-<n>", "broker-<n>"),
     ("fk.cutLink", "node, node", "节点，节点"),
     ("fk.healLink", "node, node", "节点，节点"),
     ("fk.dropNextMessage", "from node, to node", "源节点，目标节点"),

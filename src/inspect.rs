@@ -208,7 +208,11 @@ pub fn actions(world: &World, sel: &Selection) -> Vec<Fault> {
         }
         Selection::Node(NodeId::Broker(b)) => {
             let Some(broker) = world.brokers.get(b) else { return Vec::new() };
-            let mut v = vec![if broker.alive { Fault::KillBroker { broker: *b } } else { Fault::RestartBroker { broker: *b } }];
+            let mut v = if broker.alive {
+                vec![Fault::KillBroker { broker: *b }, Fault::ShutdownBroker { broker: *b }]
+            } else {
+                vec![Fault::RestartBroker { broker: *b }]
+            };
             for (topic, t) in &world.cluster.topics {
                 v.push(Fault::AddPartitions { topic: topic.clone(), count: t.partitions.len() as u32 + 1 });
             }

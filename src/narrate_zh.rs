@@ -48,7 +48,16 @@ pub const TEMPLATES: &[(&str, &str)] = &[
         "故障已忽略：'{0}' / '{1}' 中有未知节点（请用 c<n> 或 broker-<n>）",
     ),
     ("__consumer_offsets-{}: leadership moved to broker-{}", "__consumer_offsets-{0}：leader 转移到 broker-{1}"),
-    ("__consumer_offsets-{}: no live replica, no leader", "__consumer_offsets-{0}：没有存活的副本，没有 leader"),
+    ("__consumer_offsets-{}: no eligible replica (in-sync or ELR), the partition is offline", "__consumer_offsets-{0}：没有合格的副本（ISR 或 ELR 中），该分区离线"),
+    (
+        "the controller still sees broker-{} as alive: it fences it after broker.session.timeout.ms = {} ms without a heartbeat",
+        "控制器仍认为 broker-{0} 存活：要在 broker.session.timeout.ms = {1} ms 内收不到心跳后才会将其隔离（fence）",
+    ),
+    (
+        "controller: no heartbeat from broker-{} for broker.session.timeout.ms = {} ms, fenced",
+        "控制器：broker.session.timeout.ms = {1} ms 内没有收到 broker-{0} 的心跳，已将其隔离（fence）",
+    ),
+    ("broker-{} finished its controlled shutdown and stopped", "broker-{0} 完成受控关闭（controlled shutdown），已停止"),
     ("no worker of {} runs task {}: nothing fails", "{0} 中没有 worker 运行任务 {1}：没有任务失败"),
     ("task {} is not assigned to any worker of {} (NotAssignedException)", "任务 {0} 未分配给 {1} 的任何 worker（NotAssignedException）"),
     ("restart of {} in {}: nothing matched", "重启 {1} 中的 {0}：没有匹配的对象"),
@@ -56,7 +65,7 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     // Clients: classic consumer, consumer-protocol consumer, Connect worker
     ("request timed out (request.timeout.ms)", "请求超时（request.timeout.ms）"),
     ("coordinator broker-{} marked unknown: {}", "协调者 broker-{0} 被标记为未知：{1}"),
-    ("coordinator of {} is broker-{}, leader of __consumer_offsets-{}", "{0} 的协调者是 broker-{1}，即 __consumer_offsets-{2} 的 leader"),
+    ("coordinator of {} is broker-{}", "{0} 的协调者是 broker-{1}"),
     ("fatal error {}: the consumer raises it to the application", "致命错误 {0}：消费者将其抛给应用程序"),
     ("fatal error {}: the worker's herder stops", "致命错误 {0}：该 worker 的 herder 停止"),
     ("JoinGroup answered after this member had left: ignored, rejoining", "JoinGroup 的响应在该成员离开之后才到达：忽略，重新加入"),
@@ -66,6 +75,11 @@ pub const TEMPLATES: &[(&str, &str)] = &[
         "returning static leader: SkipAssignment, the group keeps its assignment (KIP-814)",
         "静态 leader 回归：SkipAssignment，组保留现有分配（KIP-814）",
     ),
+    ("{} again in retry.backoff.ms = {} ms ({})", "{1} ms（retry.backoff.ms）后再次发送 {0}（{2}）"),
+    ("JoinGroup answered: handled at the application's next poll()", "JoinGroup 已有响应：在应用程序下一次调用 poll() 时处理"),
+    ("SyncGroup answered: the assignment is applied at the application's next poll()", "SyncGroup 已有响应：分配在应用程序下一次调用 poll() 时生效"),
+    ("MEMBER_ID_REQUIRED: rejoining with the given member id", "MEMBER_ID_REQUIRED：用协调者给出的 member id 重新加入"),
+    ("Heartbeat of generation {} → {}: ignored, the generation has changed since", "generation {0} 的心跳返回 {1}：忽略，generation 在此期间已经变化"),
     ("unknown assignor {}", "未知的分配器 {0}"),
     ("leader ran the {} assignor: {}", "leader 运行了 {0} 分配器：{1}"),
     ("leader ran the {}: {}", "leader 运行了 {0}：{1}"),
@@ -119,6 +133,9 @@ pub const FRAGMENTS: &[(&str, &str)] = &[
     ("{}: CommitFailedException", "{0}：CommitFailedException"),
     ("FENCED_INSTANCE_ID for an old generation: {}", "旧 generation 的 FENCED_INSTANCE_ID：{0}"),
     ("the connection broke", "连接已断开"),
+    ("{} failed: the connection broke", "{0} 失败：连接已断开"),
+    ("JoinGroup answered after the coordinator was marked unknown", "JoinGroup 的响应在协调者被标记为未知之后才到达"),
+    ("JoinGroup answered after this member had left: ignored (UnjoinedGroupException)", "JoinGroup 的响应在该成员离开之后才到达：忽略（UnjoinedGroupException）"),
 ];
 
 /// How deep captured parts are translated again (a fragment inside a fragment).

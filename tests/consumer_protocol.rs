@@ -435,7 +435,8 @@ fn a_new_coordinator_replays_the_consumer_group_and_rearms_its_session_timers() 
     let before = t.consumer_group("demo").clone();
     let old = coordinator(&t);
     t.inject(Fault::KillBroker { broker: old });
-    t.sleep(3000);
+    // Leadership moves once the controller fences the dead broker (broker.session.timeout.ms).
+    t.sleep(9000 + 3000);
     let (new, g) = t.world.consumer_group("demo").expect("loaded on the new coordinator");
     assert_ne!(new, old);
     assert_eq!((g.group_epoch, g.assignment_epoch, &g.members, &g.target_assignment), (before.group_epoch, before.assignment_epoch, &before.members, &before.target_assignment));

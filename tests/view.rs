@@ -116,7 +116,8 @@ fn brokers_show_the_partitions_they_lead_and_leadership_moves_when_one_dies() {
     check(&t.world, None);
     let coordinator = view::brokers(&t.world).into_iter().find(|b| !b.coordinates.is_empty()).expect("a coordinator").id;
     t.inject(groupscope::sim::Fault::KillBroker { broker: coordinator });
-    t.sleep(100);
+    // Leadership moves when the controller fences it (broker.session.timeout.ms = 9000).
+    t.sleep(9_100);
     check(&t.world, Some(coordinator));
     let new = view::brokers(&t.world).into_iter().find(|b| !b.coordinates.is_empty()).map(|b| b.id);
     assert!(new.is_some() && new != Some(coordinator), "another broker coordinates the group");

@@ -303,7 +303,7 @@ impl Names {
                 c(consumer)?;
                 topics.iter().try_for_each(|t| if self.topics.contains_key(t) { Ok(()) } else { Err(format!("no topic {t}")) })
             }
-            Fault::KillBroker { broker } | Fault::RestartBroker { broker } => b(broker),
+            Fault::KillBroker { broker } | Fault::RestartBroker { broker } | Fault::ShutdownBroker { broker } => b(broker),
             Fault::CutLink { a, b } | Fault::HealLink { a, b } | Fault::SetLinkLatency { a, b, .. } | Fault::SetLinkLoss { a, b, .. } => {
                 self.node(a).and(self.node(b))
             }

@@ -282,9 +282,9 @@ impl ClassicConsumer {
                 if let Some(text) = exception {
                     self.commit_note(&format!("auto-commit failed: {text}"), out);
                     if retriable {
-                        // autoCommitOffsetsAsync: a retriable failure retries after retry.backoff.ms.
-                        let wait = self.backoff_ms();
-                        self.next_auto_commit = ctx.now + wait;
+                        // autoCommitOffsetsAsync: a retriable failure retries after a fixed
+                        // retry.backoff.ms (`nextAutoCommitTimer.updateAndReset(retryBackoffMs)`).
+                        self.next_auto_commit = ctx.now + self.config.retry_backoff_ms;
                     }
                 }
             }

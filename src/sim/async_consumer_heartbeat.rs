@@ -216,7 +216,7 @@ impl AsyncConsumer {
             self.mark_coordinator_unknown(&format!("{} answered {error}", p.api), out);
         }
         match response {
-            Response::FindCoordinator { error, node_id, partition } => self.on_find_coordinator(ctx, error, node_id, partition, out),
+            Response::FindCoordinator { error, node_id } => self.on_find_coordinator(ctx, error, node_id, out),
             Response::ConsumerGroupHeartbeat(r) => self.on_heartbeat(ctx, r, p.member_epoch, out),
             Response::OffsetCommit { error, .. } if self.app_commits.contains_key(&correlation) => {
                 if error == Errors::REQUEST_TIMED_OUT {
@@ -255,13 +255,13 @@ impl AsyncConsumer {
         }
     }
 
-    fn on_find_coordinator(&mut self, ctx: &mut Ctx, error: Errors, node: Option<u32>, partition: u32, out: &mut Out) {
+    fn on_find_coordinator(&mut self, ctx: &mut Ctx, error: Errors, node: Option<u32>, out: &mut Out) {
         match (error, node) {
             (Errors::NONE, Some(n)) => {
                 self.link.coordinator = Some(n);
                 out.emit(EventKind::Note {
                     node: self.node(),
-                    text: format!("coordinator of {} is broker-{n}, leader of __consumer_offsets-{partition}", self.group_id),
+                    text: format!("coordinator of {} is broker-{n}", self.group_id),
                 });
                 self.maybe_heartbeat(ctx, out);
                 self.drive(ctx, out);

@@ -13,11 +13,14 @@ pub struct Broker {
     pub id: u32,
     pub alive: bool,
     pub coordinator: GroupCoordinator,
+    /// When the process died: the controller fences it `broker.session.timeout.ms` later.
+    #[serde(default)]
+    pub down_since: Option<super::types::Millis>,
 }
 
 impl Broker {
     pub fn new(id: u32) -> Broker {
-        Broker { id, alive: true, coordinator: GroupCoordinator::default() }
+        Broker { id, alive: true, coordinator: GroupCoordinator::default(), down_since: None }
     }
 
     pub fn handle_request(&mut self, ctx: &mut Ctx, from: NodeId, correlation: u64, request: Request, out: &mut Out) {
@@ -25,7 +28,9 @@ impl Broker {
             Request::FindCoordinator { key } => {
                 // KafkaApis getCoordinator: the leader of the group's offsets partition,
                 // if it is alive; COORDINATOR_NOT_AVAILABLE otherwise.
-                let partition = ctx.cluster.offsets_partition_for(&key);
+                // The metadata cache knows no partition of the answer: the response
+                // carries only the key, node id, host and port (and an error).
+                // A crashed broker is still named until the controller fences it.
                 let leader = ctx.cluster.coordinator_for(&key).filter(|l| ctx.cluster.alive.contains(l));
                 let error = if key.is_empty() {
                     Errors::INVALID_GROUP_ID
@@ -34,7 +39,7 @@ impl Broker {
                 } else {
                     Errors::COORDINATOR_NOT_AVAILABLE
                 };
-                respond(out, from, correlation, Response::FindCoordinator { error, node_id: leader, partition });
+                respond(out, from, correlation, Response::FindCoordinator { error, node_id: leader });
             }
             other => self.coordinator.handle_request(ctx, from, correlation, other, out),
         }
@@ -45,8 +50,9 @@ impl Broker {
     }
 
     /// The process dies: everything in memory is gone (the logs are replicated).
-    pub fn crash(&mut self) {
+    pub fn crash(&mut self, now: super::types::Millis) {
         self.alive = false;
+        self.down_since = Some(now);
         self.coordinator = GroupCoordinator::default();
     }
 }

@@ -195,7 +195,9 @@ impl Shard {
                     }
                 }
             } else if group.pending_members.remove(&who.member_id) {
+                // A pending member's leave counts as a valid one (classicGroupLeaveToClassicGroup).
                 out.cancel_timer(TimerKey::MemberHeartbeat { group_id: group_id.into(), member_id: who.member_id.clone() });
+                removed += 1;
                 continue;
             } else if let Some(e) = validate_member(group, &who.member_id, who.group_instance_id.as_deref()) {
                 error = e;
@@ -207,8 +209,15 @@ impl Shard {
             removed += 1;
         }
         if removed > 0 {
+            // classicGroupLeaveToClassicGroup: Stable or CompletingRebalance rebalance;
+            // PreparingRebalance only `maybeCompleteJoinPhase`, which waits while this
+            // is the initial rebalance (previous state Empty).
             let reason = format!("{removed} member(s) left the group (LeaveGroup)");
-            after_member_removed(ctx, group, &reason, out);
+            match group.state {
+                ClassicGroupState::Stable | ClassicGroupState::CompletingRebalance => prepare_rebalance(ctx, group, &reason, out),
+                ClassicGroupState::PreparingRebalance => maybe_complete_join_phase(ctx, group, out),
+                ClassicGroupState::Empty | ClassicGroupState::Dead => {}
+            }
         }
         error
     }
@@ -484,8 +493,13 @@ fn join_new_static_member(
     };
     // replaceStaticMember: fence the old id's parked requests, keep assignment.
     let mut old = group.remove_for_replacement(&old_id);
-    for p in [old.awaiting_join.take(), old.awaiting_sync.take()].into_iter().flatten() {
+    if let Some(p) = old.awaiting_join.take() {
         respond(out, p.client, p.correlation, join_error(&old_id, Errors::FENCED_INSTANCE_ID));
+    }
+    if let Some(p) = old.awaiting_sync.take() {
+        // ClassicGroup.replaceStaticMember completes the old id's SyncGroup future
+        // with a SyncGroup response carrying FENCED_INSTANCE_ID.
+        respond(out, p.client, p.correlation, super::classic_sync::sync_error(Errors::FENCED_INSTANCE_ID));
     }
     out.cancel_timer(TimerKey::MemberHeartbeat { group_id: group.group_id.clone(), member_id: old_id.clone() });
     let protocols_before = old.protocols.clone();

@@ -11,6 +11,12 @@ use std::collections::{BTreeMap, BTreeSet};
 pub struct PartitionMeta {
     pub leader: Option<u32>,
     pub replicas: Vec<u32>,
+    /// The in-sync replicas: only they may become leader (unclean.leader.election.enable=false).
+    #[serde(default)]
+    pub isr: Vec<u32>,
+    /// Eligible leader replicas (KIP-966, on by default for new clusters since 4.1).
+    #[serde(default)]
+    pub elr: Vec<u32>,
 }
 
 /// A member as a `GroupMetadataValue` record stores it.
@@ -47,6 +53,10 @@ pub enum CoordinatorRecord {
 pub struct TopicPartitionState {
     pub leader: Option<u32>,
     pub replicas: Vec<u32>,
+    #[serde(default)]
+    pub isr: Vec<u32>,
+    #[serde(default)]
+    pub elr: Vec<u32>,
     /// Log end offset: the next offset a producer will write.
     pub end_offset: i64,
 }
@@ -69,7 +79,13 @@ pub struct Stats {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cluster {
     pub broker_count: u32,
+    /// Brokers the controller holds registered and unfenced: the metadata every
+    /// broker answers from. A crashed broker stays here until its session times
+    /// out (`broker.session.timeout.ms`).
     pub alive: BTreeSet<u32>,
+    /// Brokers in controlled shutdown: they may not become leader.
+    #[serde(default)]
+    pub shutting_down: BTreeSet<u32>,
     pub offsets_partitions: Vec<PartitionMeta>,
     pub offsets_logs: Vec<super::record_log::RecordLog<CoordinatorRecord>>,
     pub topics: BTreeMap<String, Topic>,
@@ -87,12 +103,13 @@ impl Cluster {
         let offsets_partitions = (0..offsets_partitions)
             .map(|p| {
                 let replicas = replicas_for(p, 0, broker_count, rf);
-                PartitionMeta { leader: replicas.first().copied(), replicas }
+                PartitionMeta { leader: replicas.first().copied(), isr: replicas.clone(), elr: Vec::new(), replicas }
             })
             .collect::<Vec<_>>();
         Cluster {
             broker_count,
             alive: (0..broker_count).collect(),
+            shutting_down: BTreeSet::new(),
             offsets_logs: vec![Default::default(); offsets_partitions.len()],
             offsets_partitions,
             topics: BTreeMap::new(),
@@ -113,8 +130,8 @@ impl Cluster {
         let Some(t) = self.topics.get_mut(topic) else { return false };
         for p in t.partitions.len() as u32..count {
             let replicas = replicas_for(p, offset, n, 3);
-            let leader = replicas.iter().copied().find(|r| alive.contains(r));
-            t.partitions.push(TopicPartitionState { leader, replicas, end_offset: 0 });
+            let isr: Vec<u32> = replicas.iter().copied().filter(|r| alive.contains(r)).collect();
+            t.partitions.push(TopicPartitionState { leader: isr.first().copied(), replicas, isr, elr: Vec::new(), end_offset: 0 });
         }
         true
     }
@@ -151,24 +168,65 @@ impl Cluster {
         }
     }
 
-    /// Moves leadership of every partition led by a dead broker to its first
-    /// live replica. Returns the `__consumer_offsets` partitions that changed leader.
-    pub fn elect_leaders(&mut self) -> Vec<(u32, Option<u32>)> {
-        let alive = self.alive.clone();
-        // A live leader keeps its partition; otherwise the first live replica takes it.
-        let elect = |leader: Option<u32>, replicas: &[u32]| {
-            leader.filter(|l| alive.contains(l)).or_else(|| replicas.iter().copied().find(|r| alive.contains(r)))
-        };
+    /// The controller fences `broker` (its session timed out, it finished a
+    /// controlled shutdown, or it re-registered after a restart): it leaves every
+    /// ISR and the partitions it led elect new leaders (`handleBrokerFenced`).
+    /// Returns the `__consumer_offsets` partitions whose leader changed.
+    pub fn fence(&mut self, broker: u32) -> Vec<LeaderChange> {
+        self.alive.remove(&broker);
+        self.shutting_down.remove(&broker);
+        self.for_each_partition(|mut r| r.remove_from_isr(broker));
+        self.elect_leaders()
+    }
+
+    /// `handleBrokerInControlledShutdown`: the broker may no longer lead, so
+    /// leadership moves to another in-sync replica first and the broker leaves
+    /// the ISR; a partition with no other eligible replica keeps it as leader
+    /// until it is fenced.
+    pub fn begin_controlled_shutdown(&mut self, broker: u32) -> Vec<LeaderChange> {
+        self.shutting_down.insert(broker);
+        let usable: BTreeSet<u32> = self.alive.difference(&self.shutting_down).copied().collect();
+        self.for_each_partition(|mut r| {
+            if r.isr.iter().any(|b| *b != broker && usable.contains(b)) {
+                r.remove_from_isr(broker);
+            }
+        });
+        self.elect_leaders()
+    }
+
+    /// The broker registered again and is unfenced: it catches up and rejoins
+    /// the ISR of partitions that have a leader; offline partitions whose last
+    /// in-sync replica it is elect it.
+    pub fn unfence(&mut self, broker: u32) -> Vec<LeaderChange> {
+        self.alive.insert(broker);
+        self.elect_leaders()
+    }
+
+    fn for_each_partition(&mut self, mut f: impl FnMut(Replication<'_>)) {
+        for m in &mut self.offsets_partitions {
+            f(Replication { leader: &mut m.leader, replicas: &m.replicas, isr: &mut m.isr, elr: &mut m.elr });
+        }
+        for p in self.topics.values_mut().flat_map(|t| t.partitions.iter_mut()) {
+            f(Replication { leader: &mut p.leader, replicas: &p.replicas, isr: &mut p.isr, elr: &mut p.elr });
+        }
+    }
+
+    /// Elects a leader for every partition whose leader is gone (fenced or
+    /// shutting down), from the ISR, else from the ELR; live followers of a
+    /// partition with a leader are back in its ISR (they catch up at once here).
+    /// Returns the `__consumer_offsets` partitions whose leader changed.
+    pub fn elect_leaders(&mut self) -> Vec<LeaderChange> {
+        let usable: BTreeSet<u32> = self.alive.difference(&self.shutting_down).copied().collect();
         let mut changed = Vec::new();
-        for (p, meta) in self.offsets_partitions.iter_mut().enumerate() {
-            let new = elect(meta.leader, &meta.replicas);
-            if new != meta.leader {
-                meta.leader = new;
-                changed.push((p as u32, new));
+        for (p, m) in self.offsets_partitions.iter_mut().enumerate() {
+            let from = m.leader;
+            Replication { leader: &mut m.leader, replicas: &m.replicas, isr: &mut m.isr, elr: &mut m.elr }.elect(&usable);
+            if m.leader != from {
+                changed.push(LeaderChange { partition: p as u32, from, to: m.leader });
             }
         }
         for part in self.topics.values_mut().flat_map(|t| t.partitions.iter_mut()) {
-            part.leader = elect(part.leader, &part.replicas);
+            Replication { leader: &mut part.leader, replicas: &part.replicas, isr: &mut part.isr, elr: &mut part.elr }.elect(&usable);
         }
         changed
     }
@@ -184,5 +242,61 @@ impl Cluster {
             *self.stats.redelivered.entry(key).or_insert(0) += again;
         }
         again
+    }
+}
+
+/// A `__consumer_offsets` partition changed leader (`None`: offline).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeaderChange {
+    pub partition: u32,
+    pub from: Option<u32>,
+    pub to: Option<u32>,
+}
+
+/// One partition's leader, ISR and ELR as the controller changes them
+/// (ReplicationControlManager, PartitionChangeBuilder), with
+/// `min.insync.replicas` = 1 and `unclean.leader.election.enable` = false.
+struct Replication<'a> {
+    leader: &'a mut Option<u32>,
+    replicas: &'a [u32],
+    isr: &'a mut Vec<u32>,
+    elr: &'a mut Vec<u32>,
+}
+
+impl Replication<'_> {
+    /// The broker leaves the ISR. The last in-sync replica cannot leave it
+    /// empty-handed: with ELR (KIP-966) it moves to the ELR, so it may lead
+    /// again when it returns; no other replica may.
+    fn remove_from_isr(&mut self, broker: u32) {
+        if !self.isr.contains(&broker) {
+            return;
+        }
+        self.isr.retain(|b| *b != broker);
+        if self.isr.is_empty() && !self.elr.contains(&broker) {
+            self.elr.push(broker);
+        }
+    }
+
+    /// Keeps a usable leader; otherwise the first usable ISR member, else the
+    /// first usable ELR member (which becomes the ISR); else none (offline).
+    fn elect(&mut self, usable: &BTreeSet<u32>) {
+        if self.leader.is_some_and(|l| !usable.contains(&l)) {
+            *self.leader = None;
+        }
+        if self.leader.is_none() {
+            if let Some(l) = self.isr.iter().copied().find(|b| usable.contains(b)) {
+                *self.leader = Some(l);
+            } else if let Some(l) = self.elr.iter().copied().find(|b| usable.contains(b)) {
+                *self.leader = Some(l);
+                self.isr.push(l);
+                self.elr.retain(|b| *b != l);
+            }
+        }
+        if self.leader.is_some() {
+            // Unfenced followers fetch from the leader and rejoin the ISR.
+            let isr: Vec<u32> = self.replicas.iter().copied().filter(|r| self.isr.contains(r) || usable.contains(r)).collect();
+            *self.isr = isr;
+            self.elr.retain(|b| !usable.contains(b));
+        }
     }
 }

@@ -23,6 +23,9 @@ pub struct BrokerConfig {
     /// partition (not a Kafka config: real load time depends on the log size).
     #[serde(rename = "simulated.coordinator.load.ms")]
     pub coordinator_load_ms: u64,
+    /// KRaft: a broker without a heartbeat to the controller for this long is fenced.
+    #[serde(rename = "broker.session.timeout.ms")]
+    pub broker_session_timeout_ms: u64,
     // --- consumer groups (KIP-848), GroupCoordinatorConfig, facts E8 ---
     #[serde(rename = "group.consumer.session.timeout.ms")]
     pub consumer_group_session_timeout_ms: u64,
@@ -53,6 +56,7 @@ impl Default for BrokerConfig {
             offsets_topic_num_partitions: 50,
             offsets_topic_replication_factor: 3,
             coordinator_load_ms: 500,
+            broker_session_timeout_ms: 9000,
             consumer_group_session_timeout_ms: 45_000,
             consumer_group_min_session_timeout_ms: 45_000,
             consumer_group_max_session_timeout_ms: 60_000,

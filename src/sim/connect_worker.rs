@@ -70,6 +70,12 @@ pub struct ConnectWorker {
     pub last_heartbeat_ok: Millis,
     pub bootstrap_cursor: u32,
     pub backoff_attempts: u32,
+    /// A failed JoinGroup or SyncGroup is retried from here on (retry.backoff.ms).
+    #[serde(default)]
+    pub join_retry_at: Millis,
+    /// `heartbeatAttempts` of the heartbeat's retry backoff.
+    #[serde(default)]
+    pub heartbeat_attempts: u32,
 }
 
 impl ConnectWorker {
@@ -104,6 +110,8 @@ impl ConnectWorker {
             last_heartbeat_ok: 0,
             bootstrap_cursor: 0,
             backoff_attempts: 0,
+            join_retry_at: 0,
+            heartbeat_attempts: 0,
         }
     }
 
@@ -170,8 +178,11 @@ impl ConnectWorker {
             }
             return;
         };
-        if !self.rejoin_needed_or_pending() || !matches!(self.state, MemberState::UNJOINED | MemberState::STABLE) {
+        if !self.rejoin_needed_or_pending() || super::classic_client::rebalance_in_flight(&self.in_flight) {
             return;
+        }
+        if ctx.now < self.join_retry_at {
+            return out.set_timer(TimerKey::Backoff, self.join_retry_at);
         }
         if self.needs_join_prepare {
             self.on_join_prepare(out);

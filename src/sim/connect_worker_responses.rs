@@ -3,6 +3,7 @@
 //! B11), and the leader's assignment (WC `onLeaderElected`, facts G).
 
 use super::connect_worker::ConnectWorker;
+use super::classic_client::{heartbeat_retry_ms, join_failure, JoinFailure};
 use super::consumer::{requests_to, take_in_flight, MemberState, NO_GENERATION};
 use super::ctx::Ctx;
 use super::message::{JoinGroupResponse, Request, Response, SyncGroupRequest};
@@ -11,30 +12,6 @@ use super::types::Errors;
 use crate::connect::incremental_assignor::WorkerLoad;
 use crate::connect::{eager_assignor, ConnectAssignment, ConnectProtocolCompatibility, ConnectorsAndTasks};
 use crate::java;
-
-/// What the join loop does after an error (AC's handlers, B11).
-enum Reaction {
-    /// Reset the generation (and the member id unless kept), then rejoin.
-    Reset { keep_member_id: bool },
-    /// Rejoin with the same generation and member id.
-    Rejoin,
-    /// Forget the coordinator and find it again.
-    Rediscover,
-    /// Retry after retry.backoff.ms.
-    Backoff,
-    Fatal,
-}
-
-fn reaction(error: Errors) -> Reaction {
-    match error {
-        Errors::UNKNOWN_MEMBER_ID => Reaction::Reset { keep_member_id: false },
-        Errors::ILLEGAL_GENERATION => Reaction::Reset { keep_member_id: true },
-        Errors::REBALANCE_IN_PROGRESS | Errors::MEMBER_ID_REQUIRED => Reaction::Rejoin,
-        Errors::NOT_COORDINATOR | Errors::COORDINATOR_NOT_AVAILABLE => Reaction::Rediscover,
-        e if e.is_fatal_for_classic_client() => Reaction::Fatal,
-        _ => Reaction::Backoff,
-    }
-}
 
 impl ConnectWorker {
     pub fn handle_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) {
@@ -75,7 +52,11 @@ impl ConnectWorker {
         }
         self.mark_coordinator_unknown(ctx, &format!("{} to broker-{} failed", f.api, f.broker), out);
         if matches!(f.api.as_str(), "JoinGroup" | "SyncGroup") {
-            self.set_state(ctx, MemberState::UNJOINED, &format!("{} failed", f.api), out);
+            // A DisconnectException: retriable, the join loop sleeps retry.backoff.ms.
+            return self.join_or_sync_failed(ctx, &f.api, None, out);
+        }
+        if f.api == "Heartbeat" {
+            self.heartbeat_failed(ctx, out);
         }
         self.drive(ctx, out);
     }
@@ -87,11 +68,11 @@ impl ConnectWorker {
             self.backoff_attempts = 0;
         }
         match response {
-            Response::FindCoordinator { error: Errors::NONE, node_id: Some(n), partition } => {
+            Response::FindCoordinator { error: Errors::NONE, node_id: Some(n) } => {
                 self.coordinator = Some(n);
                 self.last_heartbeat_ok = ctx.now;
                 out.cancel_timer(TimerKey::ConnectCoordinatorDiscovery);
-                self.note(format!("coordinator of {} is broker-{n}, leader of __consumer_offsets-{partition}", self.group_id), out);
+                self.note(format!("coordinator of {} is broker-{n}", self.group_id), out);
                 self.drive(ctx, out);
             }
             Response::FindCoordinator { .. } => {
@@ -100,61 +81,79 @@ impl ConnectWorker {
             }
             Response::JoinGroup(r) if r.error == Errors::NONE => self.on_joined(ctx, r, out),
             Response::JoinGroup(r) if r.error == Errors::MEMBER_ID_REQUIRED => {
+                // The worker keeps PREPARING_REBALANCE and rejoins at once with the id.
                 self.member_id = r.member_id;
-                self.set_state(ctx, MemberState::UNJOINED, "MEMBER_ID_REQUIRED: rejoin with the given id", out);
-                self.drive(ctx, out);
+                self.join_or_sync_failed(ctx, "JoinGroup", Some(Errors::MEMBER_ID_REQUIRED), out);
             }
             Response::SyncGroup { error: Errors::NONE, connect_assignment, .. } => self.on_synced(ctx, connect_assignment, out),
             Response::Heartbeat { error } => self.on_heartbeat(ctx, error, f.generation, out),
             Response::LeaveGroup { .. } | Response::OffsetCommit { .. } | Response::OffsetFetch { .. } | Response::ConsumerGroupHeartbeat(_) => {}
-            Response::JoinGroup(_) | Response::SyncGroup { .. } => self.join_or_sync_failed(ctx, &f.api, error, out),
+            Response::JoinGroup(_) | Response::SyncGroup { .. } => self.join_or_sync_failed(ctx, &f.api, Some(error), out),
         }
     }
 
-    /// A JoinGroup or SyncGroup error: B11's reaction, then the join loop continues.
-    fn join_or_sync_failed(&mut self, ctx: &mut Ctx, api: &str, error: Errors, out: &mut Out) {
-        let why = format!("{api} → {error}");
-        match reaction(error) {
-            Reaction::Reset { keep_member_id } => self.reset_generation(ctx, keep_member_id, &why, out),
-            Reaction::Rejoin => {
-                self.rejoin_needed = true;
-                self.set_state(ctx, MemberState::UNJOINED, &why, out);
+    /// A failed JoinGroup or SyncGroup (`None`: the connection broke): the join
+    /// loop's reaction (`JoinFailure`, shared with the classic consumer). The
+    /// member state changes only on a reset.
+    fn join_or_sync_failed(&mut self, ctx: &mut Ctx, api: &str, error: Option<Errors>, out: &mut Out) {
+        let why = error.map_or_else(|| format!("{api} failed: the connection broke"), |e| format!("{api} → {e}"));
+        self.rejoin_needed = true;
+        match error.map_or(JoinFailure::Backoff, join_failure) {
+            JoinFailure::Reset { keep_member_id } => self.reset_generation(ctx, keep_member_id, &why, out),
+            JoinFailure::RejoinNow => {}
+            failure @ (JoinFailure::Rediscover | JoinFailure::Backoff) => {
+                if failure == JoinFailure::Rediscover {
+                    self.mark_coordinator_unknown(ctx, &why, out);
+                }
+                // timer.sleep(rebalanceConfig.retryBackoffMs): a fixed backoff.
+                self.join_retry_at = ctx.now + self.config.retry_backoff_ms;
+                return out.set_timer(TimerKey::Backoff, self.join_retry_at);
             }
-            Reaction::Rediscover => {
-                self.mark_coordinator_unknown(ctx, &why, out);
-                self.set_state(ctx, MemberState::UNJOINED, &why, out);
-            }
-            Reaction::Backoff => {
-                self.set_state(ctx, MemberState::UNJOINED, &why, out);
-                let wait = self.backoff_ms();
-                return out.set_timer(TimerKey::Backoff, ctx.now + wait);
-            }
-            Reaction::Fatal => {
-                self.fatal = Some(error.to_string());
-                self.note(format!("fatal error {error}: the worker's herder stops"), out);
+            JoinFailure::Fatal => {
+                self.fatal = Some(error.map(|e| e.to_string()).unwrap_or_default());
+                self.note(format!("fatal error {why}: the worker's herder stops"), out);
                 return self.set_state(ctx, MemberState::UNJOINED, &why, out);
             }
         }
         self.drive(ctx, out);
     }
 
+    /// As the classic consumer's (`HeartbeatResponseHandler`, `failHeartbeat`).
     fn on_heartbeat(&mut self, ctx: &mut Ctx, error: Errors, sent_generation: i32, out: &mut Out) {
-        match (error, reaction(error)) {
-            (Errors::NONE, _) => self.last_heartbeat_ok = ctx.now,
+        match (error, join_failure(error)) {
+            (Errors::NONE, _) => self.heartbeat_received(ctx),
             (Errors::REBALANCE_IN_PROGRESS, _) => {
-                self.last_heartbeat_ok = ctx.now;
+                self.heartbeat_received(ctx);
                 if self.state == MemberState::STABLE && !self.rejoin_needed {
                     self.rejoin_needed = true;
                     self.note("heartbeat says REBALANCE_IN_PROGRESS: rejoining".into(), out);
                 }
             }
-            (_, Reaction::Reset { keep_member_id }) if sent_generation == self.generation => {
+            (_, JoinFailure::Reset { keep_member_id }) if sent_generation == self.generation => {
                 self.reset_generation(ctx, keep_member_id, &format!("Heartbeat → {error}"), out)
             }
-            (_, Reaction::Rediscover) => self.mark_coordinator_unknown(ctx, &format!("Heartbeat → {error}"), out),
-            _ => {}
+            (_, JoinFailure::Reset { .. }) => {}
+            (_, JoinFailure::Rediscover) => {
+                self.mark_coordinator_unknown(ctx, &format!("Heartbeat → {error}"), out);
+                self.heartbeat_failed(ctx, out);
+            }
+            _ => self.heartbeat_failed(ctx, out),
         }
         self.drive(ctx, out);
+    }
+
+    /// `Heartbeat.receiveHeartbeat`.
+    fn heartbeat_received(&mut self, ctx: &Ctx) {
+        self.last_heartbeat_ok = ctx.now;
+        self.heartbeat_attempts = 0;
+    }
+
+    /// `Heartbeat.failHeartbeat`: retry after the exponential backoff.
+    fn heartbeat_failed(&mut self, ctx: &Ctx, out: &mut Out) {
+        if matches!(self.state, MemberState::COMPLETING_REBALANCE | MemberState::STABLE) {
+            let wait = heartbeat_retry_ms(self.config.retry_backoff_ms, self.config.retry_backoff_max_ms, &mut self.heartbeat_attempts);
+            out.set_timer(TimerKey::Heartbeat, ctx.now + wait);
+        }
     }
 
     fn on_joined(&mut self, ctx: &mut Ctx, r: JoinGroupResponse, out: &mut Out) {

@@ -120,6 +120,26 @@ pub struct ClassicConsumer {
     pub join_prepare_deadline: Option<Millis>,
     #[serde(default)]
     pub join_prepare_retry_at: Millis,
+    /// A failed JoinGroup or SyncGroup is retried from here on (`joinGroupIfNeeded`
+    /// sleeps retry.backoff.ms).
+    #[serde(default)]
+    pub join_retry_at: Millis,
+    /// `heartbeatAttempts` of the heartbeat's retry backoff.
+    #[serde(default)]
+    pub heartbeat_attempts: u32,
+    /// A JoinGroup answer that arrived while the application was processing a
+    /// batch: the heartbeat thread is disabled while PREPARING_REBALANCE, so it
+    /// is handled when the application next calls poll() (`joinGroupIfNeeded`).
+    #[serde(default)]
+    pub deferred_join: Option<(u64, InFlight, super::message::Response)>,
+    /// The assignment of a SyncGroup answered while the application was busy:
+    /// `onJoinComplete` applies it at the next poll().
+    #[serde(default)]
+    pub deferred_assignment: Option<Vec<TopicPartition>>,
+    /// max.poll.interval.ms passed while the heartbeat thread was disabled
+    /// (UNJOINED, PREPARING_REBALANCE): it acts when the thread is enabled again.
+    #[serde(default)]
+    pub poll_timeout_pending: bool,
 }
 
 impl ClassicConsumer {
@@ -169,6 +189,11 @@ impl ClassicConsumer {
             app_commits: BTreeMap::new(),
             join_prepare_deadline: None,
             join_prepare_retry_at: 0,
+            join_retry_at: 0,
+            heartbeat_attempts: 0,
+            deferred_join: None,
+            deferred_assignment: None,
+            poll_timeout_pending: false,
         }
     }
 
@@ -267,7 +292,15 @@ impl ClassicConsumer {
     pub(crate) fn enter_poll(&mut self, ctx: &mut Ctx, out: &mut Out) {
         self.main = MainThread::InPoll;
         self.last_poll = ctx.now;
+        self.poll_timeout_pending = false;
         out.set_timer(TimerKey::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
+        // joinGroupIfNeeded runs here: a group answer that waited for this poll().
+        if let Some(assignment) = self.deferred_assignment.take() {
+            self.on_join_complete(ctx, assignment, out);
+        }
+        if let Some((correlation, f, response)) = self.deferred_join.take() {
+            return self.handle_group_response(ctx, correlation, f, response, out);
+        }
         self.drive(ctx, out);
     }
 
@@ -287,8 +320,12 @@ impl ClassicConsumer {
             return;
         };
         if self.rejoin_needed || self.state == MemberState::UNJOINED {
-            if self.state != MemberState::UNJOINED && self.state != MemberState::STABLE {
-                // a JoinGroup or SyncGroup is in flight
+            if super::classic_client::rebalance_in_flight(&self.in_flight) {
+                return self.fetch_while_rebalancing(ctx, out);
+            }
+            if ctx.now < self.join_retry_at {
+                // joinGroupIfNeeded sleeps retry.backoff.ms after a retriable failure.
+                out.set_timer(TimerKey::Backoff, self.join_retry_at);
                 return self.fetch_while_rebalancing(ctx, out);
             }
             if self.needs_join_prepare && !self.on_join_prepare(ctx, coordinator, out) {
@@ -501,34 +538,57 @@ impl ClassicConsumer {
         self.send(ctx, coordinator, request, false, out);
     }
 
-    /// `KafkaConsumer.close()` (ConsumerCoordinator `close` → `onLeavePrepare` →
-    /// `maybeLeaveGroup`): commit the positions if auto-commit is on, revoke the
-    /// owned partitions, and send LeaveGroup unless the member is static (a
-    /// static member keeps its place for session.timeout.ms, KIP-345). The
-    /// world then ends the process. The commit is sent, not awaited.
+    /// `KafkaConsumer.close()` (ConsumerCoordinator `close`, then AbstractCoordinator
+    /// `close` → `onLeavePrepare` → `maybeLeaveGroup`). With auto-commit on the
+    /// positions are committed, but only by a member of a stable generation
+    /// (`sendOffsetCommitRequest` takes `generationIfStable()`; during a
+    /// rebalance the commit fails locally). `onLeavePrepare` calls
+    /// onPartitionsLost when the generation was reset or a rebalance is in
+    /// progress, onPartitionsRevoked otherwise. LeaveGroup goes out when
+    /// `shouldSendLeaveGroupRequest` holds: coordinator known, state not
+    /// UNJOINED, a member id (`generation.hasMemberId()`, so also during the
+    /// first join), and a dynamic member (a static one keeps its place for
+    /// session.timeout.ms, KIP-345). The world then ends the process; the
+    /// requests are sent, not awaited.
     pub fn close(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        let Some(coordinator) = self.coordinator else { return };
-        if self.config.enable_auto_commit && self.generation != NO_GENERATION && !self.positions.is_empty() {
-            let request = Request::OffsetCommit {
-                group_id: self.group_id.clone(),
-                generation_id: self.generation,
-                member_id: self.member_id.clone(),
-                group_instance_id: self.config.group_instance_id.clone(),
-                offsets: self.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect(),
-            };
-            self.send(ctx, coordinator, request, false, out);
+        let Some(coordinator) = self.coordinator else {
+            self.on_leave_prepare(out);
+            return;
+        };
+        if self.config.enable_auto_commit && self.state == MemberState::STABLE && !self.positions.is_empty() {
+            self.commit_positions(ctx, coordinator, false, out);
         }
-        if !self.owned.is_empty() {
-            let owned = self.owned.clone();
-            self.callback(Callback::OnPartitionsRevoked, owned, out);
+        self.on_leave_prepare(out);
+        if self.should_send_leave_group() {
+            self.send_leave_group(ctx, coordinator, out);
         }
-        if self.config.group_instance_id.is_none() && self.generation != NO_GENERATION {
-            let request = Request::LeaveGroup {
-                group_id: self.group_id.clone(),
-                members: vec![super::message::MemberIdentity { member_id: self.member_id.clone(), group_instance_id: None }],
-            };
-            self.send(ctx, coordinator, request, false, out);
+    }
+
+    /// ConsumerCoordinator `onLeavePrepare`: the owned partitions are lost if the
+    /// generation was reset or a rebalance is in progress, revoked otherwise.
+    fn on_leave_prepare(&mut self, out: &mut Out) {
+        if self.owned.is_empty() {
+            return;
         }
+        let owned = std::mem::take(&mut self.owned);
+        let reset = self.generation == NO_GENERATION || self.member_id.is_empty();
+        let rebalancing = matches!(self.state, MemberState::PREPARING_REBALANCE | MemberState::COMPLETING_REBALANCE);
+        let cb = if reset || rebalancing { Callback::OnPartitionsLost } else { Callback::OnPartitionsRevoked };
+        self.callback(cb, owned, out);
+        self.positions.clear();
+    }
+
+    /// AbstractCoordinator `shouldSendLeaveGroupRequest` for `CloseOptions` DEFAULT.
+    fn should_send_leave_group(&self) -> bool {
+        self.coordinator.is_some() && self.state != MemberState::UNJOINED && !self.member_id.is_empty() && self.config.group_instance_id.is_none()
+    }
+
+    fn send_leave_group(&mut self, ctx: &Ctx, coordinator: u32, out: &mut Out) {
+        let request = Request::LeaveGroup {
+            group_id: self.group_id.clone(),
+            members: vec![super::message::MemberIdentity { member_id: self.member_id.clone(), group_instance_id: None }],
+        };
+        self.send(ctx, coordinator, request, false, out);
     }
 
     /// `max.poll.interval.ms` passed without a `poll()` (AC `handlePollTimeoutExpiry`).
@@ -537,24 +597,18 @@ impl ClassicConsumer {
             out.set_timer(TimerKey::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
             return;
         }
-        if self.generation == NO_GENERATION && self.state == MemberState::UNJOINED {
+        if matches!(self.state, MemberState::UNJOINED | MemberState::PREPARING_REBALANCE) {
+            // HeartbeatThread.run: `if (state.hasNotJoinedGroup() ...) disable()`; the
+            // poll timer is checked only by the enabled heartbeat thread.
+            self.poll_timeout_pending = self.state == MemberState::PREPARING_REBALANCE;
             return;
         }
         out.emit(EventKind::Note {
             node: self.node(),
             text: format!("no poll() for max.poll.interval.ms = {} ms: leaving the group", self.config.max_poll_interval_ms),
         });
-        if self.config.group_instance_id.is_none() {
-            if let Some(c) = self.coordinator {
-                let request = Request::LeaveGroup {
-                    group_id: self.group_id.clone(),
-                    members: vec![super::message::MemberIdentity {
-                        member_id: self.member_id.clone(),
-                        group_instance_id: None,
-                    }],
-                };
-                self.send(ctx, c, request, false, out);
-            }
+        if let (Some(c), true) = (self.coordinator, self.should_send_leave_group()) {
+            self.send_leave_group(ctx, c, out);
         }
         self.reset_generation(ctx, false, "poll timeout expired", out);
     }

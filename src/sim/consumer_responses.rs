@@ -4,6 +4,7 @@
 
 use crate::small_sort::StableSort;
 use super::consumer::{ClassicConsumer, MainThread, MemberState};
+use super::classic_client::{join_failure, JoinFailure};
 use super::ctx::Ctx;
 use super::message::{JoinGroupResponse, Request, Response, SyncGroupRequest};
 use super::out::{Out, TimerKey};
@@ -72,8 +73,12 @@ impl ClassicConsumer {
         if f.api == "OffsetCommit" {
             return self.on_offset_commit(ctx, correlation, None, &f, out);
         }
+        if f.api == "Heartbeat" {
+            self.heartbeat_failed(ctx, out);
+        }
         if matches!(f.api.as_str(), "JoinGroup" | "SyncGroup") {
-            self.set_state(ctx, MemberState::UNJOINED, &format!("{} failed", f.api), out);
+            // A DisconnectException: retriable, the join loop sleeps retry.backoff.ms.
+            return self.join_failed(ctx, &f.api, None, &format!("{} failed: the connection broke", f.api), out);
         }
         self.drive(ctx, out);
     }
@@ -81,6 +86,19 @@ impl ClassicConsumer {
     pub fn handle_response(&mut self, ctx: &mut Ctx, correlation: u64, response: Response, out: &mut Out) {
         let Some(f) = self.in_flight.remove(&correlation) else { return };
         out.cancel_timer(TimerKey::RequestTimeout { correlation });
+        if f.api == "JoinGroup" && matches!(self.main, MainThread::Processing { .. }) {
+            // The heartbeat thread is disabled while PREPARING_REBALANCE: nobody
+            // polls the network client until the application calls poll().
+            self.connections.ready(f.broker);
+            out.emit(EventKind::Note { node: self.node(), text: "JoinGroup answered: handled at the application's next poll()".into() });
+            self.deferred_join = Some((correlation, f, response));
+            return;
+        }
+        self.handle_group_response(ctx, correlation, f, response, out);
+    }
+
+    /// A response, handled (`f` is its request, already off the in-flight books).
+    pub(crate) fn handle_group_response(&mut self, ctx: &mut Ctx, correlation: u64, f: super::consumer::InFlight, response: Response, out: &mut Out) {
         let error = response.error();
         self.connections.ready(f.broker);
         if error == Errors::NONE {
@@ -91,13 +109,16 @@ impl ClassicConsumer {
         } else if is_coordinator_error(error) && f.api != "FindCoordinator" {
             self.mark_coordinator_unknown(&format!("{} answered {error}", f.api), out);
             if matches!(f.api.as_str(), "JoinGroup" | "SyncGroup") {
-                self.set_state(ctx, MemberState::UNJOINED, &format!("{} → {error}", f.api), out);
+                return self.join_failed(ctx, &f.api, Some(error), &format!("{} → {error}", f.api), out);
+            }
+            if f.api == "Heartbeat" {
+                self.heartbeat_failed(ctx, out);
             }
             self.drive(ctx, out);
             return;
         }
         match response {
-            Response::FindCoordinator { error, node_id, partition } => self.on_find_coordinator(ctx, error, node_id, partition, out),
+            Response::FindCoordinator { error, node_id } => self.on_find_coordinator(ctx, error, node_id, out),
             Response::JoinGroup(r) => self.on_join_group(ctx, r, out),
             Response::SyncGroup { error, assignment, .. } => self.on_sync_group(ctx, error, assignment, out),
             Response::Heartbeat { error } => self.on_heartbeat(ctx, error, f.generation, out),
@@ -114,14 +135,14 @@ impl ClassicConsumer {
         self.set_state(ctx, MemberState::UNJOINED, &format!("fatal {error}"), out);
     }
 
-    fn on_find_coordinator(&mut self, ctx: &mut Ctx, error: Errors, node: Option<u32>, partition: u32, out: &mut Out) {
+    fn on_find_coordinator(&mut self, ctx: &mut Ctx, error: Errors, node: Option<u32>, out: &mut Out) {
         match (error, node) {
             (Errors::NONE, Some(n)) => {
                 self.coordinator = Some(n);
                 self.last_heartbeat_ok = ctx.now;
                 out.emit(EventKind::Note {
                     node: self.node(),
-                    text: format!("coordinator of {} is broker-{n}, leader of __consumer_offsets-{partition}", self.group_id),
+                    text: format!("coordinator of {} is broker-{n}", self.group_id),
                 });
                 self.drive(ctx, out);
             }
@@ -137,20 +158,15 @@ impl ClassicConsumer {
         let Some(coordinator) = self.coordinator else {
             // The coordinator was marked unknown meanwhile: the SyncGroup cannot be
             // sent (coordinatorNotAvailable, retriable), so the member rejoins.
-            if self.state == MemberState::PREPARING_REBALANCE {
-                self.set_state(ctx, MemberState::UNJOINED, "JoinGroup answered after the coordinator was marked unknown", out);
-                self.drive(ctx, out);
-            }
-            return;
+            let why = "JoinGroup answered after the coordinator was marked unknown";
+            return self.join_failed(ctx, "JoinGroup", None, why, out);
         };
         match r.error {
             Errors::NONE if self.state != MemberState::PREPARING_REBALANCE => {
                 // The member left meanwhile (e.g. poll timeout): do not sync with a
                 // stale generation (UnjoinedGroupException, retriable after backoff).
-                out.emit(EventKind::Note { node: self.node(), text: "JoinGroup answered after this member had left: ignored, rejoining".into() });
-                self.rejoin_needed = true;
-                let wait = self.backoff_ms();
-                out.set_timer(TimerKey::Backoff, ctx.now + wait);
+                let why = "JoinGroup answered after this member had left: ignored (UnjoinedGroupException)";
+                self.join_failed(ctx, "JoinGroup", None, why, out);
             }
             Errors::NONE => {
                 self.generation = r.generation_id;
@@ -182,31 +198,40 @@ impl ClassicConsumer {
                     connect_assignments: Vec::new(),
                 });
                 self.send(ctx, coordinator, request, false, out);
+                if std::mem::take(&mut self.poll_timeout_pending) {
+                    // The heartbeat thread is enabled again and finds the poll timer expired.
+                    self.poll_timeout(ctx, out);
+                }
             }
             Errors::MEMBER_ID_REQUIRED => {
+                // The member keeps PREPARING_REBALANCE and rejoins at once with the id.
                 self.member_id = r.member_id;
-                self.set_state(ctx, MemberState::UNJOINED, "MEMBER_ID_REQUIRED: rejoin with the given id", out);
-                self.send_join_group(ctx, coordinator, out);
+                out.emit(EventKind::Note { node: self.node(), text: "MEMBER_ID_REQUIRED: rejoining with the given member id".into() });
+                self.join_failed(ctx, "JoinGroup", Some(Errors::MEMBER_ID_REQUIRED), "MEMBER_ID_REQUIRED", out);
             }
-            Errors::UNKNOWN_MEMBER_ID => {
-                self.reset_generation(ctx, false, "JoinGroup → UNKNOWN_MEMBER_ID", out);
-                self.drive(ctx, out);
-            }
-            Errors::ILLEGAL_GENERATION => {
-                self.reset_generation(ctx, true, "JoinGroup → ILLEGAL_GENERATION", out);
-                self.drive(ctx, out);
-            }
-            Errors::REBALANCE_IN_PROGRESS => {
-                self.set_state(ctx, MemberState::UNJOINED, "JoinGroup → REBALANCE_IN_PROGRESS", out);
-                self.drive(ctx, out);
-            }
-            Errors::COORDINATOR_LOAD_IN_PROGRESS => {
-                self.set_state(ctx, MemberState::UNJOINED, "JoinGroup → COORDINATOR_LOAD_IN_PROGRESS", out);
-                let wait = self.backoff_ms();
-                out.set_timer(TimerKey::Backoff, ctx.now + wait);
-            }
-            e => self.fail_fatally(ctx, e, out),
+            e => self.join_failed(ctx, "JoinGroup", Some(e), &format!("JoinGroup → {e}"), out),
         }
+    }
+
+    /// The join future failed: `joinGroupIfNeeded`'s reaction (`JoinFailure`).
+    /// The member state changes only on a reset; otherwise the next pass of the
+    /// loop sends JoinGroup again, at once or after retry.backoff.ms.
+    fn join_failed(&mut self, ctx: &mut Ctx, api: &str, error: Option<Errors>, why: &str, out: &mut Out) {
+        let failure = error.map_or(JoinFailure::Backoff, join_failure);
+        self.rejoin_needed = true;
+        match failure {
+            JoinFailure::Reset { keep_member_id } => self.reset_generation(ctx, keep_member_id, why, out),
+            JoinFailure::RejoinNow => {}
+            JoinFailure::Rediscover | JoinFailure::Backoff => {
+                // timer.sleep(rebalanceConfig.retryBackoffMs): a fixed backoff.
+                self.join_retry_at = ctx.now + self.config.retry_backoff_ms;
+                out.set_timer(TimerKey::Backoff, self.join_retry_at);
+                out.emit(EventKind::Note { node: self.node(), text: format!("{api} again in retry.backoff.ms = {} ms ({why})", self.config.retry_backoff_ms) });
+                return;
+            }
+            JoinFailure::Fatal => return self.fail_fatally(ctx, error.unwrap_or(Errors::UNKNOWN_SERVER_ERROR), out),
+        }
+        self.drive(ctx, out);
     }
 
     /// The leader runs the group's chosen assignor over every member's subscription.
@@ -263,28 +288,27 @@ impl ClassicConsumer {
             Errors::NONE => {
                 self.rejoin_needed = false;
                 self.set_state(ctx, MemberState::STABLE, &format!("SyncGroup done, generation {}", self.generation), out);
-                self.on_join_complete(assignment, out);
+                if matches!(self.main, MainThread::Processing { .. } | MainThread::CommitSync { .. }) {
+                    // The heartbeat thread completed the SyncGroup; onJoinComplete runs in
+                    // joinGroupIfNeeded, on the application thread's next poll().
+                    out.emit(EventKind::Note { node: self.node(), text: "SyncGroup answered: the assignment is applied at the application's next poll()".into() });
+                    self.deferred_assignment = Some(assignment);
+                    return;
+                }
+                self.on_join_complete(ctx, assignment, out);
                 self.drive(ctx, out);
             }
-            Errors::REBALANCE_IN_PROGRESS => {
-                self.rejoin_needed = true;
-                self.set_state(ctx, MemberState::UNJOINED, "SyncGroup → REBALANCE_IN_PROGRESS", out);
-                self.drive(ctx, out);
-            }
-            Errors::UNKNOWN_MEMBER_ID => {
-                self.reset_generation(ctx, false, "SyncGroup → UNKNOWN_MEMBER_ID", out);
-                self.drive(ctx, out);
-            }
-            Errors::ILLEGAL_GENERATION => {
-                self.reset_generation(ctx, true, "SyncGroup → ILLEGAL_GENERATION", out);
-                self.drive(ctx, out);
-            }
-            e => self.fail_fatally(ctx, e, out),
+            e => self.join_failed(ctx, "SyncGroup", Some(e), &format!("SyncGroup → {e}"), out),
         }
     }
 
-    /// `onJoinComplete`: cooperative members revoke what moved and rejoin.
-    fn on_join_complete(&mut self, mut assignment: Vec<TopicPartition>, out: &mut Out) {
+    /// `onJoinComplete`: cooperative members revoke what moved and rejoin; the
+    /// auto-commit timer starts a full interval from now
+    /// (`nextAutoCommitTimer.updateAndReset(autoCommitIntervalMs)`).
+    pub(crate) fn on_join_complete(&mut self, ctx: &Ctx, mut assignment: Vec<TopicPartition>, out: &mut Out) {
+        if self.config.enable_auto_commit {
+            self.next_auto_commit = ctx.now + self.config.auto_commit_interval_ms;
+        }
         assignment.stable_sort();
         let added: Vec<TopicPartition> = assignment.iter().filter(|tp| !self.owned.contains(tp)).cloned().collect();
         if self.rebalance_protocol == RebalanceProtocol::COOPERATIVE {
@@ -302,26 +326,57 @@ impl ClassicConsumer {
         self.needs_join_prepare = true;
     }
 
+    /// `HeartbeatResponseHandler`, then the heartbeat thread's listener:
+    /// success and REBALANCE_IN_PROGRESS count as a received heartbeat
+    /// (`receiveHeartbeat`); ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID and
+    /// FENCED_INSTANCE_ID are acted on only `if (generationUnchanged())` and are
+    /// ignored for an older generation; FENCED_INSTANCE_ID is then fatal
+    /// (`setFailureCause`); other failures `failHeartbeat`.
     fn on_heartbeat(&mut self, ctx: &mut Ctx, error: Errors, sent_generation: i32, out: &mut Out) {
         match error {
-            Errors::NONE => self.last_heartbeat_ok = ctx.now,
+            Errors::NONE => self.heartbeat_received(ctx),
             Errors::REBALANCE_IN_PROGRESS => {
-                self.last_heartbeat_ok = ctx.now;
+                self.heartbeat_received(ctx);
                 if self.state == MemberState::STABLE && !self.rejoin_needed {
                     self.rejoin_needed = true;
                     out.emit(EventKind::Note { node: self.node(), text: "heartbeat says REBALANCE_IN_PROGRESS: rejoin on next poll()".into() });
                 }
             }
-            Errors::ILLEGAL_GENERATION | Errors::UNKNOWN_MEMBER_ID if sent_generation == self.generation => {
+            Errors::ILLEGAL_GENERATION | Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID if sent_generation == self.generation => {
                 let keep = error == Errors::ILLEGAL_GENERATION;
                 self.reset_generation(ctx, keep, &format!("Heartbeat → {error}"), out);
+                if error == Errors::FENCED_INSTANCE_ID {
+                    self.fail_fatally(ctx, error, out);
+                }
             }
-            Errors::FENCED_INSTANCE_ID => self.fail_fatally(ctx, error, out),
-            _ => {}
+            Errors::ILLEGAL_GENERATION | Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID => {
+                out.emit(EventKind::Note {
+                    node: self.node(),
+                    text: format!("Heartbeat of generation {sent_generation} → {error}: ignored, the generation has changed since"),
+                });
+            }
+            _ => self.heartbeat_failed(ctx, out),
         }
         if self.main == MainThread::InPoll {
             self.drive(ctx, out);
         }
+    }
+
+    /// `Heartbeat.receiveHeartbeat`.
+    fn heartbeat_received(&mut self, ctx: &Ctx) {
+        self.last_heartbeat_ok = ctx.now;
+        self.heartbeat_attempts = 0;
+    }
+
+    /// `Heartbeat.failHeartbeat`: the next heartbeat goes out after the
+    /// exponential retry backoff instead of a full heartbeat.interval.ms.
+    pub(crate) fn heartbeat_failed(&mut self, ctx: &Ctx, out: &mut Out) {
+        if !matches!(self.state, MemberState::COMPLETING_REBALANCE | MemberState::STABLE) {
+            return;
+        }
+        let c = &self.config;
+        let wait = super::classic_client::heartbeat_retry_ms(c.retry_backoff_ms, c.retry_backoff_max_ms, &mut self.heartbeat_attempts);
+        out.set_timer(TimerKey::Heartbeat, ctx.now + wait);
     }
 
     fn on_offset_fetch(&mut self, ctx: &mut Ctx, error: Errors, offsets: Vec<(TopicPartition, i64)>, out: &mut Out) {

@@ -51,7 +51,7 @@ fn context_error(shard: Option<&Shard>) -> Option<Errors> {
 
 fn error_response(request: &Request, error: Errors) -> Response {
     match request {
-        Request::FindCoordinator { .. } => Response::FindCoordinator { error, node_id: None, partition: 0 },
+        Request::FindCoordinator { .. } => Response::FindCoordinator { error, node_id: None },
         Request::JoinGroup(r) => super::classic_join::join_error(&r.member_id, error),
         Request::SyncGroup(_) => super::classic_sync::sync_error(error),
         Request::Heartbeat { .. } => Response::Heartbeat { error },
@@ -99,6 +99,12 @@ impl GroupCoordinator {
     pub fn handle_request(&mut self, ctx: &mut Ctx, from: NodeId, correlation: u64, request: Request, out: &mut Out) {
         let partition = ctx.cluster.offsets_partition_for(group_of(&request));
         if let Some(error) = context_error(self.shards.get(&partition)) {
+            // GroupCoordinatorService.heartbeat: "The group is still loading, so
+            // blindly respond" NONE to a classic Heartbeat.
+            let error = match (&request, error) {
+                (Request::Heartbeat { .. }, Errors::COORDINATOR_LOAD_IN_PROGRESS) => Errors::NONE,
+                (_, e) => e,
+            };
             respond(out, from, correlation, error_response(&request, error));
             return;
         }
@@ -168,6 +174,35 @@ impl GroupCoordinator {
             trigger: "became leader of the partition".into(),
         });
         out.set_timer(TimerKey::Load { partition }, ctx.now + ctx.broker_config.coordinator_load_ms);
+    }
+
+    /// This broker is no longer leader of `__consumer_offsets-<partition>`
+    /// (`scheduleUnloadOperation`, GMM `onUnloaded`): the context is closed, its
+    /// classic groups become Dead and every parked JoinGroup and SyncGroup is
+    /// answered NOT_COORDINATOR.
+    pub fn resign_leader(&mut self, ctx: &mut Ctx, partition: u32, out: &mut Out) {
+        let Some(shard) = self.shards.remove(&partition) else { return };
+        for group in shard.groups.values() {
+            for m in group.members.values() {
+                if let Some(p) = &m.awaiting_join {
+                    respond(out, p.client, p.correlation, super::classic_join::join_error(&m.member_id, Errors::NOT_COORDINATOR));
+                }
+                if let Some(p) = &m.awaiting_sync {
+                    respond(out, p.client, p.correlation, super::classic_sync::sync_error(Errors::NOT_COORDINATOR));
+                }
+            }
+        }
+        let from = match shard.state {
+            CoordinatorState::LOADING => "LOADING",
+            CoordinatorState::ACTIVE => "ACTIVE",
+        };
+        out.emit(EventKind::StateChanged {
+            node: ctx.me,
+            machine: Machine::CoordinatorContext { partition },
+            from: from.into(),
+            to: "CLOSED".into(),
+            trigger: "leadership of the partition moved away".into(),
+        });
     }
 
     pub fn handle_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) {

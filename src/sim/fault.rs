@@ -27,9 +27,12 @@ pub enum Fault {
     PauseConsumer { consumer: u32, #[serde(rename = "durationMs")] duration_ms: Millis },
     /// Record processing becomes slower (may exceed max.poll.interval.ms).
     SlowProcessing { consumer: u32, #[serde(rename = "msPerRecord")] ms_per_record: u64 },
-    /// The broker process dies; its partitions' leadership moves to replicas.
+    /// The broker process dies; the controller fences it after
+    /// broker.session.timeout.ms and its partitions' leadership moves to in-sync replicas.
     KillBroker { broker: u32 },
     RestartBroker { broker: u32 },
+    /// Controlled shutdown: leadership moves away first, then the broker stops.
+    ShutdownBroker { broker: u32 },
     /// Messages between the two nodes are dropped (both directions).
     CutLink { a: String, b: String },
     HealLink { a: String, b: String },
@@ -79,6 +82,7 @@ impl Fault {
             }
             Fault::KillBroker { broker } => format!("broker-{broker} died"),
             Fault::RestartBroker { broker } => format!("broker-{broker} restarted"),
+            Fault::ShutdownBroker { broker } => format!("broker-{broker} shuts down (controlled shutdown)"),
             Fault::CutLink { a, b } => format!("network cut between {a} and {b}"),
             Fault::HealLink { a, b } => format!("network healed between {a} and {b}"),
             Fault::AddConsumer { group } => format!("a consumer was added to {group}"),
@@ -100,7 +104,7 @@ impl Fault {
 }
 
 /// The fault kinds the UI's fault menu offers, with what each field means.
-pub const FORM_KINDS: [(&str, &str); 22] = [
+pub const FORM_KINDS: [(&str, &str); 23] = [
     ("crashConsumer", "consumer c<n>"),
     ("restartConsumer", "consumer c<n>"),
     ("closeConsumer", "consumer c<n>"),
@@ -109,6 +113,7 @@ pub const FORM_KINDS: [(&str, &str); 22] = [
     ("slowProcessing", "consumer c<n>, ms per record"),
     ("killBroker", "broker-<n>"),
     ("restartBroker", "broker-<n>"),
+    ("shutdownBroker", "broker-<n>"),
     ("cutLink", "node, node"),
     ("healLink", "node, node"),
     ("dropNextMessage", "from node, to node"),
@@ -167,6 +172,7 @@ impl Fault {
             "slowProcessing" => Fault::SlowProcessing { consumer: consumer_index(&a)?, ms_per_record: number(value, "ms per record")? },
             "killBroker" => Fault::KillBroker { broker: broker_index(&a)? },
             "restartBroker" => Fault::RestartBroker { broker: broker_index(&a)? },
+            "shutdownBroker" => Fault::ShutdownBroker { broker: broker_index(&a)? },
             "cutLink" => Fault::CutLink { a, b },
             "healLink" => Fault::HealLink { a, b },
             "dropNextMessage" => Fault::DropNextMessage { from: a, to: b },
@@ -214,7 +220,7 @@ mod tests {
     fn every_menu_kind_parses_from_reasonable_fields() {
         for (kind, _) in FORM_KINDS {
             let (a, b, v) = match kind {
-                "killBroker" | "restartBroker" => ("broker-1", "", ""),
+                "killBroker" | "restartBroker" | "shutdownBroker" => ("broker-1", "", ""),
                 "addConsumer" | "addWorker" => ("demo", "", ""),
                 "failTask" | "restartTask" => ("connect-cluster", "sink-0", ""),
                 "restartConnector" => ("connect-cluster", "sink", "includeTasks onlyFailed"),

@@ -132,7 +132,8 @@ pub enum Request {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Response {
-    FindCoordinator { error: Errors, node_id: Option<u32>, partition: u32 },
+    /// FindCoordinatorResponse: Key, NodeId, Host, Port, ErrorCode, ErrorMessage (no partition).
+    FindCoordinator { error: Errors, node_id: Option<u32> },
     JoinGroup(JoinGroupResponse),
     SyncGroup {
         error: Errors,

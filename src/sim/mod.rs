@@ -4,6 +4,7 @@ mod app_commit;
 pub mod async_consumer;
 mod async_consumer_heartbeat;
 pub mod broker;
+mod classic_client;
 pub mod classic_group;
 mod classic_join;
 mod classic_sync;

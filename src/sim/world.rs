@@ -27,6 +27,10 @@ pub enum Item {
     Timer { node: NodeId, key: TimerKey, cause: Option<EventId> },
     Start { node: NodeId },
     Fault { fault: Fault },
+    /// The controller's check of a dead broker's session (`broker.session.timeout.ms`).
+    FenceBroker { broker: u32 },
+    /// A broker in controlled shutdown has handed off its leadership and stops.
+    ShutdownComplete { broker: u32 },
 }
 
 #[derive(Clone, Debug)]
@@ -273,7 +277,7 @@ impl World {
         let node = match &item {
             Item::Deliver { env, .. } => Some(env.to),
             Item::Timer { node, .. } | Item::Start { node } => Some(*node),
-            Item::Fault { .. } => None,
+            Item::Fault { .. } | Item::FenceBroker { .. } | Item::ShutdownComplete { .. } => None,
         };
         if let Some(n) = node {
             if let Some(&until) = self.paused_until.get(&n) {
@@ -299,6 +303,8 @@ impl World {
                 });
             }
             Item::Fault { fault } => self.apply_fault(fault),
+            Item::FenceBroker { broker } => self.session_expired(broker),
+            Item::ShutdownComplete { broker } => self.finish_controlled_shutdown(broker),
         }
         true
     }
@@ -527,36 +533,7 @@ impl World {
                     c.config.processing_ms_per_record = ms_per_record;
                 }
             }
-            Fault::KillBroker { broker } => {
-                let Some(b) = self.brokers.get_mut(&broker) else { return };
-                if !b.alive {
-                    return;
-                }
-                b.crash();
-                self.cancel_timers_of(NodeId::Broker(broker));
-                self.cluster.alive.remove(&broker);
-                let ids: Vec<u32> = self.consumers.keys().chain(self.async_consumers.keys()).chain(self.workers.keys()).copied().collect();
-                for id in ids {
-                    self.with_node(NodeId::Client(id), cause, |n, ctx, out| {
-                        match n {
-                            NodeRef::Consumer(c) if c.alive => c.connection_lost(ctx, broker, out),
-                            NodeRef::AsyncConsumer(c) if c.alive => c.connection_lost(ctx, broker, out),
-                            NodeRef::Worker(w) if w.alive => w.connection_lost(ctx, broker, out),
-                            _ => {}
-                        }
-                    });
-                }
-                self.reelect(cause);
-            }
-            Fault::RestartBroker { broker } => {
-                let Some(b) = self.brokers.get_mut(&broker) else { return };
-                if b.alive {
-                    return;
-                }
-                *b = Broker::new(broker);
-                self.cluster.alive.insert(broker);
-                self.reelect(cause);
-            }
+            Fault::KillBroker { .. } | Fault::RestartBroker { .. } | Fault::ShutdownBroker { .. } => self.apply_broker_fault(fault, cause),
             Fault::CutLink { a, b } => {
                 if let Some((x, y)) = self.nodes(&a, &b, cause) {
                     self.network.cut.insert(link(x, y));
@@ -651,24 +628,6 @@ impl World {
         }
     }
 
-    /// The controller moves leadership off dead brokers; new coordinators load.
-    fn reelect(&mut self, cause: Option<EventId>) {
-        for (partition, leader) in self.cluster.elect_leaders() {
-            let text = match leader {
-                Some(l) => format!("__consumer_offsets-{partition}: leadership moved to broker-{l}"),
-                None => format!("__consumer_offsets-{partition}: no live replica, no leader"),
-            };
-            self.record(cause, EventKind::Note { node: NodeId::Broker(leader.unwrap_or(0)), text });
-            if let Some(l) = leader {
-                self.with_node(NodeId::Broker(l), cause, |n, ctx, out| {
-                    if let NodeRef::Broker(b) = n {
-                        b.coordinator.become_leader(ctx, partition, out)
-                    }
-                });
-            }
-        }
-    }
-
     /// Consumers of a group, by index.
     pub fn group_consumers<'a>(&'a self, group: &'a str) -> impl Iterator<Item = &'a ClassicConsumer> + 'a {
         self.consumers.values().filter(move |c| c.group_id == group)
@@ -720,6 +679,9 @@ impl World {
 
 #[path = "world_connect.rs"]
 mod connect;
+
+#[path = "world_brokers.rs"]
+mod brokers;
 
 /// A mutable view of one node, handed to handlers.
 pub enum NodeRef<'a> {

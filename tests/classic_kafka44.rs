@@ -1,0 +1,438 @@
+//! The classic consumer, the classic coordinator and broker failover as Apache
+//! Kafka 4.4 does them: each test names the Kafka class and method it follows.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use common::TestWorld;
+use groupscope::sim::classic_group::ClassicGroupState::*;
+use groupscope::sim::trace::{Callback, EventKind, Machine};
+use groupscope::sim::{Fault, NodeId, Scenario};
+
+const C1: NodeId = NodeId::Client(1);
+
+/// Times at which `node` sent a message whose label starts with `prefix`.
+fn sent_at(t: &TestWorld, node: NodeId, prefix: &str) -> Vec<u64> {
+    t.world
+        .trace
+        .iter()
+        .filter(|e| matches!(&e.kind, EventKind::MessageSent { from, label, .. } if *from == node && label.starts_with(prefix)))
+        .map(|e| e.at)
+        .collect()
+}
+
+/// Labels of messages `node` sent.
+fn labels_from(t: &TestWorld, node: NodeId) -> Vec<String> {
+    t.world
+        .trace
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::MessageSent { from, label, .. } if *from == node => Some(label.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The classic `MemberState` transitions of client `idx`, with their times.
+fn member_states(t: &TestWorld, idx: u32) -> Vec<(u64, String)> {
+    t.world
+        .trace
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::StateChanged { node, machine: Machine::Member, to, .. } if *node == NodeId::Client(idx) => Some((e.at, to.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn group_transition_times(t: &TestWorld, to: &str) -> Vec<u64> {
+    t.world
+        .trace
+        .iter()
+        .filter(|e| matches!(&e.kind, EventKind::StateChanged { machine: Machine::Group { .. }, to: x, .. } if x == to))
+        .map(|e| e.at)
+        .collect()
+}
+
+// --- 1. ConsumerCoordinator.onJoinComplete: nextAutoCommitTimer.updateAndReset ---
+
+#[test]
+fn the_auto_commit_timer_restarts_a_full_interval_after_each_assignment() {
+    // ConsumerCoordinator.onJoinComplete: `if (autoCommitEnabled)
+    // this.nextAutoCommitTimer.updateAndReset(autoCommitIntervalMs)`. The first
+    // auto-commit after an assignment comes auto.commit.interval.ms (5000) later,
+    // not at once because the consumer started more than 5 s ago.
+    let mut t = TestWorld::demo();
+    t.sleep(20_000);
+    let stable = member_states(&t, 1).into_iter().find(|(_, s)| s == "STABLE").expect("c1 joined").0;
+    assert!(stable > 5000, "the consumer started more than an interval before its assignment");
+    let first = sent_at(&t, C1, "OffsetCommit").into_iter().find(|at| *at >= stable).expect("c1 auto-commits");
+    assert!(first >= stable + 5000, "first commit {first} ms, assignment at {stable} ms");
+    assert!(first < stable + 5000 + 500, "it comes at the first poll() after the interval: {first} ms");
+}
+
+// --- 2. AbstractCoordinator.shouldSendLeaveGroupRequest / GMM maybeCompleteJoinPhase ---
+
+#[test]
+fn close_during_the_first_join_sends_leave_group_as_soon_as_the_member_has_an_id() {
+    // AbstractCoordinator.maybeLeaveGroup → shouldSendLeaveGroupRequest: coordinator
+    // known, state not UNJOINED and `generation.hasMemberId()`: a member waiting in
+    // its first JoinGroup (generation -1, id from MEMBER_ID_REQUIRED) leaves. It is
+    // then not in generation 1, and no second rebalance follows at session timeout.
+    let mut t = TestWorld::demo();
+    t.sleep(2000);
+    let c3 = t.consumer(3);
+    assert!(!c3.member_id.is_empty() && c3.generation == -1, "c3 waits in its first join with a member id");
+    t.inject(Fault::CloseConsumer { consumer: 3 });
+    assert_eq!(labels_from(&t, NodeId::Client(3)).last().map(String::as_str), Some("LeaveGroup"));
+    t.sleep(30_000);
+    let (_, g) = t.world.group("demo").unwrap();
+    assert_eq!((g.state, g.generation_id, g.members.len()), (Stable, 1, 2), "one rebalance, without c3");
+    let mut owned: Vec<String> = t.owned(1).into_iter().chain(t.owned(2)).collect();
+    owned.sort();
+    assert_eq!(owned.len(), 6, "c1 and c2 own every partition: {owned:?}");
+}
+
+#[test]
+fn a_leave_group_during_the_initial_rebalance_does_not_complete_the_join_early() {
+    // GroupMetadataManager.classicGroupLeaveToClassicGroup → maybeCompleteJoinPhase,
+    // which returns while `group.previousState() == EMPTY`: the initial rebalance
+    // still ends by its delay timer (500 + 3000 + 3000 = 6500 ms, as without the
+    // leave), although c1 and c2 have joined and c3 has left.
+    let mut t = TestWorld::demo();
+    t.sleep(2000);
+    t.inject(Fault::CloseConsumer { consumer: 3 });
+    t.sleep(8000);
+    assert_eq!(group_transition_times(&t, "CompletingRebalance"), vec![6500]);
+    assert_eq!(t.world.group("demo").unwrap().1.members.len(), 2);
+}
+
+// --- 3. GroupCoordinatorService.heartbeat: a loading coordinator answers NONE ---
+
+#[test]
+fn heartbeats_to_a_loading_coordinator_are_answered_none() {
+    // GroupCoordinatorService.heartbeat: on COORDINATOR_LOAD_IN_PROGRESS "The group
+    // is still loading, so blindly respond" with NONE. Other requests still get
+    // COORDINATOR_LOAD_IN_PROGRESS.
+    let mut s = Scenario::demo();
+    s.broker.coordinator_load_ms = 5000;
+    let mut t = TestWorld::new(s);
+    t.sleep(12_000);
+    let old = t.world.cluster.coordinator_for("demo").unwrap();
+    t.inject(Fault::ShutdownBroker { broker: old });
+    let new = t.world.cluster.coordinator_for("demo").unwrap();
+    t.sleep(4_500);
+    let from_new = labels_from(&t, NodeId::Broker(new));
+    assert!(from_new.iter().any(|l| l == "Heartbeat ← OK"), "heartbeats reached the loading coordinator: {from_new:?}");
+    assert!(!from_new.iter().any(|l| l == "Heartbeat → COORDINATOR_LOAD_IN_PROGRESS"));
+    t.sleep(5_000);
+    assert_eq!(t.group_state("demo"), (Stable, 1), "loaded at its generation, no rebalance");
+}
+
+// --- 5. ConsumerCoordinator.onLeavePrepare / AbstractCoordinator.generationIfStable ---
+
+#[test]
+fn close_during_a_rebalance_calls_on_partitions_lost_and_commits_nothing() {
+    // ConsumerCoordinator.onLeavePrepare: invokePartitionsLost when the generation
+    // was reset or `rebalanceInProgress()`; the close-time auto-commit is refused
+    // (sendOffsetCommitRequest takes generationIfStable(), null while rebalancing).
+    let mut s = Scenario::demo();
+    s.groups[0].config.assignors = vec!["cooperative-sticky".into()];
+    let mut t = TestWorld::new(s);
+    t.sleep(15_000);
+    assert!(!t.owned(1).is_empty());
+    t.inject(Fault::AddConsumer { group: "demo".into() });
+    t.sleep_until(10_000, |t| t.consumer(1).state == groupscope::sim::consumer::MemberState::PREPARING_REBALANCE);
+    let owned = t.consumer(1).owned.clone();
+    assert!(!owned.is_empty(), "a cooperative member keeps its partitions while rebalancing");
+    let at = t.world.now;
+    let commits_before = sent_at(&t, C1, "OffsetCommit").len();
+    t.inject(Fault::CloseConsumer { consumer: 1 });
+    let callbacks: Vec<(Callback, usize)> = t
+        .world
+        .trace
+        .iter()
+        .filter(|e| e.at >= at)
+        .filter_map(|e| match &e.kind {
+            EventKind::CallbackInvoked { node, callback, partitions } if *node == C1 => Some((*callback, partitions.len())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(callbacks, vec![(Callback::OnPartitionsLost, owned.len())]);
+    assert_eq!(sent_at(&t, C1, "OffsetCommit").len(), commits_before, "no OffsetCommit on close during a rebalance");
+    assert_eq!(labels_from(&t, C1).last().map(String::as_str), Some("LeaveGroup"));
+}
+
+// --- 6. AbstractCoordinator.joinGroupIfNeeded: timer.sleep(retryBackoffMs) ---
+
+#[test]
+fn a_join_group_answered_coordinator_load_in_progress_is_retried_after_a_fixed_retry_backoff() {
+    // AbstractCoordinator.joinGroupIfNeeded: a retriable failure other than
+    // UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, REBALANCE_IN_PROGRESS and
+    // MEMBER_ID_REQUIRED sleeps `rebalanceConfig.retryBackoffMs` (100 ms, not
+    // doubling) before the next JoinGroup: each retry is one round trip (200 ms)
+    // plus 100 ms after the previous one.
+    let mut s = Scenario::demo();
+    s.broker.coordinator_load_ms = 3000;
+    let mut t = TestWorld::new(s);
+    t.sleep(12_000);
+    let old = t.world.cluster.coordinator_for("demo").unwrap();
+    t.inject(Fault::ShutdownBroker { broker: old });
+    t.inject(Fault::AddConsumer { group: "demo".into() });
+    t.sleep(2_900);
+    let answered = labels_from(&t, NodeId::Broker(t.world.cluster.coordinator_for("demo").unwrap()));
+    assert!(answered.iter().filter(|l| *l == "JoinGroup → COORDINATOR_LOAD_IN_PROGRESS").count() >= 4, "{answered:?}");
+    let joins = sent_at(&t, NodeId::Client(4), "JoinGroup");
+    let gaps: Vec<u64> = joins.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(gaps.len() >= 4, "{joins:?}");
+    assert!(gaps.iter().all(|g| *g == 300), "a fixed retry.backoff.ms between retries: {gaps:?}");
+}
+
+// --- 7. ClassicGroup.replaceStaticMember: the old id's SyncGroup gets a SyncGroup error ---
+
+#[test]
+fn a_fenced_static_members_parked_sync_group_is_answered_with_a_sync_group_error() {
+    // ClassicGroup.replaceStaticMember completes the old member id's pending
+    // SyncGroup future with a SyncGroup response FENCED_INSTANCE_ID (and its
+    // pending JoinGroup with a JoinGroup one).
+    let mut s = Scenario::demo();
+    s.groups[0].static_members = true;
+    let mut t = TestWorld::new(s);
+    t.sleep_until(20_000, |t| t.world.group("demo").is_some_and(|(_, g)| g.state == CompletingRebalance));
+    let (coordinator, g) = t.world.group("demo").unwrap();
+    // Static member ids are `<group.instance.id>-<uuid>`, instance ids `demo-<n>`.
+    let idx_of = |id: &str| id.strip_prefix("demo-").and_then(|r| r.split('-').next()).and_then(|n| n.parse::<u32>().ok()).unwrap();
+    let leader = idx_of(g.leader_id.as_deref().unwrap());
+    let follower = (1..=3).find(|i| *i != leader).unwrap();
+    // Hold the leader's SyncGroup so the group stays CompletingRebalance.
+    t.inject(Fault::HoldLink { from: format!("c{leader}"), to: format!("broker-{coordinator}") });
+    t.sleep(300);
+    let parked = t.world.group("demo").unwrap().1.members.values().any(|m| idx_of(&m.member_id) == follower && m.awaiting_sync.is_some());
+    assert!(parked, "the follower's SyncGroup is parked");
+    t.inject(Fault::CrashConsumer { consumer: follower });
+    t.inject(Fault::RestartConsumer { consumer: follower });
+    t.sleep(1000);
+    let answers = labels_from(&t, NodeId::Broker(coordinator));
+    assert!(answers.iter().any(|l| l == "SyncGroup → FENCED_INSTANCE_ID"), "{answers:?}");
+    assert!(!answers.iter().any(|l| l == "JoinGroup → FENCED_INSTANCE_ID"));
+}
+
+// --- 8. AbstractCoordinator.resetStateAndGeneration is the only way to UNJOINED ---
+
+#[test]
+fn the_member_state_stays_preparing_rebalance_through_member_id_required() {
+    // AbstractCoordinator: `initiateJoinGroup` sets PREPARING_REBALANCE, the
+    // JoinGroup handler COMPLETING_REBALANCE, the SyncGroup handler STABLE; a
+    // retriable failure (here MEMBER_ID_REQUIRED) leaves the state alone, and only
+    // `resetStateAndGeneration` sets UNJOINED.
+    let mut t = TestWorld::demo();
+    t.sleep(10_000);
+    let states: Vec<String> = member_states(&t, 1).into_iter().map(|(_, s)| s).collect();
+    assert_eq!(states, vec!["PREPARING_REBALANCE", "COMPLETING_REBALANCE", "STABLE"]);
+    assert!(labels_from(&t, NodeId::Broker(t.world.cluster.coordinator_for("demo").unwrap())).iter().any(|l| l == "JoinGroup → MEMBER_ID_REQUIRED"));
+}
+
+#[test]
+fn a_sync_group_answered_rebalance_in_progress_keeps_completing_rebalance_until_the_next_join_group() {
+    // AbstractCoordinator.SyncGroupResponseHandler raises REBALANCE_IN_PROGRESS
+    // without touching the state; joinGroupIfNeeded loops and initiateJoinGroup
+    // sets PREPARING_REBALANCE again. The member is never UNJOINED.
+    let mut s = Scenario::demo();
+    s.groups[0].consumers = 2;
+    let mut t = TestWorld::new(s);
+    t.sleep_until(20_000, |t| t.world.group("demo").is_some_and(|(_, g)| g.state == CompletingRebalance));
+    let (coordinator, g) = t.world.group("demo").unwrap();
+    let leader = t.world.consumers.values().find(|c| Some(&c.member_id) == g.leader_id.as_ref()).map(|c| c.idx);
+    let leader = leader.unwrap_or(1);
+    let follower = 3 - leader;
+    t.inject(Fault::HoldLink { from: format!("c{leader}"), to: format!("broker-{coordinator}") });
+    t.sleep(300);
+    // A new member: the parked SyncGroup of the follower gets REBALANCE_IN_PROGRESS.
+    t.inject(Fault::AddConsumer { group: "demo".into() });
+    t.sleep(1000);
+    t.inject(Fault::ReleaseLink { from: format!("c{leader}"), to: format!("broker-{coordinator}") });
+    t.sleep(10_000);
+    assert!(labels_from(&t, NodeId::Broker(coordinator)).iter().any(|l| l == "SyncGroup → REBALANCE_IN_PROGRESS"));
+    let states: Vec<String> = member_states(&t, follower).into_iter().map(|(_, s)| s).collect();
+    assert!(!states.contains(&"UNJOINED".to_string()), "c{follower}: {states:?}");
+    assert!(states.windows(2).any(|w| w[0] == "COMPLETING_REBALANCE" && w[1] == "PREPARING_REBALANCE"), "c{follower}: {states:?}");
+}
+
+// --- 10-12. KRaft: fencing, controlled shutdown, election from the ISR/ELR ---
+
+#[test]
+fn a_crashed_broker_stays_leader_and_is_named_by_find_coordinator_until_the_controller_fences_it() {
+    // BrokerHeartbeatTracker: a broker is fenced once it has sent no heartbeat for
+    // broker.session.timeout.ms (9000, settable in the scenario's broker config);
+    // only then ReplicationControlManager.handleBrokerFenced elects new leaders.
+    // Meanwhile KafkaApis.getCoordinator still answers with the dead broker.
+    for timeout in [9000, 4000] {
+        let mut s = Scenario::demo();
+        s.broker.broker_session_timeout_ms = timeout;
+        let mut t = TestWorld::new(s);
+        t.sleep(12_000);
+        let dead = t.world.cluster.coordinator_for("demo").unwrap();
+        t.inject(Fault::KillBroker { broker: dead });
+        let crash = t.world.now;
+        t.sleep(timeout - 100);
+        assert_eq!(t.world.cluster.coordinator_for("demo"), Some(dead), "still the leader before the session timeout");
+        let named = t.world.trace.iter().filter(|e| e.at > crash).any(|e| {
+            matches!(&e.kind, EventKind::MessageSent { label, .. } if *label == format!("FindCoordinator ← broker-{dead}"))
+        });
+        assert!(named, "FindCoordinator still names broker-{dead}");
+        assert!(labels_from(&t, NodeId::Broker(dead)).len() < t.labels_sent().len(), "sanity");
+        let refused = t.world.trace.iter().filter(|e| e.at > crash).any(|e| matches!(&e.kind, EventKind::MessageDropped { to, .. } if *to == NodeId::Broker(dead)));
+        assert!(refused, "clients' requests to the dead broker fail");
+        t.sleep(200);
+        let new = t.world.cluster.coordinator_for("demo");
+        assert!(new.is_some() && new != Some(dead), "fenced after {timeout} ms: {new:?}");
+        t.sleep(10_000);
+        assert_eq!(t.group_state("demo"), (Stable, 1), "the group survives on the new coordinator");
+    }
+}
+
+#[test]
+fn a_controlled_shutdown_moves_leadership_first_and_clients_get_not_coordinator() {
+    // ReplicationControlManager.handleBrokerInControlledShutdown moves leadership
+    // away while the broker still runs; its coordinator context closes
+    // (GroupMetadataManager.onUnloaded), so requests to it get NOT_COORDINATOR and
+    // the clients rediscover the coordinator (AbstractCoordinator.markCoordinatorUnknown).
+    let mut t = TestWorld::demo();
+    t.sleep(12_000);
+    let old = t.world.cluster.coordinator_for("demo").unwrap();
+    t.inject(Fault::ShutdownBroker { broker: old });
+    let new = t.world.cluster.coordinator_for("demo").unwrap();
+    assert_ne!(new, old, "leadership moved at once");
+    t.sleep(1_900);
+    assert!(t.world.brokers[&old].alive, "the broker still runs while it hands off");
+    let answers = labels_from(&t, NodeId::Broker(old));
+    assert!(answers.iter().any(|l| l.ends_with("→ NOT_COORDINATOR")), "{answers:?}");
+    t.sleep(5_000);
+    assert!(!t.world.brokers[&old].alive, "then it stops");
+    for i in 1..=3 {
+        assert_eq!(t.consumer(i).coordinator, Some(new), "c{i} found the new coordinator");
+    }
+    assert_eq!(t.group_state("demo"), (Stable, 1), "no rebalance");
+}
+
+#[test]
+fn a_replica_that_was_down_cannot_lead_and_the_partition_stays_offline_until_the_last_in_sync_replica_returns() {
+    // ReplicationControlManager / PartitionChangeBuilder with
+    // unclean.leader.election.enable=false and ELR (KIP-966, on for new clusters
+    // since 4.1): a leader comes from the ISR, else the ELR. A broker fenced while
+    // the others kept writing is out of both; with no eligible replica left the
+    // partition is offline and FindCoordinator answers COORDINATOR_NOT_AVAILABLE.
+    let mut s = Scenario::demo();
+    s.broker.broker_session_timeout_ms = 2000;
+    let mut t = TestWorld::new(s);
+    t.sleep(12_000);
+    let p = t.world.cluster.offsets_partition_for("demo") as usize;
+    let replicas = t.world.cluster.offsets_partitions[p].replicas.clone();
+    assert_eq!(replicas.len(), 3);
+    for b in &replicas {
+        t.inject(Fault::KillBroker { broker: *b });
+        t.sleep(3_000);
+    }
+    assert_eq!(t.world.cluster.coordinator_for("demo"), None);
+    let (first, last) = (replicas[0], replicas[2]);
+    assert_eq!(t.world.cluster.offsets_partitions[p].elr, vec![last], "the last in-sync replica is eligible");
+    t.inject(Fault::RestartBroker { broker: first });
+    t.sleep(3_000);
+    assert_eq!(t.world.cluster.coordinator_for("demo"), None, "broker-{first} was down while records were written");
+    let at = t.world.now;
+    t.sleep(2_000);
+    let unavailable = t.world.trace.iter().filter(|e| e.at >= at).any(|e| {
+        matches!(&e.kind, EventKind::MessageSent { label, .. } if label == "FindCoordinator → COORDINATOR_NOT_AVAILABLE")
+    });
+    assert!(unavailable, "the clients keep being told COORDINATOR_NOT_AVAILABLE");
+    t.inject(Fault::RestartBroker { broker: last });
+    assert_eq!(t.world.cluster.coordinator_for("demo"), Some(last), "the ELR member leads again");
+    assert!(t.world.cluster.offsets_partitions[p].isr.contains(&first), "and the other live replica catches up");
+    t.sleep(15_000);
+    assert_eq!(t.group_state("demo"), (Stable, 1));
+}
+
+// --- 14. FindCoordinatorResponse has no partition ---
+
+#[test]
+fn clients_are_not_narrated_as_knowing_the_coordinators_partition() {
+    // FindCoordinatorResponse (v4+: Coordinators[Key, NodeId, Host, Port,
+    // ErrorCode, ErrorMessage]) carries no partition: a client learns only the
+    // coordinator's node.
+    let mut t = TestWorld::demo();
+    t.sleep(10_000);
+    let client_notes: Vec<&String> = t
+        .world
+        .trace
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Note { node: NodeId::Client(_), text } => Some(text),
+            _ => None,
+        })
+        .collect();
+    assert!(client_notes.iter().any(|n| n.starts_with("coordinator of demo is broker-")));
+    assert!(client_notes.iter().all(|n| !n.contains("__consumer_offsets")), "{client_notes:?}");
+}
+
+
+
+// --- 4. AbstractCoordinator.joinGroupIfNeeded on the application thread ---
+
+#[test]
+fn a_busy_leaders_join_group_answer_is_handled_at_its_next_poll_holding_up_the_sync() {
+    // HeartbeatThread.run disables itself while PREPARING_REBALANCE
+    // (`state.hasNotJoinedGroup()`), so the JoinGroup answer is handled by
+    // joinGroupIfNeeded in the application's next poll(): a cooperative leader
+    // busy with a batch runs the assignor and sends SyncGroup only then, and the
+    // group waits in CompletingRebalance meanwhile.
+    let mut s = Scenario::demo();
+    s.groups[0].config.assignors = vec!["cooperative-sticky".into()];
+    // Batches of 30 records at 100 ms each keep c1 busy 3 s per poll(), within
+    // session.timeout.ms (6 s): no heartbeats go out while its answer waits.
+    s.groups[0].config.max_poll_records = 30;
+    let mut t = TestWorld::new(s);
+    t.sleep(12_000);
+    let leader = t.world.group("demo").unwrap().1.leader_id.clone().unwrap();
+    assert_eq!(t.consumer(1).member_id, leader);
+    t.inject(Fault::SlowProcessing { consumer: 1, ms_per_record: 100 });
+    t.sleep(5_000);
+    let at = t.world.now;
+    t.inject(Fault::AddConsumer { group: "demo".into() });
+    t.sleep(60_000);
+    let answered = t.world.trace.iter().filter(|e| e.at >= at).find_map(|e| match &e.kind {
+        EventKind::MessageDelivered { to, label, .. } if *to == C1 && label.starts_with("JoinGroup ← gen=2") => Some(e.at),
+        _ => None,
+    });
+    let answered = answered.expect("c1 got the JoinGroup answer of generation 2");
+    let synced = sent_at(&t, C1, "SyncGroup gen=2").into_iter().next().expect("c1 synced generation 2");
+    assert!(synced > answered + 500, "SyncGroup at {synced} ms, the JoinGroup answer came at {answered} ms");
+    let polled = t.world.trace.iter().any(|e| e.at == synced && matches!(&e.kind, EventKind::RecordsProcessed { node, .. } if *node == C1));
+    assert!(polled, "the SyncGroup goes out in the poll() that ends the batch");
+    let stable = group_transition_times(&t, "Stable").into_iter().find(|x| *x > at).expect("generation 2 completes");
+    assert!(stable > synced, "the group waited for the leader's SyncGroup: stable {stable}, synced {synced}, answered {answered}, {:?}", group_transition_times(&t, "Stable"));
+}
+
+#[test]
+fn a_failed_heartbeat_is_retried_after_the_retry_backoff_not_a_full_interval() {
+    // Heartbeat.failHeartbeat: `heartbeatTimer.reset(retryBackoff.backoff(heartbeatAttempts++))`,
+    // 100 ms for the first failure. c1 is busy processing (only its heartbeat
+    // thread runs), its Heartbeat gets NOT_COORDINATOR from a broker in controlled
+    // shutdown, and the heartbeat thread looks the coordinator up 100 ms later
+    // instead of at its next heartbeat.interval.ms (2000).
+    let mut s = Scenario::demo();
+    s.groups[0].config.max_poll_records = 30;
+    let mut t = TestWorld::new(s);
+    t.sleep(12_000);
+    t.inject(Fault::SlowProcessing { consumer: 1, ms_per_record: 100 });
+    t.sleep(4_000);
+    let old = t.world.cluster.coordinator_for("demo").unwrap();
+    t.inject(Fault::ShutdownBroker { broker: old });
+    t.sleep(3_000);
+    let failed = t.world.trace.iter().find_map(|e| match &e.kind {
+        EventKind::MessageDelivered { to, label, .. } if *to == C1 && label == "Heartbeat → NOT_COORDINATOR" => Some(e.at),
+        _ => None,
+    });
+    let failed = failed.expect("c1's Heartbeat reached the broker after it handed off the partition");
+    let lookup = sent_at(&t, C1, "FindCoordinator").into_iter().find(|at| *at >= failed).expect("c1 looks the coordinator up");
+    assert_eq!(lookup, failed + 100, "retry.backoff.ms after the failed heartbeat");
+}
