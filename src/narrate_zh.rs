@@ -47,6 +47,7 @@ pub const TEMPLATES: &[(&str, &str)] = &[
         "fault ignored: unknown node in '{}' / '{}' (use c<n> or broker-<n>)",
         "故障已忽略：'{0}' / '{1}' 中有未知节点（请用 c<n> 或 broker-<n>）",
     ),
+    ("fault ignored: {}", "故障已忽略：{0}"),
     ("__consumer_offsets-{}: leadership moved to broker-{}", "__consumer_offsets-{0}：leader 转移到 broker-{1}"),
     ("__consumer_offsets-{}: no live replica, no leader", "__consumer_offsets-{0}：没有存活的副本，没有 leader"),
     ("no worker of {} runs task {}: nothing fails", "{0} 中没有 worker 运行任务 {1}：没有任务失败"),
