@@ -15,10 +15,52 @@ use serde_json::Value;
 
 /// Reads a `T` from JSON text; a data error names the field's path.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+    read(text, None)
+}
+
+/// `input` (the text as a `Value`, when the caller has it) lets an error
+/// inside an internally tagged enum (a fault, a lesson expectation: serde
+/// buffers those, so the path stops at the enum) name the field it blames.
+fn read<T: DeserializeOwned>(text: &str, input: Option<&Value>) -> Result<T, String> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| with_path(e.path().to_string(), e.inner()))?;
+    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let mut path = e.path().to_string();
+        if let Some(key) = input.and_then(|v| blame(v, e.path(), &e.inner().to_string())) {
+            path = if path == "." || path.is_empty() { key } else { format!("{path}.{key}") };
+        }
+        with_path(path, e.inner())
+    })?;
     de.end().map_err(|e| syntax(&e))?;
     Ok(value)
+}
+
+/// The one key of the object at `path` whose value the message complains
+/// about ("invalid type: sequence ..." and a single array among the keys).
+fn blame(input: &Value, path: &serde_path_to_error::Path, message: &str) -> Option<String> {
+    use serde_path_to_error::Segment;
+    let mut node = input;
+    for seg in path {
+        node = match seg {
+            Segment::Seq { index } => node.get(*index)?,
+            Segment::Map { key } => node.get(key)?,
+            Segment::Enum { .. } | Segment::Unknown => node,
+        };
+    }
+    let object = node.as_object()?;
+    let complaint = message.strip_prefix("invalid type: ").or_else(|| message.strip_prefix("invalid value: "))?;
+    let fits = |v: &Value| match v {
+        Value::Array(_) => complaint.starts_with("sequence"),
+        Value::Object(_) => complaint.starts_with("map"),
+        Value::String(s) => complaint.starts_with(&format!("string {}", Value::String(s.clone()))),
+        Value::Bool(b) => complaint.starts_with(&format!("boolean `{b}`")),
+        Value::Null => complaint.starts_with("null"),
+        Value::Number(n) => complaint.starts_with(&format!("integer `{n}`")) || complaint.starts_with("floating point"),
+    };
+    let mut keys = object.iter().filter(|(k, v)| k.as_str() != "type" && fits(v)).map(|(k, _)| k);
+    match (keys.next(), keys.next()) {
+        (Some(k), None) => Some(k.clone()),
+        _ => None,
+    }
 }
 
 /// Reads a `T` whose JSON form is an object (a struct, a tagged enum) from
@@ -28,7 +70,7 @@ pub fn from_str_object<T: DeserializeOwned + Serialize>(text: &str) -> Result<T,
     if input.is_array() {
         return Err("the top level: expected an object {...}, not an array".into());
     }
-    let value: T = from_str(text)?;
+    let value: T = read(text, Some(&input))?;
     let read = serde_json::to_value(&value).map_err(|e| e.to_string())?;
     same_shape(&input, &read, &mut String::new())?;
     Ok(value)
@@ -90,6 +132,12 @@ pub fn under(prefix: &str, e: &str) -> String {
 }
 
 fn with_path(path: String, e: &serde_json::Error) -> String {
+    let at_field = !(path.is_empty() || path == ".");
+    // serde_json reports a value of the wrong type for an enum as "expected
+    // value", a syntax error; under a field it is the field's problem.
+    if at_field && e.is_syntax() && e.to_string().starts_with("expected value") {
+        return format!("{path}: expected one of its names, in quotes");
+    }
     if e.is_syntax() || e.is_eof() || e.is_io() {
         return syntax(e);
     }
@@ -167,6 +215,24 @@ mod tests {
         assert!(!e.contains("line 1"));
         // A syntax error keeps its line and column: they point into the text.
         assert!(from_str::<Point>("{\"x\": 1,,}").unwrap_err().contains("line 1 column"));
+    }
+
+    #[derive(Debug, Deserialize, Serialize, PartialEq)]
+    #[serde(tag = "type")]
+    enum Tagged {
+        Crash { consumer: u32 },
+    }
+
+    #[derive(Debug, Deserialize, Serialize, PartialEq)]
+    struct Script {
+        faults: Vec<Tagged>,
+    }
+
+    #[test]
+    fn an_error_inside_a_tagged_enum_blames_the_field() {
+        // serde_path_to_error alone stops at the enum: "faults[0]: invalid type: sequence ...".
+        let e = from_str_object::<Script>(r#"{"faults": [{"type": "Crash", "consumer": [2]}]}"#).unwrap_err();
+        assert!(e.starts_with("faults[0].consumer: invalid type: sequence"), "{e}");
     }
 
     #[test]

@@ -392,7 +392,7 @@ pub fn parse_cases(text: &str) -> Result<(Vec<Case>, bool), String> {
         .into_iter()
         .enumerate()
         .map(|(i, v)| {
-            let label = |e: String| if is_array { format!("[{i}].{e}") } else { e };
+            let label = |e: String| if is_array { crate::json::under(&format!("[{i}]"), &e) } else { e };
             known_fields(&v).map_err(label)?;
             let case = crate::json::from_value::<Case>(&v).map_err(label)?;
             case.validate_size().map_err(label)?;
@@ -424,7 +424,7 @@ const CASE_FIELDS: [&str; 26] = [
 const PARAM_FIELDS: [&str; 6] = ["subscriptionType", "memberOrder", "ownedAssignmentMap", "invertedAssignmentProvided", "brokerRacks", "replicationFactor"];
 
 fn known_fields(v: &serde_json::Value) -> Result<(), String> {
-    let object = v.as_object().ok_or("expected a case, an object {...}")?;
+    let object = v.as_object().ok_or("the top level: expected a case, an object {...}")?;
     if let Some(k) = object.keys().find(|k| !CASE_FIELDS.contains(&k.as_str())) {
         return Err(format!("{}: unknown field (a case has {})", crate::sim::limits::shown(k), CASE_FIELDS[..17].join(", ")));
     }

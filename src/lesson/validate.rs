@@ -609,7 +609,7 @@ pub fn validate(lesson: &Lesson) -> Vec<String> {
 
 /// Parses a lesson file and validates it; the error lists every problem.
 pub fn load(json: &str) -> Result<Lesson, String> {
-    let lesson: Lesson = serde_json::from_str(json).map_err(|e| format!("lesson JSON: {e}"))?;
+    let lesson: Lesson = crate::json::from_str_object(json).map_err(|e| format!("lesson JSON: {e}"))?;
     let errors = validate(&lesson);
     if errors.is_empty() { Ok(lesson) } else { Err(errors.join("\n")) }
 }

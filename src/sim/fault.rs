@@ -131,15 +131,15 @@ fn task_id(s: &str) -> Result<(String, i32), String> {
         .rsplit_once('-')
         .and_then(|(c, n)| Some((c.to_string(), n.parse().ok()?)))
         .filter(|(c, _)| !c.is_empty())
-        .ok_or_else(|| format!("'{s}' is not a task (write <connector>-<n>, e.g. sink-0)"))
+        .ok_or_else(|| format!("task: '{}' is not a task (write <connector>-<n>, e.g. sink-0)", super::limits::shown(s)))
 }
 
 fn consumer_index(s: &str) -> Result<u32, String> {
-    s.trim().strip_prefix('c').and_then(|n| n.parse().ok()).ok_or_else(|| format!("'{s}' is not a consumer (write c1, c2, ...)"))
+    s.trim().strip_prefix('c').and_then(|n| n.parse().ok()).ok_or_else(|| format!("consumer: '{}' is not a consumer (write c1, c2, ...)", super::limits::shown(s)))
 }
 
 fn broker_index(s: &str) -> Result<u32, String> {
-    s.trim().strip_prefix("broker-").and_then(|n| n.parse().ok()).ok_or_else(|| format!("'{s}' is not a broker (write broker-0, broker-1, ...)"))
+    s.trim().strip_prefix("broker-").and_then(|n| n.parse().ok()).ok_or_else(|| format!("broker: '{}' is not a broker (write broker-0, broker-1, ...)", super::limits::shown(s)))
 }
 
 /// A whole number of type `T`: says whether the text is no number at all, a
@@ -184,7 +184,7 @@ impl Fault {
                 static_member: match value.trim() {
                     "static" | "true" => true,
                     "dynamic" | "false" => false,
-                    other => return Err(format!("value: write static or dynamic, not '{other}'")),
+                    other => return Err(format!("value: write static or dynamic, not '{}'", super::limits::shown(other))),
                 },
             },
             "pauseConsumer" => Fault::PauseConsumer { consumer: consumer_index(&a)?, duration_ms: number(value, "duration ms")? },
@@ -225,7 +225,7 @@ impl Fault {
                 only_failed: value.contains("onlyFailed"),
             },
             "addWorker" => Fault::AddWorker { group: a },
-            other => return Err(format!("unknown fault '{other}'")),
+            other => return Err(format!("kind: unknown fault '{}'", super::limits::shown(other))),
         })
     }
 }
