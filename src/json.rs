@@ -28,7 +28,7 @@ fn read<T: DeserializeOwned>(text: &str, input: Option<&Value>) -> Result<T, Str
         if let Some(key) = input.and_then(|v| blame(v, e.path(), &e.inner().to_string())) {
             path = if path == "." || path.is_empty() { key } else { format!("{path}.{key}") };
         }
-        with_path(path, e.inner())
+        with_path(path, e.inner(), input.is_some())
     })?;
     de.end().map_err(|e| syntax(&e))?;
     Ok(value)
@@ -131,19 +131,23 @@ pub fn under(prefix: &str, e: &str) -> String {
     }
 }
 
-fn with_path(path: String, e: &serde_json::Error) -> String {
+/// `valid`: the text is known to be JSON, so a "syntax" error is the shape
+/// of a field (serde_json reports a wrong-typed enum as "expected value" and
+/// a tuple with extra elements as "trailing characters").
+fn with_path(path: String, e: &serde_json::Error, valid: bool) -> String {
     let at_field = !(path.is_empty() || path == ".");
-    // serde_json reports a value of the wrong type for an enum as "expected
-    // value", a syntax error; under a field it is the field's problem.
     if at_field && e.is_syntax() && e.to_string().starts_with("expected value") {
         return format!("{path}: expected one of its names, in quotes");
+    }
+    if at_field && valid && e.is_syntax() {
+        return format!("{path}: not the expected shape ({})", without_position(e));
     }
     if e.is_syntax() || e.is_eof() || e.is_io() {
         return syntax(e);
     }
     let text = plain(&without_position(e));
     if path.is_empty() || path == "." {
-        text
+        format!("the top level: {text}")
     } else {
         format!("{path}: {text}")
     }
@@ -207,7 +211,7 @@ mod tests {
     #[test]
     fn reads_values_and_reports_errors_with_paths_not_positions() {
         assert_eq!(from_value::<Point>(&serde_json::json!({ "x": 3 })), Ok(Point { x: 3, inner: None }));
-        assert_eq!(from_value::<Point>(&serde_json::json!({})), Err("missing field `x`".to_string()));
+        assert_eq!(from_value::<Point>(&serde_json::json!({})), Err("the top level: missing field `x`".to_string()));
         assert_eq!(from_bytes::<Point>(br#"{"x":-1}"#), Ok(Point { x: -1, inner: None }));
         assert!(from_bytes::<Point>(&[0xff]).unwrap_err().starts_with("not UTF-8"));
         let e = from_str::<Point>(r#"{"x": 1, "inner": {"max.poll.interval.ms": "soon"}}"#).unwrap_err();

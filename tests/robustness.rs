@@ -279,3 +279,35 @@ fn scheduled_faults_run_as_the_script_says() {
     w.run_until(25_000);
     assert!(!w.consumers[&4].alive);
 }
+
+#[test]
+fn the_linter_names_an_out_of_range_quick_field_instead_of_staying_silent() {
+    use groupscope::{config_form, lint};
+    let mut s = Scenario::demo();
+    config_form::set(&mut s, "max.poll.interval.ms", "18446744073709551615").unwrap();
+    let errors: Vec<lint::Lint> = lint::check(&s).into_iter().filter(|l| l.level == lint::Level::Error).collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].field, "groups[0].config.max.poll.interval.ms");
+    assert!(errors[0].en.contains("at most 2147483647 (Kafka's int)"));
+    // Applying it is refused, so the current run stays.
+    assert!(Player::new(s).is_err());
+}
+
+#[test]
+fn an_injected_fault_is_checked_against_the_running_comparison() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/compare-crash.json")).unwrap();
+    let sbs = groupscope::compare::SideBySide::new(&Comparison::from_json(&text).unwrap()).unwrap();
+    assert!(sbs.check_fault(&Fault::CrashConsumer { consumer: 1 }).is_ok());
+    let e = sbs.check_fault(&Fault::CrashConsumer { consumer: 77 }).unwrap_err();
+    assert!(e.contains("consumer: there is no c77"), "{e}");
+}
+
+#[test]
+fn a_lesson_with_four_billion_consumers_is_refused_without_building_their_names() {
+    // Found by tests/fuzz.rs: validation collected 1..=consumers before checking the scenario (8 GB).
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/lessons/04-consumer-crashes.json")).unwrap();
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v["scenario"]["groups"][0]["consumers"] = json!(u32::MAX);
+    let e = groupscope::lesson::validate::load(&v.to_string()).unwrap_err();
+    assert!(e.contains("scenario.groups: 4294967295 consumers in all; the simulator runs at most 500"), "{e}");
+}
