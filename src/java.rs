@@ -45,9 +45,12 @@ fn spread(h: i32) -> u32 {
     h ^ (h >> 16)
 }
 
-/// The smallest power of two >= n (at least 1), as `HashMap.tableSizeFor`.
+/// `HashMap.MAXIMUM_CAPACITY`: 2^30.
+pub const MAXIMUM_CAPACITY: usize = 1 << 30;
+
+/// The smallest power of two >= n (at least 1, at most 2^30), as `HashMap.tableSizeFor`.
 fn table_size_for(n: usize) -> usize {
-    n.max(1).next_power_of_two()
+    n.clamp(1, MAXIMUM_CAPACITY).next_power_of_two()
 }
 
 /// The iteration order of a `java.util.HashMap` (or `HashSet`) whose keys were
@@ -141,11 +144,34 @@ fn hash_uuid(u: &Uuid) -> i32 {
 /// This is the order of the classic group leader's member map
 /// (`ConsumerCoordinator.onLeaderElected` builds a default `HashMap`).
 pub fn hashmap_order<'a>(keys: impl IntoIterator<Item = &'a str>, capacity: Option<usize>) -> Vec<String> {
-    let mut order = JavaHashOrder::with_capacity(capacity.unwrap_or(16), hash_string as fn(&String) -> i32);
+    let capacity = capacity.unwrap_or(16);
+    if table_size_for(capacity) > SPARSE_FROM {
+        return sparse_hashmap_order(keys, capacity);
+    }
+    let mut order = JavaHashOrder::with_capacity(capacity, hash_string as fn(&String) -> i32);
     for k in keys {
         order.put(k.to_string());
     }
     order.keys().cloned().collect()
+}
+
+/// Tables larger than this are not allocated (`new HashMap<>(1 << 30)` would
+/// take gigabytes): their order is computed by sorting instead.
+const SPARSE_FROM: usize = 1 << 16;
+
+/// The same order as `JavaHashOrder` after only puts: ascending bucket of the
+/// final capacity, a bucket's keys in insertion order (a resize splits a bucket
+/// keeping that order), without the table.
+fn sparse_hashmap_order<'a>(keys: impl IntoIterator<Item = &'a str>, capacity: usize) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    let keys: Vec<&str> = keys.into_iter().filter(|k| seen.insert(*k)).collect();
+    let mut cap = table_size_for(capacity);
+    while keys.len() * 4 > cap * 3 && cap < MAXIMUM_CAPACITY {
+        cap *= 2;
+    }
+    let mut order: Vec<(usize, &str)> = keys.into_iter().map(|k| (spread(string_hash(k)) as usize & (cap - 1), k)).collect();
+    order.sort_by_key(|(bucket, _)| *bucket);
+    order.into_iter().map(|(_, k)| k.to_string()).collect()
 }
 
 /// Iteration order of the member ids of a default-capacity Java `HashMap<String, _>`.
@@ -352,6 +378,23 @@ pub fn default_hash_map_capacity(max_size: usize) -> usize {
 #[cfg(test)]
 mod capacity_tests {
     use super::*;
+
+    #[test]
+    fn table_size_for_caps_at_maximum_capacity_like_java() {
+        // HashMap.tableSizeFor: n >= MAXIMUM_CAPACITY gives MAXIMUM_CAPACITY (it overflowed here).
+        assert_eq!(table_size_for(usize::MAX), MAXIMUM_CAPACITY);
+        assert_eq!(table_size_for((1 << 30) + 1), MAXIMUM_CAPACITY);
+        assert_eq!(table_size_for(17), 32);
+        let keys: Vec<String> = (0..200).map(|i| format!("consumer-{i}")).collect();
+        let ids = || keys.iter().map(String::as_str);
+        assert_eq!(hashmap_order(ids(), Some(usize::MAX)).len(), 200);
+        // The sorted order equals the table's at a size both can do.
+        for cap in [1, 16, 100, 4096] {
+            let mut table = JavaHashOrder::with_capacity(cap, hash_string as fn(&String) -> i32);
+            ids().for_each(|k| table.put(k.to_string()));
+            assert_eq!(sparse_hashmap_order(ids(), cap), table.keys().cloned().collect::<Vec<_>>(), "capacity {cap}");
+        }
+    }
 
     #[test]
     fn capacity_doubles_past_three_quarters() {

@@ -32,7 +32,9 @@ fn lint(level: Level, field: String, en: String, zh: String) -> Lint {
 pub fn check(s: &Scenario) -> Vec<Lint> {
     let mut out = Vec::new();
     if let Err(e) = s.validate() {
-        out.push(lint(Level::Error, "scenario".into(), e.clone(), format!("场景无法运行：{e}")));
+        // The message starts with the field's path (groups[0].config.session.timeout.ms: ...).
+        let field = e.split_once(": ").map(|(p, _)| p).filter(|p| !p.contains(' ')).unwrap_or("scenario");
+        out.push(lint(Level::Error, field.to_string(), e.clone(), format!("场景无法运行：{e}")));
     }
     let b = &s.broker;
     for g in &s.groups {

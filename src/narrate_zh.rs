@@ -47,6 +47,7 @@ pub const TEMPLATES: &[(&str, &str)] = &[
         "fault ignored: unknown node in '{}' / '{}' (use c<n> or broker-<n>)",
         "故障已忽略：'{0}' / '{1}' 中有未知节点（请用 c<n> 或 broker-<n>）",
     ),
+    ("fault ignored: {}", "故障已忽略：{0}"),
     ("__consumer_offsets-{}: leadership moved to broker-{}", "__consumer_offsets-{0}：leader 转移到 broker-{1}"),
     ("__consumer_offsets-{}: no eligible replica (in-sync or ELR), the partition is offline", "__consumer_offsets-{0}：没有合格的副本（ISR 或 ELR 中），该分区离线"),
     (

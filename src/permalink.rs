@@ -139,7 +139,7 @@ impl Permalink {
 
     /// Reads an exported run; says what is wrong with a bad file.
     pub fn from_json(text: &str) -> Result<Permalink, String> {
-        let link: Permalink = serde_json::from_str(text).map_err(|e| format!("not a GroupScope run ({e})"))?;
+        let link: Permalink = crate::json::from_str_object(text).map_err(|e| format!("not a GroupScope run ({e})"))?;
         link.checked()
     }
 
@@ -148,7 +148,9 @@ impl Permalink {
         if link.v != VERSION {
             return Err(format!("the link is from format version {}, this GroupScope reads version {VERSION}", link.v));
         }
-        link.scenario.validate()?;
+        link.scenario.validate().map_err(|e| crate::json::under("scenario", &e))?;
+        crate::sim::fault_check::check_faults(&link.scenario, &link.script, "script")?;
+        crate::sim::limits::check_seek(link.at as f64).map_err(|e| e.replacen("seek", "at", 1))?;
         Ok(link)
     }
 

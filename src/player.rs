@@ -125,6 +125,8 @@ impl Player {
                 self.checkpoints.retain(|c| c.world.now <= now);
                 self.script.push((now, fault.clone()));
                 self.horizon = now;
+                // What is due at the playhead runs first, as the replay does (issue 13).
+                self.world.run_until(now);
                 self.world.inject(fault);
             }
             Action::Reset => {
@@ -136,13 +138,18 @@ impl Player {
     }
 
     /// Runs forward to `t`, applying scripted faults at their times.
+    /// Every fault of the instant `t` too, even when already at `t`; a fault
+    /// left behind (a step ran past it) is applied at once rather than never.
     fn advance_to(&mut self, t: Millis) {
-        while self.world.now < t {
+        loop {
             let applied = self.world.injected.len();
             let next_fault = self.script.get(applied).map(|(at, _)| *at).filter(|at| *at <= t);
+            if self.world.now >= t && next_fault.is_none() {
+                break;
+            }
             let stop = next_fault.unwrap_or(t).min(self.checkpoint_due().max(self.world.now + 1)).min(t);
             self.world.run_until(stop);
-            if next_fault == Some(self.world.now) {
+            if next_fault.is_some_and(|at| at <= self.world.now) {
                 let f = self.script[applied].1.clone();
                 self.world.inject(f);
             }

@@ -8,15 +8,83 @@ function showError(message) {
     panel.textContent = message;
     panel.hidden = false;
   }
+  return panel;
+}
+
+// The run as an export file, refreshed every second while the page lives, so
+// a page whose wasm died can still hand it over (nothing leaves the browser).
+let lastRun = null;
+let dead = false;
+
+function saveRun() {
+  if (dead) return;
+  try {
+    lastRun = gs.runJson();
+  } catch (e) {
+    if (e instanceof WebAssembly.RuntimeError) died(e);
+  }
+}
+
+// A trap in the wasm (out of memory, a panic) leaves every call throwing: say
+// so in plain words, offer the run and a reload, and stop calling in.
+function died(e) {
+  if (dead) return;
+  dead = true;
+  const panel = showError('GroupScope stopped working (' + (e && e.message ? e.message : e) +
+    '). Your run up to the last second is kept: download it, then reload the page and import it.');
+  if (!panel) return;
+  const buttons = document.createElement('p');
+  if (lastRun) {
+    const save = document.createElement('button');
+    save.id = 'error-download';
+    save.textContent = 'Download the run';
+    save.addEventListener('click', () => {
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(new Blob([lastRun], { type: 'application/json' }));
+      a.download = 'groupscope-run.json';
+      a.click();
+    });
+    buttons.append(save, ' ');
+  }
+  const reload = document.createElement('button');
+  reload.id = 'error-reload';
+  reload.textContent = 'Reload';
+  reload.addEventListener('click', () => location.reload());
+  buttons.append(reload);
+  panel.append(buttons);
+}
+
+function isTrap(e) {
+  return e instanceof WebAssembly.RuntimeError || /unreachable|RefCell|capacity overflow|memory access out of bounds/.test(String(e && e.message));
+}
+
+window.addEventListener('error', (ev) => { if (isTrap(ev.error || ev)) died(ev.error || ev); });
+window.addEventListener('unhandledrejection', (ev) => { if (isTrap(ev.reason)) died(ev.reason); });
+
+// Every call into the wasm goes through here: a trap becomes the panel above,
+// an ordinary error (a rejected input) is thrown on to the caller.
+function guarded(f) {
+  return (...args) => {
+    if (dead) throw new Error('GroupScope stopped working; reload the page');
+    try {
+      return f(...args);
+    } catch (e) {
+      if (isTrap(e)) died(e);
+      throw e;
+    }
+  };
 }
 
 init(new URL('../pkg/groupscope_bg.wasm', import.meta.url)).then(() => {
   // A small API for page authors (documented in the README).
   const { assign, load, play, pause, step, seek, setSpeed, inject, state } = gs;
-  window.groupscope = Object.assign(window.groupscope || {}, {
-    assign, load, play, pause, step, seek, setSpeed, inject,
-    state: () => JSON.parse(state()),
+  const api = { assign, load, play, pause, step, seek, setSpeed, inject };
+  for (const k of Object.keys(api)) api[k] = guarded(api[k]);
+  const readState = guarded(state);
+  window.groupscope = Object.assign(window.groupscope || {}, api, {
+    state: () => JSON.parse(readState()),
   });
+  setInterval(saveRun, 1000);
 }).catch((e) => {
   showError('GroupScope could not start: ' + (e && e.message ? e.message : e));
 });

@@ -149,40 +149,81 @@ impl Case {
         }
     }
 
+    /// Checks that the case is within what one call may ask for (members,
+    /// partitions, name lengths, the member map's capacity).
+    pub fn validate_size(&self) -> Result<(), String> {
+        use crate::sim::limits::name;
+        if self.members.len() > MAX_MEMBERS {
+            return Err(format!("members: {} members; at most {MAX_MEMBERS}", self.members.len()));
+        }
+        let mut total = 0i64;
+        for (topic, n) in &self.topics {
+            name(&format!("topics.{}", crate::sim::limits::shown(topic)), topic, MAX_ID_LEN)?;
+            total += i64::from(*n).max(0);
+        }
+        if total > MAX_PARTITIONS {
+            return Err(format!("topics: {total} partitions in all; at most {MAX_PARTITIONS}"));
+        }
+        for (i, m) in self.members.iter().enumerate() {
+            name(&format!("members[{i}].id"), &m.id, MAX_ID_LEN)?;
+            for (field, v) in [("instanceId", &m.instance_id), ("rack", &m.rack)] {
+                if let Some(v) = v {
+                    name(&format!("members[{i}].{field}"), v, MAX_ID_LEN)?;
+                }
+            }
+            if m.subscriptions.len() > self.topics.len().max(1) * 2 + 100 {
+                return Err(format!("members[{i}].subscriptions: {} topics for a case of {} topics", m.subscriptions.len(), self.topics.len()));
+            }
+            if m.owned.len() as i64 > MAX_PARTITIONS {
+                return Err(format!("members[{i}].owned: {} partitions; at most {MAX_PARTITIONS}", m.owned.len()));
+            }
+        }
+        if let Some(map) = &self.member_map {
+            if let Some(n) = map.strip_prefix("HashMap(").and_then(|s| s.strip_suffix(')')) {
+                // `new HashMap<>(int initialCapacity)`: an int, not negative.
+                if n.parse::<i32>().map_or(true, |n| n < 0) {
+                    return Err(format!("memberMap: '{}': the capacity of new HashMap<>(n) is a Java int from 0 to 2147483647", crate::sim::limits::shown(map)));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Checks the case for input that no assignor could accept.
     pub fn validate(&self) -> Result<(), String> {
-        self.family()?;
+        self.validate_size()?;
+        self.family().map_err(|e| format!("assignor: {e}"))?;
         let mut ids = HashSet::new();
-        for m in &self.members {
+        for (i, m) in self.members.iter().enumerate() {
             if m.id.is_empty() {
-                return Err("a member has an empty id".to_string());
+                return Err(format!("members[{i}].id: a member has an empty id"));
             }
             if !ids.insert(m.id.as_str()) {
-                return Err(format!("member '{}' is listed twice", m.id));
+                return Err(format!("members[{i}].id: member '{}' is listed twice", m.id));
             }
             if let Some(f) = &m.subscription_format {
-                SubscriptionFormat::parse(f)?;
+                SubscriptionFormat::parse(f).map_err(|e| format!("members[{i}].subscriptionFormat: {e}"))?;
             }
-            for tp in &m.owned {
+            for (j, tp) in m.owned.iter().enumerate() {
                 let count = self.topics.get(&tp.topic).copied();
                 if count.is_some_and(|n| tp.partition >= n) {
-                    return Err(format!("member '{}' owns {tp}, but {} has {} partitions", m.id, tp.topic, count.unwrap_or(0)));
+                    return Err(format!("members[{i}].owned[{j}]: member '{}' owns {tp}, but {} has {} partitions", m.id, tp.topic, count.unwrap_or(0)));
                 }
             }
         }
         for (topic, n) in &self.topics {
             if *n < 0 {
-                return Err(format!("topic '{topic}' has a negative partition count {n}"));
+                return Err(format!("topics.{topic}: topic '{topic}' has a negative partition count {n}"));
             }
         }
         for (topic, racks) in &self.replica_racks {
             match self.topics.get(topic) {
                 Some(n) if racks.len() == *n as usize => {}
-                _ => return Err(format!("replicaRacks of '{topic}' must list one entry per partition of a known topic")),
+                _ => return Err(format!("replicaRacks.{topic}: replicaRacks of '{topic}' must list one entry per partition of a known topic")),
             }
         }
         for (topic, id) in &self.topic_ids {
-            Uuid::parse(id).map_err(|e| format!("topic id of '{topic}': {e}"))?;
+            Uuid::parse(id).map_err(|e| format!("topicIds.{topic}: topic id of '{topic}': {e}"))?;
         }
         Ok(())
     }
@@ -331,7 +372,7 @@ pub fn assign_text(text: &str) -> Result<String, String> {
     let (cases, is_array) = parse_cases(text)?;
     let mut outputs = Vec::with_capacity(cases.len());
     for (i, case) in cases.iter().enumerate() {
-        let label = case.id.clone().unwrap_or_else(|| format!("case {i}"));
+        let label = case.id.clone().map_or_else(|| format!("case {i}"), |id| crate::sim::limits::shown(&id));
         let mut assignor = case.new_assignor().map_err(|e| format!("{label}: {e}"))?;
         let assignment = case.run(&mut assignor).map_err(|e| format!("{label}: {e}"))?;
         outputs.push(serde_json::json!({ "assignment": assignment }));
@@ -341,18 +382,66 @@ pub fn assign_text(text: &str) -> Result<String, String> {
 }
 
 pub fn parse_cases(text: &str) -> Result<(Vec<Case>, bool), String> {
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
+    let value: serde_json::Value = crate::json::from_str(text)?;
     let is_array = value.is_array();
     let items = match value {
         serde_json::Value::Array(items) => items,
         other => vec![other],
     };
+    if items.len() > MAX_CASES {
+        return Err(format!("{} cases; at most {MAX_CASES} at once", items.len()));
+    }
     let cases = items
         .into_iter()
         .enumerate()
-        .map(|(i, v)| crate::json::from_value::<Case>(&v).map_err(|e| format!("case {i}: {e}")))
-        .collect::<Result<Vec<_>, _>>()?;
+        .map(|(i, v)| {
+            let label = |e: String| if is_array { crate::json::under(&format!("[{i}]"), &e) } else { e };
+            known_fields(&v).map_err(label)?;
+            let case = crate::json::from_value::<Case>(&v).map_err(label)?;
+            case.validate_size().map_err(label)?;
+            Ok(case)
+        })
+        .collect::<Result<Vec<_>, String>>()?;
     Ok((cases, is_array))
+}
+
+/// Most cases one `assign` call takes.
+pub const MAX_CASES: usize = 10_000;
+/// Most members of a case, and most partitions over its topics (Kafka's own
+/// benchmarks go to 10,000 members and partitions; the perf inputs here to 1,000 / 10,000).
+pub const MAX_MEMBERS: usize = 10_000;
+pub const MAX_PARTITIONS: i64 = 100_000;
+/// Longest member id, topic name, instance id or rack.
+pub const MAX_ID_LEN: usize = 249;
+
+/// The fields of a case, and the notes vectors.json carries beside them (read
+/// and ignored); anything else is a mistake (a misspelled `"topic"` would
+/// otherwise give an empty assignment).
+const CASE_FIELDS: [&str; 26] = [
+    "id", "source", "assignor", "topics", "topicIds", "replicaRacks", "preferRackAwareLogic", "members", "memberMap", "params",
+    "expected", "ordered", "step", "partialExpected", "cooperativeRounds", "firstRoundActual", "partitionsTransferringOwnership",
+    // vectors.json annotations
+    "changedIn", "expected44", "expectedRackMismatches", "firstRoundActualNote", "notes", "orderSensitivity", "topicIdsCanonical",
+    "unsure", "verifiedAgainstKafkaClasses",
+];
+const PARAM_FIELDS: [&str; 6] = ["subscriptionType", "memberOrder", "ownedAssignmentMap", "invertedAssignmentProvided", "brokerRacks", "replicationFactor"];
+
+fn known_fields(v: &serde_json::Value) -> Result<(), String> {
+    let object = v.as_object().ok_or("the top level: expected a case, an object {...}")?;
+    if let Some(k) = object.keys().find(|k| !CASE_FIELDS.contains(&k.as_str())) {
+        return Err(format!("{}: unknown field (a case has {})", crate::sim::limits::shown(k), CASE_FIELDS[..17].join(", ")));
+    }
+    if let Some(params) = object.get("params").and_then(|p| p.as_object()) {
+        if let Some(k) = params.keys().find(|k| !PARAM_FIELDS.contains(&k.as_str())) {
+            return Err(format!("params.{}: unknown field (params has {})", crate::sim::limits::shown(k), PARAM_FIELDS[..4].join(", ")));
+        }
+    }
+    if let Some(members) = object.get("members").and_then(|m| m.as_array()) {
+        if let Some(i) = members.iter().position(|m| !m.is_object()) {
+            return Err(format!("members[{i}]: expected a member, an object {{\"id\": ...}}"));
+        }
+    }
+    Ok(())
 }
 
 /// The sorted set form of an assignment (for unordered comparisons).

@@ -18,12 +18,15 @@ fn main() -> ExitCode {
     }
     match run() {
         Ok(out) => {
-            println!("{out}");
+            // A closed pipe (`assign | head -c1`) is not an error.
+            use std::io::Write;
+            let _ = writeln!(std::io::stdout(), "{out}");
             ExitCode::SUCCESS
         }
+        // Bad input exits 2, as `simulate` does.
         Err(e) => {
             eprintln!("assign: {e}");
-            ExitCode::FAILURE
+            ExitCode::from(2)
         }
     }
 }

@@ -5,12 +5,49 @@
 //! rebalance and redelivery counts, invariant violations, trace hash); with
 //! `--trace`, the trace as JSON lines first. With `--compare`, runs every
 //! variant of a comparison and prints the metrics table (or JSON with `--json`).
-//! Bad input: a clear message, exit 2.
+//! Bad input: a clear message, exit 2. A closed output (`| head`) ends it quietly.
 
+use groupscope::sim::limits::MAX_RUN_MS;
 use groupscope::sim::trace::{trace_hash, EventKind, Machine};
 use groupscope::sim::{invariants, Scenario, World};
 use serde_json::json;
+use std::io::Write;
 use std::process::ExitCode;
+
+/// Violations listed in the summary (all are counted).
+const MAX_LISTED_VIOLATIONS: usize = 100;
+
+/// Why the run stopped early.
+enum Stop {
+    /// Bad input or a failed run: exit 2 with the message.
+    Error(String),
+    /// Standard output was closed (`simulate --trace | head -1`): exit 0, quietly.
+    ClosedOutput,
+}
+
+impl From<String> for Stop {
+    fn from(e: String) -> Stop {
+        Stop::Error(e)
+    }
+}
+
+/// Writes one line to standard output; a closed pipe stops the run quietly.
+fn out(line: &str) -> Result<(), Stop> {
+    let mut o = std::io::stdout().lock();
+    match writeln!(o, "{line}") {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(Stop::ClosedOutput),
+        Err(e) => Err(Stop::Error(format!("cannot write the output: {e}"))),
+    }
+}
+
+fn until_arg(v: &str) -> Result<u64, String> {
+    let ms: u64 = v.parse().map_err(|e| format!("--until: '{}': {e}", groupscope::sim::limits::shown(v)))?;
+    if ms > MAX_RUN_MS {
+        return Err(format!("--until: {ms} ms is more than a simulated day ({MAX_RUN_MS} ms), the longest run"));
+    }
+    Ok(ms)
+}
 
 struct Args {
     scenario: Option<String>,
@@ -34,7 +71,7 @@ fn parse_args() -> Result<Args, String> {
         match a.as_str() {
             "--scenario" => args.scenario = Some(value("--scenario")?),
             "--seed" => args.seed = Some(value("--seed")?.parse().map_err(|e| format!("--seed: {e}"))?),
-            "--until" => args.until = Some(value("--until")?.parse().map_err(|e| format!("--until: {e}"))?),
+            "--until" => args.until = Some(until_arg(&value("--until")?)?),
             "--trace" => args.trace = true,
             "--compare" => args.compare = Some(value("--compare")?),
             "--json" => args.json = true,
@@ -45,25 +82,26 @@ fn parse_args() -> Result<Args, String> {
     Ok(args)
 }
 
-fn compare(path: &str, args: &Args) -> Result<(), String> {
+fn compare(path: &str, args: &Args) -> Result<(), Stop> {
     if args.scenario.is_some() || args.seed.is_some() || args.trace {
-        return Err("--compare takes only --until and --json (the seed is the comparison scenario's)".into());
+        return Err(Stop::Error("--compare takes only --until and --json (the seed is the comparison scenario's)".into()));
     }
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let comparison = groupscope::compare::Comparison::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
     let until = args.until.or(comparison.until).unwrap_or(DEFAULT_UNTIL);
+    let until = until_arg(&until.to_string())?;
     let results = groupscope::compare::run(&comparison, until)?;
     if args.json {
         let out = json!({ "comparison": comparison.name, "group": comparison.group_id()?, "until": until, "runs": results });
-        println!("{}", serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?);
+        self::out(&serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?)?;
     } else {
-        println!("{} (group {}, 0..{until} ms)", comparison.name, comparison.group_id()?);
-        print!("{}", groupscope::compare::table::render(&results));
+        self::out(&format!("{} (group {}, 0..{until} ms)", comparison.name, comparison.group_id()?))?;
+        self::out(groupscope::compare::table::render(&results).trim_end())?;
     }
     Ok(())
 }
 
-fn run() -> Result<(), String> {
+fn run() -> Result<(), Stop> {
     let args = parse_args()?;
     if let Some(path) = &args.compare {
         return compare(path, &args);
@@ -80,17 +118,23 @@ fn run() -> Result<(), String> {
         scenario.seed = seed;
     }
     let mut world = World::new(scenario)?;
+    // The incremental monitor (the page's): each __consumer_offsets record is read once.
+    let mut monitor = invariants::Monitor::default();
     let mut violations = Vec::new();
+    let mut violation_count = 0usize;
     while world.next_time().is_some_and(|t| t <= until) {
         world.step();
-        for v in invariants::check(&world) {
-            violations.push(json!({"at": world.now, "invariant": v.invariant, "detail": v.detail}));
+        for v in monitor.check(&world) {
+            violation_count += 1;
+            if violations.len() < MAX_LISTED_VIOLATIONS {
+                violations.push(json!({"at": world.now, "invariant": v.invariant, "detail": v.detail}));
+            }
         }
     }
     world.run_until(until);
     if args.trace {
         for e in &world.trace {
-            println!("{}", serde_json::to_string(e).map_err(|e| e.to_string())?);
+            out(&serde_json::to_string(e).map_err(|e| e.to_string())?)?;
         }
     }
     let rebalances = world
@@ -146,18 +190,19 @@ fn run() -> Result<(), String> {
         "rebalances": rebalances,
         "recordsRedelivered": redelivered,
         "invariantViolations": violations,
+        "invariantViolationCount": violation_count,
         "events": world.trace.len(),
         "traceHash": format!("{:016x}", trace_hash(&world.trace)),
     });
-    println!("{}", serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?);
-    Ok(())
+    out(&serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?)
 }
 
 fn main() -> ExitCode {
     match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("simulate: {e}");
+        Ok(()) | Err(Stop::ClosedOutput) => ExitCode::SUCCESS,
+        Err(Stop::Error(e)) => {
+            // stderr may be closed too: nothing more to say then.
+            let _ = writeln!(std::io::stderr(), "simulate: {e}");
             ExitCode::from(2)
         }
     }

@@ -24,6 +24,8 @@ use serde_json::Value;
 /// Fewest and most variants a comparison holds (the page shows them side by side).
 pub const MIN_VARIANTS: usize = 2;
 pub const MAX_VARIANTS: usize = 3;
+/// Longest variant name (a column of the metrics table).
+pub const MAX_VARIANT_NAME_LEN: usize = 100;
 
 /// One protocol configuration. Each patch is a JSON merge-patch (RFC 7386).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -59,7 +61,7 @@ pub struct Comparison {
 
 impl Comparison {
     pub fn from_json(text: &str) -> Result<Comparison, String> {
-        let c: Comparison = serde_json::from_str(text).map_err(|e| format!("comparison JSON: {e}"))?;
+        let c: Comparison = crate::json::from_str_object(text).map_err(|e| format!("comparison JSON: {e}"))?;
         c.validate()?;
         Ok(c)
     }
@@ -75,23 +77,30 @@ impl Comparison {
 
     /// Checks the base scenario, the variants' names and every patched scenario.
     pub fn validate(&self) -> Result<(), String> {
-        self.scenario.validate().map_err(|e| format!("scenario: {e}"))?;
+        self.scenario.validate().map_err(|e| crate::json::under("scenario", &e))?;
+        if self.name.chars().count() > 200 {
+            return Err(format!("name: {} characters; at most 200", self.name.chars().count()));
+        }
+        if let Some(until) = self.until {
+            crate::sim::limits::in_range("until", until, 0, crate::sim::limits::MAX_RUN_MS, "a simulated day")?;
+        }
         self.group_id()?;
         let n = self.variants.len();
         if !(MIN_VARIANTS..=MAX_VARIANTS).contains(&n) {
             return Err(format!("variants: {n} given; a comparison runs {MIN_VARIANTS} to {MAX_VARIANTS}"));
         }
         let mut names = std::collections::BTreeSet::new();
-        for v in &self.variants {
+        for (i, v) in self.variants.iter().enumerate() {
             if v.name.trim().is_empty() {
-                return Err("variants: every variant needs a name".into());
+                return Err(format!("variants[{i}].name: every variant needs a name"));
             }
+            crate::sim::limits::name(&format!("variants[{i}].name"), &v.name, MAX_VARIANT_NAME_LEN)?;
             if !names.insert(v.name.as_str()) {
-                return Err(format!("variants: the name '{}' is used twice", v.name));
+                return Err(format!("variants[{i}].name: the name '{}' is used twice", v.name));
             }
             for (field, patch) in [("config", &v.config), ("group", &v.group), ("broker", &v.broker)] {
                 if patch.as_ref().is_some_and(|p| !p.is_object()) {
-                    return Err(format!("variant '{}': {field} must be a JSON object (a merge-patch)", v.name));
+                    return Err(format!("variants[{i}].{field}: variant '{}': {field} must be a JSON object (a merge-patch)", v.name));
                 }
             }
         }

@@ -29,7 +29,7 @@ pub fn merge_patch(target: &mut Value, patch: &Value) {
 /// configs, then for every group `group` to the group object and `config` to its
 /// `config`. The fault script is left alone, so every variant runs the same one.
 pub fn patched(base: &Scenario, v: &Variant) -> Result<Scenario, String> {
-    let at = |what: &str, e: String| format!("variant '{}': {what}: {e}", v.name);
+    let at = |what: &str, e: String| format!("variant '{}': {}", v.name, crate::json::under(what, &e));
     let mut s = base.clone();
     if let Some(p) = &v.broker {
         let mut b = serde_json::to_value(&s.broker).map_err(|e| at("broker", e.to_string()))?;
@@ -41,7 +41,7 @@ pub fn patched(base: &Scenario, v: &Variant) -> Result<Scenario, String> {
             return Err(format!("variant '{}': group: groupId cannot be patched (metrics compare the same group)", v.name));
         }
     }
-    for g in &mut s.groups {
+    for (i, g) in s.groups.iter_mut().enumerate() {
         let mut value = serde_json::to_value(&*g).map_err(|e| at("group", e.to_string()))?;
         if let Some(p) = &v.group {
             merge_patch(&mut value, p);
@@ -49,8 +49,7 @@ pub fn patched(base: &Scenario, v: &Variant) -> Result<Scenario, String> {
         if let Some(p) = &v.config {
             merge_patch(&mut value["config"], p);
         }
-        let id = g.group_id.clone();
-        *g = crate::json::from_value::<GroupSpec>(&value).map_err(|e| at(&format!("groups.{id}"), e))?;
+        *g = crate::json::from_value::<GroupSpec>(&value).map_err(|e| at(&format!("groups[{i}]"), e))?;
     }
     s.validate().map_err(|e| format!("variant '{}': {e}", v.name))?;
     Ok(s)

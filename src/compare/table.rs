@@ -24,10 +24,13 @@ pub fn render(results: &[RunResult]) -> String {
         .collect();
     let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).chain([HEADERS[i].len()]).max().unwrap_or(0);
     let widths: Vec<usize> = (0..7).map(width).collect();
+    // Padded by hand: `format!`'s width argument is limited to u16 (a variant
+    // name of 65,536 characters made it panic).
+    let pad = |s: &str, w: usize| " ".repeat(w.saturating_sub(s.chars().count()));
     let line = |cells: [&str; 7]| {
-        let mut s = format!("{:<w$}", cells[0], w = widths[0]);
+        let mut s = format!("{}{}", cells[0], pad(cells[0], widths[0]));
         for i in 1..7 {
-            s += &format!("  {:>w$}", cells[i], w = widths[i]);
+            s += &format!("  {}{}", pad(cells[i], widths[i]), cells[i]);
         }
         s.trim_end().to_string() + "\n"
     };

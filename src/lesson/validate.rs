@@ -542,7 +542,11 @@ pub fn validate(lesson: &Lesson) -> Vec<String> {
     text(&mut errors, "title", &lesson.title);
     text(&mut errors, "summary", &lesson.summary);
     if let Err(e) = lesson.scenario.validate() {
-        errors.push(format!("scenario: {e}"));
+        // The steps name the scenario's consumers and topics: an impossible
+        // scenario (4 billion consumers) is reported alone, its names never built.
+        errors.push(crate::json::under("scenario", &e));
+        let prefix = format!("lesson {} ({})", lesson.number, lesson.id);
+        return errors.into_iter().map(|e| format!("{prefix}: {e}")).collect();
     }
     let names = Names::of(lesson);
     if lesson.steps.is_empty() {
@@ -609,7 +613,7 @@ pub fn validate(lesson: &Lesson) -> Vec<String> {
 
 /// Parses a lesson file and validates it; the error lists every problem.
 pub fn load(json: &str) -> Result<Lesson, String> {
-    let lesson: Lesson = serde_json::from_str(json).map_err(|e| format!("lesson JSON: {e}"))?;
+    let lesson: Lesson = crate::json::from_str_object(json).map_err(|e| format!("lesson JSON: {e}"))?;
     let errors = validate(&lesson);
     if errors.is_empty() { Ok(lesson) } else { Err(errors.join("\n")) }
 }

@@ -96,32 +96,37 @@ impl ConnectClusterSpec {
         c
     }
 
-    /// What DistributedConfig and the scenario format reject, naming the field.
+    /// What DistributedConfig and the scenario format reject, naming the field
+    /// by its path inside the cluster's entry (the caller adds `connectClusters[i]`).
     pub fn validate(&self) -> Result<(), String> {
-        let g = &self.group_id;
-        if g.is_empty() {
-            return Err("connectClusters: groupId is empty".into());
-        }
+        use super::limits::{in_range, kafka_int, name, MAX_NAME_LEN, MAX_SIM_DURATION_MS};
         let c = &self.config;
-        if c.heartbeat_interval_ms == 0 || c.heartbeat_interval_ms >= c.session_timeout_ms {
+        // DistributedConfig: every one of these is an `int` config, except the backoffs (`long`).
+        kafka_int("config.session.timeout.ms", c.session_timeout_ms, 1)?;
+        kafka_int("config.heartbeat.interval.ms", c.heartbeat_interval_ms, 1)?;
+        kafka_int("config.rebalance.timeout.ms", c.rebalance_timeout_ms, 1)?;
+        kafka_int("config.scheduled.rebalance.max.delay.ms", c.scheduled_rebalance_max_delay_ms, 0)?;
+        kafka_int("config.request.timeout.ms", c.request_timeout_ms, 1)?;
+        in_range("config.retry.backoff.ms", c.retry_backoff_ms, 1, MAX_SIM_DURATION_MS, "a simulated day")?;
+        in_range("config.retry.backoff.max.ms", c.retry_backoff_max_ms, 1, MAX_SIM_DURATION_MS, "a simulated day")?;
+        in_range("startStaggerMs", self.start_stagger_ms, 0, MAX_SIM_DURATION_MS / u64::from(self.workers.max(1)), "all workers start within a simulated day")?;
+        if c.heartbeat_interval_ms >= c.session_timeout_ms {
             return Err(format!(
-                "connectClusters.{g}.config: heartbeat.interval.ms ({}) must be positive and lower than session.timeout.ms ({})",
+                "config.heartbeat.interval.ms: {} must be lower than session.timeout.ms ({})",
                 c.heartbeat_interval_ms, c.session_timeout_ms
             ));
         }
-        if c.rebalance_timeout_ms == 0 {
-            return Err(format!("connectClusters.{g}.config: rebalance.timeout.ms must be positive"));
-        }
         if self.worker_protocols.len() > self.workers as usize {
-            return Err(format!("connectClusters.{g}.workerProtocols: {} entries for {} workers", self.worker_protocols.len(), self.workers));
+            return Err(format!("workerProtocols: {} entries for {} workers", self.worker_protocols.len(), self.workers));
         }
         let mut names = std::collections::BTreeSet::new();
-        for con in &self.connectors {
-            if con.name.is_empty() || !names.insert(con.name.as_str()) {
-                return Err(format!("connectClusters.{g}.connectors: connector name '{}' is empty or repeated", con.name));
+        for (i, con) in self.connectors.iter().enumerate() {
+            name(&format!("connectors[{i}].name"), &con.name, MAX_NAME_LEN)?;
+            if !names.insert(con.name.as_str()) {
+                return Err(format!("connectors[{i}].name: the connector name '{}' is repeated", con.name));
             }
             if con.tasks > MAX_TASKS {
-                return Err(format!("connectClusters.{g}.connectors.{}.tasks: {} is more than {MAX_TASKS}", con.name, con.tasks));
+                return Err(format!("connectors[{i}].tasks: {} is more than {MAX_TASKS}", con.tasks));
             }
         }
         Ok(())

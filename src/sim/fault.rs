@@ -136,19 +136,43 @@ fn task_id(s: &str) -> Result<(String, i32), String> {
         .rsplit_once('-')
         .and_then(|(c, n)| Some((c.to_string(), n.parse().ok()?)))
         .filter(|(c, _)| !c.is_empty())
-        .ok_or_else(|| format!("'{s}' is not a task (write <connector>-<n>, e.g. sink-0)"))
+        .ok_or_else(|| format!("task: '{}' is not a task (write <connector>-<n>, e.g. sink-0)", super::limits::shown(s)))
 }
 
 fn consumer_index(s: &str) -> Result<u32, String> {
-    s.trim().strip_prefix('c').and_then(|n| n.parse().ok()).ok_or_else(|| format!("'{s}' is not a consumer (write c1, c2, ...)"))
+    s.trim().strip_prefix('c').and_then(|n| n.parse().ok()).ok_or_else(|| format!("consumer: '{}' is not a consumer (write c1, c2, ...)", super::limits::shown(s)))
 }
 
 fn broker_index(s: &str) -> Result<u32, String> {
-    s.trim().strip_prefix("broker-").and_then(|n| n.parse().ok()).ok_or_else(|| format!("'{s}' is not a broker (write broker-0, broker-1, ...)"))
+    s.trim().strip_prefix("broker-").and_then(|n| n.parse().ok()).ok_or_else(|| format!("broker: '{}' is not a broker (write broker-0, broker-1, ...)", super::limits::shown(s)))
 }
 
-fn number<T: std::str::FromStr>(s: &str, what: &str) -> Result<T, String> {
-    s.trim().parse().map_err(|_| format!("{what}: '{s}' is not a number"))
+/// A whole number of type `T`: says whether the text is no number at all, a
+/// negative or fractional one, or one too large.
+fn number<T: TryFrom<u64> + Into<u64> + Copy + Bounded>(s: &str, what: &str) -> Result<T, String> {
+    let t = s.trim();
+    let shown = super::limits::shown(t);
+    match t.parse::<u64>() {
+        Ok(v) => T::try_from(v).map_err(|_| format!("{what}: {shown} is more than {}", T::MAX.into())),
+        Err(_) if t.chars().all(|c| c.is_ascii_digit()) && !t.is_empty() => Err(format!("{what}: {shown} is more than {}", T::MAX.into())),
+        Err(_) if t.parse::<f64>().is_ok_and(f64::is_finite) => {
+            Err(format!("{what}: {shown} is not a whole number from 0 to {}", T::MAX.into()))
+        }
+        Err(_) => Err(format!("{what}: '{shown}' is not a number")),
+    }
+}
+
+/// The largest value of an unsigned type the fault menu reads.
+trait Bounded {
+    const MAX: Self;
+}
+
+impl Bounded for u32 {
+    const MAX: u32 = u32::MAX;
+}
+
+impl Bounded for u64 {
+    const MAX: u64 = u64::MAX;
 }
 
 impl Fault {
@@ -165,7 +189,7 @@ impl Fault {
                 static_member: match value.trim() {
                     "static" | "true" => true,
                     "dynamic" | "false" => false,
-                    other => return Err(format!("value: write static or dynamic, not '{other}'")),
+                    other => return Err(format!("value: write static or dynamic, not '{}'", super::limits::shown(other))),
                 },
             },
             "pauseConsumer" => Fault::PauseConsumer { consumer: consumer_index(&a)?, duration_ms: number(value, "duration ms")? },
@@ -180,11 +204,11 @@ impl Fault {
             "releaseLink" => Fault::ReleaseLink { from: a, to: b },
             "setLinkLatency" => Fault::SetLinkLatency { a, b, latency_ms: number(value, "latency ms")? },
             "setLinkLoss" => {
-                let percent: u8 = number(value, "percent")?;
+                let percent: u64 = number(value, "percent")?;
                 if percent > 100 {
                     return Err(format!("percent: {percent} is more than 100"));
                 }
-                Fault::SetLinkLoss { a, b, percent }
+                Fault::SetLinkLoss { a, b, percent: percent as u8 }
             }
             "addConsumer" => Fault::AddConsumer { group: a },
             "addPartitions" => Fault::AddPartitions { topic: a, count: number(value, "partition count")? },
@@ -207,7 +231,7 @@ impl Fault {
                 only_failed: value.contains("onlyFailed"),
             },
             "addWorker" => Fault::AddWorker { group: a },
-            other => return Err(format!("unknown fault '{other}'")),
+            other => return Err(format!("kind: unknown fault '{}'", super::limits::shown(other))),
         })
     }
 }
@@ -240,6 +264,11 @@ mod tests {
         assert!(Fault::from_form("killBroker", "2", "", "").unwrap_err().contains("not a broker"));
         assert!(Fault::from_form("pauseConsumer", "c1", "", "soon").unwrap_err().contains("duration ms"));
         assert!(Fault::from_form("setLinkLoss", "c1", "broker-0", "150").unwrap_err().contains("more than 100"));
+        // Out of range is not "not a number" (issue 17).
+        assert_eq!(Fault::from_form("setLinkLoss", "c1", "broker-0", "300").unwrap_err(), "percent: 300 is more than 100");
+        assert_eq!(Fault::from_form("addPartitions", "orders", "", "4294967296").unwrap_err(), "partition count: 4294967296 is more than 4294967295");
+        assert_eq!(Fault::from_form("addPartitions", "orders", "", "-3").unwrap_err(), "partition count: -3 is not a whole number from 0 to 4294967295");
+        assert_eq!(Fault::from_form("pauseConsumer", "c1", "", "99999999999999999999999").unwrap_err(), "duration ms: 99999999999999999999999 is more than 18446744073709551615");
         assert_eq!(
             Fault::from_form("changeSubscription", "c1", "", "orders, payments").unwrap(),
             Fault::ChangeSubscription { consumer: 1, topics: vec!["orders".into(), "payments".into()] }

@@ -25,7 +25,9 @@ pub mod coordinator;
 pub mod current_assignment_builder;
 pub mod ctx;
 pub mod fault;
+pub mod fault_check;
 pub mod invariants;
+pub mod limits;
 pub mod message;
 pub mod network;
 pub mod out;
@@ -35,6 +37,7 @@ pub mod scenario;
 pub mod target_assignment;
 pub mod trace;
 pub mod types;
+pub mod validate;
 pub mod world;
 
 pub use fault::Fault;

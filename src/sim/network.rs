@@ -64,7 +64,7 @@ impl Network {
 
     /// When a message sent now with `latency` arrives, keeping the link in order.
     pub fn arrival(&mut self, from: NodeId, to: NodeId, sent: Millis, latency: Millis) -> Millis {
-        let at = (sent + latency + self.extra_latency(from, to)).max(self.last_arrival.get(&(from, to)).copied().unwrap_or(0));
+        let at = sent.saturating_add(latency).saturating_add(self.extra_latency(from, to)).max(self.last_arrival.get(&(from, to)).copied().unwrap_or(0));
         self.last_arrival.insert((from, to), at);
         at
     }

@@ -111,74 +111,17 @@ impl Scenario {
         }
     }
 
+    /// Reads a scenario's JSON (an object; an error names the field's path) and validates it.
     pub fn from_json(text: &str) -> Result<Scenario, String> {
-        let s: Scenario = serde_json::from_str(text).map_err(|e| format!("scenario JSON: {e}"))?;
+        let s: Scenario = crate::json::from_str_object(text).map_err(|e| format!("scenario JSON: {e}"))?;
         s.validate()?;
         Ok(s)
     }
 
     /// Rejects what Kafka itself rejects at construction, and what the simulator
-    /// cannot show; each message names the field and why.
+    /// cannot show or afford (see `validate.rs`); each message starts with the
+    /// field's path and says why.
     pub fn validate(&self) -> Result<(), String> {
-        if !(1..=9).contains(&self.brokers) {
-            return Err(format!("brokers: {} is outside 1..=9", self.brokers));
-        }
-        let np = self.broker.offsets_topic_num_partitions;
-        if !(1..=1000).contains(&np) {
-            return Err(format!("broker.offsets.topic.num.partitions: {np} is outside 1..=1000"));
-        }
-        self.broker.validate_consumer_group()?;
-        if let Some(a) = self.broker.consumer_group_assignors.iter().find(|a| crate::assign::server_assignor(a).is_none()) {
-            return Err(format!("broker.group.consumer.assignors: unknown server assignor '{a}' (uniform, range)"));
-        }
-        let mut total_partitions = 0u32;
-        for t in &self.topics {
-            if t.name.is_empty() || t.name.starts_with("__") {
-                return Err(format!("topics: invalid topic name '{}'", t.name));
-            }
-            if t.partitions == 0 {
-                return Err(format!("topics.{}.partitions: must be at least 1", t.name));
-            }
-            total_partitions = total_partitions.saturating_add(t.partitions);
-        }
-        if total_partitions > MAX_PARTITIONS {
-            return Err(format!("topics: {total_partitions} partitions in all; the simulator shows at most {MAX_PARTITIONS}"));
-        }
-        let total: u32 = self.groups.iter().map(|g| g.consumers).fold(0, u32::saturating_add);
-        if total > MAX_CONSUMERS {
-            return Err(format!("groups: {total} consumers in all; the simulator runs at most {MAX_CONSUMERS}"));
-        }
-        for g in &self.groups {
-            let c = &g.config;
-            if c.heartbeat_interval_ms >= c.session_timeout_ms {
-                return Err(format!(
-                    "groups.{}.config: heartbeat.interval.ms ({}) must be lower than session.timeout.ms ({}), as Kafka's Heartbeat requires",
-                    g.group_id, c.heartbeat_interval_ms, c.session_timeout_ms
-                ));
-            }
-            if c.heartbeat_interval_ms == 0 || c.max_poll_interval_ms == 0 || c.max_poll_records == 0 {
-                return Err(format!("groups.{}.config: intervals and max.poll.records must be positive", g.group_id));
-            }
-            if c.assignors.is_empty() {
-                return Err(format!("groups.{}.config: partition.assignment.strategy is empty", g.group_id));
-            }
-            for a in &c.assignors {
-                if !crate::assign::is_known_client_assignor(a) {
-                    return Err(format!("groups.{}.config: unknown assignor '{a}'", g.group_id));
-                }
-            }
-        }
-        let workers: u32 = self.connect_clusters.iter().map(|c| c.workers).fold(0, u32::saturating_add);
-        if workers > super::connect_config::MAX_WORKERS {
-            return Err(format!("connectClusters: {workers} workers in all; the simulator runs at most {}", super::connect_config::MAX_WORKERS));
-        }
-        let mut ids: std::collections::BTreeSet<&str> = self.groups.iter().map(|g| g.group_id.as_str()).collect();
-        for c in &self.connect_clusters {
-            if !ids.insert(c.group_id.as_str()) {
-                return Err(format!("connectClusters.{}: the group id is already used by another group", c.group_id));
-            }
-            c.validate()?;
-        }
-        Ok(())
+        super::validate::scenario(self)
     }
 }

@@ -457,6 +457,10 @@ impl World {
 
     fn apply_fault(&mut self, fault: Fault) {
         let cause = Some(self.record(None, EventKind::FaultInjected { description: fault.describe() }));
+        if let Err(e) = super::fault_check::within_caps(self, &fault) {
+            self.record(cause, EventKind::Note { node: NodeId::Broker(0), text: format!("fault ignored: {e}") });
+            return;
+        }
         match fault {
             Fault::CrashConsumer { consumer } if self.workers.contains_key(&consumer) => self.crash_worker(consumer),
             Fault::RestartConsumer { consumer } if self.workers.contains_key(&consumer) => self.restart_worker(consumer, cause),
@@ -526,7 +530,7 @@ impl World {
                 self.apply_fault(Fault::RestartConsumer { consumer });
             }
             Fault::PauseConsumer { consumer, duration_ms } => {
-                self.paused_until.insert(NodeId::Client(consumer), self.now + duration_ms);
+                self.paused_until.insert(NodeId::Client(consumer), self.now.saturating_add(duration_ms));
             }
             Fault::SlowProcessing { consumer, ms_per_record } => {
                 if let Some(c) = self.consumers.get_mut(&consumer) {

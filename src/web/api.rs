@@ -69,10 +69,8 @@ pub fn step() -> Result<f64, JsError> {
 /// Moves the playhead to `ms` of simulated time (backwards re-runs deterministically).
 #[wasm_bindgen]
 pub fn seek(ms: f64) -> Result<(), JsError> {
-    if !ms.is_finite() || ms < 0.0 {
-        return Err(JsError::new("seek: give a time in simulated milliseconds, 0 or more"));
-    }
-    with(|p| p.dispatch(Action::Seek(ms as u64)))
+    let t = crate::sim::limits::check_seek(ms).map_err(|e| JsError::new(&e))?;
+    with(|p| p.dispatch(Action::Seek(t)))
 }
 
 #[wasm_bindgen(js_name = setSpeed)]
@@ -84,8 +82,21 @@ pub fn set_speed(speed: f64) -> Result<(), JsError> {
 /// `{"type": "crashConsumer", "consumer": 2}`.
 #[wasm_bindgen]
 pub fn inject(fault_json: &str) -> Result<(), JsError> {
-    let fault: Fault = serde_json::from_str(fault_json).map_err(|e| JsError::new(&format!("inject: not a fault ({e})")))?;
-    with(|p| p.dispatch(Action::Inject(fault)))
+    let fault: Fault = crate::json::from_str_object(fault_json).map_err(|e| JsError::new(&format!("inject: not a fault ({e})")))?;
+    // Checked against the run: its targets exist, it stays within the caps.
+    with(|p| p.world.check_fault(&fault).map(|()| p.dispatch(Action::Inject(fault))))?.map_err(|e| JsError::new(&format!("inject: {e}")))
+}
+
+/// The run as an exported file's JSON (the same as the toolbar's export):
+/// boot.js keeps the latest copy, so a page that dies can still offer it.
+#[wasm_bindgen(js_name = runJson)]
+pub fn run_json() -> Result<String, JsError> {
+    PAGE.with(|p| {
+        let page = p.borrow();
+        let h = page.as_ref().ok_or_else(|| JsError::new("GroupScope has not started yet"))?;
+        let player = h.player.try_borrow().map_err(|_| JsError::new("busy"))?;
+        Ok(crate::permalink::Permalink::of(&player).to_json())
+    })
 }
 
 #[derive(Serialize)]

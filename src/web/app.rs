@@ -317,6 +317,7 @@ pub fn App(props: &AppProps) -> Html {
     let p = player.borrow();
     let world = &p.world;
     let on_fault = dispatch.reform(Action::Inject);
+    let check_fault = { let pl = player.clone(); Callback::from(move |f: crate::sim::Fault| pl.borrow().world.check_fault(&f)) };
     // The slower panels follow a playing run a few times a second, and any
     // change at once when paused (see `cached`). Each panel refreshes in its
     // own phase of the period, so no single frame redraws them all.
@@ -361,7 +362,7 @@ pub fn App(props: &AppProps) -> Html {
                             { cached(slow(3), { let (pl, d) = (player.clone(), dispatch.clone()); move || invariant_monitor(&pl.borrow().world, lang_v, &d) }) }
                             { inspector(world, lang_v, (*selection).as_ref(), &on_fault, &on_select) }
                             { cached(slow(5), { let pl = player.clone(); move || group_panel(&pl.borrow().world, lang_v) }) }
-                            <FaultMenu on_fault={on_fault.clone()} />
+                            <FaultMenu on_fault={on_fault.clone()} check={check_fault} />
                             { cached(slow(4), { let (pl, s, h) = (player.clone(), on_select.clone(), highlights.clone()); move || partition_table(&pl.borrow().world, lang_v, &s, &h) }) }
                             { cached(slow(1), { let (pl, h) = (player.clone(), highlights.clone()); move || connect_tasks(&pl.borrow().world, lang_v, &h) }) }
                         </aside>

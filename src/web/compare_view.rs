@@ -124,7 +124,7 @@ pub fn CompareView() -> Html {
                     }) }
                 </tbody>
             </table>
-            <FaultMenu on_fault={on_fault} />
+            <FaultMenu on_fault={on_fault} check={{ let sbs = sbs.clone(); Callback::from(move |f: Fault| sbs.borrow().check_fault(&f)) }} />
         </section>
     }
 }

@@ -21,20 +21,34 @@ fn pretty(s: &Scenario) -> String {
     serde_json::to_string_pretty(s).unwrap_or_default()
 }
 
+thread_local! {
+    /// Unapplied JSON edits, kept while the panel is unmounted (another tab),
+    /// with the scenario they started from: a new run drops them.
+    static DRAFT: std::cell::RefCell<Option<(Scenario, String)>> = const { std::cell::RefCell::new(None) };
+}
+
+fn keep_draft(base: &Scenario, text: Option<String>) {
+    DRAFT.with(|d| *d.borrow_mut() = text.map(|t| (base.clone(), t)));
+}
+
+fn draft_for(base: &Scenario) -> Option<String> {
+    DRAFT.with(|d| d.borrow().as_ref().filter(|(b, _)| b == base).map(|(_, t)| t.clone()))
+}
+
 #[function_component]
 pub fn ConfigPanel(props: &ConfigProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
-    let text = use_state(|| pretty(&props.scenario));
+    let text = use_state(|| draft_for(&props.scenario).unwrap_or_else(|| pretty(&props.scenario)));
     let error = use_state(|| None::<String>);
     let applied = use_state(|| false);
     // The text as a scenario (not yet validated), or why it does not parse.
-    let parsed: Result<Scenario, String> = serde_json::from_str(&text).map_err(|e| format!("scenario JSON: {e}"));
+    let parsed: Result<Scenario, String> = crate::json::from_str_object(&text).map_err(|e| format!("scenario JSON: {e}"));
 
     // A quick field changed: rewrite the JSON with the new value.
     let on_field = {
-        let (text, applied, error) = (text.clone(), applied.clone(), error.clone());
+        let (text, applied, error, base) = (text.clone(), applied.clone(), error.clone(), props.scenario.clone());
         Callback::from(move |(key, value): (&'static str, String)| {
-            let Ok(mut s) = serde_json::from_str::<Scenario>(&text) else { return };
+            let Ok(mut s) = crate::json::from_str_object::<Scenario>(&text) else { return };
             let done = match key {
                 "protocol" => config_form::set_protocol(&mut s, &value),
                 "simulated.commit.mode" => config_form::set_commit_mode(&mut s, &value),
@@ -44,6 +58,7 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
                 Ok(()) => {
                     error.set(None);
                     applied.set(false);
+                    keep_draft(&base, Some(pretty(&s)));
                     text.set(pretty(&s));
                 }
                 Err(m) => error.set(Some(m)),
@@ -52,10 +67,12 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
     };
     let field_input = |key: &'static str| on_field.reform(move |e: Event| (key, e.target_unchecked_into::<web_sys::HtmlInputElement>().value()));
     let on_text = {
-        let (text, applied) = (text.clone(), applied.clone());
+        let (text, applied, base) = (text.clone(), applied.clone(), props.scenario.clone());
         Callback::from(move |e: InputEvent| {
             applied.set(false);
-            text.set(e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().value());
+            let value = e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().value();
+            keep_draft(&base, Some(value.clone()));
+            text.set(value);
         })
     };
     let on_apply = {
@@ -64,6 +81,7 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
             Ok(p) => {
                 error.set(None);
                 applied.set(true);
+                keep_draft(&p.scenario, None);
                 load.emit(p);
             }
             Err(e) => error.set(Some(e)),
@@ -73,17 +91,19 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
         let (text, error, scenario) = (text.clone(), error.clone(), props.scenario.clone());
         Callback::from(move |_: MouseEvent| {
             error.set(None);
+            keep_draft(&scenario, None);
             text.set(pretty(&scenario));
         })
     };
     let on_example = {
-        let (text, error, applied) = (text.clone(), error.clone(), applied.clone());
+        let (text, error, applied, base) = (text.clone(), error.clone(), applied.clone(), props.scenario.clone());
         Callback::from(move |e: Event| {
             let id = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
             match crate::examples::load(&id) {
                 Ok(s) => {
                     error.set(None);
                     applied.set(false);
+                    keep_draft(&base, Some(pretty(&s)));
                     text.set(pretty(&s));
                 }
                 Err(m) => error.set(Some(m)),

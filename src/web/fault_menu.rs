@@ -8,6 +8,9 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct FaultMenuProps {
     pub on_fault: Callback<Fault>,
+    /// Whether the fault can happen in the current run (targets exist, caps hold).
+    #[prop_or_default]
+    pub check: Option<Callback<Fault, Result<(), String>>>,
 }
 
 fn input_value(e: &Event) -> String {
@@ -30,9 +33,14 @@ pub fn FaultMenu(props: &FaultMenuProps) -> Html {
     };
     let on_submit = {
         let (kind, a, b, value, error, on_fault) = (kind.clone(), a.clone(), b.clone(), value.clone(), error.clone(), props.on_fault.clone());
+        let check = props.check.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            match Fault::from_form(&kind, &a, &b, &value) {
+            let checked = |f: Fault| match &check {
+                Some(c) => c.emit(f.clone()).map(|()| f),
+                None => Ok(f),
+            };
+            match Fault::from_form(&kind, &a, &b, &value).and_then(checked) {
                 Ok(f) => {
                     error.set(None);
                     on_fault.emit(f);
