@@ -111,11 +111,6 @@ pub const NOTES: &[Note] = &[
     },
     Note {
         area: "consumer protocol",
-        en: "A leave heartbeat is sent once and its answer, error or not, is ignored. If the poll timer expires while the coordinator is unknown, or the member is fenced before its leave heartbeat goes out, the member still goes STALE and rejoins at its next poll() (Kafka moves it to UNSUBSCRIBED).",
-        zh: "离组心跳只发送一次，无论其响应是否为错误都被忽略。如果 poll 计时器在协调者未知时到期，或者成员在离组心跳发出之前就被隔离（fenced），它仍会变为 STALE 并在下一次 poll() 时重新加入（Kafka 会把它转到 UNSUBSCRIBED）。",
-    },
-    Note {
-        area: "consumer protocol",
         en: "close() sends its commit and leave heartbeat without waiting for their answers (Kafka waits up to the close timeout); the commit before a revocation is retried when the application next polls after the backoff, not from the background thread; per-group config overrides (GroupConfig) are not simulated; the client's session.timeout.ms, heartbeat.interval.ms and partition.assignment.strategy are ignored under group.protocol=consumer instead of being rejected.",
         zh: "close() 发出提交和离组心跳后不等待它们的响应（Kafka 最多等待关闭超时）；撤销分区之前的提交在退避之后、应用下一次 poll 时重试，而不是由后台线程重试；不模拟按组覆盖的配置（GroupConfig）；在 group.protocol=consumer 下，客户端的 session.timeout.ms、heartbeat.interval.ms 和 partition.assignment.strategy 会被忽略，而不是被拒绝。",
     },

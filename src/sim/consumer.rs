@@ -506,7 +506,7 @@ impl ClassicConsumer {
     /// owned partitions, and send LeaveGroup unless the member is static (a
     /// static member keeps its place for session.timeout.ms, KIP-345). The
     /// world then ends the process. The commit is sent, not awaited.
-    pub fn close(&mut self, ctx: &mut Ctx, out: &mut Out) {
+    pub fn close(&mut self, ctx: &mut Ctx, operation: super::close_options::GroupMembershipOperation, out: &mut Out) {
         let Some(coordinator) = self.coordinator else { return };
         if self.config.enable_auto_commit && self.generation != NO_GENERATION && !self.positions.is_empty() {
             let request = Request::OffsetCommit {
@@ -522,10 +522,10 @@ impl ClassicConsumer {
             let owned = self.owned.clone();
             self.callback(Callback::OnPartitionsRevoked, owned, out);
         }
-        if self.config.group_instance_id.is_none() && self.generation != NO_GENERATION {
+        if operation.classic_sends_leave_group(self.config.group_instance_id.is_some()) && self.generation != NO_GENERATION {
             let request = Request::LeaveGroup {
                 group_id: self.group_id.clone(),
-                members: vec![super::message::MemberIdentity { member_id: self.member_id.clone(), group_instance_id: None }],
+                members: vec![super::message::MemberIdentity { member_id: self.member_id.clone(), group_instance_id: self.config.group_instance_id.clone() }],
             };
             self.send(ctx, coordinator, request, false, out);
         }

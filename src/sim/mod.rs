@@ -7,6 +7,7 @@ pub mod broker;
 pub mod classic_group;
 mod classic_join;
 mod classic_sync;
+pub mod close_options;
 pub mod cluster;
 pub mod config;
 pub mod connect_config;
