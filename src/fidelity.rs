@@ -71,8 +71,8 @@ pub const NOTES: &[Note] = &[
     },
     Note {
         area: "connect",
-        en: "Connectors and tasks start and stop instantly and process no records; the herder thread never blocks, so a worker never exceeds rebalance.timeout.ms between polls (its poll timeout is not simulated). Status records (UNASSIGNED, RUNNING, FAILED, RESTARTING) are shown on the worker instead of in the status topic.",
-        zh: "connector 和 task 的启动与停止是瞬时的，也不处理任何消息；herder 线程从不阻塞，因此 worker 两次 poll 之间不会超过 rebalance.timeout.ms（没有模拟它的 poll 超时）。状态（UNASSIGNED、RUNNING、FAILED、RESTARTING）直接显示在 worker 上，而不是写入状态 topic。",
+        en: "Connectors and tasks start and stop instantly and process no records; the herder thread never blocks, so a worker never exceeds rebalance.timeout.ms between polls (its poll timeout is not simulated). Status records (UNASSIGNED, RUNNING, FAILED, RESTARTING) are shown on the worker instead of in the status topic; a FAILED task that a rebalance stops keeps its FAILED status in Kafka's status topic, but here it is then shown on no worker until it starts again.",
+        zh: "connector 和 task 的启动与停止是瞬时的，也不处理任何消息；herder 线程从不阻塞，因此 worker 两次 poll 之间不会超过 rebalance.timeout.ms（没有模拟它的 poll 超时）。状态（UNASSIGNED、RUNNING、FAILED、RESTARTING）直接显示在 worker 上，而不是写入状态 topic；被再均衡停止的 FAILED task 在 Kafka 的状态 topic 中仍是 FAILED，而在这里它会从所有 worker 上消失，直到再次启动。",
     },
     Note {
         area: "connect",
