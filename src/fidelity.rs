@@ -10,6 +10,11 @@ pub struct Note {
 
 pub const NOTES: &[Note] = &[
     Note {
+        area: "consumer protocol",
+        en: "The consumer protocol (KIP-848) and Kafka Connect are modelled on Apache Kafka 4.4. Older releases differ: before 4.3 a new group started at epoch 0 (first member epoch 1) and every heartbeat after a change computed the target at once (no group.consumer.assignment.interval.ms); before 4.2 a fenced member rejoining with epoch 0 was fenced again until its session expired, leaving UNREVOKED_PARTITIONS bumped the member epoch, and targets were not filtered by the member's subscription; before 4.1 close() had no CloseOptions; before 4.0 the coordinator, not the client, chose the member id.",
+        zh: "consumer 协议（KIP-848）和 Kafka Connect 以 Apache Kafka 4.4 为模型。更早的版本有所不同：4.3 之前，新组从纪元 0 开始（第一个成员的纪元是 1），每次变化之后的心跳都会立即计算目标分配（没有 group.consumer.assignment.interval.ms）；4.2 之前，被隔离（fenced）的成员用纪元 0 重新加入时会再次被隔离，直到会话超时，离开 UNREVOKED_PARTITIONS 时成员纪元会加一，目标分配也不按成员的订阅过滤；4.1 之前 close() 没有 CloseOptions；4.0 之前 member id 由协调者而不是客户端选定。",
+    },
+    Note {
         area: "timers",
         en: "session.timeout.ms is 6 s and heartbeat.interval.ms 2 s in the demo (Kafka defaults: 45 s and 3 s) so a crash is detected quickly; 6 s is the broker minimum (group.min.session.timeout.ms).",
         zh: "演示中 session.timeout.ms 为 6 秒、heartbeat.interval.ms 为 2 秒（Kafka 默认值是 45 秒和 3 秒），这样消费者崩溃能很快被发现；6 秒是 broker 允许的最小值（group.min.session.timeout.ms）。",

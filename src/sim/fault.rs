@@ -231,6 +231,7 @@ mod tests {
                 "addPartitions" => ("orders", "", "9"),
                 "changeSubscription" => ("c1", "", "orders, payments"),
                 "restartConsumerAs" => ("c2", "", "static"),
+                "closeConsumerWithOptions" => ("c2", "", "LEAVE_GROUP"),
                 k if k.ends_with("Consumer") || k == "slowProcessing" => ("c2", "", "100"),
                 _ => ("c2", "broker-1", "50"),
             };
