@@ -15,6 +15,11 @@ pub const NOTES: &[Note] = &[
         zh: "以 Apache Kafka 4.4 为模型（KRaft，新的组协调者）。更早的版本有这些不同：2.2（KIP-394）之前，经典成员在第一次 JoinGroup 时就直接拿到 member id，没有 MEMBER_ID_REQUIRED；静态成员在 2.3（KIP-345）引入，协作式再均衡在 2.4（KIP-429）引入；4.0 之前 broker 还可以运行在 ZooKeeper 之上、使用旧的协调者，KIP-848 consumer 协议直到 4.0 才正式可用（GA），4.0 也让 consumer 协议客户端自己生成 member id（KIP-1082；此前由协调者生成）；合格 leader 副本（ELR，KIP-966）从 4.1 起才对新集群默认开启。",
     },
     Note {
+        area: "consumer protocol",
+        en: "The consumer protocol (KIP-848) and Kafka Connect are modelled on Apache Kafka 4.4. Older releases differ: before 4.3 a new group started at epoch 0 (first member epoch 1) and every heartbeat after a change computed the target at once (no group.consumer.assignment.interval.ms); before 4.2 a fenced member rejoining with epoch 0 was fenced again until its session expired, leaving UNREVOKED_PARTITIONS bumped the member epoch, and targets were not filtered by the member's subscription; before 4.1 close() had no CloseOptions; before 4.0 the coordinator, not the client, chose the member id.",
+        zh: "consumer 协议（KIP-848）和 Kafka Connect 以 Apache Kafka 4.4 为模型。更早的版本有所不同：4.3 之前，新组从纪元 0 开始（第一个成员的纪元是 1），每次变化之后的心跳都会立即计算目标分配（没有 group.consumer.assignment.interval.ms）；4.2 之前，被隔离（fenced）的成员用纪元 0 重新加入时会再次被隔离，直到会话超时，离开 UNREVOKED_PARTITIONS 时成员纪元会加一，目标分配也不按成员的订阅过滤；4.1 之前 close() 没有 CloseOptions；4.0 之前 member id 由协调者而不是客户端选定。",
+    },
+    Note {
         area: "timers",
         en: "session.timeout.ms is 6 s and heartbeat.interval.ms 2 s in the demo (Kafka defaults: 45 s and 3 s) so a crash is detected quickly; 6 s is the broker minimum (group.min.session.timeout.ms).",
         zh: "演示中 session.timeout.ms 为 6 秒、heartbeat.interval.ms 为 2 秒（Kafka 默认值是 45 秒和 3 秒），这样消费者崩溃能很快被发现；6 秒是 broker 允许的最小值（group.min.session.timeout.ms）。",
@@ -81,8 +86,8 @@ pub const NOTES: &[Note] = &[
     },
     Note {
         area: "connect",
-        en: "Connectors and tasks start and stop instantly and process no records; the herder thread never blocks, so a worker never exceeds rebalance.timeout.ms between polls (its poll timeout is not simulated). Status records (UNASSIGNED, RUNNING, FAILED, RESTARTING) are shown on the worker instead of in the status topic.",
-        zh: "connector 和 task 的启动与停止是瞬时的，也不处理任何消息；herder 线程从不阻塞，因此 worker 两次 poll 之间不会超过 rebalance.timeout.ms（没有模拟它的 poll 超时）。状态（UNASSIGNED、RUNNING、FAILED、RESTARTING）直接显示在 worker 上，而不是写入状态 topic。",
+        en: "Connectors and tasks start and stop instantly and process no records; the herder thread never blocks, so a worker never exceeds rebalance.timeout.ms between polls (its poll timeout is not simulated). Status records (UNASSIGNED, RUNNING, FAILED, RESTARTING) are shown on the worker instead of in the status topic; a FAILED task that a rebalance stops keeps its FAILED status in Kafka's status topic, but here it is then shown on no worker until it starts again.",
+        zh: "connector 和 task 的启动与停止是瞬时的，也不处理任何消息；herder 线程从不阻塞，因此 worker 两次 poll 之间不会超过 rebalance.timeout.ms（没有模拟它的 poll 超时）。状态（UNASSIGNED、RUNNING、FAILED、RESTARTING）直接显示在 worker 上，而不是写入状态 topic；被再均衡停止的 FAILED task 在 Kafka 的状态 topic 中仍是 FAILED，而在这里它会从所有 worker 上消失，直到再次启动。",
     },
     Note {
         area: "connect",
@@ -118,11 +123,6 @@ pub const NOTES: &[Note] = &[
         area: "consumer protocol",
         en: "OffsetFetch from consumer-protocol members does not carry their member id and epoch (OffsetFetch v9), so it is not checked for STALE_MEMBER_EPOCH; OffsetCommit is.",
         zh: "consumer 协议成员发出的 OffsetFetch 不携带成员 ID 和成员纪元（OffsetFetch v9），因此不会检查 STALE_MEMBER_EPOCH；OffsetCommit 会检查。",
-    },
-    Note {
-        area: "consumer protocol",
-        en: "A leave heartbeat is sent once and its answer, error or not, is ignored. If the poll timer expires while the coordinator is unknown, or the member is fenced before its leave heartbeat goes out, the member still goes STALE and rejoins at its next poll() (Kafka moves it to UNSUBSCRIBED).",
-        zh: "离组心跳只发送一次，无论其响应是否为错误都被忽略。如果 poll 计时器在协调者未知时到期，或者成员在离组心跳发出之前就被隔离（fenced），它仍会变为 STALE 并在下一次 poll() 时重新加入（Kafka 会把它转到 UNSUBSCRIBED）。",
     },
     Note {
         area: "consumer protocol",

@@ -198,6 +198,7 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("fk.crashConsumer", "consumer c<n>", "消费者 c<n>"),
     ("fk.restartConsumer", "consumer c<n>", "消费者 c<n>"),
     ("fk.closeConsumer", "consumer c<n>", "消费者 c<n>"),
+    ("fk.closeConsumerWithOptions", "consumer c<n>, LEAVE_GROUP, REMAIN_IN_GROUP or DEFAULT", "消费者 c<n>，LEAVE_GROUP、REMAIN_IN_GROUP 或 DEFAULT"),
     ("fk.restartConsumerAs", "consumer c<n>, static or dynamic", "消费者 c<n>，static 或 dynamic"),
     ("fk.pauseConsumer", "consumer c<n>, duration ms", "消费者 c<n>，时长（毫秒）"),
     ("fk.slowProcessing", "consumer c<n>, ms per record", "消费者 c<n>，每条消息的毫秒数"),

@@ -188,6 +188,8 @@ pub fn actions(world: &World, sel: &Selection) -> Vec<Fault> {
                 vec![
                     Fault::CrashConsumer { consumer },
                     Fault::CloseConsumer { consumer },
+                    Fault::CloseConsumerWithOptions { consumer, operation: crate::sim::close_options::GroupMembershipOperation::LEAVE_GROUP },
+                    Fault::CloseConsumerWithOptions { consumer, operation: crate::sim::close_options::GroupMembershipOperation::REMAIN_IN_GROUP },
                     Fault::RestartConsumerAs { consumer, static_member: !is_static },
                     Fault::PauseConsumer { consumer, duration_ms: 10_000 },
                     Fault::SlowProcessing { consumer, ms_per_record: 1_000 },

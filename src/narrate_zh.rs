@@ -34,6 +34,10 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("loaded group {} as {} at generation {} with {} members", "已加载组 {0}：状态 {1}，generation {2}，{3} 个成员"),
     // Group coordinator, consumer protocol (consumer_group_heartbeat.rs)
     ("group {}: group epoch bumped to {}", "组 {0}：group epoch 增至 {1}"),
+    (
+        "group {}: new target assignment deferred until {} ms (group.consumer.assignment.interval.ms), on the first heartbeat after it",
+        "组 {0}：新的目标分配推迟到 {1} ms（group.consumer.assignment.interval.ms）之后的第一次心跳时计算",
+    ),
     ("group {}: the {} assignor failed: {}", "组 {0}：{1} 分配器失败：{2}"),
     ("group {}: {} assignor computed the target for epoch {}: {}", "组 {0}：{1} 分配器算出了 epoch {2} 的目标分配：{3}"),
     ("static member {} left temporarily (epoch -2); its partitions stay assigned", "静态成员 {0} 暂时离开（epoch -2），其分区仍保持分配"),
@@ -92,6 +96,10 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("subscription changed: the next poll() rejoins", "订阅已变更：下次 poll() 时重新加入"),
     ("subscription changed: the next heartbeat sends it", "订阅已变更：下一次心跳会发送新订阅"),
     ("no poll() for max.poll.interval.ms = {} ms: leaving the group", "超过 max.poll.interval.ms = {0} ms 没有调用 poll()：离开组"),
+    (
+        "no poll() for max.poll.interval.ms = {} ms, but the coordinator is unknown: no leave yet",
+        "超过 max.poll.interval.ms = {0} ms 没有调用 poll()，但协调者未知：暂不离开组",
+    ),
     ("{}: rejoin on next poll()", "{0}：下次 poll() 时重新加入"),
     ("scheduled rebalance delay elapsed: rejoining", "计划的 rebalance 延迟已到：重新加入"),
     ("assignment failed (config mismatch): rejoining", "分配失败（配置不一致）：重新加入"),

@@ -203,9 +203,11 @@ fn restart_connector_with_only_failed_restarts_only_the_failed_tasks() {
         groupscope::sim::trace::EventKind::StateChanged { machine: groupscope::sim::trace::Machine::Connector { .. }, to, .. } if to == "RESTARTING")));
 }
 
-/// Facts G: without includeTasks only the connector instance restarts.
+/// Without includeTasks and onlyFailed only the connector instance restarts,
+/// through the old path (ConnectorsResource.restartConnector ->
+/// DistributedHerder.restartConnector), which writes no RESTARTING status.
 #[test]
-fn restart_connector_without_include_tasks_restarts_only_the_connector() {
+fn restart_connector_without_include_tasks_restarts_only_the_connector_without_a_restarting_status() {
     let mut t = TestWorld::new(cluster(2, 4, |_| {}));
     t.sleep(15_000);
     fail(&mut t, 1);
@@ -214,6 +216,39 @@ fn restart_connector_without_include_tasks_restarts_only_the_connector() {
     assert_eq!(task_changes(&t.world).len(), changes, "no task restarted");
     let owner = placement(&t)["sink-1"];
     assert!(tasks(&t.world, owner).contains(&"sink-1 FAILED".to_string()));
-    assert!(t.world.trace.iter().any(|e| matches!(&e.kind,
-        groupscope::sim::trace::EventKind::StateChanged { machine: groupscope::sim::trace::Machine::Connector { name }, to, .. } if name == "sink" && to == "RESTARTING")));
+    let connector: Vec<(String, String)> = t.world.trace.iter().filter_map(|e| match &e.kind {
+        groupscope::sim::trace::EventKind::StateChanged { machine: groupscope::sim::trace::Machine::Connector { name }, from, to, trigger, .. } if name == "sink" && trigger.contains("/restart") => Some((from.clone(), to.clone())),
+        _ => None,
+    }).collect();
+    assert_eq!(connector, [("RUNNING".to_string(), "UNASSIGNED".to_string()), ("UNASSIGNED".to_string(), "RUNNING".to_string())]);
+}
+
+/// DistributedHerder.restartTask stops and starts the task (WorkerTask.onShutdown
+/// writes UNASSIGNED for a running task, nothing for a failed one): no RESTARTING.
+#[test]
+fn a_single_task_restart_writes_no_restarting_status() {
+    let mut t = TestWorld::new(cluster(2, 4, |_| {}));
+    t.sleep(15_000);
+    fail(&mut t, 0);
+    let changes = task_changes(&t.world).len();
+    fault(&mut t, Fault::RestartTask { group: GROUP.into(), connector: "sink".into(), task: 0 });
+    fault(&mut t, Fault::RestartTask { group: GROUP.into(), connector: "sink".into(), task: 1 });
+    let after: Vec<(String, String, String)> = task_changes(&t.world)[changes..].iter().map(|c| (c.1.clone(), c.2.clone(), c.3.clone())).collect();
+    let s = |a: &str, b: &str, c: &str| (a.to_string(), b.to_string(), c.to_string());
+    assert_eq!(after, [s("sink-0", "FAILED", "RUNNING"), s("sink-1", "RUNNING", "UNASSIGNED"), s("sink-1", "UNASSIGNED", "RUNNING")]);
+}
+
+/// WorkerTask.run: a task that threw ends in onFailure (FAILED) and writes no
+/// UNASSIGNED when an eager rebalance stops it.
+#[test]
+fn an_eager_revoke_does_not_overwrite_a_failed_status() {
+    let mut t = TestWorld::new(cluster(2, 4, with_protocol(EAGER)));
+    t.sleep(15_000);
+    fail(&mut t, 0);
+    let changes = task_changes(&t.world).len();
+    fault(&mut t, Fault::AddWorker { group: GROUP.into() });
+    t.sleep(15_000);
+    let sink0: Vec<(String, String)> = task_changes(&t.world)[changes..].iter().filter(|c| c.1 == "sink-0").map(|c| (c.2.clone(), c.3.clone())).collect();
+    assert!(!sink0.contains(&("FAILED".to_string(), "UNASSIGNED".to_string())), "{sink0:?}");
+    assert!(sink0.last().is_some_and(|(_, to)| to == "RUNNING"), "the eager rebalance starts it again: {sink0:?}");
 }

@@ -72,6 +72,7 @@ fn settled_world(s: Scenario) -> TestWorld {
 fn join_request() -> ConsumerGroupHeartbeatRequest {
     ConsumerGroupHeartbeatRequest {
         group_id: "demo".into(),
+        member_id: "k5x0mFbCQ5yYh3vW9Xb3Jw".into(),
         member_epoch: 0,
         rebalance_timeout_ms: 300_000,
         subscribed_topic_names: Some(vec!["orders".into()]),
@@ -82,7 +83,9 @@ fn join_request() -> ConsumerGroupHeartbeatRequest {
 
 #[test]
 fn heartbeat_requests_are_checked_as_kafka_checks_them() {
-    // facts E1: GMM throwIfConsumerGroupHeartbeatRequestIsInvalid.
+    // GroupCoordinatorService.throwIfConsumerGroupHeartbeatRequestIsInvalid, v1
+    // (Kafka 4.x): the member id is the client's and never empty (KIP-1082); a
+    // join may subscribe to nothing (an empty list), but must send the field.
     let assignors = vec!["uniform".to_string(), "range".to_string()];
     let check = |f: &dyn Fn(&mut ConsumerGroupHeartbeatRequest)| {
         let mut r = join_request();
@@ -93,11 +96,13 @@ fn heartbeat_requests_are_checked_as_kafka_checks_them() {
     assert_eq!(check(&|r| r.rebalance_timeout_ms = -1), Err(Errors::INVALID_REQUEST), "a join must set RebalanceTimeoutMs");
     assert_eq!(check(&|r| r.topic_partitions = Some(vec![tp(0)])), Err(Errors::INVALID_REQUEST), "a join owns nothing");
     assert_eq!(check(&|r| r.topic_partitions = None), Err(Errors::INVALID_REQUEST), "a join sends an empty owned list");
-    assert_eq!(check(&|r| r.subscribed_topic_names = Some(vec![])), Err(Errors::INVALID_REQUEST), "a join subscribes");
+    assert_eq!(check(&|r| r.subscribed_topic_names = Some(vec![])), Ok(()), "a join may subscribe to nothing");
+    assert_eq!(check(&|r| r.subscribed_topic_names = None), Err(Errors::INVALID_REQUEST), "a join sends its subscription");
+    assert_eq!(check(&|r| r.member_id.clear()), Err(Errors::INVALID_REQUEST), "v1: the client generates its member id");
     assert_eq!(check(&|r| r.group_id.clear()), Err(Errors::INVALID_REQUEST));
     assert_eq!(check(&|r| r.instance_id = Some(String::new())), Err(Errors::INVALID_REQUEST));
-    assert_eq!(check(&|r| r.member_epoch = 3), Err(Errors::INVALID_REQUEST), "epoch > 0 needs a member id");
-    assert_eq!(check(&|r| r.member_epoch = -1), Err(Errors::INVALID_REQUEST), "a leave needs a member id");
+    assert_eq!(check(&|r| { r.member_epoch = 3; r.member_id.clear() }), Err(Errors::INVALID_REQUEST), "epoch > 0 needs a member id");
+    assert_eq!(check(&|r| { r.member_epoch = -1; r.member_id.clear() }), Err(Errors::INVALID_REQUEST), "a leave needs a member id");
     assert_eq!(check(&|r| { r.member_epoch = -2; r.member_id = "m".into() }), Err(Errors::INVALID_REQUEST), "-2 needs an instance id");
     assert_eq!(check(&|r| { r.member_epoch = -3; r.member_id = "m".into() }), Err(Errors::INVALID_REQUEST));
     assert_eq!(check(&|r| { r.member_epoch = 4; r.member_id = "m".into(); r.subscribed_topic_names = None; r.topic_partitions = None; r.rebalance_timeout_ms = -1 }), Ok(()), "later heartbeats send changed fields only");
@@ -111,7 +116,8 @@ fn the_join_heartbeat_is_full_and_later_ones_carry_only_changed_fields() {
     let t = settled_world(consumer_protocol_demo(3));
     let hb = heartbeats_sent_by(&t, 1);
     assert_eq!(hb[0].1, "ConsumerGroupHeartbeat epoch=0 owned=[]");
-    assert!(hb.iter().any(|(_, l)| l == "ConsumerGroupHeartbeat epoch=3"), "periodic heartbeats omit unchanged fields: {hb:?}");
+    let periodic = format!("ConsumerGroupHeartbeat epoch={}", t.async_consumer(1).member_epoch);
+    assert!(hb.iter().any(|(_, l)| *l == periodic), "periodic heartbeats omit unchanged fields: {hb:?}");
     for (at, _) in callbacks(&t, 1, Callback::OnPartitionsAssigned) {
         assert!(hb.iter().any(|(h, l)| *h == at && l.contains("owned=")), "acknowledgement sent at once after reconciling at {at}: {hb:?}");
     }
@@ -152,8 +158,11 @@ fn a_member_two_epochs_behind_is_fenced_loses_its_partitions_and_rejoins() {
     // facts E2, E9: FENCED_MEMBER_EPOCH -> FENCED, epoch 0, onPartitionsLost, JOINING.
     let mut t = settled_world(consumer_protocol_demo(3));
     let owned = t.async_consumer(1).owned.clone();
-    assert_eq!(t.async_consumer(1).member_epoch, 3);
-    t.world.async_consumers.get_mut(&1).unwrap().member_epoch -= 2;
+    assert_eq!(t.async_consumer(1).member_epoch, t.consumer_group("demo").assignment_epoch);
+    // Below the member's previous epoch (epochs start at 2: 1 is never a member's).
+    // With no heartbeat in flight, whose answer would set the epoch back.
+    t.sleep_until(10_000, |t| !t.async_consumer(1).link.in_flight.values().any(|p| p.api == "ConsumerGroupHeartbeat"));
+    t.world.async_consumers.get_mut(&1).unwrap().member_epoch = 1;
     t.sleep(6000);
     assert!(t.labels_sent().iter().any(|l| l == "ConsumerGroupHeartbeat → FENCED_MEMBER_EPOCH"));
     let states = t.member_states(1);
@@ -193,8 +202,54 @@ fn the_first_member_takes_the_group_from_empty_to_stable_and_clients_go_joining_
     let t = settled_world(consumer_protocol_demo(1));
     assert_eq!(t.consumer_group_transitions()[0], ("Empty".into(), "Stable".into()));
     assert_eq!(t.member_states(1)[..4], ["JOINING", "RECONCILING", "ACKNOWLEDGING", "STABLE"]);
-    assert_eq!(t.async_consumer(1).member_epoch, 1);
+    assert_eq!(t.async_consumer(1).member_epoch, 2);
     assert_eq!(t.async_owned(1).len(), 6);
+}
+
+#[test]
+fn a_new_consumer_group_starts_at_epoch_1_with_an_empty_target_and_its_first_member_gets_epoch_2() {
+    // Kafka 4.3+ (KAFKA-20268): the ModernGroup constructor sets groupEpoch to 1
+    // and TargetAssignmentMetadata.INITIAL is (epoch 1, timestamp 0), so
+    // GroupMetadataManager.consumerGroupHeartbeat bumps the first join to epoch 2.
+    let g = ConsumerGroup::new("demo");
+    assert_eq!((g.group_epoch, g.assignment_epoch, g.assignment_timestamp), (1, 1, 0));
+    assert!(g.target_assignment.is_empty() && g.members.is_empty());
+    assert_eq!(g.compute_state(), ConsumerGroupState::Empty);
+    let t = settled_world(consumer_protocol_demo(1));
+    let first_answer = t.world.trace.iter().find_map(|e| match &e.kind {
+        EventKind::MessageDelivered { to: NodeId::Client(1), label, .. } if label.starts_with("ConsumerGroupHeartbeat ←") => Some(label.clone()),
+        _ => None,
+    });
+    assert!(first_answer.as_deref().is_some_and(|l| l.starts_with("ConsumerGroupHeartbeat ← epoch=2 [")), "{first_answer:?}");
+    let g = t.consumer_group("demo");
+    assert_eq!((g.group_epoch, g.assignment_epoch), (2, 2));
+    assert!(t.notes().iter().any(|n| n == "group demo: group epoch bumped to 2"));
+}
+
+#[test]
+fn a_fenced_member_rejoins_under_its_own_member_id_and_gets_its_epoch_and_assignment_back() {
+    // KIP-1082: AbstractMembershipManager.memberId is Uuid.randomUuid(), made by
+    // the client once and kept across fencing; Kafka 4.2+ (KAFKA-19809):
+    // GroupMetadataManager.throwIfConsumerGroupMemberEpochIsInvalid accepts epoch 0
+    // from a member it still holds, which gets back its epoch and assignment.
+    let mut t = settled_world(consumer_protocol_demo(3));
+    let id = t.async_consumer(1).member_id.clone();
+    assert_eq!(id.len(), 22, "a Kafka Uuid in base64: {id}");
+    assert!(t.consumer_group("demo").members.contains_key(&id));
+    let (epoch, group_epoch, owned) = (t.async_consumer(1).member_epoch, t.consumer_group("demo").group_epoch, t.async_consumer(1).owned.clone());
+    let m = t.consumer_group("demo").members[&id].clone();
+    assert_eq!(validate_member_epoch(&m, 0, Some(&[])), Ok(()), "epoch 0 is a rejoin");
+    // With no heartbeat in flight, whose answer would set the epoch back.
+    t.sleep_until(10_000, |t| !t.async_consumer(1).link.in_flight.values().any(|p| p.api == "ConsumerGroupHeartbeat"));
+    t.world.async_consumers.get_mut(&1).unwrap().member_epoch = 1;
+    t.sleep_until(10_000, |t| t.member_states(1).contains(&"FENCED".to_string()));
+    let fenced_at = t.world.now;
+    t.sleep_until(2000, settled);
+    assert!(t.world.now - fenced_at < 2000, "back within a few round trips, not at session expiry");
+    assert_eq!(t.async_consumer(1).member_id, id, "same member id");
+    assert_eq!((t.async_consumer(1).member_epoch, &t.async_consumer(1).owned), (epoch, &owned), "its epoch and partitions back");
+    assert_eq!(t.consumer_group("demo").group_epoch, group_epoch, "no rebalance");
+    assert_eq!(t.consumer_group("demo").members.len(), 3);
 }
 
 // --- E4: reconciliation ----------------------------------------------------------
@@ -203,6 +258,7 @@ fn the_first_member_takes_the_group_from_empty_to_stable_and_clients_go_joining_
 fn current_assignment_builder_revokes_before_it_assigns() {
     // facts E4: CAB build / computeNextAssignment.
     let mut m = ConsumerGroupMember::new("a");
+    m.subscribed_topic_names = vec!["orders".into()];
     m.member_epoch = 3;
     m.previous_member_epoch = 2;
     m.assigned_partitions = set(&[0, 1, 2]);
@@ -210,7 +266,7 @@ fn current_assignment_builder_revokes_before_it_assigns() {
     let free = |_: &TopicPartition| -1;
     let owned = [tp(0), tp(1), tp(2)];
     let cab = |m: &ConsumerGroupMember, owned: Option<&[TopicPartition]>, epoch_of: &dyn Fn(&TopicPartition) -> i32| {
-        CurrentAssignmentBuilder { member: m, target_assignment_epoch: 4, target_assignment: &target, current_partition_epoch: epoch_of, owned_topic_partitions: owned }.build()
+        CurrentAssignmentBuilder { member: m, target_assignment_epoch: 4, target_assignment: &target, current_partition_epoch: epoch_of, owned_topic_partitions: owned, has_subscription_changed: false }.build()
     };
     let step1 = cab(&m, Some(&owned), &free);
     assert_eq!((step1.state, step1.member_epoch), (ServerState::UNREVOKED_PARTITIONS, 3), "stays at its epoch");
@@ -227,6 +283,59 @@ fn current_assignment_builder_revokes_before_it_assigns() {
     assert_eq!(step3.assigned_partitions, target);
 }
 
+fn member(state: ServerState, epoch: i32, assigned: &[TopicPartition], revoking: &[TopicPartition], topics: &[&str]) -> ConsumerGroupMember {
+    let mut m = ConsumerGroupMember::new("a");
+    m.subscribed_topic_names = topics.iter().map(|t| t.to_string()).collect();
+    (m.state, m.member_epoch, m.previous_member_epoch) = (state, epoch, epoch - 1);
+    m.assigned_partitions = assigned.iter().cloned().collect();
+    m.partitions_pending_revocation = revoking.iter().cloned().collect();
+    m
+}
+
+fn reconcile(m: &ConsumerGroupMember, target: &[TopicPartition], owned: &[TopicPartition], epoch_of: &dyn Fn(&TopicPartition) -> i32, changed: bool) -> ConsumerGroupMember {
+    let target: BTreeSet<TopicPartition> = target.iter().cloned().collect();
+    CurrentAssignmentBuilder { member: m, target_assignment_epoch: 5, target_assignment: &target, current_partition_epoch: epoch_of, owned_topic_partitions: Some(owned), has_subscription_changed: changed }.build()
+}
+
+#[test]
+fn a_member_leaving_unrevoked_partitions_for_another_revocation_keeps_its_epoch() {
+    // Kafka 4.2+ (KAFKA-19974): CurrentAssignmentBuilder.build reconciles an
+    // UNREVOKED_PARTITIONS member at its own epoch, no longer memberEpoch + 1.
+    let m = member(ServerState::UNREVOKED_PARTITIONS, 3, &[tp(0), tp(1)], &[tp(2)], &["orders"]);
+    let next = reconcile(&m, &[tp(0)], &[tp(0), tp(1)], &|_| -1, false);
+    assert_eq!((next.state, next.member_epoch), (ServerState::UNREVOKED_PARTITIONS, 3));
+    assert_eq!(next.partitions_pending_revocation, set(&[1]));
+    assert_eq!(next.assigned_partitions, set(&[0]));
+}
+
+#[test]
+fn target_partitions_of_topics_the_member_no_longer_subscribes_to_are_not_assigned_and_are_revoked_at_once() {
+    // Kafka 4.2+ (KAFKA-19431): CurrentAssignmentBuilder.computeNextAssignment treats
+    // the target of an unsubscribed topic as empty; updateCurrentAssignment moves such
+    // partitions to pending revocation as soon as the subscription changes.
+    let payments = TopicPartition::new("payments", 0);
+    let stable = member(ServerState::STABLE, 3, &[tp(0)], &[], &["orders"]);
+    let next = reconcile(&stable, &[tp(0), payments.clone()], &[tp(0)], &|_| -1, false);
+    assert_eq!((next.state, next.member_epoch), (ServerState::STABLE, 5));
+    assert_eq!(next.assigned_partitions, set(&[0]), "a stale target of payments is not handed out");
+    let unsubscribed = member(ServerState::STABLE, 5, &[tp(0), payments.clone()], &[], &["orders"]);
+    let next = reconcile(&unsubscribed, &[tp(0), payments.clone()], &[tp(0), payments.clone()], &|_| -1, true);
+    assert_eq!((next.state, next.member_epoch), (ServerState::UNREVOKED_PARTITIONS, 5), "same epoch, revoking at once");
+    assert_eq!(next.partitions_pending_revocation, [payments].into_iter().collect());
+    assert_eq!(next.assigned_partitions, set(&[0]));
+}
+
+#[test]
+fn a_partition_the_member_is_revoking_itself_is_not_unreleased() {
+    // Kafka 4.2+: CurrentAssignmentBuilder.computeNextAssignment does not count a
+    // partition pending revocation by the same member as owned by another.
+    let m = member(ServerState::UNREVOKED_PARTITIONS, 3, &[tp(0)], &[tp(1)], &["orders"]);
+    let mine = |p: &TopicPartition| if p.partition <= 1 { 3 } else { -1 };
+    let next = reconcile(&m, &[tp(0), tp(1)], &[tp(0)], &mine, false);
+    assert_eq!((next.state, next.member_epoch), (ServerState::STABLE, 5));
+    assert_eq!(next.assigned_partitions, set(&[0, 1]));
+}
+
 #[test]
 fn a_member_that_does_not_revoke_within_its_rebalance_timeout_is_fenced() {
     // facts E4 timers: entering UNREVOKED_PARTITIONS arms RebalanceTimeoutMs
@@ -235,6 +344,8 @@ fn a_member_that_does_not_revoke_within_its_rebalance_timeout_is_fenced() {
     s.groups[0].config.max_poll_interval_ms = 20_000;
     let mut t = settled_world(s);
     let b = coordinator(&t);
+    // Hold the answers once no heartbeat is in flight, so c1's next one reaches the coordinator.
+    t.sleep_until(10_000, |t| !t.async_consumer(1).link.in_flight.values().any(|p| p.api == "ConsumerGroupHeartbeat"));
     t.inject(Fault::HoldLink { from: format!("broker-{b}"), to: "c1".into() });
     t.inject(Fault::AddConsumer { group: "demo".into() });
     t.sleep_until(40_000, |t| t.notes().iter().any(|n| n.contains("rebalance timeout")));
@@ -284,6 +395,81 @@ fn poll_timer_expiry_leaves_goes_stale_loses_partitions_and_rejoins_on_the_next_
     assert_eq!(callbacks(&t, 1, Callback::OnPartitionsLost).len(), 1);
     t.inject(Fault::SlowProcessing { consumer: 1, ms_per_record: 5 });
     t.sleep_until(60_000, |t| t.member_states(1).last().is_some_and(|s| s == "STABLE") && t.member_states(1).contains(&"JOINING".to_string()));
+}
+
+#[test]
+fn a_poll_timer_that_expires_while_the_coordinator_is_unknown_sends_no_leave_and_the_next_poll_resets_it() {
+    // AbstractHeartbeatRequestManager.poll returns before checking the poll timer
+    // while the coordinator is unknown; the application's next poll() resets the
+    // timer (resetPollTimer -> maybeRejoinStaleMember, a no-op unless STALE).
+    let mut s = consumer_protocol_demo(2);
+    s.groups[0].config.max_poll_interval_ms = 10_000;
+    s.groups[0].config.max_poll_records = 8;
+    s.groups[0].config.request_timeout_ms = 2000;
+    let mut t = settled_world(s);
+    let t0 = t.world.now;
+    let brokers: Vec<String> = (0..t.world.brokers.len()).map(|b| format!("broker-{b}")).collect();
+    for b in &brokers {
+        t.inject(Fault::CutLink { a: "c1".into(), b: b.clone() });
+    }
+    // 8 records at 2 s each: the poll timer expires 10 s into each 16 s batch.
+    t.inject(Fault::SlowProcessing { consumer: 1, ms_per_record: 2000 });
+    t.sleep_until(30_000, |t| t.notes().iter().any(|n| n.contains("but the coordinator is unknown: no leave yet")));
+    assert!(t.async_consumer(1).link.coordinator.is_none());
+    t.sleep(3000);
+    t.inject(Fault::SlowProcessing { consumer: 1, ms_per_record: 5 });
+    t.sleep_until(t0 + 40_000 - t.world.now, |t| t.world.now >= t0 + 35_000);
+    for b in &brokers {
+        t.inject(Fault::HealLink { a: "c1".into(), b: b.clone() });
+    }
+    t.sleep_until(20_000, settled);
+    let states = t.member_states(1);
+    assert!(!states.iter().any(|s| s == "PREPARE_LEAVING" || s == "LEAVING" || s == "STALE"), "no leave: {states:?}");
+    assert!(!heartbeats_sent_by(&t, 1).iter().any(|(at, l)| *at > t0 && l.contains("leave")));
+    assert!(callbacks(&t, 1, Callback::OnPartitionsLost).is_empty(), "c1 never lost its partitions");
+}
+
+#[test]
+fn a_poll_timer_expiry_sends_the_leave_at_once_even_with_a_heartbeat_in_flight() {
+    // AbstractHeartbeatRequestManager.poll: an expired poll timer builds the leave
+    // heartbeat at once (makeHeartbeatRequest), whatever is in flight.
+    let mut s = consumer_protocol_demo(2);
+    s.groups[0].config.max_poll_interval_ms = 10_000;
+    let mut t = settled_world(s);
+    let b = coordinator(&t);
+    t.inject(Fault::SlowProcessing { consumer: 1, ms_per_record: 2000 });
+    // Hold the coordinator's answers to c1 once a heartbeat is on its way.
+    let sent = heartbeats_sent_by(&t, 1).len();
+    t.sleep_until(10_000, |t| heartbeats_sent_by(t, 1).len() > sent);
+    t.inject(Fault::HoldLink { from: format!("broker-{b}"), to: "c1".into() });
+    t.sleep_until(40_000, |t| t.notes().iter().any(|n| n.contains("no poll() for max.poll.interval.ms") && n.ends_with("leaving the group")));
+    assert!(t.async_consumer(1).link.in_flight.values().any(|p| p.api == "ConsumerGroupHeartbeat" && p.member_epoch > 0), "a heartbeat is still in flight");
+    let expired_at = t.world.trace.iter().rev().find(|e| matches!(&e.kind, EventKind::Note { text, .. } if text.ends_with("leaving the group"))).unwrap().at;
+    assert!(heartbeats_sent_by(&t, 1).iter().any(|(at, l)| *at == expired_at && l == "ConsumerGroupHeartbeat epoch=-1 (leave)"), "leave sent at {expired_at}");
+    assert_eq!(t.async_consumer(1).state, MemberState::STALE);
+}
+
+#[test]
+fn a_heartbeat_answered_coordinator_load_in_progress_is_retried_after_the_backoff_not_a_full_interval() {
+    // HeartbeatRequestState.onFailedAttempt resets the heartbeat timer to zero:
+    // the retry waits only retry.backoff.ms (doubling), not the 5 s interval.
+    let mut s = consumer_protocol_demo(2);
+    s.broker.coordinator_load_ms = 4000;
+    let mut t = settled_world(s);
+    let old = coordinator(&t);
+    t.inject(Fault::KillBroker { broker: old });
+    t.sleep_until(40_000, |t| t.labels_sent().iter().any(|l| l == "ConsumerGroupHeartbeat → COORDINATOR_LOAD_IN_PROGRESS"));
+    t.sleep(6000);
+    let answered: Vec<u64> = t.world.trace.iter().filter_map(|e| match &e.kind {
+        EventKind::MessageDelivered { to: NodeId::Client(c), label, .. } if *c <= 2 && label == "ConsumerGroupHeartbeat → COORDINATOR_LOAD_IN_PROGRESS" => Some(e.at),
+        _ => None,
+    }).collect();
+    assert!(!answered.is_empty());
+    let sends: Vec<u64> = [1, 2].iter().flat_map(|c| heartbeats_sent_by(&t, *c)).map(|(at, _)| at).collect();
+    for at in answered {
+        let next = sends.iter().copied().filter(|s| *s >= at).min().expect("retried");
+        assert!(next - at <= 1000, "retried {} ms after COORDINATOR_LOAD_IN_PROGRESS at {at}", next - at);
+    }
 }
 
 #[test]
@@ -383,6 +569,26 @@ fn the_assignor_is_given_the_previous_target_not_what_members_own() {
 }
 
 #[test]
+fn a_subscribed_topic_that_does_not_exist_makes_the_subscription_heterogeneous() {
+    // ModernGroup.subscriptionType counts subscribed topic names (byNameCount),
+    // whether or not the topics exist, so the assignor gets the heterogeneous builder.
+    use groupscope::assign::server::SubscriptionType;
+    use groupscope::sim::target_assignment::subscription_type;
+    let mut g = ConsumerGroup::new("demo");
+    g.subscription_metadata = BTreeMap::from([("orders".to_string(), 6)]);
+    for (id, topics) in [("a", vec!["orders"]), ("b", vec!["orders", "not-created-yet"])] {
+        let mut m = ConsumerGroupMember::new(id);
+        m.subscribed_topic_names = topics.into_iter().map(String::from).collect();
+        g.members.insert(id.into(), m);
+    }
+    assert_eq!(subscription_type(&g), SubscriptionType::Heterogeneous);
+    g.members.get_mut("b").unwrap().subscribed_topic_names = vec!["orders".into()];
+    assert_eq!(subscription_type(&g), SubscriptionType::Homogeneous);
+    g.members.values_mut().for_each(|m| m.subscribed_topic_names.clear());
+    assert_eq!(subscription_type(&g), SubscriptionType::Homogeneous, "nothing subscribed");
+}
+
+#[test]
 fn new_partitions_and_a_changed_subscription_bump_the_group_epoch() {
     // facts E2: subscription metadata and subscribed topics are inputs of the group epoch.
     let mut s = consumer_protocol_demo(2);
@@ -396,6 +602,43 @@ fn new_partitions_and_a_changed_subscription_bump_the_group_epoch() {
     t.inject(Fault::ChangeSubscription { consumer: 2, topics: vec!["orders".into(), "payments".into()] });
     t.sleep_until(30_000, |t| settled(t) && t.async_owned(2).iter().any(|p| p.starts_with("payments")));
     assert_eq!(t.consumer_group("demo").group_epoch, epoch + 2);
+}
+
+#[test]
+fn a_member_joining_within_the_assignment_interval_waits_in_assigning_until_a_heartbeat_after_it() {
+    // KIP-1263 (Kafka 4.3+): GroupMetadataManager.maybeUpdateTargetAssignment
+    // computes a new target only if canComputeNextTargetAssignment, i.e.
+    // group.consumer.assignment.interval.ms (1000) passed since the last one; until
+    // then heartbeats reconcile against the previous target and the group stays
+    // Assigning. No timer: the first heartbeat after the interval computes it.
+    use groupscope::sim::consumer_group_heartbeat::can_compute_next_target_assignment;
+    assert!(can_compute_next_target_assignment(0, 1000, 5), "no assignment yet");
+    assert!(!can_compute_next_target_assignment(500, 1000, 1499));
+    assert!(can_compute_next_target_assignment(500, 1000, 1500));
+    assert!(can_compute_next_target_assignment(500, 0, 501), "interval 0 disables batching");
+    let mut t = settled_world(consumer_protocol_demo(1));
+    t.sleep(2000);
+    let epoch = t.consumer_group("demo").group_epoch;
+    let n = t.consumer_group_transitions().len();
+    t.inject(Fault::AddConsumer { group: "demo".into() });
+    t.sleep(50);
+    t.inject(Fault::AddConsumer { group: "demo".into() });
+    t.sleep_until(30_000, |t| settled(t) && t.world.async_consumers.len() == 3 && (1..=3).all(|c| t.async_owned(c).len() == 2));
+    let computed_at = |e: i32| {
+        let text = format!("group demo: uniform assignor computed the target for epoch {e}:");
+        t.world.trace.iter().find(|ev| matches!(&ev.kind, EventKind::Note { text: x, .. } if x.starts_with(&text))).map(|ev| ev.at)
+    };
+    let (first, second) = (computed_at(epoch + 1).expect("c2's join computed at once"), computed_at(epoch + 2).expect("then c3's"));
+    assert!(second >= first + 1000, "the next target waits the interval: {first} then {second}");
+    assert!(t.notes().iter().any(|n| n.starts_with("group demo: new target assignment deferred until")));
+    let c3_first = t.world.trace.iter().find_map(|e| match &e.kind {
+        EventKind::MessageDelivered { to: NodeId::Client(3), label, .. } if label.starts_with("ConsumerGroupHeartbeat ←") => Some(label.clone()),
+        _ => None,
+    });
+    assert_eq!(c3_first, Some(format!("ConsumerGroupHeartbeat ← epoch={} []", epoch + 1)), "c3 joins at the old target epoch with nothing");
+    let states: Vec<String> = t.consumer_group_transitions()[n..].iter().map(|(_, to)| to.clone()).collect();
+    assert_eq!(states.first().map(String::as_str), Some("Reconciling"));
+    assert!(states.contains(&"Assigning".to_string()), "the group sits in Assigning: {states:?}");
 }
 
 // --- E8: configs --------------------------------------------------------------------
@@ -572,7 +815,7 @@ fn a_persisted_group_epoch_that_goes_back_is_a_violation() {
     let epoch = t.consumer_group("demo").group_epoch;
     let p = t.world.cluster.offsets_partition_for("demo") as usize;
     t.world.cluster.offsets_logs[p].push(CoordinatorRecord::ConsumerGroup(ConsumerGroupRecord::Metadata { group_id: "demo".into(), epoch: epoch - 1 }));
-    t.world.cluster.offsets_logs[p].push(CoordinatorRecord::ConsumerGroup(ConsumerGroupRecord::TargetAssignmentMetadata { group_id: "demo".into(), assignment_epoch: 0 }));
+    t.world.cluster.offsets_logs[p].push(CoordinatorRecord::ConsumerGroup(ConsumerGroupRecord::TargetAssignmentMetadata { group_id: "demo".into(), assignment_epoch: 0, assignment_timestamp: 0 }));
     let kinds = |v: Vec<groupscope::sim::invariants::Violation>| v.into_iter().map(|v| (v.invariant, v.detail)).collect::<Vec<_>>();
     let incremental = kinds(monitor.check(&t.world));
     assert_eq!(incremental.len(), 2, "{incremental:?}");

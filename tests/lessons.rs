@@ -482,9 +482,9 @@ fn a_kip_848_expectation_that_does_not_hold_says_what_the_coordinator_holds() {
     let mut v = kip848_lesson();
     v["steps"][4]["expect"] = serde_json::json!([
         { "type": "groupEpoch", "group": "demo", "epoch": 2 },
-        { "type": "targetAssignmentEpoch", "group": "demo", "epoch": 4 },
+        { "type": "targetAssignmentEpoch", "group": "demo", "epoch": 5 },
         { "type": "memberEpoch", "consumer": "c3", "epoch": null },
-        { "type": "consumerEpoch", "consumer": "c1", "epoch": 3 },
+        { "type": "consumerEpoch", "consumer": "c1", "epoch": 4 },
         { "type": "targetAssignment", "consumer": "c3", "partitions": ["orders-0"] },
         { "type": "coordinatorMemberState", "consumer": "c3", "state": "STABLE" },
         { "type": "owns", "consumer": "c1", "partitions": ["orders-0"] },
@@ -495,10 +495,10 @@ fn a_kip_848_expectation_that_does_not_hold_says_what_the_coordinator_holds() {
     let report = run(&load(&v.to_string()).unwrap(), Answers::Correct).unwrap();
     let at = "lesson 10 step 5 (third-member-joins): ";
     assert_eq!(report.failures, vec![
-        format!("{at}expected group demo at group epoch 2, but it is 3"),
-        format!("{at}expected group demo's target assignment at epoch 4, but it is 3"),
-        format!("{at}expected c3's member at epoch none on the coordinator, but it is 3"),
-        format!("{at}expected c1 to hold member epoch 3, but it is 2"),
+        format!("{at}expected group demo at group epoch 2, but it is 4"),
+        format!("{at}expected group demo's target assignment at epoch 5, but it is 4"),
+        format!("{at}expected c3's member at epoch none on the coordinator, but it is 4"),
+        format!("{at}expected c1 to hold member epoch 4, but it is 3"),
         format!(r#"{at}expected c3's target assignment to be ["orders-0"], but it is ["orders-2", "orders-5"]"#),
         format!("{at}expected c3's member to be STABLE on the coordinator, but it is UNRELEASED_PARTITIONS"),
         format!(r#"{at}expected c1 to own ["orders-0"], but it is ["orders-0", "orders-1", "orders-2"]"#),

@@ -298,6 +298,7 @@ impl Names {
             Fault::PauseConsumer { consumer, .. }
             | Fault::SlowProcessing { consumer, .. }
             | Fault::CloseConsumer { consumer }
+            | Fault::CloseConsumerWithOptions { consumer, .. }
             | Fault::RestartConsumerAs { consumer, .. } => c(consumer),
             Fault::ChangeSubscription { consumer, topics } => {
                 c(consumer)?;

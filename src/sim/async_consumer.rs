@@ -111,6 +111,7 @@ pub struct AsyncConsumer {
     /// Set when an error Kafka treats as fatal reached the application.
     pub fatal: Option<String>,
     pub link: CoordinatorLink,
+    /// Client-generated at start (KIP-1082); empty only before the process starts.
     pub member_id: String,
     pub member_epoch: i32,
     /// Partitions the application owns (`subscriptions.assignedPartitions()`), sorted:
@@ -125,7 +126,13 @@ pub struct AsyncConsumer {
     pub next_heartbeat_at: Millis,
     /// No heartbeat before this time (retry backoff).
     pub heartbeat_backoff_until: Millis,
+    /// Failed heartbeat attempts since the last success (the heartbeat's
+    /// `RequestState.numAttempts`, which sets its exponential backoff).
+    #[serde(default)]
+    pub heartbeat_attempts: u32,
     pub sent: SentFields,
+    /// The poll timer expired and no `poll()` reset it since (`pollTimer.isExpired()`,
+    /// and `AbstractMembershipManager.isPollTimerExpired`).
     pub poll_timer_expired: bool,
     pub subscription_updated: bool,
     /// The auto-commit before the running reconciliation revokes anything.
@@ -158,6 +165,7 @@ impl AsyncConsumer {
             heartbeat_interval_ms: 0,
             next_heartbeat_at: 0,
             heartbeat_backoff_until: 0,
+            heartbeat_attempts: 0,
             sent: SentFields::default(),
             poll_timer_expired: false,
             subscription_updated: false,
@@ -175,7 +183,13 @@ impl AsyncConsumer {
     }
 
     /// The process starts: the application calls `subscribe()` then `poll()`.
+    /// The member id is generated here, once per consumer instance, and kept
+    /// across fencing and rejoins (`AbstractMembershipManager.memberId`,
+    /// `Uuid.randomUuid().toString()`, KIP-1082; Kafka 3.x let the coordinator pick it).
     pub fn start(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        if self.member_id.is_empty() {
+            self.member_id = ctx.random_kafka_uuid();
+        }
         self.next_auto_commit = ctx.now + self.config.auto_commit_interval_ms;
         self.subscription_updated = true;
         out.set_timer(TimerKey::Poll, ctx.now);
@@ -377,9 +391,14 @@ impl AsyncConsumer {
         out.emit(EventKind::Note { node: self.node(), text: "subscription changed: the next heartbeat sends it".into() });
     }
 
-    /// `max.poll.interval.ms` passed without a `poll()`: the member leaves (epoch −1,
-    /// or −2 if static) without revocation callbacks, then goes STALE, where it
-    /// loses its partitions; the next `poll()` rejoins (facts E9).
+    /// `max.poll.interval.ms` passed without a `poll()`: the poll timer is expired.
+    /// The heartbeat manager acts on it in its next `poll`
+    /// (`AbstractHeartbeatRequestManager.poll`): with the coordinator known the
+    /// member leaves at once (epoch −1, or −2 if static), without revocation
+    /// callbacks and without waiting for a heartbeat in flight, then goes STALE,
+    /// where it loses its partitions; the next `poll()` rejoins. With the
+    /// coordinator unknown it does nothing until the coordinator is found, and an
+    /// application `poll()` before that only resets the timer (`resetPollTimer`).
     pub fn poll_timeout(&mut self, ctx: &mut Ctx, out: &mut Out) {
         if !matches!(self.main, MainThread::Processing { .. } | MainThread::CommitSync { .. }) {
             out.set_timer(TimerKey::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
@@ -388,36 +407,49 @@ impl AsyncConsumer {
         if self.fatal.is_some() || !matches!(self.state, MemberState::JOINING | MemberState::RECONCILING | MemberState::ACKNOWLEDGING | MemberState::STABLE) {
             return;
         }
+        self.poll_timer_expired = true;
+        if self.link.coordinator.is_none() {
+            out.emit(EventKind::Note {
+                node: self.node(),
+                text: format!("no poll() for max.poll.interval.ms = {} ms, but the coordinator is unknown: no leave yet", self.config.max_poll_interval_ms),
+            });
+        }
+        self.maybe_heartbeat(ctx, out);
+    }
+
+    /// `transitionToSendingLeaveGroup(true)`, when the heartbeat manager finds
+    /// the poll timer expired: PREPARE_LEAVING, the leave epoch, then LEAVING.
+    pub(crate) fn leave_on_expired_poll_timer(&mut self, out: &mut Out) {
         out.emit(EventKind::Note {
             node: self.node(),
             text: format!("no poll() for max.poll.interval.ms = {} ms: leaving the group", self.config.max_poll_interval_ms),
         });
-        self.poll_timer_expired = true;
         self.set_state(MemberState::PREPARE_LEAVING, "poll timer expired", out);
         self.member_epoch = if self.config.group_instance_id.is_some() { LEAVE_GROUP_STATIC_MEMBER_EPOCH } else { LEAVE_GROUP_MEMBER_EPOCH };
         self.current = None;
         self.set_state(MemberState::LEAVING, "sending the leave heartbeat", out);
-        self.maybe_heartbeat(ctx, out);
     }
 
-    /// `AsyncKafkaConsumer.close()` (`prepareShutdown`): commit the positions if
-    /// auto-commit is on, run onPartitionsRevoked, then leave with a heartbeat
-    /// at member epoch −1 (−2 for a static member, who keeps its place for the
-    /// session timeout). The world then ends the process; answers are not awaited.
-    pub fn close(&mut self, ctx: &mut Ctx, out: &mut Out) {
+    /// `AsyncKafkaConsumer.close(CloseOptions)` (`prepareShutdown`): commit the
+    /// positions if auto-commit is on, run onPartitionsRevoked, then leave with a
+    /// heartbeat at the epoch the operation gives (`leaveGroupEpoch`: −1, or −2 for
+    /// a static member keeping its place for the session timeout; none for a
+    /// dynamic member under REMAIN_IN_GROUP, which the coordinator removes when its
+    /// session expires). The world then ends the process; answers are not awaited.
+    pub fn close(&mut self, ctx: &mut Ctx, operation: super::close_options::GroupMembershipOperation, out: &mut Out) {
         if let Some(c) = self.link.coordinator.filter(|_| self.config.enable_auto_commit && !self.positions.is_empty()) {
             self.commit_positions(ctx, c, false, out);
         }
         if !self.owned.is_empty() {
             self.callback(Callback::OnPartitionsRevoked, self.owned.clone(), out);
         }
-        if matches!(self.state, MemberState::JOINING | MemberState::RECONCILING | MemberState::ACKNOWLEDGING | MemberState::STABLE) {
-            self.set_state(MemberState::PREPARE_LEAVING, "close()", out);
-            self.member_epoch = if self.config.group_instance_id.is_some() { LEAVE_GROUP_STATIC_MEMBER_EPOCH } else { LEAVE_GROUP_MEMBER_EPOCH };
-            self.current = None;
-            self.set_state(MemberState::LEAVING, "sending the leave heartbeat", out);
-            self.maybe_heartbeat(ctx, out);
-        }
+        let in_group = matches!(self.state, MemberState::JOINING | MemberState::RECONCILING | MemberState::ACKNOWLEDGING | MemberState::STABLE);
+        let Some(epoch) = operation.consumer_leave_epoch(self.config.group_instance_id.is_some()).filter(|_| in_group) else { return };
+        self.set_state(MemberState::PREPARE_LEAVING, "close()", out);
+        self.member_epoch = epoch;
+        self.current = None;
+        self.set_state(MemberState::LEAVING, "sending the leave heartbeat", out);
+        self.maybe_heartbeat(ctx, out);
     }
 
     /// `transitionToStale`: after the leave heartbeat, lose everything and wait for `poll()`.

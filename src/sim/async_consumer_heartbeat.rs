@@ -52,29 +52,35 @@ impl AsyncConsumer {
         }
     }
 
-    /// The heartbeat request manager's `poll`: at most one heartbeat in flight;
-    /// sent when the broker's interval elapsed, or at once while JOINING,
-    /// ACKNOWLEDGING or LEAVING, never during a retry backoff.
+    /// The heartbeat request manager's `poll` (`AbstractHeartbeatRequestManager.poll`):
+    /// nothing while the coordinator is unknown (a pending leave is then given up,
+    /// `onHeartbeatRequestSkipped`); an expired poll timer sends the leave at once;
+    /// a leave goes at once even with a heartbeat in flight; otherwise at most one
+    /// heartbeat in flight, sent when the broker's interval elapsed, or at once
+    /// while JOINING or ACKNOWLEDGING, never during a retry backoff.
     pub(crate) fn maybe_heartbeat(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        if !self.alive || matches!(self.state, MemberState::UNSUBSCRIBED | MemberState::FATAL | MemberState::STALE | MemberState::FENCED) {
+        if !self.alive || self.state.is_not_in_group() {
             return;
         }
         let Some(coordinator) = self.link.coordinator else {
             if self.state == MemberState::LEAVING {
-                // onHeartbeatRequestSkipped: the leave cannot be sent.
-                self.after_leave_sent(out);
+                self.set_state(MemberState::UNSUBSCRIBED, "the leave heartbeat cannot be sent: coordinator unknown", out);
                 return;
             }
             self.ensure_coordinator(ctx, out);
             return;
         };
-        if self.has_in_flight("ConsumerGroupHeartbeat") {
+        if self.poll_timer_expired && !matches!(self.state, MemberState::PREPARE_LEAVING | MemberState::LEAVING) {
+            self.leave_on_expired_poll_timer(out);
+        }
+        let leaving = self.state == MemberState::LEAVING;
+        if !leaving && self.has_in_flight("ConsumerGroupHeartbeat") {
             return;
         }
-        let now_states = matches!(self.state, MemberState::JOINING | MemberState::ACKNOWLEDGING | MemberState::LEAVING);
+        let now_states = matches!(self.state, MemberState::JOINING | MemberState::ACKNOWLEDGING);
         let due = if now_states { ctx.now } else { self.next_heartbeat_at };
         let at = due.max(self.heartbeat_backoff_until);
-        if at > ctx.now {
+        if !leaving && at > ctx.now {
             out.set_timer(TimerKey::Heartbeat, at);
             return;
         }
@@ -85,20 +91,12 @@ impl AsyncConsumer {
         match self.state {
             MemberState::ACKNOWLEDGING if self.current == self.target => self.set_state(MemberState::STABLE, "acknowledged the assignment", out),
             MemberState::ACKNOWLEDGING => self.set_state(MemberState::RECONCILING, "a newer target is waiting", out),
-            MemberState::LEAVING => self.after_leave_sent(out),
+            MemberState::LEAVING if self.poll_timer_expired => self.transition_to_stale(out),
+            MemberState::LEAVING => self.set_state(MemberState::UNSUBSCRIBED, "left the group", out),
             _ => {}
         }
-        if self.heartbeat_interval_ms > 0 {
+        if self.heartbeat_interval_ms > 0 && !self.state.is_not_in_group() {
             out.set_timer(TimerKey::Heartbeat, self.next_heartbeat_at);
-        }
-    }
-
-    fn after_leave_sent(&mut self, out: &mut Out) {
-        // Only the poll timer makes a member leave here (see transition_to_fenced).
-        if self.poll_timer_expired || self.state == MemberState::LEAVING {
-            self.transition_to_stale(out);
-        } else {
-            self.set_state(MemberState::UNSUBSCRIBED, "left the group", out);
         }
     }
 
@@ -190,7 +188,7 @@ impl AsyncConsumer {
         }
         if p.api == "ConsumerGroupHeartbeat" {
             self.sent = SentFields::default();
-            self.heartbeat_backoff_until = ctx.now + wait;
+            self.heartbeat_failed_attempt(ctx);
         }
         self.maybe_heartbeat(ctx, out);
         self.drive(ctx, out);
@@ -273,6 +271,13 @@ impl AsyncConsumer {
         }
     }
 
+    /// `HeartbeatRequestState.onFailedAttempt`: the heartbeat timer is reset to
+    /// zero and the next attempt waits the exponential retry backoff.
+    fn heartbeat_failed_attempt(&mut self, ctx: &Ctx) {
+        self.next_heartbeat_at = ctx.now;
+        self.heartbeat_backoff_until = ctx.now + super::poll_loop::backoff_ms(&self.config, &mut self.heartbeat_attempts);
+    }
+
     /// A heartbeat response. A leave is sent once and its answer ignored.
     fn on_heartbeat(&mut self, ctx: &mut Ctx, r: ConsumerGroupHeartbeatResponse, sent_epoch: i32, out: &mut Out) {
         if sent_epoch < 0 {
@@ -284,6 +289,7 @@ impl AsyncConsumer {
             self.on_heartbeat_error(ctx, r.error, out);
             return;
         }
+        self.heartbeat_attempts = 0;
         // The interval runs from the send; a new interval restarts it from now.
         let interval = r.heartbeat_interval_ms.max(0) as u64;
         if interval > 0 && interval != self.heartbeat_interval_ms {
@@ -292,7 +298,7 @@ impl AsyncConsumer {
         }
         // onHeartbeatSuccess: ignored while leaving or out of the group.
         if self.state != MemberState::LEAVING && !self.state.is_not_in_group() {
-            self.member_id = r.member_id.unwrap_or_default();
+            // The member id is the client's own (final in AbstractMembershipManager).
             self.member_epoch = r.member_epoch;
             if let Some(a) = r.assignment.filter(|_| self.state.can_handle_new_assignment()) {
                 self.process_assignment_received(a, out);
@@ -318,15 +324,20 @@ impl AsyncConsumer {
         }
     }
 
-    /// `onErrorResponse` (facts A4, E9).
+    /// `onErrorResponse` (facts A4, E9). Every failed attempt resets the heartbeat
+    /// timer to zero (`HeartbeatRequestState.onFailedAttempt`), so the retry does
+    /// not wait for the interval: after the retry backoff, or at once for the
+    /// coordinator and fencing errors, whose handling resets the backoff too
+    /// (`heartbeatRequestState.reset()`).
     fn on_heartbeat_error(&mut self, ctx: &mut Ctx, error: Errors, out: &mut Out) {
         self.sent = SentFields::default();
+        self.heartbeat_failed_attempt(ctx);
+        if matches!(error, Errors::NOT_COORDINATOR | Errors::COORDINATOR_NOT_AVAILABLE | Errors::FENCED_MEMBER_EPOCH | Errors::UNKNOWN_MEMBER_ID) {
+            self.heartbeat_attempts = 0;
+            self.heartbeat_backoff_until = ctx.now;
+        }
         match error {
-            Errors::NOT_COORDINATOR | Errors::COORDINATOR_NOT_AVAILABLE => self.maybe_heartbeat(ctx, out),
-            Errors::COORDINATOR_LOAD_IN_PROGRESS => {
-                self.heartbeat_backoff_until = ctx.now + super::poll_loop::backoff_ms(&self.config, &mut self.link.backoff_attempts);
-                self.maybe_heartbeat(ctx, out);
-            }
+            Errors::NOT_COORDINATOR | Errors::COORDINATOR_NOT_AVAILABLE | Errors::COORDINATOR_LOAD_IN_PROGRESS => self.maybe_heartbeat(ctx, out),
             Errors::FENCED_MEMBER_EPOCH | Errors::UNKNOWN_MEMBER_ID => self.transition_to_fenced(ctx, error, out),
             e => self.transition_to_fatal(e, out),
         }
@@ -336,10 +347,8 @@ impl AsyncConsumer {
     fn transition_to_fenced(&mut self, ctx: &mut Ctx, error: Errors, out: &mut Out) {
         match self.state {
             MemberState::PREPARE_LEAVING | MemberState::LEAVING => {
-                // Members here only leave when the poll timer expired (they are
-                // never closed): as when the leave cannot be sent, go STALE, so
-                // the next poll() rejoins, even if the application polled meanwhile.
-                self.transition_to_stale(out);
+                // Fenced before the leave went out: no leave, no rejoin.
+                self.set_state(MemberState::UNSUBSCRIBED, &format!("heartbeat → {error} while leaving"), out);
                 return;
             }
             MemberState::UNSUBSCRIBED => return,

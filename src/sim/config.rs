@@ -44,6 +44,9 @@ pub struct BrokerConfig {
     /// Server assignor names; the first is the default (Kafka lists class names).
     #[serde(rename = "group.consumer.assignors")]
     pub consumer_group_assignors: Vec<String>,
+    /// KIP-1263 (Kafka 4.3+): a new target assignment at most this often.
+    #[serde(rename = "group.consumer.assignment.interval.ms")]
+    pub consumer_group_assignment_interval_ms: u64,
 }
 
 impl Default for BrokerConfig {
@@ -65,6 +68,7 @@ impl Default for BrokerConfig {
             consumer_group_max_heartbeat_interval_ms: 15_000,
             consumer_group_max_size: i32::MAX as u32,
             consumer_group_assignors: vec!["uniform".into(), "range".into()],
+            consumer_group_assignment_interval_ms: 1000,
         }
     }
 }
@@ -94,6 +98,7 @@ impl BrokerConfig {
             (h < s, "group.consumer.heartbeat.interval.ms must be less than group.consumer.session.timeout.ms"),
             (self.consumer_group_max_size >= 1, "group.consumer.max.size must be at least 1"),
             (!self.consumer_group_assignors.is_empty(), "group.consumer.assignors must not be empty"),
+            (self.consumer_group_assignment_interval_ms <= 15_000, "group.consumer.assignment.interval.ms must be at most 15000"),
         ];
         match checks.iter().find(|(ok, _)| !ok) {
             Some((_, msg)) => Err(format!("broker: {msg}")),

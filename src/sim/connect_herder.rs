@@ -34,6 +34,8 @@ impl ConnectWorker {
     }
 
     /// `onRevoked`: stop the instances and forget them in the running assignment.
+    /// A stopped task writes UNASSIGNED (`WorkerTask.onShutdown`); a FAILED one,
+    /// whose thread already ended in `onFailure`, writes nothing: its status stays FAILED.
     pub(crate) fn on_revoked(&mut self, connectors: &[String], tasks: &[ConnectorTaskId], why: &str, out: &mut Out) {
         for c in connectors {
             if self.connectors.contains_key(c) {
@@ -41,8 +43,12 @@ impl ConnectWorker {
             }
         }
         for t in tasks {
-            if self.tasks.contains_key(t) {
-                self.set_task(t, State::UNASSIGNED, why, out);
+            match self.tasks.get(t) {
+                Some(State::FAILED) => {
+                    self.tasks.remove(t);
+                }
+                Some(_) => self.set_task(t, State::UNASSIGNED, why, out),
+                None => {}
             }
         }
         self.running_assignment.remove_all(connectors, tasks);
@@ -112,13 +118,16 @@ impl ConnectWorker {
         true
     }
 
-    /// `POST /connectors/{name}/tasks/{id}/restart` on the worker that owns the task.
+    /// `POST /connectors/{name}/tasks/{id}/restart` on the worker that owns the task
+    /// (`DistributedHerder.restartTask`): stop it (a running task writes UNASSIGNED,
+    /// a failed one nothing) and start it (RUNNING). No RESTARTING is written:
+    /// only the KIP-745 restart request does that.
     pub fn restart_task(&mut self, id: &ConnectorTaskId, out: &mut Out) -> bool {
-        if !self.tasks.contains_key(id) {
-            return false;
-        }
+        let Some(state) = self.tasks.get(id).copied() else { return false };
         let trigger = format!("POST /connectors/{}/tasks/{}/restart", id.connector, id.task);
-        self.set_task(id, State::RESTARTING, &trigger, out);
+        if state != State::FAILED {
+            self.set_task(id, State::UNASSIGNED, &trigger, out);
+        }
         self.set_task(id, State::RUNNING, &trigger, out);
         true
     }
@@ -127,8 +136,19 @@ impl ConnectWorker {
     /// each worker applies the restart request to the instances it owns:
     /// the connector unless onlyFailed and not FAILED; a task when
     /// `includeTasks && (!onlyFailed || FAILED)`. Returns how many restarted.
+    /// Without either flag (`RestartRequest.forceRestartConnectorOnly`) it is the
+    /// old `DistributedHerder.restartConnector`: the connector is stopped
+    /// (UNASSIGNED) and started (RUNNING), with no RESTARTING status.
     pub fn restart_connector(&mut self, name: &str, include_tasks: bool, only_failed: bool, out: &mut Out) -> usize {
         let trigger = format!("POST /connectors/{name}/restart?includeTasks={include_tasks}&onlyFailed={only_failed}");
+        if !include_tasks && !only_failed {
+            if !self.connectors.contains_key(name) {
+                return 0;
+            }
+            self.set_connector(name, State::UNASSIGNED, &trigger, out);
+            self.set_connector(name, State::RUNNING, &trigger, out);
+            return 1;
+        }
         let mut n = 0;
         if let Some(s) = self.connectors.get(name).copied() {
             if !only_failed || s == State::FAILED {

@@ -548,9 +548,10 @@ impl ClassicConsumer {
     /// `shouldSendLeaveGroupRequest` holds: coordinator known, state not
     /// UNJOINED, a member id (`generation.hasMemberId()`, so also during the
     /// first join), and a dynamic member (a static one keeps its place for
-    /// session.timeout.ms, KIP-345). The world then ends the process; the
+    /// session.timeout.ms, KIP-345) unless `close(CloseOptions)` says otherwise
+    /// (KIP-1092, `CloseOptions.GroupMembershipOperation`). The world then ends the process; the
     /// requests are sent, not awaited.
-    pub fn close(&mut self, ctx: &mut Ctx, out: &mut Out) {
+    pub fn close(&mut self, ctx: &mut Ctx, operation: super::close_options::GroupMembershipOperation, out: &mut Out) {
         let Some(coordinator) = self.coordinator else {
             self.on_leave_prepare(out);
             return;
@@ -559,7 +560,7 @@ impl ClassicConsumer {
             self.commit_positions(ctx, coordinator, false, out);
         }
         self.on_leave_prepare(out);
-        if self.should_send_leave_group() {
+        if self.should_send_leave_group(operation) {
             self.send_leave_group(ctx, coordinator, out);
         }
     }
@@ -578,15 +579,20 @@ impl ClassicConsumer {
         self.positions.clear();
     }
 
-    /// AbstractCoordinator `shouldSendLeaveGroupRequest` for `CloseOptions` DEFAULT.
-    fn should_send_leave_group(&self) -> bool {
-        self.coordinator.is_some() && self.state != MemberState::UNJOINED && !self.member_id.is_empty() && self.config.group_instance_id.is_none()
+    /// AbstractCoordinator `shouldSendLeaveGroupRequest`: coordinator known, state
+    /// not UNJOINED, a member id, and the close operation asks for it (LEAVE_GROUP,
+    /// or DEFAULT for a dynamic member).
+    fn should_send_leave_group(&self, operation: super::close_options::GroupMembershipOperation) -> bool {
+        self.coordinator.is_some()
+            && self.state != MemberState::UNJOINED
+            && !self.member_id.is_empty()
+            && operation.classic_sends_leave_group(self.config.group_instance_id.is_some())
     }
 
     fn send_leave_group(&mut self, ctx: &Ctx, coordinator: u32, out: &mut Out) {
         let request = Request::LeaveGroup {
             group_id: self.group_id.clone(),
-            members: vec![super::message::MemberIdentity { member_id: self.member_id.clone(), group_instance_id: None }],
+            members: vec![super::message::MemberIdentity { member_id: self.member_id.clone(), group_instance_id: self.config.group_instance_id.clone() }],
         };
         self.send(ctx, coordinator, request, false, out);
     }
@@ -607,7 +613,7 @@ impl ClassicConsumer {
             node: self.node(),
             text: format!("no poll() for max.poll.interval.ms = {} ms: leaving the group", self.config.max_poll_interval_ms),
         });
-        if let (Some(c), true) = (self.coordinator, self.should_send_leave_group()) {
+        if let (Some(c), true) = (self.coordinator, self.should_send_leave_group(super::close_options::GroupMembershipOperation::DEFAULT)) {
             self.send_leave_group(ctx, c, out);
         }
         self.reset_generation(ctx, false, "poll timeout expired", out);

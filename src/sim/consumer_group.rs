@@ -121,6 +121,10 @@ pub struct ConsumerGroup {
     pub group_epoch: i32,
     /// The group epoch at which the target assignment was last computed.
     pub assignment_epoch: i32,
+    /// When the target assignment was last computed (`TargetAssignmentMetadata`
+    /// `AssignmentTimestamp`); 0 = never, or unknown (KIP-1263 batching).
+    #[serde(default)]
+    pub assignment_timestamp: Millis,
     pub members: BTreeMap<String, ConsumerGroupMember>,
     /// group.instance.id -> current member id.
     pub static_members: BTreeMap<String, String>,
@@ -132,20 +136,31 @@ pub struct ConsumerGroup {
     pub state: ConsumerGroupState,
     /// Member epoch each armed rebalance timeout was set for (in memory only).
     pub rebalance_timeouts: BTreeMap<String, i32>,
+    /// A deferred assignment was announced in the trace (in memory only; once per deferral).
+    #[serde(default)]
+    pub assignment_deferred_noted: bool,
 }
 
 impl ConsumerGroup {
+    /// The epoch a new group starts at, for the group and for its (empty) target
+    /// assignment: `ModernGroup`'s constructor sets `groupEpoch` to 1 and
+    /// `TargetAssignmentMetadata.INITIAL` is (1, 0) since Kafka 4.3 (KAFKA-20268),
+    /// so the first member's join bumps the group to epoch 2. Until 4.2 both were 0.
+    pub const INITIAL_EPOCH: i32 = 1;
+
     pub fn new(group_id: &str) -> ConsumerGroup {
         ConsumerGroup {
             group_id: group_id.to_string(),
-            group_epoch: 0,
-            assignment_epoch: 0,
+            group_epoch: Self::INITIAL_EPOCH,
+            assignment_epoch: Self::INITIAL_EPOCH,
+            assignment_timestamp: 0,
             members: BTreeMap::new(),
             static_members: BTreeMap::new(),
             target_assignment: BTreeMap::new(),
             subscription_metadata: BTreeMap::new(),
             state: ConsumerGroupState::Empty,
             rebalance_timeouts: BTreeMap::new(),
+            assignment_deferred_noted: false,
         }
     }
 

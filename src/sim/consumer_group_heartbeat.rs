@@ -14,7 +14,7 @@ use super::message::{
 };
 use super::out::{Out, TimerKey};
 use super::trace::{EventKind, Machine};
-use super::types::{Errors, NodeId};
+use super::types::{Errors, Millis, NodeId};
 use crate::assign::TopicPartition;
 use std::collections::BTreeSet;
 
@@ -28,28 +28,26 @@ pub(crate) fn heartbeat_error(error: Errors) -> Response {
     })
 }
 
-/// `throwIfConsumerGroupHeartbeatRequestIsInvalid` (facts E1).
+/// `GroupCoordinatorService.throwIfConsumerGroupHeartbeatRequestIsInvalid` for
+/// ConsumerGroupHeartbeat v1, the version Kafka 4.x clients send: the member id
+/// is the client's own and never empty (KIP-1082); a (re)join sets the rebalance
+/// timeout, owns nothing and sends a subscription, possibly an empty one.
 pub fn validate_request(req: &ConsumerGroupHeartbeatRequest, assignors: &[String]) -> Result<(), Errors> {
     let invalid = Err(Errors::INVALID_REQUEST);
     let empty = |s: &Option<String>| s.as_deref() == Some("");
-    if req.group_id.is_empty() || empty(&req.instance_id) || empty(&req.rack_id) {
+    if req.member_id.is_empty() || req.group_id.is_empty() || empty(&req.instance_id) || empty(&req.rack_id) {
         return invalid;
     }
     match req.member_epoch {
-        e if e > 0 || e == LEAVE_GROUP_MEMBER_EPOCH => {
-            if req.member_id.is_empty() {
-                return invalid;
-            }
-        }
+        e if e > 0 || e == LEAVE_GROUP_MEMBER_EPOCH => {}
         0 => {
-            let topics_set = req.subscribed_topic_names.as_ref().is_some_and(|t| !t.is_empty());
             let owned_empty = req.topic_partitions.as_ref().is_some_and(|p| p.is_empty());
-            if req.rebalance_timeout_ms == -1 || !owned_empty || !topics_set {
+            if req.rebalance_timeout_ms == -1 || !owned_empty || req.subscribed_topic_names.is_none() {
                 return invalid;
             }
         }
         LEAVE_GROUP_STATIC_MEMBER_EPOCH => {
-            if req.member_id.is_empty() || req.instance_id.is_none() {
+            if req.instance_id.is_none() {
                 return invalid;
             }
         }
@@ -61,10 +59,16 @@ pub fn validate_request(req: &ConsumerGroupHeartbeatRequest, assignors: &[String
     }
 }
 
-/// `throwIfConsumerGroupMemberEpochIsInvalid` (facts E2): an epoch ahead is fenced;
-/// one behind is accepted only if it is the previous epoch and the member owns
-/// no more than it is assigned (the response that bumped it may have been lost).
+/// `throwIfConsumerGroupMemberEpochIsInvalid`: epoch 0 is a (re)join and always
+/// accepted, so a member the coordinator still holds gets back its epoch and
+/// assignment (Kafka 4.2+; before, it was fenced again until its session
+/// expired); an epoch ahead is fenced; one behind is accepted only if it is the
+/// previous epoch and the member owns no more than it is assigned (the response
+/// that bumped it may have been lost).
 pub fn validate_member_epoch(member: &ConsumerGroupMember, received: i32, owned: Option<&[TopicPartition]>) -> Result<(), Errors> {
+    if received == 0 {
+        return Ok(());
+    }
     if received > member.member_epoch {
         return Err(Errors::FENCED_MEMBER_EPOCH);
     }
@@ -75,6 +79,14 @@ pub fn validate_member_epoch(member: &ConsumerGroupMember, received: i32, owned:
         }
     }
     Ok(())
+}
+
+/// `GroupMetadataManager.canComputeNextTargetAssignment` (KIP-1263, Kafka 4.3+):
+/// at once when no assignment was computed yet (timestamp 0) or the interval is
+/// 0, otherwise once `assignment.interval.ms` has passed since the last one.
+/// There is no timer: the first heartbeat after that computes it.
+pub fn can_compute_next_target_assignment(assignment_timestamp: Millis, interval_ms: Millis, now: Millis) -> bool {
+    assignment_timestamp == 0 || interval_ms == 0 || now >= assignment_timestamp + interval_ms
 }
 
 fn session_key(group_id: &str, member_id: &str) -> TimerKey {
@@ -138,7 +150,7 @@ impl Shard {
         if group.members.len() >= cfg.consumer_group_max_size as usize && !known {
             return Err(Errors::GROUP_MAX_SIZE_REACHED);
         }
-        let member_id = if req.member_id.is_empty() { ctx.random_kafka_uuid() } else { req.member_id.clone() };
+        let member_id = req.member_id.clone();
         let (member, replaced) = member_for(group, &member_id, req)?;
 
         // 1. Create or update the member; bump the group epoch if its subscription
@@ -152,7 +164,8 @@ impl Shard {
             let value = Some(updated.metadata());
             self.write(ctx, partition, ConsumerGroupRecord::MemberMetadata { group_id: group_id.clone(), member_id: member_id.clone(), value });
         }
-        let mut bump = updated.subscribed_topic_names != member.subscribed_topic_names;
+        let subscription_changed = updated.subscribed_topic_names != member.subscribed_topic_names;
+        let mut bump = subscription_changed;
         bump |= self.refresh_subscription_metadata(ctx, partition, &group_id);
         let group = &self.consumer_groups[&group_id];
         if bump {
@@ -161,18 +174,27 @@ impl Shard {
             out.emit(EventKind::Note { node: ctx.me, text: format!("group {group_id}: group epoch bumped to {epoch}") });
         }
 
-        // 2. A new target assignment, computed now if the group epoch is ahead of it.
+        // 2. A new target assignment, computed now if the group epoch is ahead of it
+        //    and the assignment interval has passed since the last one (batching).
         let group = &self.consumer_groups[&group_id];
         if group.group_epoch > group.assignment_epoch {
-            self.update_target_assignment(ctx, partition, &group_id, out)?;
+            if can_compute_next_target_assignment(group.assignment_timestamp, cfg.consumer_group_assignment_interval_ms, ctx.now) {
+                self.update_target_assignment(ctx, partition, &group_id, out)?;
+            } else if !self.consumer_groups[&group_id].assignment_deferred_noted {
+                let next = group.assignment_timestamp + cfg.consumer_group_assignment_interval_ms;
+                let text = format!("group {group_id}: new target assignment deferred until {next} ms (group.consumer.assignment.interval.ms), on the first heartbeat after it");
+                out.emit(EventKind::Note { node: ctx.me, text });
+                self.consumer_groups.get_mut(&group_id).expect("exists").assignment_deferred_noted = true;
+            }
         }
 
-        // 3. Reconcile the member towards its target.
+        // 3. Reconcile the member towards its target (`maybeReconcile`), and keep it
+        //    consistent with a subscription it changed in this heartbeat.
         let group = &self.consumer_groups[&group_id];
         let current = group.members[&member_id].clone();
         let target_epoch = group.assignment_epoch;
         let target = group.target_of(&member_id);
-        if !current.is_reconciled_to(target_epoch) {
+        if subscription_changed || !current.is_reconciled_to(target_epoch) {
             let epoch_of = |tp: &TopicPartition| group.current_partition_epoch(tp);
             let next = CurrentAssignmentBuilder {
                 member: &current,
@@ -180,6 +202,7 @@ impl Shard {
                 target_assignment: &target,
                 current_partition_epoch: &epoch_of,
                 owned_topic_partitions: req.topic_partitions.as_deref(),
+                has_subscription_changed: subscription_changed,
             }
             .build();
             if next != current {
@@ -258,7 +281,9 @@ impl Shard {
             let record = ConsumerGroupRecord::TargetAssignmentMember { group_id: group_id.into(), member_id, partitions: Some(partitions) };
             self.write(ctx, partition, record);
         }
-        self.write(ctx, partition, ConsumerGroupRecord::TargetAssignmentMetadata { group_id: group_id.into(), assignment_epoch: epoch });
+        let record = ConsumerGroupRecord::TargetAssignmentMetadata { group_id: group_id.into(), assignment_epoch: epoch, assignment_timestamp: ctx.now.max(1) };
+        self.write(ctx, partition, record);
+        self.consumer_groups.get_mut(group_id).expect("exists").assignment_deferred_noted = false;
         out.emit(EventKind::Note { node: ctx.me, text: format!("group {group_id}: {name} assignor computed the target for epoch {epoch}: {text}") });
         Ok(())
     }
@@ -319,6 +344,12 @@ impl Shard {
         self.refresh_subscription_metadata(ctx, partition, group_id);
         let epoch = self.consumer_groups[group_id].group_epoch + 1;
         self.write(ctx, partition, ConsumerGroupRecord::Metadata { group_id: group_id.into(), epoch });
+        if self.consumer_groups[group_id].members.is_empty() {
+            // Kafka 4.4: an emptied group's assignment epoch follows its group epoch,
+            // with timestamp 0 so that batching does not delay the next member.
+            let record = ConsumerGroupRecord::TargetAssignmentMetadata { group_id: group_id.into(), assignment_epoch: epoch, assignment_timestamp: 0 };
+            self.write(ctx, partition, record);
+        }
         out.cancel_timer(session_key(group_id, member_id));
         out.cancel_timer(rebalance_key(group_id, member_id));
         out.emit(EventKind::Note {
@@ -371,7 +402,7 @@ impl Shard {
     pub(crate) fn consumer_groups_loaded(&mut self, ctx: &Ctx, out: &mut Out) {
         for group in self.consumer_groups.values_mut() {
             group.state = group.compute_state();
-            if group.members.is_empty() && group.group_epoch == 0 {
+            if group.members.is_empty() && group.group_epoch == ConsumerGroup::INITIAL_EPOCH {
                 continue;
             }
             let text = format!("loaded consumer group {} as {}", group.group_id, group.describe());

@@ -41,8 +41,14 @@ pub enum ConsumerGroupRecord {
     MemberMetadata { group_id: String, member_id: String, value: Option<MemberMetadata> },
     /// `ConsumerGroupTargetAssignmentMemberValue`.
     TargetAssignmentMember { group_id: String, member_id: String, partitions: Option<BTreeSet<TopicPartition>> },
-    /// `ConsumerGroupTargetAssignmentMetadataValue`: the assignment epoch.
-    TargetAssignmentMetadata { group_id: String, assignment_epoch: i32 },
+    /// `ConsumerGroupTargetAssignmentMetadataValue`: the assignment epoch and when
+    /// it was computed (`AssignmentTimestamp`, Kafka 4.3+; 0 = unknown).
+    TargetAssignmentMetadata {
+        group_id: String,
+        assignment_epoch: i32,
+        #[serde(default)]
+        assignment_timestamp: Millis,
+    },
     CurrentMemberAssignment { group_id: String, member_id: String, value: Option<CurrentAssignment> },
 }
 
@@ -95,7 +101,10 @@ pub fn replay(groups: &mut BTreeMap<String, ConsumerGroup>, record: &ConsumerGro
                 group.target_assignment.remove(member_id);
             }
         },
-        ConsumerGroupRecord::TargetAssignmentMetadata { assignment_epoch, .. } => group.assignment_epoch = *assignment_epoch,
+        ConsumerGroupRecord::TargetAssignmentMetadata { assignment_epoch, assignment_timestamp, .. } => {
+            group.assignment_epoch = *assignment_epoch;
+            group.assignment_timestamp = *assignment_timestamp;
+        }
         ConsumerGroupRecord::CurrentMemberAssignment { member_id, value, .. } => {
             if let Some(m) = group.members.get_mut(member_id) {
                 let v = value.clone().unwrap_or(CurrentAssignment {

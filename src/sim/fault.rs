@@ -15,6 +15,10 @@ pub enum Fault {
     /// LeaveGroup / a leave heartbeat; a static one leaves its place for
     /// session.timeout.ms), then the process ends.
     CloseConsumer { consumer: u32 },
+    /// `close(CloseOptions.groupMembershipOperation(...))` (KIP-1092, Kafka 4.1+):
+    /// as `closeConsumer`, with LEAVE_GROUP (static members leave too) or
+    /// REMAIN_IN_GROUP (no leave; a dynamic member waits for its session to expire).
+    CloseConsumerWithOptions { consumer: u32, operation: super::close_options::GroupMembershipOperation },
     /// The consumer process is restarted with (`static`) or without a
     /// group.instance.id (`<group>-<n>`), switching it between static and
     /// dynamic membership.
@@ -74,6 +78,7 @@ impl Fault {
             Fault::CrashConsumer { consumer } => format!("c{consumer} crashed"),
             Fault::RestartConsumer { consumer } => format!("c{consumer} restarted"),
             Fault::CloseConsumer { consumer } => format!("c{consumer} closed (close(): commit, revoke, leave)"),
+            Fault::CloseConsumerWithOptions { consumer, operation } => format!("c{consumer} closed with close(CloseOptions {operation:?})"),
             Fault::RestartConsumerAs { consumer, static_member: true } => format!("c{consumer} restarted as a static member"),
             Fault::RestartConsumerAs { consumer, static_member: false } => format!("c{consumer} restarted as a dynamic member"),
             Fault::PauseConsumer { consumer, duration_ms } => format!("c{consumer} paused for {duration_ms} ms (GC pause)"),
@@ -108,6 +113,7 @@ pub const FORM_KINDS: [(&str, &str); 23] = [
     ("crashConsumer", "consumer c<n>"),
     ("restartConsumer", "consumer c<n>"),
     ("closeConsumer", "consumer c<n>"),
+    ("closeConsumerWithOptions", "consumer c<n>, LEAVE_GROUP, REMAIN_IN_GROUP or DEFAULT"),
     ("restartConsumerAs", "consumer c<n>, static or dynamic"),
     ("pauseConsumer", "consumer c<n>, duration ms"),
     ("slowProcessing", "consumer c<n>, ms per record"),
@@ -184,6 +190,10 @@ impl Fault {
             "crashConsumer" => Fault::CrashConsumer { consumer: consumer_index(&a)? },
             "restartConsumer" => Fault::RestartConsumer { consumer: consumer_index(&a)? },
             "closeConsumer" => Fault::CloseConsumer { consumer: consumer_index(&a)? },
+            "closeConsumerWithOptions" => Fault::CloseConsumerWithOptions {
+                consumer: consumer_index(&a)?,
+                operation: super::close_options::GroupMembershipOperation::parse(if b.is_empty() { value } else { &b })?,
+            },
             "restartConsumerAs" => Fault::RestartConsumerAs {
                 consumer: consumer_index(&a)?,
                 static_member: match value.trim() {
@@ -251,6 +261,7 @@ mod tests {
                 "addPartitions" => ("orders", "", "9"),
                 "changeSubscription" => ("c1", "", "orders, payments"),
                 "restartConsumerAs" => ("c2", "", "static"),
+                "closeConsumerWithOptions" => ("c2", "", "LEAVE_GROUP"),
                 k if k.ends_with("Consumer") || k == "slowProcessing" => ("c2", "", "100"),
                 _ => ("c2", "broker-1", "50"),
             };

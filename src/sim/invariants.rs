@@ -88,7 +88,7 @@ impl Monitor {
                     CoordinatorRecord::ConsumerGroup(ConsumerGroupRecord::Metadata { group_id, epoch }) => {
                         self.epoch_never_goes_back(i, group_id, "group epoch", *epoch, v);
                     }
-                    CoordinatorRecord::ConsumerGroup(ConsumerGroupRecord::TargetAssignmentMetadata { group_id, assignment_epoch }) => {
+                    CoordinatorRecord::ConsumerGroup(ConsumerGroupRecord::TargetAssignmentMetadata { group_id, assignment_epoch, .. }) => {
                         self.epoch_never_goes_back(i, group_id, "assignment epoch", *assignment_epoch, v);
                     }
                     _ => {}

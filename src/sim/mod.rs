@@ -8,6 +8,7 @@ mod classic_client;
 pub mod classic_group;
 mod classic_join;
 mod classic_sync;
+pub mod close_options;
 pub mod cluster;
 pub mod config;
 pub mod connect_config;

@@ -4,7 +4,7 @@
 //! topics by id — and the result converted back to topic names.
 
 use super::consumer_group::ConsumerGroup;
-use crate::assign::server::{server_assignor, GroupSpec, MemberSpec, TopicInfo, TopicMetadata};
+use crate::assign::server::{server_assignor, GroupSpec, MemberSpec, SubscriptionType, TopicInfo, TopicMetadata};
 use crate::assign::TopicPartition;
 use crate::java::{self, Uuid};
 use std::collections::{BTreeMap, BTreeSet};
@@ -39,7 +39,7 @@ pub fn compute(group: &ConsumerGroup, assignor: &str) -> Result<BTreeMap<String,
             }
         })
         .collect();
-    let subscription_type = GroupSpec::subscription_type_of(&members);
+    let subscription_type = subscription_type(group);
     let spec = GroupSpec { members, subscription_type, without_inverted_assignment: false };
     let result = topics.named(&assignor.assign(&spec, &topics)?);
     Ok(group
@@ -47,6 +47,23 @@ pub fn compute(group: &ConsumerGroup, assignor: &str) -> Result<BTreeMap<String,
         .keys()
         .map(|id| (id.clone(), result.get(id).map(|ps| ps.iter().cloned().collect()).unwrap_or_default()))
         .collect())
+}
+
+/// `ModernGroup.subscriptionType`: HOMOGENEOUS when every subscribed topic name
+/// is subscribed by every member (or nothing is subscribed), else HETEROGENEOUS.
+/// It counts names, so a subscribed topic that does not exist counts too.
+pub fn subscription_type(group: &ConsumerGroup) -> SubscriptionType {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for m in group.members.values() {
+        for t in m.subscribed_topic_names.iter().collect::<BTreeSet<_>>() {
+            *counts.entry(t.as_str()).or_default() += 1;
+        }
+    }
+    if counts.values().all(|n| *n == group.members.len()) {
+        SubscriptionType::Homogeneous
+    } else {
+        SubscriptionType::Heterogeneous
+    }
 }
 
 /// `c1=[orders-0, orders-1] ...` for the trace, with member ids shortened.

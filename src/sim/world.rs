@@ -503,13 +503,17 @@ impl World {
                     }
                 });
             }
-            Fault::CloseConsumer { consumer } => {
+            Fault::CloseConsumer { consumer } | Fault::CloseConsumerWithOptions { consumer, .. } => {
+                let operation = match fault {
+                    Fault::CloseConsumerWithOptions { operation, .. } => operation,
+                    _ => super::close_options::GroupMembershipOperation::DEFAULT,
+                };
                 if !self.is_alive(NodeId::Client(consumer)) || self.workers.contains_key(&consumer) {
                     return;
                 }
                 self.with_node(NodeId::Client(consumer), cause, |n, ctx, out| match n {
-                    NodeRef::Consumer(c) => c.close(ctx, out),
-                    NodeRef::AsyncConsumer(c) => c.close(ctx, out),
+                    NodeRef::Consumer(c) => c.close(ctx, operation, out),
+                    NodeRef::AsyncConsumer(c) => c.close(ctx, operation, out),
                     NodeRef::Worker(_) | NodeRef::Broker(_) => {}
                 });
                 self.stop_client(consumer);
