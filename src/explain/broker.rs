@@ -88,11 +88,10 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
         return one(Ev::MemberLeft { group: s(c[1]), member: s(member), instance, host, client, reason: s(c[2]) });
     }
     // GroupMetadataManager.classicGroupJoinNewMember / classicGroupJoinNewStaticMember
-    if let Some(c) = capture("Dynamic member with unknown member id joins group {} in {} state. Created a new member id {} ", msg) {
-        return one(Ev::NewMember { group: s(c[0]), member: s(c[2]), instance: None });
-    }
-    if let Some(c) = capture("Dynamic Member with unknown member id joins group {} in {} state. Created a new member id {} ", msg) {
-        return one(Ev::NewMember { group: s(c[0]), member: s(c[2]), instance: None });
+    for lead in ["Dynamic member with unknown member id joins group ", "Dynamic Member with unknown member id joins group "] {
+        if let (Some(c), Some(m)) = (capture(&format!("{lead}{{}} in {{}}"), msg), after(msg, "new member id ", &[' '])) {
+            return one(Ev::NewMember { group: s(c[0]), member: s(m), instance: None });
+        }
     }
     if let Some(c) = capture("Static member with groupInstanceId={} and unknown member id joins group {} in {} state. {}", msg) {
         let member = after(c[3], "new member id ", &[' ']).or_else(|| after(c[3], "member ", &[' '])).unwrap_or("");
@@ -165,6 +164,9 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
     }
     if let Some(c) = capture("[GroupId {}] Dynamic member with unknown member id joins the consumer group.", msg) {
         let _ = c;
+        return one(Ev::Info);
+    }
+    if msg.contains("Pending dynamic member with id") && msg.contains("Adding to the group now") {
         return one(Ev::Info);
     }
     if msg.contains("Unloading group metadata for generation") || msg.contains("Unloaded group metadata for group epoch") {

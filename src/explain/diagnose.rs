@@ -73,14 +73,20 @@ pub fn diagnose(g: &mut Group) {
     // session timeouts, per process
     let (session, s_logged) = config_or(g, "session.timeout.ms", 45_000);
     for p in &g.processes {
-        for (removed, last) in &p.session_timeouts {
-            let gap = last.map_or(session, |l| (removed - l).max(session));
-            let (gs, gs_zh) = span(gap);
+        for (removed, _) in &p.session_timeouts {
+            // Heartbeats are not logged at INFO: the coordinator waited session.timeout.ms.
+            let (gs, gs_zh) = span(session);
             let (sv, sv_zh) = value_text(session, s_logged);
+            let back = p.joins.iter().any(|j| j > removed);
+            let (came, came_zh) = if back {
+                (" (it came back later, so it was paused or cut off rather than dead)", "（它之后又回来了，说明是停顿或断网，而不是进程退出）")
+            } else {
+                ("", "")
+            };
             out.push(d(
                 "session-timeout",
-                format!("heartbeats from {} stopped for {gs}: a GC pause or a network cut longer than session.timeout.ms ({sv}), or the process died — check GC logs and the network, or raise session.timeout.ms", p.name),
-                format!("{} 的心跳停止了 {gs_zh}：GC 停顿或网络中断超过了 session.timeout.ms（{sv_zh}），或者进程已退出 —— 检查 GC 日志和网络，或调高 session.timeout.ms", p.name),
+                format!("heartbeats from {} stopped for {gs}: a GC pause or a network cut longer than session.timeout.ms ({sv}), or the process died{came} — check GC logs and the network, or raise session.timeout.ms", p.name),
+                format!("{} 的心跳停止了 {gs_zh}：GC 停顿或网络中断超过了 session.timeout.ms（{sv_zh}），或者进程已退出{came_zh} —— 检查 GC 日志和网络，或调高 session.timeout.ms", p.name),
             ));
         }
     }

@@ -175,7 +175,7 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
 /// or `Reconciling assignment with` (AbstractMembershipManager), or `\tkey = value` after
 /// `ConsumerConfig values:` (AbstractConfig.logAll).
 pub fn continuation(msg: &str) -> Option<Ev> {
-    let t = msg.trim();
+    let t = msg.trim_start();
     if let Some(v) = t.strip_prefix("Assigned partitions:") {
         return Some(Ev::Owned { partitions: partitions(v) });
     }
@@ -188,7 +188,7 @@ pub fn continuation(msg: &str) -> Option<Ev> {
     if let Some(v) = t.strip_prefix("Member:") {
         return Some(Ev::MemberId { member: v.trim().to_string() });
     }
-    let (k, v) = t.split_once(" = ")?;
+    let (k, v) = t.split_once(" =")?;
     if k.contains(' ') || !k.contains('.') && k != "topics" {
         return None;
     }

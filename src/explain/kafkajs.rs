@@ -17,7 +17,7 @@ pub fn parse(msg: &str, fields: &Map<String, Value>, who: &mut Who) -> Option<Ve
     }
     let member = field(fields, "memberId").map(str::to_string);
     if let Some(m) = &member {
-        who.client_id.get_or_insert_with(|| m.clone());
+        who.client_id = Some(m.clone());
     }
     let one = |e: Ev| Some(vec![e]);
     let text = msg.split_once("] ").map(|(_, t)| t).unwrap_or(msg);
@@ -25,11 +25,6 @@ pub fn parse(msg: &str, fields: &Map<String, Value>, who: &mut Who) -> Option<Ve
         // ConsumerGroup.joinAndSync
         "Consumer has joined the group" => {
             let mut evs = Vec::new();
-            let leader = field(fields, "leaderId").map(str::to_string);
-            evs.push(Ev::Joined { generation: None, member: member.clone(), protocol: field(fields, "groupProtocol").map(str::to_string), leader });
-            if fields.get("isLeader").and_then(Value::as_bool) == Some(true) {
-                evs.push(Ev::LeaderElected);
-            }
             let mut owned = Vec::new();
             if let Some(Value::Object(a)) = fields.get("memberAssignment") {
                 for (topic, ps) in a {

@@ -106,7 +106,7 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
         return one(Ev::SessionExpired { after_ms: num(c[1]) });
     }
     // rd_kafka_cgrp_leave
-    if msg.starts_with("Leaving group") || msg.contains("\": leave (in state ") {
+    if msg.starts_with("Leaving group") || msg.ends_with(": Leaving group") || msg.contains("\": leave (in state ") {
         return one(Ev::Leaving { member: None, reason: "the consumer is leaving the group".into() });
     }
     if msg.starts_with("LeaveGroup response") {

@@ -135,36 +135,20 @@ impl Reader {
         if raw.trim().is_empty() {
             return;
         }
-        let s = strip(raw);
+        let mut s = strip(raw);
         // a continuation line of a multi-line statement
-        if s.stamp.is_none() && self.files[f].block.is_some() {
-            if let Some(ev) = java_classic::continuation(&s.msg) {
-                match (self.files[f].block.as_mut(), ev) {
-                    (Some(Block::Assignment { evs, .. }), Ev::Owned { partitions }) => {
-                        if let Some(Ev::Reconciling { assigned, .. }) = evs.first_mut() {
-                            *assigned = partitions;
-                        } else {
-                            evs.push(Ev::Owned { partitions });
-                        }
-                    }
-                    (Some(Block::Assignment { evs, .. }), Ev::Revoked { partitions }) => {
-                        if let Some(Ev::Reconciling { revoked, .. }) = evs.first_mut() {
-                            *revoked = partitions;
-                        } else if !partitions.is_empty() {
-                            evs.push(Ev::Revoked { partitions });
-                        }
-                    }
-                    (Some(Block::Assignment { evs, .. }), Ev::MemberId { member: m }) => {
-                        if let Some(Ev::Reconciling { member, .. }) = evs.first_mut() {
-                            *member = Some(m);
-                        }
-                    }
-                    (Some(Block::Config { evs, .. }), ev @ Ev::Config { .. }) => evs.push(ev),
-                    _ => {}
-                }
-                return;
-            }
+        if s.stamp.is_none() && self.continue_block(f, &s.msg) {
+            return;
         }
+        // a JSON line carries a multi-line statement in one message
+        let rest = match s.msg.split_once('\n') {
+            Some((first, rest)) => {
+                let rest = rest.to_string();
+                s.msg = first.to_string();
+                Some(rest)
+            }
+            None => None,
+        };
         self.flush_block(file);
         let ts = self.resolve_time(f, s.stamp);
         let mut who = self.files[f].who.clone();
@@ -187,6 +171,44 @@ impl Reader {
                 }
             }
         }
+        for l in rest.iter().flat_map(|r| r.lines()) {
+            self.continue_block(f, l);
+        }
+    }
+
+    /// Adds a continuation line to the open multi-line statement; false if it is not one.
+    fn continue_block(&mut self, f: usize, msg: &str) -> bool {
+        if self.files[f].block.is_none() {
+            return false;
+        }
+        if let Some(ev) = java_classic::continuation(msg) {
+            match (self.files[f].block.as_mut(), ev) {
+                (Some(Block::Assignment { evs, .. }), Ev::Owned { partitions }) => {
+                    if let Some(Ev::Reconciling { assigned, .. }) = evs.first_mut() {
+                        *assigned = partitions;
+                    } else {
+                        evs.push(Ev::Owned { partitions });
+                    }
+                }
+                (Some(Block::Assignment { evs, .. }), Ev::Revoked { partitions }) => {
+                    if let Some(Ev::Reconciling { revoked, .. }) = evs.first_mut() {
+                        *revoked = partitions;
+                    } else if !partitions.is_empty() {
+                        evs.push(Ev::Revoked { partitions });
+                    }
+                }
+                (Some(Block::Assignment { evs, .. }), Ev::MemberId { member: m }) => {
+                    if let Some(Ev::Reconciling { member, .. }) = evs.first_mut() {
+                        *member = Some(m);
+                    }
+                }
+                (Some(Block::Config { evs, .. }), ev @ Ev::Config { .. }) => evs.push(ev),
+                _ => {}
+            }
+            return true;
+        }
+        // a config line we do not read (a list value, a password placeholder)
+        matches!(self.files[f].block, Some(Block::Config { .. }))
     }
 
     fn resolve_time(&mut self, f: usize, stamp: Option<Stamp>) -> i64 {
@@ -226,6 +248,14 @@ pub fn looks_binary(bytes: &[u8]) -> bool {
 /// Tries the parsers, in an order that keeps their statements apart.
 fn parse_message(s: &Stripped, who: &mut Who) -> Option<Vec<Ev>> {
     let msg = s.msg.as_str();
+    // most lines of a big log are about something else: skip them before trying every statement
+    const WORDS: [&str; 22] = [
+        "roup", "ember", "artition", "oordinator", "poll", "ebalanc", "eartbeat", "eneration", "ConsumerConfig", "eaving",
+        "ssign", "epoch", "oin", "etadata", "Elected", "Resigned", "Starting", "Stopped", "Crash", "MAXPOLL", "session", "Consumer",
+    ];
+    if !WORDS.iter().any(|w| msg.contains(w)) {
+        return None;
+    }
     if let Some(fields) = &s.fields {
         let is_kafkajs = fields.get("logger").and_then(|v| v.as_str()) == Some("kafkajs") || s.logger.as_deref() == Some("kafkajs");
         if is_kafkajs {

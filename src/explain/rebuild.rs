@@ -42,6 +42,8 @@ pub struct Rebuild {
     rbs: Vec<Rb>,
     procs: BTreeMap<String, PState>,
     paused: BTreeMap<String, i64>,
+    /// Partition → the process that last got it.
+    owners: BTreeMap<String, String>,
     coordinators: Vec<(i64, i32)>,
     coordinator_lost: Option<i64>,
     last_move: Option<(i64, Why)>,
@@ -66,6 +68,7 @@ impl Rebuild {
             rbs: Vec::new(),
             procs: BTreeMap::new(),
             paused: BTreeMap::new(),
+            owners: BTreeMap::new(),
             coordinators: Vec::new(),
             coordinator_lost: None,
             last_move: None,
@@ -144,9 +147,6 @@ impl Rebuild {
             return;
         };
         if gen.is_none() || rb.r.to_generation == gen {
-            if gen.is_none() && rb.complete {
-                return;
-            }
             rb.r.end_ms = Some(rb.r.end_ms.map_or(t, |e| e.max(t)));
             rb.complete = true;
         }
@@ -199,17 +199,23 @@ impl Rebuild {
         ps.iter().map(|p| if is_partition(p) { p.clone() } else { format!("{proc_}:*") }).collect()
     }
 
-    fn pause(&mut self, t: i64, keys: Vec<String>) {
+    /// `proc_` stops processing these partitions; one another member got since is not paused.
+    fn pause(&mut self, t: i64, proc_: &str, keys: Vec<String>) {
         for k in keys {
-            self.paused.entry(k).or_insert(t);
+            if self.owners.get(&k).is_none_or(|o| o == proc_) {
+                self.paused.entry(k).or_insert(t);
+            }
         }
     }
 
-    fn release(&mut self, t: i64, keys: Vec<String>) {
+    fn release(&mut self, t: i64, proc_: &str, keys: Vec<String>) {
         for k in keys {
+            self.owners.insert(k.clone(), proc_.to_string());
             if let Some(since) = self.paused.remove(&k) {
                 if let Some(rb) = self.rbs.last_mut() {
-                    rb.r.paused_ms = rb.r.paused_ms.max(t - since);
+                    // paused before this rebalance began: another member (whose lines are not
+                    // here) may have owned it; count from the start of this one
+                    rb.r.paused_ms = rb.r.paused_ms.max(t - since.max(rb.r.start_ms));
                     rb.pause_seen = true;
                 }
             }
@@ -324,11 +330,25 @@ impl Rebuild {
             }
             Ev::Synced { generation, member: mid, .. } => {
                 let st = self.procs.get_mut(&p).expect("state");
+                if !st.ever {
+                    // its first line says it is in the group (kafkajs logs only the completed join)
+                    st.ever = true;
+                    st.in_group = true;
+                    if let Some(rb) = self.rbs.last_mut() {
+                        if rb.causes.insert(Cause::MemberJoined) {
+                            rb.r.why.push(why(e, Some(Cause::MemberJoined), mid.as_deref()));
+                        }
+                    }
+                }
+                let st = self.procs.get_mut(&p).expect("state");
                 if let Some(mid) = mid {
                     st.member = Some(mid.clone());
                 }
                 let gen = generation.or(st.gen);
                 let mid = st.member.clone();
+                if let Some(mid) = &mid {
+                    self.roster.link(&p, mid, e.who.instance_id.as_deref());
+                }
                 if let (Some(g), Some(mid)) = (gen, &mid) {
                     self.gen_member(g, e.ts, mid);
                 }
@@ -354,7 +374,14 @@ impl Rebuild {
             }
             Ev::Owned { partitions } | Ev::Assigned { partitions } => {
                 let keys = Self::pause_keys(&p, partitions);
-                self.release(e.ts, keys);
+                self.release(e.ts, &p, keys);
+                if self.kind == GroupKind::Classic {
+                    if let Some(g) = self.procs[&p].gen {
+                        if self.rbs.last().is_some_and(|rb| !rb.complete && rb.r.to_generation == Some(g)) {
+                            self.complete(e.ts, Some(g));
+                        }
+                    }
+                }
                 if matches!(e.ev, Ev::Owned { .. }) || !partitions.is_empty() && partitions.iter().all(|x| is_partition(x)) {
                     if matches!(e.ev, Ev::Owned { .. }) {
                         self.set_assignment(&p, e.ts, partitions);
@@ -385,7 +412,7 @@ impl Rebuild {
                 let epoch = if self.kind == GroupKind::Consumer { self.procs[&p].gen } else { None };
                 self.trigger(e, None, m, epoch);
                 let keys = Self::pause_keys(&p, partitions);
-                self.pause(e.ts, keys);
+                self.pause(e.ts, &p, keys);
             }
             Ev::PollTimeout { interval_ms } => {
                 if let Some(pr) = self.roster.process_mut(&p) {
@@ -439,10 +466,10 @@ impl Rebuild {
                 self.procs.get_mut(&p).expect("state").target = assigned.clone();
                 if !revoked.is_empty() {
                     let keys = Self::pause_keys(&p, revoked);
-                    self.pause(e.ts, keys);
+                    self.pause(e.ts, &p, keys);
                 }
                 let keys = Self::pause_keys(&p, assigned);
-                self.release(e.ts, keys);
+                self.release(e.ts, &p, keys);
             }
             _ => {}
         }
@@ -513,6 +540,10 @@ impl Rebuild {
     }
 
     fn feed_broker(&mut self, e: &Event) {
+        // a broker logging about the group is its coordinator
+        if let (Some(b), Some(_)) = (e.who.broker, e.ev.group()) {
+            self.coordinator(e, b);
+        }
         match &e.ev {
             Ev::Prepare { old_generation, reason, .. } => {
                 let cause = causes::broker_reason(reason);
@@ -674,7 +705,20 @@ impl Rebuild {
             coordinators: self.coordinators,
             topics: self.topics,
             config: self.config,
-            processes: self.roster.processes.into_values().collect(),
+            processes: self
+                .roster
+                .processes
+                .into_values()
+                .map(|mut p| {
+                    // a file without client ids: name the process by its member id's client part
+                    if p.name.starts_with("file-") {
+                        if let Some(m) = p.member_ids.first() {
+                            p.name = super::members::client_of_member_id(m).unwrap_or(m).to_string();
+                        }
+                    }
+                    p
+                })
+                .collect(),
             first_ms: self.first_ms.unwrap_or(0),
             last_ms: self.last_ms,
         }
