@@ -252,6 +252,24 @@ fn bad_input_is_counted_not_fatal() {
     assert!(r.problem().expect("a message").contains("binary"));
 }
 
+/// Every fixture line cut short anywhere (and with its bytes shuffled around a multi-byte
+/// character) is read without a panic.
+#[test]
+fn truncated_and_mangled_lines_never_panic() {
+    let base = format!("{}/tests/fixtures/logs", env!("CARGO_MANIFEST_DIR"));
+    for dir in std::fs::read_dir(&base).expect("fixtures") {
+        for file in std::fs::read_dir(dir.expect("dir").path()).expect("files") {
+            let text = std::fs::read_to_string(file.expect("file").path()).expect("text");
+            for line in text.lines() {
+                for (cut, _) in line.char_indices().step_by(5) {
+                    let _ = explain_text(&line[..cut]);
+                    let _ = explain_text(&format!("{}é{}", &line[..cut], &line[cut..]));
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn fifty_megabytes_in_bounded_time_and_memory() {
     // 50 MB: one real fixture, then the same unrelated line over and over, fed in 1 MB chunks,
@@ -346,4 +364,22 @@ fn replay_of_a_rolling_restart_rebalances_per_leave_and_join() {
     let leaves = triggers.iter().filter(|t| t.contains("LeaveGroup")).count();
     let joins = triggers.iter().filter(|t| t.contains("joined")).count();
     assert_eq!((leaves, joins), (2, 2), "{triggers:?}");
+}
+
+/// The 3.x Scala `GroupCoordinator` and `GroupMetadataManager` wordings: the member that
+/// leaves is printed as its `MemberMetadata` (with its host), generations with
+/// `(__consumer_offsets-7)`, coordinator election as "Elected as the group coordinator".
+#[test]
+fn broker_3x_lines() {
+    let r = fixture("broker-3x");
+    assert_eq!(r.lines_unparsed, 0);
+    let g = group(&r, "legacy");
+    assert_eq!(g.generations.iter().map(|x| x.generation).collect::<Vec<_>>(), vec![5, 6, 7]);
+    assert!(g.generations.iter().all(|x| x.leader.as_deref() == Some("consumer-legacy-1-6f1b2c1e-3a6d-4b7e-9c55-0e1f2a3b4c5d")));
+    assert_eq!(gens(g), vec![(Some(4), Some(5)), (Some(5), Some(6)), (Some(6), Some(7))]);
+    assert_eq!(causes(g), vec![vec![Cause::MemberLeft], vec![Cause::MemberJoined], vec![Cause::SessionTimeout]]);
+    assert_eq!((g.rebalances[0].start_ms, g.rebalances[0].end_ms), (at(10, 0, 10, 0), Some(at(10, 0, 12, 510))));
+    let left = g.members.iter().find(|m| m.id.starts_with("consumer-legacy-2-")).expect("the member that left");
+    assert_eq!((left.client_id.as_deref(), left.host.as_deref(), left.instance_id.as_deref()), (Some("consumer-legacy-2"), Some("10.0.0.12"), None));
+    assert_eq!(g.coordinators.iter().map(|c| c.1).collect::<Vec<_>>(), vec![1]);
 }

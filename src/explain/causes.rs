@@ -39,15 +39,16 @@ pub fn broker_reason(reason: &str) -> Option<Cause> {
     if reason.contains("on heartbeat expiration") {
         return Some(Cause::SessionTimeout);
     }
-    if reason.contains("explicit `LeaveGroup`") {
-        return Some(Cause::MemberLeft);
+    let client = reason.split_once("client reason: ").map(|(_, r)| r).unwrap_or("");
+    // 4.x "explicit `LeaveGroup` request for (...) members."; 3.x "Removing member ... on LeaveGroup; client reason: ..."
+    if reason.contains("explicit `LeaveGroup`") || reason.contains(" on LeaveGroup") {
+        return Some(if client_reason(client) == Some(Cause::PollTimeout) { Cause::PollTimeout } else { Cause::MemberLeft });
     }
     if reason.contains("pending sync request expiration") || reason.contains("Freshly-loaded group") {
         return Some(Cause::Other);
     }
     // "Updating metadata for member ...", "Leader ... re-joining group ...", "Member ... is joining
     // group during ...": an existing member rejoined; its own reason says why.
-    let client = reason.split_once("client reason: ").map(|(_, r)| r).unwrap_or("");
     client_reason(client).or(Some(Cause::Other))
 }
 

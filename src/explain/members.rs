@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 /// `consumer-demo-1-6f1b2c1e-3a6d-4b7e-9c55-0e1f2a3b4c5d` → `consumer-demo-1`: classic member ids
 /// are the client id and a UUID (`ClassicGroupMember.newMemberId` / 3.x `GroupCoordinator`).
 pub fn client_of_member_id(member: &str) -> Option<&str> {
-    if member.len() < 38 {
+    if member.len() < 38 || !member.is_char_boundary(member.len() - 36) {
         return None;
     }
     let (head, uuid) = member.split_at(member.len() - 36);
