@@ -87,8 +87,8 @@ fn zone(b: &[u8], at: usize) -> (i64, usize) {
         Some(&c @ (b'+' | b'-')) => {
             let sign = if c == b'+' { 1 } else { -1 };
             let Some(h) = digits(b, at + 1, 2) else { return (0, 0) };
-            let (m, len) = if b.get(at + 3) == Some(&b':') {
-                (digits(b, at + 4, 2).unwrap_or(0), 6)
+            let (m, len) = if let (Some(&b':'), Some(m)) = (b.get(at + 3), digits(b, at + 4, 2)) {
+                (m, 6)
             } else if let Some(m) = digits(b, at + 3, 2) {
                 (m, 5)
             } else {
@@ -160,6 +160,8 @@ mod tests {
         assert_eq!(parse_stamp("10:00:01.250 [main]").map(|s| s.0), Some(Stamp::TimeOfDay(36_001_250)));
         assert!(matches!(parse_stamp("May  1 10:00:00 host"), Some((Stamp::NoYear(_), 15))));
         assert_eq!(parse_stamp("hello"), None);
+        // a zone cut short is not read past the end
+        assert_eq!(parse_stamp("2024-05-01T10:00:00.000+02:"), Some((Stamp::Full(t - 7_200_000), 26)));
         assert_eq!(year_start(t), civil_ms(2024, 1, 1, 0));
     }
 }
