@@ -11,6 +11,7 @@ pub mod config_form;
 pub mod connect;
 pub mod diagram;
 pub mod examples;
+pub mod explain;
 pub mod fidelity;
 pub mod i18n;
 pub mod inspect;

@@ -1,0 +1,176 @@
+//! The broker's group coordinator: `GroupMetadataManager` and `ClassicGroup` (4.x,
+//! group-coordinator module, log context `[GroupCoordinator id=N topic=__consumer_offsets partition=P] `),
+//! `CoordinatorRuntime` (loading), and the Scala `GroupCoordinator` / `GroupMetadataManager`
+//! of 3.x and before (`[GroupCoordinator N]: `, `[GroupMetadataManager brokerId=N] `).
+
+use super::event::{Ev, Who};
+use super::pat::{after, capture, num, partitions};
+
+/// Reads a broker log context into `who`; true when the line has one.
+pub fn context(msg: &str, who: &mut Who) -> bool {
+    for key in ["[GroupCoordinator id=", "[GroupCoordinator ", "[GroupMetadataManager brokerId=", "[Broker id=", "[KafkaServer id="] {
+        if let Some(id) = after(msg, key, &[' ', ']']) {
+            if let Ok(n) = id.parse() {
+                who.broker = Some(n);
+                who.is_broker = true;
+                return true;
+            }
+        }
+    }
+    false
+}
+
+fn s(x: &str) -> String {
+    x.trim().to_string()
+}
+
+/// `__consumer_offsets-12` as 12.
+fn offsets_partition(x: &str) -> Option<i64> {
+    num(x.trim().rsplit('-').next()?)
+}
+
+fn opt_instance(x: &str) -> Option<String> {
+    let x = x.trim();
+    (!matches!(x, "null" | "None" | "Optional.empty" | "")).then(|| x.trim_start_matches("Some(").trim_end_matches(')').to_string())
+}
+
+/// One line of the group coordinator.
+pub fn parse(msg: &str) -> Option<Vec<Ev>> {
+    let one = |e: Ev| Some(vec![e]);
+    // GroupMetadataManager.prepareRebalance (4.x: "... old generation 4 (reason: ...)."; 3.x adds
+    // "(__consumer_offsets-12) " before the reason)
+    if let Some(c) = capture("Preparing to rebalance group {} in state {} with old generation {} {}", msg) {
+        let reason = c[3].split_once("(reason: ").map(|(_, r)| r).unwrap_or("");
+        let reason = reason.trim_end_matches('.').trim_end_matches(')');
+        let gen = num(c[2])?;
+        return one(Ev::Prepare { group: s(c[0]), old_generation: gen, reason: s(reason) });
+    }
+    // GroupMetadataManager.completeClassicGroupJoin
+    if let Some(c) = capture("Stabilized group {} generation {} with {} members", msg) {
+        let gen = c[1].split(' ').next().and_then(num)?;
+        return one(Ev::Stabilized { group: s(c[0]), generation: gen, members: num(c[2]) });
+    }
+    if let Some(c) = capture("Group {} with generation {} is now empty", msg) {
+        return one(Ev::GroupEmpty { group: s(c[0]), generation: num(c[1].split(' ').next().unwrap_or(""))? });
+    }
+    // GroupMetadataManager.classicGroupSyncToLeader
+    if let Some(c) = capture("Assignment received from leader {} for group {} for generation {}. The group has {} members", msg) {
+        return one(Ev::AssignmentFromLeader { group: s(c[1]), leader: s(c[0]), generation: num(c[2])?, members: num(c[3]) });
+    }
+    // GroupMetadataManager.onClassicGroupHeartbeatExpiration
+    if let Some(c) = capture("Member {} in group {} has failed, removing it from the group", msg) {
+        return one(Ev::MemberFailed { group: s(c[1].trim_end_matches('.')), member: s(c[0]) });
+    }
+    if let Some(c) = capture("Pending member {} in group {} has been removed after session timeout expiration", msg) {
+        return one(Ev::MemberFailed { group: s(c[1]), member: s(c[0]) });
+    }
+    // GroupMetadataManager.classicGroupLeave (4.x)
+    if let Some(c) = capture("[GroupId {}] Dynamic member {} has left group through explicit `LeaveGroup` request; client reason: {}", msg) {
+        return one(Ev::MemberLeft { group: s(c[0]), member: s(c[1]), instance: None, host: None, client: None, reason: s(c[2]) });
+    }
+    if let Some(c) = capture("[GroupId {}] Static member {} with instance id {} has left group through explicit `LeaveGroup` request; client reason: {}", msg) {
+        return one(Ev::MemberLeft { group: s(c[0]), member: s(c[1]), instance: opt_instance(c[2]), host: None, client: None, reason: s(c[3]) });
+    }
+    if let Some(c) = capture("[Group {}] Member {} has left group through explicit `LeaveGroup` request; client reason: {}", msg) {
+        return one(Ev::MemberLeft { group: s(c[0]), member: s(c[1]), instance: None, host: None, client: None, reason: s(c[2]) });
+    }
+    if let Some(c) = capture("[Group {}] Pending member {} has left group through explicit `LeaveGroup` request; client reason: {}", msg) {
+        return one(Ev::MemberLeft { group: s(c[0]), member: s(c[1]), instance: None, host: None, client: None, reason: s(c[2]) });
+    }
+    // 3.x GroupCoordinator.handleLeaveGroup: "Member MemberMetadata(memberId=..., groupInstanceId=...,
+    // clientId=..., clientHost=/10.0.0.1, ...) has left group demo through explicit `LeaveGroup`; client reason: ..."
+    if let Some(c) = capture("Member {} has left group {} through explicit `LeaveGroup`; client reason: {}", msg) {
+        let meta = c[0];
+        let member = after(meta, "memberId=", &[',', ')']).unwrap_or(meta);
+        let instance = after(meta, "groupInstanceId=", &[',', ')']).and_then(opt_instance);
+        let host = after(meta, "clientHost=", &[',', ')']).map(|h| h.trim_start_matches('/').to_string());
+        let client = after(meta, "clientId=", &[',', ')']).map(str::to_string);
+        return one(Ev::MemberLeft { group: s(c[1]), member: s(member), instance, host, client, reason: s(c[2]) });
+    }
+    // GroupMetadataManager.classicGroupJoinNewMember / classicGroupJoinNewStaticMember
+    for lead in ["Dynamic member with unknown member id joins group ", "Dynamic Member with unknown member id joins group "] {
+        if let (Some(c), Some(m)) = (capture(&format!("{lead}{{}} in {{}}"), msg), after(msg, "new member id ", &[' '])) {
+            return one(Ev::NewMember { group: s(c[0]), member: s(m), instance: None });
+        }
+    }
+    if let Some(c) = capture("Static member with groupInstanceId={} and unknown member id joins group {} in {} state. {}", msg) {
+        let member = after(c[3], "new member id ", &[' ']).or_else(|| after(c[3], "member ", &[' '])).unwrap_or("");
+        return one(Ev::NewMember { group: s(c[1]), member: s(member), instance: opt_instance(c[0]) });
+    }
+    // CoordinatorRuntime.scheduleLoadOperation and the 3.x GroupMetadataManager / GroupCoordinator
+    if let Some(c) = capture("Scheduling loading of metadata from {} with epoch {}", msg) {
+        return one(Ev::Loading { partition: offsets_partition(c[0]), epoch: num(c[1]) });
+    }
+    if let Some(c) = capture("Scheduling loading of offsets and group metadata from {} for epoch {}", msg) {
+        return one(Ev::Loading { partition: offsets_partition(c[0]), epoch: num(c[1]) });
+    }
+    if let Some(c) = capture("Elected as the group coordinator for partition {} in epoch {}", msg) {
+        return one(Ev::Loading { partition: num(c[0]), epoch: num(c[1]) });
+    }
+    if let Some(c) = capture("Finished loading of metadata from {} with epoch {} in ", msg) {
+        return one(Ev::Loaded { partition: offsets_partition(c[0]), epoch: num(c[1]) });
+    }
+    if let Some(c) = capture("Finished loading offsets and group metadata from {} in {} milliseconds for epoch {},", msg) {
+        return one(Ev::Loaded { partition: offsets_partition(c[0]), epoch: num(c[2]) });
+    }
+    if let Some(c) = capture("Resigned as the group coordinator for partition {} in epoch {}", msg) {
+        return one(Ev::Resigned { partition: num(c[0]) });
+    }
+    if let Some(c) = capture("Scheduling unloading of metadata for {} with epoch {}", msg) {
+        return one(Ev::Resigned { partition: offsets_partition(c[0]) });
+    }
+    // GroupMetadataManager.onLoaded
+    for kind in ["classic", "consumer"] {
+        if let Some(c) = capture(&format!("Loaded {kind} group {{}} with {{}} members."), msg) {
+            return one(Ev::LoadedGroup { group: s(c[0]), members: num(c[1]) });
+        }
+    }
+    // ---- consumer groups (KIP-848), GroupMetadataManager ----
+    if let Some(c) = capture("[GroupId {}] Bumped group epoch to {} with metadata hash {}.", msg) {
+        return one(Ev::EpochBumped { group: s(c[0]), epoch: num(c[1])? });
+    }
+    if let Some(c) = capture("[GroupId {}] Computed a new target assignment for epoch {} with '{}' assignor in {}ms.", msg) {
+        return one(Ev::TargetComputed { group: s(c[0]), epoch: num(c[1])?, assignor: s(c[2]) });
+    }
+    if let Some(c) = capture("[GroupId {}] Static member {} with instance id {} joins the consumer group using the {} protocol.", msg) {
+        return one(Ev::CgJoined { group: s(c[0]), member: s(c[1]), instance: opt_instance(c[2]) });
+    }
+    if let Some(c) = capture("[GroupId {}] Member {} joins the consumer group using the {} protocol.", msg) {
+        return one(Ev::CgJoined { group: s(c[0]), member: s(c[1]), instance: None });
+    }
+    if let Some(c) = capture("[GroupId {}] Static member with instance id {} re-joins the consumer group using the {} protocol. Created a new member {} to replace the existing member {}.", msg) {
+        return one(Ev::CgJoined { group: s(c[0]), member: s(c[3]), instance: opt_instance(c[1]) });
+    }
+    if let Some(c) = capture("[GroupId {}] Member {} left the consumer group.", msg) {
+        return one(Ev::CgLeft { group: s(c[0]), member: s(c[1]), instance: None, temporarily: false });
+    }
+    if let Some(c) = capture("[GroupId {}] Static member {} with instance id {} temporarily left the consumer group.", msg) {
+        return one(Ev::CgLeft { group: s(c[0]), member: s(c[1]), instance: opt_instance(c[2]), temporarily: true });
+    }
+    if let Some(c) = capture("[GroupId {}] Static member {} with instance id {} left the consumer group.", msg) {
+        return one(Ev::CgLeft { group: s(c[0]), member: s(c[1]), instance: opt_instance(c[2]), temporarily: false });
+    }
+    if let Some(c) = capture("[GroupId {}] Member {} fenced from the group because {}.", msg) {
+        return one(Ev::CgFenced { group: s(c[0]), member: s(c[1]), reason: s(c[2]) });
+    }
+    if let Some(c) = capture("[GroupId {}] Member {} new assignment state: epoch={}, previousEpoch={}, state={}, assignedPartitions={}.", msg) {
+        return one(Ev::CgMemberState { group: s(c[0]), member: s(c[1]), epoch: num(c[2])?, state: s(c[4]), partitions: partitions(c[5]) });
+    }
+    if let Some(c) = capture("[GroupId {}] Member {} updated its subscribed topics to: {}.", msg) {
+        return one(Ev::CgMetadataChanged { group: s(c[0]) });
+    }
+    if let Some(c) = capture("[GroupId {}] Computed new metadata hash: {}.", msg) {
+        return one(Ev::CgMetadataChanged { group: s(c[0]) });
+    }
+    if let Some(c) = capture("[GroupId {}] Dynamic member with unknown member id joins the consumer group.", msg) {
+        let _ = c;
+        return one(Ev::Info);
+    }
+    if msg.contains("Pending dynamic member with id") && msg.contains("Adding to the group now") {
+        return one(Ev::Info);
+    }
+    if msg.contains("Unloading group metadata for generation") || msg.contains("Unloaded group metadata for group epoch") {
+        return one(Ev::Info);
+    }
+    None
+}

@@ -1,0 +1,104 @@
+//! A tiny matcher for log statements written as their format strings: `{}` is a
+//! placeholder, everything else is literal text. `"Stabilized group {} generation {} with {} members."`
+//! matches the line SLF4J prints for that statement and yields the three values.
+//! No regular expressions: the statements' own text is the pattern.
+
+/// Matches `pattern` anywhere in `text` (the first literal is searched for, so
+/// prefixes such as a log context are skipped). Captures are the shortest text
+/// up to the next literal, except the last placeholder, which reaches the last
+/// occurrence of the trailing literal (reasons may contain the trailing text).
+pub fn capture<'a>(pattern: &str, text: &'a str) -> Option<Vec<&'a str>> {
+    let pieces: Vec<&str> = pattern.split("{}").collect();
+    let first = pieces[0];
+    let start = if first.is_empty() { 0 } else { text.find(first)? + first.len() };
+    let mut pos = start;
+    let mut caps = Vec::with_capacity(pieces.len() - 1);
+    for (i, lit) in pieces.iter().enumerate().skip(1) {
+        let last = i == pieces.len() - 1;
+        let rest = &text[pos..];
+        let end = if lit.is_empty() {
+            if last {
+                rest.len()
+            } else {
+                return None; // two adjacent placeholders are ambiguous
+            }
+        } else if last {
+            rest.rfind(lit)?
+        } else {
+            rest.find(lit)?
+        };
+        caps.push(&rest[..end]);
+        pos += end + lit.len();
+    }
+    Some(caps)
+}
+
+/// The text after `key` up to the first of `ends` (or the end).
+pub fn after<'a>(text: &'a str, key: &str, ends: &[char]) -> Option<&'a str> {
+    let i = text.find(key)? + key.len();
+    let rest = &text[i..];
+    let end = rest.find(|c| ends.contains(&c)).unwrap_or(rest.len());
+    Some(&rest[..end])
+}
+
+/// A number, tolerating surrounding quotes, spaces and a trailing full stop.
+pub fn num(s: &str) -> Option<i64> {
+    s.trim().trim_matches(|c| c == '\'' || c == '"' || c == '.' || c == ',').parse().ok()
+}
+
+/// `[orders-0, orders-1]`, `orders-0,orders-1`, `{orders-0, orders-1}` or
+/// `[TopicPartition(topic='orders', partition=0)]` as `orders-0`, ...
+pub fn partitions(s: &str) -> Vec<String> {
+    let s = s.trim();
+    if s.contains("partition=") {
+        // kafka-python / aiokafka: TopicPartition(topic='orders', partition=0)
+        let mut out = Vec::new();
+        let mut rest = s;
+        while let Some(t) = after(rest, "topic='", &['\'']) {
+            let i = rest.find("topic='").unwrap_or(0);
+            rest = &rest[i + 7..];
+            if let Some(p) = after(rest, "partition=", &[')', ',', ' ']) {
+                if let Some(p) = num(p) {
+                    out.push(format!("{t}-{p}"));
+                }
+            }
+        }
+        return out;
+    }
+    let inner = s.trim_start_matches(['[', '{', '(']).trim_end_matches([']', '}', ')', '.']);
+    inner
+        .split(',')
+        .map(|p| p.trim().trim_matches('"'))
+        .filter(|p| is_partition(p))
+        .map(str::to_string)
+        .collect()
+}
+
+/// `orders-3`: a topic name, a dash, a partition number.
+pub fn is_partition(p: &str) -> bool {
+    match p.rsplit_once('-') {
+        Some((t, n)) => !t.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && !t.contains(' '),
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn captures_placeholders_and_skips_prefixes() {
+        let c = capture("Stabilized group {} generation {} with {} members.", "[GroupCoordinator id=1] Stabilized group demo generation 5 with 3 members.");
+        assert_eq!(c, Some(vec!["demo", "5", "3"]));
+        let c = capture("(reason: {}).", "x (reason: removing member a (b) on heartbeat expiration.).");
+        assert_eq!(c, Some(vec!["removing member a (b) on heartbeat expiration."]));
+        assert_eq!(capture("Stabilized group {}", "nothing here"), None);
+    }
+
+    #[test]
+    fn reads_partition_lists() {
+        assert_eq!(partitions("[orders-0, orders-1]"), vec!["orders-0", "orders-1"]);
+        assert_eq!(partitions("{TopicPartition(topic='orders', partition=2)}"), vec!["orders-2"]);
+        assert!(partitions("[]").is_empty());
+    }
+}
