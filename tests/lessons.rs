@@ -21,14 +21,16 @@ fn every_lesson_runs_to_the_end_with_every_expectation_holding() {
 }
 
 #[test]
-fn the_course_has_its_lessons_in_order_with_two_questions_each_in_both_languages() {
+fn the_course_has_seventeen_lessons_in_order_with_two_questions_and_a_task_each_in_both_languages() {
     let numbers: Vec<u32> = course().iter().map(|l| l.number).collect();
     assert!(numbers.windows(2).all(|w| w[0] < w[1]), "in course order: {numbers:?}");
-    for n in 1..=11 {
+    for n in 0..=16 {
         assert!(numbers.contains(&n), "lesson {n} is in the course: {numbers:?}");
     }
+    assert!(course().len() >= 17, "issue 14: at least 17 lessons");
     for l in course() {
         assert!(l.steps.iter().filter(|s| s.question.is_some()).count() >= 2, "lesson {}", l.number);
+        assert!(l.steps.iter().any(|s| s.task.is_some()), "lesson {}: the learner acts", l.number);
         assert!(validate(l).is_empty());
     }
 }
@@ -254,7 +256,7 @@ fn an_expectation_that_does_not_hold_is_reported_with_what_the_world_holds() {
 }
 
 fn connect_lesson() -> serde_json::Value {
-    let (_, json) = groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| *f == "11-kafka-connect.json").expect("lesson 11");
+    let (_, json) = groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| *f == "12-kafka-connect.json").expect("lesson 12");
     serde_json::from_str(json).unwrap()
 }
 
@@ -335,7 +337,7 @@ fn a_connect_expectation_that_does_not_hold_says_where_the_task_is() {
         { "type": "scheduledRebalance", "worker": "c1", "at": null }
     ]);
     let report = run(&load(&v.to_string()).unwrap(), Answers::Correct).unwrap();
-    let at = "lesson 11 step 3 (lost-tasks-held): ";
+    let at = "lesson 12 step 3 (lost-tasks-held): ";
     assert_eq!(report.failures, vec![
         format!("{at}expected task sink-1 of connect-cluster on c1, but it is unassigned"),
         format!("{at}expected task sink-0 of connect-cluster unassigned (on no live worker), but it is RUNNING on c1"),
@@ -394,6 +396,11 @@ fn show_a_lesson() {
     }
 }
 
+fn kip848_part2() -> serde_json::Value {
+    let (_, json) = groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| *f == "11-kip-848-reconciliation.json").expect("lesson 11");
+    serde_json::from_str(json).unwrap()
+}
+
 fn kip848_lesson() -> serde_json::Value {
     let (_, json) = groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| *f == "10-kip-848.json").expect("lesson 10");
     serde_json::from_str(json).unwrap()
@@ -405,7 +412,7 @@ fn kip848_lesson() -> serde_json::Value {
 fn lesson_10_fences_the_crashed_member_one_session_timeout_after_its_last_heartbeat() {
     use groupscope::sim::trace::EventKind;
     use groupscope::sim::NodeId;
-    let lesson = groupscope::lesson::find("kip-848").expect("lesson 10").clone();
+    let lesson = groupscope::lesson::find("kip-848-reconciliation").expect("lesson 11").clone();
     let (mut s, mut player) = LessonSession::start(lesson).unwrap();
     let mut fenced_at = None;
     while s.phase != Phase::Free {
@@ -485,23 +492,23 @@ fn kip_848_names_are_checked_against_the_protocol_of_the_group_and_consumer() {
 
 #[test]
 fn a_consumer_added_to_a_kip_848_group_is_a_consumer_protocol_consumer() {
-    let mut v = kip848_lesson();
+    let mut v = kip848_part2();
     // A classic group next to the consumer group: c3 (classic) starts with the scenario,
     // the consumer added to demo by step 5 is c4.
     v["scenario"]["groups"].as_array_mut().unwrap().push(serde_json::json!({ "groupId": "classic", "consumers": 1, "config": { "topics": ["orders"] } }));
-    v["steps"][5]["expect"] = serde_json::json!([
+    v["steps"][3]["expect"] = serde_json::json!([
         { "type": "memberEpoch", "consumer": "c4", "epoch": 3 },
         { "type": "memberEpoch", "consumer": "c3", "epoch": 3 }
     ]);
     let e = load_error(&v.to_string());
-    assert!(e.contains("step 6 (revoke-first).expect[1]: 'c3' is a classic consumer"), "{e}");
+    assert!(e.contains("step 4 (revoke-first).expect[1]: 'c3' is a classic consumer"), "{e}");
     assert!(!e.contains("expect[0]"), "c4 joined demo, a consumer-protocol group:\n{e}");
 }
 
 #[test]
 fn a_kip_848_expectation_that_does_not_hold_says_what_the_coordinator_holds() {
-    let mut v = kip848_lesson();
-    v["steps"][4]["expect"] = serde_json::json!([
+    let mut v = kip848_part2();
+    v["steps"][2]["expect"] = serde_json::json!([
         { "type": "groupEpoch", "group": "demo", "epoch": 2 },
         { "type": "targetAssignmentEpoch", "group": "demo", "epoch": 4 },
         { "type": "memberEpoch", "consumer": "c3", "epoch": null },
@@ -514,7 +521,7 @@ fn a_kip_848_expectation_that_does_not_hold_says_what_the_coordinator_holds() {
         { "type": "memberState", "consumer": "c3", "state": "RECONCILING" }
     ]);
     let report = run(&load(&v.to_string()).unwrap(), Answers::Correct).unwrap();
-    let at = "lesson 10 step 5 (third-member-joins): ";
+    let at = "lesson 11 step 3 (third-member-joins): ";
     assert_eq!(report.failures, vec![
         format!("{at}expected group demo at group epoch 2, but it is 3"),
         format!("{at}expected group demo's target assignment at epoch 4, but it is 3"),
@@ -760,4 +767,17 @@ fn a_task_with_one_option_unknown_faults_or_no_goal_is_rejected() {
     ] {
         assert!(e.contains(&needle), "missing '{needle}' in:\n{e}");
     }
+}
+
+#[test]
+fn bad_deep_links_say_what_is_wrong_and_a_bad_index_names_its_entry() {
+    use groupscope::lesson::registry::{explain_link, parse_index, BadLink};
+    let last = course().iter().map(|l| l.number).max().unwrap();
+    let steps = groupscope::lesson::find("4").unwrap().steps.len();
+    assert_eq!(explain_link("#lesson=99").err(), Some(BadLink::NoLesson { key: "99".into(), first: 0, last }));
+    assert_eq!(explain_link("#lesson=abc").err(), Some(BadLink::NoLesson { key: "abc".into(), first: 0, last }));
+    assert_eq!(explain_link("#lesson=4&step=99").err(), Some(BadLink::NoStep { lesson: 4, key: "99".into(), steps }));
+    assert_eq!(explain_link("#lesson=consumer-crashes&step=crash").map(|(l, i)| (l.number, i)), Ok((4, 1)));
+    assert!(parse_index(r#"["01-finding-the-coordinator.json", "../secret.json"]"#).unwrap_err().contains("lessons/index.json[1]: '../secret.json' is not a lesson file name"));
+    assert!(parse_index("{}").unwrap_err().contains("expected a JSON array of lesson file names"));
 }

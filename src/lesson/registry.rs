@@ -32,8 +32,12 @@ course!(
     "08-static-membership.json",
     "09-coordinator-dies.json",
     "10-kip-848.json",
-    "11-kafka-connect.json",
-    "12-lag-and-scaling.json",
+    "11-kip-848-reconciliation.json",
+    "12-kafka-connect.json",
+    "13-lag-and-scaling.json",
+    "14-rebalance-storms.json",
+    "15-assignor-trade-offs.json",
+    "16-choosing-timeouts.json",
 );
 
 /// The runtime index of the site's `lessons/` folder: a JSON array of file names.
