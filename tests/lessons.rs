@@ -21,14 +21,16 @@ fn every_lesson_runs_to_the_end_with_every_expectation_holding() {
 }
 
 #[test]
-fn the_course_has_its_lessons_in_order_with_two_questions_each_in_both_languages() {
+fn the_course_has_seventeen_lessons_in_order_with_two_questions_and_a_task_each_in_both_languages() {
     let numbers: Vec<u32> = course().iter().map(|l| l.number).collect();
     assert!(numbers.windows(2).all(|w| w[0] < w[1]), "in course order: {numbers:?}");
-    for n in 1..=11 {
+    for n in 0..=16 {
         assert!(numbers.contains(&n), "lesson {n} is in the course: {numbers:?}");
     }
+    assert!(course().len() >= 17, "issue 14: at least 17 lessons");
     for l in course() {
         assert!(l.steps.iter().filter(|s| s.question.is_some()).count() >= 2, "lesson {}", l.number);
+        assert!(l.steps.iter().any(|s| s.task.is_some()), "lesson {}: the learner acts", l.number);
         assert!(validate(l).is_empty());
     }
 }
@@ -42,19 +44,23 @@ fn the_course_lists_exactly_the_files_of_the_lessons_folder_which_the_page_fetch
     let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
         .expect("lessons/")
         .map(|e| e.expect("entry").file_name().into_string().expect("UTF-8 name"))
-        .filter(|f| f.ends_with(".json"))
+        .filter(|f| f.ends_with(".json") && f != groupscope::lesson::registry::INDEX)
         .collect();
     on_disk.sort();
     let listed: Vec<String> = groupscope::lesson::registry::FILES.iter().map(|f| f.to_string()).collect();
     assert_eq!(listed, on_disk);
+    // The page reads lessons/index.json at run time: it lists the same files, in course order.
+    let index = std::fs::read_to_string(dir.join(groupscope::lesson::registry::INDEX)).expect("lessons/index.json");
+    assert_eq!(groupscope::lesson::registry::parse_index(&index).unwrap(), listed);
 }
 
 #[test]
-fn lesson_2_answers_in_chinese_whether_the_coordinator_runs_on_the_client() {
+fn lesson_2_asks_in_chinese_whether_the_protocol_is_peer_to_peer_and_the_coordinator_on_the_client() {
     let l = groupscope::lesson::find("joining").expect("lesson 2");
-    let zh: String = l.steps.iter().map(|s| s.narration.zh.as_str()).collect();
-    assert!(zh.contains("协调者在客户端吗？不在。"), "the question is asked and answered");
-    assert!(zh.contains("组协调者（Group Coordinator）运行在 broker 上"));
+    let q = l.steps.iter().find_map(|s| s.question.as_ref().filter(|q| q.prompt.zh.contains("协调者在客户端吗？"))).expect("the origin question is a prediction");
+    assert!(q.prompt.zh.contains("端对端"), "{}", q.prompt.zh);
+    assert!(q.explanation.zh.contains("协调者在客户端吗？不在。") && q.explanation.zh.contains("组协调者（Group Coordinator）运行在 broker 上"));
+    assert!(!l.steps.iter().any(|s| s.narration.zh.contains("不在。")), "the narration shown with the question does not answer it");
 }
 
 #[test]
@@ -78,8 +84,8 @@ fn wrong_and_revealed_answers_play_the_same_simulation_and_say_so() {
 fn answering_gives_feedback_with_the_explanation_and_resumes_the_run() {
     let lesson = groupscope::lesson::find("4").unwrap().clone();
     let (mut s, mut player) = LessonSession::start(lesson).unwrap();
-    assert_eq!(s.phase, Phase::Running);
-    assert!(s.answer(&mut player, Choice::Index(0)).is_err(), "no question is waiting yet");
+    assert_eq!(s.phase, Phase::Question, "lesson 4 opens with who heartbeats whom");
+    assert!(s.choose(&mut player, 0).is_err(), "no task is waiting");
     s.play_step_through(&mut player, None).unwrap();
     s.next(&mut player);
     assert_eq!((s.step, s.phase), (1, Phase::Question));
@@ -89,7 +95,7 @@ fn answering_gives_feedback_with_the_explanation_and_resumes_the_run() {
     assert!(s.answer(&mut player, Choice::Target("c1".into())).is_err(), "a click on a choice question");
     let f = s.answer(&mut player, Choice::Index(0)).unwrap();
     assert!(!f.correct);
-    assert_eq!(f.answer, Choice::Index(1));
+    assert_eq!(f.answer, Choice::Index(3));
     assert!(f.explanation.en.contains("session.timeout.ms") && f.explanation.zh.contains("session.timeout.ms"));
     assert!(player.playing && s.phase == Phase::Running);
     // The page's animation frames: the lesson pauses on the session timeout, not later.
@@ -144,7 +150,7 @@ fn seeking_back_returns_the_lesson_to_the_step_of_that_time_and_replays_identica
 }
 
 fn demo_lesson() -> String {
-    groupscope::lesson::registry::SOURCES[3].1.to_string()
+    groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| *f == "04-consumer-crashes.json").expect("lesson 4").1.to_string()
 }
 
 fn load_error(json: &str) -> String {
@@ -197,6 +203,7 @@ fn duplicate_step_ids_too_few_questions_and_unchecked_questions_are_rejected() {
     let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
     v["steps"][2]["id"] = "crash".into();
     v["steps"][3].as_object_mut().unwrap().remove("question");
+    v["steps"][0].as_object_mut().unwrap().remove("question");
     v["steps"][1]["expect"] = serde_json::json!([]);
     let e = load_error(&v.to_string());
     assert!(e.contains("step 3 (crash).id: 'crash' is used by an earlier step"), "{e}");
@@ -218,6 +225,15 @@ fn a_question_asked_after_its_outcome_or_an_event_that_never_comes_fails_the_run
     v["steps"][1]["expect"] = serde_json::json!([{ "type": "knownCoordinator", "consumer": "c1", "broker": "broker-1" }]);
     v["steps"].as_array_mut().unwrap().truncate(2);
     v["steps"][0]["question"] = v["steps"][1]["question"].clone();
+    // A lesson needs a task: crash c1 (the wrong option crashes c3 and leaves c1 alive).
+    v["steps"].as_array_mut().unwrap().push(serde_json::json!({
+        "id": "act", "narration": { "en": "Crash c1.", "zh": "让 c1 崩溃。" },
+        "task": { "prompt": { "en": "Crash c1.", "zh": "让 c1 崩溃。" },
+                  "options": [{ "label": { "en": "c1", "zh": "c1" }, "faults": [{ "type": "crashConsumer", "consumer": 1 }] },
+                              { "label": { "en": "c3", "zh": "c3" }, "faults": [{ "type": "crashConsumer", "consumer": 3 }] }],
+                  "answer": 0, "goal": [{ "type": "memberState", "consumer": "c1", "state": "crashed" }],
+                  "hint": { "en": "Not c1.", "zh": "不是 c1。" }, "done": { "en": "Done.", "zh": "完成。" } },
+        "until": { "type": "acted" } }));
     let report = run(&load(&v.to_string()).unwrap(), Answers::Correct).unwrap();
     assert!(report.failures.is_empty(), "{:?}", report.failures);
 
@@ -241,7 +257,7 @@ fn an_expectation_that_does_not_hold_is_reported_with_what_the_world_holds() {
 }
 
 fn connect_lesson() -> serde_json::Value {
-    let (_, json) = groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| *f == "11-kafka-connect.json").expect("lesson 11");
+    let (_, json) = groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| *f == "12-kafka-connect.json").expect("lesson 12");
     serde_json::from_str(json).unwrap()
 }
 
@@ -322,7 +338,7 @@ fn a_connect_expectation_that_does_not_hold_says_where_the_task_is() {
         { "type": "scheduledRebalance", "worker": "c1", "at": null }
     ]);
     let report = run(&load(&v.to_string()).unwrap(), Answers::Correct).unwrap();
-    let at = "lesson 11 step 3 (lost-tasks-held): ";
+    let at = "lesson 12 step 3 (lost-tasks-held): ";
     assert_eq!(report.failures, vec![
         format!("{at}expected task sink-1 of connect-cluster on c1, but it is unassigned"),
         format!("{at}expected task sink-0 of connect-cluster unassigned (on no live worker), but it is RUNNING on c1"),
@@ -344,16 +360,24 @@ fn the_readme_example_lesson_is_valid_and_runs_to_its_end() {
 }
 
 /// `LESSON=4 cargo test --test lessons show_a_lesson -- --nocapture` prints when
-/// each step of lesson 4 ends and the trace's narration, for lesson authors.
+/// each step of lesson 4 ends and the trace's narration, for lesson authors;
+/// `LESSON_FILE=lessons/04-consumer-crashes.json` reads a draft from disk instead.
 #[test]
 fn show_a_lesson() {
-    let Ok(key) = std::env::var("LESSON") else { return };
-    let lesson = course().iter().find(|l| l.id == key || l.number.to_string() == key).expect("no such lesson");
+    let from_disk = std::env::var("LESSON_FILE").ok().map(|f| load(&std::fs::read_to_string(&f).expect("LESSON_FILE")).unwrap_or_else(|e| panic!("{e}")));
+    let lesson = match (from_disk, std::env::var("LESSON")) {
+        (Some(l), _) => Box::leak(Box::new(l)),
+        (None, Ok(key)) => course().iter().find(|l| l.id == key || l.number.to_string() == key).expect("no such lesson"),
+        (None, Err(_)) => return,
+    };
     let (mut s, mut player) = groupscope::lesson::LessonSession::start(lesson.clone()).unwrap();
     let mut shown = 0;
     while s.phase != groupscope::lesson::Phase::Free {
         let answer = s.question().map(|q| q.answer.clone());
         let r = s.play_step_through(&mut player, answer);
+        if let Ok(r) = &r {
+            println!("  (step began at {} ms; missed try: {:?})", s.started_at(), r.missed);
+        }
         for e in &player.world.trace[shown..] {
             if let Some(line) = groupscope::narrate::sentence(&player.world, e, groupscope::i18n::Lang::En) {
                 if !line.contains("Heartbeat") && !line.contains("heartbeat.interval") {
@@ -373,6 +397,11 @@ fn show_a_lesson() {
     }
 }
 
+fn kip848_part2() -> serde_json::Value {
+    let (_, json) = groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| *f == "11-kip-848-reconciliation.json").expect("lesson 11");
+    serde_json::from_str(json).unwrap()
+}
+
 fn kip848_lesson() -> serde_json::Value {
     let (_, json) = groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| *f == "10-kip-848.json").expect("lesson 10");
     serde_json::from_str(json).unwrap()
@@ -384,7 +413,7 @@ fn kip848_lesson() -> serde_json::Value {
 fn lesson_10_fences_the_crashed_member_one_session_timeout_after_its_last_heartbeat() {
     use groupscope::sim::trace::EventKind;
     use groupscope::sim::NodeId;
-    let lesson = groupscope::lesson::find("kip-848").expect("lesson 10").clone();
+    let lesson = groupscope::lesson::find("kip-848-reconciliation").expect("lesson 11").clone();
     let (mut s, mut player) = LessonSession::start(lesson).unwrap();
     let mut fenced_at = None;
     while s.phase != Phase::Free {
@@ -464,23 +493,23 @@ fn kip_848_names_are_checked_against_the_protocol_of_the_group_and_consumer() {
 
 #[test]
 fn a_consumer_added_to_a_kip_848_group_is_a_consumer_protocol_consumer() {
-    let mut v = kip848_lesson();
+    let mut v = kip848_part2();
     // A classic group next to the consumer group: c3 (classic) starts with the scenario,
     // the consumer added to demo by step 5 is c4.
     v["scenario"]["groups"].as_array_mut().unwrap().push(serde_json::json!({ "groupId": "classic", "consumers": 1, "config": { "topics": ["orders"] } }));
-    v["steps"][5]["expect"] = serde_json::json!([
+    v["steps"][3]["expect"] = serde_json::json!([
         { "type": "memberEpoch", "consumer": "c4", "epoch": 3 },
         { "type": "memberEpoch", "consumer": "c3", "epoch": 3 }
     ]);
     let e = load_error(&v.to_string());
-    assert!(e.contains("step 6 (revoke-first).expect[1]: 'c3' is a classic consumer"), "{e}");
+    assert!(e.contains("step 4 (revoke-first).expect[1]: 'c3' is a classic consumer"), "{e}");
     assert!(!e.contains("expect[0]"), "c4 joined demo, a consumer-protocol group:\n{e}");
 }
 
 #[test]
 fn a_kip_848_expectation_that_does_not_hold_says_what_the_coordinator_holds() {
-    let mut v = kip848_lesson();
-    v["steps"][4]["expect"] = serde_json::json!([
+    let mut v = kip848_part2();
+    v["steps"][2]["expect"] = serde_json::json!([
         { "type": "groupEpoch", "group": "demo", "epoch": 2 },
         { "type": "targetAssignmentEpoch", "group": "demo", "epoch": 5 },
         { "type": "memberEpoch", "consumer": "c3", "epoch": null },
@@ -493,7 +522,7 @@ fn a_kip_848_expectation_that_does_not_hold_says_what_the_coordinator_holds() {
         { "type": "memberState", "consumer": "c3", "state": "RECONCILING" }
     ]);
     let report = run(&load(&v.to_string()).unwrap(), Answers::Correct).unwrap();
-    let at = "lesson 10 step 5 (third-member-joins): ";
+    let at = "lesson 11 step 3 (third-member-joins): ";
     assert_eq!(report.failures, vec![
         format!("{at}expected group demo at group epoch 2, but it is 4"),
         format!("{at}expected group demo's target assignment at epoch 5, but it is 4"),
@@ -506,4 +535,250 @@ fn a_kip_848_expectation_that_does_not_hold_says_what_the_coordinator_holds() {
         format!("{at}expected group demo to be Stable, but it is Reconciling"),
         format!("{at}expected c3 to be RECONCILING, but it is JOINING"),
     ]);
+}
+
+/// Lesson authors: `COURSE_FROM_DISK=1 cargo test --test lessons the_course_on_disk -- --nocapture`
+/// validates the lessons/ folder as it is on disk (the page's runtime index
+/// included) and plays every lesson right and wrong, without a rebuild.
+#[test]
+fn the_course_on_disk() {
+    if std::env::var("COURSE_FROM_DISK").is_err() {
+        return;
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("lessons");
+    let mut files: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).filter(|f| f.ends_with(".json") && f != "index.json").collect();
+    files.sort();
+    let texts: Vec<(String, String)> = files.iter().map(|f| (f.clone(), std::fs::read_to_string(dir.join(f)).unwrap())).collect();
+    let course = groupscope::lesson::registry::parse_course(texts.iter().map(|(f, t)| (f.as_str(), t.as_str()))).unwrap_or_else(|e| panic!("{e}"));
+    let mut bad = Vec::new();
+    for l in &course {
+        for a in [Answers::Correct, Answers::Wrong] {
+            match run(l, a) {
+                Ok(r) => {
+                    bad.extend(r.failures.iter().map(|f| format!("{a:?}: {f}")));
+                    for st in &r.steps {
+                        let wall = (st.reached_at - st.started_at) / u64::from(l.speed);
+                        if wall > 10_000 {
+                            bad.push(format!("lesson {} step {}: waits {wall} ms of wall time at speed {}", l.number, st.id, l.speed));
+                        }
+                    }
+                }
+                Err(e) => bad.push(format!("{a:?}: {e}")),
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    println!("{} lessons on disk validate and run", course.len());
+}
+
+#[test]
+fn a_prediction_is_committed_and_the_verdict_and_its_why_not_wait_for_the_event() {
+    let lesson = groupscope::lesson::find("consumer-crashes").unwrap().clone();
+    let (mut s, mut player) = LessonSession::start(lesson).unwrap();
+    while s.question().is_none() {
+        let a = s.task().map(|t| Choice::Index(t.answer));
+        s.play_step_through(&mut player, a).unwrap();
+        s.next(&mut player);
+    }
+    let q = s.question().unwrap().clone();
+    let wrong = (0..q.choices.len()).map(Choice::Index).find(|c| *c != q.answer).unwrap();
+    s.answer(&mut player, wrong.clone()).unwrap();
+    let committed = s.prediction().expect("while the run plays, the learner sees what they predicted");
+    assert_eq!(committed.chosen.as_ref(), Some(&wrong));
+    assert!(s.verdict().is_none(), "no right/wrong and no explanation before the step's event");
+    let r = loop {
+        if let Some(r) = s.tick(&mut player, 16.0) {
+            break r;
+        }
+    };
+    assert!(r.failures.is_empty(), "{:?}", r.failures);
+    let v = s.verdict().expect("the verdict once the event happened");
+    assert!(!v.correct);
+    let key = match &wrong {
+        Choice::Index(i) => i.to_string(),
+        Choice::Target(t) => t.clone(),
+    };
+    assert_eq!(v.why_not.as_ref(), q.why_not.get(&key), "the chosen wrong option's own why-not");
+    assert!(v.why_not.is_some());
+    assert!(s.prediction().is_none());
+}
+
+#[test]
+fn every_wrong_option_needs_its_own_why_not_and_the_answer_none() {
+    let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
+    let q = |v: &mut serde_json::Value| -> usize { v["steps"].as_array().unwrap().iter().position(|s| s["question"]["choices"].is_array()).unwrap() };
+    let i = q(&mut v);
+    let answer = v["steps"][i]["question"]["answer"].as_u64().unwrap();
+    let wrong = (0..4).find(|k| *k != answer).unwrap();
+    v["steps"][i]["question"]["whyNot"].as_object_mut().unwrap().remove(&wrong.to_string());
+    v["steps"][i]["question"]["whyNot"][answer.to_string()] = serde_json::json!({ "en": "it is right", "zh": "它是对的" });
+    let e = load_error(&v.to_string());
+    let id = v["steps"][i]["id"].as_str().unwrap().to_string();
+    assert!(e.contains(&format!("step {} ({id}).question.whyNot: choice {wrong} has no \"why not\"", i + 1)), "{e}");
+    assert!(e.contains(&format!("step {} ({id}).question.whyNot.{answer}: not a wrong option", i + 1)), "{e}");
+}
+
+#[test]
+fn choices_are_shuffled_per_learner_stably_and_presenters_see_the_authored_order() {
+    use groupscope::lesson::fair::order;
+    assert_eq!(order(4, None, "consumer-crashes", "crash"), vec![0, 1, 2, 3], "same order for everyone");
+    let a = order(4, Some(7), "consumer-crashes", "crash");
+    assert_eq!(a, order(4, Some(7), "consumer-crashes", "crash"), "stable for one learner");
+    let mut sorted = a.clone();
+    sorted.sort();
+    assert_eq!(sorted, vec![0, 1, 2, 3], "a permutation");
+    // Over many learners every choice lands in every position.
+    let mut seen = [[0u32; 4]; 4];
+    for seed in 0..400 {
+        for (pos, c) in order(4, Some(seed), "consumer-crashes", "crash").into_iter().enumerate() {
+            seen[c][pos] += 1;
+        }
+    }
+    assert!(seen.iter().flatten().all(|n| *n > 50), "{seen:?}");
+    // The session labels answers by the learner's letters.
+    let lesson = groupscope::lesson::find("consumer-crashes").unwrap().clone();
+    let (mut s, _player) = LessonSession::start(lesson).unwrap();
+    s.learner = Some(7);
+    let step = s.lesson.steps.iter().position(|st| st.question.as_ref().is_some_and(|q| !q.choices.is_empty())).unwrap();
+    let pos = order(s.lesson.steps[step].question.as_ref().unwrap().choices.len(), Some(7), "consumer-crashes", &s.lesson.steps[step].id).iter().position(|c| *c == 1).unwrap();
+    assert_eq!(s.letter_of(step, &Choice::Index(1)), Some((b'A' + pos as u8) as char));
+}
+
+#[test]
+fn a_course_whose_right_answers_sit_in_one_position_or_are_the_longest_is_rejected() {
+    use groupscope::lesson::fair::balance;
+    assert_eq!(balance(course()), Vec::<String>::new(), "the course itself is balanced");
+    // Every right answer moved to position A, and made the longest choice.
+    let mut broken: Vec<Lesson> = course().to_vec();
+    for l in &mut broken {
+        for st in &mut l.steps {
+            let Some(q) = st.question.as_mut() else { continue };
+            let Choice::Index(a) = q.answer else { continue };
+            let right = q.choices.remove(a);
+            q.choices.insert(0, right);
+            q.choices[0].en.push_str(" — and this is certainly the most complete and careful of the options offered here");
+            q.answer = Choice::Index(0);
+        }
+    }
+    let e = balance(&broken).join("\n");
+    assert!(e.contains("right answers are choice A (at most"), "{e}");
+    assert!(e.contains("the right answer is the longest choice in"), "{e}");
+    assert!(e.contains("all 2 right answers are choice A") || e.contains("right answers are choice A; vary"), "{e}");
+}
+
+#[test]
+fn a_question_conceals_its_declared_items_only_while_it_waits_and_they_must_exist() {
+    use groupscope::lesson::conceal::Kind;
+    let lesson = groupscope::lesson::find("finding-the-coordinator").unwrap().clone();
+    let (mut s, mut player) = LessonSession::start(lesson).unwrap();
+    assert_eq!(s.phase, Phase::Question);
+    assert!(s.concealed().hides(Kind::Coordinator, "payments"), "the question is which broker coordinates payments");
+    assert!(!s.concealed().hides(Kind::Coordinator, "shipping"));
+    let a = s.question().unwrap().answer.clone();
+    s.answer(&mut player, a).unwrap();
+    assert!(s.concealed().is_empty(), "once answered, the run may show it");
+    let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
+    let i = v["steps"].as_array().unwrap().iter().position(|s| s["question"].is_object()).unwrap();
+    v["steps"][i]["question"]["conceals"] = serde_json::json!([{ "type": "leader", "group": "nowhere" }, { "type": "owners", "group": "demo" }, { "type": "ring", "group": "demo" }]);
+    let e = load_error(&v.to_string());
+    assert!(e.contains("unknown variant `ring`"), "{e}");
+    v["steps"][i]["question"]["conceals"] = serde_json::json!([{ "type": "leader", "group": "nowhere" }, { "type": "owners", "group": "demo" }]);
+    let e = load_error(&v.to_string());
+    assert!(e.contains(&format!("question.conceals[0]: 'nowhere' is not a group of this lesson")), "{e}");
+    assert!(!e.contains("conceals[1]"), "{e}");
+}
+
+#[test]
+fn a_missed_try_shows_the_hint_goes_back_and_a_right_try_reaches_the_goal() {
+    let lesson = groupscope::lesson::find("consumer-crashes").unwrap().clone();
+    let (mut s, mut player) = LessonSession::start(lesson).unwrap();
+    while s.task().is_none() {
+        let a = s.question().map(|q| q.answer.clone());
+        s.play_step_through(&mut player, a).unwrap();
+        s.next(&mut player);
+    }
+    let t = s.task().unwrap().clone();
+    let before = (player.now(), player.script.len(), groupscope::sim::trace::trace_hash(&player.world.trace));
+    assert!(!player.playing, "the run waits for the learner");
+    let wrong = (0..t.options.len()).find(|i| *i != t.answer).unwrap();
+    let r = s.play_step_through(&mut player, Some(Choice::Index(wrong))).unwrap();
+    assert!(r.missed.is_some(), "a wrong try misses the goal");
+    assert_eq!(s.phase, Phase::Missed);
+    assert_eq!(s.task().map(|t| &t.hint), Some(&t.hint), "the hint is shown");
+    s.retry(&mut player).unwrap();
+    assert_eq!((player.now(), player.script.len(), groupscope::sim::trace::trace_hash(&player.world.trace)), before, "back to just before the try");
+    assert_eq!(s.phase, Phase::Act);
+    let r = s.play_step_through(&mut player, Some(Choice::Index(t.answer))).unwrap();
+    assert_eq!(r.missed, None);
+    assert_eq!(s.phase, Phase::Reached);
+    assert_eq!(s.tries[s.step], (1, true));
+}
+
+#[test]
+fn every_task_misses_with_each_wrong_option_and_reaches_its_goal_with_its_answer() {
+    for lesson in course() {
+        for (i, st) in lesson.steps.iter().enumerate() {
+            let Some(t) = &st.task else { continue };
+            for o in 0..t.options.len() {
+                let (mut s, mut player) = LessonSession::open_at(lesson.clone(), i).unwrap();
+                let r = s.play_step_through(&mut player, Some(Choice::Index(o))).unwrap_or_else(|e| panic!("{e}"));
+                assert_eq!(r.missed.is_none(), o == t.answer, "lesson {} step {} option {o}: {:?}", lesson.number, st.id, r.missed);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_lesson_has_a_task_and_no_step_waits_more_than_ten_seconds_of_wall_time() {
+    for lesson in course() {
+        assert!(lesson.steps.iter().any(|s| s.task.is_some()), "lesson {}: the learner acts", lesson.number);
+        let report = run(lesson, Answers::Correct).unwrap();
+        for st in &report.steps {
+            let wall = (st.reached_at - st.started_at) / u64::from(lesson.speed);
+            assert!(wall <= groupscope::lesson::model::MAX_WAIT_WALL_MS, "lesson {} step {}: {wall} ms of wall time at speed {}", lesson.number, st.id, lesson.speed);
+        }
+    }
+    let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
+    for st in v["steps"].as_array_mut().unwrap() {
+        st.as_object_mut().unwrap().remove("task");
+        if st["until"]["type"] == "acted" {
+            st["until"] = serde_json::json!({ "type": "elapsed", "ms": 1 });
+        }
+    }
+    let e = load_error(&v.to_string());
+    assert!(e.contains("steps: a lesson needs at least one step where the learner acts (a task); this one has none"), "{e}");
+}
+
+#[test]
+fn a_task_with_one_option_unknown_faults_or_no_goal_is_rejected() {
+    let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
+    let i = v["steps"].as_array().unwrap().iter().position(|s| s["task"].is_object()).unwrap();
+    let id = v["steps"][i]["id"].as_str().unwrap().to_string();
+    v["steps"][i]["task"]["options"].as_array_mut().unwrap().truncate(1);
+    v["steps"][i]["task"]["options"][0]["faults"] = serde_json::json!([{ "type": "crashConsumer", "consumer": 9 }]);
+    v["steps"][i]["task"]["goal"] = serde_json::json!([]);
+    v["steps"][i]["task"]["answer"] = 3.into();
+    let e = load_error(&v.to_string());
+    let at = format!("step {} ({id}).task", i + 1);
+    for needle in [
+        format!("{at}.options: a task needs at least 2 options"),
+        format!("{at}.options[0].faults[0]: 'c9' is not a consumer of this lesson"),
+        format!("{at}.goal: a task needs a goal the run checks"),
+        format!("{at}.answer: 3 is out of range (there are 1 options"),
+    ] {
+        assert!(e.contains(&needle), "missing '{needle}' in:\n{e}");
+    }
+}
+
+#[test]
+fn bad_deep_links_say_what_is_wrong_and_a_bad_index_names_its_entry() {
+    use groupscope::lesson::registry::{explain_link, parse_index, BadLink};
+    let last = course().iter().map(|l| l.number).max().unwrap();
+    let steps = groupscope::lesson::find("4").unwrap().steps.len();
+    assert_eq!(explain_link("#lesson=99").err(), Some(BadLink::NoLesson { key: "99".into(), first: 0, last }));
+    assert_eq!(explain_link("#lesson=abc").err(), Some(BadLink::NoLesson { key: "abc".into(), first: 0, last }));
+    assert_eq!(explain_link("#lesson=4&step=99").err(), Some(BadLink::NoStep { lesson: 4, key: "99".into(), steps }));
+    assert_eq!(explain_link("#lesson=consumer-crashes&step=crash").map(|(l, i)| (l.number, i)), Ok((4, 1)));
+    assert!(parse_index(r#"["01-finding-the-coordinator.json", "../secret.json"]"#).unwrap_err().contains("lessons/index.json[1]: '../secret.json' is not a lesson file name"));
+    assert!(parse_index("{}").unwrap_err().contains("expected a JSON array of lesson file names"));
 }

@@ -84,8 +84,9 @@ impl Condition {
             (Condition::Redelivered { consumer }, EventKind::RecordsProcessed { node, redelivered, .. }) => {
                 *redelivered > 0 && node_is(consumer, *node)
             }
-            (Condition::OffsetsCommitted { group, partition }, EventKind::OffsetsCommitted { group_id, offsets }) => {
-                group_id == group && partition.as_ref().is_none_or(|p| offsets.iter().any(|(tp, _)| tp.to_string() == *p))
+            (Condition::OffsetsCommitted { group, partition, above }, EventKind::OffsetsCommitted { group_id, offsets }) => {
+                group_id == group
+                    && partition.as_ref().is_none_or(|p| offsets.iter().any(|(tp, o)| tp.to_string() == *p && above.is_none_or(|a| *o > a)))
             }
             (
                 Condition::CoordinatorState { group, state },
@@ -132,13 +133,15 @@ impl Condition {
                 Some(c) => format!("{c} processes records a second time"),
                 None => "records are processed a second time".into(),
             },
-            Condition::OffsetsCommitted { group, partition } => match partition {
-                Some(p) => format!("group {group} commits an offset of {p}"),
-                None => format!("group {group} commits offsets"),
+            Condition::OffsetsCommitted { group, partition, above } => match (partition, above) {
+                (Some(p), Some(a)) => format!("group {group} commits an offset above {a} for {p}"),
+                (Some(p), None) => format!("group {group} commits an offset of {p}"),
+                (None, _) => format!("group {group} commits offsets"),
             },
             Condition::CoordinatorState { group, state } => format!("the coordinator context of group {group} becomes {state}"),
             Condition::Note { contains, .. } => format!("a note containing '{contains}'"),
             Condition::Elapsed { ms } => format!("{ms} ms of simulated time pass"),
+            Condition::Acted => "the learner acts".to_string(),
             Condition::Fenced { consumer } => format!("the coordinator fences {consumer}'s member"),
             Condition::TaskState { group, task, state, worker } => {
                 format!("task {task} of {group} changes to {state}{}", worker.as_deref().map(|w| format!(" on {w}")).unwrap_or_default())
@@ -314,6 +317,16 @@ impl Expectation {
                 let tp: TopicPartition = partition.parse()?;
                 let actual = world.committed_offsets(group).and_then(|o| o.get(&tp).copied());
                 if actual == *offset { Ok(()) } else { fail(format!("group {group}'s committed offset of {partition} to be {}", show(*offset)), show(actual)) }
+            }
+            Expectation::CommittedNext { group, partition } => {
+                let tp: TopicPartition = partition.parse()?;
+                let actual = world.committed_offsets(group).and_then(|o| o.get(&tp).copied());
+                let processed = world.cluster.stats.processed_until.get(&(group.clone(), tp)).copied().unwrap_or(0);
+                if actual.is_some_and(|o| o >= 1 && o <= processed) {
+                    Ok(())
+                } else {
+                    fail(format!("group {group}'s committed offset of {partition} to be a position in 1..={processed} (the next record to read)"), show(actual))
+                }
             }
             Expectation::Time { ms } => {
                 if world.now == *ms { Ok(()) } else { fail(format!("the event at {ms} ms"), format!("{} ms", world.now)) }

@@ -8,15 +8,20 @@
 //! - `check`: conditions (which event ends a step) and expectations;
 //! - `session`: the API the page's lesson player drives, on top of `Player`;
 //! - `runner`: plays a lesson headless (native tests);
+//! - `conceal`: what the page hides while a question waits;
+//! - `fair`: the per-learner choice order and the course's answer balance;
 //! - `registry`: the embedded course.
 
 mod check;
+pub mod conceal;
+pub mod fair;
 pub mod model;
 pub mod registry;
 pub mod runner;
 pub mod session;
 pub mod validate;
 
-pub use model::{Choice, Condition, Expectation, Lang, Lesson, Question, Step, Text};
+pub use conceal::{Concealed, Secret};
+pub use model::{Choice, Condition, Expectation, Lang, Lesson, Question, Step, Task, TaskOption, Text};
 pub use registry::{find, lessons, parse_link};
 pub use session::{Feedback, LessonSession, Phase, Progress, Reached};

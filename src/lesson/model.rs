@@ -38,6 +38,10 @@ pub struct Lesson {
     pub summary: Text,
     pub scenario: Scenario,
     pub steps: Vec<Step>,
+    /// The lesson's default speed when it opens (simulated ms per wall ms, a
+    /// whole number); chosen so no step waits more than about 10 s of wall time.
+    #[serde(default = "default_speed")]
+    pub speed: u32,
     /// The free-play end: what to try from the lesson's final state.
     #[serde(rename = "tryIt")]
     pub try_it: TryIt,
@@ -53,6 +57,13 @@ pub struct TryIt {
     #[serde(default)]
     pub faults: Vec<Fault>,
 }
+
+fn default_speed() -> u32 {
+    1
+}
+
+/// Longest wall time a step should wait for its event at the lesson's speed.
+pub const MAX_WAIT_WALL_MS: u64 = 10_000;
 
 /// Default bound on how long a step may wait for its event (simulated ms).
 pub const DEFAULT_WITHIN_MS: Millis = 60_000;
@@ -78,6 +89,11 @@ pub struct Step {
     /// waits for the answer.
     #[serde(default)]
     pub question: Option<Question>,
+    /// The learner acts (crashes, pauses, restarts, adds a consumer): the run
+    /// waits for one of the task's options, then checks its goal when the
+    /// step's event happens (or its `withinMs` passes without it).
+    #[serde(default)]
+    pub task: Option<Task>,
     /// The event that ends the step.
     pub until: Condition,
     /// The event must happen within this much simulated time.
@@ -104,8 +120,42 @@ pub struct Question {
     #[serde(default)]
     pub targets: Vec<String>,
     pub answer: Choice,
-    /// Shown after answering: why, with the Kafka concept (config, state, error).
+    /// Shown when the step's event has happened: why, with the Kafka concept
+    /// (config, state, error).
     pub explanation: Text,
+    /// For each wrong choice (its index, `"2"`) or target (its name): a short
+    /// "why not", shown to a learner who chose it.
+    #[serde(default, rename = "whyNot")]
+    pub why_not: std::collections::BTreeMap<String, Text>,
+    /// What the page hides while the question waits, because it would give
+    /// the answer away (the coordinator's label, the leader's star, owners...).
+    #[serde(default)]
+    pub conceals: Vec<super::conceal::Secret>,
+}
+
+/// Something the learner does inside a lesson.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Task {
+    /// What to do ("Crash the consumer that owns orders-3").
+    pub prompt: Text,
+    /// The buttons: each injects its faults at the playhead.
+    pub options: Vec<TaskOption>,
+    /// An option that reaches the goal (the headless runner's pick).
+    pub answer: usize,
+    /// Checked when the step's event happens: all must hold for the try to succeed.
+    pub goal: Vec<Expectation>,
+    /// Shown after a try that missed the goal; the run then goes back to try again.
+    pub hint: Text,
+    /// Shown when the try reached the goal.
+    pub done: Text,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TaskOption {
+    pub label: Text,
+    pub faults: Vec<Fault>,
 }
 
 /// An answer: the index of a choice, or the name of a clicked node/partition.
@@ -154,11 +204,14 @@ pub enum Condition {
         #[serde(default)]
         consumer: Option<String>,
     },
-    /// The group commits offsets (optionally including `partition`).
+    /// The group commits offsets (optionally including `partition`, and
+    /// with `above`: an offset of that partition greater than `above`).
     OffsetsCommitted {
         group: String,
         #[serde(default)]
         partition: Option<String>,
+        #[serde(default)]
+        above: Option<i64>,
     },
     /// The coordinator context of the group's `__consumer_offsets` partition
     /// changes to `state` (`LOADING`, `ACTIVE`).
@@ -171,6 +224,9 @@ pub enum Condition {
     },
     /// `ms` of simulated time after the step started; only where time itself is the point.
     Elapsed { ms: Millis },
+    /// A task step: the learner's action itself (its goal is checked at once,
+    /// before any simulated time passes).
+    Acted,
     /// KIP-848: the coordinator fences the consumer's member (removes it and
     /// bumps the group epoch) after its session or rebalance timeout expired.
     Fenced { consumer: String },
@@ -236,6 +292,10 @@ pub enum Expectation {
     Fatal { consumer: String, error: String },
     /// The group's committed offset of a partition (`null`: none).
     Committed { group: String, partition: String, offset: Option<i64> },
+    /// The group's committed offset of a partition is a position (the next
+    /// record to read): past at least one record, and every record before it
+    /// was processed.
+    CommittedNext { group: String, partition: String },
     /// The step's event happened at this simulated time (ms).
     Time { ms: u64 },
     /// KIP-848: the consumer group's epoch (bumped when a member joins, leaves

@@ -1,8 +1,9 @@
 //! The course: the lesson files of `lessons/`, in course order. Native builds
-//! (tests, tools) embed them; the page fetches them from the site's own
-//! `lessons/` folder when the Lessons tab or a lesson link is opened, which
-//! keeps their text out of the wasm the page loads first. Adding a lesson =
-//! adding its file to `lessons/` and one line to `course!` here.
+//! (tests, tools) embed them; the page reads the site's `lessons/index.json`
+//! at run time and fetches the files it lists, when the Lessons tab or a
+//! lesson link is opened. So a teacher adds a lesson to a built site by adding
+//! its file and one line to `index.json`; in the repository, the line goes in
+//! `course!` here too (a test checks the two lists agree).
 
 use super::model::Lesson;
 use super::validate::load;
@@ -20,6 +21,7 @@ macro_rules! course {
 }
 
 course!(
+    "00-kafka-in-the-simulator.json",
     "01-finding-the-coordinator.json",
     "02-joining.json",
     "03-the-leader-assigns.json",
@@ -30,8 +32,31 @@ course!(
     "08-static-membership.json",
     "09-coordinator-dies.json",
     "10-kip-848.json",
-    "11-kafka-connect.json",
+    "11-kip-848-reconciliation.json",
+    "12-kafka-connect.json",
+    "13-lag-and-scaling.json",
+    "14-rebalance-storms.json",
+    "15-assignor-trade-offs.json",
+    "16-choosing-timeouts.json",
 );
+
+/// The runtime index of the site's `lessons/` folder: a JSON array of file names.
+pub const INDEX: &str = "index.json";
+
+/// Parses `lessons/index.json`: file names in course order, each a plain
+/// `*.json` name in the folder.
+pub fn parse_index(json: &str) -> Result<Vec<String>, String> {
+    let files: Vec<String> = serde_json::from_str(json).map_err(|e| format!("lessons/{INDEX}: {e} (expected a JSON array of lesson file names)"))?;
+    for (i, f) in files.iter().enumerate() {
+        if !f.ends_with(".json") || f.contains('/') || f.contains('\\') || f == INDEX {
+            return Err(format!("lessons/{INDEX}[{i}]: '{f}' is not a lesson file name in the folder (like 04-consumer-crashes.json)"));
+        }
+    }
+    if files.is_empty() {
+        return Err(format!("lessons/{INDEX}: the index lists no lessons"));
+    }
+    Ok(files)
+}
 
 /// What `lessons()` says in the page before the course has been fetched.
 pub const NOT_LOADED: &str = "the lessons are not loaded yet";
@@ -56,6 +81,9 @@ pub fn parse_course<'a>(sources: impl IntoIterator<Item = (&'a str, &'a str)>) -
         if !numbers.insert(l.number) {
             errors.push(format!("lesson number {} is used twice", l.number));
         }
+    }
+    if errors.is_empty() {
+        errors.extend(super::fair::balance(&lessons));
     }
     if errors.is_empty() { Ok(lessons) } else { Err(errors.join("\n")) }
 }
@@ -97,16 +125,38 @@ impl Lesson {
 
 /// Parses `#lesson=4&step=3` (or ids) into the lesson and step index.
 pub fn parse_link(hash: &str) -> Option<(&'static Lesson, usize)> {
-    let mut lesson = None;
-    let mut step = None;
+    explain_link(hash).ok()
+}
+
+/// Why a lesson link cannot be opened (the page says it in the learner's language).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadLink {
+    /// No lesson has this number or id; the course's numbers are `first..=last`.
+    NoLesson { key: String, first: u32, last: u32 },
+    /// The lesson has no such step; its steps are `1..=steps`.
+    NoStep { lesson: u32, key: String, steps: usize },
+    /// The course itself did not load (the reason).
+    Course(String),
+}
+
+/// `parse_link`, saying what is wrong with a bad link.
+pub fn explain_link(hash: &str) -> Result<(&'static Lesson, usize), BadLink> {
+    let course = lessons().map_err(BadLink::Course)?;
+    let (mut key, mut step) = (String::new(), None);
     for pair in hash.trim_start_matches('#').split('&') {
         match pair.split_once('=') {
-            Some(("lesson", v)) => lesson = find(v),
+            Some(("lesson", v)) => key = v.to_string(),
             Some(("step", v)) => step = Some(v.to_string()),
             _ => {}
         }
     }
-    let lesson = lesson?;
-    let index = step.as_deref().map_or(Some(0), |s| lesson.step_index(s))?;
-    Some((lesson, index))
+    let numbers = || (course.iter().map(|l| l.number).min().unwrap_or(0), course.iter().map(|l| l.number).max().unwrap_or(0));
+    let Some(lesson) = find(&key) else {
+        let (first, last) = numbers();
+        return Err(BadLink::NoLesson { key, first, last });
+    };
+    match step {
+        None => Ok((lesson, 0)),
+        Some(s) => lesson.step_index(&s).map(|i| (lesson, i)).ok_or(BadLink::NoStep { lesson: lesson.number, key: s, steps: lesson.steps.len() }),
+    }
 }

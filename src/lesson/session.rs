@@ -5,7 +5,9 @@
 //! [`LessonSession::step_event`] instead of `Action::Tick` / `Action::Step`,
 //! and [`LessonSession::resync`] after any seek or step back.
 
-use super::model::{Choice, Lesson, Question, Step, Text};
+use super::conceal::Concealed;
+use super::fair;
+use super::model::{Choice, Lesson, Question, Step, Task, Text};
 use crate::player::{Action, Player, MAX_WALL_GAP_MS};
 use crate::sim::Millis;
 use serde::{Deserialize, Serialize};
@@ -15,6 +17,11 @@ use std::collections::BTreeMap;
 pub enum Phase {
     /// The step's question is shown; the simulation is paused until an answer.
     Question,
+    /// The step's task is shown; the simulation is paused until the learner acts.
+    Act,
+    /// The learner's try missed the task's goal: the hint is shown, and
+    /// `retry()` takes the run back to before the try.
+    Missed,
     /// The simulation runs (while the player plays) until the step's event.
     Running,
     /// The step's event happened; the simulation is paused on it until `next()`.
@@ -23,7 +30,10 @@ pub enum Phase {
     Free,
 }
 
-/// What the learner sees after answering.
+/// The learner's answer and its verdict. The page shows "You predicted B —
+/// watch" while the run plays, and the verdict (right or wrong, the
+/// explanation, the "why not" of a wrong choice) only once the step's event
+/// has happened ([`LessonSession::verdict`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Feedback {
     pub correct: bool,
@@ -31,6 +41,8 @@ pub struct Feedback {
     pub chosen: Option<Choice>,
     pub answer: Choice,
     pub explanation: Text,
+    /// Why the chosen wrong option is wrong.
+    pub why_not: Option<Text>,
 }
 
 /// A step's event happened.
@@ -40,6 +52,9 @@ pub struct Reached {
     pub at: Millis,
     /// Expectations that did not hold (empty when the simulation agrees with the lesson).
     pub failures: Vec<String>,
+    /// A task step: why the learner's try missed its goal (`None`: it reached
+    /// it, or the step has no task). The phase is then `Missed`.
+    pub missed: Option<String>,
 }
 
 /// Saved progress (the page keeps it in localStorage).
@@ -58,6 +73,9 @@ struct StepRecord {
     started_at: Millis,
     trace_len: usize,
     reached_at: Option<Millis>,
+    /// A task step: when the learner was asked to act and how long the
+    /// player's script was then (a missed try is undone back to this).
+    task_at: Option<(Millis, usize)>,
 }
 
 #[derive(Clone, Debug)]
@@ -70,6 +88,15 @@ pub struct LessonSession {
     pub feedback: Vec<Option<Feedback>>,
     /// Expectation failures of reached steps, as (step index, message).
     pub failures: Vec<(usize, String)>,
+    /// Per step: the option the learner is trying (task steps).
+    pub trying: Vec<Option<usize>>,
+    /// Per step: the task's tries that missed, and whether one reached the goal.
+    pub tries: Vec<(usize, bool)>,
+    /// Why the last try missed (shown with the hint while `Missed`).
+    pub missed: Option<String>,
+    /// The learner's seed for the order of choices (`None`: the authored
+    /// order, the same for everyone).
+    pub learner: Option<u64>,
     history: Vec<StepRecord>,
     /// Trace events before this index have been looked at for the current step.
     scan: usize,
@@ -87,6 +114,10 @@ impl LessonSession {
             phase: Phase::Running,
             feedback: vec![None; n],
             failures: Vec::new(),
+            trying: vec![None; n],
+            tries: vec![(0, false); n],
+            missed: None,
+            learner: None,
             history: Vec::new(),
             scan: 0,
             carry: 0.0,
@@ -115,9 +146,66 @@ impl LessonSession {
         (self.phase == Phase::Question).then(|| self.current().question.as_ref()).flatten()
     }
 
-    /// The current step's feedback, once its question was answered or revealed.
+    /// The task to show now (while the learner is to act, or after a missed try).
+    pub fn task(&self) -> Option<&Task> {
+        matches!(self.phase, Phase::Act | Phase::Missed).then(|| self.current().task.as_ref()).flatten()
+    }
+
+    /// The current step's feedback, once its question was answered or revealed
+    /// (the verdict is in it; the page shows it only through [`Self::verdict`]).
     pub fn current_feedback(&self) -> Option<&Feedback> {
         self.feedback[self.step].as_ref()
+    }
+
+    /// The learner's committed prediction while the run plays toward the
+    /// step's event: "You predicted B — watch".
+    pub fn prediction(&self) -> Option<&Feedback> {
+        (self.phase == Phase::Running).then(|| self.current_feedback()).flatten()
+    }
+
+    /// Right or wrong and the explanation: only once the step's event has happened.
+    pub fn verdict(&self) -> Option<&Feedback> {
+        matches!(self.phase, Phase::Reached).then(|| self.current_feedback()).flatten()
+    }
+
+    /// What the page must hide now: the current question's declared secrets
+    /// while it waits for an answer; nothing otherwise.
+    pub fn concealed(&self) -> Concealed {
+        Concealed(self.question().map(|q| q.conceals.iter().cloned().collect()).unwrap_or_default())
+    }
+
+    /// The display order of the current step's options (display position →
+    /// option index): the question's choices or targets, or the task's options.
+    pub fn order(&self) -> Vec<usize> {
+        self.order_of(self.step)
+    }
+
+    fn order_of(&self, step: usize) -> Vec<usize> {
+        let st = &self.lesson.steps[step];
+        let n = match (&st.question, &st.task) {
+            (Some(q), _) if !q.choices.is_empty() => q.choices.len(),
+            (Some(q), _) => q.targets.len(),
+            (None, Some(t)) => t.options.len(),
+            (None, None) => 0,
+        };
+        fair::order(n, self.learner, &self.lesson.id, &st.id)
+    }
+
+    /// The letter the learner sees for an answer of `step` (its display position).
+    pub fn letter_of(&self, step: usize, c: &Choice) -> Option<char> {
+        let q = self.lesson.steps.get(step)?.question.as_ref()?;
+        let index = match c {
+            Choice::Index(i) => *i,
+            Choice::Target(t) => q.targets.iter().position(|x| x == t)?,
+        };
+        self.order_of(step).iter().position(|i| *i == index).map(fair::letter)
+    }
+
+    /// The answer at display position `pos` of the current question (clicker keys 1-9, a-i).
+    pub fn choice_at(&self, pos: usize) -> Option<Choice> {
+        let q = self.question()?;
+        let index = *self.order().get(pos)?;
+        Some(if q.choices.is_empty() { Choice::Target(q.targets[index].clone()) } else { Choice::Index(index) })
     }
 
     /// `#lesson=<number>&step=<n>` (1-based), for deep links.
@@ -139,9 +227,11 @@ impl LessonSession {
     fn begin(&mut self, player: &mut Player, index: usize) {
         self.step = index;
         self.history.truncate(index);
-        self.history.push(StepRecord { started_at: player.now(), trace_len: player.world.trace.len(), reached_at: None });
+        self.history.push(StepRecord { started_at: player.now(), trace_len: player.world.trace.len(), reached_at: None, task_at: None });
         self.scan = player.world.trace.len();
         self.carry = 0.0;
+        self.missed = None;
+        self.trying[index] = None;
         let step = &self.lesson.steps[index];
         let ask = step.question.is_some() && self.feedback[index].is_none();
         if !(ask && step.actions_after_answer) {
@@ -150,10 +240,59 @@ impl LessonSession {
         if ask {
             self.phase = Phase::Question;
             player.dispatch(Action::Pause);
+        } else if step.task.is_some() {
+            self.await_task(player);
         } else {
             self.phase = Phase::Running;
             player.playing = true;
         }
+    }
+
+    fn await_task(&mut self, player: &mut Player) {
+        self.history[self.step].task_at = Some((player.now(), player.script.len()));
+        self.trying[self.step] = None;
+        self.phase = Phase::Act;
+        player.dispatch(Action::Pause);
+    }
+
+    /// The learner takes the task's option `option` (a button): its faults are
+    /// injected at the playhead and the run goes on to the step's event.
+    pub fn choose(&mut self, player: &mut Player, option: usize) -> Result<(), String> {
+        let task = self.current().task.clone().filter(|_| self.phase == Phase::Act).ok_or("no task is waiting for the learner")?;
+        let o = task.options.get(option).ok_or_else(|| format!("option {option} is not one of this task's {} options", task.options.len()))?;
+        for f in o.faults.clone() {
+            player.dispatch(Action::Inject(f));
+        }
+        self.trying[self.step] = Some(option);
+        self.missed = None;
+        self.phase = Phase::Running;
+        player.playing = true;
+        if matches!(self.current().until, super::model::Condition::Acted) {
+            self.reach(player, true);
+        }
+        Ok(())
+    }
+
+    /// After a missed try: the run goes back to just before it (the try's
+    /// faults leave the script) and the task waits again.
+    pub fn retry(&mut self, player: &mut Player) -> Result<(), String> {
+        if self.phase != Phase::Missed {
+            return Err("no missed try to undo".into());
+        }
+        let (at, script_len) = self.history[self.step].task_at.ok_or("this step has no task")?;
+        player.script.truncate(script_len);
+        player.seek(at);
+        // The step's own actions at `at` are replayed even if a checkpoint sits exactly there.
+        while player.world.injected.len() < player.script.len() && player.script[player.world.injected.len()].0 <= player.now() {
+            let f = player.script[player.world.injected.len()].1.clone();
+            player.world.inject(f);
+        }
+        player.horizon = at;
+        self.scan = player.world.trace.len();
+        self.history[self.step].reached_at = None;
+        self.failures.retain(|(i, _)| *i != self.step);
+        self.await_task(player);
+        Ok(())
     }
 
     fn act(&self, player: &mut Player) {
@@ -191,14 +330,20 @@ impl LessonSession {
             (Choice::Target(t), true) if q.targets.contains(t) => {}
             _ => return Err(format!("{choice:?} is not one of this question's options")),
         }
-        let f = Feedback { correct: choice == q.answer, chosen: Some(choice), answer: q.answer.clone(), explanation: q.explanation.clone() };
+        let why_not = match &choice {
+            Choice::Index(i) => q.why_not.get(&i.to_string()),
+            Choice::Target(t) => q.why_not.get(t),
+        }
+        .filter(|_| choice != q.answer)
+        .cloned();
+        let f = Feedback { correct: choice == q.answer, chosen: Some(choice), answer: q.answer.clone(), explanation: q.explanation.clone(), why_not };
         Ok(self.settle(player, f))
     }
 
     /// Shows the answer without a choice (presenter mode with a clicker).
     pub fn reveal(&mut self, player: &mut Player) -> Result<Feedback, String> {
         let q = self.question().ok_or("no question is waiting for an answer")?.clone();
-        let f = Feedback { correct: false, chosen: None, answer: q.answer.clone(), explanation: q.explanation.clone() };
+        let f = Feedback { correct: false, chosen: None, answer: q.answer.clone(), explanation: q.explanation.clone(), why_not: None };
         Ok(self.settle(player, f))
     }
 
@@ -229,7 +374,7 @@ impl LessonSession {
             }
             Phase::Running => {
                 player.dispatch(Action::Pause);
-                let deadline = self.current().until.deadline(self.history[self.step].started_at);
+                let deadline = self.limit();
                 let next = player.world.next_time().into_iter().chain(deadline).min()?;
                 let r = self.run_to(player, next.max(player.now()));
                 player.dispatch(Action::Pause);
@@ -246,30 +391,60 @@ impl LessonSession {
         }
         // The event may already be in the trace (caused by the step's actions).
         if self.outcome_seen(player) {
-            return Some(self.reach(player));
+            return Some(self.reach(player, true));
         }
         let until = self.current().until.clone();
-        let deadline = until.deadline(self.history[self.step].started_at);
+        let event_deadline = until.deadline(self.history[self.step].started_at);
+        let deadline = self.limit();
         let t = deadline.map_or(t, |d| t.min(d));
         let mut scan = self.scan;
+        let mut found = false;
         let hit = player.advance_until(t, |w| {
-            let found = w.trace[scan.min(w.trace.len())..].iter().any(|e| until.matches(w, e));
+            found = w.trace[scan.min(w.trace.len())..].iter().any(|e| until.matches(w, e)) || event_deadline.is_some_and(|d| w.now >= d);
             scan = w.trace.len();
             found || deadline.is_some_and(|d| w.now >= d)
         });
         self.scan = scan;
-        (hit || deadline.is_some_and(|d| player.now() >= d)).then(|| self.reach(player))
+        let event = found || event_deadline.is_some_and(|d| player.now() >= d);
+        (hit || deadline.is_some_and(|d| player.now() >= d)).then(|| self.reach(player, event))
     }
 
-    fn reach(&mut self, player: &mut Player) -> Reached {
+    /// When the current step stops waiting: an `elapsed` deadline, or for a
+    /// task being tried, `withinMs` after the learner acted.
+    fn limit(&self) -> Option<Millis> {
+        let h = &self.history[self.step];
+        let event = self.current().until.deadline(h.started_at);
+        let task = h.task_at.filter(|_| self.trying[self.step].is_some()).map(|(at, _)| at + self.current().within_ms);
+        event.into_iter().chain(task).min()
+    }
+
+    /// The step stops: on its event (`event`), or at a task's deadline without it.
+    fn reach(&mut self, player: &mut Player, event: bool) -> Reached {
         player.dispatch(Action::Pause);
         let at = player.now();
-        self.history[self.step].reached_at = Some(at);
+        let step = self.step;
+        let missed = self.current().task.as_ref().filter(|_| self.trying[step].is_some()).and_then(|t| {
+            if !event {
+                return Some(format!("{} did not happen within {} ms", self.current().until.describe(), self.current().within_ms));
+            }
+            let misses: Vec<String> = t.goal.iter().filter_map(|e| e.check(&player.world).err()).collect();
+            (!misses.is_empty()).then(|| misses.join("; "))
+        });
+        if let Some(m) = &missed {
+            self.tries[step].0 += 1;
+            self.missed = Some(m.clone());
+            self.phase = Phase::Missed;
+            return Reached { step, at, failures: Vec::new(), missed };
+        }
+        if self.trying[step].is_some() {
+            self.tries[step].1 = true;
+        }
+        self.history[step].reached_at = Some(at);
         self.phase = Phase::Reached;
         let failures: Vec<String> = self.current().expect.iter().filter_map(|e| e.check(&player.world).err()).collect();
-        self.failures.retain(|(i, _)| *i != self.step);
-        self.failures.extend(failures.iter().map(|f| (self.step, f.clone())));
-        Reached { step: self.step, at, failures }
+        self.failures.retain(|(i, _)| *i != step);
+        self.failures.extend(failures.iter().map(|f| (step, f.clone())));
+        Reached { step, at, failures, missed: None }
     }
 
     /// After a step's event: begins the next step (applying its actions, asking
@@ -304,7 +479,7 @@ impl LessonSession {
             self.scan = self.history[j].trace_len;
         }
         if self.phase == Phase::Running && self.outcome_seen(player) {
-            self.reach(player);
+            self.reach(player, true);
         }
     }
 
@@ -314,6 +489,11 @@ impl LessonSession {
         let found = w.trace[self.scan.min(w.trace.len())..].iter().any(|e| until.matches(w, e));
         self.scan = w.trace.len();
         found || until.deadline(self.history[self.step].started_at).is_some_and(|d| w.now >= d)
+    }
+
+    /// When the current step began (simulated ms).
+    pub fn started_at(&self) -> Millis {
+        self.history[self.step].started_at
     }
 
     /// Headless: answers (or reveals) the current question if any, then runs
@@ -329,11 +509,23 @@ impl LessonSession {
                 Some(c) => self.answer(player, c)?,
                 None => self.reveal(player)?,
             };
+        } else if self.phase == Phase::Act {
+            let task = self.current().task.as_ref().expect("Act has a task");
+            let option = match answer {
+                Some(Choice::Index(i)) => i,
+                _ => task.answer,
+            };
+            self.choose(player, option)?;
+            if self.phase != Phase::Running {
+                let missed = self.missed.clone();
+                let failures = self.failures.iter().filter(|(i, _)| *i == self.step).map(|(_, f)| f.clone()).collect();
+                return Ok(Reached { step: self.step, at: player.now(), failures, missed });
+            }
         }
         if self.phase != Phase::Running {
             return Err(format!("{where_}: not running (phase {:?})", self.phase));
         }
-        let started = self.history[self.step].started_at;
+        let started = self.history[self.step].task_at.map_or(self.history[self.step].started_at, |(at, _)| at);
         let bound = started + self.current().within_ms;
         match self.run_to(player, bound) {
             Some(r) => Ok(r),

@@ -11,6 +11,8 @@ use crate::sim::consumer_group::ConsumerGroupState;
 use crate::sim::Fault;
 use std::collections::{BTreeMap, BTreeSet};
 
+mod rules;
+
 const MEMBER_STATES: [&str; 4] = ["UNJOINED", "PREPARING_REBALANCE", "COMPLETING_REBALANCE", "STABLE"];
 /// The client `MemberState` of a consumer-protocol consumer (`clients/.../internals/MemberState.java`).
 const CLIENT_MEMBER_STATES: [&str; 10] =
@@ -71,7 +73,9 @@ impl Names {
             }
         }
         let connect = s.connect_clusters.iter().map(|c| (c.group_id.clone(), c.connectors.iter().map(|k| (k.name.clone(), k.tasks)).collect())).collect();
-        let faults = lesson.steps.iter().flat_map(|st| st.actions.iter()).chain(s.faults.iter().map(|f| &f.fault));
+        // A task's options count too (a consumer one of them adds is nameable).
+        let options = lesson.steps.iter().flat_map(|st| st.task.iter()).flat_map(|t| t.options.iter()).flat_map(|o| o.faults.iter());
+        let faults = lesson.steps.iter().flat_map(|st| st.actions.iter()).chain(options).chain(s.faults.iter().map(|f| &f.fault));
         for f in faults {
             match f {
                 Fault::AddConsumer { group } => {
@@ -340,7 +344,7 @@ impl Names {
                 from.iter().chain(to.iter()).try_for_each(|n| self.node(n))
             }
             Condition::Redelivered { consumer } => consumer.as_deref().map_or(Ok(()), |c| self.consumer(c)),
-            Condition::OffsetsCommitted { group, partition } => {
+            Condition::OffsetsCommitted { group, partition, .. } => {
                 self.group(group)?;
                 partition.as_deref().map_or(Ok(()), |p| self.partition(p))
             }
@@ -355,6 +359,7 @@ impl Names {
                 node.as_deref().map_or(Ok(()), |n| self.node(n))
             }
             Condition::Elapsed { ms } => if *ms == 0 { Err("elapsed ms must be positive".into()) } else { Ok(()) },
+            Condition::Acted => Ok(()),
             Condition::TaskState { group, task, state, worker } => {
                 self.task(group, task)?;
                 instance_state(state)?;
@@ -410,7 +415,9 @@ impl Names {
                 if state == "crashed" { Ok(()) } else { self.member_state(consumer, state) }
             }
             Expectation::Fatal { consumer, .. } => self.consumer(consumer),
-            Expectation::Committed { group, partition, .. } => self.group(group).and(self.partition(partition)),
+            Expectation::Committed { group, partition, .. } | Expectation::CommittedNext { group, partition } => {
+                self.group(group).and(self.partition(partition))
+            }
             Expectation::Time { .. } => Ok(()),
             Expectation::Task { group, task, worker, state } => {
                 self.task(group, task)?;
@@ -537,9 +544,6 @@ pub fn validate(lesson: &Lesson) -> Vec<String> {
     if !is_id(&lesson.id) {
         errors.push(format!("id: '{}' must be lowercase letters, digits and '-'", lesson.id));
     }
-    if lesson.number == 0 {
-        errors.push("number: lessons are numbered from 1".into());
-    }
     text(&mut errors, "title", &lesson.title);
     text(&mut errors, "summary", &lesson.summary);
     if let Err(e) = lesson.scenario.validate() {
@@ -595,12 +599,17 @@ pub fn validate(lesson: &Lesson) -> Vec<String> {
             if step.expect.is_empty() {
                 errors.push(format!("{at}.expect: a question step needs expectations that check the outcome it reveals"));
             }
+            rules::question(&mut errors, &names, &format!("{at}.question"), q);
+        }
+        if let Some(t) = &step.task {
+            rules::task(&mut errors, &names, &format!("{at}.task"), t);
         }
     }
     let questions = lesson.steps.iter().filter(|s| s.question.is_some()).count();
     if questions < 2 {
         errors.push(format!("steps: a lesson needs at least 2 questions (predict, then reveal); this one has {questions}"));
     }
+    rules::lesson(&mut errors, lesson);
     text(&mut errors, "tryIt.text", &lesson.try_it.text);
     text(&mut errors, "tryIt.experiment", &lesson.try_it.experiment);
     for (k, f) in lesson.try_it.faults.iter().enumerate() {

@@ -9,7 +9,7 @@ use super::course;
 use super::fault_menu::FaultMenu;
 use super::inspector::inspector;
 use super::lab::AssignorLab;
-use super::lesson_panel::{lesson_list, lesson_panel, save_progress, LessonMsg};
+use super::lesson_panel::{self, lesson_list, lesson_panel, save_progress, LessonMsg};
 use super::event_log::EventLog;
 use super::panels::{connect_tasks, fidelity_notes, group_panel, invariant_monitor, partition_table};
 use super::prefs;
@@ -152,17 +152,36 @@ pub fn App(props: &AppProps) -> Html {
             *revision.borrow_mut() += 1;
             let mut l = lesson.borrow_mut();
             let mut p = player.borrow_mut();
+            // Opens a lesson at its own speed, with this learner's order of choices.
+            let open = |lesson: crate::lesson::Lesson, step: usize, l: &mut Option<LessonSession>, p: &mut Player| {
+                if let Ok((mut s, mut np)) = LessonSession::open_at(lesson, step) {
+                    s.learner = lesson_panel::learner_seed();
+                    np.speed = f64::from(s.lesson.speed);
+                    *p = np;
+                    save_progress(s.progress());
+                    *l = Some(s);
+                    selection.set(None);
+                    tab.set(Tab::Simulation);
+                }
+            };
             match (m, l.as_mut()) {
                 (LessonMsg::Open(n, step), _) => {
                     let Some(found) = crate::lesson::find(&n.to_string()) else { return };
-                    if let Ok((s, mut np)) = LessonSession::open_at(found.clone(), step) {
-                        np.speed = p.speed;
-                        *p = np;
-                        save_progress(s.progress());
-                        *l = Some(s);
-                        selection.set(None);
-                        tab.set(Tab::Simulation);
-                    }
+                    open(found.clone(), step, &mut l, &mut p);
+                }
+                (LessonMsg::OpenDraft(lesson), _) => open(*lesson, 0, &mut l, &mut p),
+                (LessonMsg::Choose(i), Some(s)) => {
+                    let _ = s.choose(&mut p, i);
+                    save_progress(s.progress());
+                }
+                (LessonMsg::Retry, Some(s)) => {
+                    let _ = s.retry(&mut p);
+                }
+                (LessonMsg::Fault(f), Some(_)) => p.dispatch(Action::Inject(f)),
+                (LessonMsg::Speed(x), _) => p.dispatch(Action::SetSpeed(x)),
+                (LessonMsg::SameOrder(on), Some(s)) => {
+                    lesson_panel::set_same_order(on);
+                    s.learner = lesson_panel::learner_seed();
                 }
                 (LessonMsg::Answer(c), Some(s)) => {
                     let _ = s.answer(&mut p, c);
@@ -204,9 +223,10 @@ pub fn App(props: &AppProps) -> Html {
             // A deep link to a lesson step: #lesson=4&step=3 (once the course is fetched).
             let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
             if hash.split(['#', '&']).any(|kv| kv.starts_with("lesson=")) {
-                course::when_loaded(Callback::from(move |()| match crate::lesson::parse_link(&hash) {
-                    Some((l, step)) => on_lesson.emit(LessonMsg::Open(l.number, step)),
-                    None => notice.set(crate::lesson::lessons().err()),
+                let lang = prefs::initial_lang();
+                course::when_loaded(Callback::from(move |()| match crate::lesson::registry::explain_link(&hash) {
+                    Ok((l, step)) => on_lesson.emit(LessonMsg::Open(l.number, step)),
+                    Err(e) => notice.set(Some(lesson_panel::link_error(lang, &e))),
                 }));
             }
             let mut last = now_ms();
@@ -236,6 +256,7 @@ pub fn App(props: &AppProps) -> Html {
 
     {
         let (dispatch, presenter, help, selection) = (dispatch.clone(), presenter.clone(), help.clone(), selection.clone());
+        let (lesson, on_lesson) = (lesson.clone(), on_lesson.clone());
         use_effect_with((), move |_| {
             let doc = gloo::utils::document();
             // Not passive (gloo's default): the keys it takes must not also scroll the page.
@@ -246,6 +267,13 @@ pub fn App(props: &AppProps) -> Html {
                 // Space on a focused button presses that button (and nothing else).
                 let on_button = tag.as_deref() == Some("BUTTON") && e.key() == " ";
                 if in_field || on_button || e.ctrl_key() || e.meta_key() || e.alt_key() {
+                    return;
+                }
+                // Inside a lesson the clicker picks, reveals and goes on.
+                let picked = lesson.borrow().as_ref().and_then(|s| lesson_panel::clicker(s, &e.key()));
+                if let Some(m) = picked {
+                    e.prevent_default();
+                    on_lesson.emit(m);
                     return;
                 }
                 match e.key().as_str() {
@@ -313,6 +341,9 @@ pub fn App(props: &AppProps) -> Html {
 
     let lang_v = *lang;
     let session = lesson.borrow();
+    // While a question waits, the drawing hides what would answer it.
+    crate::lesson::conceal::set(session.as_ref().map(|s| s.concealed()).unwrap_or_default());
+    let concealed = crate::lesson::conceal::current();
     let highlights: Vec<String> = session.as_ref().filter(|s| s.phase != Phase::Free).map(|s| s.current().highlights.clone()).unwrap_or_default();
     let p = player.borrow();
     let world = &p.world;
@@ -325,7 +356,7 @@ pub fn App(props: &AppProps) -> Html {
     let paused_at = version((world.now, world.trace.len(), p.script.len()));
     let slow = |phase: u32| {
         let clock = if playing { ((now_ms() + f64::from(phase) * PLAYING_REFRESH_MS / 8.0) / PLAYING_REFRESH_MS) as u64 } else { paused_at };
-        version((clock, playing, revision_now, lang_v, &*selection, &highlights))
+        version((clock, playing, revision_now, lang_v, &*selection, &highlights, &concealed))
     };
     html! {
         <ContextProvider<Lang> context={lang_v}>
@@ -357,7 +388,7 @@ pub fn App(props: &AppProps) -> Html {
                         </section>
                         <aside class="side">
                             if let Some(s) = session.as_ref() {
-                                { lesson_panel(s, lang_v, &on_lesson) }
+                                { lesson_panel(s, p.speed, lang_v, &on_lesson) }
                             }
                             { cached(slow(3), { let (pl, d) = (player.clone(), dispatch.clone()); move || invariant_monitor(&pl.borrow().world, lang_v, &d) }) }
                             { inspector(world, lang_v, (*selection).as_ref(), &on_fault, &on_select) }

@@ -1,8 +1,11 @@
-//! Fetches the course (every file of `lessons/`, relative to the page, so the
-//! site works from any sub-path) the first time a lesson is wanted, and hands
-//! it to `lesson::registry`. Nothing leaves the site.
+//! Fetches the course the first time a lesson is wanted: the site's
+//! `lessons/index.json` (relative to the page, so the site works from any
+//! sub-path), then every file it lists, validated by the same validator as
+//! the native tests; and hands it to `lesson::registry`. A teacher adds a
+//! lesson to a built site with a file and a line in the index. Nothing
+//! leaves the site.
 
-use crate::lesson::registry::{self, FILES};
+use crate::lesson::registry::{self, INDEX};
 use std::cell::RefCell;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -32,9 +35,17 @@ pub fn when_loaded(ready: Callback<()>) {
     wasm_bindgen_futures::spawn_local(async move {
         let mut sources = Vec::new();
         let mut failure = None;
-        for file in FILES {
+        let files = match fetch_text(&format!("lessons/{INDEX}")).await {
+            Ok(text) => registry::parse_index(&text),
+            Err(e) => Err(format!("lessons/{INDEX} could not be loaded ({e}); the page needs its lessons/ folder and must be served over HTTP (scripts/serve.sh)")),
+        };
+        let files = files.unwrap_or_else(|e| {
+            failure = Some(e);
+            Vec::new()
+        });
+        for file in &files {
             match fetch_text(&format!("lessons/{file}")).await {
-                Ok(text) => sources.push((*file, text)),
+                Ok(text) => sources.push((file.clone(), text)),
                 Err(e) => {
                     failure = Some(format!("lessons/{file} could not be loaded ({e}); the page needs its lessons/ folder and must be served over HTTP (scripts/serve.sh)"));
                     break;
@@ -43,7 +54,7 @@ pub fn when_loaded(ready: Callback<()>) {
         }
         let course = match failure {
             Some(e) => Err(e),
-            None => registry::parse_course(sources.iter().map(|(f, t)| (*f, t.as_str()))),
+            None => registry::parse_course(sources.iter().map(|(f, t)| (f.as_str(), t.as_str()))),
         };
         registry::install(course);
         for ready in WAITING.with(|w| w.borrow_mut().take()).unwrap_or_default() {

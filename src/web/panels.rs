@@ -5,6 +5,7 @@ use crate::i18n::{tr, trf, Lang};
 use crate::inspect::Selection;
 use crate::sim::World;
 use crate::view::{self, PartitionStatus};
+use crate::lesson::conceal::{hidden, Kind};
 use yew::prelude::*;
 
 pub fn group_panel(world: &World, lang: Lang) -> Html {
@@ -18,11 +19,14 @@ pub fn group_panel(world: &World, lang: Lang) -> Html {
                         None => trf(lang, "group.generation", &[&g.generation]),
                     }) }
                         { g.protocol.map(|p| format!(" · {p}")).unwrap_or_default() }
-                        { g.leader.map(|l| format!(" · {}", trf(lang, "group.leader", &[&l]))).unwrap_or_default() }</p>
-                    <p class="coord-math">
-                        { trf(lang, "group.coordinator", &[&g.group_id, &g.hash, &g.partitions_count, &g.partition,
-                            &g.coordinator.map_or(tr(lang, "nobody").to_string(), |b| format!("broker-{b}"))]) }
-                    </p>
+                        { g.leader.filter(|_| !hidden(Kind::Leader, &g.group_id)).map(|l| format!(" · {}", trf(lang, "group.leader", &[&l]))).unwrap_or_default() }</p>
+                    // A lesson question may conceal the coordinator (the arithmetic gives it away).
+                    if !hidden(Kind::Coordinator, &g.group_id) {
+                        <p class="coord-math">
+                            { trf(lang, "group.coordinator", &[&g.group_id, &g.hash, &g.partitions_count, &g.partition,
+                                &g.coordinator.map_or(tr(lang, "nobody").to_string(), |b| format!("broker-{b}"))]) }
+                        </p>
+                    }
                 </div>
             }) }
         </div>
@@ -79,7 +83,16 @@ fn partition_grid(rows: &[crate::view::PartitionRow], lang: Lang, on_select: &Ca
 }
 
 pub fn partition_table(world: &World, lang: Lang, on_select: &Callback<Option<Selection>>, highlights: &[String]) -> Html {
-    let rows = crate::view::partitions(world);
+    let mut rows = crate::view::partitions(world);
+    // A lesson question may conceal owners (who reads what) or statuses (where partitions are heading).
+    for r in &mut rows {
+        if hidden(Kind::Owners, &r.group) {
+            r.owner = None;
+        }
+        if hidden(Kind::Status, &r.group) || hidden(Kind::Owners, &r.group) {
+            r.status = PartitionStatus::Owned;
+        }
+    }
     if rows.len() > LARGE_TABLE {
         return partition_grid(&rows, lang, on_select);
     }

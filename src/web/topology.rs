@@ -7,6 +7,7 @@ use crate::sim::{NodeId, World};
 use crate::view::{self, HEIGHT, WIDTH};
 use super::app::SharedPlayer;
 use super::cached::cached;
+use crate::lesson::conceal::{hidden, Kind};
 use yew::prelude::*;
 
 /// Okabe–Ito colour-blind-safe palette; every consumer also carries its name.
@@ -116,7 +117,8 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
     html! {
         <>
             { for brokers.iter().map(|b| {
-                let coord = !b.coordinates.is_empty();
+                // A lesson question may conceal which broker coordinates a group.
+                let coord = b.coordinates.iter().any(|(g, _)| !hidden(Kind::Coordinator, g));
                 let class = classes!("broker", (!b.alive).then_some("dead"), coord.then_some("coordinator"), b.loading.then_some("loading"),
                     is_sel(Selection::Node(NodeId::Broker(b.id))).then_some("selected"), lit(format!("broker-{}", b.id)));
                 html! {
@@ -127,7 +129,7 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
                         <text x={b.x.to_string()} y={(b.y + 10.0).to_string()} class="sub">
                             { if !b.alive { tr(lang, "broker.down").to_string() }
                               else if b.loading { tr(lang, "broker.loading").to_string() }
-                              else { b.coordinates.iter().map(|(g, p)| trf(lang, "broker.coordinates", &[g, p])).collect::<Vec<_>>().join(", ") } }
+                              else { b.coordinates.iter().filter(|(g, _)| !hidden(Kind::Coordinator, g)).map(|(g, p)| trf(lang, "broker.coordinates", &[g, p])).collect::<Vec<_>>().join(", ") } }
                         </text>
                         // The partitions it leads: the coordinator of a group is the leader of the group's __consumer_offsets partition.
                         <text x={b.x.to_string()} y={(b.y + 28.0).to_string()} class="tiny leads">{ b.leads_summary() }</text>
@@ -138,9 +140,11 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
                 { for consumers.iter().map(|c| compact_consumer(c, lang, is_sel(Selection::Node(NodeId::Client(c.idx))), lit(c.name.clone()).is_some())) }
             }
             { for consumers.iter().filter(|_| !large).map(|c| {
-                let class = classes!("consumer", (!c.alive).then_some("dead"), c.paused.then_some("paused"), c.leader.then_some("leader"),
+                // A lesson question may conceal the group's leader or owners.
+                let (leader, owners_hidden) = (c.leader && !hidden(Kind::Leader, &c.group), hidden(Kind::Owners, &c.group));
+                let class = classes!("consumer", (!c.alive).then_some("dead"), c.paused.then_some("paused"), leader.then_some("leader"),
                     is_sel(Selection::Node(NodeId::Client(c.idx))).then_some("selected"), lit(c.name.clone()));
-                let owned = c.owned.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ");
+                let owned = if owners_hidden { "?".to_string() } else { c.owned.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ") };
                 html! {
                     <g class={class} data-member={c.name.clone()} data-state={c.state.clone()} tabindex="0" role="button">
                         <title>{ trf(lang, "consumer.select", &[&c.name]) }</title>
@@ -152,7 +156,7 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
                                 stroke-dasharray={format!("{:.1} {:.1}", circ * frac, circ)} /> }
                         }) }
                         <circle class="body" cx={c.x.to_string()} cy={c.y.to_string()} r="38" style={format!("fill:{}", colour(c.idx))} />
-                        <text x={c.x.to_string()} y={(c.y - 6.0).to_string()} class="title">{ if c.leader { format!("{} ★", c.name) } else { c.name.clone() } }</text>
+                        <text x={c.x.to_string()} y={(c.y - 6.0).to_string()} class="title">{ if leader { format!("{} ★", c.name) } else { c.name.clone() } }</text>
                         <text x={c.x.to_string()} y={(c.y + 10.0).to_string()} class="sub">{ c.state.clone() }</text>
                         <text x={c.x.to_string()} y={(c.y + 24.0).to_string()} class="sub">{ if c.generation >= 0 { trf(lang, if c.epoch { "consumer.epoch" } else { "consumer.generation" }, &[&c.generation]) } else { String::new() } }</text>
                         <text x={c.x.to_string()} y={(c.y + 66.0).to_string()} class="owned">{ owned }</text>
