@@ -109,7 +109,7 @@ impl Fault {
 }
 
 /// The fault kinds the UI's fault menu offers, with what each field means.
-pub const FORM_KINDS: [(&str, &str); 23] = [
+pub const FORM_KINDS: [(&str, &str); 24] = [
     ("crashConsumer", "consumer c<n>"),
     ("restartConsumer", "consumer c<n>"),
     ("closeConsumer", "consumer c<n>"),

@@ -128,7 +128,9 @@ impl Targets {
     pub fn check(&self, f: &Fault) -> Result<(), String> {
         match f {
             Fault::CrashConsumer { consumer } | Fault::RestartConsumer { consumer } => self.client("consumer", *consumer, false),
-            Fault::CloseConsumer { consumer } | Fault::RestartConsumerAs { consumer, .. } => self.client("consumer", *consumer, true),
+            Fault::CloseConsumer { consumer } | Fault::CloseConsumerWithOptions { consumer, .. } | Fault::RestartConsumerAs { consumer, .. } => {
+                self.client("consumer", *consumer, true)
+            }
             Fault::PauseConsumer { consumer, duration_ms } => {
                 self.client("consumer", *consumer, false)?;
                 in_range("durationMs", *duration_ms, 0, limits::MAX_SIM_DURATION_MS, "a simulated day")
@@ -137,7 +139,7 @@ impl Targets {
                 self.client("consumer", *consumer, true)?;
                 in_range("msPerRecord", *ms_per_record, 0, limits::MAX_SIM_DURATION_MS, "a simulated day")
             }
-            Fault::KillBroker { broker } | Fault::RestartBroker { broker } => self.broker(*broker),
+            Fault::KillBroker { broker } | Fault::ShutdownBroker { broker } | Fault::RestartBroker { broker } => self.broker(*broker),
             Fault::CutLink { a, b } | Fault::HealLink { a, b } => self.link(("a", a), ("b", b)),
             Fault::DropNextMessage { from, to } | Fault::HoldLink { from, to } | Fault::ReleaseLink { from, to } => self.link(("from", from), ("to", to)),
             Fault::SetLinkLatency { a, b, latency_ms } => {
