@@ -99,6 +99,20 @@ fn summary() {
         let mut p = played(&scenario, end);
         let play = t0.elapsed();
         let held = live() - before;
+        let events = p.events().len();
+        // A checkpoint's copy: the world without its trace.
+        let trace = std::mem::take(&mut p.world.trace);
+        let before = live();
+        let copy = black_box(p.world.clone());
+        let world_bytes = live() - before;
+        let t0 = Instant::now();
+        let copies = 20;
+        for _ in 0..copies {
+            black_box(p.world.clone());
+        }
+        let clone_ms = t0.elapsed().as_secs_f64() * 1000.0 / copies as f64;
+        drop(copy);
+        p.world.trace = trace;
         let mut times: Vec<Duration> = targets(end, 200)
             .into_iter()
             .map(|t| {
@@ -109,10 +123,13 @@ fn summary() {
             .collect();
         times.sort();
         println!(
-            "{name}: {} events, played in {:.0} ms, holding {:.1} MB; seek p50 {:.2} ms, p95 {:.2} ms, max {:.2} ms",
-            p.events().len(),
+            "{name}: {} events, played in {:.0} ms, holding {:.1} MB ({} checkpoints; a checkpoint {:.2} MB, copied in {:.2} ms); seek p50 {:.2} ms, p95 {:.2} ms, max {:.2} ms",
+            events,
             play.as_secs_f64() * 1000.0,
             held as f64 / 1e6,
+            p.checkpoint_count(),
+            world_bytes as f64 / 1e6,
+            clone_ms,
             pct(&times, 50),
             pct(&times, 95),
             pct(&times, 100),

@@ -72,6 +72,8 @@ pub struct Player {
     checkpoints: BTreeMap<Key, Checkpoint>,
     /// What memory bounding has let go (the scrubber's start, forgotten marks).
     pub bounds: Bounds,
+    /// While a seek re-runs over held events: the trace length at its target.
+    rerun_to: Option<usize>,
 }
 
 impl Player {
@@ -90,6 +92,7 @@ impl Player {
             carry: 0.0,
             checkpoints: BTreeMap::new(),
             bounds,
+            rerun_to: None,
         };
         p.checkpoint();
         Ok(p)
@@ -112,6 +115,10 @@ impl Player {
             let (ms, events) = if half { (CHECKPOINT_EVERY_MS / 2, CHECKPOINT_EVERY_EVENTS / 2) } else { (CHECKPOINT_EVERY_MS, CHECKPOINT_EVERY_EVENTS) };
             k.is_none_or(|&(t, l)| key.0.abs_diff(t) >= ms || key.1.abs_diff(l) >= events)
         };
+        if self.rerun_to.is_some_and(|end| key.1 + 2 * CHECKPOINT_EVERY_EVENTS < end) {
+            // A seek re-running over held events: only the stretch near its target is worth copies.
+            return self.bound_trace();
+        }
         let before = self.checkpoints.range(..=key).next_back().map(|(k, _)| k);
         let after = self.checkpoints.range(key..).next().map(|(k, _)| k);
         if far_from(before, false) && far_from(after, true) {
@@ -265,14 +272,18 @@ impl Player {
             trace.rewind(key.1);
         } else if !trace.fast_forward(key.1) {
             // Not held (cannot happen: checkpoints past the held events are dropped).
+            let held = trace.stored_end();
             self.world.trace = trace;
-            self.checkpoints.retain(|&(_, l), _| l <= key.1);
+            self.checkpoints.retain(|&(_, l), _| l <= held);
             return self.seek(t);
         }
         self.world = cp.world.clone();
         self.world.trace = trace;
         self.world.injected = self.script[..cp.script_len.min(self.script.len())].to_vec();
+        let end = self.world.trace.held_partition_point(|e| e.at <= t);
+        self.rerun_to = (end < self.world.trace.stored_end()).then_some(end);
         self.advance_to(t);
+        self.rerun_to = None;
     }
 
     /// The kept events up to the playhead.

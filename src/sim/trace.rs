@@ -162,6 +162,11 @@ impl Trace {
         self.first + self.as_slice().partition_point(pred)
     }
 
+    /// Like `partition_point`, over every event held, those after the playhead included.
+    pub fn held_partition_point(&self, pred: impl FnMut(&Event) -> bool) -> EventId {
+        self.first + self.events.partition_point(pred)
+    }
+
     /// Moves the playhead back to id `len`, keeping the later events.
     pub fn rewind(&mut self, len: usize) {
         self.visible = self.visible.min(len.saturating_sub(self.first));
@@ -236,5 +241,60 @@ impl<'a> IntoIterator for &'a Trace {
     type IntoIter = std::slice::Iter<'a, Event>;
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn note(id: EventId, at: Millis) -> Event {
+        Event { id, at, cause: None, kind: EventKind::Note { node: NodeId::Broker(0), text: format!("n{id}") } }
+    }
+
+    fn ids(t: &Trace) -> Vec<EventId> {
+        t.iter().map(|e| e.id).collect()
+    }
+
+    #[test]
+    fn a_rewound_trace_holds_its_future_until_the_re_run_differs() {
+        let mut t = Trace::default();
+        (0..10).for_each(|i| t.push(note(i, i as Millis * 10)));
+        t.rewind(4);
+        assert_eq!((t.len(), t.stored(), ids(&t)), (4, 10, vec![0, 1, 2, 3]));
+        assert!(t.get(4).is_none(), "the future is not visible");
+        // The same events again are taken as the held ones.
+        t.push(note(4, 40));
+        t.push(note(5, 50));
+        assert_eq!((t.len(), t.stored(), t.diverged), (6, 10, false));
+        assert!(t.fast_forward(9) && t.len() == 9);
+        assert!(!t.fast_forward(11), "not held");
+        assert_eq!(t.len(), 10);
+        t.rewind(7);
+        // A different event drops the held future from there.
+        t.push(note(7, 71));
+        assert_eq!((t.len(), t.stored(), t.diverged), (8, 8, true));
+        assert_eq!(t[7].at, 71);
+    }
+
+    #[test]
+    fn forgetting_keeps_ids_and_ranges_take_ids() {
+        let mut t = Trace::default();
+        (0..10).for_each(|i| t.push(note(i, i as Millis * 10)));
+        t.forget_before(6);
+        assert_eq!((t.first_id(), t.len(), ids(&t)), (6, 10, vec![6, 7, 8, 9]));
+        assert!(t.get(5).is_none());
+        assert_eq!(t[8].id, 8);
+        assert_eq!(t[7..].iter().map(|e| e.id).collect::<Vec<_>>(), vec![7, 8, 9]);
+        assert_eq!(t[..8].iter().map(|e| e.id).collect::<Vec<_>>(), vec![6, 7]);
+        assert_eq!(t[..3].len(), 0);
+        assert_eq!(t.partition_point(|e| e.at < 75), 8);
+        t.push(note(10, 100));
+        assert_eq!(t.len(), 11);
+        t.rewind(9);
+        assert_eq!(ids(&t), vec![6, 7, 8]);
+        t.discard_future();
+        assert_eq!(t.stored(), 3);
+        assert_eq!(trace_hash(&t), trace_hash(t.as_slice()));
     }
 }
