@@ -13,5 +13,8 @@ CARGO_UNSTABLE_BUILD_STD=std,panic_abort cargo test --target wasm32-unknown-unkn
 echo "== site: release build"
 bash scripts/build.sh
 
+echo "== size: the gzipped wasm + JS within 2 % of scripts/size-budget.txt"
+bash scripts/size-check.sh
+
 echo "== end to end: Playwright (playwright-core + Debian chromium)"
 node --test tests/e2e/

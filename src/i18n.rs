@@ -182,6 +182,7 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("fault.value", "value", "数值"),
     ("fault.inject", "Inject", "注入"),
     ("timeline.label", "timeline: simulated time", "时间轴：模拟时间"),
+    ("timeline.forgotten", "To stay within its memory budget the page let the oldest events go: the timeline now starts at {0} s. The run goes on as before.", "为了不超出内存预算，页面舍弃了最早的事件：时间轴现在从第 {0} 秒开始。模拟照常继续。"),
     // Assignor lab
     ("lab.label", "assignor lab", "分配器实验室"),
     ("lab.hint", "One call of a Kafka assignor, bit-identical to Kafka's own classes. Edit the group below (members, subscriptions, owned partitions with their generation, instanceId, rack; replicaRacks for rack-aware assignment) and run.", "调用一次 Kafka 的分配器，结果与 Kafka 自己的类逐位一致。在下面编辑这个组（成员、订阅、带 generation 的已拥有分区、instanceId、rack；机架感知分配用 replicaRacks），然后运行。"),

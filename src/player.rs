@@ -2,12 +2,30 @@
 //! speed, seek with checkpoints and deterministic re-run, and faults injected
 //! at the playhead (acting in the past forks the timeline). No web types here,
 //! so native tests drive it exactly as the UI does.
+//!
+//! Seeking restores the latest checkpoint at or before the target and re-runs
+//! from it, or, going forward with no checkpoint in between, just runs on.
+//! A checkpoint is a copy of the world without its trace, taken every
+//! `CHECKPOINT_EVERY_MS` of simulated time or `CHECKPOINT_EVERY_EVENTS` events,
+//! whichever comes first, so a re-run is short however busy the group. The
+//! trace keeps the events after the playhead when seeking back, so the later
+//! checkpoints stay usable and seeking forward again is as quick.
+//!
+//! Memory is bounded (`memory.rs`): checkpoints are thinned with distance from
+//! the playhead, and the oldest events are forgotten beyond a budget; the
+//! timeline then starts later (`floor`), which the page says.
 
 use crate::sim::trace::Event;
 use crate::sim::{Fault, Millis, Scenario, World};
+use std::collections::BTreeMap;
 
-/// Simulated time between checkpoints.
+mod memory;
+pub use memory::{Bounds, Limits, MAX_TRACE_EVENTS};
+
+/// Simulated time between checkpoints (at most).
 pub const CHECKPOINT_EVERY_MS: Millis = 2000;
+/// Events between checkpoints (at most): what a seek re-runs.
+pub const CHECKPOINT_EVERY_EVENTS: usize = 1000;
 /// Wall-clock gaps longer than this (a background tab) are not simulated.
 pub const MAX_WALL_GAP_MS: f64 = 500.0;
 /// Speeds offered by the speed control (simulated ms per wall ms), log scale.
@@ -29,13 +47,16 @@ pub enum Action {
     Reset,
 }
 
-/// A world snapshot without its trace (the trace is shared and only grows).
+/// A world snapshot without its trace (the player's trace holds the events).
 #[derive(Clone)]
 struct Checkpoint {
     world: World,
-    trace_len: usize,
     script_len: usize,
 }
+
+/// Checkpoints by (simulated time, trace length): two may share a time (before
+/// and after a fault injected at that instant).
+type Key = (Millis, usize);
 
 pub struct Player {
     pub scenario: Scenario,
@@ -48,7 +69,11 @@ pub struct Player {
     pub horizon: Millis,
     /// Sub-millisecond remainder of simulated time not yet run.
     carry: f64,
-    checkpoints: Vec<Checkpoint>,
+    checkpoints: BTreeMap<Key, Checkpoint>,
+    /// What memory bounding has let go (the scrubber's start, forgotten marks).
+    pub bounds: Bounds,
+    /// While a seek re-runs over held events: the trace length at its target.
+    rerun_to: Option<usize>,
 }
 
 impl Player {
@@ -56,6 +81,7 @@ impl Player {
         let mut world = World::new(scenario.clone())?;
         // The page shows the invariant monitor.
         world.monitor = true;
+        let bounds = Bounds::new(&world);
         let mut p = Player {
             scenario,
             world,
@@ -64,26 +90,41 @@ impl Player {
             script: Vec::new(),
             horizon: 0,
             carry: 0.0,
-            checkpoints: Vec::new(),
+            checkpoints: BTreeMap::new(),
+            bounds,
+            rerun_to: None,
         };
         p.checkpoint();
         Ok(p)
     }
 
     fn checkpoint(&mut self) {
-        // The trace is shared and only grows: leave it out of the copy.
+        // The trace is the player's: leave it out of the copy.
         let trace = std::mem::take(&mut self.world.trace);
         let world = self.world.clone();
         self.world.trace = trace;
-        self.checkpoints.push(Checkpoint { world, trace_len: self.world.trace.len(), script_len: self.world.injected.len() });
+        let key = (self.world.now, self.world.trace.len());
+        self.checkpoints.insert(key, Checkpoint { world, script_len: self.world.injected.len() });
+        self.thin_checkpoints();
     }
 
     fn maybe_checkpoint(&mut self) {
         self.horizon = self.horizon.max(self.world.now);
-        let last = self.checkpoints.last().map_or(0, |c| c.world.now);
-        if self.world.now >= last + CHECKPOINT_EVERY_MS {
+        let key = (self.world.now, self.world.trace.len());
+        let far_from = |k: Option<&Key>, half: bool| {
+            let (ms, events) = if half { (CHECKPOINT_EVERY_MS / 2, CHECKPOINT_EVERY_EVENTS / 2) } else { (CHECKPOINT_EVERY_MS, CHECKPOINT_EVERY_EVENTS) };
+            k.is_none_or(|&(t, l)| key.0.abs_diff(t) >= ms || key.1.abs_diff(l) >= events)
+        };
+        if self.rerun_to.is_some_and(|end| key.1 + 2 * CHECKPOINT_EVERY_EVENTS < end) {
+            // A seek re-running over held events: only the stretch near its target is worth copies.
+            return self.bound_trace();
+        }
+        let before = self.checkpoints.range(..=key).next_back().map(|(k, _)| k);
+        let after = self.checkpoints.range(key..).next().map(|(k, _)| k);
+        if far_from(before, false) && far_from(after, true) {
             self.checkpoint();
         }
+        self.bound_trace();
     }
 
     pub fn now(&self) -> Millis {
@@ -108,7 +149,7 @@ impl Player {
                 if let Some(t) = self.world.next_time() {
                     self.world.step();
                     self.world.run_until(t.max(self.world.now));
-                    self.maybe_checkpoint();
+                    self.after_run();
                 }
             }
             Action::StepBack => {
@@ -120,9 +161,10 @@ impl Player {
             Action::Seek(t) => self.seek(t),
             Action::Inject(fault) => {
                 // Acting in the past discards the old future (a fork).
-                let now = self.world.now;
+                let (now, len) = (self.world.now, self.world.trace.len());
                 self.script.retain(|(t, _)| *t <= now);
-                self.checkpoints.retain(|c| c.world.now <= now);
+                self.checkpoints.retain(|&(t, l), _| t <= now && l <= len);
+                self.world.trace.discard_future();
                 self.script.push((now, fault.clone()));
                 self.horizon = now;
                 // What is due at the playhead runs first, as the replay does (issue 13).
@@ -137,24 +179,55 @@ impl Player {
         }
     }
 
-    /// Runs forward to `t`, applying scripted faults at their times.
-    /// Every fault of the instant `t` too, even when already at `t`; a fault
-    /// left behind (a step ran past it) is applied at once rather than never.
+    /// Runs forward to `t`, applying scripted faults at their times, so that
+    /// however the playhead got there the state at `t` is the same: every
+    /// fault scripted at or before `t` applied, and every item due at or
+    /// before `t` processed, except those the faults injected at `t` itself
+    /// queued (the moment the user saw right after injecting them).
     fn advance_to(&mut self, t: Millis) {
         loop {
-            let applied = self.world.injected.len();
-            let next_fault = self.script.get(applied).map(|(at, _)| *at).filter(|at| *at <= t);
-            if self.world.now >= t && next_fault.is_none() {
-                break;
+            let next_fault = self.script.get(self.world.injected.len()).map(|(at, _)| *at).filter(|at| *at <= t);
+            let faults_at_t = self.world.now == t && self.world.injected.last().is_some_and(|(at, _)| *at == t);
+            let due = self.world.next_time().is_some_and(|n| n <= t);
+            match next_fault {
+                Some(_) => self.inject_next(),
+                None if self.world.now < t || (due && !faults_at_t) => self.run_to(t),
+                None => break,
             }
-            let stop = next_fault.unwrap_or(t).min(self.checkpoint_due().max(self.world.now + 1)).min(t);
-            self.world.run_until(stop);
-            if next_fault.is_some_and(|at| at <= self.world.now) {
-                let f = self.script[applied].1.clone();
-                self.world.inject(f);
-            }
-            self.maybe_checkpoint();
         }
+    }
+
+    /// Applies the next scripted fault after running to its time, as the user
+    /// injected it: every item due by then processed, except that faults
+    /// injected together (at the instant of the one before) follow it at once.
+    fn inject_next(&mut self) {
+        let applied = self.world.injected.len();
+        let (at, fault) = self.script[applied].clone();
+        // Everything due at `at` runs first, also what an earlier fault of the
+        // same instant queued: the live player does the same before injecting.
+        self.run_to(at.max(self.world.now));
+        self.world.inject(fault);
+        self.after_run();
+    }
+
+    /// `world.run_until(t)`, one instant at a time so checkpoints can be taken
+    /// between instants.
+    fn run_to(&mut self, t: Millis) {
+        while let Some(instant) = self.world.next_time().filter(|n| *n <= t) {
+            self.world.run_until(instant);
+            self.after_run();
+        }
+        self.world.run_until(t);
+        self.after_run();
+    }
+
+    fn after_run(&mut self) {
+        if std::mem::take(&mut self.world.trace.diverged) {
+            // A re-run differed from the held future: later checkpoints belong to it.
+            let len = self.world.trace.len();
+            self.checkpoints.retain(|&(_, l), _| l <= len);
+        }
+        self.maybe_checkpoint();
     }
 
     /// Runs forward to `t` as playing does, one instant (every item due at the
@@ -163,46 +236,75 @@ impl Player {
     /// a simulation event.
     pub fn advance_until(&mut self, t: Millis, mut stop: impl FnMut(&World) -> bool) -> bool {
         loop {
-            let applied = self.world.injected.len();
-            let fault_at = self.script.get(applied).map(|(at, _)| *at).filter(|at| *at <= t);
-            let item_at = self.world.next_time().filter(|n| *n <= t);
+            let fault_at = self.script.get(self.world.injected.len()).map(|(at, _)| *at).filter(|at| *at <= t);
+            // As in `advance_to`: what faults injected at `t` queued for `t` waits.
+            let faults_at_t = self.world.now == t && self.world.injected.last().is_some_and(|(at, _)| *at == t);
+            let item_at = self.world.next_time().filter(|n| *n <= t && !(faults_at_t && *n == t));
             let Some(instant) = fault_at.into_iter().chain(item_at).min() else { break };
-            self.world.run_until(instant);
             if fault_at == Some(instant) {
-                let f = self.script[applied].1.clone();
-                self.world.inject(f);
+                self.inject_next();
+            } else {
+                self.world.run_until(instant);
+                self.after_run();
             }
-            self.maybe_checkpoint();
             if stop(&self.world) {
                 return true;
             }
         }
-        self.world.run_until(t);
-        self.maybe_checkpoint();
+        self.advance_to(t);
         false
     }
 
-    fn checkpoint_due(&self) -> Millis {
-        self.checkpoints.last().map_or(0, |c| c.world.now) + CHECKPOINT_EVERY_MS
-    }
-
-    /// Restores the latest checkpoint at or before `t` and re-runs to `t`.
+    /// Moves the playhead to `t` (not before `floor()`): runs on from here if
+    /// no checkpoint lies between, else restores the latest checkpoint at or
+    /// before `t` and re-runs from it.
     pub fn seek(&mut self, t: Millis) {
-        let trace = std::mem::take(&mut self.world.trace);
-        let idx = self.checkpoints.iter().rposition(|c| c.world.now <= t).unwrap_or(0);
-        let cp = self.checkpoints[idx].clone();
-        let forward = t >= self.world.now;
-        self.world = cp.world;
-        self.world.trace = trace[..cp.trace_len.min(trace.len())].to_vec();
-        self.world.injected = self.script[..cp.script_len.min(self.script.len())].to_vec();
-        if !forward {
-            self.checkpoints.truncate(idx + 1);
+        let t = t.max(self.bounds.floor);
+        let here = (self.world.now, self.world.trace.len());
+        let key = self.checkpoints.range(..=(t, usize::MAX)).next_back().map(|(k, _)| *k);
+        let Some(key) = key else { return };
+        if t >= here.0 && key <= here {
+            self.advance_to(t);
+            return;
         }
+        let cp = &self.checkpoints[&key];
+        let mut trace = std::mem::take(&mut self.world.trace);
+        if key.1 <= trace.len() {
+            trace.rewind(key.1);
+        } else if !trace.fast_forward(key.1) {
+            // Not held (cannot happen: checkpoints past the held events are dropped).
+            let held = trace.stored_end();
+            self.world.trace = trace;
+            self.checkpoints.retain(|&(_, l), _| l <= held);
+            return self.seek(t);
+        }
+        self.world = cp.world.clone();
+        self.world.trace = trace;
+        self.world.injected = self.script[..cp.script_len.min(self.script.len())].to_vec();
+        let end = self.world.trace.held_partition_point(|e| e.at <= t);
+        self.rerun_to = (end < self.world.trace.stored_end()).then_some(end);
         self.advance_to(t);
+        self.rerun_to = None;
     }
 
-    /// The furthest point the timeline reached (for the scrubber).
-    pub fn events(&self) -> &[Event] {
+    /// The kept events up to the playhead.
+    pub fn events(&self) -> &crate::sim::trace::Trace {
         &self.world.trace
+    }
+
+    /// The earliest time the scrubber can reach (0 unless memory bounding let
+    /// the start of the run go).
+    pub fn floor(&self) -> Millis {
+        self.bounds.floor
+    }
+
+    /// Events for the timeline's marks: those kept from forgotten stretches, then the trace.
+    pub fn timeline_events(&self) -> impl Iterator<Item = &Event> {
+        self.bounds.marks.iter().chain(self.world.trace.iter())
+    }
+
+    /// How many checkpoints are held (for the perf scripts and tests).
+    pub fn checkpoint_count(&self) -> usize {
+        self.checkpoints.len()
     }
 }

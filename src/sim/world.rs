@@ -14,7 +14,7 @@ use super::message::{Body, Envelope};
 use super::network::{link, Fate, Network};
 use super::out::{Out, TimerKey, TimerOp};
 use super::scenario::Scenario;
-use super::trace::{Event, EventKind};
+use super::trace::{Event, EventKind, Trace};
 use super::types::{EventId, Millis, NodeId};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -45,7 +45,7 @@ pub struct World {
     /// Consumers with `group.protocol=consumer` (KIP-848); their indices share one
     /// space with `consumers` (c1, c2, ... over both maps).
     pub async_consumers: BTreeMap<u32, AsyncConsumer>,
-    pub trace: Vec<Event>,
+    pub trace: Trace,
     /// Cuts, held links, drops, extra latency and loss.
     pub network: Network,
     /// Nodes frozen until the given time (GC pause).
@@ -111,7 +111,7 @@ impl World {
             consumers: BTreeMap::new(),
             workers: BTreeMap::new(),
             async_consumers: BTreeMap::new(),
-            trace: Vec::new(),
+            trace: Trace::default(),
             network: Network::default(),
             paused_until: BTreeMap::new(),
             injected: Vec::new(),

@@ -10,21 +10,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ROOT, launch, openPage, serveSite } from '../e2e/harness.mjs';
-
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
-
-function scenario(members, partitions, protocol) {
-  return JSON.stringify({
-    name: `${members} members`, seed: 1, brokers: 3,
-    topics: [{ name: 'orders', partitions, recordsPerSec: 10 }],
-    groups: [{ groupId: 'demo', consumers: members, startStaggerMs: 20,
-      config: { 'session.timeout.ms': 10000, 'heartbeat.interval.ms': 3000, 'auto.offset.reset': 'earliest', topics: ['orders'],
-        'group.protocol': protocol } }],
-  });
-}
+import { pct, scenario } from './shared.mjs';
 
 const site = await serveSite();
 const browser = await launch();
