@@ -126,8 +126,8 @@ pub fn toolbar(t: Toolbar) -> Html {
                 <button id="play" class="primary" onclick={d.reform(|_| Action::TogglePlay)} aria-pressed={p.playing.to_string()}>
                     { tr(lang, if p.playing { "pause" } else { "play" }) }
                 </button>
-                <button id="step-back" onclick={d.reform(|_| Action::StepBack)} title={tr(lang, "back.title")} aria-label={tr(lang, "back.title")}>{ tr(lang, "back") }</button>
-                <button id="step" onclick={d.reform(|_| Action::Step)} title={tr(lang, "step.title")} aria-label={tr(lang, "step.title")}>{ tr(lang, "step") }</button>
+                <button id="step-back" onclick={d.reform(|_| Action::StepBack)} title={tr(lang, "back.title")}>{ tr(lang, "back") }</button>
+                <button id="step" onclick={d.reform(|_| Action::Step)} title={tr(lang, "step.title")}>{ tr(lang, "step") }</button>
                 <label class="speed">{ tr(lang, "speed") }{" "}
                     <select id="speed" onchange={on_speed}>
                         { for SPEEDS.iter().map(|s| html! {
