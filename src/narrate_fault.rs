@@ -114,7 +114,7 @@ pub fn message_label(label: &str, lang: Lang) -> String {
         (" assignments", " 个分配"),
         (" members", " 个成员"),
         (" partitions)", " 个分区）"),
-        (" leader,", " leader，"),
+        (" leader, ", " leader，"),
     ] {
         s = s.replace(en, zh);
     }
