@@ -161,7 +161,7 @@ pub fn routine_message(label: &str) -> bool {
 /// The caption under the drawing: the newest event worth a sentence (routine
 /// keep-alives and commits passed over), with its time.
 pub fn caption(world: &World, lang: Lang) -> Option<(crate::sim::Millis, String)> {
-    world.trace.iter().rev().take(400).filter(|e| worth_a_caption(e)).find_map(|e| sentence(world, e, lang).map(|s| (e.at, s)))
+    world.trace.iter().rev().take(5000).filter(|e| worth_a_caption(e)).find_map(|e| sentence(world, e, lang).map(|s| (e.at, s)))
 }
 
 /// Whether the caption would show `e` (see [`caption`]).

@@ -156,6 +156,8 @@ pub const TRIGGERS: &[(&str, &str)] = &[
     ("pending member {} never rejoined; dropped", "待定成员 {0} 始终没有重新加入，已丢弃"),
     // The clients (classic consumer, consumer-protocol consumer, Connect worker)
     ("sent JoinGroup", "发送了 JoinGroup"),
+    ("assigned in generation {}", "在第 {0} 代获得分配"),
+    ("the member session expired", "成员会话已过期"),
     ("joined generation {}", "加入了第 {0} 代"),
     ("SyncGroup done, generation {}", "SyncGroup 完成，第 {0} 代"),
     ("MEMBER_ID_REQUIRED: rejoin with the given id", "MEMBER_ID_REQUIRED：用分到的 id 重新加入"),
