@@ -4,6 +4,12 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The page's newer strings (welcome, caption, legend, inspector facts...),
+/// searched after [`TABLE`].
+#[path = "i18n_page.rs"]
+mod page;
+pub use page::PAGE;
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Lang {
     #[default]
@@ -132,8 +138,8 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("close", "close", "关闭"),
     ("notice.badlink", "Could not open this link: {0}. Showing the demo instead.", "无法打开这个链接：{0}。改为显示演示场景。"),
     ("help", "Help", "帮助"),
-    ("help.title", "Keyboard shortcuts (?)", "键盘快捷键（?）"),
-    ("help.keys", "Space or k: play/pause · → . PageDown: next event · ← , PageUp: previous event · p: presenter mode · ?: this help · Enter on a node: crash or restart it", "空格或 k：播放/暂停 · → . PageDown：下一个事件 · ← , PageUp：上一个事件 · p：演示模式 · ?：本帮助 · 在节点上按 Enter：让它崩溃或重启"),
+    ("help.title", "Help: keys and the drawing (?)", "帮助：按键与图示（?）"),
+    ("help.keys", "Space or k: play/pause · → . PageDown: next event (in presenter mode: the next thing worth a caption; in a lesson: reveal, then the next step) · ← , PageUp: previous event · 1-9 or a-d: pick a lesson's answer · Enter on a node: select it (the inspector lists its faults) · l: legend · p: presenter mode · ?: this help · Esc: close", "空格或 k：播放/暂停 · → . PageDown：下一个事件（演示模式下：下一个值得说明的事件；课程中：先显示答案，再进入下一步）· ← , PageUp：上一个事件 · 1-9 或 a-d：选择课程问题的答案 · 在节点上按 Enter：选中它（检查器会列出可注入的故障）· l：图例 · p：演示模式 · ?：本帮助 · Esc：关闭"),
     ("export.json", "Export run", "导出运行"),
     ("export.json.title", "download this run (scenario, faults, playhead) as JSON", "把这次运行（场景、故障、播放位置）下载为 JSON"),
     ("import.json", "Import run", "导入运行"),
@@ -185,7 +191,7 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("timeline.forgotten", "To stay within its memory budget the page let the oldest events go: the timeline now starts at {0} s. The run goes on as before.", "为了不超出内存预算，页面舍弃了最早的事件：时间轴现在从第 {0} 秒开始。模拟照常继续。"),
     // Assignor lab
     ("lab.label", "assignor lab", "分配器实验室"),
-    ("lab.hint", "One call of a Kafka assignor, bit-identical to Kafka's own classes. Edit the group below (members, subscriptions, owned partitions with their generation, instanceId, rack; replicaRacks for rack-aware assignment) and run.", "调用一次 Kafka 的分配器，结果与 Kafka 自己的类逐位一致。在下面编辑这个组（成员、订阅、带 generation 的已拥有分区、instanceId、rack；机架感知分配用 replicaRacks），然后运行。"),
+    ("lab.hint", "One call of a Kafka assignor, bit-identical to Kafka's own classes. Edit the group below (members, subscriptions, owned partitions with their generation, instanceId, rack; replicaRacks for rack-aware assignment) and run.", "调用一次 Kafka 的分配器，结果与 Kafka 自己的类逐位一致。在下面编辑这个组（成员、订阅、已拥有的分区（含字段 `generation`）、instanceId、rack；机架感知分配用 replicaRacks），然后运行。"),
     ("lab.assignor", "assignor", "分配器"),
     ("lab.case", "case JSON", "用例 JSON"),
     ("lab.run", "Run assignor", "运行分配器"),
@@ -227,7 +233,7 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("fk.restartConsumer", "consumer c<n>", "消费者 c<n>"),
     ("fk.closeConsumer", "consumer c<n>", "消费者 c<n>"),
     ("fk.closeConsumerWithOptions", "consumer c<n>, LEAVE_GROUP, REMAIN_IN_GROUP or DEFAULT", "消费者 c<n>，LEAVE_GROUP、REMAIN_IN_GROUP 或 DEFAULT"),
-    ("fk.restartConsumerAs", "consumer c<n>, static or dynamic", "消费者 c<n>，static 或 dynamic"),
+    ("fk.restartConsumerAs", "consumer c<n>, static or dynamic", "消费者 c<n>，static（静态）或 dynamic（动态）"),
     ("fk.pauseConsumer", "consumer c<n>, duration ms", "消费者 c<n>，时长（毫秒）"),
     ("fk.slowProcessing", "consumer c<n>, ms per record", "消费者 c<n>，每条消息的毫秒数"),
     ("fk.killBroker", "broker-<n>", "broker-<n>"),
@@ -258,7 +264,7 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("n.sent", "{0} → {1}: {2}", "{0} → {1}：{2}"),
     ("n.lost", "{2} from {0} to {1} was lost: {3}", "{0} 发往 {1} 的 {2} 丢失了：{3}"),
     ("n.group", "Group {0} on {1}: {2} → {3} ({4})", "组 {0}（在 {1} 上）：{2} → {3}（{4}）"),
-    ("n.cgroup", "Consumer group {0} on {1}: {2} → {3} ({4})", "consumer 组 {0}（在 {1} 上）：{2} → {3}（{4}）"),
+    ("n.cgroup", "Consumer group {0} on {1}: {2} → {3} ({4})", "消费者组 {0}（在 {1} 上）：{2} → {3}（{4}）"),
     ("n.member", "{0}: {1} → {2} ({3})", "{0}：{1} → {2}（{3}）"),
     ("n.context", "{0}: __consumer_offsets-{1} {2} → {3} ({4})", "{0}：__consumer_offsets-{1} {2} → {3}（{4}）"),
     ("n.connector", "{0}: connector {1} {2} → {3} ({4})", "{0}：连接器 {1} {2} → {3}（{4}）"),
@@ -280,13 +286,15 @@ pub const TABLE: &[(&str, &str, &str)] = &[
 /// The string for `key` in `lang`; an unknown key shows itself (tests make
 /// sure every key the page uses is in the table).
 pub fn tr(lang: Lang, key: &str) -> &'static str {
-    match TABLE.iter().find(|(k, _, _)| *k == key) {
-        Some((_, en, zh)) => match lang {
-            Lang::En => en,
-            Lang::Zh => zh,
-        },
-        None => "⟨missing text⟩",
-    }
+    tr_opt(lang, key).unwrap_or("⟨missing text⟩")
+}
+
+/// The string for `key` in `lang`, or `None` when the tables do not have it.
+pub fn tr_opt(lang: Lang, key: &str) -> Option<&'static str> {
+    TABLE.iter().chain(PAGE.iter()).find(|(k, _, _)| *k == key).map(|(_, en, zh)| match lang {
+        Lang::En => *en,
+        Lang::Zh => *zh,
+    })
 }
 
 /// `tr` with `{0}`, `{1}`... replaced by `args`.

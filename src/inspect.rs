@@ -54,7 +54,8 @@ pub fn inspect(world: &World, sel: &Selection) -> Option<Inspection> {
             let a = &world.async_consumers[c];
             let client = ClientSummary::from(a);
             let identity = instance_fact(&client);
-            let details = vec![("heartbeat interval ms (from the broker)", a.heartbeat_interval_ms.to_string()), owned_fact(&client)];
+            let mut details = vec![("heartbeat interval ms (from the broker)", a.heartbeat_interval_ms.to_string()), owned_fact(&client)];
+            details.extend(liveness_facts(world, &client, a.last_poll, a.config.max_poll_interval_ms));
             Some(Inspection {
                 title: format!("c{c} (group.protocol=consumer)"),
                 facts: client_facts(client, identity, "member epoch", details),
@@ -64,7 +65,9 @@ pub fn inspect(world: &World, sel: &Selection) -> Option<Inspection> {
         Selection::Node(NodeId::Client(c)) => {
             let cons = world.consumers.get(c)?;
             let client = ClientSummary::from(cons);
-            let (identity, details) = (instance_fact(&client), vec![owned_fact(&client)]);
+            let mut details = vec![owned_fact(&client)];
+            details.extend(liveness_facts(world, &client, cons.last_poll, cons.config.max_poll_interval_ms));
+            let identity = instance_fact(&client);
             Some(Inspection {
                 title: format!("c{c}"),
                 facts: client_facts(client, identity, "generation", details),
@@ -148,7 +151,27 @@ fn list(items: impl Iterator<Item = String>) -> String {
 }
 
 fn owned_fact(c: &ClientSummary) -> (&'static str, String) {
-    ("owned", list(c.owned.iter().map(|p| p.to_string())))
+    // What a crashed or expelled member last held is not ownership.
+    let key = if !c.alive || c.fatal.is_some() || matches!(c.state.as_str(), "UNJOINED" | "UNSUBSCRIBED" | "FENCED" | "FATAL") { "last held (stale)" } else { "owned" };
+    (key, list(c.owned.iter().map(|p| p.to_string())))
+}
+
+fn at(ms: crate::sim::Millis) -> String {
+    format!("{:.1} s", ms as f64 / 1000.0)
+}
+
+/// When the application last called `poll()` and when `max.poll.interval.ms`
+/// runs out after it (overdue while it still processes past that), and the
+/// coordinator's session deadline of its member (or that it has none).
+fn liveness_facts(world: &World, c: &ClientSummary, last_poll: crate::sim::Millis, interval: crate::sim::Millis) -> Vec<(&'static str, String)> {
+    let deadline = last_poll + interval;
+    let overdue = c.alive && c.processing && world.now > deadline;
+    let session = crate::view::coordinator_session_deadline(world, c.group_id, c.member_id);
+    vec![
+        ("last poll()", at(last_poll)),
+        ("poll deadline (max.poll.interval.ms)", if overdue { format!("{} · overdue", at(deadline)) } else { at(deadline) }),
+        ("session deadline on the coordinator", session.map_or_else(|| "—".to_string(), |t| format!("{} (in {})", at(t), at(t.saturating_sub(world.now))))),
+    ]
 }
 
 fn instance_fact(c: &ClientSummary) -> (&'static str, String) {
@@ -165,7 +188,9 @@ fn client_facts(
     details: Vec<(&'static str, String)>,
 ) -> Vec<(&'static str, String)> {
     let member_id = if c.member_id.is_empty() { "—".into() } else { c.member_id.to_string() };
-    let mut facts = vec![("group.id", c.group_id.to_string()), ("member.id", member_id), identity, ("state", c.state)];
+    // A crashed process has no state of its own; the state it had is shown beside it.
+    let state = if c.alive { c.state } else { format!("crashed (was {})", c.state) };
+    let mut facts = vec![("group.id", c.group_id.to_string()), ("member.id", member_id), identity, ("state", state)];
     facts.push((generation, c.generation.to_string()));
     facts.extend(details);
     facts.push(("alive", c.alive.to_string()));

@@ -1,5 +1,8 @@
 //! One plain sentence per trace event, for the event log and the ARIA live region.
 
+#[path = "narrate_fault.rs"]
+pub mod fault;
+
 use crate::sim::message::short_member;
 use crate::sim::trace::{Callback, Event, EventKind, Machine};
 use crate::i18n::{tr, trf, Lang};
@@ -39,10 +42,12 @@ fn partitions(lang: Lang, ps: &[crate::assign::TopicPartition]) -> String {
 pub fn sentence(world: &World, e: &Event, lang: Lang) -> Option<String> {
     let f = |key: &str, args: &[&dyn std::fmt::Display]| trf(lang, key, args);
     let s = match &e.kind {
-        EventKind::MessageSent { from, to, label, .. } => f("n.sent", &[from, to, label]),
+        EventKind::MessageSent { from, to, label, .. } => f("n.sent", &[from, to, &fault::message_label(label, lang)]),
         EventKind::MessageDelivered { .. } => return None,
-        EventKind::MessageDropped { from, to, label, reason, .. } => f("n.lost", &[from, to, label, reason]),
-        EventKind::StateChanged { node, machine, from, to, trigger } => match machine {
+        EventKind::MessageDropped { from, to, label, reason, .. } => f("n.lost", &[from, to, &fault::message_label(label, lang), &fault::drop_reason(reason, lang)]),
+        EventKind::StateChanged { node, machine, from, to, trigger } => {
+            let trigger = &fault::trigger(trigger, lang);
+            match machine {
             Machine::Group { group_id } => f("n.group", &[group_id, node, from, to, trigger]),
             Machine::Member => f("n.member", &[node, from, to, trigger]),
             Machine::Connector { name } => f("n.connector", &[node, name, from, to, trigger]),
@@ -50,9 +55,10 @@ pub fn sentence(world: &World, e: &Event, lang: Lang) -> Option<String> {
             Machine::CoordinatorContext { partition } => f("n.context", &[node, partition, from, to, trigger]),
             Machine::ConsumerMember => f("n.member", &[node, from, to, trigger]),
             Machine::ConsumerGroup { group_id } => f("n.cgroup", &[group_id, node, from, to, trigger]),
-        },
-        EventKind::TimerFired { node, timer } => f("n.timer", &[node, timer]),
-        EventKind::FaultInjected { description } => f("n.fault", &[description]),
+            }
+        }
+        EventKind::TimerFired { node, timer } => f("n.timer", &[node, &fault::timer(timer, lang)]),
+        EventKind::FaultInjected { description } => f("n.fault", &[&fault::description(description, lang)]),
         EventKind::CallbackInvoked { node, callback, partitions: ps } => {
             let name = match callback {
                 Callback::OnPartitionsRevoked => "onPartitionsRevoked",
@@ -136,4 +142,36 @@ pub fn why(world: &World, e: &Event, lang: Lang) -> Vec<Why> {
         }
     }
     out
+}
+
+/// A message the caption passes over: keep-alive heartbeats (classic
+/// `Heartbeat` and KIP-848 `ConsumerGroupHeartbeat` carrying only the epoch)
+/// and their plain answers, offset commits and fetches and their `OK`s. An
+/// error in an answer (`REBALANCE_IN_PROGRESS`...) is not routine.
+pub fn routine_message(label: &str) -> bool {
+    let api = label.split([' ', '(']).next().unwrap_or("");
+    let error = label.contains('_') || label.contains("→");
+    match api {
+        "Heartbeat" | "OffsetCommit" | "OffsetFetch" => !error,
+        "ConsumerGroupHeartbeat" => !error && !label.contains("owned=") && !label.contains("leave") && !label.contains('-'),
+        _ => false,
+    }
+}
+
+/// The caption under the drawing: the newest event worth a sentence (routine
+/// keep-alives and commits passed over), with its time.
+pub fn caption(world: &World, lang: Lang) -> Option<(crate::sim::Millis, String)> {
+    world.trace.iter().rev().take(5000).filter(|e| worth_a_caption(e)).find_map(|e| sentence(world, e, lang).map(|s| (e.at, s)))
+}
+
+/// Whether the caption would show `e` (see [`caption`]).
+pub fn worth_a_caption(e: &Event) -> bool {
+    match &e.kind {
+        EventKind::MessageSent { label, .. } => !routine_message(label),
+        EventKind::MessageDelivered { .. } | EventKind::OffsetsCommitted { .. } => false,
+        EventKind::RecordsProcessed { redelivered, .. } => *redelivered > 0,
+        // The heartbeat thread waking up, the auto-commit timer: routine.
+        EventKind::TimerFired { timer, .. } => !matches!(timer.as_str(), "heartbeat.interval.ms" | "auto.commit.interval.ms" | "retry.backoff.ms"),
+        _ => true,
+    }
 }

@@ -22,27 +22,27 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("added member {} to group {}", "已将成员 {0} 加入组 {1}"),
     (
         "initial rebalance: waiting group.initial.rebalance.delay.ms = {} ms for more members",
-        "首次 rebalance：等待 group.initial.rebalance.delay.ms = {0} ms，以便更多成员加入",
+        "首次再均衡：等待 group.initial.rebalance.delay.ms = {0} ms，以便更多成员加入",
     ),
     ("new members joined during the initial delay: waiting another {} ms", "初始延迟期间有新成员加入：再等待 {0} ms"),
     ("member {} did not rejoin in time and was removed", "成员 {0} 未及时重新加入，已被移除"),
-    ("{} is the leader of generation {}; only it receives the member list", "{0} 是 generation {1} 的 leader；只有它收到成员列表"),
+    ("{} is the leader of generation {}; only it receives the member list", "{0} 是第 {1} 代的 leader；只有它收到成员列表"),
     ("static member {} rejoined: {} replaced by {}, assignment kept", "静态成员 {0} 重新加入：{1} 被替换为 {2}，分配保持不变"),
     ("pending member {} never rejoined; dropped", "待定成员 {0} 始终没有重新加入，已丢弃"),
     ("no heartbeat from {} for session.timeout.ms = {} ms: removing it", "session.timeout.ms = {1} ms 内没有收到 {0} 的心跳：将其移除"),
-    ("{} did not send SyncGroup within the rebalance timeout; removed", "{0} 未在 rebalance 超时内发送 SyncGroup，已被移除"),
-    ("loaded group {} as {} at generation {} with {} members", "已加载组 {0}：状态 {1}，generation {2}，{3} 个成员"),
+    ("{} did not send SyncGroup within the rebalance timeout; removed", "{0} 未在再均衡超时内发送 SyncGroup，已被移除"),
+    ("loaded group {} as {} at generation {} with {} members", "已加载组 {0}：状态 {1}，第 {2} 代，{3} 个成员"),
     // Group coordinator, consumer protocol (consumer_group_heartbeat.rs)
-    ("group {}: group epoch bumped to {}", "组 {0}：group epoch 增至 {1}"),
+    ("group {}: group epoch bumped to {}", "组 {0}：组纪元增至 {1}"),
     (
         "group {}: new target assignment deferred until {} ms (group.consumer.assignment.interval.ms), on the first heartbeat after it",
         "组 {0}：新的目标分配推迟到 {1} ms（group.consumer.assignment.interval.ms）之后的第一次心跳时计算",
     ),
     ("group {}: the {} assignor failed: {}", "组 {0}：{1} 分配器失败：{2}"),
-    ("group {}: {} assignor computed the target for epoch {}: {}", "组 {0}：{1} 分配器算出了 epoch {2} 的目标分配：{3}"),
-    ("static member {} left temporarily (epoch -2); its partitions stay assigned", "静态成员 {0} 暂时离开（epoch -2），其分区仍保持分配"),
-    ("member {} fenced from {} because {}; group epoch bumped to {}", "成员 {0} 被组 {1} 隔离（fenced），原因：{2}；group epoch 增至 {3}"),
-    ("loaded consumer group {} as {}", "已加载 consumer 组 {0}：{1}"),
+    ("group {}: {} assignor computed the target for epoch {}: {}", "组 {0}：{1} 分配器算出了纪元 {2} 的目标分配：{3}"),
+    ("static member {} left temporarily (epoch -2); its partitions stay assigned", "静态成员 {0} 暂时离开（纪元 -2），其分区仍保持分配"),
+    ("member {} fenced from {} because {}; group epoch bumped to {}", "成员 {0} 被组 {1} 隔离（fenced），原因：{2}；组纪元增至 {3}"),
+    ("loaded consumer group {} as {}", "已加载消费者组 {0}（group.protocol=consumer）：{1}"),
     // The world: processes, links, faults, leadership (world.rs, world_connect.rs)
     ("{} started", "{0} 已启动"),
     ("{} from {} is held on the link", "来自 {1} 的 {0} 被扣留在链路上"),
@@ -75,7 +75,7 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("fatal error {}: the worker's herder stops", "致命错误 {0}：该 worker 的 herder 停止"),
     ("JoinGroup answered after this member had left: ignored, rejoining", "JoinGroup 的响应在该成员离开之后才到达：忽略，重新加入"),
     ("JoinGroup answered after this worker had left: ignored, rejoining", "JoinGroup 的响应在该 worker 离开之后才到达：忽略，重新加入"),
-    ("SyncGroup answered after the generation was reset: ignored, rejoining", "SyncGroup 的响应在 generation 重置之后才到达：忽略，重新加入"),
+    ("SyncGroup answered after the generation was reset: ignored, rejoining", "SyncGroup 的响应在代重置之后才到达：忽略，重新加入"),
     (
         "returning static leader: SkipAssignment, the group keeps its assignment (KIP-814)",
         "静态 leader 回归：SkipAssignment，组保留现有分配（KIP-814）",
@@ -89,7 +89,7 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("leader ran the {} assignor: {}", "leader 运行了 {0} 分配器：{1}"),
     ("leader ran the {}: {}", "leader 运行了 {0}：{1}"),
     ("assignor {} failed: {}", "分配器 {0} 失败：{1}"),
-    ("revoked partitions: rejoining for the follow-up rebalance", "已撤销分区：为后续的 rebalance 重新加入"),
+    ("revoked partitions: rejoining for the follow-up rebalance", "已撤销分区：为后续的再均衡重新加入"),
     ("heartbeat says REBALANCE_IN_PROGRESS: rejoin on next poll()", "心跳返回 REBALANCE_IN_PROGRESS：下次 poll() 时重新加入"),
     ("heartbeat says REBALANCE_IN_PROGRESS: rejoining", "心跳返回 REBALANCE_IN_PROGRESS：重新加入"),
     ("the leader sees new partitions of {}: rejoining to reassign", "leader 发现 {0} 有新分区：重新加入以重新分配"),
@@ -101,18 +101,18 @@ pub const TEMPLATES: &[(&str, &str)] = &[
         "超过 max.poll.interval.ms = {0} ms 没有调用 poll()，但协调者未知：暂不离开组",
     ),
     ("{}: rejoin on next poll()", "{0}：下次 poll() 时重新加入"),
-    ("scheduled rebalance delay elapsed: rejoining", "计划的 rebalance 延迟已到：重新加入"),
+    ("scheduled rebalance delay elapsed: rejoining", "计划的再均衡延迟已到：重新加入"),
     ("assignment failed (config mismatch): rejoining", "分配失败（配置不一致）：重新加入"),
     (
         "stopped revoked connectors and tasks: rejoining for the follow-up rebalance",
-        "已停止被撤销的 connector 和任务：为后续的 rebalance 重新加入",
+        "已停止被撤销的 连接器和任务：为后续的再均衡重新加入",
     ),
     // Offset commits (app_commit.rs, async_consumer_heartbeat.rs)
     (
         "commitAsync() failed: coordinator unknown (RetriableCommitFailedException to the callback)",
         "commitAsync() 失败：协调者未知（回调收到 RetriableCommitFailedException）",
     ),
-    ("commitAsync() failed: {}, the member is not in a stable generation", "commitAsync() 失败：{0}，该成员不在稳定的 generation 中"),
+    ("commitAsync() failed: {}, the member is not in a stable generation", "commitAsync() 失败：{0}，该成员不在稳定的代中"),
     ("commitAsync() failed: {}; passed to the callback, not retried", "commitAsync() 失败：{0}；交给回调，不重试"),
     ("commitSync() failed: {}; the application logs it and polls again", "commitSync() 失败：{0}；应用程序记录日志后再次 poll"),
     ("commitSync(): {}, retrying in {} ms", "commitSync()：{0}，{1} ms 后重试"),
@@ -130,17 +130,17 @@ pub const FRAGMENTS: &[(&str, &str)] = &[
     ("{} answered {}", "{0} 返回 {1}"),
     ("it left the group", "它离开了组"),
     ("the member session expired", "成员会话已过期"),
-    ("it did not revoke its partitions within its rebalance timeout at epoch {}", "它未在 epoch {0} 的 rebalance 超时内撤销分区"),
-    ("{} at group epoch {} (target epoch {}) with {} members", "{0}，group epoch {1}（目标 epoch {2}），{3} 个成员"),
+    ("it did not revoke its partitions within its rebalance timeout at epoch {}", "它未在纪元 {0} 的再均衡超时内撤销分区"),
+    ("{} at group epoch {} (target epoch {}) with {} members", "{0}，组纪元 {1}（目标纪元 {2}），{3} 个成员"),
     ("TimeoutException: not committed within default.api.timeout.ms = {} ms", "TimeoutException：未能在 default.api.timeout.ms = {0} ms 内提交"),
     ("{} (retriable)", "{0}（可重试）"),
     ("{}: raised to the application", "{0}：抛给应用程序"),
-    ("{}, the member is not in a stable generation", "{0}，该成员不在稳定的 generation 中"),
+    ("{}, the member is not in a stable generation", "{0}，该成员不在稳定的代中"),
     ("RetriableCommitFailedException ({})", "RetriableCommitFailedException（{0}）"),
     ("REBALANCE_IN_PROGRESS: RebalanceInProgressException, rejoin requested", "REBALANCE_IN_PROGRESS：RebalanceInProgressException，已请求重新加入"),
     ("{}: RebalanceInProgressException, the member already rejoins", "{0}：RebalanceInProgressException，该成员已在重新加入"),
     ("{}: CommitFailedException", "{0}：CommitFailedException"),
-    ("FENCED_INSTANCE_ID for an old generation: {}", "旧 generation 的 FENCED_INSTANCE_ID：{0}"),
+    ("FENCED_INSTANCE_ID for an old generation: {}", "旧代的 FENCED_INSTANCE_ID：{0}"),
     ("the connection broke", "连接已断开"),
     ("{} failed: the connection broke", "{0} 失败：连接已断开"),
     ("JoinGroup answered after the coordinator was marked unknown", "JoinGroup 的响应在协调者被标记为未知之后才到达"),
@@ -154,6 +154,59 @@ const MAX_DEPTH: usize = 3;
 pub fn translate(text: &str) -> Option<String> {
     translate_with(TEMPLATES, text, 0)
 }
+
+/// The Chinese for `text` from another table of the same form (fault
+/// sentences, transition triggers), its parts translated as fragments.
+pub fn translate_table(table: &[(&str, &str)], text: &str) -> Option<String> {
+    translate_with(table, text, 0)
+}
+
+/// The triggers of state transitions (`EventKind::StateChanged::trigger`)
+/// that the page shows in the event log and under the state diagrams.
+pub const TRIGGERS: &[(&str, &str)] = &[
+    ("became leader of the partition", "成为该分区的 leader"),
+    ("replayed {} records", "重放了 {0} 条记录"),
+    // The classic group coordinator
+    ("join phase complete: generation {}, protocol {}", "加入阶段完成：第 {0} 代，协议 {1}"),
+    ("join phase completed with no members", "加入阶段结束，没有成员"),
+    ("leader's assignment for generation {} stored", "已保存 leader 为第 {0} 代计算的分配"),
+    ("member {} expired (session timeout)", "成员 {0} 过期（会话超时）"),
+    ("member {} joined", "成员 {0} 加入"),
+    ("member {} rejoined", "成员 {0} 重新加入"),
+    ("{} member(s) left the group (LeaveGroup)", "{0} 个成员离开了组（LeaveGroup）"),
+    ("member {} did not rejoin in time and was removed", "成员 {0} 未及时重新加入，已被移除"),
+    ("{} did not send SyncGroup within the rebalance timeout; removed", "{0} 未在再均衡超时内发送 SyncGroup，已被移除"),
+    ("static member {} rejoined during CompletingRebalance", "静态成员 {0} 在 CompletingRebalance 期间重新加入"),
+    ("static member {} rejoined with new protocols", "静态成员 {0} 带着新的协议重新加入"),
+    ("static member present", "有静态成员在组中"),
+    ("pending member {} never rejoined; dropped", "待定成员 {0} 始终没有重新加入，已丢弃"),
+    // The clients (classic consumer, consumer-protocol consumer, Connect worker)
+    ("sent JoinGroup", "发送了 JoinGroup"),
+    ("assigned in generation {}", "在第 {0} 代获得分配"),
+    ("the member session expired", "成员会话已过期"),
+    ("joined generation {}", "加入了第 {0} 代"),
+    ("SyncGroup done, generation {}", "SyncGroup 完成，第 {0} 代"),
+    ("MEMBER_ID_REQUIRED: rejoin with the given id", "MEMBER_ID_REQUIRED：用分到的 id 重新加入"),
+    ("JoinGroup answered after the coordinator was marked unknown", "JoinGroup 的响应在协调者被标记为未知之后才到达"),
+    ("a newer target is waiting", "有更新的目标分配在等待"),
+    ("acknowledged the assignment", "已确认分配"),
+    ("close()", "调用了 close()"),
+    ("fatal {}", "致命错误 {0}"),
+    ("heartbeat → {}", "心跳 → {0}"),
+    ("left the group", "离开了组"),
+    ("left the group after the poll timer expired", "poll 计时器到期后离开了组"),
+    ("new target assignment {}", "新的目标分配 {0}"),
+    ("poll timer expired", "poll 计时器到期"),
+    ("poll() after the poll timer expired: rejoining", "poll 计时器到期后再次调用 poll()：重新加入"),
+    ("reconciled the new assignment", "已调和新的分配"),
+    ("rejoining after being fenced", "被隔离（fenced）后重新加入"),
+    ("sending the leave heartbeat", "正在发送离组心跳"),
+    ("subscribe() then poll()", "调用 subscribe() 然后 poll()"),
+    ("target equals the current assignment", "目标分配与当前分配相同"),
+    ("the target is already reconciled", "目标分配已经调和完毕"),
+    ("{} failed", "{0} 失败"),
+    ("{} → {}", "{0} → {1}"),
+];
 
 /// Matches `text` against one English template: the variable parts, in order,
 /// or `None`. The literal pieces must appear in order, the first at the start

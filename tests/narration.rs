@@ -108,7 +108,7 @@ fn every_note_of_the_shipped_scenarios_has_a_chinese_translation() {
 fn the_matcher_fills_placeholders() {
     assert_eq!(
         translate("initial rebalance: waiting group.initial.rebalance.delay.ms = 3000 ms for more members").as_deref(),
-        Some("首次 rebalance：等待 group.initial.rebalance.delay.ms = 3000 ms，以便更多成员加入")
+        Some("首次再均衡：等待 group.initial.rebalance.delay.ms = 3000 ms，以便更多成员加入")
     );
     // Placeholders in another order, a nested reason translated as a fragment.
     assert_eq!(
@@ -121,7 +121,7 @@ fn the_matcher_fills_placeholders() {
     );
     assert_eq!(
         translate("member m-1 fenced from demo because the member session expired; group epoch bumped to 7").as_deref(),
-        Some("成员 m-1 被组 demo 隔离（fenced），原因：成员会话已过期；group epoch 增至 7")
+        Some("成员 m-1 被组 demo 隔离（fenced），原因：成员会话已过期；组纪元增至 7")
     );
     // Fragments inside fragments.
     assert_eq!(

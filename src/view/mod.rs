@@ -2,6 +2,10 @@
 //! Pure functions of the world, so native tests can check them.
 
 mod groups;
+pub mod compare_text;
+pub mod history;
+pub mod labels;
+pub mod layout;
 mod ownership;
 
 pub use groups::{group_ids, groups, timeline_marker, GroupView};
@@ -16,9 +20,18 @@ use crate::sim::out::TimerKey;
 use crate::sim::{Millis, NodeId, World};
 
 pub const WIDTH: f64 = 960.0;
+/// The compact drawing's height (a large group's grid).
 pub const HEIGHT: f64 = 440.0;
-const BROKER_Y: f64 = 90.0;
-const CONSUMER_Y: f64 = 340.0;
+use layout::{Layout, BROKER_Y};
+
+/// The drawing's height: the compact grid's, or what its rows of clients need.
+pub fn height(world: &World) -> f64 {
+    if is_large(world) {
+        HEIGHT
+    } else {
+        Layout::new(world.client_count()).height
+    }
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct BrokerView {
@@ -75,6 +88,20 @@ pub struct ConsumerView {
     /// `generation` is a KIP-848 member epoch (consumer protocol), not a
     /// classic generation.
     pub epoch: bool,
+    /// Its `owned` list is only what it last held, not ownership: the process
+    /// crashed, stopped on a fatal error, or is out of the group (UNJOINED,
+    /// UNSUBSCRIBED, FENCED). Drawn as stale.
+    pub stale: bool,
+    /// When the application last called `poll()`, and when
+    /// `max.poll.interval.ms` runs out after it.
+    pub last_poll: Millis,
+    pub poll_deadline: Millis,
+    /// Alive, still processing the last batch (not waiting inside `poll()`), and
+    /// past its poll deadline: the poll is overdue.
+    pub poll_overdue: bool,
+    /// The coordinator's session deadline for this member (broker side): it
+    /// keeps counting down after a crash until the coordinator removes it.
+    pub session_deadline: Option<Millis>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -89,7 +116,7 @@ pub struct MessageView {
 }
 
 fn spread(i: usize, n: usize) -> f64 {
-    let margin = 90.0;
+    let margin = 95.0;
     if n <= 1 {
         WIDTH / 2.0
     } else {
@@ -130,7 +157,7 @@ pub fn node_pos(world: &World, node: NodeId) -> (f64, f64) {
             if n > LARGE_GROUP {
                 grid(i, n)
             } else {
-                (spread(i, n), CONSUMER_Y)
+                Layout::new(n).pos(i)
             }
         }
     }
@@ -278,17 +305,57 @@ pub fn consumers(world: &World) -> Vec<ConsumerView> {
     all
 }
 
-fn consumer_view(world: &World, c: ClientSummary, rings: Vec<(&'static str, f64)>) -> ConsumerView {
+/// Out of the group, whatever it last held.
+fn out_of_group(state: &str) -> bool {
+    matches!(state, "UNJOINED" | "UNSUBSCRIBED" | "FENCED" | "FATAL")
+}
+
+/// The coordinator's session deadline of `member_id` in `group_id`: the
+/// classic `heartbeat-<group>-<member>` timer of `GroupCoordinatorShard`, or
+/// the consumer group's session timer (`group.consumer.session.timeout.ms`).
+pub fn coordinator_session_deadline(world: &World, group_id: &str, member_id: &str) -> Option<Millis> {
+    if member_id.is_empty() {
+        return None;
+    }
+    let b = world.cluster.coordinator_for(group_id)?;
+    let (g, m) = (group_id.to_string(), member_id.to_string());
+    world
+        .timer_deadline(NodeId::Broker(b), &TimerKey::MemberHeartbeat { group_id: g.clone(), member_id: m.clone() })
+        .or_else(|| world.timer_deadline(NodeId::Broker(b), &TimerKey::ConsumerGroupSessionTimeout { group_id: g, member_id: m }))
+}
+
+/// The fraction of `span` left before `deadline`.
+fn left(world: &World, deadline: Option<Millis>, span: Millis) -> f64 {
+    match deadline {
+        Some(t) if span > 0 => (t.saturating_sub(world.now) as f64 / span as f64).clamp(0.0, 1.0),
+        _ => 0.0,
+    }
+}
+
+struct PollInfo {
+    last: Millis,
+    interval: Millis,
+}
+
+fn consumer_view(world: &World, c: ClientSummary, rings: Vec<(&'static str, f64)>, poll: PollInfo, session_deadline: Option<Millis>) -> ConsumerView {
     let node = NodeId::Client(c.idx);
     let (x, y) = node_pos(world, node);
+    let paused = paused(world, node);
+    let poll_deadline = poll.last + poll.interval;
+    let stale = !c.alive || c.fatal.is_some() || out_of_group(&c.state);
     ConsumerView {
+        stale,
+        last_poll: poll.last,
+        poll_deadline,
+        poll_overdue: c.alive && c.processing && c.fatal.is_none() && world.now > poll_deadline,
+        session_deadline,
         idx: c.idx,
         name: format!("c{}", c.idx),
         group: c.group_id.to_string(),
         x,
         y,
         alive: c.alive,
-        paused: paused(world, node),
+        paused,
         state: shown_state(&c),
         member_id: c.member_id.to_string(),
         generation: c.generation,
@@ -306,28 +373,28 @@ fn consumer_view(world: &World, c: ClientSummary, rings: Vec<(&'static str, f64)
 /// and owned partitions; the rings show its heartbeat and poll timers.
 fn async_consumer_view(world: &World, c: &AsyncConsumer) -> ConsumerView {
     let node = c.node();
+    let session = coordinator_session_deadline(world, &c.group_id, &c.member_id);
     let rings = vec![
+        ("session", left(world, session, world.scenario.broker.consumer_group_session_timeout_ms)),
         ("heartbeat", ring(world, node, TimerKey::Heartbeat, c.heartbeat_interval_ms)),
         ("poll", ring(world, node, TimerKey::PollTimeout, c.config.max_poll_interval_ms)),
     ];
-    ConsumerView { epoch: true, ..consumer_view(world, c.into(), rings) }
+    let poll = PollInfo { last: c.last_poll, interval: c.config.max_poll_interval_ms };
+    ConsumerView { epoch: true, ..consumer_view(world, c.into(), rings, poll, session) }
 }
 
-/// A classic consumer; the rings show its session, heartbeat and poll timers.
+/// A classic consumer; the rings show the coordinator's session deadline of
+/// its member, and its own heartbeat and poll timers.
 fn classic_consumer_view(world: &World, c: &ClassicConsumer) -> ConsumerView {
     let node = c.node();
-    let session_left = if c.alive {
-        let deadline = c.last_heartbeat_ok + c.config.session_timeout_ms;
-        (deadline.saturating_sub(world.now) as f64 / c.config.session_timeout_ms as f64).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
+    let session = coordinator_session_deadline(world, &c.group_id, &c.member_id);
     let rings = vec![
-        ("session", session_left),
+        ("session", left(world, session, c.config.session_timeout_ms)),
         ("heartbeat", ring(world, node, TimerKey::Heartbeat, c.config.heartbeat_interval_ms)),
         ("poll", ring(world, node, TimerKey::PollTimeout, c.config.max_poll_interval_ms)),
     ];
-    consumer_view(world, c.into(), rings)
+    let poll = PollInfo { last: c.last_poll, interval: c.config.max_poll_interval_ms };
+    consumer_view(world, c.into(), rings, poll, session)
 }
 
 pub fn messages(world: &World) -> Vec<MessageView> {

@@ -54,7 +54,9 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
     // 1,000 partitions). A consumer stopped by a fatal error (a fenced zombie)
     // processes nothing.
     let mut owners: BTreeMap<(&str, &TopicPartition), u32> = BTreeMap::new();
-    for c in consumer_summaries(world).filter(|c| c.alive && c.fatal.is_none()) {
+    // A member out of the group (UNJOINED after it was expelled, FENCED...)
+    // owns nothing, whatever its list still holds until its callback runs.
+    for c in consumer_summaries(world).filter(|c| c.alive && c.fatal.is_none() && !super::out_of_group(&c.state)) {
         for tp in c.owned {
             owners.entry((c.group_id, tp)).or_insert(c.idx);
         }

@@ -4,6 +4,9 @@
 
 use super::api;
 use super::cached::{cached, version, PLAYING_REFRESH_MS};
+use super::caption::{caption, legend};
+use super::welcome::{self, Door};
+use crate::view::history::{self, Undo};
 use super::config_panel::ConfigPanel;
 use super::course;
 use super::fault_menu::FaultMenu;
@@ -90,6 +93,12 @@ pub fn App(props: &AppProps) -> Html {
     let help = use_state(|| false);
     let tab = use_state(|| Tab::Simulation);
     let selection = use_state(|| None::<Selection>);
+    let legend_open = use_state(|| false);
+    // What the last fork discarded, while it can be undone.
+    let undo = use_state(|| None::<Undo>);
+    // Presenter mode folds the secondary panels away; this shows them again.
+    let panels = use_state(|| false);
+    let more = use_state(|| false);
     let update = use_force_update();
     // Bumped when the run is replaced (load, lesson): the slower panels' versions include it.
     let revision = use_mut_ref(|| 0u64);
@@ -106,11 +115,24 @@ pub fn App(props: &AppProps) -> Html {
         Callback::from(move |()| update.force_update())
     };
     let dispatch = {
-        let (player, redraw, lesson) = (player.clone(), redraw.clone(), lesson.clone());
+        let (player, redraw, lesson, undo) = (player.clone(), redraw.clone(), lesson.clone(), undo.clone());
         Callback::from(move |a: Action| {
             let mut l = lesson.borrow_mut();
             let mut p = player.borrow_mut();
             match (l.as_mut(), a) {
+                // Reset keeps the user's faults (they happen again at their times).
+                (None, Action::Reset) => {
+                    if let Ok(np) = history::reset(&p, false) {
+                        *p = np;
+                    }
+                    undo.set(None);
+                }
+                // Acting in the past forks the timeline: offer to undo.
+                (_, Action::Inject(f)) => {
+                    let before = history::before_inject(&p);
+                    p.dispatch(Action::Inject(f));
+                    undo.set(before);
+                }
                 (Some(s), Action::Step) => {
                     if s.phase == Phase::Reached {
                         s.next(&mut p);
@@ -133,6 +155,29 @@ pub fn App(props: &AppProps) -> Html {
                 (_, a) => p.dispatch(a),
             }
             drop((l, p));
+            redraw.emit(());
+        })
+    };
+    let reset_clear = {
+        let (player, redraw, undo) = (player.clone(), redraw.clone(), undo.clone());
+        Callback::from(move |_: MouseEvent| {
+            let fresh = history::reset(&player.borrow(), true);
+            if let Ok(np) = fresh {
+                *player.borrow_mut() = np;
+            }
+            undo.set(None);
+            redraw.emit(());
+        })
+    };
+    let on_undo = {
+        let (player, redraw, undo) = (player.clone(), redraw.clone(), undo.clone());
+        Callback::from(move |_: MouseEvent| {
+            let Some(u) = (*undo).clone() else { return };
+            let back = history::undo(&player.borrow(), &u);
+            if let Ok(np) = back {
+                *player.borrow_mut() = np;
+            }
+            undo.set(None);
             redraw.emit(());
         })
     };
@@ -255,9 +300,39 @@ pub fn App(props: &AppProps) -> Html {
     }
 
     {
-        let (dispatch, presenter, help, selection) = (dispatch.clone(), presenter.clone(), help.clone(), selection.clone());
-        let (lesson, on_lesson) = (lesson.clone(), on_lesson.clone());
+        // The welcome's doors: the first lesson of the course, the demo playing, or the sandbox.
+        let (player, redraw, on_lesson, tab, notice) = (player.clone(), redraw.clone(), on_lesson.clone(), tab.clone(), notice.clone());
+        let lang = *lang;
         use_effect_with((), move |_| {
+            welcome::remove_prelude();
+            let listener = welcome::listen(Callback::from(move |d: Door| match d {
+                Door::Course => {
+                    let on_lesson = on_lesson.clone();
+                    course::when_loaded(Callback::from(move |()| {
+                        if let Some(first) = crate::lesson::lessons().ok().and_then(|l| l.first()) {
+                            on_lesson.emit(LessonMsg::Open(first.number, 0));
+                        }
+                    }));
+                }
+                Door::Demo => {
+                    tab.set(Tab::Simulation);
+                    player.borrow_mut().playing = true;
+                    redraw.emit(());
+                }
+                Door::Sandbox => {
+                    tab.set(Tab::Simulation);
+                    notice.set(Some(tr(lang, "welcome.sandbox").to_string()));
+                }
+            }));
+            move || drop(listener)
+        });
+    }
+
+    {
+        let (dispatch, presenter, help, selection) = (dispatch.clone(), presenter.clone(), help.clone(), selection.clone());
+        let (lesson, on_lesson, legend_open, player, redraw) = (lesson.clone(), on_lesson.clone(), legend_open.clone(), player.clone(), redraw.clone());
+        // Re-made when a toggled value changes, so the keys read the current one.
+        use_effect_with((*presenter, *help, *legend_open), move |_| {
             let doc = gloo::utils::document();
             // Not passive (gloo's default): the keys it takes must not also scroll the page.
             let listener = EventListener::new_with_options(&doc, "keydown", EventListenerOptions::enable_prevent_default(), move |e| {
@@ -276,7 +351,22 @@ pub fn App(props: &AppProps) -> Html {
                     on_lesson.emit(m);
                     return;
                 }
-                match e.key().as_str() {
+                let key = e.key();
+                // Presenting outside a lesson, PageDown/→ runs on to the next
+                // thing worth a sentence (the caption changes), not the next heartbeat.
+                if *presenter && lesson.borrow().is_none() && matches!(key.as_str(), "PageDown" | "ArrowRight") {
+                    e.prevent_default();
+                    {
+                        let mut p = player.borrow_mut();
+                        p.playing = false;
+                        let (from, until) = (p.world.trace.len(), p.now() + 60_000);
+                        p.advance_until(until, |w| w.trace[from.min(w.trace.len())..].iter().any(crate::narrate::worth_a_caption));
+                    }
+                    redraw.emit(());
+                    return;
+                }
+                match key.as_str() {
+                    "l" => legend_open.set(!*legend_open),
                     "p" => {
                         prefs::set_fullscreen(!*presenter);
                         presenter.set(!*presenter);
@@ -358,22 +448,42 @@ pub fn App(props: &AppProps) -> Html {
         let clock = if playing { ((now_ms() + f64::from(phase) * PLAYING_REFRESH_MS / 8.0) / PLAYING_REFRESH_MS) as u64 } else { paused_at };
         version((clock, playing, revision_now, lang_v, &*selection, &highlights, &concealed))
     };
+    let fork_notice = (*undo).clone().map(|u| {
+        let text = trf(lang_v, "undo.notice", &[&format!("{:.1}", u.at as f64 / 1000.0), &format!("{:.1}", u.horizon as f64 / 1000.0), &u.dropped_faults]);
+        let dismiss = { let undo = undo.clone(); Callback::from(move |_: MouseEvent| undo.set(None)) };
+        html! {
+            <p id="undo-notice" class="notice" role="status">{ text }{" "}
+                <button id="undo" onclick={on_undo.clone()}>{ tr(lang_v, "undo") }</button>
+                <button class="close" onclick={dismiss} aria-label={tr(lang_v, "close")}>{"×"}</button>
+            </p>
+        }
+    });
+    let presenting = *presenter;
+    let show_panels = !presenting || *panels;
+    let toggle_panels = { let panels = panels.clone(); Callback::from(move |_: MouseEvent| panels.set(!*panels)) };
     html! {
         <ContextProvider<Lang> context={lang_v}>
-        <div class={classes!("groupscope", presenter.then_some("presenter"))}>
+        <div class={classes!("groupscope", presenting.then_some("presenter"), session.is_some().then_some("in-lesson"), show_panels.then_some("panels-open"))}>
             { toolbar(Toolbar { player: &p, shared: &shared, dispatch: &dispatch, load: &load, tab: &tab,
-                lang: &lang, presenter: &presenter, help: &help, notice: &notice, link: &link }) }
+                lang: &lang, presenter: &presenter, help: &help, notice: &notice, link: &link, reset_clear: &reset_clear, more: &more }) }
             if let Some(n) = (*notice).clone() {
-                <p id="notice" class="notice" role="status">{ n }<button class="close" onclick={{ let n = notice.clone(); move |_| n.set(None) }} aria-label="close">{"×"}</button></p>
+                <p id="notice" class="notice" role="status">{ n }<button class="close" onclick={{ let n = notice.clone(); move |_| n.set(None) }} aria-label={tr(lang_v, "close")}>{"×"}</button></p>
             }
+            { fork_notice.unwrap_or_default() }
             if *help {
                 <div id="help" class="help" role="dialog" aria-label={tr(lang_v, "help.title")}>
                     <h2>{ tr(lang_v, "help.title") }</h2>
                     <p>{ tr(lang_v, "help.keys") }</p>
-                    <button onclick={{ let h = help.clone(); move |_| h.set(false) }}>{"OK"}</button>
+                    <h3>{ tr(lang_v, "help.drawing.title") }</h3>
+                    <p>{ tr(lang_v, "help.drawing") }</p>
+                    { legend(lang_v, "help-legend") }
+                    <p class="help-buttons">
+                        <button id="welcome-again" onclick={{ let h = help.clone(); move |_| { h.set(false); welcome::show_again(); } }}>{ tr(lang_v, "help.welcome") }</button>
+                        <button id="help-ok" onclick={{ let h = help.clone(); move |_| h.set(false) }}>{ tr(lang_v, "ok") }</button>
+                    </p>
                 </div>
             }
-            { timeline(&p, &dispatch, lang_v, cached(slow(7), { let pl = player.clone(); move || super::timeline::markers(&pl.borrow()) })) }
+            { timeline(&p, &dispatch, lang_v, cached(slow(7), { let pl = player.clone(); move || super::timeline::markers(&pl.borrow(), lang_v) })) }
             { match *tab {
                 Tab::Lab => html! { <AssignorLab /> },
                 Tab::Lessons => lesson_list(lang_v, &on_lesson),
@@ -382,22 +492,37 @@ pub fn App(props: &AppProps) -> Html {
                 Tab::Simulation => html! {
                     <main class="layout">
                         <section class="stage" aria-label={tr(lang_v, "topology.label")}>
-                            { topology(world, lang_v, (*selection).as_ref(), &highlights, on_press, on_node_key, Some((slow(0), &shared))) }
-                            { cached(slow(2), { let pl = player.clone(); move || statecharts(&pl.borrow().world, lang_v) }) }
-                            { spacetime(world, lang_v, &dispatch, &on_select, (*selection).as_ref()) }
+                            <div class="drawing">
+                                { topology(world, lang_v, (*selection).as_ref(), &highlights, on_press, on_node_key, Some((slow(0), &shared))) }
+                            </div>
+                            { caption(world, lang_v, &legend_open) }
+                            if presenting {
+                                <button id="panels-button" class="panels-button" aria-pressed={panels.to_string()} onclick={toggle_panels}>{ tr(lang_v, if *panels { "panels.hide" } else { "panels.show" }) }</button>
+                            }
+                            if *legend_open {
+                                { legend(lang_v, "legend") }
+                            }
                         </section>
                         <aside class="side">
                             if let Some(s) = session.as_ref() {
                                 { lesson_panel(s, p.speed, lang_v, &on_lesson) }
                             }
+                            <div class="secondary">
                             { cached(slow(3), { let (pl, d) = (player.clone(), dispatch.clone()); move || invariant_monitor(&pl.borrow().world, lang_v, &d) }) }
                             { inspector(world, lang_v, (*selection).as_ref(), &on_fault, &on_select) }
                             { cached(slow(5), { let pl = player.clone(); move || group_panel(&pl.borrow().world, lang_v) }) }
                             <FaultMenu on_fault={on_fault.clone()} check={check_fault} />
+                            <div class="table-scroll">
                             { cached(slow(4), { let (pl, s, h) = (player.clone(), on_select.clone(), highlights.clone()); move || partition_table(&pl.borrow().world, lang_v, &s, &h) }) }
                             { cached(slow(1), { let (pl, h) = (player.clone(), highlights.clone()); move || connect_tasks(&pl.borrow().world, lang_v, &h) }) }
+                            </div>
+                            </div>
                         </aside>
-                        <section class="log-wrap">
+                        <section class="diagrams secondary">
+                            { cached(slow(2), { let pl = player.clone(); move || statecharts(&pl.borrow().world, lang_v) }) }
+                            { spacetime(world, lang_v, &dispatch, &on_select, (*selection).as_ref()) }
+                        </section>
+                        <section id="log" class="log-wrap secondary">
                             <EventLog version={slow(6)} player={shared.clone()} />
                             { cached(version(lang_v), move || fidelity_notes(lang_v)) }
                         </section>

@@ -12,9 +12,6 @@ use crate::view;
 use gloo::timers::callback::Interval;
 use yew::prelude::*;
 
-fn ms(v: Option<Millis>) -> String {
-    v.map_or("—".into(), |v| v.to_string())
-}
 
 #[function_component]
 pub fn CompareView() -> Html {
@@ -86,7 +83,7 @@ pub fn CompareView() -> Html {
                 <button id="compare-play" onclick={toggle} aria-pressed={playing.to_string()}>{ tr(lang, if *playing { "pause" } else { "play" }) }</button>
                 <input id="compare-time" type="range" min="0" max={until.to_string()} value={s.now().to_string()} oninput={on_seek}
                     aria-label={tr(lang, "timeline.label")} />
-                <span id="compare-clock" class="clock">{ format!("t = {:.1} s", s.now() as f64 / 1000.0) }</span>
+                <span id="compare-clock" class="clock">{ crate::i18n::trf(lang, "clock", &[&format!("{:.1}", s.now() as f64 / 1000.0)]) }</span>
             </div>
             <p class="hint">{ tr(lang, "compare.hint") }</p>
             <div class="panes">
@@ -94,8 +91,8 @@ pub fn CompareView() -> Html {
                     let g = view::groups(&lane.world).into_iter().find(|g| g.group_id == s.group);
                     html! {
                         <div class="pane" data-variant={lane.name.clone()}>
-                            <h3>{ lane.name.clone() }</h3>
-                            <p class="state">{ g.map(|g| format!("{} · {} {}", g.state, tr(lang, "compare.generation"), g.generation)).unwrap_or_default() }</p>
+                            <h3>{ crate::view::compare_text::variant_name(&lane.name, lang) }</h3>
+                            <p class="state">{ g.map(|g| format!("{} · {} {}", if g.state == "(no group yet)" { tr(lang, "group.none").to_string() } else { g.state }, tr(lang, "compare.generation"), g.generation)).unwrap_or_default() }</p>
                             { topology(&lane.world, lang, None, &[], noop_mouse.clone(), noop_key.clone(), None) }
                         </div>
                     }
@@ -112,18 +109,24 @@ pub fn CompareView() -> Html {
                         let m = &lane.observer.metrics;
                         html! {
                             <tr data-variant={lane.name.clone()} data-stw={m.longest_stop_the_world_ms.to_string()} data-rebalances={m.rebalances.to_string()}>
-                                <td>{ lane.name.clone() }</td>
+                                <td>{ crate::view::compare_text::variant_name(&lane.name, lang) }</td>
                                 <td>{ m.rebalances }</td>
                                 <td>{ m.unavailable_ms }</td>
                                 <td>{ m.longest_stop_the_world_ms }</td>
                                 <td>{ m.partitions_moved }</td>
                                 <td>{ m.records_redelivered }</td>
-                                <td>{ ms(m.time_to_stable_ms) }</td>
+                                <td>{ crate::view::compare_text::time_to_stable(m, lang) }</td>
                             </tr>
                         }
                     }) }
                 </tbody>
             </table>
+            <section id="compare-why" class="compare-why" aria-label={tr(lang, "compare.differences")}>
+                <h3>{ tr(lang, "compare.differences") }</h3>
+                <ul>
+                    { for crate::view::compare_text::differences(&s.lanes.iter().map(|l| (l.name.as_str(), &l.observer.metrics)).collect::<Vec<_>>(), lang).into_iter().map(|t| html! { <li>{ t }</li> }) }
+                </ul>
+            </section>
             <FaultMenu on_fault={on_fault} check={{ let sbs = sbs.clone(); Callback::from(move |f: Fault| sbs.borrow().check_fault(&f)) }} />
         </section>
     }

@@ -41,12 +41,15 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
     let text = use_state(|| draft_for(&props.scenario).unwrap_or_else(|| pretty(&props.scenario)));
     let error = use_state(|| None::<String>);
     let applied = use_state(|| false);
+    // Quick fields the user typed something wrong into: what they typed and
+    // why it is wrong. The field keeps the text; Apply waits until it is fixed.
+    let bad = use_state(std::collections::BTreeMap::<&'static str, (String, String)>::new);
     // The text as a scenario (not yet validated), or why it does not parse.
     let parsed: Result<Scenario, String> = crate::json::from_str_object(&text).map_err(|e| format!("scenario JSON: {e}"));
 
     // A quick field changed: rewrite the JSON with the new value.
     let on_field = {
-        let (text, applied, error, base) = (text.clone(), applied.clone(), error.clone(), props.scenario.clone());
+        let (text, applied, error, base, bad) = (text.clone(), applied.clone(), error.clone(), props.scenario.clone(), bad.clone());
         Callback::from(move |(key, value): (&'static str, String)| {
             let Ok(mut s) = crate::json::from_str_object::<Scenario>(&text) else { return };
             let done = match key {
@@ -54,15 +57,21 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
                 "simulated.commit.mode" => config_form::set_commit_mode(&mut s, &value),
                 _ => config_form::set(&mut s, key, &value),
             };
+            let mut b = (*bad).clone();
             match done {
                 Ok(()) => {
+                    b.remove(key);
                     error.set(None);
                     applied.set(false);
                     keep_draft(&base, Some(pretty(&s)));
                     text.set(pretty(&s));
                 }
-                Err(m) => error.set(Some(m)),
+                Err(m) => {
+                    b.insert(key, (value, m));
+                    applied.set(false);
+                }
             }
+            bad.set(b);
         })
     };
     let field_input = |key: &'static str| on_field.reform(move |e: Event| (key, e.target_unchecked_into::<web_sys::HtmlInputElement>().value()));
@@ -76,8 +85,14 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
         })
     };
     let on_apply = {
-        let (text, error, applied, load) = (text.clone(), error.clone(), applied.clone(), props.load.clone());
-        Callback::from(move |_: MouseEvent| match Scenario::from_json(&text).and_then(Player::new) {
+        let (text, error, applied, load, bad) = (text.clone(), error.clone(), applied.clone(), props.load.clone(), bad.clone());
+        Callback::from(move |_: MouseEvent| match bad.iter().next() {
+            // A quick field still holds a bad value: nothing is applied.
+            Some((_, (_, m))) => {
+                applied.set(false);
+                error.set(Some(m.clone()));
+            }
+            None => match Scenario::from_json(&text).and_then(Player::new) {
             Ok(p) => {
                 error.set(None);
                 applied.set(true);
@@ -85,11 +100,13 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
                 load.emit(p);
             }
             Err(e) => error.set(Some(e)),
+            },
         })
     };
     let on_revert = {
-        let (text, error, scenario) = (text.clone(), error.clone(), props.scenario.clone());
+        let (text, error, scenario, bad) = (text.clone(), error.clone(), props.scenario.clone(), bad.clone());
         Callback::from(move |_: MouseEvent| {
+            bad.set(Default::default());
             error.set(None);
             keep_draft(&scenario, None);
             text.set(pretty(&scenario));
@@ -125,7 +142,7 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
                         }) }
                     </select>
                 </label>
-                <label class="field">{"group.protocol · assignors"}
+                <label class="field">{ tr(lang, "config.protocol") }
                     <select id="cfg-protocol" disabled={parsed.is_err()} onchange={field_input("protocol")}>
                         <option value="" selected={current_protocol.is_empty()} disabled=true>{ tr(lang, "config.custom") }</option>
                         { for PROTOCOLS.iter().map(|p| html! {
@@ -141,13 +158,24 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
                     </select>
                 </label>
                 { for FIELDS.iter().map(|f| {
-                    let value = parsed.as_ref().ok().and_then(|s| config_form::get(s, f.key)).map(|v| v.to_string()).unwrap_or_default();
                     let key = f.key;
+                    let wrong = bad.get(key).cloned();
+                    let value = match &wrong {
+                        Some((typed, _)) => typed.clone(),
+                        None => parsed.as_ref().ok().and_then(|s| config_form::get(s, f.key)).map(|v| v.to_string()).unwrap_or_default(),
+                    };
+                    let id = format!("cfg-{}", key.replace('.', "-"));
                     html! {
+                        <>
                         <label class="field" title={if lang == Lang::Zh { f.zh } else { f.en }}>{ key }
-                            <input id={format!("cfg-{}", key.replace('.', "-"))} type="number" min="0" value={value}
+                            <input id={id.clone()} type="number" min="0" value={value} aria-invalid={wrong.is_some().then_some("true")}
+                                aria-describedby={wrong.is_some().then(|| format!("{id}-error"))}
                                 disabled={parsed.is_err()} onchange={field_input(key)} data-key={key} />
                         </label>
+                        if let Some((_, m)) = wrong {
+                            <p id={format!("{id}-error")} class="fault-error field-error" role="alert">{ m }</p>
+                        }
+                        </>
                     }
                 }) }
                 <div class="config-buttons">

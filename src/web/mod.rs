@@ -2,6 +2,7 @@
 
 mod api;
 mod cached;
+mod caption;
 mod app;
 mod compare_view;
 mod config_panel;
@@ -20,6 +21,7 @@ mod statechart;
 mod timeline;
 mod toolbar;
 mod topology;
+mod welcome;
 
 pub use app::{App, AppProps};
 

@@ -14,7 +14,7 @@ pub fn group_panel(world: &World, lang: Lang) -> Html {
             { for view::groups(world).into_iter().map(|g| html! {
                 <div class="group" data-group={g.group_id.clone()} data-group-state={g.state.clone()} data-generation={g.generation.to_string()}>
                     <h2>{ trf(lang, "group.title", &[&g.group_id]) }</h2>
-                    <p class="state">{ format!("{} · {}", g.state, match g.assignment_epoch {
+                    <p class="state">{ format!("{} · {}", if g.state == "(no group yet)" { tr(lang, "group.none").to_string() } else { g.state.clone() }, match g.assignment_epoch {
                         Some(a) => trf(lang, "group.epochs", &[&g.generation, &a]),
                         None => trf(lang, "group.generation", &[&g.generation]),
                     }) }
@@ -179,7 +179,7 @@ pub fn connect_tasks(world: &World, lang: Lang, highlights: &[String]) -> Html {
     html! {
         <table id="connect-tasks" class="ownership">
             <caption>{ tr(lang, "connect.tasks") }</caption>
-            <thead><tr><th>{"group"}</th><th>{ tr(lang, "connect.task") }</th><th>{ tr(lang, "connect.worker") }</th><th>{ tr(lang, "connect.state") }</th></tr></thead>
+            <thead><tr><th>{ tr(lang, "col.group") }</th><th>{ tr(lang, "connect.task") }</th><th>{ tr(lang, "connect.worker") }</th><th>{ tr(lang, "connect.state") }</th></tr></thead>
             <tbody>
             { for rows.into_iter().map(|(g, id, worker, state)| html! {
                 <tr data-task={id.clone()} data-worker={worker.clone()} data-task-state={state.clone()}

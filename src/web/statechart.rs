@@ -50,7 +50,7 @@ fn chart(d: &StateDiagram, group: &str, lang: Lang) -> Html {
             </svg>
             <figcaption>
                 { format!("{} · {group}", d.machine) }
-                { d.last.as_ref().map(|(f, t, why)| trf(lang, "statechart.last", &[f, t, why])).unwrap_or_else(|| tr(lang, "statechart.none").to_string()) }
+                { d.last.as_ref().map(|(f, t, why)| trf(lang, "statechart.last", &[f, t, &crate::narrate::fault::trigger(why, lang)])).unwrap_or_else(|| tr(lang, "statechart.none").to_string()) }
             </figcaption>
         </figure>
     }

@@ -62,13 +62,15 @@ pub fn timeline(p: &Player, dispatch: &Callback<Action>, lang: Lang, markers: Ht
     }
 }
 
-pub fn markers(p: &Player) -> Html {
+pub fn markers(p: &Player, lang: Lang) -> Html {
     let end = p.horizon.max(p.now()).max(1);
     html! {
         <div class="markers" aria-hidden="true">
-            { for p.timeline_events().filter_map(|e| crate::view::timeline_marker(&e.kind).map(|m| (e.at, m))).map(|(at, (class, title))| html! {
+            { for p.timeline_events().filter_map(|e| crate::view::timeline_marker(&e.kind).map(|m| (e.at, m))).map(|(at, (class, title))| {
+                let title = if class == "fault" { crate::narrate::fault::description(&title, lang) } else { title };
+                html! {
                 <span class={classes!("marker", class)} style={format!("left:{:.2}%", at as f64 * 100.0 / end as f64)} title={title} />
-            }) }
+            } }) }
         </div>
     }
 }

@@ -29,6 +29,10 @@ pub struct Toolbar<'a> {
     pub help: &'a UseStateHandle<bool>,
     pub notice: &'a UseStateHandle<Option<String>>,
     pub link: &'a UseStateHandle<String>,
+    /// Reset and forget the user's faults (Reset itself keeps them).
+    pub reset_clear: &'a Callback<MouseEvent>,
+    /// The folded actions are open (narrow screens; wide ones show them all).
+    pub more: &'a UseStateHandle<bool>,
 }
 
 fn toggle(h: &UseStateHandle<bool>) -> Callback<MouseEvent> {
@@ -85,12 +89,21 @@ pub fn toolbar(t: Toolbar) -> Html {
             let input = e.target_unchecked_into::<web_sys::HtmlInputElement>();
             let (load, notice) = (load.clone(), notice.clone());
             files::read_text(&input, move |text| {
-                match Permalink::from_json(&text).and_then(|l| l.restore()) {
+                // An exported run, or a bare scenario file (scenarios/*.json), which starts a new run.
+                let run = Permalink::from_json(&text).and_then(|l| l.restore());
+                let bare = || crate::sim::Scenario::from_json(&text).and_then(Player::new);
+                match run {
                     Ok(p) => {
                         notice.set(None);
                         load.emit(p);
                     }
-                    Err(err) => notice.set(Some(trf(lang, "import.error", &[&err]))),
+                    Err(err) => match bare() {
+                        Ok(p) => {
+                            notice.set(Some(tr(lang, "import.scenario").to_string()));
+                            load.emit(p);
+                        }
+                        Err(_) => notice.set(Some(trf(lang, "import.error", &[&err]))),
+                    },
                 }
             });
         })
@@ -105,31 +118,25 @@ pub fn toolbar(t: Toolbar) -> Html {
         })
     };
     let speed = p.speed;
+    let faults = p.script.len();
     html! {
         <header class="bar">
             <h1>{"GroupScope"}</h1>
             <div class="controls" role="toolbar" aria-label={tr(lang, "toolbar")}>
-                <button id="play" onclick={d.reform(|_| Action::TogglePlay)} aria-pressed={p.playing.to_string()}>
+                <button id="play" class="primary" onclick={d.reform(|_| Action::TogglePlay)} aria-pressed={p.playing.to_string()}>
                     { tr(lang, if p.playing { "pause" } else { "play" }) }
                 </button>
                 <button id="step-back" onclick={d.reform(|_| Action::StepBack)} title={tr(lang, "back.title")}>{ tr(lang, "back") }</button>
                 <button id="step" onclick={d.reform(|_| Action::Step)} title={tr(lang, "step.title")}>{ tr(lang, "step") }</button>
-                <label>{ tr(lang, "speed") }{" "}
+                <label class="speed">{ tr(lang, "speed") }{" "}
                     <select id="speed" onchange={on_speed}>
                         { for SPEEDS.iter().map(|s| html! {
                             <option value={s.to_string()} selected={(*s - speed).abs() < 1e-9}>{ format!("{s}×") }</option>
                         }) }
                     </select>
                 </label>
-                <button id="reset" onclick={d.reform(|_| Action::Reset)}>{ tr(lang, "reset") }</button>
+                <button id="reset" onclick={d.reform(|_| Action::Reset)} title={tr(lang, if faults > 0 { "reset.keeps" } else { "reset.title" })}>{ tr(lang, "reset") }</button>
                 <span id="clock" class="clock">{ trf(lang, "clock", &[&format!("{:.1}", p.world.now as f64 / 1000.0)]) }</span>
-                <button id="permalink" onclick={on_link} title={tr(lang, "permalink.title")}>{ tr(lang, "permalink") }</button>
-                <button id="export-run" onclick={on_export} title={tr(lang, "export.json.title")}>{ tr(lang, "export.json") }</button>
-                <label class="file-button">{ tr(lang, "import.json") }
-                    <input id="import-run" type="file" accept=".json,application/json" onchange={on_import} />
-                </label>
-                <button id="export-svg" onclick={on_svg} title={tr(lang, "export.title")}>{ tr(lang, "export.svg") }</button>
-                <button id="export-png" onclick={on_png} title={tr(lang, "export.title")}>{ tr(lang, "export.png") }</button>
                 <button id="presenter" onclick={{
                     let h = t.presenter.clone();
                     Callback::from(move |e: MouseEvent| {
@@ -143,11 +150,27 @@ pub fn toolbar(t: Toolbar) -> Html {
                     })
                 }} aria-pressed={t.presenter.to_string()} title={tr(lang, "presenter.title")}>{ tr(lang, "presenter") }</button>
                 <button id="help-button" onclick={toggle(t.help)} aria-pressed={t.help.to_string()} title={tr(lang, "help.title")}>{ tr(lang, "help") }</button>
-                <label>{ tr(lang, "language") }{" "}
+                <label class="lang">{ tr(lang, "language") }{" "}
                     <select id="lang" onchange={on_lang}>
                         { for Lang::ALL.iter().map(|l| html! { <option value={l.tag()} selected={*l == lang}>{ l.name() }</option> }) }
                     </select>
                 </label>
+                // Less frequent actions, folded so the bar stays one line (and short on a phone).
+                <div id="more" class={classes!("more", t.more.then_some("open"))}>
+                    <button id="more-button" class="more-button" aria-expanded={t.more.to_string()} aria-controls="more-menu" onclick={toggle(t.more)}>{ tr(lang, "more") }</button>
+                    <div id="more-menu" class="more-menu">
+                        if faults > 0 {
+                            <button id="reset-clear" onclick={t.reset_clear.clone()}>{ trf(lang, "reset.clear", &[&faults]) }</button>
+                        }
+                        <button id="permalink" onclick={on_link} title={tr(lang, "permalink.title")}>{ tr(lang, "permalink") }</button>
+                        <button id="export-run" onclick={on_export} title={tr(lang, "export.json.title")}>{ tr(lang, "export.json") }</button>
+                        <label class="file-button">{ tr(lang, "import.json") }
+                            <input id="import-run" type="file" accept=".json,application/json" onchange={on_import} />
+                        </label>
+                        <button id="export-svg" onclick={on_svg} title={tr(lang, "export.title")}>{ tr(lang, "export.svg") }</button>
+                        <button id="export-png" onclick={on_png} title={tr(lang, "export.title")}>{ tr(lang, "export.png") }</button>
+                    </div>
+                </div>
             </div>
             <nav class="tabs" aria-label={tr(lang, "tabs")}>
                 { tab_button(&t, "tab-sim", Tab::Simulation, "tab.sim") }
@@ -157,7 +180,7 @@ pub fn toolbar(t: Toolbar) -> Html {
                 { tab_button(&t, "tab-lab", Tab::Lab, "tab.lab") }
             </nav>
             if !t.link.is_empty() {
-                <p class="notice">{ tr(lang, "permalink.notice") }<input id="permalink-url" readonly=true value={(**t.link).clone()} /></p>
+                <p class="notice">{ tr(lang, "permalink.notice") }<input id="permalink-url" readonly=true value={(**t.link).clone()} aria-label={tr(lang, "permalink")} /></p>
             }
         </header>
     }

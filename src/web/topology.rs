@@ -1,10 +1,14 @@
-//! The SVG topology: brokers, consumers, links and messages in flight.
+//! The SVG topology: brokers, consumers, links and messages in flight. Where
+//! things go and how long a label may be come from `view::layout` and
+//! `view::labels`, so no two labels overlap for 1-16 clients and 1-5 brokers.
 
 use crate::i18n::{tr, trf, Lang};
 use crate::inspect::Selection;
 use crate::sim::world::parse_node;
 use crate::sim::{NodeId, World};
-use crate::view::{self, HEIGHT, WIDTH};
+use crate::view::labels::{fit, short_state, text_width};
+use crate::view::layout::{chips, Layout, BROKER_H};
+use crate::view::{self, WIDTH};
 use super::app::SharedPlayer;
 use super::cached::cached;
 use crate::lesson::conceal::{hidden, Kind};
@@ -35,6 +39,30 @@ pub fn pressed_selection(world: &World, target: &web_sys::Element) -> Option<Sel
     el.get_attribute("data-msg")?.parse().ok().map(Selection::Message)
 }
 
+/// The state a node shows: Kafka's name, or "crashed" in the page's language.
+fn state_label(state: &str, lang: Lang) -> String {
+    if state == "crashed" {
+        tr(lang, "state.crashed").to_string()
+    } else {
+        state.to_string()
+    }
+}
+
+fn fs(px: f64) -> String {
+    format!("font-size:{px:.1}px")
+}
+
+/// A text element that never runs past `max` (abbreviated first, squeezed if
+/// the estimate says it still would).
+fn label(x: f64, y: f64, class: &'static str, text: &str, px: f64, bold: bool, max: f64) -> Html {
+    let t = fit(text, max, px, bold);
+    let squeeze = text_width(&t, px, bold) > max * 0.98;
+    html! {
+        <text x={format!("{x:.1}")} y={format!("{y:.1}")} class={class} style={fs(px)}
+            textLength={squeeze.then(|| format!("{:.1}", max * 0.98))} lengthAdjust={squeeze.then_some("spacingAndGlyphs")}>{ t }</text>
+    }
+}
+
 /// The SVG; `on_press` and `on_key` are stable callbacks (one listener on the
 /// SVG, not one per node re-created every frame) that resolve the node pressed.
 /// In the compact drawing of a large group the nodes are redrawn only when
@@ -61,8 +89,11 @@ pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, highlig
             (i, x, y)
         }).collect()
     };
+    // Message labels only while there is room for them between the rows.
+    let message_labels = !large && world.client_count() <= 6;
+    let height = view::height(world);
     html! {
-        <svg id="topology" onmousedown={on_press} onkeydown={on_key} viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="group" aria-label={tr(lang, "topology.label")}>
+        <svg id="topology" onmousedown={on_press} onkeydown={on_key} viewBox={format!("0 0 {WIDTH} {height:.0}")} role="group" aria-label={tr(lang, "topology.label")}>
             // Per-pair links only while they can be told apart.
             { for clients.iter().flat_map(|c| brokers.iter().map(move |b| {
                 let (bn, cn) = (NodeId::Broker(b.id), NodeId::Client(c.0));
@@ -95,14 +126,30 @@ pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, highlig
                     is_sel(Selection::Message(m.id)).then_some("selected"));
                 html! {
                     <g key={m.id} class={class} data-msg={m.id.to_string()}>
+                        <title>{ crate::narrate::fault::message_label(&m.label, lang) }</title>
                         <circle cx={x.to_string()} cy={y.to_string()} r={if large { "4" } else { "7" }} />
-                        if !large {
-                            <text x={(x + 10.0).to_string()} y={(y + 4.0).to_string()}>{ m.label.clone() }</text>
+                        // Only mid-way, clear of the brokers' and clients' own labels;
+                        // on the right half it reads leftwards, so it is never cut at the edge.
+                        if message_labels && (0.28..=0.72).contains(&progress) {
+                            if x > WIDTH / 2.0 {
+                                <text x={(x - 10.0).to_string()} y={(y + 4.0).to_string()} style={format!("{};text-anchor:end", fs(12.0))}>{ crate::narrate::fault::message_label(&m.label, lang) }</text>
+                            } else {
+                                <text x={(x + 10.0).to_string()} y={(y + 4.0).to_string()} style={fs(12.0)}>{ crate::narrate::fault::message_label(&m.label, lang) }</text>
+                            }
                         }
                     </g>
                 }
             }) }
         </svg>
+    }
+}
+
+/// The width of a broker's box: as wide as its neighbours allow.
+fn broker_width(n: usize) -> f64 {
+    if n <= 1 {
+        180.0
+    } else {
+        ((WIDTH - 190.0) / (n - 1) as f64 - 12.0).min(180.0)
     }
 }
 
@@ -114,6 +161,8 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
     let consumers = view::consumers(world);
     let workers = view::workers(world);
     let large = view::is_large(world);
+    let layout = Layout::new(world.client_count());
+    let bw = broker_width(brokers.len());
     html! {
         <>
             { for brokers.iter().map(|b| {
@@ -121,18 +170,22 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
                 let coord = b.coordinates.iter().any(|(g, _)| !hidden(Kind::Coordinator, g));
                 let class = classes!("broker", (!b.alive).then_some("dead"), coord.then_some("coordinator"), b.loading.then_some("loading"),
                     is_sel(Selection::Node(NodeId::Broker(b.id))).then_some("selected"), lit(format!("broker-{}", b.id)));
+                let role = if !b.alive { tr(lang, "broker.down").to_string() }
+                    else if b.loading { tr(lang, "broker.loading").to_string() }
+                    // A lesson question may conceal which broker coordinates a group.
+                    else { b.coordinates.iter().filter(|(g, _)| !hidden(Kind::Coordinator, g)).map(|(g, p)| trf(lang, "broker.coordinates", &[g, p])).collect::<Vec<_>>().join(", ") };
+                let leads = b.leads.iter().map(|(t, ps)| if ps.len() <= 3 { format!("{t} {}", ps.iter().map(u32::to_string).collect::<Vec<_>>().join(",")) } else { format!("{t} ×{}", ps.len()) }).collect::<Vec<_>>().join(" · ");
+                let inner = bw - 14.0;
+                let full = trf(lang, "broker.leads", &[&format!("broker-{}", b.id), &b.leads_summary()]);
                 html! {
-                    <g class={class} data-broker={b.id.to_string()} tabindex="0" role="button">
-                        <title>{ trf(lang, "broker.leads", &[&format!("broker-{}", b.id), &b.leads_summary()]) }</title>
-                        <rect x={(b.x - 90.0).to_string()} y={(b.y - 30.0).to_string()} width="180" height="70" rx="8" />
-                        <text x={b.x.to_string()} y={(b.y - 8.0).to_string()} class="title">{ format!("broker-{}", b.id) }</text>
-                        <text x={b.x.to_string()} y={(b.y + 10.0).to_string()} class="sub">
-                            { if !b.alive { tr(lang, "broker.down").to_string() }
-                              else if b.loading { tr(lang, "broker.loading").to_string() }
-                              else { b.coordinates.iter().filter(|(g, _)| !hidden(Kind::Coordinator, g)).map(|(g, p)| trf(lang, "broker.coordinates", &[g, p])).collect::<Vec<_>>().join(", ") } }
-                        </text>
+                    <g class={class} data-broker={b.id.to_string()} tabindex="0" role="button" aria-label={format!("broker-{} {role}", b.id)}>
+                        <title>{ if role.is_empty() { full } else { format!("{role} · {full}") } }</title>
+                        <rect x={(b.x - bw / 2.0).to_string()} y={(b.y - 38.0).to_string()} width={bw.to_string()} height={BROKER_H.to_string()} rx="8" />
+                        { label(b.x, b.y - 16.0, "title", &format!("broker-{}", b.id), 15.0, true, inner) }
+                        { label(b.x, b.y + 2.0, "sub", &role, 12.0, false, inner) }
                         // The partitions it leads: the coordinator of a group is the leader of the group's __consumer_offsets partition.
-                        <text x={b.x.to_string()} y={(b.y + 28.0).to_string()} class="tiny leads">{ b.leads_summary() }</text>
+                        { label(b.x, b.y + 19.0, "tiny leads", &leads, 11.0, false, inner) }
+                        { label(b.x, b.y + 35.0, "tiny leads", &format!("__consumer_offsets ×{}", b.offsets_led), 11.0, false, inner) }
                     </g>
                 }
             }) }
@@ -143,23 +196,28 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
                 // A lesson question may conceal the group's leader or owners.
                 let (leader, owners_hidden) = (c.leader && !hidden(Kind::Leader, &c.group), hidden(Kind::Owners, &c.group));
                 let class = classes!("consumer", (!c.alive).then_some("dead"), c.paused.then_some("paused"), leader.then_some("leader"),
+                    c.poll_overdue.then_some("overdue"),
                     is_sel(Selection::Node(NodeId::Client(c.idx))).then_some("selected"), lit(c.name.clone()));
-                let owned = if owners_hidden { "?".to_string() } else { c.owned.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ") };
+                let gen = if c.generation >= 0 { trf(lang, if c.epoch { "consumer.epoch" } else { "consumer.generation" }, &[&c.generation]) } else { String::new() };
+                let owned: Vec<String> = if owners_hidden { vec!["?".to_string()] } else { c.owned.iter().map(|p| p.to_string()).collect() };
+                let chip_class = if c.stale { "stale" } else { "owned" };
+                let summary = node_summary(lang, &c.name, &c.state, &gen, &owned, c.stale, c.poll_overdue);
                 html! {
-                    <g class={class} data-member={c.name.clone()} data-state={c.state.clone()} tabindex="0" role="button">
-                        <title>{ trf(lang, "consumer.select", &[&c.name]) }</title>
-                        <circle class="hit" cx={c.x.to_string()} cy={c.y.to_string()} r="62" />
+                    <g class={class} data-member={c.name.clone()} data-state={c.state.clone()} data-stale={c.stale.to_string()} tabindex="0" role="button" aria-label={summary.clone()}>
+                        <title>{ summary }</title>
+                        <circle class="hit" cx={c.x.to_string()} cy={c.y.to_string()} r={(layout.ring_radius(2) + 4.0).to_string()} />
                         { for c.rings.iter().enumerate().map(|(i, (name, frac))| {
-                            let r = 44.0 + 6.0 * i as f64;
+                            let r = layout.ring_radius(i);
                             let circ = 2.0 * std::f64::consts::PI * r;
                             html! { <circle class={classes!("ring", *name)} cx={c.x.to_string()} cy={c.y.to_string()} r={r.to_string()}
                                 stroke-dasharray={format!("{:.1} {:.1}", circ * frac, circ)} /> }
                         }) }
-                        <circle class="body" cx={c.x.to_string()} cy={c.y.to_string()} r="38" style={format!("fill:{}", colour(c.idx))} />
-                        <text x={c.x.to_string()} y={(c.y - 6.0).to_string()} class="title">{ if leader { format!("{} ★", c.name) } else { c.name.clone() } }</text>
-                        <text x={c.x.to_string()} y={(c.y + 10.0).to_string()} class="sub">{ c.state.clone() }</text>
-                        <text x={c.x.to_string()} y={(c.y + 24.0).to_string()} class="sub">{ if c.generation >= 0 { trf(lang, if c.epoch { "consumer.epoch" } else { "consumer.generation" }, &[&c.generation]) } else { String::new() } }</text>
-                        <text x={c.x.to_string()} y={(c.y + 66.0).to_string()} class="owned">{ owned }</text>
+                        <circle class="body" cx={c.x.to_string()} cy={c.y.to_string()} r={layout.radius.to_string()} style={format!("fill:{}", colour(c.idx))} />
+                        { node_texts(&layout, c.x, c.y, &c.name, leader, &c.state, &gen, lang) }
+                        if c.poll_overdue {
+                            { overdue_badge(&layout, c.x, c.y, lang) }
+                        }
+                        { chip_row(&layout, c.x, c.y, &owned.iter().map(|o| (o.clone(), chip_class)).collect::<Vec<_>>()) }
                     </g>
                 }
             }) }
@@ -167,18 +225,28 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
                 let class = classes!("consumer", "worker", (!w.alive).then_some("dead"), w.paused.then_some("paused"), w.leader.then_some("leader"),
                     is_sel(Selection::Node(NodeId::Client(w.idx))).then_some("selected"), lit(w.name.clone()));
                 let tasks = w.tasks.iter().map(|(t, st)| if st == "RUNNING" { t.clone() } else { format!("{t} {st}") }).collect::<Vec<_>>().join(" ");
+                let gen = if w.generation >= 0 { trf(lang, "consumer.generation", &[&w.generation]) } else { String::new() };
+                let mut chips_of: Vec<(String, &'static str)> = w.tasks.iter().map(|(t, st)| match st.as_str() {
+                    "RUNNING" => (t.clone(), if w.alive { "owned" } else { "stale" }),
+                    "FAILED" => (format!("{t} ✗"), "failed"),
+                    _ => (format!("{t} {st}"), "stale"),
+                }).collect();
+                let delay = w.scheduled_rebalance_in.map(|ms| trf(lang, "connect.delay", &[&format!("{:.1}", ms as f64 / 1000.0)]));
+                if let Some(ms) = w.scheduled_rebalance_in {
+                    chips_of.insert(0, (format!("⏱ {:.1} s", ms as f64 / 1000.0), "delay"));
+                }
+                let r = layout.radius;
+                let mut summary = node_summary(lang, &w.name, &w.state, &gen, &w.tasks.iter().map(|(t, s)| format!("{t} {s}")).collect::<Vec<_>>(), !w.alive, false);
+                if let Some(d) = delay {
+                    summary = format!("{summary} · {d}");
+                }
                 html! {
-                    <g class={class} data-member={w.name.clone()} data-state={w.state.clone()} data-tasks={tasks.clone()} tabindex="0" role="button">
-                        <title>{ trf(lang, "consumer.select", &[&w.name]) }</title>
-                        <circle class="hit" cx={w.x.to_string()} cy={w.y.to_string()} r="62" />
-                        <rect class="body" x={(w.x - 38.0).to_string()} y={(w.y - 38.0).to_string()} width="76" height="76" rx="10" style={format!("fill:{}", colour(w.idx))} />
-                        <text x={w.x.to_string()} y={(w.y - 6.0).to_string()} class="title">{ if w.leader { format!("{} ★", w.name) } else { w.name.clone() } }</text>
-                        <text x={w.x.to_string()} y={(w.y + 10.0).to_string()} class="sub">{ w.state.clone() }</text>
-                        <text x={w.x.to_string()} y={(w.y + 24.0).to_string()} class="sub">{ if w.generation >= 0 { trf(lang, "consumer.generation", &[&w.generation]) } else { String::new() } }</text>
-                        <text x={w.x.to_string()} y={(w.y + 54.0).to_string()} class="owned">{ tasks }</text>
-                        if let Some(ms) = w.scheduled_rebalance_in {
-                            <text x={w.x.to_string()} y={(w.y + 68.0).to_string()} class="owned delay">{ trf(lang, "connect.delay", &[&format!("{:.1}", ms as f64 / 1000.0)]) }</text>
-                        }
+                    <g class={class} data-member={w.name.clone()} data-state={w.state.clone()} data-tasks={tasks} tabindex="0" role="button" aria-label={summary.clone()}>
+                        <title>{ summary }</title>
+                        <circle class="hit" cx={w.x.to_string()} cy={w.y.to_string()} r={(layout.ring_radius(2) + 4.0).to_string()} />
+                        <rect class="body" x={(w.x - r).to_string()} y={(w.y - r).to_string()} width={(2.0 * r).to_string()} height={(2.0 * r).to_string()} rx="10" style={format!("fill:{}", colour(w.idx))} />
+                        { node_texts(&layout, w.x, w.y, &w.name, w.leader, &w.state, &gen, lang) }
+                        { chip_row(&layout, w.x, w.y, &chips_of) }
                     </g>
                 }
             }) }
@@ -186,14 +254,88 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
     }
 }
 
+/// Name, state and generation inside a node, each cut to the node's width.
+#[allow(clippy::too_many_arguments)]
+fn node_texts(l: &Layout, x: f64, y: f64, name: &str, leader: bool, state: &str, gen: &str, lang: Lang) -> Html {
+    let r = l.radius;
+    let title = if leader { format!("{name} ★") } else { name.to_string() };
+    let state = state_label(&short_state(state), lang);
+    // Three lines centred in the node, spaced by the fonts' ascent (0.93 em)
+    // and descent (0.24 em) so their boxes never touch.
+    let (t, s, g) = (l.title_px, l.sub_px, l.sub_px * 0.92);
+    let (gap1, gap2) = (0.24 * t + 0.93 * s + 1.0, 0.24 * s + 0.93 * g + 1.0);
+    let top = y - (0.93 * t + gap1 + gap2 + 0.24 * g) / 2.0;
+    let (b1, b2) = (top + 0.93 * t, top + 0.93 * t + gap1);
+    let b3 = b2 + gap2;
+    // The chord of the circle at the line's farthest edge from the centre, less a margin.
+    let chord = |baseline: f64, px: f64| {
+        let dy = (baseline - 0.93 * px - y).abs().max((baseline + 0.24 * px - y).abs());
+        2.0 * (r * r - dy * dy).max(0.0).sqrt() - 6.0
+    };
+    html! {
+        <>
+            { label(x, b1, "title", &title, t, true, chord(b1, t)) }
+            { label(x, b2, "sub state", &state, s, false, chord(b2, s)) }
+            { label(x, b3, "sub gen", gen, g, false, chord(b3, g)) }
+        </>
+    }
+}
+
+/// The red "!" of a member past `max.poll.interval.ms` without a `poll()`.
+fn overdue_badge(l: &Layout, x: f64, y: f64, lang: Lang) -> Html {
+    let (bx, by) = (x + l.radius * 0.8, y - l.radius * 0.8);
+    html! {
+        <g class="overdue-badge">
+            <title>{ tr(lang, "consumer.overdue") }</title>
+            <circle cx={bx.to_string()} cy={by.to_string()} r="9" />
+            <text x={bx.to_string()} y={(by + 4.5).to_string()} style={fs(13.0)}>{"!"}</text>
+        </g>
+    }
+}
+
+/// A client's partitions (or tasks) as wrapped chips under it.
+fn chip_row(l: &Layout, x: f64, y: f64, items: &[(String, &'static str)]) -> Html {
+    let texts: Vec<String> = items.iter().map(|(t, _)| t.clone()).collect();
+    let placed = chips(&texts, x, l.chips_top(y), l.column_width(), l.chip_px);
+    html! {
+        <g class="chips">
+            { for placed.iter().map(|c| {
+                let class = c.index.map_or("more", |i| items[i].1);
+                html! {
+                    <g class={classes!("chip", class)}>
+                        <rect x={format!("{:.1}", c.x)} y={format!("{:.1}", c.y)} width={format!("{:.1}", c.w)} height={format!("{:.1}", c.h)} rx="4" />
+                        { label(c.x + c.w / 2.0, c.y + c.h - 4.5, "chip-text", &c.text, l.chip_px, false, c.w - 6.0) }
+                    </g>
+                }
+            }) }
+        </g>
+    }
+}
+
+/// Everything a node says, in words, for its tooltip and screen readers.
+fn node_summary(lang: Lang, name: &str, state: &str, gen: &str, owned: &[String], stale: bool, overdue: bool) -> String {
+    let mut parts = vec![name.to_string(), state_label(state, lang)];
+    if !gen.is_empty() {
+        parts.push(gen.to_string());
+    }
+    if !owned.is_empty() {
+        let key = if stale { "consumer.stale" } else { "consumer.owns" };
+        parts.push(trf(lang, key, &[&owned.join(", ")]));
+    }
+    if overdue {
+        parts.push(tr(lang, "consumer.overdue").to_string());
+    }
+    format!("{} — {}", parts.join(" · "), tr(lang, "consumer.click"))
+}
+
 /// A consumer in the compact drawing of a large group: a small disc with its
 /// name; the state is in its class and title, the details in the inspector.
 fn compact_consumer(c: &view::ConsumerView, lang: Lang, selected: bool, highlighted: bool) -> Html {
     let class = classes!("consumer", "compact", (!c.alive).then_some("dead"), c.paused.then_some("paused"), c.leader.then_some("leader"),
-        selected.then_some("selected"), highlighted.then_some("highlight"), c.owned.is_empty().then_some("idle"));
+        selected.then_some("selected"), highlighted.then_some("highlight"), (c.owned.is_empty() || c.stale).then_some("idle"));
     html! {
         <g class={class} data-member={c.name.clone()} data-state={c.state.clone()} tabindex="0" role="button">
-            <title>{ format!("{} · {} · {}", trf(lang, "consumer.select", &[&c.name]), c.state, c.owned.len()) }</title>
+            <title>{ format!("{} · {} · {}", trf(lang, "consumer.select", &[&c.name]), state_label(&c.state, lang), c.owned.len()) }</title>
             <circle class="body" cx={c.x.to_string()} cy={c.y.to_string()} r="11" style={format!("fill:{}", colour(c.idx))} />
             <text x={c.x.to_string()} y={(c.y + 3.5).to_string()} class="tiny">{ c.name.clone() }</text>
         </g>

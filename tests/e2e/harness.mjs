@@ -58,15 +58,18 @@ export async function launch() {
   });
 }
 
-/** Opens the page, recording every request that leaves the site and every page error. */
-export async function openPage(browser, site) {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+/** Opens the page, recording every request that leaves the site and every page error.
+ * The first-visit welcome is marked as seen unless `welcome` is set (tests of
+ * the welcome itself), so it does not cover what other tests click. */
+export async function openPage(browser, site, { welcome = false, viewport = { width: 1400, height: 1000 }, path = '' } = {}) {
+  const page = await browser.newPage({ viewport });
+  if (!welcome) await page.addInitScript(() => { try { localStorage.setItem('groupscope.welcomed', '1'); } catch { /* storage off */ } });
   const foreign = [];
   const errors = [];
   page.on('request', (r) => { if (!r.url().startsWith(site.origin + SUBPATH) && !r.url().startsWith('data:') && !r.url().startsWith('blob:' + site.origin)) foreign.push(r.url()); });
   page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
   page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
-  await page.goto(site.url);
+  await page.goto(site.url + path);
   await page.waitForSelector('#play');
   return { page, foreign, errors };
 }
@@ -74,11 +77,11 @@ export async function openPage(browser, site) {
 /** Serves the site, opens the page and runs `body({ page, browser, site })`;
  * then checks that the page made no foreign request and hit no error, and
  * closes everything. */
-export async function withPage(body) {
+export async function withPage(body, options = {}) {
   const site = await serveSite();
   const browser = await launch();
   try {
-    const { page, foreign, errors } = await openPage(browser, site);
+    const { page, foreign, errors } = await openPage(browser, site, options);
     await body({ page, browser, site });
     assert.deepEqual(foreign, []);
     assert.deepEqual(errors, []);

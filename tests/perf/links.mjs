@@ -37,6 +37,8 @@ const runs = [
 
 async function fragment(browser, site, run, compress) {
   const page = await browser.newPage();
+  // The first-visit welcome would cover the button this clicks.
+  await page.addInitScript(() => localStorage.setItem('groupscope.welcomed', '1'));
   if (!compress) await page.addInitScript(() => { delete window.CompressionStream; delete window.DecompressionStream; });
   await page.goto(site.url);
   await page.waitForFunction(() => window.groupscope && window.groupscope.seek);

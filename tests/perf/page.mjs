@@ -1,7 +1,9 @@
 // Browser performance of the page (not a test: it reports numbers for the
 // README). Run after `bash scripts/build.sh`:  node tests/perf/page.mjs
 //  - first interactive render from a cold load (navigation start → the play
-//    button and the cluster drawn), median of 5 fresh pages;
+//    button and the cluster drawn), median of 5 fresh pages; the same under
+//    network throttling (1.6 Mbps / 150 ms RTT and 9 Mbps / 40 ms), with the
+//    time until the static welcome shows;
 //  - frame time p50/p95 while animating 10 and 100 members (100 with 1,000
 //    partitions, classic and KIP-848), measured from requestAnimationFrame deltas over 5 s of
 //    playing at 10×, with long tasks (> 50 ms) counted;
@@ -26,6 +28,31 @@ try {
     await context.close();
   }
   results.firstRenderMs = Math.round(pct(loads, 50));
+
+  // The same under Chromium's network throttling (a slow and a decent mobile
+  // link): the time from navigation to the first interactive drawing, and to
+  // the welcome (static HTML, shown before the wasm arrives).
+  for (const [name, mbps, rtt] of [['1.6 Mbps / 150 ms', 1.6, 150], ['9 Mbps / 40 ms', 9, 40]]) {
+    const times = [];
+    const welcome = [];
+    for (let i = 0; i < 3; i++) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false, latency: rtt, downloadThroughput: (mbps * 1e6) / 8, uploadThroughput: (mbps * 1e6) / 8,
+      });
+      await page.goto(site.url, { waitUntil: 'commit' });
+      await page.waitForSelector('#welcome:not([hidden])');
+      welcome.push(await page.evaluate(() => performance.now()));
+      await page.waitForSelector('#topology g.consumer', { timeout: 60000 });
+      times.push(await page.evaluate(() => performance.now()));
+      await context.close();
+    }
+    results[`firstRenderMs (${name})`] = Math.round(pct(times, 50));
+    results[`welcomeMs (${name})`] = Math.round(pct(welcome, 50));
+  }
 
   for (const [members, partitions, protocol] of [[10, 60, 'classic'], [100, 1000, 'classic'], [100, 1000, 'consumer']]) {
     const { page } = await openPage(browser, site);

@@ -1,0 +1,68 @@
+//! Text that must fit where the drawing puts it: a width estimate for the
+//! page's sans-serif fonts, abbreviations of Kafka's long state names inside a
+//! node (the full name stays in the node's tooltip and the inspector), and
+//! cutting a label to a width with an ellipsis.
+
+/// An upper estimate of the width of `text` at `font_px`, in the same units:
+/// wide enough for DejaVu Sans and Noto Sans CJK (the fonts of the headless
+/// browser the tests use), which are wider than most system fonts.
+pub fn text_width(text: &str, font_px: f64, bold: bool) -> f64 {
+    let em: f64 = text
+        .chars()
+        .map(|c| match c {
+            c if (c as u32) >= 0x2E80 => 1.0,
+            'i' | 'l' | 'j' | '.' | ',' | ':' | ';' | '!' | '|' | '\'' | ' ' => 0.34,
+            'm' | 'w' | 'M' | 'W' => 0.92,
+            c if c.is_ascii_uppercase() => 0.74,
+            '_' | '-' | '·' | '(' | ')' => 0.5,
+            _ => 0.63,
+        })
+        .sum();
+    em * font_px * if bold { 1.1 } else { 1.0 }
+}
+
+/// A short form of a client state for the inside of a node (at most about
+/// nine characters); the full name goes in the tooltip and the inspector.
+pub fn short_state(state: &str) -> String {
+    let short = match state {
+        "PREPARING_REBALANCE" => "PREP_REB",
+        "COMPLETING_REBALANCE" => "COMPL_REB",
+        "RECONCILING" => "RECONCIL",
+        "ACKNOWLEDGING" => "ACKING",
+        "UNSUBSCRIBED" => "UNSUB",
+        "PREPARE_LEAVING" => "PREP_LEAVE",
+        s => s,
+    };
+    short.to_string()
+}
+
+/// `text` cut (with "…") so that it is at most `max` wide at `font_px`.
+pub fn fit(text: &str, max: f64, font_px: f64, bold: bool) -> String {
+    if text_width(text, font_px, bold) <= max {
+        return text.to_string();
+    }
+    let mut out: String = text.to_string();
+    while !out.is_empty() {
+        out.pop();
+        let candidate = format!("{}…", out.trim_end());
+        if text_width(&candidate, font_px, bold) <= max {
+            return candidate;
+        }
+    }
+    "…".to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_states_are_shortened_and_labels_cut_to_fit() {
+        assert_eq!(short_state("PREPARING_REBALANCE"), "PREP_REB");
+        assert_eq!(short_state("STABLE"), "STABLE");
+        let cut = fit("coordinator of payments-consumers (p12)", 120.0, 11.0, false);
+        assert!(cut.ends_with('…') && text_width(&cut, 11.0, false) <= 120.0, "{cut}");
+        assert_eq!(fit("broker-1", 120.0, 11.0, false), "broker-1");
+        assert!(text_width("消费者组", 10.0, false) > text_width("abcd", 10.0, false));
+    }
+}

@@ -1,0 +1,226 @@
+// "The page teaches at a glance" (issue 13): the way in (welcome, static
+// first frame, Help), the caption under the drawing, a drawing without
+// overlapping or clipped labels for 1-16 clients and 1-5 brokers in all three
+// protocols, stale and overdue members, the coordinator's session countdown,
+// the legend, and exports that look like the screen. Screenshots go to
+// tests/e2e/artifacts/.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { ARTIFACTS, launch, openPage, serveSite, withPage } from './harness.mjs';
+
+const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+async function seek(page, t) {
+  await page.evaluate((t) => window.groupscope.seek(t), t);
+  await frames(page);
+}
+
+/** A scenario of `clients` consumers on `brokers` brokers under `protocol`. */
+export function scenario(clients, brokers, protocol) {
+  const config = { 'session.timeout.ms': 6000, 'heartbeat.interval.ms': 2000, topics: ['orders'] };
+  if (protocol === 'consumer') config['group.protocol'] = 'consumer';
+  else config['partition.assignment.strategy'] = [protocol === 'eager' ? 'range' : 'cooperative-sticky'];
+  return JSON.stringify({
+    seed: 1, brokers,
+    topics: [{ name: 'orders', partitions: Math.max(6, clients * 2), recordsPerSec: 10 }],
+    groups: [{ groupId: 'demo', consumers: clients, config }],
+  });
+}
+
+/** Every text of the drawing (messages included) with its box on screen. */
+const texts = (page) => page.$$eval('#topology text', (ts) => ts.filter((t) => t.textContent.trim() && getComputedStyle(t).display !== 'none').map((t) => {
+  const r = t.getBoundingClientRect();
+  const owner = t.closest('[data-member], [data-broker], [data-msg]');
+  const chip = t.closest('.chip');
+  return {
+    text: t.textContent, x: r.x, y: r.y, w: r.width, h: r.height,
+    msg: !!t.closest('.msg'),
+    owner: owner ? (owner.dataset.member || owner.dataset.broker || owner.dataset.msg) : '',
+  };
+}));
+
+/** Pairs of labels whose boxes overlap (by more than half a pixel), and labels outside the drawing. */
+async function badLabels(page) {
+  const svg = await page.$eval('#topology', (s) => { const r = s.getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width, h: r.height }; });
+  const all = await texts(page);
+  const overlap = (a, b) => Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x) > 0.5 && Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y) > 0.5;
+  const pairs = [];
+  for (let i = 0; i < all.length; i++) {
+    for (let j = 0; j < i; j++) {
+      // Two messages may cross each other in flight; a message label must not cover a node's.
+      if (all[i].msg && all[j].msg) continue;
+      if (overlap(all[i], all[j])) pairs.push(`"${all[i].text}" (${all[i].owner}) / "${all[j].text}" (${all[j].owner})`);
+    }
+  }
+  const outside = all.filter((t) => t.x < svg.x - 0.5 || t.y < svg.y - 0.5 || t.x + t.w > svg.x + svg.w + 0.5 || t.y + t.h > svg.y + svg.h + 0.5).map((t) => t.text);
+  return { pairs, outside, count: all.length };
+}
+
+test('no label of the drawing overlaps another or is cut, for 1-16 clients, 1-5 brokers, three protocols, stable and mid-rebalance', () => withPage(async ({ page }) => {
+  const cases = [];
+  for (const clients of [1, 3, 6, 7, 9, 12, 16]) {
+    for (const [protocol, brokers] of [['eager', 1 + (clients % 5)], ['cooperative', 5], ['consumer', 3]]) cases.push([clients, brokers, protocol]);
+  }
+  const failures = [];
+  for (const lang of ['en', 'zh-CN']) {
+    await page.selectOption('#lang', lang);
+    for (const [clients, brokers, protocol] of cases) {
+      await page.evaluate((s) => window.groupscope.load(s), scenario(clients, brokers, protocol));
+      await seek(page, 20000);
+      const stable = await badLabels(page);
+      // Mid-rebalance: a member crashes, its session runs out, the group rebalances.
+      await page.evaluate(() => window.groupscope.inject('{"type": "crashConsumer", "consumer": 1}'));
+      await seek(page, 26500);
+      const moving = await badLabels(page);
+      for (const [moment, r] of [['stable', stable], ['rebalancing', moving]]) {
+        if (r.pairs.length || r.outside.length) failures.push(`${lang} ${clients} clients, ${brokers} brokers, ${protocol}, ${moment}: overlapping ${r.pairs.join('; ')} outside ${r.outside.join(', ')}`);
+        assert.ok(r.count > clients, 'labels were measured');
+      }
+      if (clients === 16 && protocol === 'eager') await page.screenshot({ path: join(ARTIFACTS, `glance-16-clients-${lang}.png`) });
+    }
+  }
+  assert.deepEqual(failures, []);
+}));
+
+test('a crashed member: its session keeps counting down on the coordinator, its partitions are stale, the inspector says crashed', () => withPage(async ({ page }) => {
+  await seek(page, 12000);
+  await page.click('g[data-member="c2"] circle.body');
+  await page.click('#inspector button[data-fault="crashConsumer"]');
+  const ring = () => page.$eval('g[data-member="c2"] circle.ring.session', (c) => Number(c.getAttribute('stroke-dasharray').split(' ')[0]));
+  await seek(page, 13000);
+  const early = await ring();
+  await seek(page, 15500);
+  const later = await ring();
+  assert.ok(early > later && later > 0, `the coordinator's session deadline counts down after the crash (${early} → ${later})`);
+  assert.equal(await page.getAttribute('g[data-member="c2"]', 'data-state'), 'crashed');
+  assert.equal(await page.getAttribute('g[data-member="c2"]', 'data-stale'), 'true');
+  assert.ok(await page.locator('g[data-member="c2"] .chip.stale').count() > 0, 'its last partitions are drawn as stale');
+  assert.equal(await page.locator('g[data-member="c2"] .chip.owned').count(), 0, 'and not as owned');
+  const facts = await page.textContent('#inspector dl');
+  assert.match(facts, /crashed \(was STABLE\)/);
+  assert.match(facts, /last poll\(\)/);
+  assert.match(facts, /session deadline on the coordinator/);
+  await seek(page, 20000);
+  assert.equal(await ring(), 0, 'gone once the coordinator removed the member');
+  assert.match(await page.textContent('#inspector'), /Restart c2/, 'fault buttons are verbs');
+  await page.screenshot({ path: join(ARTIFACTS, 'glance-crashed-1440.png') });
+}));
+
+test('the caption sits under the drawing, visible without scrolling at 1280x720 and 1440x900; the log is one click away', async () => {
+  const site = await serveSite();
+  const browser = await launch();
+  try {
+    for (const [width, height] of [[1280, 720], [1440, 900]]) {
+      for (const lang of ['en', 'zh']) {
+        const { page, errors } = await openPage(browser, site, { viewport: { width, height }, path: `?lang=${lang}` });
+        await seek(page, 9000);
+        const cap = await page.$eval('#caption', (c) => { const r = c.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, text: c.textContent, size: parseFloat(getComputedStyle(c).fontSize) }; });
+        const svg = await page.$eval('#topology', (s) => s.getBoundingClientRect().bottom);
+        assert.ok(cap.bottom <= height, `${width}x${height} ${lang}: the caption (bottom ${cap.bottom}) is on screen`);
+        assert.ok(cap.top >= svg - 1 && cap.top - svg < 40, `directly under the drawing (${svg} → ${cap.top})`);
+        assert.ok(cap.size >= 16, `large (${cap.size}px)`);
+        assert.ok(cap.text.length > 10);
+        await page.screenshot({ path: join(ARTIFACTS, `glance-${width}x${height}-${lang}.png`) });
+        await page.click('#show-log');
+        await page.waitForFunction(() => document.activeElement?.id === 'log-filter');
+        assert.deepEqual(errors, []);
+        await page.close();
+      }
+    }
+  } finally {
+    await browser.close();
+    site.close();
+  }
+});
+
+test('the legend opens and closes, and Help explains the drawing and says what Enter does', () => withPage(async ({ page }) => {
+  await page.click('#legend-button');
+  await page.waitForSelector('#legend');
+  const legend = await page.textContent('#legend');
+  for (const word of [/session/, /heartbeat/, /max.poll.interval.ms/, /leader/, /crashed/, /stale|last held/, /coordinator/, /Connect worker/, /cut/]) assert.match(legend, word);
+  await page.click('#legend-button');
+  await page.waitForSelector('#legend', { state: 'detached' });
+  await page.keyboard.press('?');
+  const help = await page.textContent('#help');
+  assert.match(help, /Enter on a node: select it/);
+  assert.doesNotMatch(help, /crash or restart it/);
+  assert.match(help, /group coordinator/);
+  // Enter on a focused node selects it (and nothing crashes).
+  await page.keyboard.press('Escape');
+  await page.focus('g[data-member="c1"]');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#inspector h2');
+  assert.match(await page.textContent('#inspector h2'), /c1/);
+  assert.notEqual(await page.getAttribute('g[data-member="c1"]', 'data-state'), 'crashed');
+}));
+
+test('the SVG export is the drawing on screen (chips, caption-free, same size)', () => withPage(async ({ page }) => {
+  await seek(page, 20000);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-svg')]);
+  const path = await download.path();
+  const svg = (await import('node:fs')).readFileSync(path, 'utf8');
+  const onScreen = await page.$eval('#topology', (s) => s.getAttribute('viewBox'));
+  assert.ok(svg.includes(`viewBox="${onScreen}"`), 'the same viewBox');
+  assert.ok(svg.includes('class="chip owned"'), 'with the partition chips');
+  assert.ok(svg.includes('.chip rect'), 'and the styles that draw them');
+}));
+
+test('first visit: a welcome with three doors before the wasm is ready; remembered once closed', async () => {
+  const site = await serveSite();
+  const browser = await launch();
+  try {
+    // Without the wasm the welcome and the static first frame still show.
+    const bare = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    await bare.route('**/*.wasm', (r) => r.abort());
+    await bare.goto(site.url);
+    await bare.waitForSelector('#welcome:not([hidden])');
+    assert.equal(await bare.locator('#welcome .door').count(), 3);
+    assert.ok(await bare.isVisible('#prelude svg'), 'a static first frame');
+    assert.match(await bare.textContent('#welcome .welcome-what'), /Kafka/);
+    await bare.screenshot({ path: join(ARTIFACTS, 'welcome-before-wasm.png') });
+    await bare.close();
+
+    for (const [door, check] of [
+      ['demo', async (page) => page.waitForFunction(() => window.groupscope.state().playing)],
+      ['course', async (page) => {
+        await page.waitForSelector('#lesson');
+        const open = await page.getAttribute('#lesson', 'data-lesson');
+        await page.click('#tab-lessons');
+        await page.waitForSelector('.lesson-card');
+        const first = await page.getAttribute('.lesson-card', 'data-lesson');
+        assert.equal(open, first, 'the first lesson of the course');
+        await page.click('#tab-sim');
+      }],
+      ['sandbox', async (page) => assert.match(await page.textContent('#notice'), /sandbox/i)],
+    ]) {
+      const { page, errors } = await openPage(browser, site, { welcome: true, viewport: { width: 390, height: 844 } });
+      await page.waitForSelector('#welcome:not([hidden])');
+      if (door === 'demo') await page.screenshot({ path: join(ARTIFACTS, 'welcome-390.png') });
+      await page.waitForFunction(() => window.groupscope && window.groupscope.state);
+      await page.click(`#welcome [data-door="${door}"]`);
+      assert.ok(await page.isHidden('#welcome'));
+      await check(page);
+      await page.reload();
+      await page.waitForSelector('#play');
+      assert.ok(await page.isHidden('#welcome'), `${door}: remembered after a reload`);
+      assert.equal(await page.locator('#prelude').count(), 0, 'the static frame is gone once the app draws');
+      // Help shows it again.
+      await page.click('#help-button');
+      await page.click('#welcome-again');
+      await page.waitForSelector('#welcome:not([hidden])');
+      await page.keyboard.press('Escape');
+      assert.ok(await page.isHidden('#welcome'));
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
+    // In Chinese.
+    const { page } = await openPage(browser, site, { welcome: true, path: '?lang=zh', viewport: { width: 1440, height: 900 } });
+    await page.waitForSelector('#welcome:not([hidden])');
+    assert.match(await page.innerText('#welcome'), /开始课程/);
+    assert.doesNotMatch(await page.innerText('#welcome'), /Start the course/);
+    await page.screenshot({ path: join(ARTIFACTS, 'welcome-zh-1440.png') });
+  } finally {
+    await browser.close();
+    site.close();
+  }
+});

@@ -1,0 +1,99 @@
+//! The page's Chinese beyond the core's notes: every transition trigger the
+//! shipped scenarios (with crashes, restarts, a broker's death, pauses and
+//! network faults) produce has Chinese (src/narrate_zh.rs TRIGGERS), and the
+//! caption under the drawing passes over routine keep-alives.
+
+use std::collections::BTreeSet;
+
+use groupscope::i18n::Lang;
+use groupscope::narrate;
+use groupscope::sim::config::GroupProtocol;
+use groupscope::sim::trace::EventKind;
+use groupscope::sim::{Fault, Scenario, World};
+
+/// A scenario with faults of every kind a learner tries first.
+fn with_faults(s: Scenario) -> World {
+    let mut w = World::new(s.clone()).unwrap();
+    w.run_until(8_000);
+    w.inject(Fault::CrashConsumer { consumer: 1 });
+    w.run_until(15_000);
+    let b = w.cluster.coordinator_for(&s.groups[0].group_id).unwrap_or(0);
+    w.inject(Fault::KillBroker { broker: b });
+    w.run_until(22_000);
+    w.inject(Fault::PauseConsumer { consumer: 2, duration_ms: 20_000 });
+    w.inject(Fault::CutLink { a: "c3".into(), b: format!("broker-{}", (b + 1) % 3) });
+    w.run_until(30_000);
+    w.inject(Fault::RestartConsumer { consumer: 1 });
+    w.inject(Fault::AddConsumer { group: s.groups[0].group_id.clone() });
+    w.run_until(40_000);
+    w.inject(Fault::RestartBroker { broker: b });
+    w.inject(Fault::SlowProcessing { consumer: 3, ms_per_record: 2_000 });
+    w.run_until(70_000);
+    w
+}
+
+fn worlds() -> Vec<(String, World)> {
+    let mut out = Vec::new();
+    for (name, protocol, assignor) in [("eager", GroupProtocol::Classic, "range"), ("cooperative", GroupProtocol::Classic, "cooperative-sticky"), ("consumer", GroupProtocol::Consumer, "")] {
+        let mut s = Scenario::demo();
+        s.groups[0].config.group_protocol = protocol;
+        if !assignor.is_empty() {
+            s.groups[0].config.assignors = vec![assignor.to_string()];
+        }
+        out.push((name.to_string(), with_faults(s)));
+    }
+    for file in ["connect.json", "coordinator-failover.json", "consumer-protocol-crash.json"] {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/").to_string() + file;
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            if let Ok(s) = Scenario::from_json(&text) {
+                let mut w = World::new(s).unwrap();
+                w.run_until(60_000);
+                out.push((file.to_string(), w));
+            }
+        }
+    }
+    out
+}
+
+fn is_chinese(s: &str) -> bool {
+    s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+}
+
+#[test]
+fn every_transition_trigger_has_chinese() {
+    let mut missing = BTreeSet::new();
+    let mut seen = 0;
+    for (name, w) in worlds() {
+        for e in &w.trace {
+            if let EventKind::StateChanged { trigger, .. } = &e.kind {
+                seen += 1;
+                // Kafka's own words (an error code, an API and its answer) need no translation.
+                let kafka_only = !trigger.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w.len() >= 3 && w.chars().all(|c| c.is_ascii_lowercase()));
+                let zh = narrate::fault::trigger(trigger, Lang::Zh);
+                if !kafka_only && !is_chinese(&zh) {
+                    missing.insert(format!("{name}: {trigger}"));
+                }
+            }
+        }
+    }
+    assert!(seen > 50, "only {seen} transitions seen");
+    assert!(missing.is_empty(), "triggers without Chinese (add them to TRIGGERS in src/narrate_zh.rs):\n{}", missing.into_iter().collect::<Vec<_>>().join("\n"));
+}
+
+#[test]
+fn the_caption_passes_over_keep_alives_but_not_errors() {
+    assert!(narrate::routine_message("Heartbeat gen=1"));
+    assert!(narrate::routine_message("Heartbeat ← OK"));
+    assert!(!narrate::routine_message("Heartbeat → REBALANCE_IN_PROGRESS"));
+    assert!(narrate::routine_message("ConsumerGroupHeartbeat epoch=3"));
+    assert!(!narrate::routine_message("ConsumerGroupHeartbeat ← epoch=4 orders-0, orders-1"));
+    assert!(!narrate::routine_message("JoinGroup member=\"\""));
+    let mut w = World::new(Scenario::demo()).unwrap();
+    w.run_until(20_000);
+    let (_, first) = narrate::caption(&w, Lang::En).expect("a caption");
+    assert!(!first.contains("Heartbeat gen="), "{first}");
+    w.inject(Fault::CrashConsumer { consumer: 2 });
+    let (at, text) = narrate::caption(&w, Lang::En).unwrap();
+    assert_eq!((at, text.as_str()), (20_000, "Fault: c2 crashed"));
+    assert_eq!(narrate::caption(&w, Lang::Zh).unwrap().1, "故障：c2 崩溃了");
+}
