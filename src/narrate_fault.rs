@@ -23,6 +23,9 @@ pub fn action(f: &Fault, lang: Lang) -> String {
         Fault::CrashConsumer { consumer: c } => pick(format!("Crash c{c}"), format!("让 c{c} 崩溃")),
         Fault::RestartConsumer { consumer: c } => pick(format!("Restart c{c}"), format!("重启 c{c}")),
         Fault::CloseConsumer { consumer: c } => pick(format!("Close c{c} (close(): commit, revoke, leave)"), format!("关闭 c{c}（close()：提交、撤销、离组）")),
+        Fault::CloseConsumerWithOptions { consumer: c, operation } => {
+            pick(format!("Close c{c} with close(CloseOptions {operation:?})"), format!("用 close(CloseOptions {operation:?}) 关闭 c{c}"))
+        }
         Fault::RestartConsumerAs { consumer: c, static_member: true } => pick(format!("Restart c{c} as a static member"), format!("以静态成员身份重启 c{c}")),
         Fault::RestartConsumerAs { consumer: c, static_member: false } => pick(format!("Restart c{c} as a dynamic member"), format!("以动态成员身份重启 c{c}")),
         Fault::PauseConsumer { consumer: c, duration_ms } => {
@@ -31,6 +34,7 @@ pub fn action(f: &Fault, lang: Lang) -> String {
         }
         Fault::SlowProcessing { consumer: c, ms_per_record: ms } => pick(format!("Make c{c} take {ms} ms per record"), format!("让 c{c} 每条消息处理 {ms} 毫秒")),
         Fault::KillBroker { broker: b } => pick(format!("Kill broker-{b}"), format!("停掉 broker-{b}")),
+        Fault::ShutdownBroker { broker: b } => pick(format!("Shut broker-{b} down (controlled shutdown)"), format!("让 broker-{b} 受控关闭（controlled shutdown）")),
         Fault::RestartBroker { broker: b } => pick(format!("Restart broker-{b}"), format!("重启 broker-{b}")),
         Fault::CutLink { a, b } => pick(format!("Cut the network {a} ↔ {b}"), format!("切断 {a} ↔ {b} 的网络")),
         Fault::HealLink { a, b } => pick(format!("Heal the network {a} ↔ {b}"), format!("恢复 {a} ↔ {b} 的网络")),
@@ -77,6 +81,8 @@ pub const DESCRIPTIONS: &[(&str, &str)] = &[
     ("{} paused for {} ms (GC pause)", "{0} 停顿 {1} 毫秒（GC 停顿）"),
     ("{} now needs {} ms per record", "{0} 现在每条消息要处理 {1} 毫秒"),
     ("{} died", "{0} 宕机了"),
+    ("{} closed with close(CloseOptions {})", "{0} 以 close(CloseOptions {1}) 关闭了"),
+    ("{} shuts down (controlled shutdown)", "{0} 受控关闭（controlled shutdown）"),
     ("network cut between {} and {}", "{0} 与 {1} 之间的网络被切断"),
     ("network healed between {} and {}", "{0} 与 {1} 之间的网络恢复了"),
     ("a consumer was added to {}", "{0} 新增了一个消费者"),
