@@ -167,8 +167,13 @@ impl Player {
                 self.world.trace.discard_future();
                 self.script.push((now, fault.clone()));
                 self.horizon = now;
-                // What is due at the playhead runs first, as the replay does (issue 13).
-                self.world.run_until(now);
+                // What is due at the playhead runs first, as the replay does (issue 13),
+                // unless this fault joins others injected at this very instant: those
+                // stay together, with what they queued still waiting.
+                let together = self.world.injected.last().is_some_and(|(at, _)| *at == now);
+                if !together {
+                    self.world.run_until(now);
+                }
                 self.world.inject(fault);
             }
             Action::Reset => {
@@ -203,9 +208,12 @@ impl Player {
     fn inject_next(&mut self) {
         let applied = self.world.injected.len();
         let (at, fault) = self.script[applied].clone();
-        // Everything due at `at` runs first, also what an earlier fault of the
-        // same instant queued: the live player does the same before injecting.
-        self.run_to(at.max(self.world.now));
+        // Everything due at `at` runs first, as the live player does before
+        // injecting, except after a fault of the same instant (injected together).
+        let together = applied > 0 && self.script[applied - 1].0 == at && self.world.now == at;
+        if !together {
+            self.run_to(at.max(self.world.now));
+        }
         self.world.inject(fault);
         self.after_run();
     }

@@ -93,9 +93,9 @@ fn seeking_anywhere_in_any_order_shows_the_straight_runs_world_and_trace() {
 
 #[test]
 fn seeking_a_busy_kip848_group_re_runs_from_checkpoints_taken_by_events() {
-    // 12 members of a KIP-848 group make far more than CHECKPOINT_EVERY_EVENTS
+    // 40 members of a KIP-848 group make more than CHECKPOINT_EVERY_EVENTS
     // events between two-second marks, so seeks restore event-count checkpoints.
-    let scenario = group(12, 48, "consumer");
+    let scenario = group(40, 160, "consumer");
     let script = vec![(9_000, Fault::CrashConsumer { consumer: 5 }), (15_500, Fault::KillBroker { broker: 1 })];
     let order = shuffled_times(0, 30_000, 30, 11);
     let reference = reference(&scenario, &script, &order);
