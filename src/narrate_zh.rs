@@ -84,7 +84,7 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("JoinGroup answered: handled at the application's next poll()", "JoinGroup 已有响应：在应用程序下一次调用 poll() 时处理"),
     ("SyncGroup answered: the assignment is applied at the application's next poll()", "SyncGroup 已有响应：分配在应用程序下一次调用 poll() 时生效"),
     ("MEMBER_ID_REQUIRED: rejoining with the given member id", "MEMBER_ID_REQUIRED：用协调者给出的成员 ID 重新加入"),
-    ("Heartbeat of generation {} → {}: ignored, the generation has changed since", "generation {0} 的心跳返回 {1}：忽略，generation 在此期间已经变化"),
+    ("Heartbeat of generation {} → {}: ignored, the generation has changed since", "第 {0} 代的心跳返回 {1}：忽略，代在此期间已经变化"),
     ("unknown assignor {}", "未知的分配器 {0}"),
     ("leader ran the {} assignor: {}", "leader 运行了 {0} 分配器：{1}"),
     ("leader ran the {}: {}", "leader 运行了 {0}：{1}"),
