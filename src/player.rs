@@ -263,6 +263,14 @@ impl Player {
         false
     }
 
+    /// Takes back the scripted faults from index `len` on (a lesson's missed
+    /// try): checkpoints that applied any of them go, so the next `seek`
+    /// rebuilds the world without them.
+    pub fn unscript_from(&mut self, len: usize) {
+        self.script.truncate(len);
+        self.checkpoints.retain(|_, cp| cp.script_len <= len);
+    }
+
     /// Moves the playhead to `t` (not before `floor()`): runs on from here if
     /// no checkpoint lies between, else restores the latest checkpoint at or
     /// before `t` and re-runs from it.
@@ -271,7 +279,9 @@ impl Player {
         let here = (self.world.now, self.world.trace.len());
         let key = self.checkpoints.range(..=(t, usize::MAX)).next_back().map(|(k, _)| *k);
         let Some(key) = key else { return };
-        if t >= here.0 && key <= here {
+        // Running on is right only if the world applied no fault the script no
+        // longer holds (a lesson's missed try taken back by `unscript_from`).
+        if t >= here.0 && key <= here && self.world.injected.len() <= self.script.len() {
             self.advance_to(t);
             return;
         }

@@ -280,7 +280,7 @@ impl LessonSession {
             return Err("no missed try to undo".into());
         }
         let (at, script_len) = self.history[self.step].task_at.ok_or("this step has no task")?;
-        player.script.truncate(script_len);
+        player.unscript_from(script_len);
         player.seek(at);
         // The step's own actions at `at` are replayed even if a checkpoint sits exactly there.
         while player.world.injected.len() < player.script.len() && player.script[player.world.injected.len()].0 <= player.now() {
