@@ -83,3 +83,21 @@ fn faults_ahead_of_a_replay_checkpoint_still_happen() {
     assert!(!p.world.consumers[&2].alive, "the crash at 10 s happened again");
     assert_eq!(p.world.trace, reference, "the replay is the same run");
 }
+
+/// A lesson's missed try (LessonSession::retry) takes its fault back at the very
+/// instant it was injected: seeking to that instant must rebuild the world
+/// without it, not run on with the fault still applied.
+#[test]
+fn a_fault_taken_back_at_its_own_instant_leaves_the_world_as_before_it() {
+    let mut p = played_to(12_000);
+    p.dispatch(Action::Pause);
+    let at = p.now();
+    let before = (trace_hash(p.events()), p.script.len(), p.world.injected.len());
+    p.dispatch(Action::Inject(Fault::CrashConsumer { consumer: 2 }));
+    assert!(!p.world.consumers[&2].alive);
+    p.unscript_from(before.1);
+    p.seek(at);
+    assert_eq!(p.now(), at);
+    assert_eq!((trace_hash(p.events()), p.script.len(), p.world.injected.len()), before);
+    assert!(p.world.consumers[&2].alive, "the taken-back crash is not applied");
+}
