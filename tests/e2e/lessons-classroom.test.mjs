@@ -84,6 +84,8 @@ test('a lesson added to the built site through lessons/index.json appears withou
 
     // A broken file: the page names the file, the step and the field.
     const page2 = await browser.newPage();
+    // A returning visitor: the first-visit welcome would cover the tabs.
+    await page2.addInitScript(() => { try { localStorage.setItem('groupscope.welcomed', '1'); } catch { /* storage off */ } });
     const broken = JSON.parse(JSON.stringify(extra));
     broken.steps[1].question.answer = 9;
     await page2.route('**/lessons/index.json', (r) => r.fulfill({ contentType: 'application/json', body: JSON.stringify([...index, '90-my-class.json']) }));
