@@ -56,11 +56,11 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("__consumer_offsets-{}: no eligible replica (in-sync or ELR), the partition is offline", "__consumer_offsets-{0}：没有合格的副本（ISR 或 ELR 中），该分区离线"),
     (
         "the controller still sees broker-{} as alive: it fences it after broker.session.timeout.ms = {} ms without a heartbeat",
-        "控制器仍认为 broker-{0} 存活：要在 broker.session.timeout.ms = {1} ms 内收不到心跳后才会将其隔离（fence）",
+        "控制器仍认为 broker-{0} 存活：要在 broker.session.timeout.ms = {1} ms 内收不到心跳后才会将其隔离",
     ),
     (
         "controller: no heartbeat from broker-{} for broker.session.timeout.ms = {} ms, fenced",
-        "控制器：broker.session.timeout.ms = {1} ms 内没有收到 broker-{0} 的心跳，已将其隔离（fence）",
+        "控制器：broker.session.timeout.ms = {1} ms 内没有收到 broker-{0} 的心跳，已将其隔离",
     ),
     ("broker-{} finished its controlled shutdown and stopped", "broker-{0} 完成受控关闭（controlled shutdown），已停止"),
     ("no worker of {} runs task {}: nothing fails", "{0} 中没有 worker 运行任务 {1}：没有任务失败"),

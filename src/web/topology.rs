@@ -178,8 +178,7 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
                 let inner = bw - 14.0;
                 let full = trf(lang, "broker.leads", &[&format!("broker-{}", b.id), &b.leads_summary()]);
                 html! {
-                    <g class={class} data-broker={b.id.to_string()} tabindex="0" role="button"
-                        aria-label={format!("broker-{} {role} {leads} __consumer_offsets ×{}", b.id, b.offsets_led)}>
+                    <g class={class} data-broker={b.id.to_string()} tabindex="0" role="button">
                         <title>{ if role.is_empty() { full } else { format!("{role} · {full}") } }</title>
                         <rect x={(b.x - bw / 2.0).to_string()} y={(b.y - 38.0).to_string()} width={bw.to_string()} height={BROKER_H.to_string()} rx="8" />
                         { label(b.x, b.y - 16.0, "title", &format!("broker-{}", b.id), 15.0, true, inner) }
