@@ -203,7 +203,7 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
                 let chip_class = if c.stale { "stale" } else { "owned" };
                 let summary = node_summary(lang, &c.name, &c.state, &gen, &owned, c.stale, c.poll_overdue);
                 html! {
-                    <g class={class} data-member={c.name.clone()} data-state={c.state.clone()} data-stale={c.stale.to_string()} tabindex="0" role="button" aria-label={summary.clone()}>
+                    <g class={class} data-member={c.name.clone()} data-state={c.state.clone()} data-stale={c.stale.to_string()} tabindex="0" role="button">
                         <title>{ summary }</title>
                         <circle class="hit" cx={c.x.to_string()} cy={c.y.to_string()} r={(layout.ring_radius(2) + 4.0).to_string()} />
                         { for c.rings.iter().enumerate().map(|(i, (name, frac))| {
@@ -241,7 +241,7 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
                     summary = format!("{summary} · {d}");
                 }
                 html! {
-                    <g class={class} data-member={w.name.clone()} data-state={w.state.clone()} data-tasks={tasks} tabindex="0" role="button" aria-label={summary.clone()}>
+                    <g class={class} data-member={w.name.clone()} data-state={w.state.clone()} data-tasks={tasks} tabindex="0" role="button">
                         <title>{ summary }</title>
                         <circle class="hit" cx={w.x.to_string()} cy={w.y.to_string()} r={(layout.ring_radius(2) + 4.0).to_string()} />
                         <rect class="body" x={(w.x - r).to_string()} y={(w.y - r).to_string()} width={(2.0 * r).to_string()} height={(2.0 * r).to_string()} rx="10" style={format!("fill:{}", colour(w.idx))} />
