@@ -19,6 +19,8 @@ pub const PAGE: &[(&str, &str, &str)] = &[
     ("caption.start", "Press Play (Space) or Step (→) to start the simulation.", "按“播放”（空格）或“单步”（→）开始模拟。"),
     ("config.protocol", "group.protocol · assignors", "group.protocol · 分配器"),
     ("caption.at", "{0} s", "{0} 秒"),
+    ("caption.quiet", "Quiet since {0} s: the members only heartbeat, fetch and commit, so the group stays as it is. Inject a fault to see it respond.", "自 {0} 秒起一切平静：成员只在发送心跳、拉取消息和提交位移，组保持不变。注入一个故障，看看它如何应对。"),
+    ("caption.quiet.long", "Quiet: the members only heartbeat, fetch and commit, so the group stays as it is. Inject a fault to see it respond.", "一切平静：成员只在发送心跳、拉取消息和提交位移，组保持不变。注入一个故障，看看它如何应对。"),
     ("group.none", "(no group yet)", "（还没有这个组）"),
     ("caption.log", "Full log", "完整日志"),
     ("legend.button", "Legend", "图例"),

@@ -158,10 +158,24 @@ pub fn routine_message(label: &str) -> bool {
     }
 }
 
+/// After this long with nothing worth a sentence, the caption says the group
+/// is quiet instead of repeating an old event as if it had just happened.
+pub const QUIET_MS: crate::sim::Millis = 10_000;
+
+/// How far back the caption looks for an event worth a sentence.
+const CAPTION_LOOKBACK: usize = 5000;
+
 /// The caption under the drawing: the newest event worth a sentence (routine
-/// keep-alives and commits passed over), with its time.
+/// keep-alives and commits passed over), with its time. When nothing but
+/// keep-alives happened for [`QUIET_MS`], it says so, with the time now.
 pub fn caption(world: &World, lang: Lang) -> Option<(crate::sim::Millis, String)> {
-    world.trace.iter().rev().take(5000).filter(|e| worth_a_caption(e)).find_map(|e| sentence(world, e, lang).map(|s| (e.at, s)))
+    let newest = world.trace.iter().rev().take(CAPTION_LOOKBACK).filter(|e| worth_a_caption(e)).find_map(|e| sentence(world, e, lang).map(|s| (e.at, s)));
+    match newest {
+        Some((at, text)) if world.now.saturating_sub(at) < QUIET_MS => Some((at, text)),
+        Some((at, _)) => Some((world.now, trf(lang, "caption.quiet", &[&format!("{:.1}", at as f64 / 1000.0)]))),
+        None if world.now > 0 => Some((world.now, tr(lang, "caption.quiet.long").to_string())),
+        None => None,
+    }
 }
 
 /// Whether the caption would show `e` (see [`caption`]).

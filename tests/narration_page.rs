@@ -97,3 +97,24 @@ fn the_caption_passes_over_keep_alives_but_not_errors() {
     assert_eq!((at, text.as_str()), (20_000, "Fault: c2 crashed"));
     assert_eq!(narrate::caption(&w, Lang::Zh).unwrap().1, "故障：c2 崩溃了");
 }
+
+#[test]
+fn a_quiet_group_gets_a_caption_that_says_so_not_an_old_event() {
+    // The demo group is Stable by 9 s; after that only Heartbeat, Fetch and
+    // OffsetCommit go on until something is injected.
+    let mut w = World::new(Scenario::demo()).unwrap();
+    w.run_until(9_000);
+    let (at, recent) = narrate::caption(&w, Lang::En).expect("a caption");
+    assert!(at <= 9_000 && 9_000 - at < narrate::QUIET_MS, "{at} {recent}");
+    assert!(!recent.starts_with("Quiet"), "{recent}");
+    w.run_until(69_000);
+    let (at, quiet) = narrate::caption(&w, Lang::En).unwrap();
+    assert_eq!(at, 69_000);
+    assert!(quiet.starts_with("Quiet since "), "{quiet}");
+    assert!(narrate::caption(&w, Lang::Zh).unwrap().1.starts_with("自 "));
+    // Far past the look-back window it still reads as quiet, not "press Play".
+    w.run_until(400_000);
+    assert!(narrate::caption(&w, Lang::En).unwrap().1.starts_with("Quiet"));
+    w.inject(Fault::CrashConsumer { consumer: 2 });
+    assert_eq!(narrate::caption(&w, Lang::En).unwrap(), (400_000, "Fault: c2 crashed".to_string()));
+}

@@ -77,10 +77,26 @@ test('presenter mode at 1280x720: the drawing fills the screen, labels of 16 px 
       assert.ok(await page.isHidden('#event-log'), 'the secondary panels fold away');
       assert.ok(await page.isHidden('#inspector'));
       await page.screenshot({ path: join(ARTIFACTS, `presenter-1280x720-${lang}.png`) });
-      // PageDown goes on to the next thing worth a caption, not the next heartbeat.
+      // PageDown goes on to the next thing worth a caption, not the next
+      // heartbeat. The demo group is stable by now, so within the minute a
+      // PageDown looks ahead there is nothing: the caption says it is quiet.
+      const now = () => page.evaluate(() => window.groupscope.state().now);
       const before = await page.textContent('#caption');
+      const t0 = await now();
       await page.keyboard.press('PageDown');
       await page.waitForFunction((b) => document.querySelector('#caption').textContent !== b, before);
+      assert.equal(await now(), t0 + 60000, 'a quiet group: PageDown ran on a minute');
+      assert.match(await page.textContent('#caption'), lang === 'en' ? /Quiet since/ : /一切平静/);
+      // After a crash the next PageDown stops at the coordinator's answer
+      // (the session timeout expiring), well before a minute is up.
+      await page.evaluate(() => window.groupscope.inject('{"type": "crashConsumer", "consumer": 2}'));
+      await frames(page);
+      const crashed = await page.textContent('#caption');
+      const t1 = await now();
+      await page.keyboard.press('PageDown');
+      await page.waitForFunction((b) => document.querySelector('#caption').textContent !== b, crashed);
+      const t2 = await now();
+      assert.ok(t2 > t1 && t2 < t1 + 60000, `PageDown stopped at the next event worth a caption (${t1} -> ${t2})`);
       await page.click('#panels-button');
       assert.ok(await page.isVisible('#inspector'), 'the panels come back on demand');
       assert.deepEqual(errors, []);
