@@ -8,16 +8,19 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 # std's optimize_for_size picks its smaller algorithms (sorts, formatting) with
 # the same results: 28 KB less gzipped. (Unstable sorts in the core only order
 # plain values, and stable sorts have one result, so traces stay the same.)
+# WEB_PROFILE=web-dev builds faster for development (see Cargo.toml); the
+# size check and CI use the default.
+profile=${WEB_PROFILE:-web}
 RUSTFLAGS="-Zlocation-detail=none" CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
   CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size \
-  cargo rustc --profile web --lib --crate-type cdylib --target wasm32-unknown-unknown
+  cargo rustc --profile "$profile" --lib --crate-type cdylib --target wasm32-unknown-unknown
 rm -rf dist && mkdir -p dist/pkg
 # PROFILE=1 keeps the function names, so a CPU profile (tests/perf/profile.mjs)
 # names Rust functions; the size printed then is not the size users load.
 names=--remove-name-section
 [[ "${PROFILE:-0}" == 1 ]] && names=
 wasm-bindgen --target web --no-typescript $names --remove-producers-section \
-  --out-dir dist/pkg target/wasm32-unknown-unknown/web/groupscope.wasm
+  --out-dir dist/pkg "target/wasm32-unknown-unknown/$profile/groupscope.wasm"
 cp index.html dist/
 cp -r static dist/static
 # The page fetches lessons on demand from here (src/lesson/registry.rs).
