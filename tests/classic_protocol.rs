@@ -7,7 +7,7 @@ use common::TestWorld;
 use groupscope::java;
 use groupscope::sim::classic_group::ClassicGroupState::{self, *};
 use groupscope::sim::config::ConsumerConfig;
-use groupscope::sim::consumer::MemberState;
+use groupscope::sim::classic_client::MemberState;
 use groupscope::sim::trace::{trace_hash, Callback, EventKind};
 use groupscope::sim::{Fault, Scenario, World};
 

@@ -9,7 +9,7 @@ use groupscope::assign::TopicPartition;
 use groupscope::sim::async_consumer::MemberState;
 use groupscope::sim::consumer_group::{ConsumerGroup, ConsumerGroupMember, ConsumerGroupState, MemberState as ServerState};
 use groupscope::sim::consumer_group_heartbeat::{validate_member_epoch, validate_request};
-use groupscope::sim::coordinator::{CoordinatorState, Shard};
+use groupscope::sim::shard::{CoordinatorState, Shard};
 use groupscope::sim::current_assignment_builder::CurrentAssignmentBuilder;
 use groupscope::sim::message::ConsumerGroupHeartbeatRequest;
 use groupscope::sim::trace::{Callback, EventKind};

@@ -4,7 +4,7 @@
 //! plugs in here.
 
 use crate::assign::TopicPartition;
-use crate::sim::consumer::MainThread;
+use crate::sim::poll_loop::MainThread;
 use crate::sim::trace::{EventKind, Machine};
 use crate::sim::World;
 use serde::Serialize;

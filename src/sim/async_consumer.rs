@@ -7,7 +7,7 @@
 
 use super::app_commit::AppCommitter;
 use super::config::{CommitMode, ConsumerConfig};
-use super::consumer::MainThread;
+use super::poll_loop::MainThread;
 use super::ctx::Ctx;
 use super::message::{Request, LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH};
 use super::out::{Out, TimerKey};

@@ -4,7 +4,7 @@
 //! and how the membership manager reacts to each response and error (facts A4, E1, E9).
 
 use super::async_consumer::{AsyncConsumer, LocalAssignment, MemberState, Pending, SentFields};
-use super::consumer::MainThread;
+use super::poll_loop::MainThread;
 use super::ctx::Ctx;
 use super::message::{Body, ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse, Request, Response};
 use super::out::{Out, TimerKey};

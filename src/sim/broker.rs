@@ -1,7 +1,7 @@
 //! A broker: answers FindCoordinator from its metadata cache and hosts the
 //! group coordinator for the `__consumer_offsets` partitions it leads.
 
-use super::coordinator::{respond, GroupCoordinator};
+use super::coordinator::GroupCoordinator;
 use super::ctx::Ctx;
 use super::message::{Request, Response};
 use super::out::{Out, TimerKey};
@@ -39,7 +39,7 @@ impl Broker {
                 } else {
                     Errors::COORDINATOR_NOT_AVAILABLE
                 };
-                respond(out, from, correlation, Response::FindCoordinator { error, node_id: leader });
+                out.respond(from, correlation, Response::FindCoordinator { error, node_id: leader });
             }
             other => self.coordinator.handle_request(ctx, from, correlation, other, out),
         }

@@ -3,9 +3,47 @@
 //! the join loop does after a failed JoinGroup or SyncGroup, whether a rebalance
 //! request is in flight, and the heartbeat thread's retry backoff.
 
-use super::consumer::InFlight;
+use super::out::{Out, TimerKey};
 use super::types::{Errors, Millis};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+
+/// AbstractCoordinator's `MemberState`.
+#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum MemberState {
+    UNJOINED,
+    PREPARING_REBALANCE,
+    COMPLETING_REBALANCE,
+    STABLE,
+}
+
+/// A request waiting for its response.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InFlight {
+    pub broker: u32,
+    pub api: String,
+    /// Generation the request was sent with (heartbeat error handling).
+    pub generation: i32,
+    /// An OffsetCommit sent by `onJoinPrepare`, which the join waits for.
+    pub for_join_prepare: bool,
+}
+
+/// Correlations of the in-flight requests to `broker` (they fail when it goes down).
+pub(crate) fn requests_to(in_flight: &BTreeMap<u64, InFlight>, broker: u32) -> Vec<u64> {
+    in_flight.iter().filter(|(_, f)| f.broker == broker).map(|(c, _)| *c).collect()
+}
+
+/// Takes a request off the in-flight books and cancels its request timeout.
+pub(crate) fn take_in_flight(in_flight: &mut BTreeMap<u64, InFlight>, correlation: u64, out: &mut Out) -> Option<InFlight> {
+    let f = in_flight.remove(&correlation)?;
+    out.cancel_timer(TimerKey::RequestTimeout { correlation });
+    Some(f)
+}
+
+/// No generation (`Generation.NO_GENERATION`).
+pub const NO_GENERATION: i32 = -1;
+
 
 /// What `joinGroupIfNeeded` does after the join future failed with an error
 /// (AC `JoinGroupResponseHandler`, `SyncGroupResponseHandler`, then the loop).

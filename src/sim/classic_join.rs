@@ -1,32 +1,21 @@
 //! Classic group membership on the coordinator: JoinGroup (KIP-394 member ids,
 //! static members, the join barrier and KIP-134 initial delay), leader choice,
-//! the protocol vote, heartbeats, LeaveGroup and session expiry
-//! (GroupMetadataManager `classicGroupJoin*`, `prepareRebalance`,
-//! `completeClassicGroupJoin`, `classicGroupHeartbeat`, `classicGroupLeave`).
+//! the protocol vote (GroupMetadataManager `classicGroupJoin*`,
+//! `prepareRebalance`, `completeClassicGroupJoin`). Heartbeats, LeaveGroup and
+//! session expiry are in `classic_heartbeat.rs`.
 
+use super::classic_errors::{join_error, reset_and_propagate_assignment_with_error, sync_error};
 use super::classic_group::{ClassicGroup, ClassicGroupMember, ClassicGroupState, InitialDelay, Parked};
 use super::cluster::{CoordinatorRecord, PersistedMember};
-use super::coordinator::{rearm_heartbeat, respond, transition, validate_member, Shard};
+use super::shard::{rearm_heartbeat, transition, validate_member, Shard};
 use super::ctx::Ctx;
-use super::message::{JoinGroupRequest, JoinGroupResponse, JoinGroupResponseMember, MemberIdentity, Response};
+use super::message::{JoinGroupRequest, JoinGroupResponse, JoinGroupResponseMember, Response};
 use super::out::{Out, TimerKey};
 use super::trace::EventKind;
 use super::types::{Errors, NodeId};
 
 /// CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS.
 pub const NEW_MEMBER_JOIN_TIMEOUT_MS: u64 = 300_000;
-
-pub(crate) fn join_error(member_id: &str, error: Errors) -> Response {
-    Response::JoinGroup(JoinGroupResponse {
-        error,
-        generation_id: -1,
-        protocol_name: None,
-        leader: String::new(),
-        skip_assignment: false,
-        member_id: member_id.to_string(),
-        members: Vec::new(),
-    })
-}
 
 /// The JoinGroup response for `member_id` at the group's current generation;
 /// only the leader receives the member list.
@@ -97,7 +86,7 @@ impl Shard {
         out: &mut Out,
     ) {
         let cfg = ctx.broker_config;
-        let reject = |out: &mut Out, e| respond(out, from, correlation, join_error(&req.member_id, e));
+        let reject = |out: &mut Out, e| out.respond(from, correlation, join_error(&req.member_id, e));
         if req.group_id.is_empty() {
             return reject(out, Errors::INVALID_GROUP_ID);
         }
@@ -135,7 +124,7 @@ impl Shard {
                     let member_id = format!("{}-{}", req.client_id, ctx.random_uuid());
                     group.pending_members.insert(member_id.clone());
                     rearm_heartbeat(ctx, &req.group_id, &member_id, req.session_timeout_ms, out);
-                    respond(out, from, correlation, join_error(&member_id, Errors::MEMBER_ID_REQUIRED));
+                    out.respond(from, correlation, join_error(&member_id, Errors::MEMBER_ID_REQUIRED));
                 }
                 Some(instance) => join_new_static_member(ctx, partition, group, instance, req, parked, out),
             }
@@ -147,102 +136,6 @@ impl Shard {
         }
     }
 
-    pub(crate) fn heartbeat(
-        &mut self,
-        ctx: &mut Ctx,
-        group_id: &str,
-        generation_id: i32,
-        member_id: &str,
-        instance_id: Option<&str>,
-        out: &mut Out,
-    ) -> Errors {
-        let Some(group) = self.groups.get_mut(group_id) else { return Errors::UNKNOWN_MEMBER_ID };
-        if group.is(ClassicGroupState::Dead) {
-            return Errors::COORDINATOR_NOT_AVAILABLE;
-        }
-        if let Some(e) = validate_member(group, member_id, instance_id) {
-            return e;
-        }
-        if generation_id != group.generation_id {
-            return Errors::ILLEGAL_GENERATION;
-        }
-        if group.is(ClassicGroupState::Empty) {
-            return Errors::UNKNOWN_MEMBER_ID;
-        }
-        let timeout = group.members[member_id].session_timeout_ms;
-        rearm_heartbeat(ctx, group_id, member_id, timeout, out);
-        if group.is(ClassicGroupState::PreparingRebalance) {
-            Errors::REBALANCE_IN_PROGRESS
-        } else {
-            Errors::NONE
-        }
-    }
-
-    pub(crate) fn leave_group(&mut self, ctx: &mut Ctx, group_id: &str, members: &[MemberIdentity], out: &mut Out) -> Errors {
-        let Some(group) = self.groups.get_mut(group_id) else { return Errors::UNKNOWN_MEMBER_ID };
-        if group.is(ClassicGroupState::Dead) {
-            return Errors::COORDINATOR_NOT_AVAILABLE;
-        }
-        let mut removed = 0;
-        let mut error = Errors::NONE;
-        for who in members {
-            let member_id = if who.member_id.is_empty() {
-                match who.group_instance_id.as_ref().and_then(|i| group.static_members.get(i)) {
-                    Some(id) => id.clone(),
-                    None => {
-                        error = Errors::UNKNOWN_MEMBER_ID;
-                        continue;
-                    }
-                }
-            } else if group.pending_members.remove(&who.member_id) {
-                // A pending member's leave counts as a valid one (classicGroupLeaveToClassicGroup).
-                out.cancel_timer(TimerKey::MemberHeartbeat { group_id: group_id.into(), member_id: who.member_id.clone() });
-                removed += 1;
-                continue;
-            } else if let Some(e) = validate_member(group, &who.member_id, who.group_instance_id.as_deref()) {
-                error = e;
-                continue;
-            } else {
-                who.member_id.clone()
-            };
-            remove_member(group, &member_id, out);
-            removed += 1;
-        }
-        if removed > 0 {
-            // classicGroupLeaveToClassicGroup: Stable or CompletingRebalance rebalance;
-            // PreparingRebalance only `maybeCompleteJoinPhase`, which waits while this
-            // is the initial rebalance (previous state Empty).
-            let reason = format!("{removed} member(s) left the group (LeaveGroup)");
-            match group.state {
-                ClassicGroupState::Stable | ClassicGroupState::CompletingRebalance => prepare_rebalance(ctx, group, &reason, out),
-                ClassicGroupState::PreparingRebalance => maybe_complete_join_phase(ctx, group, out),
-                ClassicGroupState::Empty | ClassicGroupState::Dead => {}
-            }
-        }
-        error
-    }
-
-    pub(crate) fn handle_group_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) {
-        match key {
-            TimerKey::MemberHeartbeat { group_id, member_id } => {
-                let Some(group) = self.groups.get_mut(group_id) else { return };
-                expire_member_heartbeat(ctx, group, member_id, out);
-            }
-            TimerKey::Join { group_id } => {
-                let partition = ctx.cluster.offsets_partition_for(group_id);
-                let Some(group) = self.groups.get_mut(group_id) else { return };
-                match group.initial_delay.take() {
-                    Some(delay) => try_complete_initial_rebalance(ctx, partition, group, delay, out),
-                    None => complete_join(ctx, partition, group, out),
-                }
-            }
-            TimerKey::Sync { group_id } => {
-                let Some(group) = self.groups.get_mut(group_id) else { return };
-                super::classic_sync::expire_pending_sync(ctx, group, out);
-            }
-            _ => {}
-        }
-    }
 }
 
 /// `acceptJoiningMember`: group.max.size admission.
@@ -303,7 +196,7 @@ fn maybe_prepare_rebalance_or_complete_join(ctx: &mut Ctx, group: &mut ClassicGr
 }
 
 /// `maybeCompleteJoinPhase`: everyone is back and this is not the initial rebalance.
-fn maybe_complete_join_phase(ctx: &mut Ctx, group: &mut ClassicGroup, out: &mut Out) {
+pub(crate) fn maybe_complete_join_phase(ctx: &mut Ctx, group: &mut ClassicGroup, out: &mut Out) {
     if group.is(ClassicGroupState::PreparingRebalance)
         && group.has_all_members_joined()
         && group.previous_state != Some(ClassicGroupState::Empty)
@@ -317,7 +210,7 @@ fn maybe_complete_join_phase(ctx: &mut Ctx, group: &mut ClassicGroup, out: &mut 
 /// `prepareRebalance`.
 pub(crate) fn prepare_rebalance(ctx: &mut Ctx, group: &mut ClassicGroup, reason: &str, out: &mut Out) {
     if group.is(ClassicGroupState::CompletingRebalance) {
-        super::classic_sync::reset_and_propagate_assignment_with_error(group, Errors::REBALANCE_IN_PROGRESS, out);
+        reset_and_propagate_assignment_with_error(group, Errors::REBALANCE_IN_PROGRESS, out);
     }
     out.cancel_timer(TimerKey::Sync { group_id: group.group_id.clone() });
     let initial = group.is(ClassicGroupState::Empty);
@@ -346,7 +239,7 @@ pub(crate) fn prepare_rebalance(ctx: &mut Ctx, group: &mut ClassicGroup, reason:
 }
 
 /// `tryCompleteInitialRebalanceElseSchedule` (facts B6).
-fn try_complete_initial_rebalance(ctx: &mut Ctx, partition: u32, group: &mut ClassicGroup, delay: InitialDelay, out: &mut Out) {
+pub(crate) fn try_complete_initial_rebalance(ctx: &mut Ctx, partition: u32, group: &mut ClassicGroup, delay: InitialDelay, out: &mut Out) {
     if group.new_member_added && delay.remaining_ms != 0 {
         group.new_member_added = false;
         let next = delay.remaining_ms.min(ctx.broker_config.initial_rebalance_delay_ms);
@@ -405,7 +298,7 @@ pub(crate) fn complete_join(ctx: &mut Ctx, partition: u32, group: &mut ClassicGr
     for id in &ids {
         let parked = group.members.get_mut(id).and_then(|m| m.awaiting_join.take());
         if let Some(p) = parked {
-            respond(out, p.client, p.correlation, join_response(group, id, false));
+            out.respond(p.client, p.correlation, join_response(group, id, false));
         }
         let m = group.members.get_mut(id).expect("member");
         m.is_new = false;
@@ -436,7 +329,7 @@ fn maybe_elect_new_joined_leader(group: &mut ClassicGroup) -> bool {
 
 fn join_existing_member(ctx: &mut Ctx, group: &mut ClassicGroup, req: JoinGroupRequest, parked: Parked, out: &mut Out) {
     if let Some(e) = validate_member(group, &req.member_id, req.group_instance_id.as_deref()) {
-        respond(out, parked.client, parked.correlation, join_error(&req.member_id, e));
+        out.respond(parked.client, parked.correlation, join_error(&req.member_id, e));
         return;
     }
     let member_id = req.member_id.clone();
@@ -445,16 +338,16 @@ fn join_existing_member(ctx: &mut Ctx, group: &mut ClassicGroup, req: JoinGroupR
     match group.state {
         ClassicGroupState::PreparingRebalance => update_member_then_rebalance_or_complete_join(ctx, group, &req, parked, out),
         ClassicGroupState::CompletingRebalance if !changed => {
-            respond(out, parked.client, parked.correlation, join_response(group, &member_id, false));
+            out.respond(parked.client, parked.correlation, join_response(group, &member_id, false));
         }
         ClassicGroupState::Stable if !changed && !is_leader => {
-            respond(out, parked.client, parked.correlation, join_response(group, &member_id, false));
+            out.respond(parked.client, parked.correlation, join_response(group, &member_id, false));
         }
         ClassicGroupState::CompletingRebalance | ClassicGroupState::Stable => {
             update_member_then_rebalance_or_complete_join(ctx, group, &req, parked, out)
         }
         ClassicGroupState::Empty | ClassicGroupState::Dead => {
-            respond(out, parked.client, parked.correlation, join_error(&member_id, Errors::UNKNOWN_MEMBER_ID));
+            out.respond(parked.client, parked.correlation, join_error(&member_id, Errors::UNKNOWN_MEMBER_ID));
         }
     }
 }
@@ -494,12 +387,12 @@ fn join_new_static_member(
     // replaceStaticMember: fence the old id's parked requests, keep assignment.
     let mut old = group.remove_for_replacement(&old_id);
     if let Some(p) = old.awaiting_join.take() {
-        respond(out, p.client, p.correlation, join_error(&old_id, Errors::FENCED_INSTANCE_ID));
+        out.respond(p.client, p.correlation, join_error(&old_id, Errors::FENCED_INSTANCE_ID));
     }
     if let Some(p) = old.awaiting_sync.take() {
         // ClassicGroup.replaceStaticMember completes the old id's SyncGroup future
         // with a SyncGroup response carrying FENCED_INSTANCE_ID.
-        respond(out, p.client, p.correlation, super::classic_sync::sync_error(Errors::FENCED_INSTANCE_ID));
+        out.respond(p.client, p.correlation, sync_error(Errors::FENCED_INSTANCE_ID));
     }
     out.cancel_timer(TimerKey::MemberHeartbeat { group_id: group.group_id.clone(), member_id: old_id.clone() });
     let protocols_before = old.protocols.clone();
@@ -524,7 +417,7 @@ fn join_new_static_member(
             if same_vote {
                 persist_group(ctx, partition, group);
                 let leader = group.leader_id.as_deref() == Some(new_id.as_str());
-                respond(out, parked.client, parked.correlation, join_response(group, &new_id, leader));
+                out.respond(parked.client, parked.correlation, join_response(group, &new_id, leader));
             } else {
                 group.members.get_mut(&new_id).expect("added").awaiting_join = Some(parked);
                 prepare_rebalance(ctx, group, &format!("static member {instance} rejoined with new protocols"), out);
@@ -552,53 +445,11 @@ impl ClassicGroup {
 }
 
 /// Removes a member, answering its parked JoinGroup with UNKNOWN_MEMBER_ID.
-fn remove_member(group: &mut ClassicGroup, member_id: &str, out: &mut Out) {
+pub(crate) fn remove_member(group: &mut ClassicGroup, member_id: &str, out: &mut Out) {
     if let Some(mut m) = group.remove(member_id) {
         if let Some(p) = m.awaiting_join.take() {
-            respond(out, p.client, p.correlation, join_error(member_id, Errors::UNKNOWN_MEMBER_ID));
+            out.respond(p.client, p.correlation, join_error(member_id, Errors::UNKNOWN_MEMBER_ID));
         }
         out.cancel_timer(TimerKey::MemberHeartbeat { group_id: group.group_id.clone(), member_id: member_id.into() });
     }
-}
-
-/// What the group does after losing members (`removeMemberAndUpdateClassicGroup`).
-fn after_member_removed(ctx: &mut Ctx, group: &mut ClassicGroup, reason: &str, out: &mut Out) {
-    match group.state {
-        ClassicGroupState::Stable | ClassicGroupState::CompletingRebalance => prepare_rebalance(ctx, group, reason, out),
-        ClassicGroupState::PreparingRebalance if group.has_all_members_joined() => {
-            out.cancel_timer(TimerKey::Join { group_id: group.group_id.clone() });
-            group.initial_delay = None;
-            let partition = ctx.cluster.offsets_partition_for(&group.group_id);
-            complete_join(ctx, partition, group, out);
-        }
-        _ => {}
-    }
-}
-
-/// `expireClassicGroupMemberHeartbeat`.
-fn expire_member_heartbeat(ctx: &mut Ctx, group: &mut ClassicGroup, member_id: &str, out: &mut Out) {
-    if group.is(ClassicGroupState::Dead) {
-        return;
-    }
-    if group.pending_members.remove(member_id) {
-        out.emit(EventKind::Note { node: ctx.me, text: format!("pending member {member_id} never rejoined; dropped") });
-        if group.is(ClassicGroupState::PreparingRebalance) && group.has_all_members_joined() {
-            out.cancel_timer(TimerKey::Join { group_id: group.group_id.clone() });
-            group.initial_delay = None;
-            let partition = ctx.cluster.offsets_partition_for(&group.group_id);
-            complete_join(ctx, partition, group, out);
-        }
-        return;
-    }
-    let Some(m) = group.members.get(member_id) else { return };
-    if m.has_satisfied_heartbeat() {
-        return;
-    }
-    let timeout = m.session_timeout_ms;
-    out.emit(EventKind::Note {
-        node: ctx.me,
-        text: format!("no heartbeat from {member_id} for session.timeout.ms = {timeout} ms: removing it"),
-    });
-    remove_member(group, member_id, out);
-    after_member_removed(ctx, group, &format!("member {member_id} expired (session timeout)"), out);
 }

@@ -2,18 +2,15 @@
 //! assignment, and pending-sync expiry (GMM `classicGroupSyncToClassicGroup`,
 //! `expirePendingSync`, `resetAndPropagateAssignmentWithError`).
 
+use super::classic_errors::{sync_error};
 use super::classic_group::{ClassicGroup, ClassicGroupState, Parked};
 use super::classic_join::{persist_group, prepare_rebalance};
-use super::coordinator::{rearm_heartbeat, respond, transition, validate_member, Shard};
+use super::shard::{rearm_heartbeat, transition, validate_member, Shard};
 use super::ctx::Ctx;
 use super::message::{Response, SyncGroupRequest};
 use super::out::{Out, TimerKey};
 use super::trace::EventKind;
 use super::types::{Errors, NodeId};
-
-pub(crate) fn sync_error(error: Errors) -> Response {
-    Response::SyncGroup { error, assignment: Vec::new(), connect_assignment: None }
-}
 
 impl Shard {
     pub(crate) fn sync_group(
@@ -27,7 +24,7 @@ impl Shard {
     ) {
         let group = match self.groups.get_mut(&req.group_id) {
             Some(g) if !g.is(ClassicGroupState::Empty) => g,
-            _ => return respond(out, from, correlation, sync_error(Errors::UNKNOWN_MEMBER_ID)),
+            _ => return out.respond(from, correlation, sync_error(Errors::UNKNOWN_MEMBER_ID)),
         };
         let error = if group.is(ClassicGroupState::Dead) {
             Some(Errors::COORDINATOR_NOT_AVAILABLE)
@@ -41,10 +38,10 @@ impl Shard {
             None
         };
         if let Some(e) = error {
-            return respond(out, from, correlation, sync_error(e));
+            return out.respond(from, correlation, sync_error(e));
         }
         match group.state {
-            ClassicGroupState::PreparingRebalance => respond(out, from, correlation, sync_error(Errors::REBALANCE_IN_PROGRESS)),
+            ClassicGroupState::PreparingRebalance => out.respond(from, correlation, sync_error(Errors::REBALANCE_IN_PROGRESS)),
             ClassicGroupState::CompletingRebalance => {
                 group.members.get_mut(&req.member_id).expect("validated").awaiting_sync = Some(Parked { client: from, correlation });
                 remove_pending_sync(group, &req.member_id, out);
@@ -56,7 +53,7 @@ impl Shard {
                 remove_pending_sync(group, &req.member_id, out);
                 let m = &group.members[&req.member_id];
                 let (assignment, connect_assignment) = (m.assignment.clone(), m.connect_assignment.clone());
-                respond(out, from, correlation, Response::SyncGroup { error: Errors::NONE, assignment, connect_assignment });
+                out.respond(from, correlation, Response::SyncGroup { error: Errors::NONE, assignment, connect_assignment });
             }
             ClassicGroupState::Empty | ClassicGroupState::Dead => {}
         }
@@ -97,24 +94,13 @@ fn complete_sync_with_leader_assignment(
                 assignment: m.assignment.clone(),
                 connect_assignment: m.connect_assignment.clone(),
             };
-            respond(out, p.client, p.correlation, response);
+            out.respond(p.client, p.correlation, response);
         }
         let timeout = m.session_timeout_ms;
         rearm_heartbeat(ctx, &group.group_id, &id, timeout, out);
     }
     let gen = group.generation_id;
     transition(ctx, group, ClassicGroupState::Stable, &format!("leader's assignment for generation {gen} stored"), out);
-}
-
-/// `resetAndPropagateAssignmentWithError`: parked SyncGroups fail, assignments clear.
-pub(crate) fn reset_and_propagate_assignment_with_error(group: &mut ClassicGroup, error: Errors, out: &mut Out) {
-    for m in group.members.values_mut() {
-        m.assignment.clear();
-        m.connect_assignment = None;
-        if let Some(p) = m.awaiting_sync.take() {
-            respond(out, p.client, p.correlation, sync_error(error));
-        }
-    }
 }
 
 /// `expirePendingSync`: members that never synced (the leader included) are removed.
@@ -127,7 +113,7 @@ pub(crate) fn expire_pending_sync(ctx: &mut Ctx, group: &mut ClassicGroup, out: 
         out.emit(EventKind::Note { node: ctx.me, text: format!("{id} did not send SyncGroup within the rebalance timeout; removed") });
         if let Some(mut m) = group.remove(id) {
             if let Some(p) = m.awaiting_sync.take() {
-                respond(out, p.client, p.correlation, sync_error(Errors::REBALANCE_IN_PROGRESS));
+                out.respond(p.client, p.correlation, sync_error(Errors::REBALANCE_IN_PROGRESS));
             }
         }
         out.cancel_timer(TimerKey::MemberHeartbeat { group_id: group.group_id.clone(), member_id: id.clone() });

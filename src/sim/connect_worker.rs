@@ -6,7 +6,7 @@
 //! connectors and tasks (the herder) in `connect_herder.rs`. Facts B, G, J.
 
 use super::connect_config::WorkerConfig;
-use super::consumer::{InFlight, MemberState, NO_GENERATION};
+use super::classic_client::{InFlight, MemberState, NO_GENERATION};
 use super::ctx::Ctx;
 use super::message::{Body, JoinGroupRequest, JoinProtocol, ProtocolMetadata, Request};
 use super::out::{Out, TimerKey};

@@ -4,7 +4,7 @@
 
 use super::connect_worker::ConnectWorker;
 use super::classic_client::{heartbeat_retry_ms, join_failure, JoinFailure};
-use super::consumer::{requests_to, take_in_flight, MemberState, NO_GENERATION};
+use super::classic_client::{requests_to, take_in_flight, MemberState, NO_GENERATION};
 use super::ctx::Ctx;
 use super::message::{JoinGroupResponse, Request, Response, SyncGroupRequest};
 use super::out::{Out, TimerKey};

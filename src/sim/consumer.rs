@@ -4,6 +4,8 @@
 //! `consumer_responses.rs`.
 
 use super::app_commit::AppCommitter;
+use super::classic_client::{InFlight, MemberState, NO_GENERATION};
+use super::poll_loop::MainThread;
 use super::config::{CommitMode, ConsumerConfig};
 use super::connections::Connections;
 use super::ctx::Ctx;
@@ -14,60 +16,6 @@ use super::types::{Millis, NodeId};
 use crate::assign::{client_assignor, RebalanceProtocol, TopicPartition};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-
-/// AbstractCoordinator's `MemberState`.
-#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum MemberState {
-    UNJOINED,
-    PREPARING_REBALANCE,
-    COMPLETING_REBALANCE,
-    STABLE,
-}
-
-/// What the application thread is doing.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum MainThread {
-    /// Inside `poll()`, waiting for the group (coordinator, join, sync, offsets).
-    InPoll,
-    /// Between polls with nothing to process; polls again shortly.
-    Idle,
-    /// Processing the records the last `poll()` returned, until the given time.
-    Processing { until: Millis, batch: Vec<(TopicPartition, i64, i64)> },
-    /// Blocked in `commitSync()` after a batch (`simulated.commit.mode=sync`):
-    /// until the commit succeeds or fails for good, retrying retriable errors
-    /// from `retry_at` on, for at most `default.api.timeout.ms` (`deadline`).
-    CommitSync { offsets: Vec<(TopicPartition, i64)>, deadline: Millis, retry_at: Millis },
-}
-
-/// A request waiting for its response.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct InFlight {
-    pub broker: u32,
-    pub api: String,
-    /// Generation the request was sent with (heartbeat error handling).
-    pub generation: i32,
-    /// An OffsetCommit sent by `onJoinPrepare`, which the join waits for.
-    pub for_join_prepare: bool,
-}
-
-/// Correlations of the in-flight requests to `broker` (they fail when it goes down).
-pub(crate) fn requests_to(in_flight: &BTreeMap<u64, InFlight>, broker: u32) -> Vec<u64> {
-    in_flight.iter().filter(|(_, f)| f.broker == broker).map(|(c, _)| *c).collect()
-}
-
-/// Takes a request off the in-flight books and cancels its request timeout.
-pub(crate) fn take_in_flight(in_flight: &mut BTreeMap<u64, InFlight>, correlation: u64, out: &mut Out) -> Option<InFlight> {
-    let f = in_flight.remove(&correlation)?;
-    out.cancel_timer(TimerKey::RequestTimeout { correlation });
-    Some(f)
-}
-
-/// No generation (`Generation.NO_GENERATION`).
-pub const NO_GENERATION: i32 = -1;
-
-/// How long an idle poll loop waits before polling again (fetch.max.wait.ms is 500).
-pub const IDLE_POLL_MS: Millis = 200;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClassicConsumer {

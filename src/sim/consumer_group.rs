@@ -91,27 +91,6 @@ impl ConsumerGroupMember {
     pub fn owned_on_coordinator(&self) -> impl Iterator<Item = &TopicPartition> {
         self.assigned_partitions.iter().chain(self.partitions_pending_revocation.iter())
     }
-
-    pub fn metadata(&self) -> super::consumer_group_records::MemberMetadata {
-        super::consumer_group_records::MemberMetadata {
-            instance_id: self.instance_id.clone(),
-            rack_id: self.rack_id.clone(),
-            client_id: self.client_id.clone(),
-            rebalance_timeout_ms: self.rebalance_timeout_ms,
-            subscribed_topic_names: self.subscribed_topic_names.clone(),
-            server_assignor: self.server_assignor.clone(),
-        }
-    }
-
-    pub fn current_assignment(&self) -> super::consumer_group_records::CurrentAssignment {
-        super::consumer_group_records::CurrentAssignment {
-            member_epoch: self.member_epoch,
-            previous_member_epoch: self.previous_member_epoch,
-            state: self.state,
-            assigned_partitions: self.assigned_partitions.clone(),
-            partitions_pending_revocation: self.partitions_pending_revocation.clone(),
-        }
-    }
 }
 
 /// `ConsumerGroup`.

@@ -6,7 +6,7 @@
 use super::cluster::CoordinatorRecord;
 use super::consumer_group::{ConsumerGroup, ConsumerGroupMember, MemberState};
 use super::consumer_group_records::{replay, ConsumerGroupRecord};
-use super::coordinator::Shard;
+use super::shard::Shard;
 use super::ctx::Ctx;
 use super::current_assignment_builder::CurrentAssignmentBuilder;
 use super::message::{

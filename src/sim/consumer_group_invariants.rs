@@ -2,7 +2,7 @@
 //! `invariants.rs` after every step (the epochs persisted in
 //! `__consumer_offsets` are checked there, reading each record once).
 
-use super::invariants::Violation;
+use super::invariant_monitor::Violation;
 use super::world::World;
 use crate::assign::TopicPartition;
 use std::collections::BTreeMap;

@@ -32,6 +32,31 @@ pub struct CurrentAssignment {
     pub partitions_pending_revocation: BTreeSet<TopicPartition>,
 }
 
+/// A member's two records as written from its state (GMM `newConsumerGroupMemberSubscriptionRecord`,
+/// `newConsumerGroupCurrentAssignmentRecord`).
+impl ConsumerGroupMember {
+    pub fn metadata(&self) -> MemberMetadata {
+        MemberMetadata {
+            instance_id: self.instance_id.clone(),
+            rack_id: self.rack_id.clone(),
+            client_id: self.client_id.clone(),
+            rebalance_timeout_ms: self.rebalance_timeout_ms,
+            subscribed_topic_names: self.subscribed_topic_names.clone(),
+            server_assignor: self.server_assignor.clone(),
+        }
+    }
+
+    pub fn current_assignment(&self) -> CurrentAssignment {
+        CurrentAssignment {
+            member_epoch: self.member_epoch,
+            previous_member_epoch: self.previous_member_epoch,
+            state: self.state,
+            assigned_partitions: self.assigned_partitions.clone(),
+            partitions_pending_revocation: self.partitions_pending_revocation.clone(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ConsumerGroupRecord {
     /// `ConsumerGroupMetadataValue`: the group epoch.

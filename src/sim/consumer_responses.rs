@@ -3,7 +3,9 @@
 //! CC's `onJoinComplete` and offset handlers; facts B7, B8, B11, C).
 
 use crate::small_sort::StableSort;
-use super::consumer::{ClassicConsumer, MainThread, MemberState};
+use super::classic_client::MemberState;
+use super::consumer::ClassicConsumer;
+use super::poll_loop::MainThread;
 use super::classic_client::{join_failure, JoinFailure};
 use super::ctx::Ctx;
 use super::message::{JoinGroupResponse, Request, Response, SyncGroupRequest};
@@ -98,7 +100,7 @@ impl ClassicConsumer {
     }
 
     /// A response, handled (`f` is its request, already off the in-flight books).
-    pub(crate) fn handle_group_response(&mut self, ctx: &mut Ctx, correlation: u64, f: super::consumer::InFlight, response: Response, out: &mut Out) {
+    pub(crate) fn handle_group_response(&mut self, ctx: &mut Ctx, correlation: u64, f: super::classic_client::InFlight, response: Response, out: &mut Out) {
         let error = response.error();
         self.connections.ready(f.broker);
         if error == Errors::NONE {
@@ -278,7 +280,7 @@ impl ClassicConsumer {
 
     fn on_sync_group(&mut self, ctx: &mut Ctx, error: Errors, assignment: Vec<TopicPartition>, out: &mut Out) {
         match error {
-            Errors::NONE if self.state != MemberState::COMPLETING_REBALANCE || self.generation == super::consumer::NO_GENERATION => {
+            Errors::NONE if self.state != MemberState::COMPLETING_REBALANCE || self.generation == super::classic_client::NO_GENERATION => {
                 // The generation was reset meanwhile: fail this rebalance as
                 // ILLEGAL_GENERATION so the member rejoins at once.
                 out.emit(EventKind::Note { node: self.node(), text: "SyncGroup answered after the generation was reset: ignored, rejoining".into() });

@@ -245,26 +245,27 @@ pub fn script(s: &Scenario) -> Result<(), String> {
     check_faults(s, &[], "")
 }
 
-/// The caps alone (partitions, consumers, workers): the world refuses
-/// additions beyond them whatever door a fault came through.
-pub fn within_caps(w: &World, f: &Fault) -> Result<(), String> {
-    match f {
-        Fault::AddPartitions { topic, count } => {
-            let others: u64 = w.cluster.topics.iter().filter(|(n, _)| *n != topic).map(|(_, t)| t.partitions.len() as u64).sum();
-            if others + u64::from(*count) > u64::from(MAX_PARTITIONS) {
-                return Err(format!("{count} partitions would make more than {MAX_PARTITIONS} in all"));
-            }
-            Ok(())
-        }
-        Fault::AddConsumer { .. } if w.consumers.len() + w.async_consumers.len() >= MAX_CONSUMERS as usize => {
-            Err(format!("the run already has {MAX_CONSUMERS} consumers"))
-        }
-        Fault::AddWorker { .. } if w.workers.len() >= MAX_WORKERS as usize => Err(format!("the run already has {MAX_WORKERS} workers")),
-        _ => Ok(()),
-    }
-}
-
 impl World {
+    /// The caps alone (partitions, consumers, workers): the world refuses
+    /// additions beyond them whatever door a fault came through.
+    pub(crate) fn within_caps(&self, f: &Fault) -> Result<(), String> {
+            let w = self;
+        match f {
+            Fault::AddPartitions { topic, count } => {
+                let others: u64 = w.cluster.topics.iter().filter(|(n, _)| *n != topic).map(|(_, t)| t.partitions.len() as u64).sum();
+                if others + u64::from(*count) > u64::from(MAX_PARTITIONS) {
+                    return Err(format!("{count} partitions would make more than {MAX_PARTITIONS} in all"));
+                }
+                Ok(())
+            }
+            Fault::AddConsumer { .. } if w.consumers.len() + w.async_consumers.len() >= MAX_CONSUMERS as usize => {
+                Err(format!("the run already has {MAX_CONSUMERS} consumers"))
+            }
+            Fault::AddWorker { .. } if w.workers.len() >= MAX_WORKERS as usize => Err(format!("the run already has {MAX_WORKERS} workers")),
+            _ => Ok(()),
+        }
+    }
+
     /// Whether `f` can be injected now (its targets exist, it stays within the
     /// caps); the message names the fault's field.
     pub fn check_fault(&self, f: &Fault) -> Result<(), String> {

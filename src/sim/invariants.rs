@@ -2,37 +2,15 @@
 
 use super::cluster::CoordinatorRecord;
 use super::consumer_group_records::ConsumerGroupRecord;
-use super::consumer::MemberState;
-use super::coordinator::CoordinatorState;
-use super::world::World;
+use super::classic_client::MemberState;
+use super::shard::CoordinatorState;
+pub use super::invariant_monitor::{Monitor, Violation};
+use super::world::{World, MONITOR_EVERY_STEP_UP_TO, MONITOR_LARGE_EVERY_MS};
 use std::collections::BTreeMap;
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Violation {
-    pub invariant: &'static str,
-    pub detail: String,
-}
 
 /// All invariants, at the world's current instant.
 pub fn check(world: &World) -> Vec<Violation> {
     Monitor::default().check(world)
-}
-
-/// The invariants checked step after step: the `__consumer_offsets` logs only
-/// grow, so the generation and offset checks read each record once (after a
-/// minute a large group has tens of thousands of records; rereading them after
-/// every step made the page crawl). A fresh monitor checks everything.
-#[derive(Clone, Debug, Default)]
-pub struct Monitor {
-    /// Per offsets-log partition: records already read, last generation per
-    /// group and last committed offset per (group, partition).
-    read: Vec<usize>,
-    generations: BTreeMap<(usize, String), i32>,
-    offsets: BTreeMap<(usize, String, crate::assign::TopicPartition), i64>,
-    /// KIP-848: last group epoch and target assignment epoch per group.
-    epochs: BTreeMap<(usize, String, &'static str), i32>,
-    /// Highest generation persisted per (log, group) (Connect's check).
-    max_generation: BTreeMap<(usize, String), i32>,
 }
 
 impl Monitor {
@@ -224,4 +202,26 @@ fn single_active_coordinator(world: &World, v: &mut Vec<Violation>) {
     }
 }
 
-
+impl World {
+    /// Records violations of the invariants not seen before. Small worlds are
+    /// checked after every step; with more than `MONITOR_EVERY_STEP_UP_TO`
+    /// clients (a check then costs about a thousand partition lookups) at most
+    /// every `MONITOR_LARGE_EVERY_MS` of simulated time, so a violation shorter
+    /// than that may go unseen on the page (the tests check every step).
+    pub(crate) fn monitor_invariants(&mut self) {
+        if self.client_count() > MONITOR_EVERY_STEP_UP_TO {
+            if self.now < self.monitor_next {
+                return;
+            }
+            self.monitor_next = self.now + MONITOR_LARGE_EVERY_MS;
+        }
+        let mut m = std::mem::take(&mut self.monitor_state);
+        let found = m.check(self);
+        self.monitor_state = m;
+        for v in found {
+            if self.monitored.insert((v.invariant.to_string(), v.detail.clone())) {
+                self.record(None, super::trace::EventKind::InvariantViolated { invariant: v.invariant.to_string(), detail: v.detail });
+            }
+        }
+    }
+}

@@ -3,13 +3,31 @@
 //! where a partition without a committed offset starts, and retry backoff.
 
 use super::config::{AutoOffsetReset, ConsumerConfig};
-use super::consumer::{MainThread, IDLE_POLL_MS};
 use super::ctx::Ctx;
 use super::out::{Out, TimerKey};
 use super::trace::EventKind;
 use super::types::{Millis, NodeId};
 use crate::assign::TopicPartition;
 use std::collections::BTreeMap;
+use serde::{Deserialize, Serialize};
+
+/// What the application thread is doing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MainThread {
+    /// Inside `poll()`, waiting for the group (coordinator, join, sync, offsets).
+    InPoll,
+    /// Between polls with nothing to process; polls again shortly.
+    Idle,
+    /// Processing the records the last `poll()` returned, until the given time.
+    Processing { until: Millis, batch: Vec<(TopicPartition, i64, i64)> },
+    /// Blocked in `commitSync()` after a batch (`simulated.commit.mode=sync`):
+    /// until the commit succeeds or fails for good, retrying retriable errors
+    /// from `retry_at` on, for at most `default.api.timeout.ms` (`deadline`).
+    CommitSync { offsets: Vec<(TopicPartition, i64)>, deadline: Millis, retry_at: Millis },
+}
+
+/// How long an idle poll loop waits before polling again (fetch.max.wait.ms is 500).
+pub const IDLE_POLL_MS: Millis = 200;
 
 /// The application called `poll()` again: the batch it was processing is done.
 pub(crate) fn finish_batch(ctx: &mut Ctx, node: NodeId, group_id: &str, main: &mut MainThread, out: &mut Out) {

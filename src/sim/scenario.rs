@@ -117,11 +117,4 @@ impl Scenario {
         s.validate()?;
         Ok(s)
     }
-
-    /// Rejects what Kafka itself rejects at construction, and what the simulator
-    /// cannot show or afford (see `validate.rs`); each message starts with the
-    /// field's path and says why.
-    pub fn validate(&self) -> Result<(), String> {
-        super::validate::scenario(self)
-    }
 }

@@ -158,3 +158,12 @@ fn consumer(at: &str, c: &ConsumerConfig) -> Result<(), String> {
     }
     Ok(())
 }
+
+impl Scenario {
+    /// Rejects what Kafka itself rejects at construction, and what the simulator
+    /// cannot show or afford; each message starts with the
+    /// field's path and says why.
+    pub fn validate(&self) -> Result<(), String> {
+        scenario(self)
+    }
+}

@@ -56,10 +56,10 @@ pub struct World {
     /// the trace (the page's invariant monitor; tests check them themselves).
     pub monitor: bool,
     /// Violations already recorded, so each is reported once.
-    monitored: std::collections::BTreeSet<(String, String)>,
+    pub(crate) monitored: std::collections::BTreeSet<(String, String)>,
     /// The incremental checker behind `monitor`, and when it runs next.
-    monitor_state: super::invariants::Monitor,
-    monitor_next: Millis,
+    pub(crate) monitor_state: super::invariant_monitor::Monitor,
+    pub(crate) monitor_next: Millis,
     queue: BTreeMap<(Millis, u64), Item>,
     timers: BTreeMap<(NodeId, TimerKey), (Millis, u64)>,
     seq: u64,
@@ -94,8 +94,8 @@ impl World {
             if let Some(l) = meta.leader {
                 brokers.get_mut(&l).expect("leader exists").coordinator.shards.insert(
                     p as u32,
-                    super::coordinator::Shard {
-                        state: super::coordinator::CoordinatorState::ACTIVE,
+                    super::shard::Shard {
+                        state: super::shard::CoordinatorState::ACTIVE,
                         groups: BTreeMap::new(),
                         offsets: BTreeMap::new(),
                         consumer_groups: BTreeMap::new(),
@@ -117,7 +117,7 @@ impl World {
             injected: Vec::new(),
             monitor: false,
             monitored: std::collections::BTreeSet::new(),
-            monitor_state: super::invariants::Monitor::default(),
+            monitor_state: super::invariant_monitor::Monitor::default(),
             monitor_next: 0,
             queue: BTreeMap::new(),
             timers: BTreeMap::new(),
@@ -182,7 +182,7 @@ impl World {
         key
     }
 
-    fn record(&mut self, cause: Option<EventId>, kind: EventKind) -> EventId {
+    pub(crate) fn record(&mut self, cause: Option<EventId>, kind: EventKind) -> EventId {
         let id = self.trace.len();
         self.trace.push(Event { id, at: self.now, cause, kind });
         id
@@ -247,28 +247,6 @@ impl World {
             self.monitor_invariants();
         }
         stepped
-    }
-
-    /// Records violations of the invariants not seen before. Small worlds are
-    /// checked after every step; with more than `MONITOR_EVERY_STEP_UP_TO`
-    /// clients (a check then costs about a thousand partition lookups) at most
-    /// every `MONITOR_LARGE_EVERY_MS` of simulated time, so a violation shorter
-    /// than that may go unseen on the page (the tests check every step).
-    fn monitor_invariants(&mut self) {
-        if self.client_count() > MONITOR_EVERY_STEP_UP_TO {
-            if self.now < self.monitor_next {
-                return;
-            }
-            self.monitor_next = self.now + MONITOR_LARGE_EVERY_MS;
-        }
-        let mut m = std::mem::take(&mut self.monitor_state);
-        let found = m.check(self);
-        self.monitor_state = m;
-        for v in found {
-            if self.monitored.insert((v.invariant.to_string(), v.detail.clone())) {
-                self.record(None, EventKind::InvariantViolated { invariant: v.invariant.to_string(), detail: v.detail });
-            }
-        }
     }
 
     fn step_once(&mut self) -> bool {
@@ -457,7 +435,7 @@ impl World {
 
     fn apply_fault(&mut self, fault: Fault) {
         let cause = Some(self.record(None, EventKind::FaultInjected { description: fault.describe() }));
-        if let Err(e) = super::fault_check::within_caps(self, &fault) {
+        if let Err(e) = self.within_caps(&fault) {
             self.record(cause, EventKind::Note { node: NodeId::Broker(0), text: format!("fault ignored: {e}") });
             return;
         }
@@ -642,11 +620,11 @@ impl World {
     }
 
     /// The active coordinator context of the group's `__consumer_offsets` partition.
-    fn active_shard(&self, group_id: &str) -> Option<(u32, &super::coordinator::Shard)> {
+    fn active_shard(&self, group_id: &str) -> Option<(u32, &super::shard::Shard)> {
         let p = self.cluster.offsets_partition_for(group_id);
         self.brokers.values().filter(|b| b.alive).find_map(|b| {
             let shard = b.coordinator.shards.get(&p)?;
-            (shard.state == super::coordinator::CoordinatorState::ACTIVE).then_some((b.id, shard))
+            (shard.state == super::shard::CoordinatorState::ACTIVE).then_some((b.id, shard))
         })
     }
 
