@@ -5,7 +5,7 @@
 mod common;
 
 use common::TestWorld;
-use groupscope::sim::classic_group::ClassicGroupState::*;
+use groupscope::sim::coordinator::classic::ClassicGroupState::*;
 use groupscope::sim::trace::{Callback, EventKind, Machine};
 use groupscope::sim::{Fault, NodeId, Scenario};
 
@@ -142,7 +142,7 @@ fn close_during_a_rebalance_calls_on_partitions_lost_and_commits_nothing() {
     t.sleep(15_000);
     assert!(!t.owned(1).is_empty());
     t.inject(Fault::AddConsumer { group: "demo".into() });
-    t.sleep_until(10_000, |t| t.consumer(1).state == groupscope::sim::classic_client::MemberState::PREPARING_REBALANCE);
+    t.sleep_until(10_000, |t| t.consumer(1).state == groupscope::sim::client::abstract_coordinator::MemberState::PREPARING_REBALANCE);
     let owned = t.consumer(1).owned.clone();
     assert!(!owned.is_empty(), "a cooperative member keeps its partitions while rebalancing");
     let at = t.world.now;

@@ -8,10 +8,10 @@ mod common;
 
 use common::TestWorld;
 use groupscope::assign::TopicPartition;
-use groupscope::sim::classic_group::ClassicGroupState::Stable;
-use groupscope::sim::config::{CommitMode, ConsumerConfig, GroupProtocol};
-use groupscope::sim::classic_client::MemberState;
-use groupscope::sim::poll_loop::MainThread;
+use groupscope::sim::coordinator::classic::ClassicGroupState::Stable;
+use groupscope::sim::scenario::config::{CommitMode, ConsumerConfig, GroupProtocol};
+use groupscope::sim::client::abstract_coordinator::MemberState;
+use groupscope::sim::client::poll_loop::MainThread;
 use groupscope::sim::trace::EventKind;
 use groupscope::sim::{Fault, NodeId, Scenario};
 use std::collections::BTreeMap;

@@ -9,8 +9,8 @@
 //! show that thousands of seeded runs behave exactly as before (sort and diff).
 #![cfg(not(target_arch = "wasm32"))]
 
-use groupscope::sim::config::{CommitMode, GroupProtocol};
-use groupscope::sim::classic_group::ClassicGroupState;
+use groupscope::sim::scenario::config::{CommitMode, GroupProtocol};
+use groupscope::sim::coordinator::classic::ClassicGroupState;
 use groupscope::sim::trace::EventKind;
 use groupscope::sim::{invariants, Fault, Scenario, World};
 use rand::{Rng, SeedableRng};
@@ -257,7 +257,7 @@ fn random_fault_schedules_keep_every_invariant_and_recover() {
 /// restart, pause; brokers die; links are cut; tasks fail and are restarted).
 fn random_connect_world(seed: u64) -> (World, u64) {
     use groupscope::connect::ConnectProtocolCompatibility::*;
-    use groupscope::sim::connect_config::{ConnectClusterSpec, ConnectorSpec, WorkerConfig};
+    use groupscope::sim::scenario::connect_config::{ConnectClusterSpec, ConnectorSpec, WorkerConfig};
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xc0ec7);
     let mut s = Scenario::demo();
     s.seed = seed;

@@ -82,7 +82,7 @@ impl Comparison {
             return Err(format!("name: {} characters; at most 200", self.name.chars().count()));
         }
         if let Some(until) = self.until {
-            crate::sim::limits::in_range("until", until, 0, crate::sim::limits::MAX_RUN_MS, "a simulated day")?;
+            crate::sim::scenario::limits::in_range("until", until, 0, crate::sim::scenario::limits::MAX_RUN_MS, "a simulated day")?;
         }
         self.group_id()?;
         let n = self.variants.len();
@@ -94,7 +94,7 @@ impl Comparison {
             if v.name.trim().is_empty() {
                 return Err(format!("variants[{i}].name: every variant needs a name"));
             }
-            crate::sim::limits::name(&format!("variants[{i}].name"), &v.name, MAX_VARIANT_NAME_LEN)?;
+            crate::sim::scenario::limits::name(&format!("variants[{i}].name"), &v.name, MAX_VARIANT_NAME_LEN)?;
             if !names.insert(v.name.as_str()) {
                 return Err(format!("variants[{i}].name: the name '{}' is used twice", v.name));
             }

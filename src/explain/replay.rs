@@ -8,7 +8,7 @@
 //! Metadata changes are not replayed (the logs do not say what changed).
 
 use super::model::{Cause, Group, GroupKind, Report};
-use crate::sim::config::{ConsumerConfig, GroupProtocol};
+use crate::sim::scenario::config::{ConsumerConfig, GroupProtocol};
 use crate::sim::fault::Fault;
 use crate::sim::scenario::{GroupSpec, Scenario, ScheduledFault, TopicSpec};
 

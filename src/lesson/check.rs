@@ -3,7 +3,7 @@
 
 use super::model::{Condition, Expectation};
 use crate::assign::TopicPartition;
-use crate::sim::consumer_group::ConsumerGroupMember;
+use crate::sim::coordinator::consumer::ConsumerGroupMember;
 use crate::sim::out::TimerKey;
 use crate::sim::trace::{Callback, Event, EventKind, Machine};
 use crate::sim::world::parse_node;

@@ -5,9 +5,9 @@
 use super::check::{broker_id, callback_named, consumer_idx};
 use super::model::{Choice, Condition, Expectation, Lesson, Question, Text};
 use crate::assign::TopicPartition;
-use crate::sim::classic_group::ClassicGroupState;
-use crate::sim::config::GroupProtocol;
-use crate::sim::consumer_group::ConsumerGroupState;
+use crate::sim::coordinator::classic::ClassicGroupState;
+use crate::sim::scenario::config::GroupProtocol;
+use crate::sim::coordinator::consumer::ConsumerGroupState;
 use crate::sim::Fault;
 use std::collections::{BTreeMap, BTreeSet};
 

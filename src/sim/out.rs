@@ -1,9 +1,9 @@
 //! Effects a node handler returns: messages to send, timers to set or cancel,
 //! and trace events. Handlers never touch the network or the clock themselves.
 
-use super::message::{Body, Response};
-use super::trace::EventKind;
-use super::types::{Millis, NodeId};
+use crate::sim::message::{Body, Response};
+use crate::sim::trace::EventKind;
+use crate::sim::types::{Millis, NodeId};
 use serde::{Deserialize, Serialize};
 
 /// Every timer a node can set. One key per purpose: setting a key again replaces it.

@@ -69,7 +69,7 @@ pub fn step() -> Result<f64, JsError> {
 /// Moves the playhead to `ms` of simulated time (backwards re-runs deterministically).
 #[wasm_bindgen]
 pub fn seek(ms: f64) -> Result<(), JsError> {
-    let t = crate::sim::limits::check_seek(ms).map_err(|e| JsError::new(&e))?;
+    let t = crate::sim::scenario::limits::check_seek(ms).map_err(|e| JsError::new(&e))?;
     with(|p| p.dispatch(Action::Seek(t)))
 }
 

@@ -4,7 +4,7 @@
 //! run and the text stay as they are.
 
 use crate::config_form::{self, FIELDS, PROTOCOLS};
-use crate::sim::config::CommitMode;
+use crate::sim::scenario::config::CommitMode;
 use crate::i18n::{tr, Lang};
 use crate::lint::{self, Level};
 use crate::player::Player;
