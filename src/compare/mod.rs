@@ -1,5 +1,5 @@
 //! Side-by-side protocol comparison (issue 5): one base scenario and its fault
-//! script, run under two or three variants (a JSON merge-patch of every group's
+//! script, run under two to four variants (a JSON merge-patch of every group's
 //! config, group fields and broker configs), synchronised in simulated time,
 //! with metrics computed after every step.
 //!

@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ARTIFACTS, launch, openPage, serveSite } from './harness.mjs';
+import { readFileSync } from 'node:fs';
+import { ARTIFACTS, ROOT, launch, openPage, serveSite } from './harness.mjs';
 
 // Runs in the page: `n` is passed as the argument.
 const allOwned = (n) => {
@@ -83,8 +84,8 @@ test('fault targets the run does not have (c99, broker-7, a link between two cli
       assert.ok(!/c99|broker-7/.test(after.log) && after.log === before.log, 'nothing narrated');
       assert.equal(await page.locator('.timeline .marker.fault').count(), 0);
       // An exported run naming c99: refused with the fault's number, nothing loaded.
-      const run = JSON.parse(await page.evaluate(() => window.groupscope.runJson()));
-      run.script = [[5000, { type: 'crashConsumer', consumer: 99 }]];
+      const scenario = JSON.parse(readFileSync(join(ROOT, 'scenarios', 'crash.json'), 'utf8'));
+      const run = { v: 1, scenario, script: [[5000, { type: 'crashConsumer', consumer: 99 }]], at: 6000 };
       await page.click('#more-button');
       await page.setInputFiles('#import-run', { name: 'run.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(run)) });
       await page.waitForSelector('#notice');
