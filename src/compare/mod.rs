@@ -1,5 +1,5 @@
 //! Side-by-side protocol comparison (issue 5): one base scenario and its fault
-//! script, run under two or three variants (a JSON merge-patch of every group's
+//! script, run under two to four variants (a JSON merge-patch of every group's
 //! config, group fields and broker configs), synchronised in simulated time,
 //! with metrics computed after every step.
 //!
@@ -8,11 +8,13 @@
 //! `metrics.rs` defines the metrics; `run.rs` runs the variants (all at once or
 //! step by step for the page); `table.rs` prints them.
 
+pub mod clock;
 pub mod metrics;
 pub mod ownership;
 pub mod patch;
 pub mod run;
 pub mod table;
+pub mod this_run;
 
 pub use metrics::{Metrics, Observer};
 pub use run::{run, RunResult, SideBySide};
@@ -23,7 +25,7 @@ use serde_json::Value;
 
 /// Fewest and most variants a comparison holds (the page shows them side by side).
 pub const MIN_VARIANTS: usize = 2;
-pub const MAX_VARIANTS: usize = 3;
+pub const MAX_VARIANTS: usize = 4;
 /// Longest variant name (a column of the metrics table).
 pub const MAX_VARIANT_NAME_LEN: usize = 100;
 

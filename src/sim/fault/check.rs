@@ -111,6 +111,11 @@ impl Targets {
         if self.node(fa, a)? == self.node(fb, b)? {
             return Err(format!("{fb}: a link joins two different nodes ({a} and {b} are the same)"));
         }
+        // Clients reach only brokers (NetworkClient connects to a broker's
+        // listener; consumers and workers never connect to one another).
+        if let (Some(NodeId::Client(_)), Some(NodeId::Client(_))) = (parse_node(a.trim()), parse_node(b.trim())) {
+            return Err(format!("{fb}: there is no link between {} and {}: clients talk only to brokers", a.trim(), b.trim()));
+        }
         Ok(())
     }
 
@@ -283,6 +288,9 @@ mod tests {
         assert!(w.check_fault(&Fault::CrashConsumer { consumer: 3 }).is_ok());
         assert_eq!(w.check_fault(&Fault::CrashConsumer { consumer: 99 }).unwrap_err(), "consumer: there is no c99 in this run (clients are c1 to c3)");
         assert!(w.check_fault(&Fault::KillBroker { broker: 99 }).unwrap_err().starts_with("broker: there is no broker-99"));
+        // NetworkClient connects clients to brokers only: there is no c1-c2 link to cut.
+        assert_eq!(w.check_fault(&Fault::CutLink { a: "c1".into(), b: "c2".into() }).unwrap_err(), "b: there is no link between c1 and c2: clients talk only to brokers");
+        assert!(w.check_fault(&Fault::CutLink { a: "c1".into(), b: "broker-0".into() }).is_ok());
         assert!(w.check_fault(&Fault::AddConsumer { group: "nope".into() }).unwrap_err().starts_with("group: "));
         let e = w.check_fault(&Fault::AddPartitions { topic: "orders".into(), count: u32::MAX }).unwrap_err();
         assert!(e.starts_with("count: ") && e.contains("at most 10000"), "{e}");
