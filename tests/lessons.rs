@@ -782,3 +782,29 @@ fn bad_deep_links_say_what_is_wrong_and_a_bad_index_names_its_entry() {
     assert!(parse_index(r#"["01-finding-the-coordinator.json", "../secret.json"]"#).unwrap_err().contains("lessons/index.json[1]: '../secret.json' is not a lesson file name"));
     assert!(parse_index("{}").unwrap_err().contains("expected a JSON array of lesson file names"));
 }
+
+/// Lesson 17's bounds are the configs' arithmetic, not numbers picked to pass:
+/// committing after processing (auto-commit) redelivers at most what is
+/// processed in one auto.commit.interval.ms plus the batch in flight; committing
+/// before processing loses at most one batch (max.poll.records).
+#[test]
+fn lesson_17_duplicate_and_loss_bounds_are_derived_from_the_groups_configs() {
+    use groupscope::lesson::Expectation;
+    let l = groupscope::lesson::find("delivery-semantics").expect("lesson 17");
+    let config = |g: &str| &l.scenario.groups.iter().find(|s| s.group_id == g).expect("group").config;
+    let after = config("after");
+    let dup_bound = (after.auto_commit_interval_ms / after.processing_ms_per_record) as i64 + i64::from(after.max_poll_records);
+    let loss_bound = i64::from(config("before").max_poll_records);
+    let bound_of = |group: &str, skipped: bool| {
+        l.steps.iter().flat_map(|s| &s.expect).find_map(|e| match e {
+            Expectation::Redelivered { group: g, at_most, at_least } if !skipped && g == group && at_least.is_some() => *at_most,
+            Expectation::Skipped { group: g, at_most, at_least } if skipped && g == group && at_least.is_some() => *at_most,
+            _ => None,
+        })
+    };
+    assert_eq!(bound_of("after", false), Some(dup_bound), "redelivered ≤ auto.commit.interval.ms / processing.ms.per.record + max.poll.records");
+    assert_eq!(bound_of("before", true), Some(loss_bound), "skipped ≤ max.poll.records");
+    // And the run lands inside them, with the other kind of failure absent.
+    let report = run(l, Answers::Correct).unwrap();
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+}

@@ -81,6 +81,9 @@ impl Condition {
             (Condition::Message { label, from, to }, EventKind::MessageSent { from: f, to: t, label: l, .. }) => {
                 l.contains(label.as_str()) && node_is(from, *f) && node_is(to, *t)
             }
+            (Condition::Processed { consumer, partition }, EventKind::RecordsProcessed { node, partition: tp, .. }) => {
+                parse_node(consumer) == Some(*node) && partition.as_ref().is_none_or(|p| tp.to_string() == *p)
+            }
             (Condition::Redelivered { consumer }, EventKind::RecordsProcessed { node, redelivered, .. }) => {
                 *redelivered > 0 && node_is(consumer, *node)
             }
@@ -129,6 +132,10 @@ impl Condition {
                 let t = to.as_deref().map(|t| format!(" to {t}")).unwrap_or_default();
                 format!("a message '{label}…'{f}{t} is sent")
             }
+            Condition::Processed { consumer, partition } => match partition {
+                Some(p) => format!("{consumer} finishes processing records of {p}"),
+                None => format!("{consumer} finishes processing records"),
+            },
             Condition::Redelivered { consumer } => match consumer {
                 Some(c) => format!("{c} processes records a second time"),
                 None => "records are processed a second time".into(),
@@ -230,6 +237,16 @@ fn same_set(actual: &[String], expected: &[String]) -> bool {
     a == e
 }
 
+/// The group's total of a per-partition record count, within `[at_least, at_most]`.
+fn in_bounds(counts: &std::collections::BTreeMap<(String, TopicPartition), i64>, group: &str, at_least: Option<i64>, at_most: Option<i64>, what: &str) -> Result<(), String> {
+    let total: i64 = counts.iter().filter(|((g, _), _)| g == group).map(|(_, n)| n).sum();
+    if at_least.is_none_or(|m| total >= m) && at_most.is_none_or(|m| total <= m) {
+        Ok(())
+    } else {
+        Err(format!("expected group {group} {what} in [{}, {}], but it is {total}", show(at_least), show(at_most)))
+    }
+}
+
 fn show<T: std::fmt::Debug>(v: Option<T>) -> String {
     v.map_or("none".into(), |v| format!("{v:?}").trim_matches('"').to_string())
 }
@@ -296,11 +313,8 @@ impl Expectation {
                     .map(|(alive, state)| if alive { state } else { "crashed".into() });
                 if actual.as_deref() == Some(state.as_str()) { Ok(()) } else { fail(format!("{c} to be {state}"), show(actual)) }
             }
-            Expectation::Redelivered { group, at_least, at_most } => {
-                let total: i64 = world.cluster.stats.redelivered.iter().filter(|((g, _), _)| g == group).map(|(_, n)| n).sum();
-                let ok = at_least.is_none_or(|m| total >= m) && at_most.is_none_or(|m| total <= m);
-                if ok { Ok(()) } else { fail(format!("group {group} redelivered in [{}, {}]", show(*at_least), show(*at_most)), total.to_string()) }
-            }
+            Expectation::Redelivered { group, at_least, at_most } => in_bounds(&world.cluster.stats.redelivered, group, *at_least, *at_most, "redelivered"),
+            Expectation::Skipped { group, at_least, at_most } => in_bounds(&world.cluster.stats.skipped, group, *at_least, *at_most, "skipped (never processed)"),
             Expectation::Rebalances { group, count } => {
                 let actual = world
                     .trace

@@ -199,6 +199,12 @@ pub enum Condition {
         #[serde(default)]
         to: Option<String>,
     },
+    /// A consumer finishes processing a batch of records (optionally of `partition`).
+    Processed {
+        consumer: String,
+        #[serde(default)]
+        partition: Option<String>,
+    },
     /// A consumer processes records a second time (redelivery).
     Redelivered {
         #[serde(default)]
@@ -280,6 +286,16 @@ pub enum Expectation {
     MemberState { consumer: String, state: String },
     /// Records of the group processed a second time, in all.
     Redelivered {
+        group: String,
+        #[serde(default, rename = "atLeast")]
+        at_least: Option<i64>,
+        #[serde(default, rename = "atMost")]
+        at_most: Option<i64>,
+    },
+    /// Records of the group never processed, in all: its processing started
+    /// past them (a commit before processing, then a crash; or a new group with
+    /// `auto.offset.reset=latest`).
+    Skipped {
         group: String,
         #[serde(default, rename = "atLeast")]
         at_least: Option<i64>,

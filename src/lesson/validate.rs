@@ -344,6 +344,10 @@ impl Names {
                 from.iter().chain(to.iter()).try_for_each(|n| self.node(n))
             }
             Condition::Redelivered { consumer } => consumer.as_deref().map_or(Ok(()), |c| self.consumer(c)),
+            Condition::Processed { consumer, partition } => {
+                self.consumer(consumer)?;
+                partition.as_deref().map_or(Ok(()), |p| self.partition(p))
+            }
             Condition::OffsetsCommitted { group, partition, .. } => {
                 self.group(group)?;
                 partition.as_deref().map_or(Ok(()), |p| self.partition(p))
@@ -383,7 +387,7 @@ impl Names {
             Expectation::Generation { group, .. } | Expectation::Protocol { group, .. } | Expectation::Rebalances { group, .. } => {
                 self.classic_group(group)
             }
-            Expectation::Members { group, .. } | Expectation::Redelivered { group, .. } => self.group(group),
+            Expectation::Members { group, .. } | Expectation::Redelivered { group, .. } | Expectation::Skipped { group, .. } => self.group(group),
             Expectation::Leader { group, consumer } => self.classic_group(group).and(self.client(consumer)),
             Expectation::GroupEpoch { group, .. } | Expectation::TargetAssignmentEpoch { group, .. } => self.consumer_group(group),
             Expectation::MemberEpoch { consumer, .. } | Expectation::ConsumerEpoch { consumer, .. } => self.modern_consumer(consumer),
