@@ -188,9 +188,9 @@ fn unknown_nodes_partitions_and_states_are_rejected() {
     let e = load_error(&v.to_string());
     for needle in [
         "step 1 (stable-group).highlights: 'c7' is not a consumer of this lesson (c1..c3)",
-        "'broker-3' is not a broker of this lesson (broker-0..broker-2)",
+        "'broker-3' is not a broker of this lesson (the scenario's brokers: 3, so broker-0..broker-2)",
         "'orders-6': orders has partitions 0..5",
-        "'payments-0': no topic payments in this lesson",
+        "'payments-0': no topic payments in this lesson (the scenario's topic names: [\"orders\"])",
         "step 2 (crash).until: unknown group state 'Rebalancing'",
         "step 4 (who-gets-them).question.targets: 'c4' is not a consumer",
     ] {
@@ -614,7 +614,7 @@ fn every_wrong_option_needs_its_own_why_not_and_the_answer_none() {
     v["steps"][i]["question"]["whyNot"][answer.to_string()] = serde_json::json!({ "en": "it is right", "zh": "它是对的" });
     let e = load_error(&v.to_string());
     let id = v["steps"][i]["id"].as_str().unwrap().to_string();
-    assert!(e.contains(&format!("step {} ({id}).question.whyNot: choice {wrong} has no \"why not\"", i + 1)), "{e}");
+    assert!(e.contains(&format!("step {} ({id}).question.whyNot: choices[{wrong}] has no \"why not\"", i + 1)), "{e}");
     assert!(e.contains(&format!("step {} ({id}).question.whyNot.{answer}: not a wrong option", i + 1)), "{e}");
 }
 
@@ -807,4 +807,17 @@ fn lesson_17_duplicate_and_loss_bounds_are_derived_from_the_groups_configs() {
     // And the run lands inside them, with the other kind of failure absent.
     let report = run(l, Answers::Correct).unwrap();
     assert!(report.failures.is_empty(), "{:?}", report.failures);
+}
+
+/// Issue 17: a wrong type inside a lesson expectation (an internally tagged
+/// enum, whose path serde loses) is blamed on the array element that has it.
+#[test]
+fn a_wrong_type_inside_an_expectation_list_names_the_element() {
+    let mut v: serde_json::Value = serde_json::from_str(groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| f.starts_with("17-")).unwrap().1).unwrap();
+    v["steps"][0]["expect"] = serde_json::json!([{ "type": "owns", "consumer": "c1", "partitions": ["orders-0", 7] }]);
+    let e = load(&v.to_string()).unwrap_err();
+    assert!(e.contains("steps[0].expect[0].partitions[1]: invalid type: integer `7`"), "{e}");
+    v["steps"][0]["expect"] = serde_json::json!([{ "type": "owns", "consumer": "c1", "partitions": ["orders-0", "c1"] }]);
+    let e = load(&v.to_string()).unwrap_err();
+    assert!(e.contains("expect[0]: partitions[1]: 'c1' is not a topic-partition"), "{e}");
 }

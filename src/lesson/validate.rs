@@ -257,7 +257,7 @@ impl Names {
     fn broker(&self, name: &str) -> Result<(), String> {
         match broker_id(name) {
             Some(b) if b < self.brokers => Ok(()),
-            _ => Err(format!("'{name}' is not a broker of this lesson (broker-0..broker-{})", self.brokers.saturating_sub(1))),
+            _ => Err(format!("'{name}' is not a broker of this lesson (the scenario's brokers: {}, so broker-0..broker-{})", self.brokers, self.brokers.saturating_sub(1))),
         }
     }
 
@@ -275,8 +275,13 @@ impl Names {
         match n {
             Some(n) if tp.partition >= 0 && (tp.partition as u32) < n => Ok(()),
             Some(n) => Err(format!("'{name}': {} has partitions 0..{}", tp.topic, n.saturating_sub(1))),
-            None => Err(format!("'{name}': no topic {} in this lesson", tp.topic)),
+            None => Err(format!("'{name}': no topic {} in this lesson (the scenario's topic names: {:?})", tp.topic, self.topics.keys().collect::<Vec<_>>())),
         }
+    }
+
+    /// A `partitions` list: each entry a partition of the lesson, an error naming its index.
+    fn partitions(&self, names: &[String]) -> Result<(), String> {
+        names.iter().enumerate().try_for_each(|(i, p)| self.partition(p).map_err(|e| format!("partitions[{i}]: {e}")))
     }
 
     /// A highlight or click target: a node, a partition, a group, or a
@@ -393,7 +398,7 @@ impl Names {
             Expectation::MemberEpoch { consumer, .. } | Expectation::ConsumerEpoch { consumer, .. } => self.modern_consumer(consumer),
             Expectation::TargetAssignment { consumer, partitions } => {
                 self.modern_consumer(consumer)?;
-                partitions.iter().try_for_each(|p| self.partition(p))
+                self.partitions(partitions)
             }
             Expectation::CoordinatorMemberState { consumer, state } => {
                 self.modern_consumer(consumer)?;
@@ -412,7 +417,7 @@ impl Names {
             }
             Expectation::Owns { consumer, partitions } => {
                 self.consumer(consumer)?;
-                partitions.iter().try_for_each(|p| self.partition(p))
+                self.partitions(partitions)
             }
             Expectation::MemberState { consumer, state } => {
                 self.client(consumer)?;
