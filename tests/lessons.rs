@@ -821,3 +821,52 @@ fn a_wrong_type_inside_an_expectation_list_names_the_element() {
     let e = load(&v.to_string()).unwrap_err();
     assert!(e.contains("expect[0]: partitions[1]: 'c1' is not a topic-partition"), "{e}");
 }
+
+/// Lesson 16 grades the whole choice of session.timeout.ms,
+/// heartbeat.interval.ms, max.poll.interval.ms and max.poll.records: every
+/// wrong deployment misses in the simulation (a false eviction, a crash noticed
+/// too late, or a missed max.poll.interval.ms), and the hint shown names a
+/// config in which it differs from the deployment that passes.
+#[test]
+fn lesson_16_grades_all_four_timeout_configs_and_the_hint_names_the_wrong_one() {
+    use groupscope::sim::Fault;
+    let l = groupscope::lesson::find("choosing-timeouts").expect("lesson 16");
+    let at = l.steps.iter().position(|s| s.task.is_some()).expect("a task");
+    let task = l.steps[at].task.clone().unwrap();
+    let group_of = |o: &groupscope::lesson::TaskOption, w: &groupscope::sim::World| {
+        let c = o.faults.iter().find_map(|f| match f {
+            Fault::CrashConsumer { consumer } => Some(*consumer),
+            _ => None,
+        });
+        w.consumers[&c.expect("a crash")].group_id.clone()
+    };
+    let four = |w: &groupscope::sim::World, g: &str| {
+        let c = &l.scenario.groups.iter().find(|s| s.group_id == g).unwrap().config;
+        let _ = w;
+        [
+            ("session.timeout.ms", c.session_timeout_ms),
+            ("heartbeat.interval.ms", c.heartbeat_interval_ms),
+            ("max.poll.interval.ms", c.max_poll_interval_ms),
+            ("max.poll.records", u64::from(c.max_poll_records)),
+        ]
+    };
+    let mut wrong_configs = std::collections::BTreeSet::new();
+    for (i, o) in task.options.iter().enumerate() {
+        let (mut s, mut player) = LessonSession::open_at(l.clone(), at).unwrap();
+        let r = s.play_step_through(&mut player, Some(Choice::Index(i))).unwrap();
+        let right = four(&player.world, &group_of(&task.options[task.answer], &player.world));
+        let mine = four(&player.world, &group_of(o, &player.world));
+        if i == task.answer {
+            assert!(r.missed.is_none(), "the right deployment passes: {:?}", r.missed);
+            continue;
+        }
+        assert!(r.missed.is_some(), "option {i} ({}) must miss", o.label.en);
+        let differ: Vec<&str> = right.iter().zip(&mine).filter(|(a, b)| a.1 != b.1).map(|(a, _)| a.0).collect();
+        let hints = s.hints();
+        assert!(!hints.is_empty() && hints.iter().all(|h| *h != &task.hint), "option {i}: the hints of its failed checks, not the generic one");
+        let named: Vec<&str> = differ.iter().copied().filter(|c| hints.iter().any(|h| h.en.contains(c) && h.zh.contains(c))).collect();
+        assert!(!named.is_empty(), "option {i} ({}): the hint {:?} names one of {differ:?}", o.label.en, hints.iter().map(|h| &h.en).collect::<Vec<_>>());
+        wrong_configs.extend(named);
+    }
+    assert_eq!(wrong_configs.len(), 4, "each of the four configs is the wrong one in some deployment: {wrong_configs:?}");
+}

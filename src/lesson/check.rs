@@ -315,6 +315,17 @@ impl Expectation {
             }
             Expectation::Redelivered { group, at_least, at_most } => in_bounds(&world.cluster.stats.redelivered, group, *at_least, *at_most, "redelivered"),
             Expectation::Skipped { group, at_least, at_most } => in_bounds(&world.cluster.stats.skipped, group, *at_least, *at_most, "skipped (never processed)"),
+            Expectation::SessionTimeouts { consumer: c, count } => {
+                // Member ids are `<client.id>-<uuid>` (ClassicGroup's JoinGroup handling).
+                let prefix = consumer(c).map(|k| format!("session timeout of {}-", k.client_id)).unwrap_or_default();
+                let actual = world.trace.iter().filter(|e| matches!(&e.kind, EventKind::TimerFired { node: NodeId::Broker(_), timer } if !prefix.is_empty() && timer.starts_with(&prefix))).count();
+                if actual == *count { Ok(()) } else { fail(format!("{count} session timeouts of {c}'s members"), actual.to_string()) }
+            }
+            Expectation::PollTimeouts { consumer: c, count } => {
+                let (node, poll) = (parse_node(c), TimerKey::PollTimeout.describe());
+                let actual = world.trace.iter().filter(|e| matches!(&e.kind, EventKind::TimerFired { node: n, timer } if Some(*n) == node && *timer == poll)).count();
+                if actual == *count { Ok(()) } else { fail(format!("{count} max.poll.interval.ms expiries of {c}"), actual.to_string()) }
+            }
             Expectation::Rebalances { group, count } => {
                 let actual = world
                     .trace

@@ -131,6 +131,15 @@ impl Names {
         }
     }
 
+    /// A consumer of a classic group (its member ids carry its client id).
+    fn classic_consumer(&self, name: &str) -> Result<(), String> {
+        self.consumer(name)?;
+        match consumer_idx(name) {
+            Some(c) if self.modern.contains(&c) => Err(format!("'{name}' uses group.protocol=consumer (KIP-848): use the fenced condition or memberEpoch")),
+            _ => Ok(()),
+        }
+    }
+
     /// A consumer of a `group.protocol=consumer` group.
     fn modern_consumer(&self, name: &str) -> Result<(), String> {
         self.consumer(name)?;
@@ -423,7 +432,8 @@ impl Names {
                 self.client(consumer)?;
                 if state == "crashed" { Ok(()) } else { self.member_state(consumer, state) }
             }
-            Expectation::Fatal { consumer, .. } => self.consumer(consumer),
+            Expectation::Fatal { consumer, .. } | Expectation::PollTimeouts { consumer, .. } => self.consumer(consumer),
+            Expectation::SessionTimeouts { consumer, .. } => self.classic_consumer(consumer),
             Expectation::Committed { group, partition, .. } | Expectation::CommittedNext { group, partition } => {
                 self.group(group).and(self.partition(partition))
             }

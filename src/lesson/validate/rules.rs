@@ -56,12 +56,18 @@ pub(super) fn task(errors: &mut Vec<String>, names: &Names, at: &str, t: &Task) 
                 errors.push(format!("{at}.options[{i}].faults[{k}]: {e}"));
             }
         }
+        for (k, c) in o.checks.iter().enumerate() {
+            if let Err(e) = names.expectation(&c.expect) {
+                errors.push(format!("{at}.options[{i}].checks[{k}].expect: {e}"));
+            }
+            text(errors, &format!("{at}.options[{i}].checks[{k}].hint"), &c.hint);
+        }
     }
     if t.answer >= t.options.len() {
         errors.push(format!("{at}.answer: {} is out of range (there are {} options, numbered from 0)", t.answer, t.options.len()));
     }
-    if t.goal.is_empty() {
-        errors.push(format!("{at}.goal: a task needs a goal the run checks"));
+    if t.goal.is_empty() && t.options.iter().any(|o| o.checks.is_empty()) {
+        errors.push(format!("{at}.goal: a task needs a goal the run checks (or checks on every option)"));
     }
     for (k, e) in t.goal.iter().enumerate() {
         if let Err(e) = names.expectation(e) {
