@@ -99,6 +99,7 @@ impl Condition {
                 let Some(c) = consumer_idx(consumer).and_then(|i| world.async_consumers.get(&i)) else { return false };
                 !c.member_id.is_empty() && text.starts_with(&format!("member {} fenced from {} ", c.member_id, c.group_id))
             }
+            (Condition::Fault { contains }, EventKind::FaultInjected { description }) => description.contains(contains.as_str()),
             (Condition::Note { contains, node }, EventKind::Note { node: n, text }) => {
                 text.contains(contains.as_str()) && node_is(node, *n)
             }
@@ -147,6 +148,7 @@ impl Condition {
             },
             Condition::CoordinatorState { group, state } => format!("the coordinator context of group {group} becomes {state}"),
             Condition::Note { contains, .. } => format!("a note containing '{contains}'"),
+            Condition::Fault { contains } => format!("a fault '{contains}…' is injected"),
             Condition::Elapsed { ms } => format!("{ms} ms of simulated time pass"),
             Condition::Acted => "the learner acts".to_string(),
             Condition::Fenced { consumer } => format!("the coordinator fences {consumer}'s member"),

@@ -238,6 +238,9 @@ pub enum Condition {
     /// The coordinator context of the group's `__consumer_offsets` partition
     /// changes to `state` (`LOADING`, `ACTIVE`).
     CoordinatorState { group: String, state: String },
+    /// A fault is injected, from the lesson or scheduled in its scenario (its
+    /// description contains `contains`, e.g. `c11 closed`): a scripted deploy's next stage.
+    Fault { contains: String },
     /// A protocol note containing `contains` (the narration of the core).
     Note {
         contains: String,

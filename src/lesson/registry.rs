@@ -39,6 +39,7 @@ course!(
     "15-assignor-trade-offs.json",
     "16-choosing-timeouts.json",
     "17-delivery-semantics.json",
+    "18-storms-compared.json",
 );
 
 /// The runtime index of the site's `lessons/` folder: a JSON array of file names.

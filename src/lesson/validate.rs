@@ -370,6 +370,9 @@ impl Names {
                 self.group(group)?;
                 if CONTEXT_STATES.contains(&state.as_str()) { Ok(()) } else { Err(format!("unknown coordinator state '{state}' ({CONTEXT_STATES:?})")) }
             }
+            Condition::Fault { contains } => {
+                if contains.trim().is_empty() { Err("fault text is empty".into()) } else { Ok(()) }
+            }
             Condition::Note { contains, node } => {
                 if contains.trim().is_empty() {
                     return Err("note text is empty".into());
