@@ -105,7 +105,8 @@ pub fn set_commit_mode(s: &mut Scenario, mode: &str) -> Result<(), String> {
         "none" => CommitMode::None,
         "sync" => CommitMode::Sync,
         "async" => CommitMode::Async,
-        _ => return Err(format!("simulated.commit.mode: '{mode}' is not none, sync or async")),
+        "before" => CommitMode::Before,
+        _ => return Err(format!("simulated.commit.mode: '{mode}' is not none, sync, async or before")),
     };
     for g in &mut s.groups {
         g.config.commit_mode = m;

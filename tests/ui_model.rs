@@ -273,7 +273,9 @@ fn protocol_presets_round_trip_and_run_the_protocol_they_name() {
     assert_eq!(config_form::commit_mode_of(&s), Some(CommitMode::None));
     config_form::set_commit_mode(&mut s, "sync").unwrap();
     assert_eq!(config_form::commit_mode_of(&s), Some(CommitMode::Sync));
-    assert!(config_form::set_commit_mode(&mut s, "sometimes").unwrap_err().contains("not none, sync or async"));
+    config_form::set_commit_mode(&mut s, "before").unwrap();
+    assert_eq!(config_form::commit_mode_of(&s), Some(CommitMode::Before));
+    assert!(config_form::set_commit_mode(&mut s, "sometimes").unwrap_err().contains("not none, sync, async or before"));
 }
 
 #[test]

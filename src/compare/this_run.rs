@@ -20,7 +20,7 @@ pub const STATIC: &str = "classic eager (range), static members";
 /// its last fault by half a minute, at least a minute.
 fn until(horizon: Millis, faults: &[ScheduledFault]) -> Millis {
     let last = faults.iter().map(|f| f.at).max().unwrap_or(0);
-    horizon.max(last + 30_000).max(60_000).min(crate::sim::limits::MAX_RUN_MS)
+    horizon.max(last + 30_000).max(60_000).min(crate::sim::scenario::limits::MAX_RUN_MS)
 }
 
 /// The comparison of `scenario` with the user's `script` merged into its fault
@@ -74,7 +74,7 @@ pub fn comparison(scenario: &Scenario, script: &[(Millis, Fault)], horizon: Mill
 mod tests {
     use super::*;
     use crate::compare::SideBySide;
-    use crate::sim::config::GroupProtocol;
+    use crate::sim::scenario::config::GroupProtocol;
 
     fn crash_script() -> Vec<(Millis, Fault)> {
         vec![(12_000, Fault::CrashConsumer { consumer: 2 })]

@@ -152,7 +152,7 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
                 </label>
                 <label class="field" title={tr(lang, "config.commit-mode")}>{"simulated.commit.mode"}
                     <select id="cfg-commit-mode" disabled={parsed.is_err()} onchange={field_input("simulated.commit.mode")}>
-                        { for [("none", CommitMode::None), ("sync", CommitMode::Sync), ("async", CommitMode::Async)].into_iter().map(|(k, m)| html! {
+                        { for [("none", CommitMode::None), ("sync", CommitMode::Sync), ("async", CommitMode::Async), ("before", CommitMode::Before)].into_iter().map(|(k, m)| html! {
                             <option value={k} selected={commit_mode == Some(m)}>{ k }</option>
                         }) }
                     </select>

@@ -81,7 +81,7 @@ pub(crate) trait AppCommitter {
         }
         let offsets: Vec<(TopicPartition, i64)> = f.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect();
         match f.config.commit_mode {
-            CommitMode::None => false,
+            CommitMode::None | CommitMode::Before => false,
             CommitMode::Async => {
                 self.commit_async(ctx, offsets, out);
                 false
@@ -166,7 +166,19 @@ pub(crate) trait AppCommitter {
                     Some(text) => self.finish_commit_sync(ctx, Some(text), out),
                 }
             }
-            CommitMode::None => {}
+            CommitMode::None | CommitMode::Before => {}
         }
+    }
+
+    /// `poll()` has just returned a batch: with `simulated.commit.mode=before`
+    /// the application commits the positions past it (`commitAsync()`) before
+    /// processing a single record of it.
+    fn commit_before_processing(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        let f = self.commit_fields();
+        if f.config.commit_mode != CommitMode::Before || !matches!(f.main, MainThread::Processing { .. }) {
+            return;
+        }
+        let offsets: Vec<(TopicPartition, i64)> = f.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect();
+        self.commit_async(ctx, offsets, out);
     }
 }

@@ -41,7 +41,8 @@ pub(crate) fn finish_batch(ctx: &mut Ctx, node: NodeId, group_id: &str, main: &m
 
 /// `poll()` returns up to `max.poll.records` records of the owned partitions; the
 /// application processes them for `processing.ms.per.record` each, then polls
-/// again. With nothing to return it polls again after a short wait.
+/// again. With nothing to return it polls again after a short wait. True when
+/// a batch was returned.
 pub(crate) fn fetch_and_process(
     ctx: &mut Ctx,
     config: &ConsumerConfig,
@@ -49,7 +50,7 @@ pub(crate) fn fetch_and_process(
     positions: &mut BTreeMap<TopicPartition, i64>,
     main: &mut MainThread,
     out: &mut Out,
-) {
+) -> bool {
     let mut budget = i64::from(config.max_poll_records);
     let mut batch = Vec::new();
     for tp in owned {
@@ -65,7 +66,7 @@ pub(crate) fn fetch_and_process(
     if records == 0 {
         *main = MainThread::Idle;
         out.set_timer(TimerKey::Poll, ctx.now + IDLE_POLL_MS);
-        return;
+        return false;
     }
     for (tp, _, to) in &batch {
         positions.insert(tp.clone(), *to);
@@ -76,6 +77,7 @@ pub(crate) fn fetch_and_process(
     let until = ctx.now + (records as u64 * config.processing_ms_per_record).max(1);
     *main = MainThread::Processing { until, batch };
     out.set_timer(TimerKey::Poll, until);
+    true
 }
 
 /// `poll()` does not wait for the group: while a JoinGroup or SyncGroup, the
@@ -85,7 +87,7 @@ pub(crate) fn fetch_and_process(
 /// fetches; the new consumer does the group work in its background thread).
 /// Partitions pending revocation are not fetched from (facts C): an EAGER
 /// classic member marks everything it owns so in `onJoinPrepare`
-/// (`all_pending_revocation`), so its poll loop waits.
+/// (`all_pending_revocation`), so its poll loop waits. True when a batch was returned.
 pub(crate) fn fetch_while_waiting_for_group(
     ctx: &mut Ctx,
     config: &ConsumerConfig,
@@ -94,10 +96,8 @@ pub(crate) fn fetch_while_waiting_for_group(
     all_pending_revocation: bool,
     main: &mut MainThread,
     out: &mut Out,
-) {
-    if !all_pending_revocation && owned.iter().any(|tp| positions.contains_key(tp)) {
-        fetch_and_process(ctx, config, owned, positions, main, out);
-    }
+) -> bool {
+    !all_pending_revocation && owned.iter().any(|tp| positions.contains_key(tp)) && fetch_and_process(ctx, config, owned, positions, main, out)
 }
 
 /// Where a partition starts: its committed offset, or `auto.offset.reset`.

@@ -77,6 +77,11 @@ pub struct Stats {
     pub processed_until: BTreeMap<(String, TopicPartition), i64>,
     /// Records processed more than once per (group, partition).
     pub redelivered: BTreeMap<(String, TopicPartition), i64>,
+    /// Records the group's processing jumped over, never processed, per
+    /// (group, partition): its position started past them (a commit made
+    /// before processing, then a crash; or `auto.offset.reset=latest`).
+    #[serde(default)]
+    pub skipped: BTreeMap<(String, TopicPartition), i64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -240,7 +245,11 @@ impl Cluster {
         let key = (group.to_string(), tp.clone());
         let until = self.stats.processed_until.entry(key.clone()).or_insert(0);
         let again = (to.min(*until) - from).max(0);
+        let jumped = from - *until;
         *until = (*until).max(to);
+        if jumped > 0 {
+            *self.stats.skipped.entry(key.clone()).or_insert(0) += jumped;
+        }
         if again > 0 {
             *self.stats.redelivered.entry(key).or_insert(0) += again;
         }

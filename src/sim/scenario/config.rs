@@ -129,6 +129,10 @@ pub enum CommitMode {
     Sync,
     /// `commitAsync()` after each batch: no waiting and no retries.
     Async,
+    /// `commitAsync()` of the batch's positions as soon as `poll()` returns
+    /// it, before processing (at most once: a crash mid-batch loses the
+    /// batch's records for the group, which `Stats::skipped` counts).
+    Before,
 }
 
 impl CommitMode {

@@ -347,13 +347,17 @@ impl ClassicConsumer {
     /// member's are all pending revocation (`poll_loop::fetch_while_waiting_for_group`).
     fn fetch_while_rebalancing(&mut self, ctx: &mut Ctx, out: &mut Out) {
         let eager = self.rebalance_protocol == RebalanceProtocol::EAGER;
-        crate::sim::client::poll_loop::fetch_while_waiting_for_group(ctx, &self.config, &self.owned, &mut self.positions, eager, &mut self.main, out);
+        if crate::sim::client::poll_loop::fetch_while_waiting_for_group(ctx, &self.config, &self.owned, &mut self.positions, eager, &mut self.main, out) {
+            self.commit_before_processing(ctx, out);
+        }
     }
 
     /// Fetches from the owned partitions that have a position and starts
     /// processing the batch (or idles briefly when there is nothing new).
     fn fetch_and_process(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        crate::sim::client::poll_loop::fetch_and_process(ctx, &self.config, &self.owned, &mut self.positions, &mut self.main, out);
+        if crate::sim::client::poll_loop::fetch_and_process(ctx, &self.config, &self.owned, &mut self.positions, &mut self.main, out) {
+            self.commit_before_processing(ctx, out);
+        }
     }
 
     pub(crate) fn commit_positions(&mut self, ctx: &Ctx, coordinator: u32, for_join_prepare: bool, out: &mut Out) -> u64 {

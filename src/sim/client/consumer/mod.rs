@@ -305,13 +305,17 @@ impl AsyncConsumer {
                 self.commit_positions(ctx, c, false, out);
             }
         }
-        crate::sim::client::poll_loop::fetch_and_process(ctx, &self.config, &self.owned, &mut self.positions, &mut self.main, out);
+        if crate::sim::client::poll_loop::fetch_and_process(ctx, &self.config, &self.owned, &mut self.positions, &mut self.main, out) {
+            self.commit_before_processing(ctx, out);
+        }
     }
 
     /// Records of the owned partitions that have a position, while the group
     /// work runs (`poll_loop::fetch_while_waiting_for_group`).
     fn fetch_while_waiting_for_group(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        crate::sim::client::poll_loop::fetch_while_waiting_for_group(ctx, &self.config, &self.owned, &mut self.positions, false, &mut self.main, out);
+        if crate::sim::client::poll_loop::fetch_while_waiting_for_group(ctx, &self.config, &self.owned, &mut self.positions, false, &mut self.main, out) {
+            self.commit_before_processing(ctx, out);
+        }
     }
 
     /// Reconciliation (`maybeReconcile`, `revokeAndAssign`; facts E4): commit if
