@@ -10,14 +10,40 @@ use crate::i18n::{tr, Lang};
 use crate::sim::{Fault, Millis};
 use crate::view;
 use gloo::timers::callback::Interval;
+use std::cell::{Cell, RefCell};
 use yew::prelude::*;
 
+/// The id of the comparison replayed from logs (the Explain logs tab's "Compare").
+const FROM_LOGS: &str = "from-logs";
+
+thread_local! {
+    static LOGS: RefCell<Option<crate::compare::Comparison>> = const { RefCell::new(None) };
+    /// The view opens on it next time (it was just asked for).
+    static OPEN_LOGS: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Offers `c` (a replay of logs with its what-ifs) and opens the view on it.
+pub fn open_from_logs(c: crate::compare::Comparison) {
+    LOGS.with(|l| *l.borrow_mut() = Some(c));
+    OPEN_LOGS.set(true);
+}
+
+fn build(id: &str) -> Result<SideBySide, String> {
+    if id == FROM_LOGS {
+        return LOGS.with(|l| l.borrow().clone()).ok_or_else(|| "no comparison from logs".to_string()).and_then(|c| SideBySide::new(&c));
+    }
+    comparison(id).and_then(|c| SideBySide::new(&c))
+}
 
 #[function_component]
 pub fn CompareView() -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
-    let id = use_state(|| COMPARISONS[0].0.to_string());
-    let sbs = use_mut_ref(|| SideBySide::new(&comparison(COMPARISONS[0].0).expect("shipped comparisons are valid")).expect("valid"));
+    let id = use_state(|| if OPEN_LOGS.replace(false) && LOGS.with(|l| l.borrow().is_some()) { FROM_LOGS } else { COMPARISONS[0].0 }.to_string());
+    let sbs = {
+        let first = (*id).clone();
+        use_mut_ref(move || build(&first).or_else(|_| build(COMPARISONS[0].0)).expect("shipped comparisons are valid"))
+    };
+    let logs = LOGS.with(|l| l.borrow().as_ref().and_then(|c| c.group.clone()));
     let playing = use_state(|| false);
     let update = use_force_update();
 
@@ -39,7 +65,7 @@ pub fn CompareView() -> Html {
         let (id, sbs, update, playing) = (id.clone(), sbs.clone(), update.clone(), playing.clone());
         Callback::from(move |e: Event| {
             let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
-            if let Ok(s) = comparison(&v).and_then(|c| SideBySide::new(&c)) {
+            if let Ok(s) = build(&v) {
                 *sbs.borrow_mut() = s;
                 playing.set(false);
                 id.set(v);
@@ -78,6 +104,9 @@ pub fn CompareView() -> Html {
                         { for COMPARISONS.iter().map(|(k, en, zh, _)| html! {
                             <option value={*k} selected={*k == id.as_str()}>{ if lang == Lang::Zh { *zh } else { *en } }</option>
                         }) }
+                        if let Some(g) = logs {
+                            <option value={FROM_LOGS} selected={id.as_str() == FROM_LOGS}>{ crate::i18n::trf(lang, "compare.from-logs", &[&g]) }</option>
+                        }
                     </select>
                 </label>
                 <button id="compare-play" onclick={toggle} aria-pressed={playing.to_string()}>{ tr(lang, if *playing { "pause" } else { "play" }) }</button>

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod connect;
+pub mod logs;
 
 use groupscope::sim::classic_group::ClassicGroupState;
 use groupscope::sim::consumer::ClassicConsumer;
