@@ -83,7 +83,7 @@ test('paste a session timeout of three consumers and a broker: timeline, diagnos
       await page.click('#tab-explain');
       assert.equal(await page.locator('.explain-timeline .rb-mark').count(), 2);
       assert.ok((await page.inputValue('#explain-text')).length > 1000, 'the paste is kept');
-    }, { path: `?lang=${lang}` });
+    }, { path: `?lang=${lang}`, viewport: { width: 1440, height: 900 } });
   }
 });
 
