@@ -159,3 +159,11 @@ pub fn state() -> Result<String, JsError> {
         serde_json::to_string(&s).unwrap_or_default()
     })
 }
+
+/// `groupscope.explain(text)`: what the `explain` CLI prints with `--json` for this log text
+/// (one paste; the page's tab also merges files): `{groups, linesRead, linesUnparsed}`.
+/// Read at once; text that holds no group line gives `groups: []`.
+#[wasm_bindgen(js_name = explain)]
+pub fn explain_logs(text: &str) -> String {
+    crate::explain::explain_text(text).to_json()
+}

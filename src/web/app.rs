@@ -41,6 +41,14 @@ fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
+/// A run replaced by a replay of logs, kept to bring it back.
+#[derive(Clone)]
+struct Replayed {
+    before: Rc<Permalink>,
+    group: String,
+    faults: usize,
+}
+
 #[derive(Properties, PartialEq, Default)]
 pub struct AppProps {
     /// Start playing at once (tests); the page starts paused.
@@ -99,6 +107,8 @@ pub fn App(props: &AppProps) -> Html {
     let legend_open = use_state(|| false);
     // What the last fork discarded, while it can be undone.
     let undo = use_state(|| None::<Undo>);
+    // The run a replay of logs replaced, while it can be brought back.
+    let replayed = use_state(|| None::<Replayed>);
     // Presenter mode folds the secondary panels away; this shows them again.
     let panels = use_state(|| false);
     let more = use_state(|| false);
@@ -277,6 +287,41 @@ pub fn App(props: &AppProps) -> Html {
             *lesson.borrow_mut() = None;
             selection.set(None);
             redraw.emit(());
+        })
+    };
+
+    // "Replay in the simulator" from the Explain logs tab: the previous run stays recoverable.
+    let on_replay = {
+        let (player, load, tab, replayed, notice) = (player.clone(), load.clone(), tab.clone(), replayed.clone(), notice.clone());
+        use_callback(*lang, move |s: Scenario, lang| match Player::new(s.clone()) {
+            Ok(p) => {
+                let before = Rc::new(Permalink::of(&player.borrow()));
+                replayed.set(Some(Replayed { before, group: s.groups.first().map(|g| g.group_id.clone()).unwrap_or_default(), faults: s.faults.len() }));
+                load.emit(p);
+                tab.set(Tab::Simulation);
+            }
+            Err(e) => notice.set(Some(trf(*lang, "explain.replay.error", &[&e]))),
+        })
+    };
+    let on_compare = {
+        let (tab, compare, notice) = (tab.clone(), compare.clone(), notice.clone());
+        use_callback(*lang, move |c: crate::compare::Comparison, lang| match crate::compare::SideBySide::new(&c) {
+            Ok(s) => {
+                *compare.borrow_mut() = Some(ComparePlayer::new(super::compare_view::FROM_LOGS, s));
+                tab.set(Tab::Compare);
+            }
+            Err(e) => notice.set(Some(trf(*lang, "explain.replay.error", &[&e]))),
+        })
+    };
+    let on_back = {
+        let (load, replayed, notice) = (load.clone(), replayed.clone(), notice.clone());
+        Callback::from(move |_: MouseEvent| {
+            let Some(r) = (*replayed).clone() else { return };
+            match r.before.restore() {
+                Ok(p) => load.emit(p),
+                Err(e) => notice.set(Some(e)),
+            }
+            replayed.set(None);
         })
     };
 
@@ -501,6 +546,15 @@ pub fn App(props: &AppProps) -> Html {
             </p>
         }
     });
+    let replay_notice = (*replayed).clone().map(|r| {
+        let dismiss = { let replayed = replayed.clone(); Callback::from(move |_: MouseEvent| replayed.set(None)) };
+        html! {
+            <p id="replay-notice" class="notice" role="status">{ trf(lang_v, "explain.replay.notice", &[&r.group, &r.faults]) }{" "}
+                <button id="replay-back" onclick={on_back.clone()}>{ tr(lang_v, "explain.replay.back") }</button>
+                <button class="close" onclick={dismiss} aria-label={tr(lang_v, "close")}>{"×"}</button>
+            </p>
+        }
+    });
     let presenting = *presenter;
     let show_panels = !presenting || *panels;
     let toggle_panels = { let panels = panels.clone(); Callback::from(move |_: MouseEvent| panels.set(!*panels)) };
@@ -513,6 +567,7 @@ pub fn App(props: &AppProps) -> Html {
                 <p id="notice" class="notice" role="status">{ n }<button class="close" onclick={{ let n = notice.clone(); move |_| n.set(None) }} aria-label={tr(lang_v, "close")}>{"×"}</button></p>
             }
             { fork_notice.unwrap_or_default() }
+            { replay_notice.unwrap_or_default() }
             if *help {
                 <div id="help" class="help" role="dialog" aria-label={tr(lang_v, "help.title")}>
                     <h2>{ tr(lang_v, "help.title") }</h2>
@@ -534,6 +589,7 @@ pub fn App(props: &AppProps) -> Html {
                 Tab::Lab => html! { <AssignorLab /> },
                 Tab::Lessons => lesson_list(lang_v, &on_lesson),
                 Tab::Compare => compare.borrow().as_ref().map(|c| compare_view(c, lang_v, &compare_handlers)).unwrap_or_default(),
+                Tab::Explain => html! { <super::explain_tab::ExplainTab on_replay={on_replay.clone()} on_compare={on_compare.clone()} /> },
                 Tab::Config => html! { <ConfigPanel scenario={p.scenario.clone()} load={load.clone()} /> },
                 Tab::Simulation => html! {
                     <main class="layout">

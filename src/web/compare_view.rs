@@ -12,6 +12,9 @@ use crate::sim::Fault;
 use crate::view;
 use yew::prelude::*;
 
+/// The id of the comparison replayed from logs (the Explain logs tab's "Compare").
+pub const FROM_LOGS: &str = "from-logs";
+
 /// What the tab can ask the page to do.
 pub struct CompareHandlers {
     /// Open a shipped comparison by id.
@@ -39,6 +42,9 @@ pub fn compare_view(cp: &ComparePlayer, lang: Lang, h: &CompareHandlers) -> Html
                         { for COMPARISONS.iter().map(|(k, en, zh, _)| html! {
                             <option value={*k} selected={*k == cp.id.as_str()}>{ if lang == Lang::Zh { *zh } else { *en } }</option>
                         }) }
+                        if cp.id == FROM_LOGS {
+                            <option value={FROM_LOGS} selected=true>{ crate::i18n::trf(lang, "compare.from-logs", &[&s.group]) }</option>
+                        }
                     </select>
                 </label>
                 <button id="compare-this-run" class="primary" onclick={h.this_run.clone()} title={tr(lang, "compare.thisrun.title")}>{ tr(lang, "compare.thisrun") }</button>

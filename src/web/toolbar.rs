@@ -15,6 +15,7 @@ pub enum Tab {
     Lab,
     Lessons,
     Compare,
+    Explain,
 }
 
 /// Everything the toolbar reads and changes.
@@ -182,6 +183,7 @@ pub fn toolbar(t: Toolbar) -> Html {
                 { tab_button(&t, "tab-compare", Tab::Compare, "tab.compare") }
                 { tab_button(&t, "tab-config", Tab::Config, "tab.config") }
                 { tab_button(&t, "tab-lab", Tab::Lab, "tab.lab") }
+                { tab_button(&t, "tab-explain", Tab::Explain, "tab.explain") }
             </nav>
             if !t.link.is_empty() {
                 <p class="notice">{ tr(lang, "permalink.notice") }<input id="permalink-url" readonly=true value={(**t.link).clone()} aria-label={tr(lang, "permalink")} /></p>

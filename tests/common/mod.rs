@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod connect;
+pub mod logs;
 
 use groupscope::sim::coordinator::classic::ClassicGroupState;
 use groupscope::sim::client::classic::ClassicConsumer;
