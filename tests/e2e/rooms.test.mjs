@@ -232,7 +232,8 @@ test('bad input seen as a user: a bare scenario file imports; config selects cle
 
 test('side by side explains each difference in the numbers in a plain sentence', () => withPage(async ({ page }) => {
   await page.click('#tab-compare');
-  await page.$eval('#compare-time', (el) => { el.value = '40000'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+  // The main scrubber drives the panes while this tab shows.
+  await page.$eval('#timeline', (el) => { el.value = '40000'; el.dispatchEvent(new Event('input', { bubbles: true })); });
   await page.waitForSelector('#compare-why li');
   const sentences = await page.$$eval('#compare-why li', (ls) => ls.map((l) => l.textContent));
   assert.ok(sentences.length >= 1 && sentences.every((s) => s.length > 40 && /:/.test(s)), sentences.join('\n'));
