@@ -90,7 +90,9 @@ pub const CONSUMER_GROUP_EDGES: &[(&str, &str)] = &[
 /// The consumer group's machine (KIP-848), lit at its current state.
 pub fn consumer_group(world: &World, group_id: &str) -> StateDiagram {
     let last = world.trace.iter().rev().find_map(|e| match &e.kind {
-        EventKind::StateChanged { machine: Machine::ConsumerGroup { group_id: g }, from, to, trigger, .. } if g == group_id => {
+        EventKind::StateChanged { machine: Machine::ConsumerGroup { group_id: g }, from, to, trigger, .. }
+            if g == group_id =>
+        {
             Some((from.clone(), to.clone(), trigger.clone()))
         }
         _ => None,
@@ -107,7 +109,9 @@ pub fn consumer_group(world: &World, group_id: &str) -> StateDiagram {
 /// The diagram for `group_id`: its protocol's machine.
 pub fn for_group(world: &World, group_id: &str) -> StateDiagram {
     let consumer_protocol = world.consumer_group(group_id).is_some()
-        || world.scenario.groups.iter().any(|g| g.group_id == group_id && g.config.group_protocol == crate::sim::scenario::config::GroupProtocol::Consumer);
+        || world.scenario.groups.iter().any(|g| {
+            g.group_id == group_id && g.config.group_protocol == crate::sim::scenario::config::GroupProtocol::Consumer
+        });
     if consumer_protocol {
         consumer_group(world, group_id)
     } else {

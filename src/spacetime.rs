@@ -2,10 +2,10 @@
 //! arrow from its send to its arrival, over a window of simulated time that
 //! ends at the playhead.
 
-use crate::small_sort::StableSort;
 use crate::sim::trace::EventKind;
 use crate::sim::types::EventId;
 use crate::sim::{Millis, NodeId, World};
+use crate::small_sort::StableSort;
 use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +47,9 @@ pub const MAX_LANES: usize = 16;
 pub fn is_keepalive(label: &str) -> bool {
     let plain_epoch = |rest: &str| rest.strip_prefix("epoch=").is_some_and(|n| n.parse::<i32>().is_ok_and(|e| e > 0));
     label.starts_with("Heartbeat")
-        || label.strip_prefix("ConsumerGroupHeartbeat ").is_some_and(|rest| plain_epoch(rest.strip_prefix("← ").unwrap_or(rest)))
+        || label
+            .strip_prefix("ConsumerGroupHeartbeat ")
+            .is_some_and(|rest| plain_epoch(rest.strip_prefix("← ").unwrap_or(rest)))
 }
 
 /// Messages sent in `[now - window, now]`, oldest first, without keep-alive
@@ -66,22 +68,26 @@ pub fn build(world: &World, window: Millis, hide_keepalives: bool) -> SpaceTime 
                 if e.at + window < world.now || (hide_keepalives && is_keepalive(label)) {
                     continue;
                 }
-                arrows.insert(*msg, Arrow {
-                    msg: *msg,
-                    sent_event: e.id,
-                    from: *f,
-                    to: *to,
-                    sent_at: e.at,
-                    end_at: *deliver_at,
-                    label: label.clone(),
-                    fate: Fate::InFlight,
-                });
+                arrows.insert(
+                    *msg,
+                    Arrow {
+                        msg: *msg,
+                        sent_event: e.id,
+                        from: *f,
+                        to: *to,
+                        sent_at: e.at,
+                        end_at: *deliver_at,
+                        label: label.clone(),
+                        fate: Fate::InFlight,
+                    },
+                );
             }
             EventKind::MessageDelivered { msg, .. } | EventKind::MessageDropped { msg, .. } => {
                 if let Some(a) = arrows.get_mut(msg) {
                     // A held message is delivered later than planned.
                     a.end_at = e.at;
-                    a.fate = if matches!(e.kind, EventKind::MessageDelivered { .. }) { Fate::Delivered } else { Fate::Lost };
+                    a.fate =
+                        if matches!(e.kind, EventKind::MessageDelivered { .. }) { Fate::Delivered } else { Fate::Lost };
                 }
             }
             _ => {}

@@ -1,9 +1,9 @@
 //! The Kafka APIs the simulated nodes exchange, with the fields that matter to
 //! group coordination (names follow `clients/src/main/resources/common/message`).
 
-use crate::sim::types::{Errors, Millis, NodeId};
 use crate::assign::TopicPartition;
 use crate::connect::{ConnectAssignment, ConnectProtocolMetadata};
+use crate::sim::types::{Errors, Millis, NodeId};
 use serde::{Deserialize, Serialize};
 
 /// `ConsumerProtocolSubscription` (the bytes inside a JoinGroup protocol entry).
@@ -114,11 +114,21 @@ pub const LEAVE_GROUP_STATIC_MEMBER_EPOCH: i32 = -2;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Request {
-    FindCoordinator { key: String },
+    FindCoordinator {
+        key: String,
+    },
     JoinGroup(JoinGroupRequest),
     SyncGroup(SyncGroupRequest),
-    Heartbeat { group_id: String, generation_id: i32, member_id: String, group_instance_id: Option<String> },
-    LeaveGroup { group_id: String, members: Vec<MemberIdentity> },
+    Heartbeat {
+        group_id: String,
+        generation_id: i32,
+        member_id: String,
+        group_instance_id: Option<String>,
+    },
+    LeaveGroup {
+        group_id: String,
+        members: Vec<MemberIdentity>,
+    },
     OffsetCommit {
         group_id: String,
         generation_id: i32,
@@ -126,14 +136,20 @@ pub enum Request {
         group_instance_id: Option<String>,
         offsets: Vec<(TopicPartition, i64)>,
     },
-    OffsetFetch { group_id: String, partitions: Vec<TopicPartition> },
+    OffsetFetch {
+        group_id: String,
+        partitions: Vec<TopicPartition>,
+    },
     ConsumerGroupHeartbeat(ConsumerGroupHeartbeatRequest),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Response {
     /// FindCoordinatorResponse: Key, NodeId, Host, Port, ErrorCode, ErrorMessage (no partition).
-    FindCoordinator { error: Errors, node_id: Option<u32> },
+    FindCoordinator {
+        error: Errors,
+        node_id: Option<u32>,
+    },
     JoinGroup(JoinGroupResponse),
     SyncGroup {
         error: Errors,
@@ -142,21 +158,39 @@ pub enum Response {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         connect_assignment: Option<ConnectAssignment>,
     },
-    Heartbeat { error: Errors },
-    LeaveGroup { error: Errors },
-    OffsetCommit { error: Errors, offsets: Vec<(TopicPartition, i64)> },
+    Heartbeat {
+        error: Errors,
+    },
+    LeaveGroup {
+        error: Errors,
+    },
+    OffsetCommit {
+        error: Errors,
+        offsets: Vec<(TopicPartition, i64)>,
+    },
     /// Offset −1 means "no committed offset".
-    OffsetFetch { error: Errors, offsets: Vec<(TopicPartition, i64)> },
+    OffsetFetch {
+        error: Errors,
+        offsets: Vec<(TopicPartition, i64)>,
+    },
     ConsumerGroupHeartbeat(ConsumerGroupHeartbeatResponse),
 }
 
 /// What travels on a link.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Body {
-    Request { correlation: u64, request: Request },
-    Response { correlation: u64, response: Response },
+    Request {
+        correlation: u64,
+        request: Request,
+    },
+    Response {
+        correlation: u64,
+        response: Response,
+    },
     /// The connection failed (the peer is down): the network tells the sender.
-    Disconnected { correlation: u64 },
+    Disconnected {
+        correlation: u64,
+    },
 }
 
 impl Request {
@@ -232,7 +266,11 @@ impl Body {
                     format!("SyncGroup gen={}", r.generation_id)
                 }
                 Request::SyncGroup(r) => {
-                    format!("SyncGroup gen={} +{} assignments", r.generation_id, r.assignments.len() + r.connect_assignments.len())
+                    format!(
+                        "SyncGroup gen={} +{} assignments",
+                        r.generation_id,
+                        r.assignments.len() + r.connect_assignments.len()
+                    )
                 }
                 Request::Heartbeat { generation_id, .. } => format!("Heartbeat gen={generation_id}"),
                 Request::LeaveGroup { .. } => "LeaveGroup".into(),

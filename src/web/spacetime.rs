@@ -5,8 +5,8 @@
 use crate::i18n::{tr, Lang};
 use crate::inspect::Selection;
 use crate::player::Action;
-use crate::spacetime::{build, Fate};
 use crate::sim::{Millis, World};
+use crate::spacetime::{build, Fate};
 use yew::prelude::*;
 
 const W: f64 = 960.0;
@@ -15,7 +15,13 @@ const LEFT: f64 = 80.0;
 /// Simulated time shown, ending at the playhead.
 const WINDOW_MS: Millis = 12_000;
 
-pub fn spacetime(world: &World, lang: Lang, dispatch: &Callback<Action>, on_select: &Callback<Option<Selection>>, selected: Option<&Selection>) -> Html {
+pub fn spacetime(
+    world: &World,
+    lang: Lang,
+    dispatch: &Callback<Action>,
+    on_select: &Callback<Option<Selection>>,
+    selected: Option<&Selection>,
+) -> Html {
     let st = build(world, WINDOW_MS, true);
     let lanes = st.lanes.len().max(1) as f64;
     let lane_y = |n: crate::sim::NodeId| {

@@ -2,14 +2,14 @@
 //! application and timing their processing, recording what was processed,
 //! where a partition without a committed offset starts, and retry backoff.
 
-use crate::sim::scenario::config::{AutoOffsetReset, ConsumerConfig};
+use crate::assign::TopicPartition;
 use crate::sim::ctx::Ctx;
 use crate::sim::out::{Out, TimerKey};
+use crate::sim::scenario::config::{AutoOffsetReset, ConsumerConfig};
 use crate::sim::trace::EventKind;
 use crate::sim::types::{Millis, NodeId};
-use crate::assign::TopicPartition;
-use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// What the application thread is doing.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -97,7 +97,9 @@ pub(crate) fn fetch_while_waiting_for_group(
     main: &mut MainThread,
     out: &mut Out,
 ) -> bool {
-    !all_pending_revocation && owned.iter().any(|tp| positions.contains_key(tp)) && fetch_and_process(ctx, config, owned, positions, main, out)
+    !all_pending_revocation
+        && owned.iter().any(|tp| positions.contains_key(tp))
+        && fetch_and_process(ctx, config, owned, positions, main, out)
 }
 
 /// Where a partition starts: its committed offset, or `auto.offset.reset`.

@@ -6,17 +6,17 @@
 pub(crate) mod commit;
 pub(crate) mod responses;
 
-use crate::sim::client::app_commit::AppCommitter;
+use crate::assign::{client_assignor, RebalanceProtocol, TopicPartition};
 use crate::sim::client::abstract_coordinator::{InFlight, MemberState, NO_GENERATION};
+use crate::sim::client::app_commit::AppCommitter;
 use crate::sim::client::poll_loop::MainThread;
-use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
 use crate::sim::connections::Connections;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{Body, JoinGroupRequest, JoinProtocol, ProtocolMetadata, Request};
 use crate::sim::out::{Out, TimerKey};
+use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
 use crate::sim::trace::{Callback, EventKind, Machine};
 use crate::sim::types::{Millis, NodeId};
-use crate::assign::{client_assignor, RebalanceProtocol, TopicPartition};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -184,7 +184,14 @@ impl ClassicConsumer {
         }
     }
 
-    pub(crate) fn send(&mut self, ctx: &Ctx, broker: u32, request: Request, for_join_prepare: bool, out: &mut Out) -> u64 {
+    pub(crate) fn send(
+        &mut self,
+        ctx: &Ctx,
+        broker: u32,
+        request: Request,
+        for_join_prepare: bool,
+        out: &mut Out,
+    ) -> u64 {
         self.next_correlation += 1;
         let correlation = self.next_correlation;
         let timeout = match &request {
@@ -211,7 +218,10 @@ impl ClassicConsumer {
     /// `markCoordinatorUnknown`: forget it; the next step rediscovers it.
     pub(crate) fn mark_coordinator_unknown(&mut self, reason: &str, out: &mut Out) {
         if let Some(c) = self.coordinator.take() {
-            out.emit(EventKind::Note { node: self.node(), text: format!("coordinator broker-{c} marked unknown: {reason}") });
+            out.emit(EventKind::Note {
+                node: self.node(),
+                text: format!("coordinator broker-{c} marked unknown: {reason}"),
+            });
         }
     }
 
@@ -293,7 +303,8 @@ impl ClassicConsumer {
             self.drive(ctx, out);
             return;
         }
-        let missing: Vec<TopicPartition> = self.owned.iter().filter(|tp| !self.positions.contains_key(tp)).cloned().collect();
+        let missing: Vec<TopicPartition> =
+            self.owned.iter().filter(|tp| !self.positions.contains_key(tp)).cloned().collect();
         if !missing.is_empty() {
             if !self.has_in_flight("OffsetFetch") {
                 let request = Request::OffsetFetch { group_id: self.group_id.clone(), partitions: missing };
@@ -347,7 +358,15 @@ impl ClassicConsumer {
     /// member's are all pending revocation (`poll_loop::fetch_while_waiting_for_group`).
     fn fetch_while_rebalancing(&mut self, ctx: &mut Ctx, out: &mut Out) {
         let eager = self.rebalance_protocol == RebalanceProtocol::EAGER;
-        if crate::sim::client::poll_loop::fetch_while_waiting_for_group(ctx, &self.config, &self.owned, &mut self.positions, eager, &mut self.main, out) {
+        if crate::sim::client::poll_loop::fetch_while_waiting_for_group(
+            ctx,
+            &self.config,
+            &self.owned,
+            &mut self.positions,
+            eager,
+            &mut self.main,
+            out,
+        ) {
             self.commit_before_processing(ctx, out);
         }
     }
@@ -355,12 +374,25 @@ impl ClassicConsumer {
     /// Fetches from the owned partitions that have a position and starts
     /// processing the batch (or idles briefly when there is nothing new).
     fn fetch_and_process(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        if crate::sim::client::poll_loop::fetch_and_process(ctx, &self.config, &self.owned, &mut self.positions, &mut self.main, out) {
+        if crate::sim::client::poll_loop::fetch_and_process(
+            ctx,
+            &self.config,
+            &self.owned,
+            &mut self.positions,
+            &mut self.main,
+            out,
+        ) {
             self.commit_before_processing(ctx, out);
         }
     }
 
-    pub(crate) fn commit_positions(&mut self, ctx: &Ctx, coordinator: u32, for_join_prepare: bool, out: &mut Out) -> u64 {
+    pub(crate) fn commit_positions(
+        &mut self,
+        ctx: &Ctx,
+        coordinator: u32,
+        for_join_prepare: bool,
+        out: &mut Out,
+    ) -> u64 {
         let offsets: Vec<(TopicPartition, i64)> = self.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect();
         self.send_offset_commit(ctx, coordinator, offsets, for_join_prepare, out)
     }
@@ -426,7 +458,8 @@ impl ClassicConsumer {
             self.last_assignment = owned;
         } else {
             // COOPERATIVE: keep everything whose topic is still subscribed.
-            let (keep, revoke): (Vec<_>, Vec<_>) = owned.into_iter().partition(|tp| self.config.topics.contains(&tp.topic));
+            let (keep, revoke): (Vec<_>, Vec<_>) =
+                owned.into_iter().partition(|tp| self.config.topics.contains(&tp.topic));
             if !revoke.is_empty() {
                 self.callback(Callback::OnPartitionsRevoked, revoke, out);
             }
@@ -506,7 +539,12 @@ impl ClassicConsumer {
     /// session.timeout.ms, KIP-345) unless `close(CloseOptions)` says otherwise
     /// (KIP-1092, `CloseOptions.GroupMembershipOperation`). The world then ends the process; the
     /// requests are sent, not awaited.
-    pub fn close(&mut self, ctx: &mut Ctx, operation: crate::sim::client::close_options::GroupMembershipOperation, out: &mut Out) {
+    pub fn close(
+        &mut self,
+        ctx: &mut Ctx,
+        operation: crate::sim::client::close_options::GroupMembershipOperation,
+        out: &mut Out,
+    ) {
         let Some(coordinator) = self.coordinator else {
             self.on_leave_prepare(out);
             return;
@@ -547,7 +585,10 @@ impl ClassicConsumer {
     fn send_leave_group(&mut self, ctx: &Ctx, coordinator: u32, out: &mut Out) {
         let request = Request::LeaveGroup {
             group_id: self.group_id.clone(),
-            members: vec![crate::sim::message::MemberIdentity { member_id: self.member_id.clone(), group_instance_id: self.config.group_instance_id.clone() }],
+            members: vec![crate::sim::message::MemberIdentity {
+                member_id: self.member_id.clone(),
+                group_instance_id: self.config.group_instance_id.clone(),
+            }],
         };
         self.send(ctx, coordinator, request, false, out);
     }
@@ -566,9 +607,15 @@ impl ClassicConsumer {
         }
         out.emit(EventKind::Note {
             node: self.node(),
-            text: format!("no poll() for max.poll.interval.ms = {} ms: leaving the group", self.config.max_poll_interval_ms),
+            text: format!(
+                "no poll() for max.poll.interval.ms = {} ms: leaving the group",
+                self.config.max_poll_interval_ms
+            ),
         });
-        if let (Some(c), true) = (self.coordinator, self.should_send_leave_group(crate::sim::client::close_options::GroupMembershipOperation::DEFAULT)) {
+        if let (Some(c), true) = (
+            self.coordinator,
+            self.should_send_leave_group(crate::sim::client::close_options::GroupMembershipOperation::DEFAULT),
+        ) {
             self.send_leave_group(ctx, c, out);
         }
         self.reset_generation(ctx, false, "poll timeout expired", out);
