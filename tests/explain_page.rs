@@ -98,7 +98,7 @@ fn diagnoses_name_the_configs_to_look_at() {
     }
 }
 
-/// The replay of a rolling restart side by side: as logged and under two what-ifs. Under
+/// The replay of a rolling restart side by side: as logged and under the what-ifs. Under
 /// static membership a close() sends no LeaveGroup (AbstractCoordinator.maybeLeaveGroup:
 /// only a dynamic member leaves by DEFAULT), and the restarted member rejoining with its
 /// group.instance.id within session.timeout.ms gets its old assignment back without a
@@ -109,7 +109,11 @@ fn the_what_if_of_a_rolling_restart_under_static_membership_rebalances_less() {
     let r = fixture("rolling-restart");
     let c = replay::comparison_for(&r.groups[0]).expect("a comparison");
     let names: Vec<&str> = c.variants.iter().map(|v| v.name.as_str()).collect();
-    assert_eq!(names, vec![replay::AS_LOGGED, "classic cooperative-sticky", "static members"]);
+    // A comparison holds up to four variants (compare::MAX_VARIANTS): the logs and every what-if.
+    assert_eq!(
+        names,
+        vec![replay::AS_LOGGED, "classic cooperative-sticky", "static members", "consumer protocol (uniform)"]
+    );
     let until = c.until.expect("until");
     assert!(until > c.scenario.faults.iter().map(|f| f.at).max().unwrap());
     let results = groupscope::compare::run(&c, until).expect("runs");
