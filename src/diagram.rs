@@ -26,6 +26,10 @@ pub struct StateDiagram {
 
 pub const DIAGRAM_W: f64 = 360.0;
 pub const DIAGRAM_H: f64 = 200.0;
+/// Half the width of a state's box as the page draws it (`src/web/statechart.rs`).
+pub const STATE_HALF_W: f64 = 62.0;
+/// The ring's horizontal radius: the leftmost and rightmost boxes stay inside the drawing.
+const RING_RX: f64 = DIAGRAM_W / 2.0 - STATE_HALF_W - 2.0;
 
 /// Places `n` states on an ellipse, first at the left, clockwise.
 fn ring(names: &[&'static str]) -> Vec<StateNode> {
@@ -35,7 +39,7 @@ fn ring(names: &[&'static str]) -> Vec<StateNode> {
         .enumerate()
         .map(|(i, name)| {
             let a = std::f64::consts::PI * (1.0 + 2.0 * i as f64 / n);
-            StateNode { name, x: DIAGRAM_W / 2.0 + 130.0 * a.cos(), y: DIAGRAM_H / 2.0 + 70.0 * a.sin() }
+            StateNode { name, x: DIAGRAM_W / 2.0 + RING_RX * a.cos(), y: DIAGRAM_H / 2.0 + 70.0 * a.sin() }
         })
         .collect()
 }

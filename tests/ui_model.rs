@@ -509,3 +509,15 @@ fn the_monitor_records_each_violation_once_when_it_begins() {
     demo.dispatch(Action::Seek(60_000));
     assert!(!demo.world.trace.iter().any(|e| matches!(e.kind, EventKind::InvariantViolated { .. })));
 }
+
+/// Every state's box (as `src/web/statechart.rs` draws it) lies inside the drawing:
+/// at 1280x720 the leftmost state, Empty, used to be cut at the panel's edge.
+#[test]
+fn state_diagram_boxes_fit_inside_the_drawing() {
+    use groupscope::diagram::{for_group, DIAGRAM_W, STATE_HALF_W};
+    let w = groupscope::sim::World::new(groupscope::sim::Scenario::demo()).unwrap();
+    let d = for_group(&w, "demo");
+    for s in &d.states {
+        assert!(s.x - STATE_HALF_W >= 0.0 && s.x + STATE_HALF_W <= DIAGRAM_W, "{} at x={} is cut", s.name, s.x);
+    }
+}

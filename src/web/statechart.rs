@@ -1,7 +1,7 @@
 //! The group state machine, drawn from the core's transition table, with the
 //! current state lit and the trigger of the last transition.
 
-use crate::diagram::{for_group, StateDiagram, DIAGRAM_H, DIAGRAM_W};
+use crate::diagram::{for_group, StateDiagram, DIAGRAM_H, DIAGRAM_W, STATE_HALF_W};
 use crate::i18n::{tr, trf, Lang};
 use crate::sim::World;
 use yew::prelude::*;
@@ -42,7 +42,7 @@ fn chart(d: &StateDiagram, group: &str, lang: Lang) -> Html {
                     let current = d.current.as_deref() == Some(s.name);
                     html! {
                         <g class={classes!("state", current.then_some("current"))} data-state={s.name}>
-                            <rect x={(s.x - 62.0).to_string()} y={(s.y - 13.0).to_string()} width="124" height="26" rx="13" />
+                            <rect x={(s.x - STATE_HALF_W).to_string()} y={(s.y - 13.0).to_string()} width={(2.0 * STATE_HALF_W).to_string()} height="26" rx="13" />
                             <text x={s.x.to_string()} y={(s.y + 4.0).to_string()}>{ if current { format!("● {}", s.name) } else { s.name.to_string() } }</text>
                         </g>
                     }
