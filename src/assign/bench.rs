@@ -31,12 +31,14 @@ pub struct Runs {
     pub timed: usize,
     /// Only this assignor (`--only NAME`), e.g. while profiling.
     pub only: Option<&'static str>,
+    /// Only this shape (`--shape i|ii|iii|is`).
+    pub shape: Option<&'static str>,
 }
 
 impl Default for Runs {
     /// Kafka's figures: 20 warm-up runs, median of 20.
     fn default() -> Self {
-        Runs { warm_up: 20, timed: 20, only: None }
+        Runs { warm_up: 20, timed: 20, only: None, shape: None }
     }
 }
 
@@ -177,7 +179,7 @@ pub fn run(dir: &Path, runs: Runs, mut each: impl FnMut(&Row)) -> Result<Vec<Row
     let mut rows = Vec::new();
     for assignor in ASSIGNORS.into_iter().filter(|a| runs.only.is_none_or(|o| o == *a)) {
         Family::parse(assignor)?;
-        for shape in SHAPES {
+        for shape in SHAPES.into_iter().filter(|s| runs.shape.is_none_or(|o| o == *s)) {
             let case = load_case(dir, shape, assignor)?;
             let ((median_ms, min_ms), out) = time_case(&case, runs).map_err(|e| format!("{assignor} {shape}: {e}"))?;
             let matches_kafka = expected(dir, shape, assignor)?.map(|want| as_sets(&want) == as_sets(&out));
@@ -206,7 +208,7 @@ pub fn format_row(row: &Row) -> String {
     line
 }
 
-/// The `--bench DIR [--runs N] [--warm-up N] [--only ASSIGNOR]` command line, if `args` (without
+/// The `--bench DIR [--runs N] [--warm-up N] [--only ASSIGNOR] [--shape SHAPE]` command line, if `args` (without
 /// the program name) starts with `--bench`; its exit code.
 pub fn from_args(args: impl IntoIterator<Item = String>) -> Option<ExitCode> {
     let args: Vec<String> = args.into_iter().collect();
@@ -224,7 +226,7 @@ pub fn from_args(args: impl IntoIterator<Item = String>) -> Option<ExitCode> {
 }
 
 fn parse_args(args: &[String]) -> Result<(PathBuf, Runs), String> {
-    let usage = "usage: assign --bench DIR [--runs N] [--warm-up N] [--only ASSIGNOR]";
+    let usage = "usage: assign --bench DIR [--runs N] [--warm-up N] [--only ASSIGNOR] [--shape SHAPE]";
     let dir = args.first().filter(|a| !a.starts_with("--")).ok_or(usage)?;
     let mut runs = Runs::default();
     let mut rest = args[1..].iter();
@@ -234,6 +236,13 @@ fn parse_args(args: &[String]) -> Result<(PathBuf, Runs), String> {
             runs.only = ASSIGNORS.into_iter().find(|a| Some(*a) == text.map(String::as_str));
             if runs.only.is_none() {
                 return Err(format!("--only needs one of {}", ASSIGNORS.join(", ")));
+            }
+            continue;
+        }
+        if flag == "--shape" {
+            runs.shape = SHAPES.into_iter().find(|s| Some(*s) == text.map(String::as_str));
+            if runs.shape.is_none() {
+                return Err(format!("--shape needs one of {}", SHAPES.join(", ")));
             }
             continue;
         }

@@ -29,7 +29,14 @@ impl ClientAssignor for RoundRobinAssignor {
             }
         }
         let takes = |place: usize, t: u32| subscribes[place * words + t as usize / 64] >> (t % 64) & 1 == 1;
-        let mut lists: Vec<Vec<TopicPartition>> = vec![Vec::new(); slots.len()];
+        // sized for an even share (members of a heterogeneous group may grow theirs)
+        let total: usize = topics
+            .iter()
+            .filter_map(|t| cluster.partitions.get(ids.names[*t as usize]))
+            .map(|n| (*n).max(0) as usize)
+            .sum();
+        let share = total.div_ceil(circle.len().max(1));
+        let mut lists: Vec<Vec<TopicPartition>> = (0..slots.len()).map(|_| Vec::with_capacity(share)).collect();
         let mut next = 0usize; // the CircularIterator's peeked position
         for t in topics {
             let topic = ids.names[t as usize];

@@ -86,9 +86,9 @@ impl GroupSpec {
         let mut sorted: Vec<&MemberSpec> = self.members.iter().collect();
         let byte_order = |s: &str| s.bytes().all(|b| b < 0xEE);
         if self.members.iter().all(|m| m.instance_id.is_none() && byte_order(&m.member_id)) {
-            // Java's String order is byte order here; ties only between equal ids
-            sorted.sort_by(|a, b| a.member_id.as_bytes().cmp(b.member_id.as_bytes()));
-            return sorted;
+            // Java's String order is byte order here
+            let order = crate::assign::dense::byte_sorted(sorted.len(), |i| self.members[i].member_id.as_bytes());
+            return order.into_iter().map(|i| &self.members[i]).collect();
         }
         sorted.stable_sort_by(|a, b| match (&a.instance_id, &b.instance_id) {
             (Some(x), Some(y)) => compare_strings(x, y),

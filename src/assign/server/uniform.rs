@@ -2,7 +2,7 @@
 //! (`UniformHomogeneousAssignmentBuilder`).
 
 use super::{uniform_heterogeneous, GroupSpec, ServerAssignment, ServerAssignor, SubscriptionType, TopicMetadata};
-use crate::assign::dense::UuidIndex;
+use crate::assign::dense::{by_member_id, UuidIndex};
 use crate::java::{uuid_set_copy_order, Uuid};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -119,10 +119,7 @@ fn build_homogeneous(group: &GroupSpec, topics: &TopicMetadata) -> Result<Server
     if next < unassigned.len() {
         return Err("Partitions were left unassigned".to_string());
     }
-    let mut keyed: Vec<(&String, BTreeMap<Uuid, BTreeSet<i32>>)> =
-        group.members.iter().map(|m| &m.member_id).zip(targets).collect();
-    keyed.sort_by(|a, b| a.0.cmp(b.0));
-    Ok(keyed.into_iter().map(|(id, target)| (id.clone(), target)).collect())
+    Ok(by_member_id(group.members.iter().map(|m| m.member_id.as_str()), targets))
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! whose members subscribe to different topics.
 
 use super::{GroupSpec, ServerAssignment, TopicMetadata};
-use crate::assign::dense::UuidIndex;
+use crate::assign::dense::{by_member_id, UuidIndex};
 use crate::java::Uuid;
 use crate::small_sort::StableSort;
 use std::cmp::Ordering;
@@ -317,8 +317,5 @@ pub fn build(group: &GroupSpec, topics: &TopicMetadata) -> Result<ServerAssignme
     builder.maybe_revoke_partitions()?;
     builder.assign_remaining_partitions();
     builder.balance();
-    let mut keyed: Vec<(&String, BTreeMap<Uuid, BTreeSet<i32>>)> =
-        group.members.iter().map(|m| &m.member_id).zip(builder.into_target()).collect();
-    keyed.sort_by(|a, b| a.0.cmp(b.0));
-    Ok(keyed.into_iter().map(|(id, target)| (id.clone(), target)).collect())
+    Ok(by_member_id(group.members.iter().map(|m| m.member_id.as_str()), builder.into_target()))
 }

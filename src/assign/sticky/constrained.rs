@@ -44,7 +44,8 @@ pub(crate) fn build(
         max_quota: total.div_ceil(n),
         expected_over_min: total % n,
         current_over_min: 0,
-        assignment: vec![Vec::new(); n],
+        // no member ends with more than maxQuota partitions
+        assignment: (0..n).map(|_| Vec::with_capacity(total.div_ceil(n))).collect(),
         transferring: HashMap::default(),
     };
     let mut assigned = vec![false; total];
@@ -198,8 +199,10 @@ impl Builder<'_, '_> {
     /// previous owner (or had several).
     fn assign_new_partition(&mut self, tp: Tp, consumer: usize) -> usize {
         self.assignment[consumer].push(tp);
-        let revoked_elsewhere = self.maybe_revoked.get(&tp).is_some_and(|owner| *owner != consumer);
-        if revoked_elsewhere || self.multiple_owners.contains(&tp) {
+        // (a fresh group has neither: no hashing then)
+        let revoked_elsewhere =
+            !self.maybe_revoked.is_empty() && self.maybe_revoked.get(&tp).is_some_and(|owner| *owner != consumer);
+        if revoked_elsewhere || (!self.multiple_owners.is_empty() && self.multiple_owners.contains(&tp)) {
             self.transferring.insert(tp, consumer);
         }
         self.assignment[consumer].len()

@@ -12,7 +12,7 @@ mod movements;
 mod rack_info;
 
 use super::dense::assignment_by_member;
-use super::dense::{MemberTopics, TopicIds};
+use super::dense::{all_byte_ordered, byte_sorted, MemberTopics, TopicIds};
 use super::{
     Assignment, ClientAssignor, ClusterMetadata, RebalanceProtocol, Subscription, SubscriptionFormat, TopicPartition,
 };
@@ -45,18 +45,30 @@ pub(crate) struct Ctx<'a> {
     /// Position of each member id in Java `String.compareTo` order.
     pub id_rank: Vec<usize>,
     pub total_partitions: usize,
+    /// Whether member i subscribes to exactly the list of member i - 1.
+    pub same_topics_as_previous: Vec<bool>,
+    /// Whether two members share an id (adjacent in `id_rank` order).
+    pub has_duplicate_ids: bool,
 }
 
 impl<'a> Ctx<'a> {
     fn new(cluster: &ClusterMetadata, members: &'a [Subscription]) -> Self {
         let mut names = TopicIds::default();
-        MemberTopics::new(members, &mut names);
+        let lists = MemberTopics::new(members, &mut names);
+        let same_topics_as_previous =
+            (0..members.len()).map(|i| i > 0 && lists.of_member[i] == lists.of_member[i - 1]).collect();
         let mut topics: Vec<&'a str> =
             names.names.iter().copied().filter(|t| cluster.partitions.get(*t).is_some_and(|n| *n > 0)).collect();
         topics.sort_unstable_by(|a, b| compare_strings(a, b));
         let counts: Vec<i32> = topics.iter().map(|t| cluster.partitions[*t]).collect();
-        let mut by_id: Vec<usize> = (0..members.len()).collect();
-        by_id.stable_sort_by(|a, b| compare_strings(&members[*a].member_id, &members[*b].member_id));
+        let by_id = if all_byte_ordered(members.iter().map(|m| m.member_id.as_str())) {
+            byte_sorted(members.len(), |i| members[i].member_id.as_bytes())
+        } else {
+            let mut by_id: Vec<usize> = (0..members.len()).collect();
+            by_id.stable_sort_by(|a, b| compare_strings(&members[*a].member_id, &members[*b].member_id));
+            by_id
+        };
+        let has_duplicate_ids = by_id.windows(2).any(|w| members[w[0]].member_id == members[w[1]].member_id);
         let mut id_rank = vec![0; members.len()];
         by_id.iter().enumerate().for_each(|(rank, m)| id_rank[*m] = rank);
         Ctx {
@@ -68,6 +80,8 @@ impl<'a> Ctx<'a> {
             topics,
             members,
             id_rank,
+            same_topics_as_previous,
+            has_duplicate_ids,
         }
     }
 
@@ -206,7 +220,7 @@ impl StickyAssignor {
             if subscribed.is_empty() {
                 subscribed.extend(m.topics.iter().map(String::as_str));
             } else if equal
-                && !(i > 0 && m.topics == ctx.members[i - 1].topics)
+                && !ctx.same_topics_as_previous[i]
                 && !(m.topics.len() == subscribed.len() && m.topics.iter().all(|t| subscribed.contains(t.as_str())))
             {
                 equal = false;
@@ -322,11 +336,14 @@ impl ClientAssignor for StickyAssignor {
     }
 
     fn assign(&mut self, cluster: &ClusterMetadata, members: &[Subscription]) -> Result<Assignment, String> {
-        let mut seen = HashSet::default();
-        if let Some(dup) = members.iter().find(|m| !seen.insert(m.member_id.as_str())) {
-            return Err(format!("member {} appears twice", dup.member_id));
-        }
         let ctx = Ctx::new(cluster, members);
+        if ctx.has_duplicate_ids {
+            // name the first member whose id came before it
+            let mut seen = HashSet::default();
+            if let Some(dup) = members.iter().find(|m| !seen.insert(m.member_id.as_str())) {
+                return Err(format!("member {} appears twice", dup.member_id));
+            }
+        }
         let assignment = self.assign_partitions(&ctx, cluster)?;
         let lists = assignment.into_iter().map(|list| list.into_iter().map(|tp| ctx.external(tp)).collect()).collect();
         Ok(assignment_by_member(members, lists))
@@ -339,4 +356,21 @@ pub(crate) fn current_assignment_order(ctx: &Ctx) -> Vec<usize> {
     // member ids are distinct (assign rejects duplicates)
     let hashes: Vec<i32> = ctx.members.iter().map(|m| string_hash(&m.member_id)).collect();
     java_hash_order(&hashes, 16)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two subscriptions under one member id are refused, naming the id (the
+    /// check now runs on the id order `Ctx` sorts anyway).
+    #[test]
+    fn a_member_id_listed_twice_is_refused_by_name() {
+        let sub = |id: &str| Subscription { member_id: id.into(), topics: vec!["t".into()], ..Subscription::default() };
+        let cluster = ClusterMetadata::from_counts([("t", 3)]);
+        let members = vec![sub("c"), sub("b"), sub("a"), sub("b"), sub("c")];
+        let err = StickyAssignor::sticky().assign(&cluster, &members).expect_err("duplicate id");
+        assert_eq!(err, "member b appears twice");
+        assert!(StickyAssignor::cooperative().assign(&cluster, &members[..3]).is_ok());
+    }
 }
