@@ -26,7 +26,15 @@ fn arrows_with(d: &Diagram, l: &Label) -> Vec<(usize, usize)> {
 fn a_classic_rebalance_of_three_members() {
     let g = &fixture("session-timeout").groups[0];
     let d = diagram(g);
-    assert_eq!(d.lanes, vec![member("consumer-demo-1"), member("consumer-demo-2"), member("consumer-demo-3"), Lane::Coordinator(Some(1))]);
+    assert_eq!(
+        d.lanes,
+        vec![
+            member("consumer-demo-1"),
+            member("consumer-demo-2"),
+            member("consumer-demo-3"),
+            Lane::Coordinator(Some(1))
+        ]
+    );
     let joins = d.arrows.iter().filter(|a| a.label == Label::Request(Api::JoinGroup)).collect::<Vec<_>>();
     assert!(joins.iter().all(|a| a.to == 3 && a.sent_logged && a.recv_ms >= a.sent_ms));
     // the first JoinGroup of each member is logged at both ends, 10 ms apart
@@ -39,11 +47,24 @@ fn a_classic_rebalance_of_three_members() {
     assert!(gen1.iter().all(|a| a.sent_ms == gen1[0].sent_ms && a.sent_logged), "one Stabilized line answers all");
     let stabilized = d.marks.iter().find(|m| m.label == Label::Stabilized(1)).expect("a mark");
     assert_eq!((stabilized.lane, stabilized.at_ms), (3, gen1[0].sent_ms));
-    assert_eq!(arrows_with(&d, &Label::Request(Api::SyncGroup)), vec![(0, 3), (0, 3)], "the leader's, in each generation");
+    assert_eq!(
+        arrows_with(&d, &Label::Request(Api::SyncGroup)),
+        vec![(0, 3), (0, 3)],
+        "the leader's, in each generation"
+    );
     assert_eq!(arrows_with(&d, &Label::Answer(Api::SyncGroup, Some(2))), vec![(3, 0), (3, 1)]);
     assert_eq!(arrows_with(&d, &Label::Answer(Api::JoinGroup, Some(2))), vec![(3, 0), (3, 1)]);
     let coord: Vec<&Label> = d.marks.iter().filter(|m| m.lane == 3).map(|m| &m.label).collect();
-    assert_eq!(coord, vec![&Label::Prepare(0), &Label::Stabilized(1), &Label::Expired("consumer-demo-3".into()), &Label::Prepare(1), &Label::Stabilized(2)]);
+    assert_eq!(
+        coord,
+        vec![
+            &Label::Prepare(0),
+            &Label::Stabilized(1),
+            &Label::Expired("consumer-demo-3".into()),
+            &Label::Prepare(1),
+            &Label::Stabilized(2)
+        ]
+    );
     assert!(d.marks.iter().any(|m| m.lane == 0 && m.label == Label::Revoked(2)));
     assert!(d.from_ms >= g.first_ms && d.to_ms == g.last_ms);
 }
@@ -74,7 +95,10 @@ fn a_consumer_protocol_reconciliation() {
     assert_eq!(epochs(0), vec![1, 2, 3, 4]);
     assert_eq!(epochs(1), vec![2, 2, 4, 4]);
     let first = d.arrows.iter().find(|a| a.label == Label::Answer(Api::Heartbeat, Some(1))).unwrap();
-    assert!(first.sent_logged && first.recv_ms - first.sent_ms == 27, "sent at the broker's new assignment state: {first:?}");
+    assert!(
+        first.sent_logged && first.recv_ms - first.sent_ms == 27,
+        "sent at the broker's new assignment state: {first:?}"
+    );
     assert_eq!(arrows_with(&d, &Label::Error("UNKNOWN_MEMBER_ID".into())), vec![(2, 1)]);
     assert_eq!(arrows_with(&d, &Label::HeartbeatAck).len(), 8);
     assert!(d.marks.iter().any(|m| m.lane == 2 && m.label == Label::Fenced("consumer-demo-2".into())));
@@ -88,10 +112,22 @@ fn a_consumer_protocol_reconciliation() {
 fn a_broker_only_log() {
     let g = &fixture("broker-3x").groups[0];
     let d = diagram(g);
-    assert_eq!(d.lanes, vec![member("consumer-legacy-2"), member("consumer-legacy-1"), member("consumer-legacy-3"), Lane::Coordinator(Some(1))]);
+    assert_eq!(
+        d.lanes,
+        vec![
+            member("consumer-legacy-2"),
+            member("consumer-legacy-1"),
+            member("consumer-legacy-3"),
+            Lane::Coordinator(Some(1))
+        ]
+    );
     assert!(d.arrows.iter().all(|a| a.to == 3 && !a.sent_logged && a.recv_logged && a.sent_ms == a.recv_ms));
     assert_eq!(arrows_with(&d, &Label::Request(Api::LeaveGroup)), vec![(0, 3)]);
-    assert_eq!(arrows_with(&d, &Label::Request(Api::SyncGroup)), vec![(1, 3); 3], "the leader's SyncGroup in generations 5 to 7");
+    assert_eq!(
+        arrows_with(&d, &Label::Request(Api::SyncGroup)),
+        vec![(1, 3); 3],
+        "the leader's SyncGroup in generations 5 to 7"
+    );
     let coord: Vec<&Label> = d.marks.iter().map(|m| &m.label).collect();
     assert_eq!(coord.iter().filter(|l| matches!(l, Label::Stabilized(_))).count(), 3);
     assert!(coord.contains(&&Label::Expired("consumer-legacy-3".into())));
@@ -112,7 +148,11 @@ fn a_coordinator_move_gives_a_lane_per_coordinator() {
     assert!(d.marks.iter().any(|m| m.lane == b3 + 1 && m.label == Label::Loaded));
     let members: Vec<&Lane> = d.lanes.iter().filter(|l| matches!(l, Lane::Member(_))).collect();
     let names = groupscope::explain::view::Names::of(g).processes;
-    assert_eq!(members, names.iter().map(|n| Lane::Member(n.clone())).collect::<Vec<_>>().iter().collect::<Vec<_>>(), "the members the page lists");
+    assert_eq!(
+        members,
+        names.iter().map(|n| Lane::Member(n.clone())).collect::<Vec<_>>().iter().collect::<Vec<_>>(),
+        "the members the page lists"
+    );
 }
 
 /// Time runs left to right; a quiet minute is a break; no label runs into the next thing
@@ -123,7 +163,8 @@ fn the_layout_keeps_time_order_and_room_for_labels() {
     let d = diagram(g);
     let w = |_: usize| text_px("JoinGroup · gen 1", 11.0);
     let l = layout(&d, &w, &w);
-    let mut pts: Vec<(i64, f64)> = d.arrows.iter().zip(&l.arrow_x).flat_map(|(a, x)| [(a.sent_ms, x.0), (a.recv_ms, x.1)]).collect();
+    let mut pts: Vec<(i64, f64)> =
+        d.arrows.iter().zip(&l.arrow_x).flat_map(|(a, x)| [(a.sent_ms, x.0), (a.recv_ms, x.1)]).collect();
     pts.extend(d.marks.iter().zip(&l.mark_x).map(|(m, x)| (m.at_ms, *x)));
     pts.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
     for p in pts.windows(2) {

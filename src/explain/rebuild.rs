@@ -538,7 +538,11 @@ impl Rebuild {
             .processes
             .values()
             .filter(|p| p.name.starts_with("file-"))
-            .filter_map(|p| p.member_ids.first().map(|m| (p.name.clone(), super::members::client_of_member_id(m).unwrap_or(m).to_string())))
+            .filter_map(|p| {
+                p.member_ids
+                    .first()
+                    .map(|m| (p.name.clone(), super::members::client_of_member_id(m).unwrap_or(m).to_string()))
+            })
             .collect();
         let mut talk = std::mem::take(&mut self.talk);
         for t in &mut talk {

@@ -121,7 +121,10 @@ impl Build<'_> {
 
     fn broker_lane(&self, b: Option<i32>) -> usize {
         let at = |b: Option<i32>| self.lanes.iter().position(|l| *l == Lane::Coordinator(b));
-        at(b).or_else(|| at(None)).or_else(|| self.lanes.iter().position(|l| matches!(l, Lane::Coordinator(_)))).unwrap_or(0)
+        at(b)
+            .or_else(|| at(None))
+            .or_else(|| self.lanes.iter().position(|l| matches!(l, Lane::Coordinator(_))))
+            .unwrap_or(0)
     }
 
     /// The coordinator lane at a time: the last coordinator found by then (else the first).
@@ -150,7 +153,15 @@ impl Build<'_> {
     }
 
     fn arrow(&mut self, from: usize, to: usize, sent: (i64, bool), recv: (i64, bool), label: Label) {
-        self.d.arrows.push(Arrow { from, to, sent_ms: sent.0, recv_ms: recv.0, sent_logged: sent.1, recv_logged: recv.1, label });
+        self.d.arrows.push(Arrow {
+            from,
+            to,
+            sent_ms: sent.0,
+            recv_ms: recv.0,
+            sent_logged: sent.1,
+            recv_logged: recv.1,
+            label,
+        });
     }
 
     /// A request from member lane `m` logged at `t`, arriving where a broker line says so.
@@ -290,7 +301,14 @@ pub fn diagram(g: &Group) -> Diagram {
     }
     let mut lanes: Vec<Lane> = members.into_iter().map(Lane::Member).collect();
     lanes.extend(brokers.into_iter().map(Lane::Coordinator));
-    let mut b = Build { talk: &talk, lanes, coordinators: &g.coordinators, used: BTreeSet::new(), touched: BTreeSet::new(), d: Diagram::default() };
+    let mut b = Build {
+        talk: &talk,
+        lanes,
+        coordinators: &g.coordinators,
+        used: BTreeSet::new(),
+        touched: BTreeSet::new(),
+        d: Diagram::default(),
+    };
     // members' lines first, so their requests and answers claim the broker lines they match
     for i in 0..talk.len() {
         if let By::Member(n) = &talk[i].by {
@@ -337,7 +355,11 @@ pub fn diagram(g: &Group) -> Diagram {
 fn named(t: &Talk, names: &Names) -> Talk {
     let n = |m: &String| {
         let p = names.name(m);
-        if p == m { super::members::client_of_member_id(m).unwrap_or(m).to_string() } else { p.to_string() }
+        if p == m {
+            super::members::client_of_member_id(m).unwrap_or(m).to_string()
+        } else {
+            p.to_string()
+        }
     };
     let said = match &t.said {
         Said::LeaderSync { generation, leader } => Said::LeaderSync { generation: *generation, leader: n(leader) },
@@ -347,7 +369,9 @@ fn named(t: &Talk, names: &Names) -> Talk {
         Said::CgJoined(m) => Said::CgJoined(n(m)),
         Said::CgLeft(m) => Said::CgLeft(n(m)),
         Said::CgFenced(m) => Said::CgFenced(n(m)),
-        Said::CgState { member, epoch, state } => Said::CgState { member: n(member), epoch: *epoch, state: state.clone() },
+        Said::CgState { member, epoch, state } => {
+            Said::CgState { member: n(member), epoch: *epoch, state: state.clone() }
+        }
         s => s.clone(),
     };
     Talk { said, ..t.clone() }

@@ -36,12 +36,19 @@ pub enum Said {
     CoordinatorFound(Option<i32>),
     CoordinatorLost,
     // ---- a member, consumer protocol (AbstractMembershipManager.transitionTo) ----
-    Transition { epoch: i64, from: String, to: String },
+    Transition {
+        epoch: i64,
+        from: String,
+        to: String,
+    },
     // ---- the coordinator, classic (GroupMetadataManager / GroupCoordinator) ----
     Prepare(i64),
     Stabilized(i64),
     /// `Assignment received from leader ... for generation`: the leader's SyncGroup arrived.
-    LeaderSync { generation: i64, leader: String },
+    LeaderSync {
+        generation: i64,
+        leader: String,
+    },
     /// A JoinGroup from this member arrived (`Dynamic member ... joins group`, `Pending ...`).
     NewMember(String),
     /// A LeaveGroup from this member arrived (`has left group ... through explicit LeaveGroup`).
@@ -60,7 +67,11 @@ pub enum Said {
     CgLeft(String),
     CgFenced(String),
     /// The member's new epoch and state, sent back in the heartbeat response.
-    CgState { member: String, epoch: i64, state: String },
+    CgState {
+        member: String,
+        epoch: i64,
+        state: String,
+    },
 }
 
 /// A line's part, when it has one.
@@ -90,7 +101,9 @@ pub fn of_member(ev: &Ev) -> Option<Said> {
         Ev::RejoinRequested { .. } => Said::Rejoin,
         Ev::CoordinatorFound { broker } => Said::CoordinatorFound(*broker),
         Ev::CoordinatorLost { .. } => Said::CoordinatorLost,
-        Ev::Transition { epoch, from, to, .. } => Said::Transition { epoch: *epoch, from: from.clone(), to: to.clone() },
+        Ev::Transition { epoch, from, to, .. } => {
+            Said::Transition { epoch: *epoch, from: from.clone(), to: to.clone() }
+        }
         _ => return None,
     })
 }

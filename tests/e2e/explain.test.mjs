@@ -185,6 +185,19 @@ test('window.groupscope.explain returns the groups as the CLI\'s --json prints t
   });
 });
 
+// The labels of the first diagram that overlap, the smallest font, whether it scrolls in its box.
+const measure = (page) => page.$eval('#explain-spacetime-0', (f) => {
+  const box = f.querySelector('.st-scroll');
+  const rects = [...f.querySelectorAll('.st-scroll .st-label')].map((t) => t.getBBox());
+  let overlaps = 0;
+  for (let i = 0; i < rects.length; i++) for (let j = i + 1; j < rects.length; j++) {
+    const [a, b] = [rects[i], rects[j]];
+    if (a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5 && a.y < b.y + b.height - 0.5 && b.y < a.y + a.height - 0.5) overlaps++;
+  }
+  const fonts = [...f.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize));
+  return { overlaps, labels: rects.length, scrolls: box.scrollWidth > box.clientWidth, page: document.documentElement.scrollWidth, smallest: Math.min(...fonts) };
+});
+
 // The space-time diagram of a logged run: a lane per member and for the coordinator, the
 // logged JoinGroup / SyncGroup requests and answers as arrows; on a phone it scrolls inside
 // its box (not the page) and no two labels overlap; in Chinese the coordinator is 协调者.
@@ -208,22 +221,18 @@ test('the space-time diagram of a pasted log: member and coordinator lanes, requ
         await page.setViewportSize({ width: w, height: h });
         await fig.scrollIntoViewIfNeeded();
         await fig.screenshot({ path: join(ARTIFACTS, `explain-spacetime-${w}-${lang}.png`) });
-        const m = await page.$eval('#explain-spacetime-0', (f) => {
-          const box = f.querySelector('.st-scroll');
-          const rects = [...f.querySelectorAll('.st-scroll .st-label')].map((t) => t.getBBox());
-          let overlaps = 0;
-          for (let i = 0; i < rects.length; i++) for (let j = i + 1; j < rects.length; j++) {
-            const [a, b] = [rects[i], rects[j]];
-            if (a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5 && a.y < b.y + b.height - 0.5 && b.y < a.y + a.height - 0.5) overlaps++;
-          }
-          const fonts = [...f.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize));
-          return { overlaps, labels: rects.length, scrolls: box.scrollWidth > box.clientWidth, page: document.documentElement.scrollWidth, smallest: Math.min(...fonts) };
-        });
+        const m = await measure(page);
         assert.equal(m.overlaps, 0, `no two of the ${m.labels} labels overlap at ${w} px`);
         assert.ok(m.smallest >= 10.5, `labels stay legible (${m.smallest} px)`);
         assert.ok(m.page <= w, `the page does not scroll sideways at ${w} px (${m.page})`);
         if (w === 390) assert.ok(m.scrolls, 'the diagram scrolls inside its box on a phone');
       }
+      // the consumer protocol's long state names (RECONCILING → ACKNOWLEDGING) keep their room too
+      await paste(page, pasted('consumer-protocol'));
+      await page.waitForFunction(() => document.querySelector('#explain-spacetime-0')?.dataset.lanes.startsWith('consumer-demo-1|consumer-demo-2|coordinator 1'));
+      const cp = await measure(page);
+      assert.equal(cp.overlaps, 0, `no two of the ${cp.labels} consumer-protocol labels overlap`);
+      assert.ok(await page.locator('#explain-spacetime-0 .st-arrow[data-label="heartbeat · epoch 4"]').count() >= 2);
     }, { path: `?lang=${lang}`, viewport: { width: 1440, height: 900 } });
   }
 });
