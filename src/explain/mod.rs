@@ -24,6 +24,9 @@ pub mod rdkafka;
 pub mod reader;
 pub mod rebuild;
 pub mod replay;
+pub mod spacetime;
+pub mod spacetime_layout;
+pub mod talk;
 pub mod view;
 
 use event::Event;

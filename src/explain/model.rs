@@ -157,6 +157,9 @@ pub struct Group {
     pub first_ms: i64,
     #[serde(skip)]
     pub last_ms: i64,
+    /// What the lines said to and from the coordinator, in time order (the space-time diagram).
+    #[serde(skip)]
+    pub talk: Vec<super::talk::Talk>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

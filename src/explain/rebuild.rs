@@ -12,6 +12,7 @@ use super::event::{Ev, Event};
 use super::members::Roster;
 use super::model::{Cause, Generation, Group, GroupKind, Rebalance, Why};
 use super::pat::is_partition;
+use super::talk::{self, By, Talk};
 use std::collections::{BTreeMap, BTreeSet};
 
 mod transitions;
@@ -54,7 +55,12 @@ pub struct Rebuild {
     cooperative_tag: bool,
     first_ms: Option<i64>,
     last_ms: i64,
+    /// The lines' parts in the conversation (the space-time diagram), at most `MAX_TALK`.
+    talk: Vec<Talk>,
 }
+
+/// The most conversation kept per group (the diagram draws far fewer).
+pub const MAX_TALK: usize = 20_000;
 
 fn why(e: &Event, cause: Option<Cause>, member: Option<&str>) -> Why {
     Why { ts: e.ts, cause, member: member.map(str::to_string), file: e.file, line: e.line }
@@ -79,6 +85,7 @@ impl Rebuild {
             cooperative_tag: false,
             first_ms: None,
             last_ms: 0,
+            talk: Vec::new(),
         }
     }
 
@@ -270,14 +277,27 @@ impl Rebuild {
         }
     }
 
+    fn note(&mut self, t: Talk) {
+        if self.talk.len() < MAX_TALK {
+            self.talk.push(t);
+        }
+    }
+
     /// Takes one event of this group.
     pub fn feed(&mut self, e: &Event) {
         self.first_ms = Some(self.first_ms.map_or(e.ts, |f| f.min(e.ts)));
         self.last_ms = self.last_ms.max(e.ts);
         if e.who.is_broker {
-            return self.feed_broker(e);
+            self.feed_broker(e);
+            if let Some(said) = talk::of_broker(&e.ev) {
+                self.note(talk::talk(e, By::Broker(e.who.broker), said));
+            }
+            return;
         }
         let p = self.roster.client_process(&e.who, e.file, e.ts);
+        if let Some(said) = talk::of_member(&e.ev) {
+            self.note(talk::talk(e, By::Member(p.clone()), said));
+        }
         let st = self.procs.entry(p.clone()).or_default();
         st.last_client_ts = Some(e.ts);
         let member = st.member.clone();
@@ -512,6 +532,26 @@ impl Rebuild {
         for g in &mut generations {
             g.members.sort();
         }
+        // a file without client ids: its process is named by its member id's client part
+        let renames: BTreeMap<String, String> = self
+            .roster
+            .processes
+            .values()
+            .filter(|p| p.name.starts_with("file-"))
+            .filter_map(|p| {
+                p.member_ids
+                    .first()
+                    .map(|m| (p.name.clone(), super::members::client_of_member_id(m).unwrap_or(m).to_string()))
+            })
+            .collect();
+        let mut talk = std::mem::take(&mut self.talk);
+        for t in &mut talk {
+            if let By::Member(n) = &mut t.by {
+                if let Some(to) = renames.get(n) {
+                    *n = to.clone();
+                }
+            }
+        }
         Group {
             group_id: self.group,
             members: self.roster.members.into_values().collect(),
@@ -527,17 +567,15 @@ impl Rebuild {
                 .processes
                 .into_values()
                 .map(|mut p| {
-                    // a file without client ids: name the process by its member id's client part
-                    if p.name.starts_with("file-") {
-                        if let Some(m) = p.member_ids.first() {
-                            p.name = super::members::client_of_member_id(m).unwrap_or(m).to_string();
-                        }
+                    if let Some(to) = renames.get(&p.name) {
+                        p.name = to.clone();
                     }
                     p
                 })
                 .collect(),
             first_ms: self.first_ms.unwrap_or(0),
             last_ms: self.last_ms,
+            talk,
         }
     }
 }

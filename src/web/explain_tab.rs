@@ -39,6 +39,23 @@ thread_local! {
     static FILES: RefCell<Vec<web_sys::File>> = const { RefCell::new(Vec::new()) };
     /// Bumped by every run and by Stop: a run that sees another number stops.
     static RUN: Cell<u64> = const { Cell::new(0) };
+    /// (bytes read, bytes in all) while a run reads: kept here, not in the tab's state, so a
+    /// tab opened again mid-read still shows the progress line.
+    static READING: Cell<Option<(u64, u64)>> = const { Cell::new(None) };
+    /// Redraws the tab that is open (none while another tab is).
+    static REDRAW: RefCell<Option<Callback<()>>> = const { RefCell::new(None) };
+}
+
+fn redraw() {
+    let cb = REDRAW.with(|r| r.borrow().clone());
+    if let Some(cb) = cb {
+        cb.emit(());
+    }
+}
+
+fn set_reading(r: Option<(u64, u64)>) {
+    READING.set(r);
+    redraw();
 }
 
 #[derive(Properties, PartialEq)]
@@ -159,9 +176,15 @@ fn dropped_files(e: &DragEvent) -> Option<web_sys::FileList> {
 #[function_component]
 pub fn ExplainTab(props: &ExplainProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
-    let shown = use_state(|| SHOWN.with(|s| s.borrow().clone()));
-    // (bytes read, bytes in all) while reading
-    let reading = use_state(|| None::<(u64, u64)>);
+    {
+        // a run that goes on while another tab is open redraws this tab when it is back
+        let force = use_force_update();
+        use_effect_with((), move |_| {
+            REDRAW.with(|r| *r.borrow_mut() = Some(Callback::from(move |_| force.force_update())));
+            || REDRAW.with(|r| *r.borrow_mut() = None)
+        });
+    }
+    let shown = SHOWN.with(|s| s.borrow().clone());
     let files = use_state(|| FILES.with(|f| f.borrow().clone()));
     let dragging = use_state(|| false);
     let area = use_node_ref();
@@ -174,15 +197,12 @@ pub fn ExplainTab(props: &ExplainProps) -> Html {
             }
         });
     }
-    let show = {
-        let shown = shown.clone();
-        Callback::from(move |s: Shown| {
-            SHOWN.with(|x| *x.borrow_mut() = s.clone());
-            shown.set(s);
-        })
-    };
+    let show = Callback::from(move |s: Shown| {
+        SHOWN.with(|x| *x.borrow_mut() = s);
+        redraw();
+    });
     let start = {
-        let (area, reading, show) = (area.clone(), reading.clone(), show.clone());
+        let (area, show) = (area.clone(), show.clone());
         Callback::from(move |chosen: Vec<web_sys::File>| {
             let text = area.cast::<web_sys::HtmlTextAreaElement>().map(|a| a.value()).unwrap_or_default();
             TEXT.with(|t| *t.borrow_mut() = text.clone());
@@ -199,27 +219,27 @@ pub fn ExplainTab(props: &ExplainProps) -> Html {
             RUN.set(run);
             let done = Rc::new(Cell::new(0u64));
             let total = total as u64;
-            reading.set(Some((0, total)));
+            set_reading(Some((0, total)));
             let progress: Rc<dyn Fn(u64)> = {
-                let (reading, done) = (reading.clone(), done.clone());
+                let done = done.clone();
                 let last = Cell::new(0.0);
                 Rc::new(move |n: u64| {
                     done.set(done.get() + n);
                     // a redraw a few times a second is enough
                     if now_ms() - last.get() > 150.0 {
                         last.set(now_ms());
-                        reading.set(Some((done.get(), total)));
+                        set_reading(Some((done.get(), total)));
                     }
                 })
             };
-            let (reading, show) = (reading.clone(), show.clone());
+            let show = show.clone();
             let pasted = tr(lang, "explain.pasted").to_string();
             yew::platform::spawn_local(async move {
                 let out = explain(text, pasted, chosen, run, progress).await;
                 if RUN.get() != run {
                     return;
                 }
-                reading.set(None);
+                READING.set(None);
                 show.emit(out.map_or(Shown::Cancelled, |o| Shown::Explained(Rc::new(o))));
             });
         })
@@ -271,16 +291,15 @@ pub fn ExplainTab(props: &ExplainProps) -> Html {
         Callback::from(move |_: MouseEvent| start.emit((*files).clone()))
     };
     let on_stop = {
-        let reading = reading.clone();
         let show = show.clone();
         Callback::from(move |_: MouseEvent| {
             RUN.set(RUN.get() + 1);
-            reading.set(None);
+            READING.set(None);
             show.emit(Shown::Cancelled);
         })
     };
     let on_clear = {
-        let (area, files, show, reading) = (area.clone(), files.clone(), show.clone(), reading.clone());
+        let (area, files, show) = (area.clone(), files.clone(), show.clone());
         Callback::from(move |_: MouseEvent| {
             RUN.set(RUN.get() + 1);
             if let Some(a) = area.cast::<web_sys::HtmlTextAreaElement>() {
@@ -289,7 +308,7 @@ pub fn ExplainTab(props: &ExplainProps) -> Html {
             TEXT.with(|t| t.borrow_mut().clear());
             FILES.with(|f| f.borrow_mut().clear());
             files.set(Vec::new());
-            reading.set(None);
+            READING.set(None);
             show.emit(Shown::Nothing);
         })
     };
@@ -312,7 +331,8 @@ pub fn ExplainTab(props: &ExplainProps) -> Html {
         }
     };
     let message = |key: &str, text: String| html! { <p id="explain-message" class="notice" role="status" data-problem={key.to_string()}>{ text }</p> };
-    let body = match &*shown {
+    let reading = READING.get();
+    let body = match &shown {
         Shown::Nothing => html! {},
         Shown::Empty => message("empty", tr(lang, "explain.empty").to_string()),
         Shown::Cancelled => message("cancelled", tr(lang, "explain.cancelled").to_string()),
@@ -357,7 +377,7 @@ pub fn ExplainTab(props: &ExplainProps) -> Html {
                     </ul>
                 }
             </div>
-            if let Some((done, total)) = *reading {
+            if let Some((done, total)) = reading {
                 <p id="explain-progress" class="notice" role="status">
                     { trf(lang, "explain.reading", &[&(done / 1_000_000), &(total / 1_000_000).max(1), &(done * 100 / total.max(1))]) }{" "}
                     <button id="explain-stop" onclick={on_stop}>{ tr(lang, "explain.cancel") }</button>

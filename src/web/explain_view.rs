@@ -132,6 +132,7 @@ fn group_view(
             { replay_buttons }
             { diagnoses(g, lang) }
             { timeline(i, g, lang) }
+            { super::explain_spacetime::spacetime_view(i, g, lang) }
             { rebalances(g, r, &names, lang) }
             { generations(i, g, &names, lang) }
             { members(g, &names, lang) }

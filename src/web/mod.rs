@@ -8,6 +8,7 @@ mod compare_view;
 mod config_panel;
 mod course;
 mod event_log;
+mod explain_spacetime;
 mod explain_tab;
 mod explain_view;
 mod fault_menu;

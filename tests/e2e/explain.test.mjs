@@ -184,3 +184,81 @@ test('window.groupscope.explain returns the groups as the CLI\'s --json prints t
     assert.match(err, /text must be a string/);
   });
 });
+
+// The labels of the first diagram that overlap, the smallest font, whether it scrolls in its box.
+const measure = (page) => page.$eval('#explain-spacetime-0', (f) => {
+  const box = f.querySelector('.st-scroll');
+  const rects = [...f.querySelectorAll('.st-scroll .st-label')].map((t) => t.getBBox());
+  let overlaps = 0;
+  for (let i = 0; i < rects.length; i++) for (let j = i + 1; j < rects.length; j++) {
+    const [a, b] = [rects[i], rects[j]];
+    if (a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5 && a.y < b.y + b.height - 0.5 && b.y < a.y + a.height - 0.5) overlaps++;
+  }
+  const fonts = [...f.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize));
+  return { overlaps, labels: rects.length, scrolls: box.scrollWidth > box.clientWidth, page: document.documentElement.scrollWidth, smallest: Math.min(...fonts) };
+});
+
+// The space-time diagram of a logged run: a lane per member and for the coordinator, the
+// logged JoinGroup / SyncGroup requests and answers as arrows; on a phone it scrolls inside
+// its box (not the page) and no two labels overlap; in Chinese the coordinator is 协调者.
+test('the space-time diagram of a pasted log: member and coordinator lanes, requests and answers (en and zh, 1440 and 390 px)', async () => {
+  for (const lang of ['en', 'zh']) {
+    await withPage(async ({ page }) => {
+      await page.click('#tab-explain');
+      await paste(page, pasted('session-timeout'));
+      const fig = await page.waitForSelector('#explain-spacetime-0');
+      assert.equal(await fig.getAttribute('data-lanes'), 'consumer-demo-1|consumer-demo-2|consumer-demo-3|coordinator 1');
+      const names = await page.$$eval('#explain-spacetime-0 .st-lane-name', (ts) => ts.map((t) => t.lastChild.textContent));
+      assert.deepEqual(names.slice(0, 3).map((n) => n.replace(/…$/, '')), ['consumer-demo-1', 'consumer-demo-2', 'consumer-demo-3']);
+      assert.equal(names[3], lang === 'zh' ? '协调者 1' : 'coordinator 1');
+      const count = (label) => page.locator(`#explain-spacetime-0 .st-arrow[data-label="${label}"]`).count();
+      assert.equal(await count('JoinGroup · gen 1'), 3, 'generation 1 answers all three');
+      assert.equal(await count('JoinGroup · gen 2'), 2, 'generation 2 answers the two left');
+      assert.ok((await count('JoinGroup')) >= 5, 'each member sends JoinGroup');
+      assert.equal(await page.locator('#explain-spacetime-0 .st-mark[data-label="consumer-demo-3: session timeout"]').count(), 1);
+      if (lang === 'zh') assert.match(await fig.textContent(), /第 1 代/);
+      for (const [w, h] of [[1440, 900], [390, 844]]) {
+        await page.setViewportSize({ width: w, height: h });
+        await fig.scrollIntoViewIfNeeded();
+        await fig.screenshot({ path: join(ARTIFACTS, `explain-spacetime-${w}-${lang}.png`) });
+        const m = await measure(page);
+        assert.equal(m.overlaps, 0, `no two of the ${m.labels} labels overlap at ${w} px`);
+        assert.ok(m.smallest >= 10.5, `labels stay legible (${m.smallest} px)`);
+        assert.ok(m.page <= w, `the page does not scroll sideways at ${w} px (${m.page})`);
+        if (w === 390) assert.ok(m.scrolls, 'the diagram scrolls inside its box on a phone');
+      }
+      // the consumer protocol's long state names (RECONCILING → ACKNOWLEDGING) keep their room too
+      await paste(page, pasted('consumer-protocol'));
+      await page.waitForFunction(() => document.querySelector('#explain-spacetime-0')?.dataset.lanes.startsWith('consumer-demo-1|consumer-demo-2|coordinator 1'));
+      const cp = await measure(page);
+      assert.equal(cp.overlaps, 0, `no two of the ${cp.labels} consumer-protocol labels overlap`);
+      assert.ok(await page.locator('#explain-spacetime-0 .st-arrow[data-label="heartbeat · epoch 4"]').count() >= 2);
+    }, { path: `?lang=${lang}`, viewport: { width: 1440, height: 900 } });
+  }
+});
+
+// A large paste is read in slices; opening another tab meanwhile and coming back shows the
+// progress line (or, once done, the result) — the progress lives outside the tab's state.
+test('switching tabs while a large paste is read keeps the progress line and the result comes', async () => {
+  const filler = '2024-05-01 09:00:00,000 INFO [http-nio-8080-exec-1] o.a.c.c.C.[Tomcat].[localhost] GET /orders/42 200 12ms\n'.repeat(150000);
+  const text = filler + pasted('session-timeout');
+  await withPage(async ({ page }) => {
+    await page.click('#tab-explain');
+    await page.$eval('#explain-text', (a, t) => { a.value = t; }, text);
+    await page.click('#explain-run');
+    await page.waitForSelector('#explain-progress');
+    // the tabs are pressed from the page itself, between two slices of the read
+    await page.evaluate(() => document.querySelector('#tab-sim').click());
+    await page.waitForSelector('#explain', { state: 'detached' });
+    await page.evaluate(() => document.querySelector('#tab-explain').click());
+    const t0 = Date.now();
+    const seen = await page.waitForSelector('#explain-progress, #explain-summary', { timeout: 20000 });
+    console.log(`the tab was back with its line in ${Date.now() - t0} ms (it puts the 15 MB paste back in its text box)`);
+    const id = await seen.getAttribute('id');
+    if (id === 'explain-progress') assert.match(await seen.textContent(), /Reading the logs: \d+ of \d+ MB \(\d+ %\)/);
+    console.log(`back on the tab: ${id === 'explain-progress' ? await seen.textContent() : 'already explained'}`);
+    await page.waitForSelector('#explain-spacetime-0', { timeout: 60000 });
+    assert.equal(await page.locator('#explain-progress').count(), 0, 'the progress line goes when the result is shown');
+    assert.equal(await page.locator('.explain-timeline .rb-mark').count(), 2);
+  });
+});
