@@ -153,6 +153,9 @@ pub fn routine_message(label: &str) -> bool {
     let error = label.contains('_') || label.contains("→");
     match api {
         "Heartbeat" | "OffsetCommit" | "OffsetFetch" => !error,
+        // `Fetch orders-0,orders-3`, `Fetch ← 12 records`: routine, but not a
+        // NOT_LEADER_OR_FOLLOWER (a topic name may hold '_', so only errors count).
+        "Fetch" => !label.contains("→") && !label.contains("NOT_LEADER_OR_FOLLOWER") && !label.contains("UNKNOWN_TOPIC"),
         "ConsumerGroupHeartbeat" => !error && !label.contains("owned=") && !label.contains("leave") && !label.contains('-'),
         _ => false,
     }

@@ -144,6 +144,10 @@ pub struct AsyncConsumer {
     /// In-flight OffsetCommits the simulated application sent itself, by correlation.
     #[serde(default)]
     pub app_commits: BTreeMap<u64, CommitMode>,
+    /// Fetches to the partition leaders and the records they returned
+    /// (`FetchRequestManager`, in the background thread).
+    #[serde(default)]
+    pub fetcher: super::fetcher::Fetcher,
 }
 
 impl AsyncConsumer {
@@ -175,6 +179,7 @@ impl AsyncConsumer {
             last_poll: 0,
             next_auto_commit: 0,
             app_commits: BTreeMap::new(),
+            fetcher: Default::default(),
         }
     }
 
@@ -302,13 +307,27 @@ impl AsyncConsumer {
                 self.commit_positions(ctx, c, false, out);
             }
         }
-        super::poll_loop::fetch_and_process(ctx, &self.config, &self.owned, &mut self.positions, &mut self.main, out);
+        let (f, main) = self.fetching();
+        super::poll_loop::fetch_and_process(ctx, f, main, out);
+    }
+
+    /// The poll loop's view of this consumer.
+    fn fetching(&mut self) -> (super::poll_loop::Fetching<'_>, &mut MainThread) {
+        let f = super::poll_loop::Fetching {
+            config: &self.config,
+            owned: &self.owned,
+            positions: &mut self.positions,
+            fetcher: &mut self.fetcher,
+            connections: &self.link.connections,
+        };
+        (f, &mut self.main)
     }
 
     /// Records of the owned partitions that have a position, while the group
     /// work runs (`poll_loop::fetch_while_waiting_for_group`).
     fn fetch_while_waiting_for_group(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        super::poll_loop::fetch_while_waiting_for_group(ctx, &self.config, &self.owned, &mut self.positions, false, &mut self.main, out);
+        let (f, main) = self.fetching();
+        super::poll_loop::fetch_while_waiting_for_group(ctx, f, false, main, out);
     }
 
     /// Reconciliation (`maybeReconcile`, `revokeAndAssign`; facts E4): commit if

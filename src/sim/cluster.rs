@@ -150,6 +150,11 @@ impl Cluster {
         self.topics.get(topic).map_or(0, |t| t.partitions.len() as i32)
     }
 
+    /// The leader of a topic partition (`None`: offline or unknown).
+    pub fn leader_of(&self, tp: &TopicPartition) -> Option<u32> {
+        self.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize)).and_then(|p| p.leader)
+    }
+
     pub fn end_offset(&self, tp: &TopicPartition) -> i64 {
         self.topics
             .get(&tp.topic)

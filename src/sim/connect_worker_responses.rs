@@ -87,7 +87,7 @@ impl ConnectWorker {
             }
             Response::SyncGroup { error: Errors::NONE, connect_assignment, .. } => self.on_synced(ctx, connect_assignment, out),
             Response::Heartbeat { error } => self.on_heartbeat(ctx, error, f.generation, out),
-            Response::LeaveGroup { .. } | Response::OffsetCommit { .. } | Response::OffsetFetch { .. } | Response::ConsumerGroupHeartbeat(_) => {}
+            Response::LeaveGroup { .. } | Response::OffsetCommit { .. } | Response::OffsetFetch { .. } | Response::ConsumerGroupHeartbeat(_) | Response::Fetch { .. } => {}
             Response::JoinGroup(_) | Response::SyncGroup { .. } => self.join_or_sync_failed(ctx, &f.api, Some(error), out),
         }
     }

@@ -140,6 +140,9 @@ pub struct ClassicConsumer {
     /// (UNJOINED, PREPARING_REBALANCE): it acts when the thread is enabled again.
     #[serde(default)]
     pub poll_timeout_pending: bool,
+    /// Fetches to the partition leaders and the records they returned.
+    #[serde(default)]
+    pub fetcher: super::fetcher::Fetcher,
 }
 
 impl ClassicConsumer {
@@ -194,6 +197,7 @@ impl ClassicConsumer {
             deferred_join: None,
             deferred_assignment: None,
             poll_timeout_pending: false,
+            fetcher: Default::default(),
         }
     }
 
@@ -396,13 +400,28 @@ impl ClassicConsumer {
     /// member's are all pending revocation (`poll_loop::fetch_while_waiting_for_group`).
     fn fetch_while_rebalancing(&mut self, ctx: &mut Ctx, out: &mut Out) {
         let eager = self.rebalance_protocol == RebalanceProtocol::EAGER;
-        super::poll_loop::fetch_while_waiting_for_group(ctx, &self.config, &self.owned, &mut self.positions, eager, &mut self.main, out);
+        let (f, main) = self.fetching();
+        super::poll_loop::fetch_while_waiting_for_group(ctx, f, eager, main, out);
     }
 
-    /// Fetches from the owned partitions that have a position and starts
-    /// processing the batch (or idles briefly when there is nothing new).
+    /// The poll loop's view of this consumer.
+    fn fetching(&mut self) -> (super::poll_loop::Fetching<'_>, &mut MainThread) {
+        let f = super::poll_loop::Fetching {
+            config: &self.config,
+            owned: &self.owned,
+            positions: &mut self.positions,
+            fetcher: &mut self.fetcher,
+            connections: &self.connections,
+        };
+        (f, &mut self.main)
+    }
+
+    /// Takes the fetched records of the owned partitions, fetches more from
+    /// their leaders and starts processing the batch (or waits when there is
+    /// nothing new).
     fn fetch_and_process(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        super::poll_loop::fetch_and_process(ctx, &self.config, &self.owned, &mut self.positions, &mut self.main, out);
+        let (f, main) = self.fetching();
+        super::poll_loop::fetch_and_process(ctx, f, main, out);
     }
 
     pub(crate) fn commit_positions(&mut self, ctx: &Ctx, coordinator: u32, for_join_prepare: bool, out: &mut Out) -> u64 {

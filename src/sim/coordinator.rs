@@ -59,6 +59,7 @@ fn error_response(request: &Request, error: Errors) -> Response {
         Request::OffsetCommit { offsets, .. } => Response::OffsetCommit { error, offsets: offsets.clone() },
         Request::OffsetFetch { .. } => Response::OffsetFetch { error, offsets: Vec::new() },
         Request::ConsumerGroupHeartbeat(_) => super::consumer_group_heartbeat::heartbeat_error(error),
+        Request::Fetch { .. } => Response::Fetch { error, partitions: Vec::new() },
     }
 }
 
@@ -72,6 +73,7 @@ fn group_of(request: &Request) -> &str {
         | Request::OffsetCommit { group_id, .. }
         | Request::OffsetFetch { group_id, .. } => group_id,
         Request::ConsumerGroupHeartbeat(r) => &r.group_id,
+        Request::Fetch { .. } => "",
     }
 }
 
@@ -151,7 +153,7 @@ impl GroupCoordinator {
                 let response = shard.fetch_offsets(&group_id, &partitions);
                 respond(out, from, correlation, response);
             }
-            Request::FindCoordinator { .. } => unreachable!("brokers answer FindCoordinator themselves"),
+            Request::FindCoordinator { .. } | Request::Fetch { .. } => unreachable!("brokers answer FindCoordinator and Fetch themselves"),
         }
     }
 

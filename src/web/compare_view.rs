@@ -93,7 +93,7 @@ pub fn CompareView() -> Html {
                         <div class="pane" data-variant={lane.name.clone()}>
                             <h3>{ crate::view::compare_text::variant_name(&lane.name, lang) }</h3>
                             <p class="state">{ g.map(|g| format!("{} · {} {}", if g.state == "(no group yet)" { tr(lang, "group.none").to_string() } else { g.state }, tr(lang, "compare.generation"), g.generation)).unwrap_or_default() }</p>
-                            { topology(&lane.world, lang, None, &[], noop_mouse.clone(), noop_key.clone(), None) }
+                            { topology(&lane.world, lang, None, &[], noop_mouse.clone(), noop_key.clone(), None, false) }
                         </div>
                     }
                 }) }

@@ -68,12 +68,18 @@ fn label(x: f64, y: f64, class: &'static str, text: &str, px: f64, bold: bool, m
 /// In the compact drawing of a large group the nodes are redrawn only when
 /// `nodes` (a version and the player) says so; the messages every frame.
 /// Without `nodes` everything is drawn every time.
-pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, highlights: &[String], on_press: Callback<MouseEvent>, on_key: Callback<KeyboardEvent>, nodes: Option<(u64, &SharedPlayer)>) -> Html {
+/// `show_fetches`: draw the consumers' Fetches to partition leaders (one
+/// message per consumer and broker, so a hundred members stay light).
+#[allow(clippy::too_many_arguments)]
+pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, highlights: &[String], on_press: Callback<MouseEvent>, on_key: Callback<KeyboardEvent>, nodes: Option<(u64, &SharedPlayer)>, show_fetches: bool) -> Html {
     let is_sel = |s: Selection| selected == Some(&s);
     let brokers = view::brokers(world);
     let large = view::is_large(world);
     let reduced = super::prefs::reduced_motion();
-    let messages = view::messages(world);
+    let mut messages = view::messages(world);
+    if !show_fetches {
+        messages.retain(|m| m.api != "Fetch");
+    }
     let node_layer = if let Some((version, player)) = nodes.filter(|_| large) {
         let (player, selected, highlights) = (player.clone(), selected.cloned(), highlights.to_vec());
         cached(version, move || node_layer(&player.0.borrow().world, lang, selected.as_ref(), &highlights))
