@@ -165,8 +165,10 @@ pub fn routine_message(label: &str) -> bool {
 /// is quiet instead of repeating an old event as if it had just happened.
 pub const QUIET_MS: crate::sim::Millis = 10_000;
 
-/// How far back the caption looks for an event worth a sentence.
-const CAPTION_LOOKBACK: usize = 5000;
+/// How far back the caption looks for an event worth a sentence (routine
+/// fetches to partition leaders are most of a settled group's events: a
+/// minute of the demo is about 7,000).
+const CAPTION_LOOKBACK: usize = 20_000;
 
 /// The caption under the drawing: the newest event worth a sentence (routine
 /// keep-alives and commits passed over), with its time. When nothing but
