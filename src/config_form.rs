@@ -2,7 +2,7 @@
 //! of a scenario (the first group and topic, where a scenario has several),
 //! under Kafka's config names. Everything else is edited in the JSON.
 
-use crate::sim::config::{CommitMode, GroupProtocol};
+use crate::sim::scenario::config::{CommitMode, GroupProtocol};
 use crate::sim::Scenario;
 
 /// A field: its Kafka name (or scenario name), and its English and Chinese help.
@@ -105,7 +105,8 @@ pub fn set_commit_mode(s: &mut Scenario, mode: &str) -> Result<(), String> {
         "none" => CommitMode::None,
         "sync" => CommitMode::Sync,
         "async" => CommitMode::Async,
-        _ => return Err(format!("simulated.commit.mode: '{mode}' is not none, sync or async")),
+        "before" => CommitMode::Before,
+        _ => return Err(format!("simulated.commit.mode: '{mode}' is not none, sync, async or before")),
     };
     for g in &mut s.groups {
         g.config.commit_mode = m;
@@ -130,7 +131,7 @@ pub fn get(s: &Scenario, key: &str) -> Option<u64> {
     })
 }
 
-fn group(s: &mut Scenario) -> Result<&mut crate::sim::config::ConsumerConfig, String> {
+fn group(s: &mut Scenario) -> Result<&mut crate::sim::scenario::config::ConsumerConfig, String> {
     s.groups.first_mut().map(|g| &mut g.config).ok_or_else(|| "the scenario has no group".to_string())
 }
 

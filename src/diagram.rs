@@ -1,7 +1,7 @@
 //! State-machine diagrams drawn from the same transition tables the core
 //! enforces, with the current state and the last transition's trigger.
 
-use crate::sim::classic_group::ClassicGroupState;
+use crate::sim::coordinator::classic::ClassicGroupState;
 use crate::sim::trace::{EventKind, Machine};
 use crate::sim::World;
 
@@ -107,7 +107,7 @@ pub fn consumer_group(world: &World, group_id: &str) -> StateDiagram {
 /// The diagram for `group_id`: its protocol's machine.
 pub fn for_group(world: &World, group_id: &str) -> StateDiagram {
     let consumer_protocol = world.consumer_group(group_id).is_some()
-        || world.scenario.groups.iter().any(|g| g.group_id == group_id && g.config.group_protocol == crate::sim::config::GroupProtocol::Consumer);
+        || world.scenario.groups.iter().any(|g| g.group_id == group_id && g.config.group_protocol == crate::sim::scenario::config::GroupProtocol::Consumer);
     if consumer_protocol {
         consumer_group(world, group_id)
     } else {

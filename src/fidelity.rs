@@ -141,8 +141,8 @@ pub const NOTES: &[Note] = &[
     },
     Note {
         area: "offsets",
-        en: "simulated.commit.mode is not a Kafka config but the simulated application's own code: commitSync() or commitAsync() after each batch, or no commit. The application catches every commit exception, logs it and polls again; a commitAsync() while the coordinator is unknown fails to its callback instead of waiting for the coordinator lookup.",
-        zh: "simulated.commit.mode 不是 Kafka 的配置，而是模拟应用自己的代码：每处理完一批消息后调用 commitSync() 或 commitAsync()，或者根本不提交。应用会捕获所有提交异常，记录日志后继续 poll；在协调者未知时调用的 commitAsync() 会直接以失败通知回调，而不是等待查找协调者。",
+        en: "simulated.commit.mode is not a Kafka config but the simulated application's own code: commitSync() or commitAsync() after each batch, commitAsync() before processing each batch (before), or no commit. The application catches every commit exception, logs it and polls again; a commitAsync() while the coordinator is unknown fails to its callback instead of waiting for the coordinator lookup.",
+        zh: "simulated.commit.mode 不是 Kafka 的配置，而是模拟应用自己的代码：每处理完一批消息后调用 commitSync() 或 commitAsync()，在处理每批之前调用 commitAsync()（before），或者根本不提交。应用会捕获所有提交异常，记录日志后继续 poll；在协调者未知时调用的 commitAsync() 会直接以失败通知回调，而不是等待查找协调者。",
     },
     Note {
         area: "network",

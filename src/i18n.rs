@@ -75,7 +75,7 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("tab.lessons", "Lessons", "课程"),
     ("tab.compare", "Side by side", "并排对比"),
     ("compare.pick", "comparison", "对比"),
-    ("compare.hint", "The same scenario and the same faults under each configuration, at the same simulated time. A fault you inject here reaches every run at once. Metrics are computed by the simulation core (see the README for their exact definitions).", "同一个场景、同样的故障，在每种配置下于同一模拟时刻运行。在这里注入的故障会同时作用于每一次运行。各项指标由模拟内核计算（确切定义见 README）。"),
+    ("compare.hint", "The same scenario and the same faults under each configuration, at the same simulated time. Play, Step and the timeline above drive all panes; a fault you inject here reaches every run at once. Metrics are computed by the simulation core (see the README for their exact definitions).", "同一个场景、同样的故障，在每种配置下于同一模拟时刻运行。上方的播放、单步和时间轴同时驱动所有窗格；在这里注入的故障会同时作用于每一次运行。各项指标由模拟内核计算（确切定义见 README）。"),
     ("compare.generation", "generation/epoch", "代/纪元"),
     ("compare.metrics", "Metrics so far", "目前的指标"),
     ("compare.variant", "configuration", "配置"),

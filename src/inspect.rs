@@ -213,8 +213,8 @@ pub fn actions(world: &World, sel: &Selection) -> Vec<Fault> {
                 vec![
                     Fault::CrashConsumer { consumer },
                     Fault::CloseConsumer { consumer },
-                    Fault::CloseConsumerWithOptions { consumer, operation: crate::sim::close_options::GroupMembershipOperation::LEAVE_GROUP },
-                    Fault::CloseConsumerWithOptions { consumer, operation: crate::sim::close_options::GroupMembershipOperation::REMAIN_IN_GROUP },
+                    Fault::CloseConsumerWithOptions { consumer, operation: crate::sim::client::close_options::GroupMembershipOperation::LEAVE_GROUP },
+                    Fault::CloseConsumerWithOptions { consumer, operation: crate::sim::client::close_options::GroupMembershipOperation::REMAIN_IN_GROUP },
                     Fault::RestartConsumerAs { consumer, static_member: !is_static },
                     Fault::PauseConsumer { consumer, duration_ms: 10_000 },
                     Fault::SlowProcessing { consumer, ms_per_record: 1_000 },
@@ -286,7 +286,7 @@ pub fn actions(world: &World, sel: &Selection) -> Vec<Fault> {
 /// A Connect worker: crash or restart it, fail a running task, restart
 /// failed tasks or a connector (the REST API), add a worker.
 fn worker_actions(world: &World, idx: u32) -> Vec<Fault> {
-    use crate::sim::connect_worker::State;
+    use crate::sim::connect::worker::State;
     let w = &world.workers[&idx];
     let group = w.group_id.clone();
     if !w.alive {

@@ -56,9 +56,14 @@ fn blame(input: &Value, path: &serde_path_to_error::Path, message: &str) -> Opti
         Value::Null => complaint.starts_with("null"),
         Value::Number(n) => complaint.starts_with(&format!("integer `{n}`")) || complaint.starts_with("floating point"),
     };
-    let mut keys = object.iter().filter(|(k, v)| k.as_str() != "type" && fits(v)).map(|(k, _)| k);
+    // A key whose value fits, or an element of an array value (`partitions[0]`).
+    let mut keys = object.iter().filter(|(k, _)| k.as_str() != "type").flat_map(|(k, v)| match v {
+        Value::Array(xs) if !fits(v) => xs.iter().enumerate().filter(|(_, x)| fits(x)).map(|(i, _)| format!("{k}[{i}]")).collect::<Vec<_>>(),
+        _ if fits(v) => vec![k.clone()],
+        _ => Vec::new(),
+    });
     match (keys.next(), keys.next()) {
-        (Some(k), None) => Some(k.clone()),
+        (Some(k), None) => Some(k),
         _ => None,
     }
 }

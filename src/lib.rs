@@ -12,6 +12,7 @@ pub mod connect;
 pub mod diagram;
 pub mod examples;
 pub mod explain;
+pub mod fault_words;
 pub mod fidelity;
 pub mod i18n;
 pub mod inspect;

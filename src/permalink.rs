@@ -12,7 +12,7 @@ use crate::player::Player;
 use crate::sim::{Fault, Millis, Scenario};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use crate::sim::config::{BrokerConfig, ConsumerConfig, NetworkConfig};
+use crate::sim::scenario::config::{BrokerConfig, ConsumerConfig, NetworkConfig};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -149,8 +149,8 @@ impl Permalink {
             return Err(format!("the link is from format version {}, this GroupScope reads version {VERSION}", link.v));
         }
         link.scenario.validate().map_err(|e| crate::json::under("scenario", &e))?;
-        crate::sim::fault_check::check_faults(&link.scenario, &link.script, "script")?;
-        crate::sim::limits::check_seek(link.at as f64).map_err(|e| e.replacen("seek", "at", 1))?;
+        crate::sim::fault::check::check_faults(&link.scenario, &link.script, "script")?;
+        crate::sim::scenario::limits::check_seek(link.at as f64).map_err(|e| e.replacen("seek", "at", 1))?;
         Ok(link)
     }
 

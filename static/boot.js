@@ -122,12 +122,17 @@ if (welcome) {
 
 init(new URL('../pkg/groupscope_bg.wasm', import.meta.url)).then(() => {
   // A small API for page authors (documented in the README).
-  const { assign, load, play, pause, step, seek, setSpeed, inject, state } = gs;
+  const { assign, load, play, pause, step, seek, setSpeed, inject, state, explain } = gs;
   const api = { assign, load, play, pause, step, seek, setSpeed, inject };
   for (const k of Object.keys(api)) api[k] = guarded(api[k]);
   const readState = guarded(state);
+  const readExplain = guarded(explain);
   window.groupscope = Object.assign(window.groupscope || {}, api, {
     state: () => JSON.parse(readState()),
+    explain: (text) => {
+      if (typeof text !== 'string') throw new TypeError('groupscope.explain(text): text must be a string of log lines');
+      return JSON.parse(readExplain(text));
+    },
   });
   setInterval(saveRun, 1000);
 }).catch((e) => {

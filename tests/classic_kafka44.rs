@@ -5,7 +5,7 @@
 mod common;
 
 use common::TestWorld;
-use groupscope::sim::classic_group::ClassicGroupState::*;
+use groupscope::sim::coordinator::classic::ClassicGroupState::*;
 use groupscope::sim::trace::{Callback, EventKind, Machine};
 use groupscope::sim::{Fault, NodeId, Scenario};
 
@@ -142,7 +142,7 @@ fn close_during_a_rebalance_calls_on_partitions_lost_and_commits_nothing() {
     t.sleep(15_000);
     assert!(!t.owned(1).is_empty());
     t.inject(Fault::AddConsumer { group: "demo".into() });
-    t.sleep_until(10_000, |t| t.consumer(1).state == groupscope::sim::consumer::MemberState::PREPARING_REBALANCE);
+    t.sleep_until(10_000, |t| t.consumer(1).state == groupscope::sim::client::abstract_coordinator::MemberState::PREPARING_REBALANCE);
     let owned = t.consumer(1).owned.clone();
     assert!(!owned.is_empty(), "a cooperative member keeps its partitions while rebalancing");
     let at = t.world.now;
@@ -444,8 +444,9 @@ fn a_failed_heartbeat_is_retried_after_the_retry_backoff_not_a_full_interval() {
 #[test]
 fn heartbeat_response_handler_acts_on_fenced_instance_id_only_if_the_generation_is_unchanged() {
     use groupscope::sim::cluster::Cluster;
-    use groupscope::sim::config::{BrokerConfig, ConsumerConfig};
-    use groupscope::sim::consumer::{ClassicConsumer, InFlight, MemberState};
+    use groupscope::sim::scenario::config::{BrokerConfig, ConsumerConfig};
+    use groupscope::sim::client::abstract_coordinator::{InFlight, MemberState};
+    use groupscope::sim::client::classic::ClassicConsumer;
     use groupscope::sim::ctx::Ctx;
     use groupscope::sim::message::Response;
     use groupscope::sim::out::Out;

@@ -5,9 +5,9 @@ mod common;
 
 use common::TestWorld;
 use groupscope::java;
-use groupscope::sim::classic_group::ClassicGroupState::{self, *};
-use groupscope::sim::config::ConsumerConfig;
-use groupscope::sim::consumer::MemberState;
+use groupscope::sim::coordinator::classic::ClassicGroupState::{self, *};
+use groupscope::sim::scenario::config::ConsumerConfig;
+use groupscope::sim::client::abstract_coordinator::MemberState;
 use groupscope::sim::trace::{trace_hash, Callback, EventKind};
 use groupscope::sim::{Fault, Scenario, World};
 
@@ -577,7 +577,7 @@ fn a_static_member_that_missed_a_generation_gets_illegal_generation_and_rejoins_
 /// B1, GCS `joinGroup`).
 #[test]
 fn a_join_group_for_the_empty_group_id_gets_invalid_group_id() {
-    use groupscope::sim::broker::Broker;
+    use groupscope::sim::cluster::broker::Broker;
     use groupscope::sim::cluster::Cluster;
     use groupscope::sim::ctx::Ctx;
     use groupscope::sim::message::{Body, JoinGroupRequest, JoinProtocol, ProtocolMetadata, Request};

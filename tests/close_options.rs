@@ -5,7 +5,7 @@
 mod common;
 
 use common::{consumer_protocol_demo, TestWorld};
-use groupscope::sim::close_options::GroupMembershipOperation::{self, DEFAULT, LEAVE_GROUP, REMAIN_IN_GROUP};
+use groupscope::sim::client::close_options::GroupMembershipOperation::{self, DEFAULT, LEAVE_GROUP, REMAIN_IN_GROUP};
 use groupscope::sim::trace::EventKind;
 use groupscope::sim::{Fault, NodeId, Scenario};
 

@@ -6,7 +6,7 @@ mod common;
 use common::connect::*;
 use common::TestWorld;
 use groupscope::connect::ConnectProtocolCompatibility::{self, *};
-use groupscope::sim::connect_worker::State;
+use groupscope::sim::connect::worker::State;
 use groupscope::sim::Fault;
 use std::collections::BTreeMap;
 

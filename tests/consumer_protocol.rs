@@ -6,12 +6,12 @@ mod common;
 
 use common::{consumer_protocol_demo, TestWorld};
 use groupscope::assign::TopicPartition;
-use groupscope::sim::async_consumer::MemberState;
-use groupscope::sim::consumer::MainThread;
-use groupscope::sim::consumer_group::{ConsumerGroup, ConsumerGroupMember, ConsumerGroupState, MemberState as ServerState};
-use groupscope::sim::consumer_group_heartbeat::{validate_member_epoch, validate_request};
-use groupscope::sim::coordinator::{CoordinatorState, Shard};
-use groupscope::sim::current_assignment_builder::CurrentAssignmentBuilder;
+use groupscope::sim::client::consumer::MemberState;
+use groupscope::sim::coordinator::consumer::{ConsumerGroup, ConsumerGroupMember, ConsumerGroupState, MemberState as ServerState};
+use groupscope::sim::coordinator::consumer::heartbeat::{validate_member_epoch, validate_request};
+use groupscope::sim::coordinator::shard::{CoordinatorState, Shard};
+use groupscope::sim::coordinator::consumer::current_assignment_builder::CurrentAssignmentBuilder;
+use groupscope::sim::client::poll_loop::MainThread;
 use groupscope::sim::message::ConsumerGroupHeartbeatRequest;
 use groupscope::sim::trace::{Callback, EventKind};
 use groupscope::sim::{Errors, Fault, NodeId, Scenario};
@@ -565,7 +565,7 @@ fn the_assignor_is_given_the_previous_target_not_what_members_own() {
     let mut c = ConsumerGroupMember::new("c");
     c.subscribed_topic_names = vec!["orders".into()];
     g.members.insert("c".into(), c);
-    let next = groupscope::sim::target_assignment::compute(&g, "uniform").unwrap();
+    let next = groupscope::sim::coordinator::consumer::target_assignment::compute(&g, "uniform").unwrap();
     assert!(next["a"].is_subset(&set(&[0, 1])), "a stays on its old target: {:?}", next["a"]);
     assert!(next["b"].is_subset(&set(&[2, 3])), "b stays on its old target: {:?}", next["b"]);
     assert_eq!(next.values().map(BTreeSet::len).sum::<usize>(), 4);
@@ -576,7 +576,7 @@ fn a_subscribed_topic_that_does_not_exist_makes_the_subscription_heterogeneous()
     // ModernGroup.subscriptionType counts subscribed topic names (byNameCount),
     // whether or not the topics exist, so the assignor gets the heterogeneous builder.
     use groupscope::assign::server::SubscriptionType;
-    use groupscope::sim::target_assignment::subscription_type;
+    use groupscope::sim::coordinator::consumer::target_assignment::subscription_type;
     let mut g = ConsumerGroup::new("demo");
     g.subscription_metadata = BTreeMap::from([("orders".to_string(), 6)]);
     for (id, topics) in [("a", vec!["orders"]), ("b", vec!["orders", "not-created-yet"])] {
@@ -614,7 +614,7 @@ fn a_member_joining_within_the_assignment_interval_waits_in_assigning_until_a_he
     // group.consumer.assignment.interval.ms (1000) passed since the last one; until
     // then heartbeats reconcile against the previous target and the group stays
     // Assigning. No timer: the first heartbeat after the interval computes it.
-    use groupscope::sim::consumer_group_heartbeat::can_compute_next_target_assignment;
+    use groupscope::sim::coordinator::consumer::heartbeat::can_compute_next_target_assignment;
     assert!(can_compute_next_target_assignment(0, 1000, 5), "no assignment yet");
     assert!(!can_compute_next_target_assignment(500, 1000, 1499));
     assert!(can_compute_next_target_assignment(500, 1000, 1500));
@@ -810,7 +810,7 @@ fn the_commit_before_a_revocation_is_retried_through_a_coordinator_failover() {
 #[test]
 fn a_persisted_group_epoch_that_goes_back_is_a_violation() {
     use groupscope::sim::cluster::CoordinatorRecord;
-    use groupscope::sim::consumer_group_records::ConsumerGroupRecord;
+    use groupscope::sim::coordinator::consumer::records::ConsumerGroupRecord;
     use groupscope::sim::invariants::{check, Monitor};
     let mut t = settled_world(consumer_protocol_demo(3));
     let mut monitor = Monitor::default();

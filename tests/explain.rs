@@ -3,21 +3,16 @@
 //! unless the layout has no date) and checks what the explainer rebuilds from it.
 
 use groupscope::explain::model::{Cause, Group, Report};
-use groupscope::explain::{explain_files, explain_text, Explainer};
+use groupscope::explain::{explain_text, Explainer};
+
+mod common;
+use common::logs::fixture;
 
 const DAY: i64 = 1_714_521_600_000; // 2024-05-01T00:00:00Z
 fn at(h: i64, m: i64, s: i64, ms: i64) -> i64 {
     DAY + ((h * 60 + m) * 60 + s) * 1000 + ms
 }
 
-fn fixture(dir: &str) -> Report {
-    let base = format!("{}/tests/fixtures/logs/{dir}", env!("CARGO_MANIFEST_DIR"));
-    let mut names: Vec<_> = std::fs::read_dir(&base).expect("fixture dir").map(|e| e.expect("entry").path()).collect();
-    names.sort();
-    let texts: Vec<(String, String)> = names.iter().map(|p| (p.display().to_string(), std::fs::read_to_string(p).expect("fixture"))).collect();
-    let refs: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-    explain_files(&refs)
-}
 
 fn group<'a>(r: &'a Report, id: &str) -> &'a Group {
     r.groups.iter().find(|g| g.group_id == id).unwrap_or_else(|| panic!("group {id} not found in {:?}", r.groups.iter().map(|g| &g.group_id).collect::<Vec<_>>()))

@@ -20,7 +20,7 @@ use groupscope::sim::fault::FORM_KINDS;
 use groupscope::sim::{Fault, Scenario, World};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -188,9 +188,9 @@ fn unknown_nodes_partitions_and_states_are_rejected() {
     let e = load_error(&v.to_string());
     for needle in [
         "step 1 (stable-group).highlights: 'c7' is not a consumer of this lesson (c1..c3)",
-        "'broker-3' is not a broker of this lesson (broker-0..broker-2)",
+        "'broker-3' is not a broker of this lesson (the scenario's brokers: 3, so broker-0..broker-2)",
         "'orders-6': orders has partitions 0..5",
-        "'payments-0': no topic payments in this lesson",
+        "'payments-0': no topic payments in this lesson (the scenario's topic names: [\"orders\"])",
         "step 2 (crash).until: unknown group state 'Rebalancing'",
         "step 4 (who-gets-them).question.targets: 'c4' is not a consumer",
     ] {
@@ -614,7 +614,7 @@ fn every_wrong_option_needs_its_own_why_not_and_the_answer_none() {
     v["steps"][i]["question"]["whyNot"][answer.to_string()] = serde_json::json!({ "en": "it is right", "zh": "它是对的" });
     let e = load_error(&v.to_string());
     let id = v["steps"][i]["id"].as_str().unwrap().to_string();
-    assert!(e.contains(&format!("step {} ({id}).question.whyNot: choice {wrong} has no \"why not\"", i + 1)), "{e}");
+    assert!(e.contains(&format!("step {} ({id}).question.whyNot: choices[{wrong}] has no \"why not\"", i + 1)), "{e}");
     assert!(e.contains(&format!("step {} ({id}).question.whyNot.{answer}: not a wrong option", i + 1)), "{e}");
 }
 
@@ -781,4 +781,92 @@ fn bad_deep_links_say_what_is_wrong_and_a_bad_index_names_its_entry() {
     assert_eq!(explain_link("#lesson=consumer-crashes&step=crash").map(|(l, i)| (l.number, i)), Ok((4, 1)));
     assert!(parse_index(r#"["01-finding-the-coordinator.json", "../secret.json"]"#).unwrap_err().contains("lessons/index.json[1]: '../secret.json' is not a lesson file name"));
     assert!(parse_index("{}").unwrap_err().contains("expected a JSON array of lesson file names"));
+}
+
+/// Lesson 17's bounds are the configs' arithmetic, not numbers picked to pass:
+/// committing after processing (auto-commit) redelivers at most what is
+/// processed in one auto.commit.interval.ms plus the batch in flight; committing
+/// before processing loses at most one batch (max.poll.records).
+#[test]
+fn lesson_17_duplicate_and_loss_bounds_are_derived_from_the_groups_configs() {
+    use groupscope::lesson::Expectation;
+    let l = groupscope::lesson::find("delivery-semantics").expect("lesson 17");
+    let config = |g: &str| &l.scenario.groups.iter().find(|s| s.group_id == g).expect("group").config;
+    let after = config("after");
+    let dup_bound = (after.auto_commit_interval_ms / after.processing_ms_per_record) as i64 + i64::from(after.max_poll_records);
+    let loss_bound = i64::from(config("before").max_poll_records);
+    let bound_of = |group: &str, skipped: bool| {
+        l.steps.iter().flat_map(|s| &s.expect).find_map(|e| match e {
+            Expectation::Redelivered { group: g, at_most, at_least } if !skipped && g == group && at_least.is_some() => *at_most,
+            Expectation::Skipped { group: g, at_most, at_least } if skipped && g == group && at_least.is_some() => *at_most,
+            _ => None,
+        })
+    };
+    assert_eq!(bound_of("after", false), Some(dup_bound), "redelivered ≤ auto.commit.interval.ms / processing.ms.per.record + max.poll.records");
+    assert_eq!(bound_of("before", true), Some(loss_bound), "skipped ≤ max.poll.records");
+    // And the run lands inside them, with the other kind of failure absent.
+    let report = run(l, Answers::Correct).unwrap();
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+}
+
+/// Issue 17: a wrong type inside a lesson expectation (an internally tagged
+/// enum, whose path serde loses) is blamed on the array element that has it.
+#[test]
+fn a_wrong_type_inside_an_expectation_list_names_the_element() {
+    let mut v: serde_json::Value = serde_json::from_str(groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| f.starts_with("17-")).unwrap().1).unwrap();
+    v["steps"][0]["expect"] = serde_json::json!([{ "type": "owns", "consumer": "c1", "partitions": ["orders-0", 7] }]);
+    let e = load(&v.to_string()).unwrap_err();
+    assert!(e.contains("steps[0].expect[0].partitions[1]: invalid type: integer `7`"), "{e}");
+    v["steps"][0]["expect"] = serde_json::json!([{ "type": "owns", "consumer": "c1", "partitions": ["orders-0", "c1"] }]);
+    let e = load(&v.to_string()).unwrap_err();
+    assert!(e.contains("expect[0]: partitions[1]: 'c1' is not a topic-partition"), "{e}");
+}
+
+/// Lesson 16 grades the whole choice of session.timeout.ms,
+/// heartbeat.interval.ms, max.poll.interval.ms and max.poll.records: every
+/// wrong deployment misses in the simulation (a false eviction, a crash noticed
+/// too late, or a missed max.poll.interval.ms), and the hint shown names a
+/// config in which it differs from the deployment that passes.
+#[test]
+fn lesson_16_grades_all_four_timeout_configs_and_the_hint_names_the_wrong_one() {
+    use groupscope::sim::Fault;
+    let l = groupscope::lesson::find("choosing-timeouts").expect("lesson 16");
+    let at = l.steps.iter().position(|s| s.task.is_some()).expect("a task");
+    let task = l.steps[at].task.clone().unwrap();
+    let group_of = |o: &groupscope::lesson::TaskOption, w: &groupscope::sim::World| {
+        let c = o.faults.iter().find_map(|f| match f {
+            Fault::CrashConsumer { consumer } => Some(*consumer),
+            _ => None,
+        });
+        w.consumers[&c.expect("a crash")].group_id.clone()
+    };
+    let four = |w: &groupscope::sim::World, g: &str| {
+        let c = &l.scenario.groups.iter().find(|s| s.group_id == g).unwrap().config;
+        let _ = w;
+        [
+            ("session.timeout.ms", c.session_timeout_ms),
+            ("heartbeat.interval.ms", c.heartbeat_interval_ms),
+            ("max.poll.interval.ms", c.max_poll_interval_ms),
+            ("max.poll.records", u64::from(c.max_poll_records)),
+        ]
+    };
+    let mut wrong_configs = std::collections::BTreeSet::new();
+    for (i, o) in task.options.iter().enumerate() {
+        let (mut s, mut player) = LessonSession::open_at(l.clone(), at).unwrap();
+        let r = s.play_step_through(&mut player, Some(Choice::Index(i))).unwrap();
+        let right = four(&player.world, &group_of(&task.options[task.answer], &player.world));
+        let mine = four(&player.world, &group_of(o, &player.world));
+        if i == task.answer {
+            assert!(r.missed.is_none(), "the right deployment passes: {:?}", r.missed);
+            continue;
+        }
+        assert!(r.missed.is_some(), "option {i} ({}) must miss", o.label.en);
+        let differ: Vec<&str> = right.iter().zip(&mine).filter(|(a, b)| a.1 != b.1).map(|(a, _)| a.0).collect();
+        let hints = s.hints();
+        assert!(!hints.is_empty() && hints.iter().all(|h| *h != &task.hint), "option {i}: the hints of its failed checks, not the generic one");
+        let named: Vec<&str> = differ.iter().copied().filter(|c| hints.iter().any(|h| h.en.contains(c) && h.zh.contains(c))).collect();
+        assert!(!named.is_empty(), "option {i} ({}): the hint {:?} names one of {differ:?}", o.label.en, hints.iter().map(|h| &h.en).collect::<Vec<_>>());
+        wrong_configs.extend(named);
+    }
+    assert_eq!(wrong_configs.len(), 4, "each of the four configs is the wrong one in some deployment: {wrong_configs:?}");
 }

@@ -12,7 +12,7 @@ use groupscope::compare::Comparison;
 use groupscope::i18n::Lang;
 use groupscope::narrate;
 use groupscope::narrate_zh::{capture, translate, FRAGMENTS, TEMPLATES};
-use groupscope::sim::config::GroupProtocol;
+use groupscope::sim::scenario::config::GroupProtocol;
 use groupscope::sim::trace::EventKind;
 use groupscope::sim::{Fault, Millis, Scenario, World};
 

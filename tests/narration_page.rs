@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use groupscope::i18n::Lang;
 use groupscope::narrate;
-use groupscope::sim::config::GroupProtocol;
+use groupscope::sim::scenario::config::GroupProtocol;
 use groupscope::sim::trace::EventKind;
 use groupscope::sim::{Fault, Scenario, World};
 

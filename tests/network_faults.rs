@@ -5,7 +5,7 @@
 mod common;
 
 use common::TestWorld;
-use groupscope::sim::classic_group::ClassicGroupState::Stable;
+use groupscope::sim::coordinator::classic::ClassicGroupState::Stable;
 use groupscope::sim::scenario::TopicSpec;
 use groupscope::sim::trace::EventKind;
 use groupscope::sim::{Fault, NodeId, Scenario};

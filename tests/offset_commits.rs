@@ -8,9 +8,10 @@ mod common;
 
 use common::TestWorld;
 use groupscope::assign::TopicPartition;
-use groupscope::sim::classic_group::ClassicGroupState::Stable;
-use groupscope::sim::config::{CommitMode, ConsumerConfig, GroupProtocol};
-use groupscope::sim::consumer::{MainThread, MemberState};
+use groupscope::sim::coordinator::classic::ClassicGroupState::Stable;
+use groupscope::sim::scenario::config::{CommitMode, ConsumerConfig, GroupProtocol};
+use groupscope::sim::client::abstract_coordinator::MemberState;
+use groupscope::sim::client::poll_loop::MainThread;
 use groupscope::sim::trace::EventKind;
 use groupscope::sim::{Fault, NodeId, Scenario};
 use std::collections::BTreeMap;
@@ -90,6 +91,44 @@ fn commit_mode_sync_redelivers_at_most_the_batch_in_flight_at_a_crash() {
             _ => None,
         });
         assert_eq!(first, Some(*from), "{tp}: the new owner resumes at the start of c2's unfinished batch");
+    }
+}
+
+#[test]
+fn commit_mode_before_skips_the_batch_in_flight_at_a_crash_and_redelivers_nothing() {
+    // The application commits (commitAsync) the positions past a batch as soon
+    // as poll() returns it: at most once. The new owner starts past c2's
+    // unfinished batch, so the group never processes those records.
+    let mut s = manual(CommitMode::Before, |c| {
+        c.processing_ms_per_record = 100;
+        c.max_poll_records = 5;
+    });
+    // Slow enough production that the members keep up after the rebalance.
+    s.topics[0].records_per_sec = 2;
+    let mut t = TestWorld::new(s);
+    t.sleep(20_000);
+    while !matches!(t.consumer(2).main, MainThread::Processing { .. }) {
+        t.sleep(1);
+    }
+    let MainThread::Processing { batch, .. } = t.consumer(2).main.clone() else { unreachable!() };
+    // Let the commit of the batch land before the crash.
+    let landed = |t: &TestWorld| batch.iter().all(|(tp, _, to)| t.world.committed_offsets("demo").and_then(|c| c.get(tp)).copied() == Some(*to));
+    for _ in 0..100 {
+        if landed(&t) {
+            break;
+        }
+        t.sleep(1);
+    }
+    assert!(matches!(&t.consumer(2).main, MainThread::Processing { batch: b, .. } if *b == batch), "still mid-batch");
+    for (tp, _, to) in &batch {
+        assert_eq!(t.world.committed_offsets("demo").and_then(|c| c.get(tp)).copied(), Some(*to), "{tp}: committed before processing");
+    }
+    t.inject(Fault::CrashConsumer { consumer: 2 });
+    t.sleep(30_000);
+    for (tp, from, to) in &batch {
+        assert_eq!(redelivered(&t, tp), 0, "{tp}");
+        let skipped = t.world.cluster.stats.skipped.get(&("demo".to_string(), tp.clone())).copied().unwrap_or(0);
+        assert_eq!(skipped, to - from, "{tp}: exactly the unfinished batch [{from}, {to}) is never processed");
     }
 }
 

@@ -7,7 +7,7 @@ use groupscope::assign::case::assign_text;
 use groupscope::compare::{table, Comparison, Metrics, RunResult};
 use groupscope::permalink::Permalink;
 use groupscope::player::Player;
-use groupscope::sim::limits::{check_seek, MAX_SEEK_MS};
+use groupscope::sim::scenario::limits::{check_seek, MAX_SEEK_MS};
 use groupscope::sim::scenario::{ScheduledFault, MAX_CONSUMERS};
 use groupscope::sim::trace::EventKind;
 use groupscope::sim::{Fault, Scenario, World};

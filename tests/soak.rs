@@ -5,14 +5,25 @@
 //! derived from the configured timeouts. A failure names the seed to rerun.
 //! `SOAK_SCHEDULES=10000 cargo test --release --test soak` runs a long soak.
 //! The same schedules also run against consumer-protocol groups (KIP-848).
+//! `SOAK_HASHES=FILE` appends each run's trace hash to FILE, so a refactor can
+//! show that thousands of seeded runs behave exactly as before (sort and diff).
 #![cfg(not(target_arch = "wasm32"))]
 
-use groupscope::sim::config::{CommitMode, GroupProtocol};
-use groupscope::sim::classic_group::ClassicGroupState;
+use groupscope::sim::scenario::config::{CommitMode, GroupProtocol};
+use groupscope::sim::coordinator::classic::ClassicGroupState;
 use groupscope::sim::trace::EventKind;
 use groupscope::sim::{invariants, Fault, Scenario, World};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+
+/// With `SOAK_HASHES` set, appends `<kind> <seed> <trace hash>` to that file.
+fn record_hash(kind: &str, seed: u64, world: &World) {
+    use std::io::Write;
+    let Ok(path) = std::env::var("SOAK_HASHES") else { return };
+    let line = format!("{kind} {seed} {:016x}\n", groupscope::sim::trace::trace_hash(&world.trace));
+    let mut f = std::fs::OpenOptions::new().create(true).append(true).open(path).expect("SOAK_HASHES is a writable file");
+    f.write_all(line.as_bytes()).expect("SOAK_HASHES is writable");
+}
 
 fn random_world(seed: u64) -> (World, u64) {
     random_world_with(seed, GroupProtocol::Classic)
@@ -169,6 +180,7 @@ fn run(seed: u64) -> Result<(), String> {
             }
         }
     }
+    record_hash("classic", seed, &world);
     Ok(())
 }
 
@@ -211,6 +223,7 @@ fn run_consumer_protocol(seed: u64) -> Result<(), String> {
             }
         }
     }
+    record_hash("consumer", seed, &world);
     Ok(())
 }
 
@@ -244,7 +257,7 @@ fn random_fault_schedules_keep_every_invariant_and_recover() {
 /// restart, pause; brokers die; links are cut; tasks fail and are restarted).
 fn random_connect_world(seed: u64) -> (World, u64) {
     use groupscope::connect::ConnectProtocolCompatibility::*;
-    use groupscope::sim::connect_config::{ConnectClusterSpec, ConnectorSpec, WorkerConfig};
+    use groupscope::sim::scenario::connect_config::{ConnectClusterSpec, ConnectorSpec, WorkerConfig};
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xc0ec7);
     let mut s = Scenario::demo();
     s.seed = seed;
@@ -346,6 +359,7 @@ fn run_connect(seed: u64) -> Result<(), String> {
             return Err(format!("connect seed {seed}: task {id} not on exactly one worker {bound} ms after healing (group {:?} gen {})", group.state, group.generation_id));
         }
     }
+    record_hash("connect", seed, &world);
     Ok(())
 }
 

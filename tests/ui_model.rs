@@ -12,7 +12,7 @@ use groupscope::lint::{check, Level};
 use groupscope::narrate;
 use groupscope::permalink::Permalink;
 use groupscope::player::{Action, Player};
-use groupscope::sim::classic_group::ClassicGroupState;
+use groupscope::sim::coordinator::classic::ClassicGroupState;
 use groupscope::sim::fault::FORM_KINDS;
 use groupscope::sim::trace::{EventKind, Machine};
 use groupscope::sim::{Fault, NodeId, Scenario, World};
@@ -253,7 +253,7 @@ fn quick_config_fields_edit_the_scenario_and_explain_bad_input() {
 /// `ConsumerGroup` on the coordinator (facts E), a classic one a ClassicGroup.
 #[test]
 fn protocol_presets_round_trip_and_run_the_protocol_they_name() {
-    use groupscope::sim::config::{CommitMode, GroupProtocol};
+    use groupscope::sim::scenario::config::{CommitMode, GroupProtocol};
     for preset in config_form::PROTOCOLS {
         let mut s = Scenario::demo();
         config_form::set_protocol(&mut s, preset.key).unwrap();
@@ -273,7 +273,9 @@ fn protocol_presets_round_trip_and_run_the_protocol_they_name() {
     assert_eq!(config_form::commit_mode_of(&s), Some(CommitMode::None));
     config_form::set_commit_mode(&mut s, "sync").unwrap();
     assert_eq!(config_form::commit_mode_of(&s), Some(CommitMode::Sync));
-    assert!(config_form::set_commit_mode(&mut s, "sometimes").unwrap_err().contains("not none, sync or async"));
+    config_form::set_commit_mode(&mut s, "before").unwrap();
+    assert_eq!(config_form::commit_mode_of(&s), Some(CommitMode::Before));
+    assert!(config_form::set_commit_mode(&mut s, "sometimes").unwrap_err().contains("not none, sync, async or before"));
 }
 
 #[test]
@@ -358,7 +360,7 @@ fn the_space_time_diagram_has_a_lane_for_every_client_of_every_kind() {
 /// bounded number of lanes.
 #[test]
 fn a_large_group_gets_a_grid_and_a_bounded_space_time_diagram() {
-    use groupscope::sim::config::GroupProtocol;
+    use groupscope::sim::scenario::config::GroupProtocol;
     let consumers = |protocol: GroupProtocol| {
         let mut s = Scenario::demo();
         s.groups[0].consumers = 100;

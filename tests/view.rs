@@ -189,10 +189,10 @@ fn classic_partitions_are_pending_while_the_group_rebalances() {
             if r.status == Pending {
                 saw_pending = true;
                 assert!(r.owner.is_none());
-                assert!(matches!(state, groupscope::sim::classic_group::ClassicGroupState::PreparingRebalance | groupscope::sim::classic_group::ClassicGroupState::CompletingRebalance));
+                assert!(matches!(state, groupscope::sim::coordinator::classic::ClassicGroupState::PreparingRebalance | groupscope::sim::coordinator::classic::ClassicGroupState::CompletingRebalance));
             }
             if r.status == Unowned {
-                assert_eq!(state, groupscope::sim::classic_group::ClassicGroupState::Stable, "unowned only outside a rebalance");
+                assert_eq!(state, groupscope::sim::coordinator::classic::ClassicGroupState::Stable, "unowned only outside a rebalance");
             }
         }
     }

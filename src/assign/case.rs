@@ -152,13 +152,13 @@ impl Case {
     /// Checks that the case is within what one call may ask for (members,
     /// partitions, name lengths, the member map's capacity).
     pub fn validate_size(&self) -> Result<(), String> {
-        use crate::sim::limits::name;
+        use crate::sim::scenario::limits::name;
         if self.members.len() > MAX_MEMBERS {
             return Err(format!("members: {} members; at most {MAX_MEMBERS}", self.members.len()));
         }
         let mut total = 0i64;
         for (topic, n) in &self.topics {
-            name(&format!("topics.{}", crate::sim::limits::shown(topic)), topic, MAX_ID_LEN)?;
+            name(&format!("topics.{}", crate::sim::scenario::limits::shown(topic)), topic, MAX_ID_LEN)?;
             total += i64::from(*n).max(0);
         }
         if total > MAX_PARTITIONS {
@@ -182,7 +182,7 @@ impl Case {
             if let Some(n) = map.strip_prefix("HashMap(").and_then(|s| s.strip_suffix(')')) {
                 // `new HashMap<>(int initialCapacity)`: an int, not negative.
                 if n.parse::<i32>().map_or(true, |n| n < 0) {
-                    return Err(format!("memberMap: '{}': the capacity of new HashMap<>(n) is a Java int from 0 to 2147483647", crate::sim::limits::shown(map)));
+                    return Err(format!("memberMap: '{}': the capacity of new HashMap<>(n) is a Java int from 0 to 2147483647", crate::sim::scenario::limits::shown(map)));
                 }
             }
         }
@@ -372,7 +372,7 @@ pub fn assign_text(text: &str) -> Result<String, String> {
     let (cases, is_array) = parse_cases(text)?;
     let mut outputs = Vec::with_capacity(cases.len());
     for (i, case) in cases.iter().enumerate() {
-        let label = case.id.clone().map_or_else(|| format!("case {i}"), |id| crate::sim::limits::shown(&id));
+        let label = case.id.clone().map_or_else(|| format!("case {i}"), |id| crate::sim::scenario::limits::shown(&id));
         let mut assignor = case.new_assignor().map_err(|e| format!("{label}: {e}"))?;
         let assignment = case.run(&mut assignor).map_err(|e| format!("{label}: {e}"))?;
         outputs.push(serde_json::json!({ "assignment": assignment }));
@@ -429,11 +429,11 @@ const PARAM_FIELDS: [&str; 6] = ["subscriptionType", "memberOrder", "ownedAssign
 fn known_fields(v: &serde_json::Value) -> Result<(), String> {
     let object = v.as_object().ok_or("the top level: expected a case, an object {...}")?;
     if let Some(k) = object.keys().find(|k| !CASE_FIELDS.contains(&k.as_str())) {
-        return Err(format!("{}: unknown field (a case has {})", crate::sim::limits::shown(k), CASE_FIELDS[..17].join(", ")));
+        return Err(format!("{}: unknown field (a case has {})", crate::sim::scenario::limits::shown(k), CASE_FIELDS[..17].join(", ")));
     }
     if let Some(params) = object.get("params").and_then(|p| p.as_object()) {
         if let Some(k) = params.keys().find(|k| !PARAM_FIELDS.contains(&k.as_str())) {
-            return Err(format!("params.{}: unknown field (params has {})", crate::sim::limits::shown(k), PARAM_FIELDS[..4].join(", ")));
+            return Err(format!("params.{}: unknown field (params has {})", crate::sim::scenario::limits::shown(k), PARAM_FIELDS[..4].join(", ")));
         }
     }
     if let Some(members) = object.get("members").and_then(|m| m.as_array()) {

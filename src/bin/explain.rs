@@ -3,6 +3,7 @@
 //! Files are streamed line by line (bounded memory). Exit 2 when a file cannot be read.
 
 use groupscope::explain::model::Report;
+use groupscope::explain::view::clock;
 use groupscope::explain::Explainer;
 use std::io::Read;
 
@@ -26,10 +27,6 @@ fn read_into(x: &mut Explainer, name: &str, mut r: impl Read) -> Result<(), Stri
     Ok(())
 }
 
-fn clock(ms: i64) -> String {
-    let day = ms.rem_euclid(86_400_000);
-    format!("{:02}:{:02}:{:02}.{:03}", day / 3_600_000, day / 60_000 % 60, day / 1000 % 60, day % 1000)
-}
 
 fn print_text(r: &Report) {
     for g in &r.groups {

@@ -7,7 +7,7 @@
 //! variant of a comparison and prints the metrics table (or JSON with `--json`).
 //! Bad input: a clear message, exit 2. A closed output (`| head`) ends it quietly.
 
-use groupscope::sim::limits::MAX_RUN_MS;
+use groupscope::sim::scenario::limits::MAX_RUN_MS;
 use groupscope::sim::trace::{trace_hash, EventKind, Machine};
 use groupscope::sim::{invariants, Scenario, World};
 use serde_json::json;
@@ -42,7 +42,7 @@ fn out(line: &str) -> Result<(), Stop> {
 }
 
 fn until_arg(v: &str) -> Result<u64, String> {
-    let ms: u64 = v.parse().map_err(|e| format!("--until: '{}': {e}", groupscope::sim::limits::shown(v)))?;
+    let ms: u64 = v.parse().map_err(|e| format!("--until: '{}': {e}", groupscope::sim::scenario::limits::shown(v)))?;
     if ms > MAX_RUN_MS {
         return Err(format!("--until: {ms} ms is more than a simulated day ({MAX_RUN_MS} ms), the longest run"));
     }

@@ -1,5 +1,5 @@
 //! Side-by-side protocol comparison (issue 5): one base scenario and its fault
-//! script, run under two or three variants (a JSON merge-patch of every group's
+//! script, run under two to four variants (a JSON merge-patch of every group's
 //! config, group fields and broker configs), synchronised in simulated time,
 //! with metrics computed after every step.
 //!
@@ -8,11 +8,13 @@
 //! `metrics.rs` defines the metrics; `run.rs` runs the variants (all at once or
 //! step by step for the page); `table.rs` prints them.
 
+pub mod clock;
 pub mod metrics;
 pub mod ownership;
 pub mod patch;
 pub mod run;
 pub mod table;
+pub mod this_run;
 
 pub use metrics::{Metrics, Observer};
 pub use run::{run, RunResult, SideBySide};
@@ -23,7 +25,7 @@ use serde_json::Value;
 
 /// Fewest and most variants a comparison holds (the page shows them side by side).
 pub const MIN_VARIANTS: usize = 2;
-pub const MAX_VARIANTS: usize = 3;
+pub const MAX_VARIANTS: usize = 4;
 /// Longest variant name (a column of the metrics table).
 pub const MAX_VARIANT_NAME_LEN: usize = 100;
 
@@ -82,7 +84,7 @@ impl Comparison {
             return Err(format!("name: {} characters; at most 200", self.name.chars().count()));
         }
         if let Some(until) = self.until {
-            crate::sim::limits::in_range("until", until, 0, crate::sim::limits::MAX_RUN_MS, "a simulated day")?;
+            crate::sim::scenario::limits::in_range("until", until, 0, crate::sim::scenario::limits::MAX_RUN_MS, "a simulated day")?;
         }
         self.group_id()?;
         let n = self.variants.len();
@@ -94,7 +96,7 @@ impl Comparison {
             if v.name.trim().is_empty() {
                 return Err(format!("variants[{i}].name: every variant needs a name"));
             }
-            crate::sim::limits::name(&format!("variants[{i}].name"), &v.name, MAX_VARIANT_NAME_LEN)?;
+            crate::sim::scenario::limits::name(&format!("variants[{i}].name"), &v.name, MAX_VARIANT_NAME_LEN)?;
             if !names.insert(v.name.as_str()) {
                 return Err(format!("variants[{i}].name: the name '{}' is used twice", v.name));
             }

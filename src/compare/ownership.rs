@@ -4,7 +4,7 @@
 //! plugs in here.
 
 use crate::assign::TopicPartition;
-use crate::sim::consumer::MainThread;
+use crate::sim::client::poll_loop::MainThread;
 use crate::sim::trace::{EventKind, Machine};
 use crate::sim::World;
 use serde::Serialize;
@@ -121,7 +121,7 @@ pub fn snapshot(world: &World, group: &str) -> GroupSnapshot {
 
 /// The group as its coordinator holds it is Stable.
 pub fn group_is_stable(world: &World, group: &str) -> bool {
-    world.group(group).is_some_and(|(_, g)| g.state == crate::sim::classic_group::ClassicGroupState::Stable)
+    world.group(group).is_some_and(|(_, g)| g.state == crate::sim::coordinator::classic::ClassicGroupState::Stable)
         || world.consumer_group(group).is_some_and(|(_, g)| g.state.name() == "Stable")
 }
 

@@ -2,6 +2,19 @@
 
 use super::model::{Cause, Diagnosis, Group, GroupKind};
 
+/// The configs a diagnosis of this kind asks to look at (the page lists them under it).
+pub fn configs(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "poll-timeout" => &["max.poll.interval.ms", "max.poll.records"],
+        "session-timeout" => &["session.timeout.ms"],
+        "rolling-restart" => &["group.instance.id", "partition.assignment.strategy", "group.protocol"],
+        "fenced" => &["group.instance.id", "session.timeout.ms"],
+        "unknown-member" => &["session.timeout.ms"],
+        "metadata-change" => &["metadata.max.age.ms"],
+        _ => &[],
+    }
+}
+
 fn d(kind: &str, text: String, text_zh: String) -> Diagnosis {
     Diagnosis { kind: kind.to_string(), text, text_zh }
 }
@@ -107,8 +120,8 @@ pub fn diagnose(g: &mut Group) {
         let n = g.rebalances.iter().filter(|r| r.start_ms >= first && r.start_ms <= last_join + 1_000).count();
         out.push(d(
             "rolling-restart",
-            format!("a rolling restart of dynamic members ({restarted} restarted) caused {n} rebalances — group.instance.id (static membership), cooperative-sticky or the consumer protocol (group.protocol=consumer) avoid most of them"),
-            format!("动态成员的滚动重启（{restarted} 个成员重启）引发了 {n} 次再均衡 —— group.instance.id（静态成员）、cooperative-sticky 或新的消费者协议（group.protocol=consumer）可以避免其中大部分"),
+            format!("a rolling restart of dynamic members ({restarted} restarted) caused {n} rebalances — group.instance.id (static membership), cooperative-sticky (partition.assignment.strategy) or the consumer protocol (group.protocol=consumer) avoid most of them"),
+            format!("动态成员的滚动重启（{restarted} 个成员重启）引发了 {n} 次再均衡 —— group.instance.id（静态成员）、cooperative-sticky（partition.assignment.strategy）或新的消费者协议（group.protocol=consumer）可以避免其中大部分"),
         ));
     }
     // coordinator moves

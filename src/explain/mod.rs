@@ -24,6 +24,7 @@ pub mod rdkafka;
 pub mod reader;
 pub mod rebuild;
 pub mod replay;
+pub mod view;
 
 use event::Event;
 use model::{FileSummary, Report};

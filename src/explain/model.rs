@@ -186,18 +186,31 @@ impl Report {
         serde_json::to_string_pretty(self).expect("the report serializes")
     }
 
+    /// What is wrong with input in which nothing was recognised (or everything was binary).
+    pub fn problem_kind(&self) -> Option<Problem> {
+        let binary: Vec<String> = self.files.iter().filter(|f| f.binary).map(|f| f.name.clone()).collect();
+        if !binary.is_empty() && binary.len() == self.files.len() {
+            return Some(Problem::Binary(binary));
+        }
+        self.groups.is_empty().then_some(Problem::Nothing { lines: self.lines_read })
+    }
+
     /// A message for input in which nothing was recognised (or everything was binary).
     pub fn problem(&self) -> Option<String> {
-        let binary: Vec<&str> = self.files.iter().filter(|f| f.binary).map(|f| f.name.as_str()).collect();
-        if !binary.is_empty() && binary.len() == self.files.len() {
-            return Some(format!("{} looks like a binary file, not a log; nothing was read", binary.join(", ")));
+        match self.problem_kind()? {
+            Problem::Binary(names) => Some(format!("{} looks like a binary file, not a log; nothing was read", names.join(", "))),
+            Problem::Nothing { lines } => Some(format!(
+                "no consumer-group lines recognised in {lines} lines (expected Kafka Java client or broker, librdkafka, kafka-python, aiokafka or kafkajs logs)"
+            )),
         }
-        if self.groups.is_empty() {
-            return Some(format!(
-                "no consumer-group lines recognised in {} lines (expected Kafka Java client or broker, librdkafka, kafka-python, aiokafka or kafkajs logs)",
-                self.lines_read
-            ));
-        }
-        None
     }
+}
+
+/// Why a report has nothing to show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// Every file was binary (their names).
+    Binary(Vec<String>),
+    /// No consumer-group line among this many.
+    Nothing { lines: u64 },
 }

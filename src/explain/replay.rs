@@ -8,7 +8,8 @@
 //! Metadata changes are not replayed (the logs do not say what changed).
 
 use super::model::{Cause, Group, GroupKind, Report};
-use crate::sim::config::{ConsumerConfig, GroupProtocol};
+use crate::compare::{Comparison, Variant};
+use crate::sim::scenario::config::{ConsumerConfig, GroupProtocol};
 use crate::sim::fault::Fault;
 use crate::sim::scenario::{GroupSpec, Scenario, ScheduledFault, TopicSpec};
 
@@ -163,4 +164,44 @@ pub fn scenario_for(g: &Group) -> Result<Scenario, String> {
     s.faults = faults;
     s.validate()?;
     Ok(s)
+}
+
+/// The variant name of the replay as logged (the page translates it).
+pub const AS_LOGGED: &str = "as in the logs";
+
+/// The replay side by side with what-ifs (the same faults at the same times): the group as
+/// logged, and the first two of cooperative-sticky, static membership (`group.instance.id`)
+/// and the consumer protocol (KIP-848) that the logged group did not already use.
+pub fn comparison_for(g: &Group) -> Result<Comparison, String> {
+    let scenario = scenario_for(g)?;
+    let spec = &scenario.groups[0];
+    let classic = spec.config.group_protocol.is_classic();
+    let cooperative = classic && spec.config.assignors.iter().any(|a| a == "cooperative-sticky");
+    let mut what_if: Vec<Variant> = Vec::new();
+    if !cooperative {
+        let mut config = serde_json::json!({"partition.assignment.strategy": ["cooperative-sticky"]});
+        if !classic {
+            config["group.protocol"] = "classic".into();
+        }
+        what_if.push(Variant { name: "classic cooperative-sticky".into(), config: Some(config), group: None, broker: None });
+    }
+    if !spec.static_members {
+        what_if.push(Variant { name: "static members".into(), config: None, group: Some(serde_json::json!({"staticMembers": true})), broker: None });
+    }
+    if classic {
+        what_if.push(Variant {
+            name: "consumer protocol (uniform)".into(),
+            config: Some(serde_json::json!({"group.protocol": "consumer", "group.remote.assignor": "uniform"})),
+            group: None,
+            broker: None,
+        });
+    }
+    what_if.truncate(crate::compare::MAX_VARIANTS - 1);
+    let mut variants = vec![Variant { name: AS_LOGGED.into(), config: None, group: None, broker: None }];
+    variants.extend(what_if);
+    // run on a minute past the last replayed fault
+    let until = scenario.faults.iter().map(|f| f.at).max().unwrap_or(0) + 60_000;
+    let c = Comparison { name: scenario.name.clone(), group: Some(g.group_id.clone()), until: Some(until), scenario, variants };
+    c.validate()?;
+    Ok(c)
 }

@@ -3,7 +3,7 @@
 
 use super::model::{Condition, Expectation};
 use crate::assign::TopicPartition;
-use crate::sim::consumer_group::ConsumerGroupMember;
+use crate::sim::coordinator::consumer::ConsumerGroupMember;
 use crate::sim::out::TimerKey;
 use crate::sim::trace::{Callback, Event, EventKind, Machine};
 use crate::sim::world::parse_node;
@@ -81,6 +81,9 @@ impl Condition {
             (Condition::Message { label, from, to }, EventKind::MessageSent { from: f, to: t, label: l, .. }) => {
                 l.contains(label.as_str()) && node_is(from, *f) && node_is(to, *t)
             }
+            (Condition::Processed { consumer, partition }, EventKind::RecordsProcessed { node, partition: tp, .. }) => {
+                parse_node(consumer) == Some(*node) && partition.as_ref().is_none_or(|p| tp.to_string() == *p)
+            }
             (Condition::Redelivered { consumer }, EventKind::RecordsProcessed { node, redelivered, .. }) => {
                 *redelivered > 0 && node_is(consumer, *node)
             }
@@ -96,6 +99,7 @@ impl Condition {
                 let Some(c) = consumer_idx(consumer).and_then(|i| world.async_consumers.get(&i)) else { return false };
                 !c.member_id.is_empty() && text.starts_with(&format!("member {} fenced from {} ", c.member_id, c.group_id))
             }
+            (Condition::Fault { contains }, EventKind::FaultInjected { description }) => description.contains(contains.as_str()),
             (Condition::Note { contains, node }, EventKind::Note { node: n, text }) => {
                 text.contains(contains.as_str()) && node_is(node, *n)
             }
@@ -129,6 +133,10 @@ impl Condition {
                 let t = to.as_deref().map(|t| format!(" to {t}")).unwrap_or_default();
                 format!("a message '{label}…'{f}{t} is sent")
             }
+            Condition::Processed { consumer, partition } => match partition {
+                Some(p) => format!("{consumer} finishes processing records of {p}"),
+                None => format!("{consumer} finishes processing records"),
+            },
             Condition::Redelivered { consumer } => match consumer {
                 Some(c) => format!("{c} processes records a second time"),
                 None => "records are processed a second time".into(),
@@ -140,6 +148,7 @@ impl Condition {
             },
             Condition::CoordinatorState { group, state } => format!("the coordinator context of group {group} becomes {state}"),
             Condition::Note { contains, .. } => format!("a note containing '{contains}'"),
+            Condition::Fault { contains } => format!("a fault '{contains}…' is injected"),
             Condition::Elapsed { ms } => format!("{ms} ms of simulated time pass"),
             Condition::Acted => "the learner acts".to_string(),
             Condition::Fenced { consumer } => format!("the coordinator fences {consumer}'s member"),
@@ -230,6 +239,16 @@ fn same_set(actual: &[String], expected: &[String]) -> bool {
     a == e
 }
 
+/// The group's total of a per-partition record count, within `[at_least, at_most]`.
+fn in_bounds(counts: &std::collections::BTreeMap<(String, TopicPartition), i64>, group: &str, at_least: Option<i64>, at_most: Option<i64>, what: &str) -> Result<(), String> {
+    let total: i64 = counts.iter().filter(|((g, _), _)| g == group).map(|(_, n)| n).sum();
+    if at_least.is_none_or(|m| total >= m) && at_most.is_none_or(|m| total <= m) {
+        Ok(())
+    } else {
+        Err(format!("expected group {group} {what} in [{}, {}], but it is {total}", show(at_least), show(at_most)))
+    }
+}
+
 fn show<T: std::fmt::Debug>(v: Option<T>) -> String {
     v.map_or("none".into(), |v| format!("{v:?}").trim_matches('"').to_string())
 }
@@ -296,10 +315,18 @@ impl Expectation {
                     .map(|(alive, state)| if alive { state } else { "crashed".into() });
                 if actual.as_deref() == Some(state.as_str()) { Ok(()) } else { fail(format!("{c} to be {state}"), show(actual)) }
             }
-            Expectation::Redelivered { group, at_least, at_most } => {
-                let total: i64 = world.cluster.stats.redelivered.iter().filter(|((g, _), _)| g == group).map(|(_, n)| n).sum();
-                let ok = at_least.is_none_or(|m| total >= m) && at_most.is_none_or(|m| total <= m);
-                if ok { Ok(()) } else { fail(format!("group {group} redelivered in [{}, {}]", show(*at_least), show(*at_most)), total.to_string()) }
+            Expectation::Redelivered { group, at_least, at_most } => in_bounds(&world.cluster.stats.redelivered, group, *at_least, *at_most, "redelivered"),
+            Expectation::Skipped { group, at_least, at_most } => in_bounds(&world.cluster.stats.skipped, group, *at_least, *at_most, "skipped (never processed)"),
+            Expectation::SessionTimeouts { consumer: c, count } => {
+                // Member ids are `<client.id>-<uuid>` (ClassicGroup's JoinGroup handling).
+                let prefix = consumer(c).map(|k| format!("session timeout of {}-", k.client_id)).unwrap_or_default();
+                let actual = world.trace.iter().filter(|e| matches!(&e.kind, EventKind::TimerFired { node: NodeId::Broker(_), timer } if !prefix.is_empty() && timer.starts_with(&prefix))).count();
+                if actual == *count { Ok(()) } else { fail(format!("{count} session timeouts of {c}'s members"), actual.to_string()) }
+            }
+            Expectation::PollTimeouts { consumer: c, count } => {
+                let (node, poll) = (parse_node(c), TimerKey::PollTimeout.describe());
+                let actual = world.trace.iter().filter(|e| matches!(&e.kind, EventKind::TimerFired { node: n, timer } if Some(*n) == node && *timer == poll)).count();
+                if actual == *count { Ok(()) } else { fail(format!("{count} max.poll.interval.ms expiries of {c}"), actual.to_string()) }
             }
             Expectation::Rebalances { group, count } => {
                 let actual = world

@@ -143,7 +143,9 @@ pub struct Task {
     pub options: Vec<TaskOption>,
     /// An option that reaches the goal (the headless runner's pick).
     pub answer: usize,
-    /// Checked when the step's event happens: all must hold for the try to succeed.
+    /// Checked when the step's event happens: all must hold for the try to
+    /// succeed (with the tried option's `checks`; empty when every option has checks).
+    #[serde(default)]
     pub goal: Vec<Expectation>,
     /// Shown after a try that missed the goal; the run then goes back to try again.
     pub hint: Text,
@@ -156,6 +158,20 @@ pub struct Task {
 pub struct TaskOption {
     pub label: Text,
     pub faults: Vec<Fault>,
+    /// Checked with the task's goal when this option is tried: each holds
+    /// for the try to succeed, and the hint of each that did not is shown
+    /// (a constructing challenge says which of the learner's choices was wrong).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<Check>,
+}
+
+/// An expectation of one task option, with what to tell the learner when the
+/// run shows it did not hold.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Check {
+    pub expect: Expectation,
+    pub hint: Text,
 }
 
 /// An answer: the index of a choice, or the name of a clicked node/partition.
@@ -199,6 +215,12 @@ pub enum Condition {
         #[serde(default)]
         to: Option<String>,
     },
+    /// A consumer finishes processing a batch of records (optionally of `partition`).
+    Processed {
+        consumer: String,
+        #[serde(default)]
+        partition: Option<String>,
+    },
     /// A consumer processes records a second time (redelivery).
     Redelivered {
         #[serde(default)]
@@ -216,6 +238,9 @@ pub enum Condition {
     /// The coordinator context of the group's `__consumer_offsets` partition
     /// changes to `state` (`LOADING`, `ACTIVE`).
     CoordinatorState { group: String, state: String },
+    /// A fault is injected, from the lesson or scheduled in its scenario (its
+    /// description contains `contains`, e.g. `c11 closed`): a scripted deploy's next stage.
+    Fault { contains: String },
     /// A protocol note containing `contains` (the narration of the core).
     Note {
         contains: String,
@@ -286,6 +311,22 @@ pub enum Expectation {
         #[serde(default, rename = "atMost")]
         at_most: Option<i64>,
     },
+    /// Records of the group never processed, in all: its processing started
+    /// past them (a commit before processing, then a crash; or a new group with
+    /// `auto.offset.reset=latest`).
+    Skipped {
+        group: String,
+        #[serde(default, rename = "atLeast")]
+        at_least: Option<i64>,
+        #[serde(default, rename = "atMost")]
+        at_most: Option<i64>,
+    },
+    /// Times the coordinator expired a session of the classic consumer's
+    /// members (`session timeout of c3-…`) since the lesson began: a crash
+    /// noticed, or a healthy member falsely evicted during a pause.
+    SessionTimeouts { consumer: String, count: usize },
+    /// Times the consumer's own `max.poll.interval.ms` expired since the lesson began.
+    PollTimeouts { consumer: String, count: usize },
     /// Times the group entered `PreparingRebalance` since the lesson began.
     Rebalances { group: String, count: usize },
     /// The consumer raised a fatal error to the application.

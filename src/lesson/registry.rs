@@ -38,6 +38,8 @@ course!(
     "14-rebalance-storms.json",
     "15-assignor-trade-offs.json",
     "16-choosing-timeouts.json",
+    "17-delivery-semantics.json",
+    "18-storms-compared.json",
 );
 
 /// The runtime index of the site's `lessons/` folder: a JSON array of file names.

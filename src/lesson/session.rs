@@ -94,6 +94,9 @@ pub struct LessonSession {
     pub tries: Vec<(usize, bool)>,
     /// Why the last try missed (shown with the hint while `Missed`).
     pub missed: Option<String>,
+    /// The hints of the tried option's checks that did not hold (shown
+    /// instead of the task's hint while `Missed`; see [`Self::hints`]).
+    pub missed_checks: Vec<Text>,
     /// The learner's seed for the order of choices (`None`: the authored
     /// order, the same for everyone).
     pub learner: Option<u64>,
@@ -117,6 +120,7 @@ impl LessonSession {
             trying: vec![None; n],
             tries: vec![(0, false); n],
             missed: None,
+            missed_checks: Vec::new(),
             learner: None,
             history: Vec::new(),
             scan: 0,
@@ -144,6 +148,14 @@ impl LessonSession {
     /// The question to show now (only while the phase is `Question`).
     pub fn question(&self) -> Option<&Question> {
         (self.phase == Phase::Question).then(|| self.current().question.as_ref()).flatten()
+    }
+
+    /// After a missed try: what to tell the learner, the hints of the tried
+    /// option's checks that did not hold (which of their choices was wrong),
+    /// or the task's own hint.
+    pub fn hints(&self) -> Vec<&Text> {
+        let Some(t) = self.task().filter(|_| self.phase == Phase::Missed) else { return Vec::new() };
+        if self.missed_checks.is_empty() { vec![&t.hint] } else { self.missed_checks.iter().collect() }
     }
 
     /// The task to show now (while the learner is to act, or after a missed try).
@@ -231,6 +243,7 @@ impl LessonSession {
         self.scan = player.world.trace.len();
         self.carry = 0.0;
         self.missed = None;
+        self.missed_checks.clear();
         self.trying[index] = None;
         let step = &self.lesson.steps[index];
         let ask = step.question.is_some() && self.feedback[index].is_none();
@@ -265,6 +278,7 @@ impl LessonSession {
         }
         self.trying[self.step] = Some(option);
         self.missed = None;
+        self.missed_checks.clear();
         self.phase = Phase::Running;
         player.playing = true;
         if matches!(self.current().until, super::model::Condition::Acted) {
@@ -423,13 +437,26 @@ impl LessonSession {
         player.dispatch(Action::Pause);
         let at = player.now();
         let step = self.step;
-        let missed = self.current().task.as_ref().filter(|_| self.trying[step].is_some()).and_then(|t| {
+        self.missed_checks.clear();
+        let mut missed = None;
+        if let (Some(t), Some(option)) = (self.current().task.clone(), self.trying[step]) {
+            let mut misses: Vec<String> = Vec::new();
             if !event {
-                return Some(format!("{} did not happen within {} ms", self.current().until.describe(), self.current().within_ms));
+                misses.push(format!("{} did not happen within {} ms", self.current().until.describe(), self.current().within_ms));
+            } else {
+                misses.extend(t.goal.iter().filter_map(|e| e.check(&player.world).err()));
             }
-            let misses: Vec<String> = t.goal.iter().filter_map(|e| e.check(&player.world).err()).collect();
-            (!misses.is_empty()).then(|| misses.join("; "))
-        });
+            // The option's checks say which choice was wrong, with or without the event.
+            for c in t.options.get(option).map_or(&[][..], |o| &o.checks) {
+                if let Err(e) = c.expect.check(&player.world) {
+                    misses.push(e);
+                    if !self.missed_checks.contains(&c.hint) {
+                        self.missed_checks.push(c.hint.clone());
+                    }
+                }
+            }
+            missed = (!misses.is_empty()).then(|| misses.join("; "));
+        }
         if let Some(m) = &missed {
             self.tries[step].0 += 1;
             self.missed = Some(m.clone());

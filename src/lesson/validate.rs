@@ -5,9 +5,9 @@
 use super::check::{broker_id, callback_named, consumer_idx};
 use super::model::{Choice, Condition, Expectation, Lesson, Question, Text};
 use crate::assign::TopicPartition;
-use crate::sim::classic_group::ClassicGroupState;
-use crate::sim::config::GroupProtocol;
-use crate::sim::consumer_group::ConsumerGroupState;
+use crate::sim::coordinator::classic::ClassicGroupState;
+use crate::sim::scenario::config::GroupProtocol;
+use crate::sim::coordinator::consumer::ConsumerGroupState;
 use crate::sim::Fault;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -128,6 +128,15 @@ impl Names {
             Err(format!("'{group}' uses group.protocol=consumer (KIP-848): it has no generation, leader or protocol vote; use groupEpoch, targetAssignmentEpoch or memberEpoch"))
         } else {
             Ok(())
+        }
+    }
+
+    /// A consumer of a classic group (its member ids carry its client id).
+    fn classic_consumer(&self, name: &str) -> Result<(), String> {
+        self.consumer(name)?;
+        match consumer_idx(name) {
+            Some(c) if self.modern.contains(&c) => Err(format!("'{name}' uses group.protocol=consumer (KIP-848): use the fenced condition or memberEpoch")),
+            _ => Ok(()),
         }
     }
 
@@ -257,7 +266,7 @@ impl Names {
     fn broker(&self, name: &str) -> Result<(), String> {
         match broker_id(name) {
             Some(b) if b < self.brokers => Ok(()),
-            _ => Err(format!("'{name}' is not a broker of this lesson (broker-0..broker-{})", self.brokers.saturating_sub(1))),
+            _ => Err(format!("'{name}' is not a broker of this lesson (the scenario's brokers: {}, so broker-0..broker-{})", self.brokers, self.brokers.saturating_sub(1))),
         }
     }
 
@@ -275,8 +284,13 @@ impl Names {
         match n {
             Some(n) if tp.partition >= 0 && (tp.partition as u32) < n => Ok(()),
             Some(n) => Err(format!("'{name}': {} has partitions 0..{}", tp.topic, n.saturating_sub(1))),
-            None => Err(format!("'{name}': no topic {} in this lesson", tp.topic)),
+            None => Err(format!("'{name}': no topic {} in this lesson (the scenario's topic names: {:?})", tp.topic, self.topics.keys().collect::<Vec<_>>())),
         }
+    }
+
+    /// A `partitions` list: each entry a partition of the lesson, an error naming its index.
+    fn partitions(&self, names: &[String]) -> Result<(), String> {
+        names.iter().enumerate().try_for_each(|(i, p)| self.partition(p).map_err(|e| format!("partitions[{i}]: {e}")))
     }
 
     /// A highlight or click target: a node, a partition, a group, or a
@@ -344,6 +358,10 @@ impl Names {
                 from.iter().chain(to.iter()).try_for_each(|n| self.node(n))
             }
             Condition::Redelivered { consumer } => consumer.as_deref().map_or(Ok(()), |c| self.consumer(c)),
+            Condition::Processed { consumer, partition } => {
+                self.consumer(consumer)?;
+                partition.as_deref().map_or(Ok(()), |p| self.partition(p))
+            }
             Condition::OffsetsCommitted { group, partition, .. } => {
                 self.group(group)?;
                 partition.as_deref().map_or(Ok(()), |p| self.partition(p))
@@ -351,6 +369,9 @@ impl Names {
             Condition::CoordinatorState { group, state } => {
                 self.group(group)?;
                 if CONTEXT_STATES.contains(&state.as_str()) { Ok(()) } else { Err(format!("unknown coordinator state '{state}' ({CONTEXT_STATES:?})")) }
+            }
+            Condition::Fault { contains } => {
+                if contains.trim().is_empty() { Err("fault text is empty".into()) } else { Ok(()) }
             }
             Condition::Note { contains, node } => {
                 if contains.trim().is_empty() {
@@ -383,13 +404,13 @@ impl Names {
             Expectation::Generation { group, .. } | Expectation::Protocol { group, .. } | Expectation::Rebalances { group, .. } => {
                 self.classic_group(group)
             }
-            Expectation::Members { group, .. } | Expectation::Redelivered { group, .. } => self.group(group),
+            Expectation::Members { group, .. } | Expectation::Redelivered { group, .. } | Expectation::Skipped { group, .. } => self.group(group),
             Expectation::Leader { group, consumer } => self.classic_group(group).and(self.client(consumer)),
             Expectation::GroupEpoch { group, .. } | Expectation::TargetAssignmentEpoch { group, .. } => self.consumer_group(group),
             Expectation::MemberEpoch { consumer, .. } | Expectation::ConsumerEpoch { consumer, .. } => self.modern_consumer(consumer),
             Expectation::TargetAssignment { consumer, partitions } => {
                 self.modern_consumer(consumer)?;
-                partitions.iter().try_for_each(|p| self.partition(p))
+                self.partitions(partitions)
             }
             Expectation::CoordinatorMemberState { consumer, state } => {
                 self.modern_consumer(consumer)?;
@@ -408,13 +429,14 @@ impl Names {
             }
             Expectation::Owns { consumer, partitions } => {
                 self.consumer(consumer)?;
-                partitions.iter().try_for_each(|p| self.partition(p))
+                self.partitions(partitions)
             }
             Expectation::MemberState { consumer, state } => {
                 self.client(consumer)?;
                 if state == "crashed" { Ok(()) } else { self.member_state(consumer, state) }
             }
-            Expectation::Fatal { consumer, .. } => self.consumer(consumer),
+            Expectation::Fatal { consumer, .. } | Expectation::PollTimeouts { consumer, .. } => self.consumer(consumer),
+            Expectation::SessionTimeouts { consumer, .. } => self.classic_consumer(consumer),
             Expectation::Committed { group, partition, .. } | Expectation::CommittedNext { group, partition } => {
                 self.group(group).and(self.partition(partition))
             }

@@ -4,8 +4,8 @@
 //! disconnected at t is not tried again before t + reconnect.backoff.ms, the
 //! backoff doubling per consecutive failure up to reconnect.backoff.max.ms).
 
-use super::config::ConsumerConfig;
-use super::types::Millis;
+use crate::sim::scenario::config::ConsumerConfig;
+use crate::sim::types::Millis;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

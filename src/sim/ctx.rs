@@ -1,9 +1,9 @@
 //! What a handler may read and touch besides its own node: the clock, the one
 //! seeded RNG, the cluster metadata and logs, and the broker configs.
 
-use super::cluster::Cluster;
-use super::config::BrokerConfig;
-use super::types::{Millis, NodeId};
+use crate::sim::cluster::Cluster;
+use crate::sim::scenario::config::BrokerConfig;
+use crate::sim::types::{Millis, NodeId};
 use rand::RngCore;
 use rand_chacha::ChaCha8Rng;
 

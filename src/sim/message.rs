@@ -1,7 +1,7 @@
 //! The Kafka APIs the simulated nodes exchange, with the fields that matter to
 //! group coordination (names follow `clients/src/main/resources/common/message`).
 
-use super::types::{Errors, Millis, NodeId};
+use crate::sim::types::{Errors, Millis, NodeId};
 use crate::assign::TopicPartition;
 use crate::connect::{ConnectAssignment, ConnectProtocolMetadata};
 use serde::{Deserialize, Serialize};

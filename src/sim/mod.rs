@@ -1,46 +1,35 @@
 //! The simulation core: deterministic, with no web dependency.
+//!
+//! - `world/`: the discrete-event loop that owns every node, the clock, the
+//!   network and liveness; faults are applied here.
+//! - `cluster/`: brokers, topics, partition leadership under KRaft, and the
+//!   `__consumer_offsets` logs.
+//! - `coordinator/`: the group coordinator on a broker (one `Shard` per
+//!   `__consumer_offsets` partition): `classic/` groups and `consumer/` groups (KIP-848).
+//! - `client/`: the consumers: `classic/` (ClassicKafkaConsumer) and `consumer/`
+//!   (AsyncKafkaConsumer, KIP-848), with what they share (AbstractCoordinator's
+//!   membership, the poll loop, the application's commits).
+//! - `connect/`: Kafka Connect workers (WorkerCoordinator, DistributedHerder).
+//! - `scenario/`: what a run is made of (brokers, topics, groups, configs) and its validation.
+//! - `fault/`: the faults a user injects, and checking them against a run.
+//! - `invariants/`: the safety properties checked after every step.
+//! - The primitives every node uses: `types`, `message` (the wire protocol),
+//!   `out` (a handler's effects), `ctx`, `network`, `connections`, `trace`.
 
-mod app_commit;
-pub mod async_consumer;
-mod async_consumer_heartbeat;
-pub mod broker;
-mod broker_fetch;
-mod classic_client;
-pub mod classic_group;
-mod classic_join;
-mod classic_sync;
-pub mod close_options;
+pub mod client;
 pub mod cluster;
-pub mod config;
-pub mod connect_config;
+pub mod connect;
 pub mod connections;
-mod connect_herder;
-pub mod connect_worker;
-mod connect_worker_responses;
-pub mod consumer;
-mod consumer_responses;
-pub mod consumer_group;
-mod consumer_group_invariants;
-pub mod consumer_group_heartbeat;
-pub mod consumer_group_records;
 pub mod coordinator;
-pub mod current_assignment_builder;
 pub mod ctx;
 pub mod fault;
-pub mod fault_check;
-pub mod fetcher;
 pub mod invariants;
-pub mod limits;
 pub mod message;
 pub mod network;
 pub mod out;
-mod poll_loop;
-pub mod record_log;
 pub mod scenario;
-pub mod target_assignment;
 pub mod trace;
 pub mod types;
-pub mod validate;
 pub mod world;
 
 pub use fault::Fault;

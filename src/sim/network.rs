@@ -2,8 +2,8 @@
 //! message, extra latency and random loss. The world asks this module what
 //! happens to each message; nothing here touches nodes.
 
-use super::message::Envelope;
-use super::types::{EventId, Millis, NodeId};
+use crate::sim::message::Envelope;
+use crate::sim::types::{EventId, Millis, NodeId};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 

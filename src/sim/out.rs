@@ -1,9 +1,9 @@
 //! Effects a node handler returns: messages to send, timers to set or cancel,
 //! and trace events. Handlers never touch the network or the clock themselves.
 
-use super::message::Body;
-use super::trace::EventKind;
-use super::types::{Millis, NodeId};
+use crate::sim::message::{Body, Response};
+use crate::sim::trace::EventKind;
+use crate::sim::types::{Millis, NodeId};
 use serde::{Deserialize, Serialize};
 
 /// Every timer a node can set. One key per purpose: setting a key again replaces it.
@@ -79,6 +79,11 @@ pub struct Out {
 }
 
 impl Out {
+    /// Answers request `correlation` from `to`.
+    pub fn respond(&mut self, to: NodeId, correlation: u64, response: Response) {
+        self.send(to, Body::Response { correlation, response });
+    }
+
     pub fn send(&mut self, to: NodeId, body: Body) {
         self.sends.push((to, body));
     }

@@ -1,6 +1,6 @@
 //! The typed event trace: everything the world does, in order, with causes.
 
-use super::types::{EventId, Millis, NodeId};
+use crate::sim::types::{EventId, Millis, NodeId};
 use crate::assign::TopicPartition;
 use serde::{Deserialize, Serialize};
 

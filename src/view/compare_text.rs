@@ -25,7 +25,7 @@ pub fn variant_name(name: &str, lang: Lang) -> String {
         return name.to_string();
     }
     let mut s = name.to_string();
-    for (en, zh) in [("static members", "静态成员"), ("consumer protocol", "consumer 协议"), ("classic ", "经典 "), (" (", "（"), ("(", "（"), (")", "）")] {
+    for (en, zh) in [("as in the logs", "按日志原样"), ("static members", "静态成员"), ("consumer protocol", "consumer 协议"), ("classic ", "经典 "), (" (", "（"), ("(", "（"), (")", "）")] {
         s = s.replace(en, zh);
     }
     s

@@ -58,8 +58,8 @@ pub fn groups(world: &World) -> Vec<GroupView> {
 
 /// A consumer group (KIP-848): its state and group epoch (in `generation`); the
 /// protocol column names the server assignor in use.
-fn consumer_group_view(world: &World, group_id: &str, g: &crate::sim::consumer_group::ConsumerGroup) -> GroupView {
-    let assignor = crate::sim::consumer_group::ConsumerGroup::preferred_server_assignor(g.members.values())
+fn consumer_group_view(world: &World, group_id: &str, g: &crate::sim::coordinator::consumer::ConsumerGroup) -> GroupView {
+    let assignor = crate::sim::coordinator::consumer::ConsumerGroup::preferred_server_assignor(g.members.values())
         .or_else(|| world.scenario.broker.consumer_group_assignors.first().cloned())
         .unwrap_or_default();
     GroupView {

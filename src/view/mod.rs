@@ -12,9 +12,10 @@ pub use groups::{group_ids, groups, timeline_marker, GroupView};
 pub use ownership::{partitions, PartitionRow, PartitionStatus};
 
 use crate::assign::TopicPartition;
-use crate::sim::async_consumer::AsyncConsumer;
-use crate::sim::connect_worker::ConnectWorker;
-use crate::sim::consumer::{ClassicConsumer, MainThread};
+use crate::sim::client::consumer::AsyncConsumer;
+use crate::sim::connect::worker::ConnectWorker;
+use crate::sim::client::classic::ClassicConsumer;
+use crate::sim::client::poll_loop::MainThread;
 use crate::sim::message::Body;
 use crate::sim::out::TimerKey;
 use crate::sim::{Millis, NodeId, World};
@@ -174,7 +175,7 @@ pub fn brokers(world: &World) -> Vec<BrokerView> {
                 .filter(|g| world.cluster.coordinator_for(g) == Some(b.id))
                 .map(|g| (g.clone(), world.cluster.offsets_partition_for(g)))
                 .collect();
-            let loading = b.coordinator.shards.values().any(|s| s.state == crate::sim::coordinator::CoordinatorState::LOADING);
+            let loading = b.coordinator.shards.values().any(|s| s.state == crate::sim::coordinator::shard::CoordinatorState::LOADING);
             let leads = world
                 .cluster
                 .topics

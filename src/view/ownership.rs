@@ -88,7 +88,7 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
         // Where the group's partitions are heading, looked up once per group.
         let kip848 = world.consumer_group(group).is_some();
         let rebalancing = world.group(group).is_some_and(|(_, g)| {
-            matches!(g.state, crate::sim::classic_group::ClassicGroupState::PreparingRebalance | crate::sim::classic_group::ClassicGroupState::CompletingRebalance)
+            matches!(g.state, crate::sim::coordinator::classic::ClassicGroupState::PreparingRebalance | crate::sim::coordinator::classic::ClassicGroupState::CompletingRebalance)
         });
         for topic in topics {
             let Some(t) = world.cluster.topics.get(topic) else { continue };

@@ -69,7 +69,7 @@ pub fn step() -> Result<f64, JsError> {
 /// Moves the playhead to `ms` of simulated time (backwards re-runs deterministically).
 #[wasm_bindgen]
 pub fn seek(ms: f64) -> Result<(), JsError> {
-    let t = crate::sim::limits::check_seek(ms).map_err(|e| JsError::new(&e))?;
+    let t = crate::sim::scenario::limits::check_seek(ms).map_err(|e| JsError::new(&e))?;
     with(|p| p.dispatch(Action::Seek(t)))
 }
 
@@ -158,4 +158,12 @@ pub fn state() -> Result<String, JsError> {
         };
         serde_json::to_string(&s).unwrap_or_default()
     })
+}
+
+/// `groupscope.explain(text)`: what the `explain` CLI prints with `--json` for this log text
+/// (one paste; the page's tab also merges files): `{groups, linesRead, linesUnparsed}`.
+/// Read at once; text that holds no group line gives `groups: []`.
+#[wasm_bindgen(js_name = explain)]
+pub fn explain_logs(text: &str) -> String {
+    crate::explain::explain_text(text).to_json()
 }

@@ -7,7 +7,10 @@ use super::cached::{cached, version, PLAYING_REFRESH_MS};
 use super::caption::{caption, legend};
 use super::welcome::{self, Door};
 use crate::view::history::{self, Undo};
+use super::compare_view::{compare_view, CompareHandlers};
 use super::config_panel::ConfigPanel;
+use crate::compare::clock::ComparePlayer;
+use crate::examples::COMPARISONS;
 use super::course;
 use super::fault_menu::FaultMenu;
 use super::inspector::inspector;
@@ -36,6 +39,14 @@ use yew::prelude::*;
 
 fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// A run replaced by a replay of logs, kept to bring it back.
+#[derive(Clone)]
+struct Replayed {
+    before: Rc<Permalink>,
+    group: String,
+    faults: usize,
 }
 
 #[derive(Properties, PartialEq, Default)]
@@ -98,12 +109,22 @@ pub fn App(props: &AppProps) -> Html {
     let show_fetches = use_state(|| None::<bool>);
     // What the last fork discarded, while it can be undone.
     let undo = use_state(|| None::<Undo>);
+    // The run a replay of logs replaced, while it can be brought back.
+    let replayed = use_state(|| None::<Replayed>);
     // Presenter mode folds the secondary panels away; this shows them again.
     let panels = use_state(|| false);
     let more = use_state(|| false);
     let update = use_force_update();
     // Bumped when the run is replaced (load, lesson): the slower panels' versions include it.
     let revision = use_mut_ref(|| 0u64);
+    // The Side by side tab's panes, made when the tab first opens; while it
+    // shows, the toolbar's clock drives them and the main run waits.
+    let compare = use_mut_ref(|| None::<ComparePlayer>);
+    let tab_now = use_mut_ref(|| Tab::Simulation);
+    *tab_now.borrow_mut() = *tab;
+    if *tab == Tab::Compare && compare.borrow().is_none() {
+        *compare.borrow_mut() = ComparePlayer::shipped(COMPARISONS[0].0).ok();
+    }
 
     {
         let lang = *lang;
@@ -118,7 +139,16 @@ pub fn App(props: &AppProps) -> Html {
     };
     let dispatch = {
         let (player, redraw, lesson, undo) = (player.clone(), redraw.clone(), lesson.clone(), undo.clone());
+        let (compare, tab_now) = (compare.clone(), tab_now.clone());
         Callback::from(move |a: Action| {
+            // One clock: on the Side by side tab the toolbar drives the panes (the speed is shared).
+            if *tab_now.borrow() == Tab::Compare && !matches!(a, Action::SetSpeed(_)) {
+                if let Some(c) = compare.borrow_mut().as_mut() {
+                    c.dispatch(a, player.borrow().speed);
+                    redraw.emit(());
+                    return;
+                }
+            }
             let mut l = lesson.borrow_mut();
             let mut p = player.borrow_mut();
             match (l.as_mut(), a) {
@@ -262,9 +292,44 @@ pub fn App(props: &AppProps) -> Html {
         })
     };
 
+    // "Replay in the simulator" from the Explain logs tab: the previous run stays recoverable.
+    let on_replay = {
+        let (player, load, tab, replayed, notice) = (player.clone(), load.clone(), tab.clone(), replayed.clone(), notice.clone());
+        use_callback(*lang, move |s: Scenario, lang| match Player::new(s.clone()) {
+            Ok(p) => {
+                let before = Rc::new(Permalink::of(&player.borrow()));
+                replayed.set(Some(Replayed { before, group: s.groups.first().map(|g| g.group_id.clone()).unwrap_or_default(), faults: s.faults.len() }));
+                load.emit(p);
+                tab.set(Tab::Simulation);
+            }
+            Err(e) => notice.set(Some(trf(*lang, "explain.replay.error", &[&e]))),
+        })
+    };
+    let on_compare = {
+        let (tab, compare, notice) = (tab.clone(), compare.clone(), notice.clone());
+        use_callback(*lang, move |c: crate::compare::Comparison, lang| match crate::compare::SideBySide::new(&c) {
+            Ok(s) => {
+                *compare.borrow_mut() = Some(ComparePlayer::new(super::compare_view::FROM_LOGS, s));
+                tab.set(Tab::Compare);
+            }
+            Err(e) => notice.set(Some(trf(*lang, "explain.replay.error", &[&e]))),
+        })
+    };
+    let on_back = {
+        let (load, replayed, notice) = (load.clone(), replayed.clone(), notice.clone());
+        Callback::from(move |_: MouseEvent| {
+            let Some(r) = (*replayed).clone() else { return };
+            match r.before.restore() {
+                Ok(p) => load.emit(p),
+                Err(e) => notice.set(Some(e)),
+            }
+            replayed.set(None);
+        })
+    };
+
     {
         let (player, redraw, lesson, on_lesson, load) = (player.clone(), redraw.clone(), lesson.clone(), on_lesson.clone(), load.clone());
-        let notice = notice.clone();
+        let (notice, compare, tab_now) = (notice.clone(), compare.clone(), tab_now.clone());
         use_effect_with((), move |_| {
             api::install(player.clone(), redraw.clone(), load);
             // A deep link to a lesson step: #lesson=4&step=3 (once the course is fetched).
@@ -281,6 +346,13 @@ pub fn App(props: &AppProps) -> Html {
                 let t = now_ms();
                 let dt = t - last;
                 last = t;
+                if *tab_now.borrow() == Tab::Compare {
+                    if let Some(c) = compare.borrow_mut().as_mut().filter(|c| c.playing) {
+                        c.dispatch(Action::Tick(dt), player.borrow().speed);
+                        redraw.emit(());
+                    }
+                    return;
+                }
                 let playing = player.borrow().playing;
                 if playing {
                     let mut l = lesson.borrow_mut();
@@ -451,12 +523,37 @@ pub fn App(props: &AppProps) -> Html {
         let clock = if playing { ((now_ms() + f64::from(phase) * PLAYING_REFRESH_MS / 8.0) / PLAYING_REFRESH_MS) as u64 } else { paused_at };
         version((clock, playing, revision_now, lang_v, &*selection, &highlights, &concealed))
     };
+    let compare_handlers = CompareHandlers {
+        pick: { let (c, r) = (compare.clone(), redraw.clone()); Callback::from(move |id: String| {
+            if let Ok(cp) = ComparePlayer::shipped(&id) { *c.borrow_mut() = Some(cp); }
+            r.emit(());
+        }) },
+        this_run: { let (c, r, pl, n) = (compare.clone(), redraw.clone(), player.clone(), notice.clone()); Callback::from(move |_: MouseEvent| {
+            match ComparePlayer::this_run(&pl.borrow()) {
+                Ok(cp) => { *c.borrow_mut() = Some(cp); n.set(None); }
+                Err(e) => n.set(Some(trf(lang_v, "compare.thisrun.error", &[&e]))),
+            }
+            r.emit(());
+        }) },
+        fault: dispatch.reform(Action::Inject),
+        check: { let c = compare.clone(); Callback::from(move |f: crate::sim::Fault| c.borrow().as_ref().map_or(Ok(()), |c| c.sbs.check_fault(&f))) },
+    };
+    let panes = if *tab == Tab::Compare { compare.borrow().as_ref().map(|c| (c.playing, c.now())) } else { None };
     let fork_notice = (*undo).clone().map(|u| {
         let text = trf(lang_v, "undo.notice", &[&format!("{:.1}", u.at as f64 / 1000.0), &format!("{:.1}", u.horizon as f64 / 1000.0), &u.dropped_faults]);
         let dismiss = { let undo = undo.clone(); Callback::from(move |_: MouseEvent| undo.set(None)) };
         html! {
             <p id="undo-notice" class="notice" role="status">{ text }{" "}
                 <button id="undo" onclick={on_undo.clone()}>{ tr(lang_v, "undo") }</button>
+                <button class="close" onclick={dismiss} aria-label={tr(lang_v, "close")}>{"×"}</button>
+            </p>
+        }
+    });
+    let replay_notice = (*replayed).clone().map(|r| {
+        let dismiss = { let replayed = replayed.clone(); Callback::from(move |_: MouseEvent| replayed.set(None)) };
+        html! {
+            <p id="replay-notice" class="notice" role="status">{ trf(lang_v, "explain.replay.notice", &[&r.group, &r.faults]) }{" "}
+                <button id="replay-back" onclick={on_back.clone()}>{ tr(lang_v, "explain.replay.back") }</button>
                 <button class="close" onclick={dismiss} aria-label={tr(lang_v, "close")}>{"×"}</button>
             </p>
         }
@@ -468,11 +565,12 @@ pub fn App(props: &AppProps) -> Html {
         <ContextProvider<Lang> context={lang_v}>
         <div class={classes!("groupscope", presenting.then_some("presenter"), session.is_some().then_some("in-lesson"), show_panels.then_some("panels-open"))}>
             { toolbar(Toolbar { player: &p, shared: &shared, dispatch: &dispatch, load: &load, tab: &tab,
-                lang: &lang, presenter: &presenter, help: &help, notice: &notice, link: &link, reset_clear: &reset_clear, more: &more }) }
+                lang: &lang, presenter: &presenter, help: &help, notice: &notice, link: &link, reset_clear: &reset_clear, more: &more, panes }) }
             if let Some(n) = (*notice).clone() {
                 <p id="notice" class="notice" role="status">{ n }<button class="close" onclick={{ let n = notice.clone(); move |_| n.set(None) }} aria-label={tr(lang_v, "close")}>{"×"}</button></p>
             }
             { fork_notice.unwrap_or_default() }
+            { replay_notice.unwrap_or_default() }
             if *help {
                 <div id="help" class="help" role="dialog" aria-label={tr(lang_v, "help.title")}>
                     <h2>{ tr(lang_v, "help.title") }</h2>
@@ -486,11 +584,15 @@ pub fn App(props: &AppProps) -> Html {
                     </p>
                 </div>
             }
-            { timeline(&p, &dispatch, lang_v, cached(slow(7), { let pl = player.clone(); move || super::timeline::markers(&pl.borrow(), lang_v) })) }
+            { match (*tab, compare.borrow().as_ref()) {
+                (Tab::Compare, Some(c)) => super::timeline::panes_timeline(c, &dispatch, lang_v),
+                _ => timeline(&p, &dispatch, lang_v, cached(slow(7), { let pl = player.clone(); move || super::timeline::markers(&pl.borrow(), lang_v) })),
+            } }
             { match *tab {
                 Tab::Lab => html! { <AssignorLab /> },
                 Tab::Lessons => lesson_list(lang_v, &on_lesson),
-                Tab::Compare => html! { <super::compare_view::CompareView /> },
+                Tab::Compare => compare.borrow().as_ref().map(|c| compare_view(c, lang_v, &compare_handlers)).unwrap_or_default(),
+                Tab::Explain => html! { <super::explain_tab::ExplainTab on_replay={on_replay.clone()} on_compare={on_compare.clone()} /> },
                 Tab::Config => html! { <ConfigPanel scenario={p.scenario.clone()} load={load.clone()} /> },
                 Tab::Simulation => html! {
                     <main class="layout">

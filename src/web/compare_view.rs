@@ -1,103 +1,70 @@
-//! Side-by-side mode: two or three variants of one scenario (eager, cooperative,
-//! KIP-848, static members...) under the same faults, synchronised in
-//! simulated time, each drawn small, with the core's metrics table live.
+//! Side-by-side mode: up to four variants of one scenario (eager, cooperative,
+//! KIP-848, static members) under the same faults, each drawn small, with the
+//! core's metrics table live. The page owns the panes (`ComparePlayer`): the
+//! main toolbar's play, step, scrubber and speed drive them while this tab shows.
 
 use super::fault_menu::FaultMenu;
 use super::topology::topology;
-use crate::compare::SideBySide;
-use crate::examples::{comparison, COMPARISONS};
+use crate::compare::clock::{ComparePlayer, THIS_RUN};
+use crate::examples::COMPARISONS;
 use crate::i18n::{tr, Lang};
-use crate::sim::{Fault, Millis};
+use crate::sim::Fault;
 use crate::view;
-use gloo::timers::callback::Interval;
 use yew::prelude::*;
 
+/// The id of the comparison replayed from logs (the Explain logs tab's "Compare").
+pub const FROM_LOGS: &str = "from-logs";
 
-#[function_component]
-pub fn CompareView() -> Html {
-    let lang = use_context::<Lang>().unwrap_or_default();
-    let id = use_state(|| COMPARISONS[0].0.to_string());
-    let sbs = use_mut_ref(|| SideBySide::new(&comparison(COMPARISONS[0].0).expect("shipped comparisons are valid")).expect("valid"));
-    let playing = use_state(|| false);
-    let update = use_force_update();
+/// What the tab can ask the page to do.
+pub struct CompareHandlers {
+    /// Open a shipped comparison by id.
+    pub pick: Callback<String>,
+    /// Build a comparison from the main simulation's scenario and faults.
+    pub this_run: Callback<MouseEvent>,
+    pub fault: Callback<Fault>,
+    pub check: Callback<Fault, Result<(), String>>,
+}
 
-    {
-        let (sbs, playing, update) = (sbs.clone(), *playing, update.clone());
-        use_effect_with(playing, move |playing| {
-            let interval = playing.then(|| {
-                Interval::new(50, move || {
-                    let now = sbs.borrow().now();
-                    // 10× real time: 50 ms of wall time is 500 ms simulated.
-                    sbs.borrow_mut().advance_to(now + 500);
-                    update.force_update();
-                })
-            });
-            move || drop(interval)
-        });
-    }
-    let on_pick = {
-        let (id, sbs, update, playing) = (id.clone(), sbs.clone(), update.clone(), playing.clone());
-        Callback::from(move |e: Event| {
-            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
-            if let Ok(s) = comparison(&v).and_then(|c| SideBySide::new(&c)) {
-                *sbs.borrow_mut() = s;
-                playing.set(false);
-                id.set(v);
-                update.force_update();
-            }
-        })
-    };
-    let on_seek = {
-        let (sbs, update) = (sbs.clone(), update.clone());
-        Callback::from(move |e: InputEvent| {
-            let v: Millis = e.target_unchecked_into::<web_sys::HtmlInputElement>().value().parse().unwrap_or(0);
-            sbs.borrow_mut().seek(v);
-            update.force_update();
-        })
-    };
-    let on_fault = {
-        let (sbs, update) = (sbs.clone(), update.clone());
-        Callback::from(move |f: Fault| {
-            sbs.borrow_mut().inject(f);
-            update.force_update();
-        })
-    };
-    let toggle = {
-        let playing = playing.clone();
-        Callback::from(move |_: MouseEvent| playing.set(!*playing))
-    };
-    let s = sbs.borrow();
-    let until = s.comparison.until.unwrap_or(60_000).max(s.now());
+pub fn compare_view(cp: &ComparePlayer, lang: Lang, h: &CompareHandlers) -> Html {
+    let s = &cp.sbs;
+    let on_pick = h.pick.reform(|e: Event| e.target_unchecked_into::<web_sys::HtmlSelectElement>().value());
     let noop_mouse = Callback::from(|_: MouseEvent| ());
     let noop_key = Callback::from(|_: KeyboardEvent| ());
+    let this_run = cp.id == THIS_RUN;
     html! {
-        <section id="compare" class="compare" aria-label={tr(lang, "tab.compare")}>
+        <section id="compare" class="compare" aria-label={tr(lang, "tab.compare")} data-comparison={cp.id.clone()}>
             <div class="compare-bar">
                 <label>{ tr(lang, "compare.pick") }{" "}
                     <select id="compare-pick" onchange={on_pick}>
+                        if this_run {
+                            <option value={THIS_RUN} selected=true>{ tr(lang, "compare.thisrun.option") }</option>
+                        }
                         { for COMPARISONS.iter().map(|(k, en, zh, _)| html! {
-                            <option value={*k} selected={*k == id.as_str()}>{ if lang == Lang::Zh { *zh } else { *en } }</option>
+                            <option value={*k} selected={*k == cp.id.as_str()}>{ if lang == Lang::Zh { *zh } else { *en } }</option>
                         }) }
+                        if cp.id == FROM_LOGS {
+                            <option value={FROM_LOGS} selected=true>{ crate::i18n::trf(lang, "compare.from-logs", &[&s.group]) }</option>
+                        }
                     </select>
                 </label>
-                <button id="compare-play" onclick={toggle} aria-pressed={playing.to_string()}>{ tr(lang, if *playing { "pause" } else { "play" }) }</button>
-                <input id="compare-time" type="range" min="0" max={until.to_string()} value={s.now().to_string()} oninput={on_seek}
-                    aria-label={tr(lang, "timeline.label")} />
-                <span id="compare-clock" class="clock">{ crate::i18n::trf(lang, "clock", &[&format!("{:.1}", s.now() as f64 / 1000.0)]) }</span>
+                <button id="compare-this-run" class="primary" onclick={h.this_run.clone()} title={tr(lang, "compare.thisrun.title")}>{ tr(lang, "compare.thisrun") }</button>
             </div>
-            <p class="hint">{ tr(lang, "compare.hint") }</p>
-            <div class="panes">
+            <p class="hint">{ tr(lang, if this_run { "compare.thisrun.hint" } else { "compare.hint" }) }</p>
+            <div class={classes!("panes", format!("n{}", s.lanes.len()))}>
                 { for s.lanes.iter().map(|lane| {
                     let g = view::groups(&lane.world).into_iter().find(|g| g.group_id == s.group);
                     html! {
-                        <div class="pane" data-variant={lane.name.clone()}>
+                        <div class="pane" data-variant={lane.name.clone()} data-now={lane.world.now.to_string()}>
                             <h3>{ crate::view::compare_text::variant_name(&lane.name, lang) }</h3>
                             <p class="state">{ g.map(|g| format!("{} · {} {}", if g.state == "(no group yet)" { tr(lang, "group.none").to_string() } else { g.state }, tr(lang, "compare.generation"), g.generation)).unwrap_or_default() }</p>
-                            { topology(&lane.world, lang, None, &[], noop_mouse.clone(), noop_key.clone(), None, false) }
+                            <div class="pane-drawing table-scroll">
+                                { topology(&lane.world, lang, None, &[], noop_mouse.clone(), noop_key.clone(), None, false) }
+                            </div>
                         </div>
                     }
                 }) }
             </div>
+            <div class="table-scroll">
             <table id="compare-metrics" class="ownership">
                 <caption>{ tr(lang, "compare.metrics") }</caption>
                 <thead><tr>
@@ -121,13 +88,14 @@ pub fn CompareView() -> Html {
                     }) }
                 </tbody>
             </table>
+            </div>
             <section id="compare-why" class="compare-why" aria-label={tr(lang, "compare.differences")}>
                 <h3>{ tr(lang, "compare.differences") }</h3>
                 <ul>
                     { for crate::view::compare_text::differences(&s.lanes.iter().map(|l| (l.name.as_str(), &l.observer.metrics)).collect::<Vec<_>>(), lang).into_iter().map(|t| html! { <li>{ t }</li> }) }
                 </ul>
             </section>
-            <FaultMenu on_fault={on_fault} check={{ let sbs = sbs.clone(); Callback::from(move |f: Fault| sbs.borrow().check_fault(&f)) }} />
+            <FaultMenu on_fault={h.fault.clone()} check={h.check.clone()} />
         </section>
     }
 }

@@ -4,7 +4,7 @@
 //! run and the text stay as they are.
 
 use crate::config_form::{self, FIELDS, PROTOCOLS};
-use crate::sim::config::CommitMode;
+use crate::sim::scenario::config::CommitMode;
 use crate::i18n::{tr, Lang};
 use crate::lint::{self, Level};
 use crate::player::Player;
@@ -152,7 +152,7 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
                 </label>
                 <label class="field" title={tr(lang, "config.commit-mode")}>{"simulated.commit.mode"}
                     <select id="cfg-commit-mode" disabled={parsed.is_err()} onchange={field_input("simulated.commit.mode")}>
-                        { for [("none", CommitMode::None), ("sync", CommitMode::Sync), ("async", CommitMode::Async)].into_iter().map(|(k, m)| html! {
+                        { for [("none", CommitMode::None), ("sync", CommitMode::Sync), ("async", CommitMode::Async), ("before", CommitMode::Before)].into_iter().map(|(k, m)| html! {
                             <option value={k} selected={commit_mode == Some(m)}>{ k }</option>
                         }) }
                     </select>

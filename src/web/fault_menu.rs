@@ -45,7 +45,8 @@ pub fn FaultMenu(props: &FaultMenuProps) -> Html {
                     error.set(None);
                     on_fault.emit(f);
                 }
-                Err(msg) => error.set(Some(msg)),
+                // In plain words, and nothing is narrated: the fault never reaches the run.
+                Err(msg) => error.set(Some(crate::fault_words::refused(&msg, lang))),
             }
         })
     };

@@ -282,7 +282,7 @@ fn task_view(s: &LessonSession, lang: Lang, on: &Callback<LessonMsg>) -> Html {
                 </div>
             } else {
                 <div class="task-missed" role="status">
-                    <p><b>{ tr(lang, "lessons.missed") }</b>{" "}{ t.hint.get(lang).to_string() }</p>
+                    <p><b>{ tr(lang, "lessons.missed") }</b>{" "}{ s.hints().iter().map(|h| h.get(lang)).collect::<Vec<_>>().join(" ") }</p>
                     if let Some(m) = &s.missed {
                         <p class="hint missed-reason">{ m.clone() }</p>
                     }

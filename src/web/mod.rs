@@ -8,6 +8,8 @@ mod compare_view;
 mod config_panel;
 mod course;
 mod event_log;
+mod explain_tab;
+mod explain_view;
 mod fault_menu;
 mod files;
 mod inspector;

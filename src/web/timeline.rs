@@ -62,6 +62,33 @@ pub fn timeline(p: &Player, dispatch: &Callback<Action>, lang: Lang, markers: Ht
     }
 }
 
+/// The same scrubber for the side-by-side panes (`floor` 0: they keep every
+/// moment), with a mark at each fault of their script.
+pub fn panes_timeline(cp: &crate::compare::clock::ComparePlayer, dispatch: &Callback<Action>, lang: Lang) -> Html {
+    let end = cp.end();
+    let on_input = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: InputEvent| {
+            let v = e.target_unchecked_into::<web_sys::HtmlInputElement>().value();
+            drag_to(v.parse().unwrap_or(0), &dispatch);
+        })
+    };
+    let scripted = cp.sbs.comparison.scenario.faults.iter().map(|f| (f.at, &f.fault));
+    let faults: Vec<_> = scripted.chain(cp.sbs.injected.iter().map(|(at, f)| (*at, f))).collect();
+    html! {
+        <div class="timeline">
+            <input id="timeline" type="range" min="0" max={end.to_string()} value={cp.now().to_string()}
+                oninput={on_input} aria-label={tr(lang, "timeline.label")} />
+            <div class="markers" aria-hidden="true">
+                { for faults.into_iter().map(|(at, f)| html! {
+                    <span class={classes!("marker", "fault")} style={format!("left:{:.2}%", at as f64 * 100.0 / end as f64)}
+                        title={crate::narrate::fault::description(&f.describe(), lang)} />
+                }) }
+            </div>
+        </div>
+    }
+}
+
 pub fn markers(p: &Player, lang: Lang) -> Html {
     let end = p.horizon.max(p.now()).max(1);
     html! {

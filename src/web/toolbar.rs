@@ -15,6 +15,7 @@ pub enum Tab {
     Lab,
     Lessons,
     Compare,
+    Explain,
 }
 
 /// Everything the toolbar reads and changes.
@@ -33,6 +34,9 @@ pub struct Toolbar<'a> {
     pub reset_clear: &'a Callback<MouseEvent>,
     /// The folded actions are open (narrow screens; wide ones show them all).
     pub more: &'a UseStateHandle<bool>,
+    /// What the clock shows instead of the main run's (playing, simulated ms):
+    /// the side-by-side panes while their tab is open (one clock drives them).
+    pub panes: Option<(bool, crate::sim::Millis)>,
 }
 
 fn toggle(h: &UseStateHandle<bool>) -> Callback<MouseEvent> {
@@ -102,7 +106,7 @@ pub fn toolbar(t: Toolbar) -> Html {
                             notice.set(Some(tr(lang, "import.scenario").to_string()));
                             load.emit(p);
                         }
-                        Err(_) => notice.set(Some(trf(lang, "import.error", &[&err]))),
+                        Err(_) => notice.set(Some(trf(lang, "import.error", &[&crate::fault_words::in_file(&err, lang)]))),
                     },
                 }
             });
@@ -119,12 +123,13 @@ pub fn toolbar(t: Toolbar) -> Html {
     };
     let speed = p.speed;
     let faults = p.script.len();
+    let (playing, now) = t.panes.unwrap_or((p.playing, p.world.now));
     html! {
         <header class="bar">
             <h1>{"GroupScope"}</h1>
             <div class="controls" role="toolbar" aria-label={tr(lang, "toolbar")}>
-                <button id="play" class="primary" onclick={d.reform(|_| Action::TogglePlay)} aria-pressed={p.playing.to_string()}>
-                    { tr(lang, if p.playing { "pause" } else { "play" }) }
+                <button id="play" class="primary" onclick={d.reform(|_| Action::TogglePlay)} aria-pressed={playing.to_string()}>
+                    { tr(lang, if playing { "pause" } else { "play" }) }
                 </button>
                 <button id="step-back" onclick={d.reform(|_| Action::StepBack)} title={tr(lang, "back.title")}>{ tr(lang, "back") }</button>
                 <button id="step" onclick={d.reform(|_| Action::Step)} title={tr(lang, "step.title")}>{ tr(lang, "step") }</button>
@@ -136,7 +141,7 @@ pub fn toolbar(t: Toolbar) -> Html {
                     </select>
                 </label>
                 <button id="reset" onclick={d.reform(|_| Action::Reset)} title={tr(lang, if faults > 0 { "reset.keeps" } else { "reset.title" })}>{ tr(lang, "reset") }</button>
-                <span id="clock" class="clock">{ trf(lang, "clock", &[&format!("{:.1}", p.world.now as f64 / 1000.0)]) }</span>
+                <span id="clock" class="clock">{ trf(lang, "clock", &[&format!("{:.1}", now as f64 / 1000.0)]) }</span>
                 <button id="presenter" onclick={{
                     let h = t.presenter.clone();
                     Callback::from(move |e: MouseEvent| {
@@ -178,6 +183,7 @@ pub fn toolbar(t: Toolbar) -> Html {
                 { tab_button(&t, "tab-compare", Tab::Compare, "tab.compare") }
                 { tab_button(&t, "tab-config", Tab::Config, "tab.config") }
                 { tab_button(&t, "tab-lab", Tab::Lab, "tab.lab") }
+                { tab_button(&t, "tab-explain", Tab::Explain, "tab.explain") }
             </nav>
             if !t.link.is_empty() {
                 <p class="notice">{ tr(lang, "permalink.notice") }<input id="permalink-url" readonly=true value={(**t.link).clone()} aria-label={tr(lang, "permalink")} /></p>

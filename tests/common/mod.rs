@@ -4,13 +4,14 @@
 #![allow(dead_code)]
 
 pub mod connect;
+pub mod logs;
 
-use groupscope::sim::classic_group::ClassicGroupState;
-use groupscope::sim::consumer::ClassicConsumer;
+use groupscope::sim::coordinator::classic::ClassicGroupState;
+use groupscope::sim::client::classic::ClassicConsumer;
 use groupscope::sim::trace::EventKind;
-use groupscope::sim::async_consumer::AsyncConsumer;
-use groupscope::sim::config::GroupProtocol;
-use groupscope::sim::consumer_group::ConsumerGroup;
+use groupscope::sim::client::consumer::AsyncConsumer;
+use groupscope::sim::scenario::config::GroupProtocol;
+use groupscope::sim::coordinator::consumer::ConsumerGroup;
 use groupscope::sim::trace::Machine;
 use groupscope::sim::{invariants, Fault, Scenario, World};
 

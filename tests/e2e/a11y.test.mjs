@@ -3,11 +3,13 @@
 // lesson, in presenter mode, and with the welcome open.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, launch, serveSite } from './harness.mjs';
 
 const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+const LOGS = join(ROOT, 'tests', 'fixtures', 'logs', 'consumer-protocol');
+const CONSUMER_PROTOCOL = readdirSync(LOGS).sort().map((f) => readFileSync(join(LOGS, f), 'utf8')).join('\n');
 const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 /** Serious and critical violations on the page as it is now, one line each. */
@@ -34,9 +36,15 @@ test('axe-core: no serious or critical violation on any tab, both languages, in 
       await page.waitForSelector('#play');
       await page.evaluate(() => window.groupscope.seek(15000));
       await page.click('#legend-button');
-      for (const tab of ['#tab-sim', '#tab-lessons', '#tab-compare', '#tab-config', '#tab-lab']) {
+      for (const tab of ['#tab-sim', '#tab-lessons', '#tab-compare', '#tab-config', '#tab-lab', '#tab-explain']) {
         await page.click(tab);
         if (tab === '#tab-lessons') await page.waitForSelector('.lesson-card');
+        if (tab === '#tab-explain') {
+          // an explanation on show: timeline, rebalances, tables, ownership
+          await page.fill('#explain-text', CONSUMER_PROTOCOL);
+          await page.click('#explain-run');
+          await page.waitForSelector('.explain-ownership');
+        }
         await frames(page);
         found.push(...await scan(page, `${lang} ${tab}`));
       }

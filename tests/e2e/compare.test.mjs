@@ -1,4 +1,5 @@
-// Side-by-side mode: eager, cooperative and KIP-848 under one crash, in step;
+// Side-by-side mode: eager, cooperative and KIP-848 under one crash, on the
+// toolbar's one clock; "Compare this run" adds static membership to the three;
 // the metrics table shows the stop-the-world pause only for eager. Also the
 // KIP-848 group drawn on the main page with its own state machine.
 import { test } from 'node:test';
@@ -7,27 +8,95 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARTIFACTS, ROOT, launch, openPage, serveSite } from './harness.mjs';
 
-test('side by side: one crash, three protocols, live metrics', async () => {
+test('side by side: the toolbar\'s one clock drives three protocols under one crash', async () => {
   const site = await serveSite();
   const browser = await launch();
   try {
     const { page, foreign, errors } = await openPage(browser, site);
+    const mainNow = () => page.evaluate(() => window.groupscope.state().now);
+    const before = await mainNow();
     await page.click('#tab-compare');
     await page.waitForSelector('#compare .pane');
     assert.equal(await page.locator('#compare .pane').count(), 3);
-    await page.click('#compare-play');
-    await page.waitForFunction(() => Number(document.querySelector('#compare-time').value) >= 30000, null, { timeout: 30000 });
-    await page.click('#compare-play');
+    assert.equal(await page.locator('#compare-play, #compare-time, #compare-clock').count(), 0, 'no second clock');
+    // Step (the toolbar's) moves every pane to the next event of any of them.
+    await page.click('#step');
+    const stepped = await page.$$eval('#compare .pane', (ps) => ps.map((p) => Number(p.dataset.now)));
+    assert.ok(stepped[0] > 0 && stepped.every((t) => t === stepped[0]), `one moment: ${stepped}`);
+    // Space plays the panes, at the toolbar's speed.
+    await page.selectOption('#speed', '100');
+    await page.locator('body').focus();
+    await page.keyboard.press(' ');
+    assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true');
+    await page.waitForFunction(() => Number(document.querySelector('#timeline').value) >= 30000, null, { timeout: 30000 });
+    // Space pauses (unless the panes already stopped at the comparison's end, 40 s).
+    if (await page.getAttribute('#play', 'aria-pressed') === 'true') await page.keyboard.press(' ');
+    assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
     const stw = await page.$$eval('#compare-metrics tr[data-variant]', (rows) => rows.map((r) => [r.dataset.variant, Number(r.dataset.stw)]));
     const eager = stw.find(([v]) => v.includes('eager'));
     assert.ok(eager[1] > 0, `eager stops the world: ${JSON.stringify(stw)}`);
     for (const [v, ms] of stw.filter(([v]) => !v.includes('eager'))) assert.equal(ms, 0, `${v} keeps the others processing`);
-    // All panes show the same simulated moment.
-    const clocks = await page.textContent('#compare-clock');
-    assert.match(clocks, /t = \d+/);
+    // All panes show the toolbar clock's moment; the hidden main run did not move.
+    const now = Number(await page.inputValue('#timeline'));
+    const panes = await page.$$eval('#compare .pane', (ps) => ps.map((p) => Number(p.dataset.now)));
+    assert.deepEqual(panes, panes.map(() => now));
+    assert.match(await page.textContent('#clock'), new RegExp(`t = ${(now / 1000).toFixed(1)}`));
+    assert.equal(await mainNow(), before, 'the main simulation waits while Side by side shows');
+    // The scrubber goes back in every pane.
+    await page.locator('#timeline').fill('5000');
+    await page.waitForFunction(() => [...document.querySelectorAll('#compare .pane')].every((p) => p.dataset.now === '5000'));
     await page.screenshot({ path: join(ARTIFACTS, 'compare.png') });
     assert.deepEqual(foreign, []);
     assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    site.close();
+  }
+});
+
+test('compare this run: the current scenario and its faults under eager, cooperative, KIP-848 and static membership', async () => {
+  const site = await serveSite();
+  const browser = await launch();
+  try {
+    for (const [lang, viewport] of [['en', { width: 1440, height: 900 }], ['zh', { width: 1440, height: 900 }], ['en', { width: 390, height: 844 }], ['zh', { width: 390, height: 844 }]]) {
+      const { page, foreign, errors } = await openPage(browser, site, { viewport, path: `?lang=${lang}` });
+      // The user's run: the demo with c2 crashed at 9 s.
+      await page.evaluate(() => { window.groupscope.seek(9000); window.groupscope.inject(JSON.stringify({ type: 'crashConsumer', consumer: 2 })); });
+      await page.click('#tab-compare');
+      await page.click('#compare-this-run');
+      await page.waitForSelector('#compare[data-comparison="this-run"]');
+      const variants = await page.$$eval('#compare .pane', (ps) => ps.map((p) => p.dataset.variant));
+      assert.deepEqual(variants, ['classic eager (range)', 'classic cooperative-sticky', 'consumer protocol (KIP-848, uniform)', 'classic eager (range), static members']);
+      // The crash is on the panes' timeline, and the toolbar plays them past it.
+      assert.equal(await page.locator('.timeline .marker.fault').count(), 1);
+      await page.selectOption('#speed', '1000');
+      await page.click('#play');
+      // Playing stops by itself at the comparison's end (a minute: past the crash by 30 s at least).
+      await page.waitForFunction(() => document.querySelector('#play').getAttribute('aria-pressed') === 'false', null, { timeout: 30000 });
+      assert.equal(Number(await page.inputValue('#timeline')), 60000);
+      const rows = await page.$$eval('#compare-metrics tr[data-variant]', (rs) => Object.fromEntries(rs.map((r) => [r.dataset.variant, { stw: Number(r.dataset.stw), rebalances: Number(r.dataset.rebalances) }])));
+      assert.ok(rows['classic eager (range)'].stw > 0, JSON.stringify(rows));
+      // Eager revokes every partition of every member (ConsumerCoordinator#onJoinPrepare); the others only what moves.
+      assert.ok(rows['classic eager (range)'].stw > rows['classic cooperative-sticky'].stw, JSON.stringify(rows));
+      assert.equal(rows['consumer protocol (KIP-848, uniform)'].stw, 0, JSON.stringify(rows));
+      assert.ok((await page.locator('#compare-why li').count()) >= 1, 'each differing metric gets a sentence');
+      // Legible: no sideways scrolling; panes side by side on a laptop, stacked on a phone.
+      const layout = await page.evaluate(() => {
+        const boxes = [...document.querySelectorAll('#compare .pane')].map((p) => p.getBoundingClientRect());
+        const labels = [...document.querySelectorAll('#compare .pane svg text')].filter((t) => t.getBBox().width > 0 && getComputedStyle(t).display !== 'none' && getComputedStyle(t).visibility !== 'hidden');
+        // The rendered size: the font size times the drawing's scale on screen.
+        const sizes = labels.map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a);
+        return { scroll: document.scrollingElement.scrollWidth, tops: boxes.map((b) => Math.round(b.top)), widths: boxes.map((b) => Math.round(b.width)), small: sizes.filter((h) => h < 8).length, least: Math.min(...sizes), n: sizes.length };
+      });
+      assert.ok(layout.scroll <= viewport.width, `no sideways scrolling at ${viewport.width}: ${layout.scroll}`);
+      if (viewport.width < 500) assert.ok(layout.tops.every((t, i) => i === 0 || t > layout.tops[i - 1]), `stacked on a phone: ${layout.tops}`);
+      else assert.equal(new Set(layout.tops).size, 2, `two rows of two at 1440: ${layout.tops}`);
+      assert.equal(layout.small, 0, `every label in the panes renders at 8 px or more (${layout.n} labels, least ${layout.least})`);
+      await page.screenshot({ path: join(ARTIFACTS, `compare-this-run-${viewport.width}-${lang}.png`), fullPage: viewport.width < 500 });
+      assert.deepEqual(foreign, []);
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
   } finally {
     await browser.close();
     site.close();

@@ -232,10 +232,39 @@ test('bad input seen as a user: a bare scenario file imports; config selects cle
 
 test('side by side explains each difference in the numbers in a plain sentence', () => withPage(async ({ page }) => {
   await page.click('#tab-compare');
-  await page.$eval('#compare-time', (el) => { el.value = '40000'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+  // The main scrubber drives the panes while this tab shows.
+  await page.$eval('#timeline', (el) => { el.value = '40000'; el.dispatchEvent(new Event('input', { bubbles: true })); });
   await page.waitForSelector('#compare-why li');
   const sentences = await page.$$eval('#compare-why li', (ls) => ls.map((l) => l.textContent));
   assert.ok(sentences.length >= 1 && sentences.every((s) => s.length > 40 && /:/.test(s)), sentences.join('\n'));
   const stable = await page.$$eval('#compare-metrics tbody tr td:last-child', (ts) => ts.map((t) => t.textContent));
   assert.ok(stable.every((t) => t !== '0'), `time to stable is never a bare 0: ${stable}`);
 }));
+
+test('a lesson on a phone: the narration and the question sit directly under the drawing', async () => {
+  const site = await serveSite();
+  const browser = await launch();
+  try {
+    for (const lang of ['en', 'zh']) {
+      const { page, errors } = await openPage(browser, site, { viewport: { width: 390, height: 844 }, path: `?lang=${lang}#lesson=4&step=1` });
+      await page.waitForSelector('#lesson .question');
+      await frames(page);
+      const at = await page.evaluate(() => {
+        const top = (s) => document.querySelector(s).getBoundingClientRect().top + window.scrollY;
+        const bottom = (s) => document.querySelector(s).getBoundingClientRect().bottom + window.scrollY;
+        return { drawing: bottom('#topology'), narration: top('#lesson .narration'), question: top('#lesson .question'), scroll: document.documentElement.scrollWidth };
+      });
+      // Before this issue the question sat about 1,100 px down the page.
+      assert.ok(at.narration - at.drawing < 160, `${lang}: the narration starts ${at.narration - at.drawing} px under the drawing`);
+      assert.ok(at.question < 844 + 300, `${lang}: the question starts at ${at.question} px (one short scroll on an 844 px phone)`);
+      assert.ok(at.question - at.drawing < 400, `${lang}: the question starts ${at.question - at.drawing} px under the drawing`);
+      assert.ok(at.scroll <= 390, `${lang}: no sideways scrolling (${at.scroll})`);
+      await page.screenshot({ path: join(ARTIFACTS, `phone-390-${lang}-lesson.png`), fullPage: true });
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+    site.close();
+  }
+});

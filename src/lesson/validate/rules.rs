@@ -10,9 +10,9 @@ use crate::lesson::model::{Choice, Lesson, Question, Task};
 pub(super) fn question(errors: &mut Vec<String>, names: &Names, at: &str, q: &Question) {
     // The wrong options, by the key `whyNot` uses for them.
     let wrong: Vec<(String, String)> = if q.choices.is_empty() {
-        q.targets.iter().filter(|t| Choice::Target((*t).clone()) != q.answer).map(|t| (t.clone(), format!("target {t}"))).collect()
+        q.targets.iter().filter(|t| Choice::Target((*t).clone()) != q.answer).map(|t| (t.clone(), format!("the target {t} of targets"))).collect()
     } else {
-        (0..q.choices.len()).filter(|i| Choice::Index(*i) != q.answer).map(|i| (i.to_string(), format!("choice {i}"))).collect()
+        (0..q.choices.len()).filter(|i| Choice::Index(*i) != q.answer).map(|i| (i.to_string(), format!("choices[{i}]"))).collect()
     };
     for (key, what) in &wrong {
         match q.why_not.get(key) {
@@ -22,7 +22,8 @@ pub(super) fn question(errors: &mut Vec<String>, names: &Names, at: &str, q: &Qu
     }
     for key in q.why_not.keys() {
         if !wrong.iter().any(|(k, _)| k == key) {
-            errors.push(format!("{at}.whyNot.{key}: not a wrong option of this question (keys are wrong choice indexes or target names)"));
+            let options = if q.choices.is_empty() { format!("targets {:?}", q.targets) } else { format!("choices 0..{}", q.choices.len().saturating_sub(1)) };
+            errors.push(format!("{at}.whyNot.{key}: not a wrong option of this question (its {options}, answer {:?}; keys are the wrong choices' indexes or target names)", q.answer));
         }
     }
     for (k, s) in q.conceals.iter().enumerate() {
@@ -55,12 +56,18 @@ pub(super) fn task(errors: &mut Vec<String>, names: &Names, at: &str, t: &Task) 
                 errors.push(format!("{at}.options[{i}].faults[{k}]: {e}"));
             }
         }
+        for (k, c) in o.checks.iter().enumerate() {
+            if let Err(e) = names.expectation(&c.expect) {
+                errors.push(format!("{at}.options[{i}].checks[{k}].expect: {e}"));
+            }
+            text(errors, &format!("{at}.options[{i}].checks[{k}].hint"), &c.hint);
+        }
     }
     if t.answer >= t.options.len() {
         errors.push(format!("{at}.answer: {} is out of range (there are {} options, numbered from 0)", t.answer, t.options.len()));
     }
-    if t.goal.is_empty() {
-        errors.push(format!("{at}.goal: a task needs a goal the run checks"));
+    if t.goal.is_empty() && t.options.iter().any(|o| o.checks.is_empty()) {
+        errors.push(format!("{at}.goal: a task needs a goal the run checks (or checks on every option)"));
     }
     for (k, e) in t.goal.iter().enumerate() {
         if let Err(e) = names.expectation(e) {

@@ -1,0 +1,141 @@
+//! The classic consumer's commits (ConsumerCoordinator): its `AppCommitter`
+//! (the simulated application's commitSync/commitAsync) and the
+//! `OffsetCommitResponseHandler` for every commit path.
+
+use crate::sim::client::app_commit::{describe, is_retriable_commit_error, AppCommitter, CommitFields};
+use crate::sim::client::abstract_coordinator::{InFlight, MemberState};
+use crate::sim::scenario::config::CommitMode;
+use crate::sim::client::classic::ClassicConsumer;
+use crate::sim::ctx::Ctx;
+use crate::sim::out::{Out, TimerKey};
+use crate::sim::types::{Errors, NodeId};
+use crate::assign::TopicPartition;
+
+impl AppCommitter for ClassicConsumer {
+    fn commit_fields(&mut self) -> CommitFields<'_> {
+        CommitFields {
+            node: NodeId::Client(self.idx),
+            config: &self.config,
+            main: &mut self.main,
+            app_commits: &mut self.app_commits,
+            owned: &self.owned,
+            positions: &self.positions,
+            coordinator: self.coordinator,
+            fatal: self.fatal.is_some(),
+            backoff_attempts: &mut self.backoff_attempts,
+        }
+    }
+
+    /// `sendOffsetCommitRequest` for a subscribed consumer: only a member of a
+    /// stable generation sends (`generationIfStable`); otherwise the commit fails
+    /// at once, with RebalanceInProgressException while a rebalance is running
+    /// (`rebalanceInProgress`) and CommitFailedException otherwise.
+    fn commit_refused_locally(&self) -> Option<&'static str> {
+        match self.state {
+            MemberState::STABLE => None,
+            MemberState::PREPARING_REBALANCE | MemberState::COMPLETING_REBALANCE => Some("RebalanceInProgressException"),
+            MemberState::UNJOINED => Some("CommitFailedException"),
+        }
+    }
+
+    fn lookup_coordinator(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        self.ensure_coordinator(ctx, out);
+    }
+
+    fn send_commit(&mut self, ctx: &Ctx, coordinator: u32, offsets: Vec<(TopicPartition, i64)>, out: &mut Out) -> u64 {
+        self.send_offset_commit(ctx, coordinator, offsets, false, out)
+    }
+
+    /// Without a known coordinator the commit fails and the client looks it up.
+    fn commit_async(&mut self, ctx: &mut Ctx, offsets: Vec<(TopicPartition, i64)>, out: &mut Out) {
+        let Some(coordinator) = self.coordinator else {
+            self.commit_note("commitAsync() failed: coordinator unknown (RetriableCommitFailedException to the callback)", out);
+            self.ensure_coordinator(ctx, out);
+            return;
+        };
+        if let Some(e) = self.commit_refused_locally() {
+            self.commit_note(&format!("commitAsync() failed: {e}, the member is not in a stable generation"), out);
+            return;
+        }
+        let correlation = self.send_offset_commit(ctx, coordinator, offsets, false, out);
+        self.app_commits.insert(correlation, CommitMode::Async);
+    }
+
+    fn return_to_poll(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        self.enter_poll(ctx, out);
+    }
+}
+
+impl ClassicConsumer {
+    /// An OffsetCommit answered `error`, or failed without an answer (`None`):
+    /// `OffsetCommitResponseHandler`, then what the commit path does with it.
+    pub(crate) fn on_offset_commit(&mut self, ctx: &mut Ctx, correlation: u64, error: Option<Errors>, f: &InFlight, out: &mut Out) {
+        let app = self.app_commits.remove(&correlation);
+        if error == Some(Errors::REQUEST_TIMED_OUT) {
+            self.mark_coordinator_unknown("OffsetCommit answered REQUEST_TIMED_OUT", out);
+        }
+        let retriable = is_retriable_commit_error(error);
+        let exception: Option<String> = match error {
+            Some(Errors::NONE) => None,
+            _ if retriable => Some(format!("{} (retriable)", describe(error))),
+            Some(Errors::REBALANCE_IN_PROGRESS) => {
+                self.request_rejoin("OffsetCommit answered REBALANCE_IN_PROGRESS", out);
+                Some("REBALANCE_IN_PROGRESS: RebalanceInProgressException, rejoin requested".into())
+            }
+            Some(e @ (Errors::UNKNOWN_MEMBER_ID | Errors::ILLEGAL_GENERATION)) => {
+                if f.generation != self.generation && self.state == MemberState::PREPARING_REBALANCE {
+                    Some(format!("{e}: RebalanceInProgressException, the member already rejoins"))
+                } else {
+                    self.reset_generation(ctx, e == Errors::ILLEGAL_GENERATION, &format!("OffsetCommit → {e}"), out);
+                    Some(format!("{e}: CommitFailedException"))
+                }
+            }
+            Some(Errors::FENCED_INSTANCE_ID) if f.generation == self.generation => {
+                self.fail_fatally(ctx, Errors::FENCED_INSTANCE_ID, out);
+                return;
+            }
+            Some(Errors::FENCED_INSTANCE_ID) if self.state == MemberState::PREPARING_REBALANCE => {
+                Some("FENCED_INSTANCE_ID for an old generation: RebalanceInProgressException".into())
+            }
+            Some(Errors::FENCED_INSTANCE_ID) => Some("FENCED_INSTANCE_ID for an old generation: CommitFailedException".into()),
+            e => Some(format!("{}: raised to the application", describe(e))),
+        };
+        match app {
+            Some(mode) => self.on_app_commit_answer(ctx, mode, exception, retriable, out),
+            None if f.for_join_prepare => {
+                let in_time = self.join_prepare_deadline.is_some_and(|d| ctx.now < d);
+                if let (Some(text), true, true) = (&exception, retriable, in_time) {
+                    // onJoinPrepare keeps retrying a retriable failure until the rebalance timeout.
+                    let wait = self.backoff_ms();
+                    self.join_prepare_committed = false;
+                    self.join_prepare_retry_at = ctx.now + wait;
+                    out.set_timer(TimerKey::Backoff, ctx.now + wait);
+                    self.commit_note(&format!("onJoinPrepare commit failed: {text}; retrying in {wait} ms"), out);
+                    return;
+                }
+                if let Some(text) = exception {
+                    self.commit_note(&format!("onJoinPrepare commit failed: {text}; joining anyway"), out);
+                }
+                self.drive(ctx, out);
+            }
+            None => {
+                if let Some(text) = exception {
+                    self.commit_note(&format!("auto-commit failed: {text}"), out);
+                    if retriable {
+                        // autoCommitOffsetsAsync: a retriable failure retries after a fixed
+                        // retry.backoff.ms (`nextAutoCommitTimer.updateAndReset(retryBackoffMs)`).
+                        self.next_auto_commit = ctx.now + self.config.retry_backoff_ms;
+                    }
+                }
+            }
+        }
+    }
+
+    /// `requestRejoin`: the next `poll()` rejoins.
+    fn request_rejoin(&mut self, why: &str, out: &mut Out) {
+        if !self.rejoin_needed {
+            self.rejoin_needed = true;
+            self.commit_note(&format!("{why}: rejoin on next poll()"), out);
+        }
+    }
+}

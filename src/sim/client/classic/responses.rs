@@ -1,0 +1,412 @@
+//! How a classic consumer reacts to each response and error (AC's
+//! `JoinGroupResponseHandler`, `SyncGroupResponseHandler`, `HeartbeatResponseHandler`,
+//! CC's `onJoinComplete` and offset handlers; facts B7, B8, B11, C).
+
+use crate::small_sort::StableSort;
+use crate::sim::client::abstract_coordinator::MemberState;
+use crate::sim::client::classic::ClassicConsumer;
+use crate::sim::client::poll_loop::MainThread;
+use crate::sim::client::abstract_coordinator::{join_failure, JoinFailure};
+use crate::sim::ctx::Ctx;
+use crate::sim::message::{JoinGroupResponse, Request, Response, SyncGroupRequest};
+use crate::sim::out::{Out, TimerKey};
+use crate::sim::trace::{Callback, EventKind};
+use crate::sim::types::Errors;
+use crate::assign::{client_assignor_resuming, leader_member_order, ClusterMetadata, RebalanceProtocol, Subscription, TopicPartition};
+
+/// Partition counts of every topic the group's members subscribe to.
+fn group_topic_counts(ctx: &Ctx, r: &JoinGroupResponse) -> std::collections::BTreeMap<String, i32> {
+    r.members
+        .iter()
+        .flat_map(|m| m.metadata.topics.iter())
+        .filter(|t| ctx.cluster.topics.contains_key(*t))
+        .map(|t| (t.clone(), ctx.cluster.partition_count(t)))
+        .collect()
+}
+
+fn is_coordinator_error(e: Errors) -> bool {
+    matches!(e, Errors::NOT_COORDINATOR | Errors::COORDINATOR_NOT_AVAILABLE)
+}
+
+impl ClassicConsumer {
+    pub fn handle_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) {
+        match key {
+            TimerKey::Poll => self.poll(ctx, out),
+            TimerKey::PollTimeout => self.poll_timeout(ctx, out),
+            TimerKey::Heartbeat => self.heartbeat_tick(ctx, out),
+            TimerKey::Backoff => self.drive(ctx, out),
+            TimerKey::RequestTimeout { correlation } if crate::sim::client::fetcher::is_fetch(*correlation) => {
+                self.fetcher.on_failure(ctx, *correlation, &self.config, &mut self.connections, out);
+            }
+            TimerKey::RequestTimeout { correlation } => {
+                if self.in_flight.contains_key(correlation) {
+                    out.emit(EventKind::Note { node: self.node(), text: "request timed out (request.timeout.ms)".into() });
+                    self.request_failed(ctx, *correlation, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The connection broke: the request failed (`CoordinatorResponseHandler.onFailure`).
+    pub fn handle_disconnect(&mut self, ctx: &mut Ctx, correlation: u64, out: &mut Out) {
+        if crate::sim::client::fetcher::is_fetch(correlation) {
+            self.fetcher.on_failure(ctx, correlation, &self.config, &mut self.connections, out);
+        } else if self.in_flight.contains_key(&correlation) {
+            self.request_failed(ctx, correlation, out);
+        }
+    }
+
+    /// Every in-flight request to `broker` fails (the broker went down).
+    pub fn connection_lost(&mut self, ctx: &mut Ctx, broker: u32, out: &mut Out) {
+        self.connections.disconnected(broker, ctx.now, &self.config);
+        for c in self.fetcher.pending_to(broker) {
+            self.fetcher.on_failure(ctx, c, &self.config, &mut self.connections, out);
+        }
+        let lost: Vec<u64> = self.in_flight.iter().filter(|(_, f)| f.broker == broker).map(|(c, _)| *c).collect();
+        for c in lost {
+            self.request_failed(ctx, c, out);
+        }
+    }
+
+    fn request_failed(&mut self, ctx: &mut Ctx, correlation: u64, out: &mut Out) {
+        let Some(f) = self.in_flight.remove(&correlation) else { return };
+        out.cancel_timer(TimerKey::RequestTimeout { correlation });
+        // A refused or broken connection (or a request timeout, which closes it).
+        self.connections.disconnected(f.broker, ctx.now, &self.config);
+        if f.api == "FindCoordinator" {
+            let wait = self.backoff_ms();
+            out.set_timer(TimerKey::Backoff, ctx.now + wait);
+            return;
+        }
+        self.mark_coordinator_unknown(&format!("{} to broker-{} failed", f.api, f.broker), out);
+        if f.api == "OffsetCommit" {
+            return self.on_offset_commit(ctx, correlation, None, &f, out);
+        }
+        if f.api == "Heartbeat" {
+            self.heartbeat_failed(ctx, out);
+        }
+        if matches!(f.api.as_str(), "JoinGroup" | "SyncGroup") {
+            // A DisconnectException: retriable, the join loop sleeps retry.backoff.ms.
+            return self.join_failed(ctx, &f.api, None, &format!("{} failed: the connection broke", f.api), out);
+        }
+        self.drive(ctx, out);
+    }
+
+    pub fn handle_response(&mut self, ctx: &mut Ctx, correlation: u64, response: Response, out: &mut Out) {
+        if crate::sim::client::fetcher::is_fetch(correlation) {
+            let (fetcher, positions, connections) = (&mut self.fetcher, &self.positions, &mut self.connections);
+            return crate::sim::client::poll_loop::on_fetch_response(ctx, fetcher, positions, connections, &self.main, correlation, response, out);
+        }
+        let Some(f) = self.in_flight.remove(&correlation) else { return };
+        out.cancel_timer(TimerKey::RequestTimeout { correlation });
+        if f.api == "JoinGroup" && matches!(self.main, MainThread::Processing { .. }) {
+            // The heartbeat thread is disabled while PREPARING_REBALANCE: nobody
+            // polls the network client until the application calls poll().
+            self.connections.ready(f.broker);
+            out.emit(EventKind::Note { node: self.node(), text: "JoinGroup answered: handled at the application's next poll()".into() });
+            self.deferred_join = Some((correlation, f, response));
+            return;
+        }
+        self.handle_group_response(ctx, correlation, f, response, out);
+    }
+
+    /// A response, handled (`f` is its request, already off the in-flight books).
+    pub(crate) fn handle_group_response(&mut self, ctx: &mut Ctx, correlation: u64, f: crate::sim::client::abstract_coordinator::InFlight, response: Response, out: &mut Out) {
+        let error = response.error();
+        self.connections.ready(f.broker);
+        if error == Errors::NONE {
+            self.backoff_attempts = 0;
+        }
+        if is_coordinator_error(error) && f.api == "OffsetCommit" {
+            self.mark_coordinator_unknown(&format!("{} answered {error}", f.api), out);
+        } else if is_coordinator_error(error) && f.api != "FindCoordinator" {
+            self.mark_coordinator_unknown(&format!("{} answered {error}", f.api), out);
+            if matches!(f.api.as_str(), "JoinGroup" | "SyncGroup") {
+                return self.join_failed(ctx, &f.api, Some(error), &format!("{} → {error}", f.api), out);
+            }
+            if f.api == "Heartbeat" {
+                self.heartbeat_failed(ctx, out);
+            }
+            self.drive(ctx, out);
+            return;
+        }
+        match response {
+            Response::FindCoordinator { error, node_id } => self.on_find_coordinator(ctx, error, node_id, out),
+            Response::JoinGroup(r) => self.on_join_group(ctx, r, out),
+            Response::SyncGroup { error, assignment, .. } => self.on_sync_group(ctx, error, assignment, out),
+            Response::Heartbeat { error } => self.on_heartbeat(ctx, error, f.generation, out),
+            Response::LeaveGroup { .. } => {}
+            Response::OffsetCommit { error, .. } => self.on_offset_commit(ctx, correlation, Some(error), &f, out),
+            Response::OffsetFetch { error, offsets } => self.on_offset_fetch(ctx, error, offsets, out),
+            Response::ConsumerGroupHeartbeat(_) | Response::Fetch { .. } => {}
+        }
+    }
+
+    pub(crate) fn fail_fatally(&mut self, ctx: &Ctx, error: Errors, out: &mut Out) {
+        self.fatal = Some(error.to_string());
+        out.emit(EventKind::Note { node: self.node(), text: format!("fatal error {error}: the consumer raises it to the application") });
+        self.set_state(ctx, MemberState::UNJOINED, &format!("fatal {error}"), out);
+    }
+
+    fn on_find_coordinator(&mut self, ctx: &mut Ctx, error: Errors, node: Option<u32>, out: &mut Out) {
+        match (error, node) {
+            (Errors::NONE, Some(n)) => {
+                self.coordinator = Some(n);
+                self.last_heartbeat_ok = ctx.now;
+                out.emit(EventKind::Note {
+                    node: self.node(),
+                    text: format!("coordinator of {} is broker-{n}", self.group_id),
+                });
+                self.drive(ctx, out);
+            }
+            (e, _) if e.is_fatal_for_classic_client() => self.fail_fatally(ctx, e, out),
+            _ => {
+                let wait = self.backoff_ms();
+                out.set_timer(TimerKey::Backoff, ctx.now + wait);
+            }
+        }
+    }
+
+    fn on_join_group(&mut self, ctx: &mut Ctx, r: JoinGroupResponse, out: &mut Out) {
+        let Some(coordinator) = self.coordinator else {
+            // The coordinator was marked unknown meanwhile: the SyncGroup cannot be
+            // sent (coordinatorNotAvailable, retriable), so the member rejoins.
+            let why = "JoinGroup answered after the coordinator was marked unknown";
+            return self.join_failed(ctx, "JoinGroup", None, why, out);
+        };
+        match r.error {
+            Errors::NONE if self.state != MemberState::PREPARING_REBALANCE => {
+                // The member left meanwhile (e.g. poll timeout): do not sync with a
+                // stale generation (UnjoinedGroupException, retriable after backoff).
+                let why = "JoinGroup answered after this member had left: ignored (UnjoinedGroupException)";
+                self.join_failed(ctx, "JoinGroup", None, why, out);
+            }
+            Errors::NONE => {
+                self.generation = r.generation_id;
+                self.member_id = r.member_id.clone();
+                self.protocol_name = r.protocol_name.clone();
+                self.leader_id = Some(r.leader.clone());
+                self.set_state(ctx, MemberState::COMPLETING_REBALANCE, &format!("joined generation {}", r.generation_id), out);
+                let assignments = if !self.is_leader() {
+                    Vec::new()
+                } else if r.skip_assignment {
+                    // KIP-814: keep the stored assignment; the metadata seen now becomes
+                    // the snapshot (ConsumerCoordinator.onLeaderElected).
+                    self.assignment_snapshot = group_topic_counts(ctx, &r);
+                    out.emit(EventKind::Note {
+                        node: self.node(),
+                        text: "returning static leader: SkipAssignment, the group keeps its assignment (KIP-814)".into(),
+                    });
+                    Vec::new()
+                } else {
+                    self.run_assignor(ctx, &r, out)
+                };
+                let request = Request::SyncGroup(SyncGroupRequest {
+                    group_id: self.group_id.clone(),
+                    generation_id: self.generation,
+                    member_id: self.member_id.clone(),
+                    group_instance_id: self.config.group_instance_id.clone(),
+                    protocol_name: self.protocol_name.clone(),
+                    assignments,
+                    connect_assignments: Vec::new(),
+                });
+                self.send(ctx, coordinator, request, false, out);
+                if std::mem::take(&mut self.poll_timeout_pending) {
+                    // The heartbeat thread is enabled again and finds the poll timer expired.
+                    self.poll_timeout(ctx, out);
+                }
+            }
+            Errors::MEMBER_ID_REQUIRED => {
+                // The member keeps PREPARING_REBALANCE and rejoins at once with the id.
+                self.member_id = r.member_id;
+                out.emit(EventKind::Note { node: self.node(), text: "MEMBER_ID_REQUIRED: rejoining with the given member id".into() });
+                self.join_failed(ctx, "JoinGroup", Some(Errors::MEMBER_ID_REQUIRED), "MEMBER_ID_REQUIRED", out);
+            }
+            e => self.join_failed(ctx, "JoinGroup", Some(e), &format!("JoinGroup → {e}"), out),
+        }
+    }
+
+    /// The join future failed: `joinGroupIfNeeded`'s reaction (`JoinFailure`).
+    /// The member state changes only on a reset; otherwise the next pass of the
+    /// loop sends JoinGroup again, at once or after retry.backoff.ms.
+    fn join_failed(&mut self, ctx: &mut Ctx, api: &str, error: Option<Errors>, why: &str, out: &mut Out) {
+        let failure = error.map_or(JoinFailure::Backoff, join_failure);
+        self.rejoin_needed = true;
+        match failure {
+            JoinFailure::Reset { keep_member_id } => self.reset_generation(ctx, keep_member_id, why, out),
+            JoinFailure::RejoinNow => {}
+            JoinFailure::Rediscover | JoinFailure::Backoff => {
+                // timer.sleep(rebalanceConfig.retryBackoffMs): a fixed backoff.
+                self.join_retry_at = ctx.now + self.config.retry_backoff_ms;
+                out.set_timer(TimerKey::Backoff, self.join_retry_at);
+                out.emit(EventKind::Note { node: self.node(), text: format!("{api} again in retry.backoff.ms = {} ms ({why})", self.config.retry_backoff_ms) });
+                return;
+            }
+            JoinFailure::Fatal => return self.fail_fatally(ctx, error.unwrap_or(Errors::UNKNOWN_SERVER_ERROR), out),
+        }
+        self.drive(ctx, out);
+    }
+
+    /// The leader runs the group's chosen assignor over every member's subscription.
+    fn run_assignor(&mut self, ctx: &mut Ctx, r: &JoinGroupResponse, out: &mut Out) -> Vec<(String, Vec<TopicPartition>)> {
+        let name = r.protocol_name.clone().unwrap_or_default();
+        // One assignor instance per leader process: sticky's maxGeneration carries over.
+        let Some(mut assignor) = client_assignor_resuming(&name, self.assignor_max_generation) else {
+            out.emit(EventKind::Note { node: self.node(), text: format!("unknown assignor {name}") });
+            return Vec::new();
+        };
+        // The leader builds a java.util.HashMap<memberId, Subscription>.
+        let members = leader_member_order(
+            r.members
+                .iter()
+                .map(|m| Subscription {
+                    member_id: m.member_id.clone(),
+                    instance_id: m.group_instance_id.clone(),
+                    topics: m.metadata.topics.clone(),
+                    owned: m.metadata.owned_partitions.clone(),
+                    generation: (m.metadata.generation_id >= 0).then_some(m.metadata.generation_id),
+                    rack: m.metadata.rack_id.clone(),
+                    ..Subscription::default()
+                })
+                .collect(),
+        );
+        let cluster = ClusterMetadata::from_counts(ctx.cluster.topics.iter().map(|(t, s)| (t.clone(), s.partitions.len() as i32)));
+        self.assignment_snapshot = group_topic_counts(ctx, r);
+        let result = assignor.assign(&cluster, &members);
+        if let Some(g) = assignor.max_generation() {
+            self.assignor_max_generation = g;
+        }
+        match result {
+            Ok(a) => {
+                let text = a.iter().map(|(m, ps)| format!("{}={}", m, crate::sim::message::partition_list(ps))).collect::<Vec<_>>().join(" ");
+                out.emit(EventKind::Note { node: self.node(), text: format!("leader ran the {name} assignor: {text}") });
+                a.into_iter().collect()
+            }
+            Err(e) => {
+                out.emit(EventKind::Note { node: self.node(), text: format!("assignor {name} failed: {e}") });
+                Vec::new()
+            }
+        }
+    }
+
+    fn on_sync_group(&mut self, ctx: &mut Ctx, error: Errors, assignment: Vec<TopicPartition>, out: &mut Out) {
+        match error {
+            Errors::NONE if self.state != MemberState::COMPLETING_REBALANCE || self.generation == crate::sim::client::abstract_coordinator::NO_GENERATION => {
+                // The generation was reset meanwhile: fail this rebalance as
+                // ILLEGAL_GENERATION so the member rejoins at once.
+                out.emit(EventKind::Note { node: self.node(), text: "SyncGroup answered after the generation was reset: ignored, rejoining".into() });
+                self.reset_generation(ctx, true, "SyncGroup after a generation reset", out);
+                self.drive(ctx, out);
+            }
+            Errors::NONE => {
+                self.rejoin_needed = false;
+                self.set_state(ctx, MemberState::STABLE, &format!("SyncGroup done, generation {}", self.generation), out);
+                if matches!(self.main, MainThread::Processing { .. } | MainThread::CommitSync { .. }) {
+                    // The heartbeat thread completed the SyncGroup; onJoinComplete runs in
+                    // joinGroupIfNeeded, on the application thread's next poll().
+                    out.emit(EventKind::Note { node: self.node(), text: "SyncGroup answered: the assignment is applied at the application's next poll()".into() });
+                    self.deferred_assignment = Some(assignment);
+                    return;
+                }
+                self.on_join_complete(ctx, assignment, out);
+                self.drive(ctx, out);
+            }
+            e => self.join_failed(ctx, "SyncGroup", Some(e), &format!("SyncGroup → {e}"), out),
+        }
+    }
+
+    /// `onJoinComplete`: cooperative members revoke what moved and rejoin; the
+    /// auto-commit timer starts a full interval from now
+    /// (`nextAutoCommitTimer.updateAndReset(autoCommitIntervalMs)`).
+    pub(crate) fn on_join_complete(&mut self, ctx: &Ctx, mut assignment: Vec<TopicPartition>, out: &mut Out) {
+        if self.config.enable_auto_commit {
+            self.next_auto_commit = ctx.now + self.config.auto_commit_interval_ms;
+        }
+        assignment.stable_sort();
+        let added: Vec<TopicPartition> = assignment.iter().filter(|tp| !self.owned.contains(tp)).cloned().collect();
+        if self.rebalance_protocol == RebalanceProtocol::COOPERATIVE {
+            let revoked: Vec<TopicPartition> = self.owned.iter().filter(|tp| !assignment.contains(tp)).cloned().collect();
+            if !revoked.is_empty() {
+                self.callback(Callback::OnPartitionsRevoked, revoked, out);
+                self.rejoin_needed = true;
+                out.emit(EventKind::Note { node: self.node(), text: "revoked partitions: rejoining for the follow-up rebalance".into() });
+            }
+        }
+        self.owned = assignment.clone();
+        self.last_assignment = assignment;
+        self.positions.retain(|tp, _| self.owned.contains(tp));
+        self.callback(Callback::OnPartitionsAssigned, added, out);
+        self.needs_join_prepare = true;
+    }
+
+    /// `HeartbeatResponseHandler`, then the heartbeat thread's listener:
+    /// success and REBALANCE_IN_PROGRESS count as a received heartbeat
+    /// (`receiveHeartbeat`); ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID and
+    /// FENCED_INSTANCE_ID are acted on only `if (generationUnchanged())` and are
+    /// ignored for an older generation; FENCED_INSTANCE_ID is then fatal
+    /// (`setFailureCause`); other failures `failHeartbeat`.
+    fn on_heartbeat(&mut self, ctx: &mut Ctx, error: Errors, sent_generation: i32, out: &mut Out) {
+        match error {
+            Errors::NONE => self.heartbeat_received(ctx),
+            Errors::REBALANCE_IN_PROGRESS => {
+                self.heartbeat_received(ctx);
+                if self.state == MemberState::STABLE && !self.rejoin_needed {
+                    self.rejoin_needed = true;
+                    out.emit(EventKind::Note { node: self.node(), text: "heartbeat says REBALANCE_IN_PROGRESS: rejoin on next poll()".into() });
+                }
+            }
+            Errors::ILLEGAL_GENERATION | Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID if sent_generation == self.generation => {
+                let keep = error == Errors::ILLEGAL_GENERATION;
+                self.reset_generation(ctx, keep, &format!("Heartbeat → {error}"), out);
+                if error == Errors::FENCED_INSTANCE_ID {
+                    self.fail_fatally(ctx, error, out);
+                }
+            }
+            Errors::ILLEGAL_GENERATION | Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID => {
+                out.emit(EventKind::Note {
+                    node: self.node(),
+                    text: format!("Heartbeat of generation {sent_generation} → {error}: ignored, the generation has changed since"),
+                });
+            }
+            _ => self.heartbeat_failed(ctx, out),
+        }
+        if self.main == MainThread::InPoll {
+            self.drive(ctx, out);
+        }
+    }
+
+    /// `Heartbeat.receiveHeartbeat`.
+    fn heartbeat_received(&mut self, ctx: &Ctx) {
+        self.last_heartbeat_ok = ctx.now;
+        self.heartbeat_attempts = 0;
+    }
+
+    /// `Heartbeat.failHeartbeat`: the next heartbeat goes out after the
+    /// exponential retry backoff instead of a full heartbeat.interval.ms.
+    pub(crate) fn heartbeat_failed(&mut self, ctx: &Ctx, out: &mut Out) {
+        if !matches!(self.state, MemberState::COMPLETING_REBALANCE | MemberState::STABLE) {
+            return;
+        }
+        let c = &self.config;
+        let wait = crate::sim::client::abstract_coordinator::heartbeat_retry_ms(c.retry_backoff_ms, c.retry_backoff_max_ms, &mut self.heartbeat_attempts);
+        out.set_timer(TimerKey::Heartbeat, ctx.now + wait);
+    }
+
+    fn on_offset_fetch(&mut self, ctx: &mut Ctx, error: Errors, offsets: Vec<(TopicPartition, i64)>, out: &mut Out) {
+        if error == Errors::NONE {
+            for (tp, offset) in offsets {
+                if !self.owned.contains(&tp) {
+                    continue;
+                }
+                let start = crate::sim::client::poll_loop::start_offset(ctx, &self.config, &tp, offset);
+                self.positions.insert(tp, start);
+            }
+        } else if error == Errors::COORDINATOR_LOAD_IN_PROGRESS {
+            let wait = self.backoff_ms();
+            out.set_timer(TimerKey::Backoff, ctx.now + wait);
+            return;
+        }
+        self.drive(ctx, out);
+    }
+}

@@ -1,0 +1,486 @@
+//! A consumer with `group.protocol=consumer` (AsyncKafkaConsumer with
+//! ConsumerMembershipManager, KIP-848): the client `MemberState` machine, the
+//! application's poll loop, reconciliation (commit, revoke, then assign, run
+//! from `poll()` where the rebalance listener's callbacks execute) and the
+//! poll-timer expiry that leaves the group and goes STALE. The heartbeat request
+//! manager and response handling are in `async_consumer_heartbeat.rs`.
+
+pub(crate) mod commit;
+pub(crate) mod heartbeat;
+
+use crate::sim::client::app_commit::AppCommitter;
+use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
+use crate::sim::client::poll_loop::{self, MainThread};
+use crate::sim::ctx::Ctx;
+use crate::sim::message::{Request, LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH};
+use crate::sim::out::{Out, TimerKey};
+use crate::sim::trace::{Callback, EventKind, Machine};
+use crate::sim::types::{Millis, NodeId};
+use crate::assign::TopicPartition;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The client's `MemberState` (`clients/.../consumer/internals/MemberState.java`).
+#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum MemberState {
+    UNSUBSCRIBED,
+    JOINING,
+    RECONCILING,
+    ACKNOWLEDGING,
+    STABLE,
+    FENCED,
+    PREPARE_LEAVING,
+    LEAVING,
+    STALE,
+    FATAL,
+}
+
+impl MemberState {
+    /// `canHandleNewAssignment`.
+    pub fn can_handle_new_assignment(self) -> bool {
+        matches!(self, MemberState::JOINING | MemberState::RECONCILING | MemberState::ACKNOWLEDGING | MemberState::STABLE)
+    }
+
+    /// `isNotInGroup`.
+    pub fn is_not_in_group(self) -> bool {
+        matches!(self, MemberState::UNSUBSCRIBED | MemberState::FENCED | MemberState::FATAL | MemberState::STALE)
+    }
+}
+
+/// `LocalAssignment`: partitions plus a local epoch bumped on every new target,
+/// so an acknowledgement re-sends the owned partitions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LocalAssignment {
+    pub local_epoch: u64,
+    pub partitions: Vec<TopicPartition>,
+}
+
+/// The changeable heartbeat fields as last sent (`HeartbeatState.sentFields`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SentFields {
+    pub rebalance_timeout_ms: Option<i32>,
+    pub subscribed_topic_names: Option<Vec<String>>,
+    pub server_assignor: Option<String>,
+    pub local_assignment: Option<Option<LocalAssignment>>,
+}
+
+/// A request waiting for its response.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pending {
+    pub broker: u32,
+    pub api: String,
+    /// The member epoch a heartbeat was sent with (−1/−2 for a leave).
+    pub member_epoch: i32,
+    /// The OffsetCommit a reconciliation waits for before revoking.
+    pub before_revocation: bool,
+}
+
+/// The background thread's view of the coordinator and its requests
+/// (CoordinatorRequestManager, NetworkClientDelegate).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoordinatorLink {
+    pub coordinator: Option<u32>,
+    pub in_flight: BTreeMap<u64, Pending>,
+    pub next_correlation: u64,
+    /// Next bootstrap broker asked for the coordinator.
+    pub bootstrap_cursor: u32,
+    pub backoff_attempts: u32,
+    /// Brokers in reconnect backoff (leastLoadedNode skips them).
+    #[serde(default)]
+    pub connections: crate::sim::connections::Connections,
+}
+
+/// The auto-commit that runs before a reconciliation revokes partitions
+/// (`CommitRequestManager.maybeAutoCommitSyncBeforeRevocation`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReconcileCommit {
+    /// Give up and revoke anyway after this (the rebalance timeout from the start).
+    pub deadline: Option<Millis>,
+    /// No new attempt before this (retry backoff after a failed one).
+    pub retry_at: Millis,
+    /// Committed, or failed with an error that is not retried.
+    pub done: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AsyncConsumer {
+    pub idx: u32,
+    pub group_id: String,
+    pub state: MemberState,
+    pub config: ConsumerConfig,
+    pub client_id: String,
+    pub alive: bool,
+    /// Set when an error Kafka treats as fatal reached the application.
+    pub fatal: Option<String>,
+    pub link: CoordinatorLink,
+    /// Client-generated at start (KIP-1082); empty only before the process starts.
+    pub member_id: String,
+    pub member_epoch: i32,
+    /// Partitions the application owns (`subscriptions.assignedPartitions()`), sorted:
+    /// from their assignment until they are revoked or lost.
+    pub owned: Vec<TopicPartition>,
+    /// The assignment last reconciled (`currentAssignment`; `None` = NONE).
+    pub current: Option<LocalAssignment>,
+    /// The latest target received from the coordinator (`currentTargetAssignment`).
+    pub target: Option<LocalAssignment>,
+    /// Heartbeat interval the broker dictates (0 until the first response).
+    pub heartbeat_interval_ms: Millis,
+    pub next_heartbeat_at: Millis,
+    /// No heartbeat before this time (retry backoff).
+    pub heartbeat_backoff_until: Millis,
+    /// Failed heartbeat attempts since the last success (the heartbeat's
+    /// `RequestState.numAttempts`, which sets its exponential backoff).
+    #[serde(default)]
+    pub heartbeat_attempts: u32,
+    pub sent: SentFields,
+    /// The poll timer expired and no `poll()` reset it since (`pollTimer.isExpired()`,
+    /// and `AbstractMembershipManager.isPollTimerExpired`).
+    pub poll_timer_expired: bool,
+    pub subscription_updated: bool,
+    /// The auto-commit before the running reconciliation revokes anything.
+    pub reconcile_commit: ReconcileCommit,
+    pub positions: BTreeMap<TopicPartition, i64>,
+    pub main: MainThread,
+    pub last_poll: Millis,
+    pub next_auto_commit: Millis,
+    /// In-flight OffsetCommits the simulated application sent itself, by correlation.
+    #[serde(default)]
+    pub app_commits: BTreeMap<u64, CommitMode>,
+    /// Fetches to the partition leaders and the records they returned
+    /// (`FetchRequestManager`, in the background thread).
+    #[serde(default)]
+    pub fetcher: crate::sim::client::fetcher::Fetcher,
+}
+
+impl AsyncConsumer {
+    pub fn new(idx: u32, group_id: &str, config: ConsumerConfig) -> AsyncConsumer {
+        AsyncConsumer {
+            idx,
+            group_id: group_id.to_string(),
+            state: MemberState::UNSUBSCRIBED,
+            config,
+            client_id: format!("consumer-{group_id}-{idx}"),
+            alive: true,
+            fatal: None,
+            link: CoordinatorLink::default(),
+            member_id: String::new(),
+            member_epoch: 0,
+            owned: Vec::new(),
+            current: None,
+            target: None,
+            heartbeat_interval_ms: 0,
+            next_heartbeat_at: 0,
+            heartbeat_backoff_until: 0,
+            heartbeat_attempts: 0,
+            sent: SentFields::default(),
+            poll_timer_expired: false,
+            subscription_updated: false,
+            reconcile_commit: ReconcileCommit::default(),
+            positions: BTreeMap::new(),
+            main: MainThread::Idle,
+            last_poll: 0,
+            next_auto_commit: 0,
+            app_commits: BTreeMap::new(),
+            fetcher: Default::default(),
+        }
+    }
+
+    pub fn node(&self) -> NodeId {
+        NodeId::Client(self.idx)
+    }
+
+    /// The process starts: the application calls `subscribe()` then `poll()`.
+    /// The member id is generated here, once per consumer instance, and kept
+    /// across fencing and rejoins (`AbstractMembershipManager.memberId`,
+    /// `Uuid.randomUuid().toString()`, KIP-1082; Kafka 3.x let the coordinator pick it).
+    pub fn start(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        if self.member_id.is_empty() {
+            self.member_id = ctx.random_kafka_uuid();
+        }
+        self.next_auto_commit = ctx.now + self.config.auto_commit_interval_ms;
+        self.subscription_updated = true;
+        out.set_timer(TimerKey::Poll, ctx.now);
+    }
+
+    pub(crate) fn set_state(&mut self, to: MemberState, trigger: &str, out: &mut Out) {
+        if self.state == to {
+            return;
+        }
+        out.emit(EventKind::StateChanged {
+            node: self.node(),
+            machine: Machine::ConsumerMember,
+            from: format!("{:?}", self.state),
+            to: format!("{to:?}"),
+            trigger: trigger.into(),
+        });
+        self.state = to;
+    }
+
+    pub(crate) fn callback(&self, cb: Callback, partitions: Vec<TopicPartition>, out: &mut Out) {
+        out.emit(EventKind::CallbackInvoked { node: self.node(), callback: cb, partitions });
+    }
+
+    /// `transitionToJoining`: epoch 0, every field in the next heartbeat, sent at once.
+    pub(crate) fn transition_to_joining(&mut self, ctx: &mut Ctx, why: &str, out: &mut Out) {
+        if self.state == MemberState::FATAL {
+            return;
+        }
+        self.member_epoch = 0;
+        self.reconcile_commit = ReconcileCommit::default();
+        self.set_state(MemberState::JOINING, why, out);
+        self.maybe_heartbeat(ctx, out);
+    }
+
+    /// `clearAssignment`: the application no longer owns anything.
+    pub(crate) fn clear_assignment(&mut self) {
+        self.owned.clear();
+        self.positions.clear();
+        self.current = None;
+    }
+
+    /// `onPartitionsLost` for everything owned, then `clearAssignment`.
+    pub(crate) fn lose_everything(&mut self, out: &mut Out) {
+        if !self.owned.is_empty() {
+            self.callback(Callback::OnPartitionsLost, self.owned.clone(), out);
+        }
+        self.clear_assignment();
+    }
+
+    /// The application thread calls `poll()`.
+    pub fn poll(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        let node = self.node();
+        let batch_done = matches!(self.main, MainThread::Processing { .. });
+        crate::sim::client::poll_loop::finish_batch(ctx, node, &self.group_id, &mut self.main, out);
+        if batch_done && self.commit_after_batch(ctx, out) {
+            return;
+        }
+        self.enter_poll(ctx, out);
+    }
+
+    /// The application enters `poll()`.
+    pub(crate) fn enter_poll(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        self.main = MainThread::InPoll;
+        self.last_poll = ctx.now;
+        out.set_timer(TimerKey::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
+        // maybeRejoinStaleMember / onConsumerPoll.
+        self.poll_timer_expired = false;
+        if self.state == MemberState::STALE {
+            self.transition_to_joining(ctx, "poll() after the poll timer expired: rejoining", out);
+        } else if self.subscription_updated && self.state == MemberState::UNSUBSCRIBED {
+            self.subscription_updated = false;
+            self.transition_to_joining(ctx, "subscribe() then poll()", out);
+        }
+        self.drive(ctx, out);
+    }
+
+    /// Continues `poll()`: reconcile, position new partitions, auto-commit, then
+    /// return records. Owned partitions keep being processed while the
+    /// coordinator is unknown (the new consumer's poll does not wait for it).
+    pub(crate) fn drive(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        if !self.alive || self.fatal.is_some() {
+            return;
+        }
+        if matches!(self.main, MainThread::CommitSync { .. }) {
+            return self.continue_commit_sync(ctx, out);
+        }
+        if self.main != MainThread::InPoll {
+            return;
+        }
+        if self.link.coordinator.is_none() {
+            self.ensure_coordinator(ctx, out);
+        }
+        if self.reconcile(ctx, out) {
+            // The commit before reconciling runs in Kafka's background thread;
+            // revoked partitions stop fetching only in revokeAndAssign.
+            return self.fetch_while_waiting_for_group(ctx, out);
+        }
+        let missing: Vec<TopicPartition> = self.owned.iter().filter(|tp| !self.positions.contains_key(tp)).cloned().collect();
+        if !missing.is_empty() {
+            if let (Some(c), false) = (self.link.coordinator, self.has_in_flight("OffsetFetch")) {
+                let request = Request::OffsetFetch { group_id: self.group_id.clone(), partitions: missing };
+                self.send(ctx, c, request, out);
+            }
+            // The new consumer initialises positions in its background thread.
+            return self.fetch_while_waiting_for_group(ctx, out);
+        }
+        if self.config.enable_auto_commit && ctx.now >= self.next_auto_commit {
+            self.next_auto_commit = ctx.now + self.config.auto_commit_interval_ms;
+            if let Some(c) = self.link.coordinator.filter(|_| !self.positions.is_empty()) {
+                self.commit_positions(ctx, c, false, out);
+            }
+        }
+        let (f, main) = self.fetching();
+        if poll_loop::fetch_and_process(ctx, f, main, out) {
+            self.commit_before_processing(ctx, out);
+        }
+    }
+
+    /// The poll loop's view of this consumer.
+    fn fetching(&mut self) -> (poll_loop::Fetching<'_>, &mut MainThread) {
+        let f = poll_loop::Fetching {
+            config: &self.config,
+            owned: &self.owned,
+            positions: &mut self.positions,
+            fetcher: &mut self.fetcher,
+            connections: &self.link.connections,
+        };
+        (f, &mut self.main)
+    }
+
+    /// Records of the owned partitions that have a position, while the group
+    /// work runs (`poll_loop::fetch_while_waiting_for_group`).
+    fn fetch_while_waiting_for_group(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        let (f, main) = self.fetching();
+        if poll_loop::fetch_while_waiting_for_group(ctx, f, false, main, out) {
+            self.commit_before_processing(ctx, out);
+        }
+    }
+
+    /// Reconciliation (`maybeReconcile`, `revokeAndAssign`; facts E4): commit if
+    /// auto-commit is on, `onPartitionsRevoked(owned − target)`,
+    /// `onPartitionsAssigned(target − owned)`, then ACKNOWLEDGING with an
+    /// immediate heartbeat. True while it waits for the commit.
+    fn reconcile(&mut self, ctx: &mut Ctx, out: &mut Out) -> bool {
+        if self.state != MemberState::RECONCILING {
+            return false;
+        }
+        let Some(target) = self.target.clone() else { return false };
+        if self.current.as_ref() == Some(&target) {
+            return false;
+        }
+        if self.current.as_ref().is_some_and(|c| c.partitions == target.partitions) {
+            // Same partitions under a newer local epoch: just acknowledge.
+            self.current = Some(target);
+            self.set_state(MemberState::ACKNOWLEDGING, "target equals the current assignment", out);
+            self.maybe_heartbeat(ctx, out);
+            return false;
+        }
+        if self.link.in_flight.values().any(|p| p.before_revocation) {
+            return true;
+        }
+        if self.config.enable_auto_commit && !self.positions.is_empty() && !self.reconcile_commit.done {
+            // maybeAutoCommitSyncBeforeRevocation: retried (after a backoff, and
+            // once the coordinator is found again) until the rebalance timeout.
+            let deadline = *self.reconcile_commit.deadline.get_or_insert(ctx.now + self.config.max_poll_interval_ms);
+            if ctx.now < deadline {
+                if let Some(c) = self.link.coordinator.filter(|_| ctx.now >= self.reconcile_commit.retry_at) {
+                    self.commit_positions(ctx, c, true, out);
+                }
+                return true;
+            }
+            out.emit(EventKind::Note { node: self.node(), text: "the commit before revoking did not succeed within the rebalance timeout; revoking anyway".into() });
+        }
+        self.reconcile_commit = ReconcileCommit::default();
+        let revoked: Vec<TopicPartition> = self.owned.iter().filter(|tp| !target.partitions.contains(tp)).cloned().collect();
+        let added: Vec<TopicPartition> = target.partitions.iter().filter(|tp| !self.owned.contains(tp)).cloned().collect();
+        if !revoked.is_empty() {
+            self.callback(Callback::OnPartitionsRevoked, revoked, out);
+        }
+        self.owned = target.partitions.clone();
+        self.positions.retain(|tp, _| target.partitions.contains(tp));
+        self.callback(Callback::OnPartitionsAssigned, added, out);
+        self.current = Some(target);
+        self.set_state(MemberState::ACKNOWLEDGING, "reconciled the new assignment", out);
+        self.maybe_heartbeat(ctx, out);
+        false
+    }
+
+    pub(crate) fn commit_positions(&mut self, ctx: &Ctx, coordinator: u32, before_revocation: bool, out: &mut Out) -> u64 {
+        let offsets = self.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect();
+        let correlation = self.send_offset_commit(ctx, coordinator, offsets, out);
+        if let Some(p) = self.link.in_flight.get_mut(&correlation) {
+            p.before_revocation = before_revocation;
+        }
+        correlation
+    }
+
+    pub(crate) fn send_offset_commit(&mut self, ctx: &Ctx, coordinator: u32, offsets: Vec<(TopicPartition, i64)>, out: &mut Out) -> u64 {
+        let request = Request::OffsetCommit {
+            group_id: self.group_id.clone(),
+            generation_id: self.member_epoch,
+            member_id: self.member_id.clone(),
+            group_instance_id: self.config.group_instance_id.clone(),
+            offsets,
+        };
+        self.send(ctx, coordinator, request, out)
+    }
+
+    /// The application calls `subscribe()` with a new topic list: the next
+    /// heartbeat carries it (only changed fields are sent).
+    pub fn subscribe(&mut self, topics: Vec<String>, out: &mut Out) {
+        if !self.alive || topics == self.config.topics {
+            return;
+        }
+        self.config.topics = topics;
+        self.subscription_updated = true;
+        out.emit(EventKind::Note { node: self.node(), text: "subscription changed: the next heartbeat sends it".into() });
+    }
+
+    /// `max.poll.interval.ms` passed without a `poll()`: the poll timer is expired.
+    /// The heartbeat manager acts on it in its next `poll`
+    /// (`AbstractHeartbeatRequestManager.poll`): with the coordinator known the
+    /// member leaves at once (epoch −1, or −2 if static), without revocation
+    /// callbacks and without waiting for a heartbeat in flight, then goes STALE,
+    /// where it loses its partitions; the next `poll()` rejoins. With the
+    /// coordinator unknown it does nothing until the coordinator is found, and an
+    /// application `poll()` before that only resets the timer (`resetPollTimer`).
+    pub fn poll_timeout(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        if !matches!(self.main, MainThread::Processing { .. } | MainThread::CommitSync { .. }) {
+            out.set_timer(TimerKey::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
+            return;
+        }
+        if self.fatal.is_some() || !matches!(self.state, MemberState::JOINING | MemberState::RECONCILING | MemberState::ACKNOWLEDGING | MemberState::STABLE) {
+            return;
+        }
+        self.poll_timer_expired = true;
+        if self.link.coordinator.is_none() {
+            out.emit(EventKind::Note {
+                node: self.node(),
+                text: format!("no poll() for max.poll.interval.ms = {} ms, but the coordinator is unknown: no leave yet", self.config.max_poll_interval_ms),
+            });
+        }
+        self.maybe_heartbeat(ctx, out);
+    }
+
+    /// `transitionToSendingLeaveGroup(true)`, when the heartbeat manager finds
+    /// the poll timer expired: PREPARE_LEAVING, the leave epoch, then LEAVING.
+    pub(crate) fn leave_on_expired_poll_timer(&mut self, out: &mut Out) {
+        out.emit(EventKind::Note {
+            node: self.node(),
+            text: format!("no poll() for max.poll.interval.ms = {} ms: leaving the group", self.config.max_poll_interval_ms),
+        });
+        self.set_state(MemberState::PREPARE_LEAVING, "poll timer expired", out);
+        self.member_epoch = if self.config.group_instance_id.is_some() { LEAVE_GROUP_STATIC_MEMBER_EPOCH } else { LEAVE_GROUP_MEMBER_EPOCH };
+        self.current = None;
+        self.set_state(MemberState::LEAVING, "sending the leave heartbeat", out);
+    }
+
+    /// `AsyncKafkaConsumer.close(CloseOptions)` (`prepareShutdown`): commit the
+    /// positions if auto-commit is on, run onPartitionsRevoked, then leave with a
+    /// heartbeat at the epoch the operation gives (`leaveGroupEpoch`: −1, or −2 for
+    /// a static member keeping its place for the session timeout; none for a
+    /// dynamic member under REMAIN_IN_GROUP, which the coordinator removes when its
+    /// session expires). The world then ends the process; answers are not awaited.
+    pub fn close(&mut self, ctx: &mut Ctx, operation: crate::sim::client::close_options::GroupMembershipOperation, out: &mut Out) {
+        if let Some(c) = self.link.coordinator.filter(|_| self.config.enable_auto_commit && !self.positions.is_empty()) {
+            self.commit_positions(ctx, c, false, out);
+        }
+        if !self.owned.is_empty() {
+            self.callback(Callback::OnPartitionsRevoked, self.owned.clone(), out);
+        }
+        let in_group = matches!(self.state, MemberState::JOINING | MemberState::RECONCILING | MemberState::ACKNOWLEDGING | MemberState::STABLE);
+        let Some(epoch) = operation.consumer_leave_epoch(self.config.group_instance_id.is_some()).filter(|_| in_group) else { return };
+        self.set_state(MemberState::PREPARE_LEAVING, "close()", out);
+        self.member_epoch = epoch;
+        self.current = None;
+        self.set_state(MemberState::LEAVING, "sending the leave heartbeat", out);
+        self.maybe_heartbeat(ctx, out);
+    }
+
+    /// `transitionToStale`: after the leave heartbeat, lose everything and wait for `poll()`.
+    pub(crate) fn transition_to_stale(&mut self, out: &mut Out) {
+        self.set_state(MemberState::STALE, "left the group after the poll timer expired", out);
+        self.lose_everything(out);
+    }
+}

@@ -1,0 +1,14 @@
+//! The consumer clients. `classic/` is the classic protocol's consumer
+//! (ClassicKafkaConsumer with ConsumerCoordinator); `consumer/` is the consumer
+//! protocol's (AsyncKafkaConsumer with its membership manager, KIP-848).
+//! Shared: AbstractCoordinator's membership pieces (`abstract_coordinator`,
+//! also used by Connect workers), the application's poll loop (`poll_loop`),
+//! its commits (`app_commit`) and `close()` options (`close_options`).
+
+pub mod abstract_coordinator;
+pub(crate) mod app_commit;
+pub mod classic;
+pub mod close_options;
+pub mod consumer;
+pub mod fetcher;
+pub mod poll_loop;

@@ -1,0 +1,68 @@
+//! A broker: answers FindCoordinator from its metadata cache and hosts the
+//! group coordinator for the `__consumer_offsets` partitions it leads.
+
+use crate::sim::coordinator::GroupCoordinator;
+use crate::sim::ctx::Ctx;
+use crate::sim::message::{Request, Response};
+use crate::sim::out::{Out, TimerKey};
+use crate::sim::types::{Errors, NodeId};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Broker {
+    pub id: u32,
+    pub alive: bool,
+    pub coordinator: GroupCoordinator,
+    /// When the process died: the controller fences it `broker.session.timeout.ms` later.
+    #[serde(default)]
+    pub down_since: Option<crate::sim::types::Millis>,
+    /// Consumers' Fetches waiting for records (`DelayedFetch`).
+    #[serde(default)]
+    pub purgatory: super::broker_fetch::Purgatory,
+}
+
+impl Broker {
+    pub fn new(id: u32) -> Broker {
+        Broker { id, alive: true, coordinator: GroupCoordinator::default(), down_since: None, purgatory: Default::default() }
+    }
+
+    pub fn handle_request(&mut self, ctx: &mut Ctx, from: NodeId, correlation: u64, request: Request, out: &mut Out) {
+        match request {
+            Request::FindCoordinator { key } => {
+                // KafkaApis getCoordinator: the leader of the group's offsets partition,
+                // if it is alive; COORDINATOR_NOT_AVAILABLE otherwise.
+                // The metadata cache knows no partition of the answer: the response
+                // carries only the key, node id, host and port (and an error).
+                // A crashed broker is still named until the controller fences it.
+                let leader = ctx.cluster.coordinator_for(&key).filter(|l| ctx.cluster.alive.contains(l));
+                let error = if key.is_empty() {
+                    Errors::INVALID_GROUP_ID
+                } else if leader.is_some() {
+                    Errors::NONE
+                } else {
+                    Errors::COORDINATOR_NOT_AVAILABLE
+                };
+                out.respond(from, correlation, Response::FindCoordinator { error, node_id: leader });
+            }
+            Request::Fetch { max_wait_ms, partitions } => {
+                super::broker_fetch::handle_fetch(&mut self.purgatory, ctx, self.id, from, correlation, max_wait_ms, partitions, out)
+            }
+            other => self.coordinator.handle_request(ctx, from, correlation, other, out),
+        }
+    }
+
+    pub fn handle_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) {
+        if let TimerKey::FetchWait { client, correlation } = key {
+            return super::broker_fetch::complete_fetch(&mut self.purgatory, ctx, self.id, *client, *correlation, out);
+        }
+        self.coordinator.handle_timer(ctx, key, out);
+    }
+
+    /// The process dies: everything in memory is gone (the logs are replicated).
+    pub fn crash(&mut self, now: crate::sim::types::Millis) {
+        self.alive = false;
+        self.down_since = Some(now);
+        self.coordinator = GroupCoordinator::default();
+        self.purgatory.clear();
+    }
+}

@@ -1,0 +1,173 @@
+//! The herder's side of a Connect worker: applying an assignment
+//! (WC `onJoinComplete`, DH `onAssigned`, `handleRebalanceCompleted`,
+//! `startWork`), stopping revoked work (`onRevoked`), task failure and the REST
+//! restart actions (DH `restartTask`, `restartConnectorAndTasks`). Facts G.
+
+use crate::sim::connect::worker::{ConnectWorker, State};
+use crate::sim::ctx::Ctx;
+use crate::sim::out::{Out, TimerKey};
+use crate::sim::trace::{EventKind, Machine};
+use crate::connect::protocol::push_new;
+use crate::connect::{ConnectAssignment, ConnectProtocolCompatibility, ConnectorTaskId, ConnectorsAndTasks};
+
+impl ConnectWorker {
+    fn instance_changed(&self, machine: Machine, from: State, to: State, trigger: &str, out: &mut Out) {
+        out.emit(EventKind::StateChanged { node: self.node(), machine, from: format!("{from:?}"), to: format!("{to:?}"), trigger: trigger.into() });
+    }
+
+    fn set_connector(&mut self, name: &str, to: State, trigger: &str, out: &mut Out) {
+        let from = self.connectors.get(name).copied().unwrap_or(State::UNASSIGNED);
+        match to {
+            State::UNASSIGNED => self.connectors.remove(name),
+            _ => self.connectors.insert(name.to_string(), to),
+        };
+        self.instance_changed(Machine::Connector { name: name.to_string() }, from, to, trigger, out);
+    }
+
+    fn set_task(&mut self, id: &ConnectorTaskId, to: State, trigger: &str, out: &mut Out) {
+        let from = self.tasks.get(id).copied().unwrap_or(State::UNASSIGNED);
+        match to {
+            State::UNASSIGNED => self.tasks.remove(id),
+            _ => self.tasks.insert(id.clone(), to),
+        };
+        self.instance_changed(Machine::Task { id: id.to_string() }, from, to, trigger, out);
+    }
+
+    /// `onRevoked`: stop the instances and forget them in the running assignment.
+    /// A stopped task writes UNASSIGNED (`WorkerTask.onShutdown`); a FAILED one,
+    /// whose thread already ended in `onFailure`, writes nothing: its status stays FAILED.
+    pub(crate) fn on_revoked(&mut self, connectors: &[String], tasks: &[ConnectorTaskId], why: &str, out: &mut Out) {
+        for c in connectors {
+            if self.connectors.contains_key(c) {
+                self.set_connector(c, State::UNASSIGNED, why, out);
+            }
+        }
+        for t in tasks {
+            match self.tasks.get(t) {
+                Some(State::FAILED) => {
+                    self.tasks.remove(t);
+                }
+                Some(_) => self.set_task(t, State::UNASSIGNED, why, out),
+                None => {}
+            }
+        }
+        self.running_assignment.remove_all(connectors, tasks);
+    }
+
+    /// WC `onJoinComplete`, then DH `onAssigned` and `handleRebalanceCompleted`.
+    pub(crate) fn on_join_complete(&mut self, ctx: &mut Ctx, mut a: ConnectAssignment, out: &mut Out) {
+        let protocol = self.protocol_name.as_deref().and_then(ConnectProtocolCompatibility::from_protocol).unwrap_or(ConnectProtocolCompatibility::EAGER);
+        self.current_protocol = protocol;
+        if protocol.is_incremental() {
+            if !a.revoked_connectors.is_empty() || !a.revoked_tasks.is_empty() {
+                self.on_revoked(&a.revoked_connectors.clone(), &a.revoked_tasks.clone(), "revoked by the leader", out);
+            }
+            // The assignment carries only what is new: add what this worker keeps.
+            if let Some(mut old) = self.assignment_snapshot.take() {
+                old.connectors.retain(|c| !a.revoked_connectors.contains(c));
+                old.tasks.retain(|t| !a.revoked_tasks.contains(t));
+                push_new(&mut a.connectors, &old.connectors);
+                push_new(&mut a.tasks, &old.tasks);
+            }
+        }
+        self.last_completed_generation = self.generation;
+        self.needs_join_prepare = true;
+        // onAssigned: the delay schedules a rejoin.
+        self.scheduled_rebalance = (a.delay > 0).then_some(ctx.now + a.delay);
+        match self.scheduled_rebalance {
+            Some(at) => out.set_timer(TimerKey::ConnectScheduledRebalance, at),
+            None => out.cancel_timer(TimerKey::ConnectScheduledRebalance),
+        }
+        self.assignment_snapshot = Some(a.clone());
+        if a.failed() {
+            self.rejoin_needed = true;
+            return self.note("assignment failed (config mismatch): rejoining".into(), out);
+        }
+        self.start_work(&a, protocol, out);
+        if !a.revoked_connectors.is_empty() || !a.revoked_tasks.is_empty() {
+            self.rejoin_needed = true;
+            self.note("stopped revoked connectors and tasks: rejoining for the follow-up rebalance".into(), out);
+        }
+    }
+
+    /// `startWork`: start what the assignment holds and is not already running.
+    /// Under eager the running assignment is then emptied, so the next
+    /// rebalance starts everything again.
+    fn start_work(&mut self, a: &ConnectAssignment, protocol: ConnectProtocolCompatibility, out: &mut Out) {
+        let trigger = format!("assigned in generation {}", self.generation);
+        let running = std::mem::take(&mut self.running_assignment);
+        for c in a.connectors.iter().filter(|c| !running.connectors.contains(c)) {
+            self.set_connector(c, State::RUNNING, &trigger, out);
+        }
+        for t in a.tasks.iter().filter(|t| !running.tasks.contains(t)) {
+            self.set_task(t, State::RUNNING, &trigger, out);
+        }
+        self.running_assignment = if protocol.is_incremental() {
+            ConnectorsAndTasks { connectors: a.connectors.clone(), tasks: a.tasks.clone() }
+        } else {
+            ConnectorsAndTasks::default()
+        };
+    }
+
+    /// The task throws: FAILED, and it stays on this worker.
+    pub fn fail_task(&mut self, id: &ConnectorTaskId, out: &mut Out) -> bool {
+        if self.tasks.get(id) != Some(&State::RUNNING) {
+            return false;
+        }
+        self.set_task(id, State::FAILED, "the task threw an exception", out);
+        true
+    }
+
+    /// `POST /connectors/{name}/tasks/{id}/restart` on the worker that owns the task
+    /// (`DistributedHerder.restartTask`): stop it (a running task writes UNASSIGNED,
+    /// a failed one nothing) and start it (RUNNING). No RESTARTING is written:
+    /// only the KIP-745 restart request does that.
+    pub fn restart_task(&mut self, id: &ConnectorTaskId, out: &mut Out) -> bool {
+        let Some(state) = self.tasks.get(id).copied() else { return false };
+        let trigger = format!("POST /connectors/{}/tasks/{}/restart", id.connector, id.task);
+        if state != State::FAILED {
+            self.set_task(id, State::UNASSIGNED, &trigger, out);
+        }
+        self.set_task(id, State::RUNNING, &trigger, out);
+        true
+    }
+
+    /// `POST /connectors/{name}/restart?includeTasks=&onlyFailed=` (KIP-745), as
+    /// each worker applies the restart request to the instances it owns:
+    /// the connector unless onlyFailed and not FAILED; a task when
+    /// `includeTasks && (!onlyFailed || FAILED)`. Returns how many restarted.
+    /// Without either flag (`RestartRequest.forceRestartConnectorOnly`) it is the
+    /// old `DistributedHerder.restartConnector`: the connector is stopped
+    /// (UNASSIGNED) and started (RUNNING), with no RESTARTING status.
+    pub fn restart_connector(&mut self, name: &str, include_tasks: bool, only_failed: bool, out: &mut Out) -> usize {
+        let trigger = format!("POST /connectors/{name}/restart?includeTasks={include_tasks}&onlyFailed={only_failed}");
+        if !include_tasks && !only_failed {
+            if !self.connectors.contains_key(name) {
+                return 0;
+            }
+            self.set_connector(name, State::UNASSIGNED, &trigger, out);
+            self.set_connector(name, State::RUNNING, &trigger, out);
+            return 1;
+        }
+        let mut n = 0;
+        if let Some(s) = self.connectors.get(name).copied() {
+            if !only_failed || s == State::FAILED {
+                self.set_connector(name, State::RESTARTING, &trigger, out);
+                self.set_connector(name, State::RUNNING, &trigger, out);
+                n += 1;
+            }
+        }
+        let tasks: Vec<ConnectorTaskId> = self
+            .tasks
+            .iter()
+            .filter(|(t, s)| t.connector == name && include_tasks && (!only_failed || **s == State::FAILED))
+            .map(|(t, _)| t.clone())
+            .collect();
+        for t in tasks {
+            self.set_task(&t, State::RESTARTING, &trigger, out);
+            self.set_task(&t, State::RUNNING, &trigger, out);
+            n += 1;
+        }
+        n
+    }
+}

@@ -1,0 +1,263 @@
+//! How a Connect worker reacts to responses, request failures and timers
+//! (AC's response handlers as WorkerCoordinator inherits them, facts B7, B8,
+//! B11), and the leader's assignment (WC `onLeaderElected`, facts G).
+
+use crate::sim::connect::worker::ConnectWorker;
+use crate::sim::client::abstract_coordinator::{heartbeat_retry_ms, join_failure, JoinFailure};
+use crate::sim::client::abstract_coordinator::{requests_to, take_in_flight, MemberState, NO_GENERATION};
+use crate::sim::ctx::Ctx;
+use crate::sim::message::{JoinGroupResponse, Request, Response, SyncGroupRequest};
+use crate::sim::out::{Out, TimerKey};
+use crate::sim::types::Errors;
+use crate::connect::incremental_assignor::WorkerLoad;
+use crate::connect::{eager_assignor, ConnectAssignment, ConnectProtocolCompatibility, ConnectorsAndTasks};
+use crate::java;
+
+impl ConnectWorker {
+    pub fn handle_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) {
+        match key {
+            TimerKey::Heartbeat => self.heartbeat_tick(ctx, out),
+            TimerKey::Backoff => self.drive(ctx, out),
+            TimerKey::ConnectCoordinatorDiscovery => self.coordinator_discovery_timeout(out),
+            TimerKey::ConnectScheduledRebalance => {
+                self.scheduled_rebalance = None;
+                self.rejoin_needed = true;
+                self.note("scheduled rebalance delay elapsed: rejoining".into(), out);
+                self.drive(ctx, out);
+            }
+            TimerKey::RequestTimeout { correlation } if self.in_flight.contains_key(correlation) => {
+                self.note("request timed out (request.timeout.ms)".into(), out);
+                self.request_failed(ctx, *correlation, out);
+            }
+            _ => {}
+        }
+    }
+
+    pub fn handle_disconnect(&mut self, ctx: &mut Ctx, correlation: u64, out: &mut Out) {
+        self.request_failed(ctx, correlation, out);
+    }
+
+    /// Every in-flight request to `broker` fails (the broker went down).
+    pub fn connection_lost(&mut self, ctx: &mut Ctx, broker: u32, out: &mut Out) {
+        for c in requests_to(&self.in_flight, broker) {
+            self.request_failed(ctx, c, out);
+        }
+    }
+
+    fn request_failed(&mut self, ctx: &mut Ctx, correlation: u64, out: &mut Out) {
+        let Some(f) = take_in_flight(&mut self.in_flight, correlation, out) else { return };
+        if f.api == "FindCoordinator" {
+            let wait = self.backoff_ms();
+            return out.set_timer(TimerKey::Backoff, ctx.now + wait);
+        }
+        self.mark_coordinator_unknown(ctx, &format!("{} to broker-{} failed", f.api, f.broker), out);
+        if matches!(f.api.as_str(), "JoinGroup" | "SyncGroup") {
+            // A DisconnectException: retriable, the join loop sleeps retry.backoff.ms.
+            return self.join_or_sync_failed(ctx, &f.api, None, out);
+        }
+        if f.api == "Heartbeat" {
+            self.heartbeat_failed(ctx, out);
+        }
+        self.drive(ctx, out);
+    }
+
+    pub fn handle_response(&mut self, ctx: &mut Ctx, correlation: u64, response: Response, out: &mut Out) {
+        let Some(f) = take_in_flight(&mut self.in_flight, correlation, out) else { return };
+        let error = response.error();
+        if error == Errors::NONE {
+            self.backoff_attempts = 0;
+        }
+        match response {
+            Response::FindCoordinator { error: Errors::NONE, node_id: Some(n) } => {
+                self.coordinator = Some(n);
+                self.last_heartbeat_ok = ctx.now;
+                out.cancel_timer(TimerKey::ConnectCoordinatorDiscovery);
+                self.note(format!("coordinator of {} is broker-{n}", self.group_id), out);
+                self.drive(ctx, out);
+            }
+            Response::FindCoordinator { .. } => {
+                let wait = self.backoff_ms();
+                out.set_timer(TimerKey::Backoff, ctx.now + wait);
+            }
+            Response::JoinGroup(r) if r.error == Errors::NONE => self.on_joined(ctx, r, out),
+            Response::JoinGroup(r) if r.error == Errors::MEMBER_ID_REQUIRED => {
+                // The worker keeps PREPARING_REBALANCE and rejoins at once with the id.
+                self.member_id = r.member_id;
+                self.join_or_sync_failed(ctx, "JoinGroup", Some(Errors::MEMBER_ID_REQUIRED), out);
+            }
+            Response::SyncGroup { error: Errors::NONE, connect_assignment, .. } => self.on_synced(ctx, connect_assignment, out),
+            Response::Heartbeat { error } => self.on_heartbeat(ctx, error, f.generation, out),
+            Response::LeaveGroup { .. } | Response::OffsetCommit { .. } | Response::OffsetFetch { .. } | Response::ConsumerGroupHeartbeat(_) | Response::Fetch { .. } => {}
+            Response::JoinGroup(_) | Response::SyncGroup { .. } => self.join_or_sync_failed(ctx, &f.api, Some(error), out),
+        }
+    }
+
+    /// A failed JoinGroup or SyncGroup (`None`: the connection broke): the join
+    /// loop's reaction (`JoinFailure`, shared with the classic consumer). The
+    /// member state changes only on a reset.
+    fn join_or_sync_failed(&mut self, ctx: &mut Ctx, api: &str, error: Option<Errors>, out: &mut Out) {
+        let why = error.map_or_else(|| format!("{api} failed: the connection broke"), |e| format!("{api} → {e}"));
+        self.rejoin_needed = true;
+        match error.map_or(JoinFailure::Backoff, join_failure) {
+            JoinFailure::Reset { keep_member_id } => self.reset_generation(ctx, keep_member_id, &why, out),
+            JoinFailure::RejoinNow => {}
+            failure @ (JoinFailure::Rediscover | JoinFailure::Backoff) => {
+                if failure == JoinFailure::Rediscover {
+                    self.mark_coordinator_unknown(ctx, &why, out);
+                }
+                // timer.sleep(rebalanceConfig.retryBackoffMs): a fixed backoff.
+                self.join_retry_at = ctx.now + self.config.retry_backoff_ms;
+                return out.set_timer(TimerKey::Backoff, self.join_retry_at);
+            }
+            JoinFailure::Fatal => {
+                self.fatal = Some(error.map(|e| e.to_string()).unwrap_or_default());
+                self.note(format!("fatal error {why}: the worker's herder stops"), out);
+                return self.set_state(ctx, MemberState::UNJOINED, &why, out);
+            }
+        }
+        self.drive(ctx, out);
+    }
+
+    /// As the classic consumer's (`HeartbeatResponseHandler`, `failHeartbeat`).
+    fn on_heartbeat(&mut self, ctx: &mut Ctx, error: Errors, sent_generation: i32, out: &mut Out) {
+        match (error, join_failure(error)) {
+            (Errors::NONE, _) => self.heartbeat_received(ctx),
+            (Errors::REBALANCE_IN_PROGRESS, _) => {
+                self.heartbeat_received(ctx);
+                if self.state == MemberState::STABLE && !self.rejoin_needed {
+                    self.rejoin_needed = true;
+                    self.note("heartbeat says REBALANCE_IN_PROGRESS: rejoining".into(), out);
+                }
+            }
+            (_, JoinFailure::Reset { keep_member_id }) if sent_generation == self.generation => {
+                self.reset_generation(ctx, keep_member_id, &format!("Heartbeat → {error}"), out)
+            }
+            (_, JoinFailure::Reset { .. }) => {}
+            (_, JoinFailure::Rediscover) => {
+                self.mark_coordinator_unknown(ctx, &format!("Heartbeat → {error}"), out);
+                self.heartbeat_failed(ctx, out);
+            }
+            _ => self.heartbeat_failed(ctx, out),
+        }
+        self.drive(ctx, out);
+    }
+
+    /// `Heartbeat.receiveHeartbeat`.
+    fn heartbeat_received(&mut self, ctx: &Ctx) {
+        self.last_heartbeat_ok = ctx.now;
+        self.heartbeat_attempts = 0;
+    }
+
+    /// `Heartbeat.failHeartbeat`: retry after the exponential backoff.
+    fn heartbeat_failed(&mut self, ctx: &Ctx, out: &mut Out) {
+        if matches!(self.state, MemberState::COMPLETING_REBALANCE | MemberState::STABLE) {
+            let wait = heartbeat_retry_ms(self.config.retry_backoff_ms, self.config.retry_backoff_max_ms, &mut self.heartbeat_attempts);
+            out.set_timer(TimerKey::Heartbeat, ctx.now + wait);
+        }
+    }
+
+    fn on_joined(&mut self, ctx: &mut Ctx, r: JoinGroupResponse, out: &mut Out) {
+        let Some(coordinator) = self.coordinator else { return };
+        if self.state != MemberState::PREPARING_REBALANCE {
+            self.note("JoinGroup answered after this worker had left: ignored, rejoining".into(), out);
+            self.rejoin_needed = true;
+            return self.drive(ctx, out);
+        }
+        self.generation = r.generation_id;
+        self.member_id = r.member_id.clone();
+        self.protocol_name = r.protocol_name.clone();
+        self.leader_id = Some(r.leader.clone());
+        self.set_state(ctx, MemberState::COMPLETING_REBALANCE, &format!("joined generation {}", r.generation_id), out);
+        let connect_assignments = if self.is_leader() { self.perform_assignment(ctx, &r, out) } else { Vec::new() };
+        let request = Request::SyncGroup(SyncGroupRequest {
+            group_id: self.group_id.clone(),
+            generation_id: self.generation,
+            member_id: self.member_id.clone(),
+            group_instance_id: None,
+            protocol_name: self.protocol_name.clone(),
+            assignments: Vec::new(),
+            connect_assignments,
+        });
+        self.send(ctx, coordinator, request, out);
+    }
+
+    /// WC `onLeaderElected`: the eager or the incremental cooperative assignor,
+    /// by the protocol the group chose.
+    fn perform_assignment(&mut self, ctx: &Ctx, r: &JoinGroupResponse, out: &mut Out) -> Vec<(String, ConnectAssignment)> {
+        let mode = r.protocol_name.as_deref().and_then(ConnectProtocolCompatibility::from_protocol).unwrap_or(ConnectProtocolCompatibility::EAGER);
+        // The leader's HashMap<memberId, ExtendedWorkerState>.
+        let order = java::member_map_order(r.members.iter().map(|m| m.member_id.as_str()));
+        let metadata = |id: &str| r.members.iter().find(|m| m.member_id == id).and_then(|m| m.metadata.connect.clone());
+        let max_offset = order.iter().filter_map(|id| metadata(id)).map(|m| m.config_offset).max().unwrap_or(0);
+        let leader_url = metadata(&self.member_id).map(|m| m.url).unwrap_or_default();
+        let base = ConnectAssignment {
+            version: mode.protocol_version(),
+            error: crate::connect::protocol::NO_ERROR,
+            leader: self.member_id.clone(),
+            leader_url,
+            config_offset: max_offset,
+            connectors: Vec::new(),
+            tasks: Vec::new(),
+            revoked_connectors: Vec::new(),
+            revoked_tasks: Vec::new(),
+            delay: 0,
+        };
+        let assignments: Vec<(String, ConnectAssignment)> = if mode.is_incremental() {
+            let loads: Vec<WorkerLoad> = order
+                .iter()
+                .map(|id| {
+                    let a = metadata(id).and_then(|m| m.assignment).unwrap_or_else(|| base.clone());
+                    WorkerLoad { worker: id.clone(), load: ConnectorsAndTasks { connectors: a.connectors, tasks: a.tasks } }
+                })
+                .collect();
+            self.assignor.max_delay = self.config.scheduled_rebalance_max_delay_ms;
+            let c = self.assignor.perform_task_assignment(ctx.now, &self.config_snapshot, self.last_completed_generation, self.generation, &loads);
+            order
+                .iter()
+                .map(|id| {
+                    let (new, revoked) = (c.newly_assigned.get(id).cloned().unwrap_or_default(), c.newly_revoked.get(id).cloned().unwrap_or_default());
+                    let a = ConnectAssignment {
+                        connectors: new.connectors,
+                        tasks: new.tasks,
+                        revoked_connectors: revoked.connectors,
+                        revoked_tasks: revoked.tasks,
+                        delay: self.assignor.delay,
+                        ..base.clone()
+                    };
+                    (id.clone(), a)
+                })
+                .collect()
+        } else {
+            let e = eager_assignor::perform_task_assignment(&self.config_snapshot, &order);
+            order.iter().map(|id| (id.clone(), ConnectAssignment { connectors: e[id].connectors.clone(), tasks: e[id].tasks.clone(), ..base.clone() })).collect()
+        };
+        let text = assignments.iter().map(|(m, a)| format!("{}={}", crate::sim::message::short_member(m), a.summary())).collect::<Vec<_>>().join(" ");
+        let name = if mode.is_incremental() { "IncrementalCooperativeAssignor" } else { "EagerAssignor" };
+        self.note(format!("leader ran the {name}: {text}"), out);
+        assignments
+    }
+
+    fn on_synced(&mut self, ctx: &mut Ctx, assignment: Option<ConnectAssignment>, out: &mut Out) {
+        if self.state != MemberState::COMPLETING_REBALANCE || self.generation == NO_GENERATION {
+            self.note("SyncGroup answered after the generation was reset: ignored, rejoining".into(), out);
+            self.reset_generation(ctx, true, "SyncGroup after a generation reset", out);
+            return self.drive(ctx, out);
+        }
+        self.rejoin_needed = false;
+        self.set_state(ctx, MemberState::STABLE, &format!("SyncGroup done, generation {}", self.generation), out);
+        let a = assignment.unwrap_or_else(|| ConnectAssignment {
+            version: 0,
+            error: crate::connect::protocol::CONFIG_MISMATCH,
+            leader: String::new(),
+            leader_url: String::new(),
+            config_offset: -1,
+            connectors: Vec::new(),
+            tasks: Vec::new(),
+            revoked_connectors: Vec::new(),
+            revoked_tasks: Vec::new(),
+            delay: 0,
+        });
+        self.on_join_complete(ctx, a, out);
+        self.drive(ctx, out);
+    }
+}

@@ -1,0 +1,524 @@
+//! ConsumerGroupHeartbeat on the coordinator (GMM `consumerGroupHeartbeat`,
+//! `consumerGroupLeave`, `consumerGroupFenceMember`, facts E1-E2, E4-E6, E9): the
+//! request checks, the three numbered steps of a regular heartbeat, leaving,
+//! fencing, and the session and rebalance timeouts.
+
+use crate::sim::cluster::CoordinatorRecord;
+use crate::sim::coordinator::consumer::{ConsumerGroup, ConsumerGroupMember, MemberState};
+use crate::sim::coordinator::consumer::records::{replay, ConsumerGroupRecord};
+use crate::sim::coordinator::shard::Shard;
+use crate::sim::ctx::Ctx;
+use crate::sim::coordinator::consumer::current_assignment_builder::CurrentAssignmentBuilder;
+use crate::sim::message::{
+    ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse, Response, LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH,
+};
+use crate::sim::out::{Out, TimerKey};
+use crate::sim::trace::{EventKind, Machine};
+use crate::sim::types::{Errors, Millis, NodeId};
+use crate::assign::TopicPartition;
+use std::collections::BTreeSet;
+
+pub(crate) fn heartbeat_error(error: Errors) -> Response {
+    Response::ConsumerGroupHeartbeat(ConsumerGroupHeartbeatResponse {
+        error,
+        member_id: None,
+        member_epoch: 0,
+        heartbeat_interval_ms: 0,
+        assignment: None,
+    })
+}
+
+/// `GroupCoordinatorService.throwIfConsumerGroupHeartbeatRequestIsInvalid` for
+/// ConsumerGroupHeartbeat v1, the version Kafka 4.x clients send: the member id
+/// is the client's own and never empty (KIP-1082); a (re)join sets the rebalance
+/// timeout, owns nothing and sends a subscription, possibly an empty one.
+pub fn validate_request(req: &ConsumerGroupHeartbeatRequest, assignors: &[String]) -> Result<(), Errors> {
+    let invalid = Err(Errors::INVALID_REQUEST);
+    let empty = |s: &Option<String>| s.as_deref() == Some("");
+    if req.member_id.is_empty() || req.group_id.is_empty() || empty(&req.instance_id) || empty(&req.rack_id) {
+        return invalid;
+    }
+    match req.member_epoch {
+        e if e > 0 || e == LEAVE_GROUP_MEMBER_EPOCH => {}
+        0 => {
+            let owned_empty = req.topic_partitions.as_ref().is_some_and(|p| p.is_empty());
+            if req.rebalance_timeout_ms == -1 || !owned_empty || req.subscribed_topic_names.is_none() {
+                return invalid;
+            }
+        }
+        LEAVE_GROUP_STATIC_MEMBER_EPOCH => {
+            if req.instance_id.is_none() {
+                return invalid;
+            }
+        }
+        _ => return invalid,
+    }
+    match &req.server_assignor {
+        Some(a) if !assignors.contains(a) => Err(Errors::UNSUPPORTED_ASSIGNOR),
+        _ => Ok(()),
+    }
+}
+
+/// `throwIfConsumerGroupMemberEpochIsInvalid`: epoch 0 is a (re)join and always
+/// accepted, so a member the coordinator still holds gets back its epoch and
+/// assignment (Kafka 4.2+; before, it was fenced again until its session
+/// expired); an epoch ahead is fenced; one behind is accepted only if it is the
+/// previous epoch and the member owns no more than it is assigned (the response
+/// that bumped it may have been lost).
+pub fn validate_member_epoch(member: &ConsumerGroupMember, received: i32, owned: Option<&[TopicPartition]>) -> Result<(), Errors> {
+    if received == 0 {
+        return Ok(());
+    }
+    if received > member.member_epoch {
+        return Err(Errors::FENCED_MEMBER_EPOCH);
+    }
+    if received < member.member_epoch {
+        let subset = owned.is_some_and(|o| o.iter().all(|tp| member.assigned_partitions.contains(tp)));
+        if received != member.previous_member_epoch || !subset {
+            return Err(Errors::FENCED_MEMBER_EPOCH);
+        }
+    }
+    Ok(())
+}
+
+/// `GroupMetadataManager.canComputeNextTargetAssignment` (KIP-1263, Kafka 4.3+):
+/// at once when no assignment was computed yet (timestamp 0) or the interval is
+/// 0, otherwise once `assignment.interval.ms` has passed since the last one.
+/// There is no timer: the first heartbeat after that computes it.
+pub fn can_compute_next_target_assignment(assignment_timestamp: Millis, interval_ms: Millis, now: Millis) -> bool {
+    assignment_timestamp == 0 || interval_ms == 0 || now >= assignment_timestamp + interval_ms
+}
+
+fn session_key(group_id: &str, member_id: &str) -> TimerKey {
+    TimerKey::ConsumerGroupSessionTimeout { group_id: group_id.into(), member_id: member_id.into() }
+}
+
+fn rebalance_key(group_id: &str, member_id: &str) -> TimerKey {
+    TimerKey::ConsumerGroupRebalanceTimeout { group_id: group_id.into(), member_id: member_id.into() }
+}
+
+impl Shard {
+    pub(crate) fn consumer_group_heartbeat(
+        &mut self,
+        ctx: &mut Ctx,
+        partition: u32,
+        from: NodeId,
+        req: ConsumerGroupHeartbeatRequest,
+        out: &mut Out,
+    ) -> Response {
+        if let Err(e) = validate_request(&req, &ctx.broker_config.consumer_group_assignors) {
+            return heartbeat_error(e);
+        }
+        let group_id = req.group_id.clone();
+        let result = if req.member_epoch == LEAVE_GROUP_MEMBER_EPOCH || req.member_epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH {
+            self.consumer_group_leave(ctx, partition, &req, out)
+        } else {
+            self.regular_heartbeat(ctx, partition, from, &req, out)
+        };
+        self.update_consumer_group_state(ctx, &group_id, "ConsumerGroupHeartbeat", out);
+        result.unwrap_or_else(heartbeat_error)
+    }
+
+    /// Appends a record to the partition and applies it (the coordinator's state
+    /// is always what replaying its log gives).
+    fn write(&mut self, ctx: &mut Ctx, partition: u32, record: ConsumerGroupRecord) {
+        replay(&mut self.consumer_groups, &record);
+        Shard::append(ctx, partition, CoordinatorRecord::ConsumerGroup(record));
+    }
+
+    fn regular_heartbeat(
+        &mut self,
+        ctx: &mut Ctx,
+        partition: u32,
+        from: NodeId,
+        req: &ConsumerGroupHeartbeatRequest,
+        out: &mut Out,
+    ) -> Result<Response, Errors> {
+        let cfg = ctx.broker_config;
+        let group_id = req.group_id.clone();
+        // getOrMaybeCreateConsumerGroup: only a join creates it; a classic group in use keeps the id.
+        if !self.consumer_groups.contains_key(&group_id) {
+            let classic_in_use = self.groups.get(&group_id).is_some_and(|g| !g.members.is_empty());
+            if classic_in_use || req.member_epoch != 0 {
+                return Err(Errors::GROUP_ID_NOT_FOUND);
+            }
+        }
+        let fresh = ConsumerGroup::new(&group_id);
+        let group = self.consumer_groups.get(&group_id).unwrap_or(&fresh);
+        // throwIfConsumerGroupIsFull
+        let known = !req.member_id.is_empty() && group.members.contains_key(&req.member_id);
+        if group.members.len() >= cfg.consumer_group_max_size as usize && !known {
+            return Err(Errors::GROUP_MAX_SIZE_REACHED);
+        }
+        let member_id = req.member_id.clone();
+        let (member, replaced) = member_for(group, &member_id, req)?;
+
+        // 1. Create or update the member; bump the group epoch if its subscription
+        //    or the subscribed topics' partition counts changed.
+        if let Some(old) = &replaced {
+            self.replace_static_member(ctx, partition, &group_id, old, &member);
+        }
+        let updated = updated_member(&member, req, from);
+        let known = self.consumer_groups.get(&group_id).is_some_and(|g| g.members.contains_key(&member_id));
+        if !known || updated.metadata() != member.metadata() {
+            let value = Some(updated.metadata());
+            self.write(ctx, partition, ConsumerGroupRecord::MemberMetadata { group_id: group_id.clone(), member_id: member_id.clone(), value });
+        }
+        let subscription_changed = updated.subscribed_topic_names != member.subscribed_topic_names;
+        let mut bump = subscription_changed;
+        bump |= self.refresh_subscription_metadata(ctx, partition, &group_id);
+        let group = &self.consumer_groups[&group_id];
+        if bump {
+            let epoch = group.group_epoch + 1;
+            self.write(ctx, partition, ConsumerGroupRecord::Metadata { group_id: group_id.clone(), epoch });
+            out.emit(EventKind::Note { node: ctx.me, text: format!("group {group_id}: group epoch bumped to {epoch}") });
+        }
+
+        // 2. A new target assignment, computed now if the group epoch is ahead of it
+        //    and the assignment interval has passed since the last one (batching).
+        let group = &self.consumer_groups[&group_id];
+        if group.group_epoch > group.assignment_epoch {
+            if can_compute_next_target_assignment(group.assignment_timestamp, cfg.consumer_group_assignment_interval_ms, ctx.now) {
+                self.update_target_assignment(ctx, partition, &group_id, out)?;
+            } else if !self.consumer_groups[&group_id].assignment_deferred_noted {
+                let next = group.assignment_timestamp + cfg.consumer_group_assignment_interval_ms;
+                let text = format!("group {group_id}: new target assignment deferred until {next} ms (group.consumer.assignment.interval.ms), on the first heartbeat after it");
+                out.emit(EventKind::Note { node: ctx.me, text });
+                self.consumer_groups.get_mut(&group_id).expect("exists").assignment_deferred_noted = true;
+            }
+        }
+
+        // 3. Reconcile the member towards its target (`maybeReconcile`), and keep it
+        //    consistent with a subscription it changed in this heartbeat.
+        let group = &self.consumer_groups[&group_id];
+        let current = group.members[&member_id].clone();
+        let target_epoch = group.assignment_epoch;
+        let target = group.target_of(&member_id);
+        if subscription_changed || !current.is_reconciled_to(target_epoch) {
+            let epoch_of = |tp: &TopicPartition| group.current_partition_epoch(tp);
+            let next = CurrentAssignmentBuilder {
+                member: &current,
+                target_assignment_epoch: target_epoch,
+                target_assignment: &target,
+                current_partition_epoch: &epoch_of,
+                owned_topic_partitions: req.topic_partitions.as_deref(),
+                has_subscription_changed: subscription_changed,
+            }
+            .build();
+            if next != current {
+                let value = Some(next.current_assignment());
+                self.write(ctx, partition, ConsumerGroupRecord::CurrentMemberAssignment { group_id: group_id.clone(), member_id: member_id.clone(), value });
+                self.arm_or_cancel_rebalance_timeout(ctx, &group_id, &next, out);
+            }
+        }
+        out.set_timer(session_key(&group_id, &member_id), ctx.now + cfg.consumer_group_session_timeout_ms);
+
+        let now_member = &self.consumer_groups[&group_id].members[&member_id];
+        let full = req.member_epoch == 0
+            || (req.rebalance_timeout_ms != -1 && req.subscribed_topic_names.is_some() && req.topic_partitions.is_some());
+        let changed = now_member.assigned_partitions != member.assigned_partitions;
+        Ok(Response::ConsumerGroupHeartbeat(ConsumerGroupHeartbeatResponse {
+            error: Errors::NONE,
+            member_id: Some(member_id),
+            member_epoch: now_member.member_epoch,
+            heartbeat_interval_ms: cfg.consumer_group_heartbeat_interval_ms as i32,
+            assignment: (full || changed).then(|| now_member.assigned_partitions.iter().cloned().collect()),
+        }))
+    }
+
+    /// `replaceMember`: the old static member's records are removed and a copy
+    /// under the new member id (epoch 0, same assignment and target) is written.
+    fn replace_static_member(&mut self, ctx: &mut Ctx, partition: u32, group_id: &str, old_id: &str, new: &ConsumerGroupMember) {
+        let target = self.consumer_groups[group_id].target_assignment.get(old_id).cloned();
+        self.remove_member_records(ctx, partition, group_id, old_id);
+        let (g, m) = (group_id.to_string(), new.member_id.clone());
+        self.write(ctx, partition, ConsumerGroupRecord::MemberMetadata { group_id: g.clone(), member_id: m.clone(), value: Some(new.metadata()) });
+        if let Some(t) = target {
+            self.write(ctx, partition, ConsumerGroupRecord::TargetAssignmentMember { group_id: g.clone(), member_id: m.clone(), partitions: Some(t) });
+        }
+        self.write(ctx, partition, ConsumerGroupRecord::CurrentMemberAssignment { group_id: g, member_id: m, value: Some(new.current_assignment()) });
+    }
+
+    /// `removeMember`: tombstones for the current assignment, target and metadata.
+    fn remove_member_records(&mut self, ctx: &mut Ctx, partition: u32, group_id: &str, member_id: &str) {
+        let (g, m) = (group_id.to_string(), member_id.to_string());
+        self.write(ctx, partition, ConsumerGroupRecord::CurrentMemberAssignment { group_id: g.clone(), member_id: m.clone(), value: None });
+        self.write(ctx, partition, ConsumerGroupRecord::TargetAssignmentMember { group_id: g.clone(), member_id: m.clone(), partitions: None });
+        self.write(ctx, partition, ConsumerGroupRecord::MemberMetadata { group_id: g, member_id: m, value: None });
+        if let Some(group) = self.consumer_groups.get_mut(group_id) {
+            group.rebalance_timeouts.remove(member_id);
+        }
+    }
+
+    /// Recomputes the partition counts of the subscribed topics and writes them if
+    /// they changed; true if so (a group-epoch bump). Kafka refreshes them when
+    /// the metadata image changes; here every heartbeat looks.
+    fn refresh_subscription_metadata(&mut self, ctx: &mut Ctx, partition: u32, group_id: &str) -> bool {
+        let group = &self.consumer_groups[group_id];
+        let topics = ConsumerGroup::subscription_metadata_of(group.members.values(), |t| ctx.cluster.partition_count(t));
+        if topics == group.subscription_metadata {
+            return false;
+        }
+        self.write(ctx, partition, ConsumerGroupRecord::PartitionMetadata { group_id: group_id.into(), topics });
+        true
+    }
+
+    /// Step 2 (TAB `build`, facts E6): the preferred server assignor over the
+    /// members' subscriptions and their previous *target* assignments.
+    fn update_target_assignment(&mut self, ctx: &mut Ctx, partition: u32, group_id: &str, out: &mut Out) -> Result<(), Errors> {
+        let group = &self.consumer_groups[group_id];
+        let name = ConsumerGroup::preferred_server_assignor(group.members.values())
+            .unwrap_or_else(|| ctx.broker_config.consumer_group_assignors[0].clone());
+        let new_target = crate::sim::coordinator::consumer::target_assignment::compute(group, &name).map_err(|e| {
+            out.emit(EventKind::Note { node: ctx.me, text: format!("group {group_id}: the {name} assignor failed: {e}") });
+            Errors::UNKNOWN_SERVER_ERROR
+        })?;
+        let epoch = group.group_epoch;
+        let changed: Vec<(String, BTreeSet<TopicPartition>)> =
+            new_target.into_iter().filter(|(m, t)| group.target_assignment.get(m) != Some(t)).collect();
+        let text = crate::sim::coordinator::consumer::target_assignment::describe(&self.consumer_groups[group_id], &changed);
+        for (member_id, partitions) in changed {
+            let record = ConsumerGroupRecord::TargetAssignmentMember { group_id: group_id.into(), member_id, partitions: Some(partitions) };
+            self.write(ctx, partition, record);
+        }
+        let record = ConsumerGroupRecord::TargetAssignmentMetadata { group_id: group_id.into(), assignment_epoch: epoch, assignment_timestamp: ctx.now.max(1) };
+        self.write(ctx, partition, record);
+        self.consumer_groups.get_mut(group_id).expect("exists").assignment_deferred_noted = false;
+        out.emit(EventKind::Note { node: ctx.me, text: format!("group {group_id}: {name} assignor computed the target for epoch {epoch}: {text}") });
+        Ok(())
+    }
+
+    /// A member entering UNREVOKED_PARTITIONS gets a rebalance timeout of its
+    /// RebalanceTimeoutMs; any other change cancels it (GMM `maybeReconcile`).
+    fn arm_or_cancel_rebalance_timeout(&mut self, ctx: &Ctx, group_id: &str, m: &ConsumerGroupMember, out: &mut Out) {
+        let group = self.consumer_groups.get_mut(group_id).expect("group exists");
+        if m.state == MemberState::UNREVOKED_PARTITIONS {
+            group.rebalance_timeouts.insert(m.member_id.clone(), m.member_epoch);
+            out.set_timer(rebalance_key(group_id, &m.member_id), ctx.now + m.rebalance_timeout_ms);
+        } else if group.rebalance_timeouts.remove(&m.member_id).is_some() {
+            out.cancel_timer(rebalance_key(group_id, &m.member_id));
+        }
+    }
+
+    /// `consumerGroupLeave`: epoch −1 removes the member; −2 (static) keeps it at
+    /// epoch −2 with its partitions until it returns or its session expires.
+    fn consumer_group_leave(&mut self, ctx: &mut Ctx, partition: u32, req: &ConsumerGroupHeartbeatRequest, out: &mut Out) -> Result<Response, Errors> {
+        let group = self.consumer_groups.get(&req.group_id).ok_or(Errors::GROUP_ID_NOT_FOUND)?;
+        let member = match &req.instance_id {
+            None => group.members.get(&req.member_id).ok_or(Errors::UNKNOWN_MEMBER_ID)?,
+            Some(inst) => {
+                let m = group.static_members.get(inst).and_then(|id| group.members.get(id)).ok_or(Errors::UNKNOWN_MEMBER_ID)?;
+                if m.member_id != req.member_id {
+                    return Err(Errors::FENCED_INSTANCE_ID);
+                }
+                m
+            }
+        };
+        let mut epoch = req.member_epoch;
+        if req.instance_id.is_some() && req.member_epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH {
+            let mut leaving = member.clone();
+            leaving.member_epoch = LEAVE_GROUP_STATIC_MEMBER_EPOCH;
+            leaving.partitions_pending_revocation.clear();
+            let value = Some(leaving.current_assignment());
+            let record = ConsumerGroupRecord::CurrentMemberAssignment { group_id: req.group_id.clone(), member_id: req.member_id.clone(), value };
+            self.write(ctx, partition, record);
+            out.emit(EventKind::Note { node: ctx.me, text: format!("static member {} left temporarily (epoch -2); its partitions stay assigned", req.member_id) });
+        } else {
+            self.fence_member(ctx, partition, &req.group_id, &req.member_id, "it left the group", out);
+            epoch = LEAVE_GROUP_MEMBER_EPOCH;
+        }
+        Ok(Response::ConsumerGroupHeartbeat(ConsumerGroupHeartbeatResponse {
+            error: Errors::NONE,
+            member_id: Some(req.member_id.clone()),
+            member_epoch: epoch,
+            heartbeat_interval_ms: 0,
+            assignment: None,
+        }))
+    }
+
+    /// `consumerGroupFenceMember`: remove the member, update the subscription
+    /// metadata, bump the group epoch and cancel its timers. The next heartbeat of
+    /// any member computes the new target.
+    pub(crate) fn fence_member(&mut self, ctx: &mut Ctx, partition: u32, group_id: &str, member_id: &str, why: &str, out: &mut Out) {
+        self.remove_member_records(ctx, partition, group_id, member_id);
+        self.refresh_subscription_metadata(ctx, partition, group_id);
+        let epoch = self.consumer_groups[group_id].group_epoch + 1;
+        self.write(ctx, partition, ConsumerGroupRecord::Metadata { group_id: group_id.into(), epoch });
+        if self.consumer_groups[group_id].members.is_empty() {
+            // Kafka 4.4: an emptied group's assignment epoch follows its group epoch,
+            // with timestamp 0 so that batching does not delay the next member.
+            let record = ConsumerGroupRecord::TargetAssignmentMetadata { group_id: group_id.into(), assignment_epoch: epoch, assignment_timestamp: 0 };
+            self.write(ctx, partition, record);
+        }
+        out.cancel_timer(session_key(group_id, member_id));
+        out.cancel_timer(rebalance_key(group_id, member_id));
+        out.emit(EventKind::Note {
+            node: ctx.me,
+            text: format!("member {member_id} fenced from {group_id} because {why}; group epoch bumped to {epoch}"),
+        });
+    }
+
+    /// The session or rebalance timeout of a consumer-group member fired.
+    pub(crate) fn handle_consumer_group_timer(&mut self, ctx: &mut Ctx, partition: u32, key: &TimerKey, out: &mut Out) {
+        let (group_id, member_id, why) = match key {
+            TimerKey::ConsumerGroupSessionTimeout { group_id, member_id } => (group_id, member_id, "the member session expired".to_string()),
+            TimerKey::ConsumerGroupRebalanceTimeout { group_id, member_id } => {
+                let Some(g) = self.consumer_groups.get(group_id) else { return };
+                let (armed, current) = (g.rebalance_timeouts.get(member_id), g.members.get(member_id).map(|m| m.member_epoch));
+                if armed.is_none() || armed.copied() != current {
+                    return;
+                }
+                let why = format!("it did not revoke its partitions within its rebalance timeout at epoch {}", current.unwrap_or(0));
+                (group_id, member_id, why)
+            }
+            _ => return,
+        };
+        if !self.consumer_groups.get(group_id).is_some_and(|g| g.members.contains_key(member_id)) {
+            return;
+        }
+        self.fence_member(ctx, partition, group_id, member_id, &why, out);
+        self.update_consumer_group_state(ctx, group_id, &why, out);
+    }
+
+    /// Announces the group's state if the operation changed it (`maybeUpdateGroupState`).
+    pub(crate) fn update_consumer_group_state(&mut self, ctx: &Ctx, group_id: &str, trigger: &str, out: &mut Out) {
+        let Some(group) = self.consumer_groups.get_mut(group_id) else { return };
+        let to = group.compute_state();
+        if to == group.state {
+            return;
+        }
+        out.emit(EventKind::StateChanged {
+            node: ctx.me,
+            machine: Machine::ConsumerGroup { group_id: group_id.into() },
+            from: group.state.name().into(),
+            to: to.name().into(),
+            trigger: trigger.into(),
+        });
+        group.state = to;
+    }
+
+    /// `onLoaded` for consumer groups: every member gets a fresh session timeout,
+    /// members in UNREVOKED_PARTITIONS a rebalance timeout too.
+    pub(crate) fn consumer_groups_loaded(&mut self, ctx: &Ctx, out: &mut Out) {
+        for group in self.consumer_groups.values_mut() {
+            group.state = group.compute_state();
+            if group.members.is_empty() && group.group_epoch == ConsumerGroup::INITIAL_EPOCH {
+                continue;
+            }
+            let text = format!("loaded consumer group {} as {}", group.group_id, group.describe());
+            out.emit(EventKind::Note { node: ctx.me, text });
+            for m in group.members.values() {
+                out.set_timer(session_key(&group.group_id, &m.member_id), ctx.now + ctx.broker_config.consumer_group_session_timeout_ms);
+                if m.state == MemberState::UNREVOKED_PARTITIONS {
+                    group.rebalance_timeouts.insert(m.member_id.clone(), m.member_epoch);
+                    out.set_timer(rebalance_key(&group.group_id, &m.member_id), ctx.now + m.rebalance_timeout_ms);
+                }
+            }
+        }
+    }
+
+    /// OffsetCommit to a consumer group: validated with member epochs, then stored.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn commit_consumer_group_offsets(
+        &mut self,
+        ctx: &mut Ctx,
+        partition: u32,
+        group_id: &str,
+        member_epoch: i32,
+        member_id: &str,
+        offsets: &[(TopicPartition, i64)],
+        out: &mut Out,
+    ) -> Errors {
+        let error = self.validate_consumer_group_offset_commit(group_id, member_id, member_epoch).unwrap_or(Errors::NONE);
+        if error == Errors::NONE {
+            self.store_offsets(ctx, partition, group_id, offsets, out);
+        }
+        error
+    }
+
+    /// Classic-protocol group requests for an id that is a consumer group: the
+    /// online migration of KIP-848 is not simulated, so they are refused.
+    pub(crate) fn classic_request_for_consumer_group(&self, request: &crate::sim::message::Request) -> Option<Errors> {
+        use crate::sim::message::Request::*;
+        let group_id = match request {
+            JoinGroup(r) => &r.group_id,
+            SyncGroup(r) => &r.group_id,
+            Heartbeat { group_id, .. } | LeaveGroup { group_id, .. } => group_id,
+            _ => return None,
+        };
+        self.consumer_groups.get(group_id).filter(|g| !g.members.is_empty()).map(|_| Errors::INCONSISTENT_GROUP_PROTOCOL)
+    }
+
+    /// OffsetCommit from a consumer group (CSG `validateOffsetCommit`, facts F):
+    /// a negative epoch only while the group is empty; otherwise the member must
+    /// exist and send exactly its current member epoch.
+    pub fn validate_consumer_group_offset_commit(&self, group_id: &str, member_id: &str, member_epoch: i32) -> Option<Errors> {
+        let group = self.consumer_groups.get(group_id)?;
+        if member_epoch < 0 && group.members.is_empty() {
+            return Some(Errors::NONE);
+        }
+        match group.members.get(member_id) {
+            None => Some(Errors::UNKNOWN_MEMBER_ID),
+            Some(m) if m.member_epoch != member_epoch => Some(Errors::STALE_MEMBER_EPOCH),
+            Some(_) => Some(Errors::NONE),
+        }
+    }
+}
+
+/// The member the heartbeat is about (GMM `getOrMaybeSubscribe{Dynamic,Static}ConsumerGroupMember`),
+/// and the id of a static member it replaces, if any.
+fn member_for(group: &ConsumerGroup, member_id: &str, req: &ConsumerGroupHeartbeatRequest) -> Result<(ConsumerGroupMember, Option<String>), Errors> {
+    let join = req.member_epoch == 0;
+    let owned = req.topic_partitions.as_deref();
+    let Some(instance_id) = &req.instance_id else {
+        let m = match group.members.get(member_id) {
+            Some(m) => m.clone(),
+            None if join => ConsumerGroupMember::new(member_id),
+            None => return Err(Errors::UNKNOWN_MEMBER_ID),
+        };
+        validate_member_epoch(&m, req.member_epoch, owned)?;
+        return Ok((m, None));
+    };
+    let existing = group.static_members.get(instance_id).and_then(|id| group.members.get(id));
+    match existing {
+        None if join => Ok((group.members.get(member_id).cloned().unwrap_or_else(|| ConsumerGroupMember::new(member_id)), None)),
+        None => Err(Errors::UNKNOWN_MEMBER_ID),
+        // A static member may take over its instance id only after the old one left with epoch −2.
+        Some(old) if join && old.member_epoch != LEAVE_GROUP_STATIC_MEMBER_EPOCH => Err(Errors::UNRELEASED_INSTANCE_ID),
+        Some(old) if join => {
+            let mut m = old.clone();
+            m.member_id = member_id.to_string();
+            m.member_epoch = 0;
+            m.previous_member_epoch = 0;
+            Ok((m, Some(old.member_id.clone())))
+        }
+        Some(old) if old.member_id != member_id => Err(Errors::FENCED_INSTANCE_ID),
+        Some(old) => {
+            validate_member_epoch(old, req.member_epoch, owned)?;
+            Ok((old.clone(), None))
+        }
+    }
+}
+
+/// The member with the fields the request changed (`maybeUpdate*`).
+fn updated_member(member: &ConsumerGroupMember, req: &ConsumerGroupHeartbeatRequest, from: NodeId) -> ConsumerGroupMember {
+    let mut m = member.clone();
+    if req.instance_id.is_some() {
+        m.instance_id = req.instance_id.clone();
+    }
+    if req.rack_id.is_some() {
+        m.rack_id = req.rack_id.clone();
+    }
+    if req.rebalance_timeout_ms != -1 {
+        m.rebalance_timeout_ms = req.rebalance_timeout_ms.max(0) as u64;
+    }
+    if req.server_assignor.is_some() {
+        m.server_assignor = req.server_assignor.clone();
+    }
+    if let Some(topics) = &req.subscribed_topic_names {
+        let set: BTreeSet<String> = topics.iter().cloned().collect();
+        m.subscribed_topic_names = set.into_iter().collect();
+    }
+    m.client_id = from.to_string();
+    m
+}

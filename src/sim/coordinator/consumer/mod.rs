@@ -1,0 +1,215 @@
+//! A consumer group (KIP-848) as the coordinator holds it (`ConsumerGroup`,
+//! `ConsumerGroupMember`, server-side `MemberState`, `ConsumerGroupState`).
+//! Pure data plus the rules Kafka keeps on the group; it changes only by
+//! replaying records (`consumer_group_records.rs`). The heartbeat handler is in
+//! `consumer_group_heartbeat.rs`.
+
+pub mod current_assignment_builder;
+pub mod heartbeat;
+pub mod records;
+pub mod target_assignment;
+
+use crate::sim::types::Millis;
+use crate::assign::TopicPartition;
+use crate::java;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The server-side reconciliation state of a member (`modern/MemberState.java`, facts E3).
+#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum MemberState {
+    /// Fully reconciled to (member epoch, assigned partitions).
+    STABLE,
+    /// Must first stop owning `partitions_pending_revocation`; stays at its epoch.
+    UNREVOKED_PARTITIONS,
+    /// At the target epoch, waiting for partitions still owned by others.
+    UNRELEASED_PARTITIONS,
+}
+
+/// `ConsumerGroupState` (facts E5), computed by `maybeUpdateGroupState`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum ConsumerGroupState {
+    Empty,
+    Assigning,
+    Reconciling,
+    Stable,
+    Dead,
+}
+
+impl ConsumerGroupState {
+    pub fn name(self) -> &'static str {
+        match self {
+            ConsumerGroupState::Empty => "Empty",
+            ConsumerGroupState::Assigning => "Assigning",
+            ConsumerGroupState::Reconciling => "Reconciling",
+            ConsumerGroupState::Stable => "Stable",
+            ConsumerGroupState::Dead => "Dead",
+        }
+    }
+}
+
+/// `ConsumerGroupMember`: metadata (from the member-metadata record) and the
+/// current assignment (from the current-member-assignment record).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConsumerGroupMember {
+    pub member_id: String,
+    pub member_epoch: i32,
+    pub instance_id: Option<String>,
+    pub previous_member_epoch: i32,
+    /// Sorted, so that re-sending the same topics in another order is no change.
+    pub subscribed_topic_names: Vec<String>,
+    pub state: MemberState,
+    pub server_assignor: Option<String>,
+    pub assigned_partitions: BTreeSet<TopicPartition>,
+    pub rebalance_timeout_ms: Millis,
+    pub partitions_pending_revocation: BTreeSet<TopicPartition>,
+    pub rack_id: Option<String>,
+    pub client_id: String,
+}
+
+impl ConsumerGroupMember {
+    pub fn new(member_id: &str) -> ConsumerGroupMember {
+        ConsumerGroupMember {
+            member_id: member_id.to_string(),
+            member_epoch: 0,
+            instance_id: None,
+            previous_member_epoch: 0,
+            subscribed_topic_names: Vec::new(),
+            state: MemberState::STABLE,
+            server_assignor: None,
+            assigned_partitions: BTreeSet::new(),
+            rebalance_timeout_ms: 0,
+            partitions_pending_revocation: BTreeSet::new(),
+            rack_id: None,
+            client_id: String::new(),
+        }
+    }
+
+    /// `isReconciledTo`: STABLE at the target assignment epoch.
+    pub fn is_reconciled_to(&self, target_epoch: i32) -> bool {
+        self.state == MemberState::STABLE && self.member_epoch == target_epoch
+    }
+
+    /// The partitions this member counts as owning on the coordinator: assigned
+    /// and pending revocation (CSG `maybeUpdatePartitionEpoch`).
+    pub fn owned_on_coordinator(&self) -> impl Iterator<Item = &TopicPartition> {
+        self.assigned_partitions.iter().chain(self.partitions_pending_revocation.iter())
+    }
+}
+
+/// `ConsumerGroup`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConsumerGroup {
+    pub group_id: String,
+    pub group_epoch: i32,
+    /// The group epoch at which the target assignment was last computed.
+    pub assignment_epoch: i32,
+    /// When the target assignment was last computed (`TargetAssignmentMetadata`
+    /// `AssignmentTimestamp`); 0 = never, or unknown (KIP-1263 batching).
+    #[serde(default)]
+    pub assignment_timestamp: Millis,
+    pub members: BTreeMap<String, ConsumerGroupMember>,
+    /// group.instance.id -> current member id.
+    pub static_members: BTreeMap<String, String>,
+    /// Target assignment per member id.
+    pub target_assignment: BTreeMap<String, BTreeSet<TopicPartition>>,
+    /// Partition counts of the subscribed topics when last computed.
+    pub subscription_metadata: BTreeMap<String, i32>,
+    /// The state last announced (recomputed after each operation).
+    pub state: ConsumerGroupState,
+    /// Member epoch each armed rebalance timeout was set for (in memory only).
+    pub rebalance_timeouts: BTreeMap<String, i32>,
+    /// A deferred assignment was announced in the trace (in memory only; once per deferral).
+    #[serde(default)]
+    pub assignment_deferred_noted: bool,
+}
+
+impl ConsumerGroup {
+    /// The epoch a new group starts at, for the group and for its (empty) target
+    /// assignment: `ModernGroup`'s constructor sets `groupEpoch` to 1 and
+    /// `TargetAssignmentMetadata.INITIAL` is (1, 0) since Kafka 4.3 (KAFKA-20268),
+    /// so the first member's join bumps the group to epoch 2. Until 4.2 both were 0.
+    pub const INITIAL_EPOCH: i32 = 1;
+
+    pub fn new(group_id: &str) -> ConsumerGroup {
+        ConsumerGroup {
+            group_id: group_id.to_string(),
+            group_epoch: Self::INITIAL_EPOCH,
+            assignment_epoch: Self::INITIAL_EPOCH,
+            assignment_timestamp: 0,
+            members: BTreeMap::new(),
+            static_members: BTreeMap::new(),
+            target_assignment: BTreeMap::new(),
+            subscription_metadata: BTreeMap::new(),
+            state: ConsumerGroupState::Empty,
+            rebalance_timeouts: BTreeMap::new(),
+            assignment_deferred_noted: false,
+        }
+    }
+
+    /// `Stable at group epoch 4 (target epoch 4) with 3 members`.
+    pub fn describe(&self) -> String {
+        let n = self.members.len();
+        format!("{} at group epoch {} (target epoch {}) with {n} members", self.state.name(), self.group_epoch, self.assignment_epoch)
+    }
+
+    /// `maybeUpdateGroupState` (facts E5).
+    pub fn compute_state(&self) -> ConsumerGroupState {
+        if self.members.is_empty() {
+            ConsumerGroupState::Empty
+        } else if self.group_epoch > self.assignment_epoch {
+            ConsumerGroupState::Assigning
+        } else if self.members.values().all(|m| m.is_reconciled_to(self.assignment_epoch)) {
+            ConsumerGroupState::Stable
+        } else {
+            ConsumerGroupState::Reconciling
+        }
+    }
+
+    /// `currentPartitionEpoch`: the epoch of the member owning `tp`, or −1 if free.
+    pub fn current_partition_epoch(&self, tp: &TopicPartition) -> i32 {
+        self.members
+            .values()
+            .find(|m| m.assigned_partitions.contains(tp) || m.partitions_pending_revocation.contains(tp))
+            .map_or(-1, |m| m.member_epoch)
+    }
+
+    /// The target assignment of a member (empty if it has none yet).
+    pub fn target_of(&self, member_id: &str) -> BTreeSet<TopicPartition> {
+        self.target_assignment.get(member_id).cloned().unwrap_or_default()
+    }
+
+    /// `computePreferredServerAssignor`: the most popular `ServerAssignor` among
+    /// `members`; ties go to the first name in `HashMap` iteration order.
+    pub fn preferred_server_assignor<'a>(members: impl Iterator<Item = &'a ConsumerGroupMember>) -> Option<String> {
+        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+        for m in members {
+            if let Some(a) = &m.server_assignor {
+                *counts.entry(a.clone()).or_default() += 1;
+            }
+        }
+        let mut best: Option<(String, usize)> = None;
+        for name in java::member_map_order(counts.keys().map(String::as_str)) {
+            let n = counts[&name];
+            if best.as_ref().is_none_or(|(_, b)| n > *b) {
+                best = Some((name, n));
+            }
+        }
+        best.map(|(n, _)| n)
+    }
+
+    /// Partition counts of every topic `members` subscribe to that exists.
+    pub fn subscription_metadata_of<'a>(
+        members: impl Iterator<Item = &'a ConsumerGroupMember>,
+        partition_count: impl Fn(&str) -> i32,
+    ) -> BTreeMap<String, i32> {
+        members
+            .flat_map(|m| m.subscribed_topic_names.iter())
+            .filter_map(|t| {
+                let n = partition_count(t);
+                (n > 0).then(|| (t.clone(), n))
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,228 @@
+//! The group coordinator hosted by one broker: one context per
+//! `__consumer_offsets` partition it leads (CoordinatorRuntime), routing of
+//! group requests, loading after failover, and offsets (OffsetMetadataManager).
+//! Each partition's state is a `Shard` (`shard.rs`); classic-group request
+//! handling is in `classic_join.rs`, `classic_sync.rs` and `classic_heartbeat.rs`.
+
+pub mod classic;
+pub mod consumer;
+pub mod shard;
+
+pub use crate::sim::coordinator::shard::{CoordinatorState, Shard};
+use crate::sim::ctx::Ctx;
+use crate::sim::message::{Request, Response};
+use crate::sim::out::{Out, TimerKey};
+use crate::sim::trace::{EventKind, Machine};
+use crate::sim::types::{Errors, NodeId};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GroupCoordinator {
+    pub shards: BTreeMap<u32, Shard>,
+}
+
+/// The error a request gets when this broker cannot serve the group's partition.
+fn context_error(shard: Option<&Shard>) -> Option<Errors> {
+    match shard.map(|s| s.state) {
+        None => Some(Errors::NOT_COORDINATOR),
+        Some(CoordinatorState::LOADING) => Some(Errors::COORDINATOR_LOAD_IN_PROGRESS),
+        Some(CoordinatorState::ACTIVE) => None,
+    }
+}
+
+fn error_response(request: &Request, error: Errors) -> Response {
+    match request {
+        Request::FindCoordinator { .. } => Response::FindCoordinator { error, node_id: None },
+        Request::JoinGroup(r) => crate::sim::coordinator::classic::errors::join_error(&r.member_id, error),
+        Request::SyncGroup(_) => crate::sim::coordinator::classic::errors::sync_error(error),
+        Request::Heartbeat { .. } => Response::Heartbeat { error },
+        Request::LeaveGroup { .. } => Response::LeaveGroup { error },
+        Request::OffsetCommit { offsets, .. } => Response::OffsetCommit { error, offsets: offsets.clone() },
+        Request::OffsetFetch { .. } => Response::OffsetFetch { error, offsets: Vec::new() },
+        Request::Fetch { .. } => Response::Fetch { error, partitions: Vec::new() },
+        Request::ConsumerGroupHeartbeat(_) => crate::sim::coordinator::consumer::heartbeat::heartbeat_error(error),
+    }
+}
+
+fn group_of(request: &Request) -> &str {
+    match request {
+        Request::FindCoordinator { key } => key,
+        Request::JoinGroup(r) => &r.group_id,
+        Request::SyncGroup(r) => &r.group_id,
+        Request::Heartbeat { group_id, .. }
+        | Request::LeaveGroup { group_id, .. }
+        | Request::OffsetCommit { group_id, .. }
+        | Request::OffsetFetch { group_id, .. } => group_id,
+        Request::ConsumerGroupHeartbeat(r) => &r.group_id,
+        Request::Fetch { .. } => "",
+    }
+}
+
+impl GroupCoordinator {
+    pub fn handle_request(&mut self, ctx: &mut Ctx, from: NodeId, correlation: u64, request: Request, out: &mut Out) {
+        let partition = ctx.cluster.offsets_partition_for(group_of(&request));
+        if let Some(error) = context_error(self.shards.get(&partition)) {
+            // GroupCoordinatorService.heartbeat: "The group is still loading, so
+            // blindly respond" NONE to a classic Heartbeat.
+            let error = match (&request, error) {
+                (Request::Heartbeat { .. }, Errors::COORDINATOR_LOAD_IN_PROGRESS) => Errors::NONE,
+                (_, e) => e,
+            };
+            out.respond(from, correlation, error_response(&request, error));
+            return;
+        }
+        let shard = self.shards.get_mut(&partition).expect("active shard");
+        if let Some(error) = shard.classic_request_for_consumer_group(&request) {
+            out.respond(from, correlation, error_response(&request, error));
+            return;
+        }
+        match request {
+            Request::JoinGroup(r) => shard.join_group(ctx, partition, from, correlation, r, out),
+            Request::SyncGroup(r) => shard.sync_group(ctx, partition, from, correlation, r, out),
+            Request::Heartbeat { group_id, generation_id, member_id, group_instance_id } => {
+                let error = shard.heartbeat(ctx, &group_id, generation_id, &member_id, group_instance_id.as_deref(), out);
+                out.respond(from, correlation, Response::Heartbeat { error });
+            }
+            Request::LeaveGroup { group_id, members } => {
+                let error = shard.leave_group(ctx, &group_id, &members, out);
+                out.respond(from, correlation, Response::LeaveGroup { error });
+            }
+            Request::OffsetCommit { group_id, generation_id, member_id, offsets, .. }
+                if shard.consumer_groups.contains_key(&group_id) =>
+            {
+                let error = shard.commit_consumer_group_offsets(ctx, partition, &group_id, generation_id, &member_id, &offsets, out);
+                out.respond(from, correlation, Response::OffsetCommit { error, offsets });
+            }
+            Request::ConsumerGroupHeartbeat(r) => {
+                let response = shard.consumer_group_heartbeat(ctx, partition, from, r, out);
+                out.respond(from, correlation, response);
+            }
+            Request::OffsetCommit { group_id, generation_id, member_id, group_instance_id, offsets } => {
+                let error = shard.commit_offsets(
+                    ctx,
+                    partition,
+                    &group_id,
+                    generation_id,
+                    &member_id,
+                    group_instance_id.as_deref(),
+                    &offsets,
+                    out,
+                );
+                out.respond(from, correlation, Response::OffsetCommit { error, offsets });
+            }
+            Request::OffsetFetch { group_id, partitions } => {
+                let response = shard.fetch_offsets(&group_id, &partitions);
+                out.respond(from, correlation, response);
+            }
+            Request::FindCoordinator { .. } | Request::Fetch { .. } => unreachable!("brokers answer FindCoordinator and Fetch themselves"),
+        }
+    }
+
+    /// This broker became leader of `__consumer_offsets-<partition>`: load it.
+    pub fn become_leader(&mut self, ctx: &mut Ctx, partition: u32, out: &mut Out) {
+        self.shards.insert(
+            partition,
+            Shard {
+                state: CoordinatorState::LOADING,
+                groups: BTreeMap::new(),
+                offsets: BTreeMap::new(),
+                consumer_groups: BTreeMap::new(),
+            },
+        );
+        out.emit(EventKind::StateChanged {
+            node: ctx.me,
+            machine: Machine::CoordinatorContext { partition },
+            from: "INITIAL".into(),
+            to: "LOADING".into(),
+            trigger: "became leader of the partition".into(),
+        });
+        out.set_timer(TimerKey::Load { partition }, ctx.now + ctx.broker_config.coordinator_load_ms);
+    }
+
+    /// This broker is no longer leader of `__consumer_offsets-<partition>`
+    /// (`scheduleUnloadOperation`, GMM `onUnloaded`): the context is closed, its
+    /// classic groups become Dead and every parked JoinGroup and SyncGroup is
+    /// answered NOT_COORDINATOR.
+    pub fn resign_leader(&mut self, ctx: &mut Ctx, partition: u32, out: &mut Out) {
+        let Some(shard) = self.shards.remove(&partition) else { return };
+        for group in shard.groups.values() {
+            for m in group.members.values() {
+                if let Some(p) = &m.awaiting_join {
+                    out.respond(p.client, p.correlation, crate::sim::coordinator::classic::errors::join_error(&m.member_id, Errors::NOT_COORDINATOR));
+                }
+                if let Some(p) = &m.awaiting_sync {
+                    out.respond(p.client, p.correlation, crate::sim::coordinator::classic::errors::sync_error(Errors::NOT_COORDINATOR));
+                }
+            }
+        }
+        let from = match shard.state {
+            CoordinatorState::LOADING => "LOADING",
+            CoordinatorState::ACTIVE => "ACTIVE",
+        };
+        out.emit(EventKind::StateChanged {
+            node: ctx.me,
+            machine: Machine::CoordinatorContext { partition },
+            from: from.into(),
+            to: "CLOSED".into(),
+            trigger: "leadership of the partition moved away".into(),
+        });
+    }
+
+    pub fn handle_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) {
+        match key {
+            TimerKey::Load { partition } => self.finish_load(ctx, *partition, out),
+            TimerKey::MemberHeartbeat { group_id, .. } | TimerKey::Join { group_id } | TimerKey::Sync { group_id } => {
+                let partition = ctx.cluster.offsets_partition_for(group_id);
+                if let Some(shard) = self.shards.get_mut(&partition) {
+                    shard.handle_group_timer(ctx, key, out);
+                }
+            }
+            TimerKey::ConsumerGroupSessionTimeout { group_id, .. } | TimerKey::ConsumerGroupRebalanceTimeout { group_id, .. } => {
+                let partition = ctx.cluster.offsets_partition_for(group_id);
+                if let Some(shard) = self.shards.get_mut(&partition) {
+                    shard.handle_consumer_group_timer(ctx, partition, key, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Replays the partition's log (GMM `replay`) and re-arms timers (`onLoaded`).
+    fn finish_load(&mut self, ctx: &mut Ctx, partition: u32, out: &mut Out) {
+        let Some(shard) = self.shards.get_mut(&partition) else { return };
+        for record in ctx.cluster.offsets_logs[partition as usize].iter() {
+            shard.replay(record.clone());
+        }
+        shard.state = CoordinatorState::ACTIVE;
+        out.emit(EventKind::StateChanged {
+            node: ctx.me,
+            machine: Machine::CoordinatorContext { partition },
+            from: "LOADING".into(),
+            to: "ACTIVE".into(),
+            trigger: format!("replayed {} records", ctx.cluster.offsets_logs[partition as usize].len()),
+        });
+        for group in shard.groups.values() {
+            if !group.members.is_empty() {
+                out.emit(EventKind::Note {
+                    node: ctx.me,
+                    text: format!(
+                        "loaded group {} as {} at generation {} with {} members",
+                        group.group_id,
+                        group.state.name(),
+                        group.generation_id,
+                        group.members.len()
+                    ),
+                });
+            }
+            for m in group.members.values() {
+                out.set_timer(
+                    TimerKey::MemberHeartbeat { group_id: group.group_id.clone(), member_id: m.member_id.clone() },
+                    ctx.now + m.session_timeout_ms,
+                );
+            }
+        }
+        shard.consumer_groups_loaded(ctx, out);
+    }
+}
+

@@ -1,0 +1,186 @@
+//! One `__consumer_offsets` partition's coordinator context (CoordinatorRuntime's
+//! `CoordinatorContext` with its GroupMetadataManager and OffsetMetadataManager
+//! state): the classic and consumer groups it owns, their committed offsets,
+//! replaying its log after failover, and the helpers every group handler uses
+//! (answering a parked request, a group state transition, `validateMember`).
+//! The handlers are `impl Shard` blocks in `classic/` and `consumer/`.
+
+use crate::sim::coordinator::classic::{ClassicGroup, ClassicGroupMember, ClassicGroupState};
+use crate::sim::cluster::CoordinatorRecord;
+use crate::sim::ctx::Ctx;
+use crate::sim::message::Response;
+use crate::sim::out::{Out, TimerKey};
+use crate::sim::trace::{EventKind, Machine};
+use crate::sim::types::{Errors, Millis};
+use crate::assign::TopicPartition;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// `CoordinatorState` of one partition's context (INITIAL/FAILED are not modelled).
+#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CoordinatorState {
+    LOADING,
+    ACTIVE,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub state: CoordinatorState,
+    pub groups: BTreeMap<String, ClassicGroup>,
+    pub offsets: BTreeMap<String, BTreeMap<TopicPartition, i64>>,
+    /// Consumer groups (KIP-848), next to the classic groups.
+    pub consumer_groups: BTreeMap<String, crate::sim::coordinator::consumer::ConsumerGroup>,
+}
+
+/// Records a group state transition, enforcing Kafka's valid-previous-state table.
+pub(crate) fn transition(ctx: &Ctx, group: &mut ClassicGroup, to: ClassicGroupState, trigger: &str, out: &mut Out) {
+    let from = group.state;
+    if !to.valid_previous_states().contains(&from) {
+        out.emit(EventKind::InvariantViolated {
+            invariant: "valid-previous-state".into(),
+            detail: format!("group {} cannot go from {} to {}", group.group_id, from.name(), to.name()),
+        });
+    }
+    group.previous_state = Some(from);
+    group.state = to;
+    out.emit(EventKind::StateChanged {
+        node: ctx.me,
+        machine: Machine::Group { group_id: group.group_id.clone() },
+        from: from.name().into(),
+        to: to.name().into(),
+        trigger: trigger.into(),
+    });
+}
+
+impl Shard {
+    pub(crate) fn append(ctx: &mut Ctx, partition: u32, record: CoordinatorRecord) {
+        ctx.cluster.offsets_logs[partition as usize].push(record);
+    }
+
+    /// Recreates state from one record: a classic group comes back Stable if it
+    /// has members, Empty otherwise, at its last synced generation.
+    pub(crate) fn replay(&mut self, record: CoordinatorRecord) {
+        match record {
+            CoordinatorRecord::GroupMetadata { group_id, generation_id, protocol_type, protocol_name, leader, members } => {
+                let mut g = ClassicGroup::new(&group_id);
+                g.generation_id = generation_id;
+                g.protocol_type = protocol_type;
+                g.protocol_name = protocol_name;
+                for pm in members {
+                    g.add(ClassicGroupMember {
+                        member_id: pm.member_id,
+                        group_instance_id: pm.group_instance_id,
+                        client_id: pm.client_id,
+                        session_timeout_ms: pm.session_timeout_ms,
+                        rebalance_timeout_ms: pm.rebalance_timeout_ms,
+                        protocols: pm.protocols,
+                        assignment: pm.assignment,
+                        connect_assignment: pm.connect_assignment,
+                        awaiting_join: None,
+                        awaiting_sync: None,
+                        is_new: false,
+                    });
+                }
+                g.leader_id = leader;
+                g.state = if g.members.is_empty() { ClassicGroupState::Empty } else { ClassicGroupState::Stable };
+                self.groups.insert(group_id, g);
+            }
+            CoordinatorRecord::OffsetCommit { group_id, partition, offset } => {
+                self.offsets.entry(group_id.clone()).or_default().insert(partition, offset);
+                if !self.consumer_groups.contains_key(&group_id) {
+                    self.groups.entry(group_id.clone()).or_insert_with(|| ClassicGroup::new(&group_id));
+                }
+            }
+            CoordinatorRecord::ConsumerGroup(r) => crate::sim::coordinator::consumer::records::replay(&mut self.consumer_groups, &r),
+        }
+    }
+
+    /// OffsetCommit validation for classic groups (CG `validateOffsetCommit`).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn commit_offsets(
+        &mut self,
+        ctx: &mut Ctx,
+        partition: u32,
+        group_id: &str,
+        generation_id: i32,
+        member_id: &str,
+        instance_id: Option<&str>,
+        offsets: &[(TopicPartition, i64)],
+        out: &mut Out,
+    ) -> Errors {
+        let group = self.groups.entry(group_id.to_string()).or_insert_with(|| ClassicGroup::new(group_id));
+        let error = if group.is(ClassicGroupState::Dead) {
+            Errors::COORDINATOR_NOT_AVAILABLE
+        } else if generation_id < 0 && group.is(ClassicGroupState::Empty) {
+            Errors::NONE
+        } else if let Some(e) = validate_member(group, member_id, instance_id) {
+            e
+        } else if generation_id != group.generation_id {
+            Errors::ILLEGAL_GENERATION
+        } else if group.is(ClassicGroupState::CompletingRebalance) {
+            Errors::REBALANCE_IN_PROGRESS
+        } else {
+            Errors::NONE
+        };
+        if error != Errors::NONE {
+            return error;
+        }
+        if let Some(m) = group.members.get(member_id) {
+            if matches!(group.state, ClassicGroupState::Stable | ClassicGroupState::PreparingRebalance) {
+                out.set_timer(
+                    TimerKey::MemberHeartbeat { group_id: group_id.into(), member_id: member_id.into() },
+                    ctx.now + m.session_timeout_ms,
+                );
+            }
+        }
+        self.store_offsets(ctx, partition, group_id, offsets, out);
+        Errors::NONE
+    }
+
+    /// Writes accepted offsets: one `OffsetCommit` record per partition.
+    pub(crate) fn store_offsets(&mut self, ctx: &mut Ctx, partition: u32, group_id: &str, offsets: &[(TopicPartition, i64)], out: &mut Out) {
+        let stored = self.offsets.entry(group_id.to_string()).or_default();
+        for (tp, offset) in offsets {
+            stored.insert(tp.clone(), *offset);
+            Shard::append(
+                ctx,
+                partition,
+                CoordinatorRecord::OffsetCommit { group_id: group_id.into(), partition: tp.clone(), offset: *offset },
+            );
+        }
+        out.emit(EventKind::OffsetsCommitted { group_id: group_id.into(), offsets: offsets.to_vec() });
+    }
+
+    pub(crate) fn fetch_offsets(&self, group_id: &str, partitions: &[TopicPartition]) -> Response {
+        if self.groups.get(group_id).is_some_and(|g| g.is(ClassicGroupState::Dead)) {
+            return Response::OffsetFetch { error: Errors::COORDINATOR_NOT_AVAILABLE, offsets: Vec::new() };
+        }
+        let stored = self.offsets.get(group_id);
+        let offsets = partitions
+            .iter()
+            .map(|tp| (tp.clone(), stored.and_then(|s| s.get(tp)).copied().unwrap_or(-1)))
+            .collect();
+        Response::OffsetFetch { error: Errors::NONE, offsets }
+    }
+}
+
+/// `validateMember`: unknown ids and zombie static members.
+pub(crate) fn validate_member(group: &ClassicGroup, member_id: &str, instance_id: Option<&str>) -> Option<Errors> {
+    if let Some(inst) = instance_id {
+        match group.static_members.get(inst) {
+            Some(current) if current != member_id => return Some(Errors::FENCED_INSTANCE_ID),
+            None if !group.members.contains_key(member_id) => return Some(Errors::UNKNOWN_MEMBER_ID),
+            _ => {}
+        }
+    }
+    if !group.members.contains_key(member_id) {
+        return Some(Errors::UNKNOWN_MEMBER_ID);
+    }
+    None
+}
+
+/// Session deadline of `member` from now.
+pub(crate) fn rearm_heartbeat(ctx: &Ctx, group_id: &str, member_id: &str, after: Millis, out: &mut Out) {
+    out.set_timer(TimerKey::MemberHeartbeat { group_id: group_id.into(), member_id: member_id.into() }, ctx.now + after);
+}

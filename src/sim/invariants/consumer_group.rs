@@ -1,0 +1,58 @@
+//! Safety properties of consumer groups (KIP-848), checked with the others in
+//! `invariants.rs` after every step (the epochs persisted in
+//! `__consumer_offsets` are checked there, reading each record once).
+
+use crate::sim::invariants::monitor::Violation;
+use crate::sim::world::World;
+use crate::assign::TopicPartition;
+use std::collections::BTreeMap;
+
+pub(crate) fn check(world: &World, v: &mut Vec<Violation>) {
+    single_owner_on_clients(world, v);
+    single_owner_on_coordinator(world, v);
+}
+
+/// No partition is owned by two members of one consumer group at once. "Owned"
+/// (consumer protocol): the partition is in the client's assignment — from the
+/// reconciliation that assigned it until the one that revoked it, or until it
+/// is lost (fenced, stale, fatal) — the client is alive, and its member id is a
+/// member of the group on the active coordinator. (A zombie whose member was
+/// fenced is not a member; it learns so at its next heartbeat.)
+fn single_owner_on_clients(world: &World, v: &mut Vec<Violation>) {
+    for g in &world.scenario.groups {
+        let Some((_, group)) = world.consumer_group(&g.group_id) else { continue };
+        let mut owner: BTreeMap<&TopicPartition, u32> = BTreeMap::new();
+        for c in world.group_async_consumers(&g.group_id) {
+            if !c.alive || c.member_id.is_empty() || !group.members.contains_key(&c.member_id) {
+                continue;
+            }
+            for tp in &c.owned {
+                if let Some(other) = owner.insert(tp, c.idx) {
+                    v.push(Violation {
+                        invariant: "single-owner",
+                        detail: format!("{tp} owned by c{other} and c{} in consumer group {}", c.idx, g.group_id),
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// On the coordinator, a partition is assigned or pending revocation for at most
+/// one member (what makes `currentPartitionEpoch` well defined, facts E4).
+fn single_owner_on_coordinator(world: &World, v: &mut Vec<Violation>) {
+    for g in &world.scenario.groups {
+        let Some((_, group)) = world.consumer_group(&g.group_id) else { continue };
+        let mut owner: BTreeMap<&TopicPartition, &str> = BTreeMap::new();
+        for m in group.members.values() {
+            for tp in m.owned_on_coordinator() {
+                if let Some(other) = owner.insert(tp, &m.member_id) {
+                    v.push(Violation {
+                        invariant: "single-owner-coordinator",
+                        detail: format!("{tp} held by members {other} and {} of {}", m.member_id, g.group_id),
+                    });
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! Safety properties checked after every step in tests and shown live in the UI.
+
+mod consumer_group;
+pub mod monitor;
+
+use crate::sim::cluster::CoordinatorRecord;
+use crate::sim::coordinator::consumer::records::ConsumerGroupRecord;
+use crate::sim::client::abstract_coordinator::MemberState;
+use crate::sim::coordinator::shard::CoordinatorState;
+pub use crate::sim::invariants::monitor::{Monitor, Violation};
+use crate::sim::world::{World, MONITOR_EVERY_STEP_UP_TO, MONITOR_LARGE_EVERY_MS};
+use std::collections::BTreeMap;
+
+/// All invariants, at the world's current instant.
+pub fn check(world: &World) -> Vec<Violation> {
+    Monitor::default().check(world)
+}
+
+impl Monitor {
+    pub fn check(&mut self, world: &World) -> Vec<Violation> {
+        let mut v = Vec::new();
+        single_owner(world, &mut v);
+        single_active_coordinator(world, &mut v);
+        self.read_new_records(world, &mut v);
+        connect_single_runner(world, &mut v);
+        self.connect_generation_persisted(world, &mut v);
+        crate::sim::invariants::consumer_group::check(world, &mut v);
+        v
+    }
+
+    /// Persisted generations never go backwards in a group, and committed
+    /// offsets never go backwards for a (group, partition).
+    fn read_new_records(&mut self, world: &World, v: &mut Vec<Violation>) {
+        let logs = &world.cluster.offsets_logs;
+        self.read.resize(logs.len(), 0);
+        for (i, log) in logs.iter().enumerate() {
+            if log.len() < self.read[i] {
+                // A log never shrinks; if it did, start over rather than miss records.
+                self.read[i] = 0;
+                self.generations.retain(|(l, _), _| *l != i);
+                self.offsets.retain(|(l, _, _), _| *l != i);
+                self.epochs.retain(|(l, _, _), _| *l != i);
+                self.max_generation.retain(|(l, _), _| *l != i);
+            }
+            for r in log.iter_from(self.read[i]) {
+                match r {
+                    CoordinatorRecord::GroupMetadata { group_id, generation_id, .. } => {
+                        let max = self.max_generation.entry((i, group_id.clone())).or_insert(*generation_id);
+                        *max = (*max).max(*generation_id);
+                        if let Some(prev) = self.generations.insert((i, group_id.clone()), *generation_id) {
+                            if *generation_id < prev {
+                                v.push(Violation {
+                                    invariant: "generation-monotonic",
+                                    detail: format!("group {group_id} persisted generation {generation_id} after {prev}"),
+                                });
+                            }
+                        }
+                    }
+                    CoordinatorRecord::OffsetCommit { group_id, partition, offset } => {
+                        if let Some(prev) = self.offsets.insert((i, group_id.clone(), partition.clone()), *offset) {
+                            if *offset < prev {
+                                v.push(Violation {
+                                    invariant: "offsets-monotonic",
+                                    detail: format!("{group_id} committed {partition} at {offset} after {prev}"),
+                                });
+                            }
+                        }
+                    }
+                    CoordinatorRecord::ConsumerGroup(ConsumerGroupRecord::Metadata { group_id, epoch }) => {
+                        self.epoch_never_goes_back(i, group_id, "group epoch", *epoch, v);
+                    }
+                    CoordinatorRecord::ConsumerGroup(ConsumerGroupRecord::TargetAssignmentMetadata { group_id, assignment_epoch, .. }) => {
+                        self.epoch_never_goes_back(i, group_id, "assignment epoch", *assignment_epoch, v);
+                    }
+                    _ => {}
+                }
+            }
+            self.read[i] = log.len();
+        }
+    }
+
+    /// KIP-848: group epochs and target assignment epochs written to
+    /// `__consumer_offsets` never go backwards.
+    fn epoch_never_goes_back(&mut self, log: usize, group_id: &str, kind: &'static str, epoch: i32, v: &mut Vec<Violation>) {
+        if let Some(prev) = self.epochs.insert((log, group_id.to_string(), kind), epoch) {
+            if epoch < prev {
+                v.push(Violation {
+                    invariant: "group-epoch-monotonic",
+                    detail: format!("consumer group {group_id} persisted {kind} {epoch} after {prev}"),
+                });
+            }
+        }
+    }
+}
+
+/// No connector or task instance exists on two Connect workers at once.
+/// An instance exists on a worker from its start until it is stopped (on
+/// revocation, eager's onJoinPrepare, or the worker's death); RUNNING and
+/// FAILED both count. Workers are checked once they act on the group's current
+/// assignment: alive, a member of the coordinator's group under their member
+/// id, and having completed SyncGroup for the coordinator's current generation.
+/// (A worker expelled from the group keeps its work until it learns so; Kafka
+/// does not prevent that zombie, and neither does this invariant claim to.)
+/// Checked while the group runs an incremental cooperative protocol: when a
+/// group downgrades to eager ("default"), workers that were cooperative revoke
+/// nothing (WorkerCoordinator `onJoinPrepare`/`onJoinComplete` only revoke
+/// under the protocol they had), so their instances keep running beside the
+/// eager assignment, as in Kafka.
+fn connect_single_runner(world: &World, v: &mut Vec<Violation>) {
+    for c in &world.scenario.connect_clusters {
+        let Some((_, group)) = world.group(&c.group_id) else { continue };
+        let incremental = group.protocol_name.as_deref().and_then(crate::connect::ConnectProtocolCompatibility::from_protocol);
+        if !incremental.is_some_and(|p| p.is_incremental()) {
+            continue;
+        }
+        let mut connectors: BTreeMap<&str, u32> = BTreeMap::new();
+        let mut tasks: BTreeMap<&crate::connect::ConnectorTaskId, u32> = BTreeMap::new();
+        for w in world.group_workers(&c.group_id) {
+            let current = w.alive && group.members.contains_key(&w.member_id) && w.last_completed_generation == group.generation_id;
+            if !current {
+                continue;
+            }
+            let twice = |what: String, other: u32| Violation {
+                invariant: "connect-single-runner",
+                detail: format!("{what} runs on c{other} and c{} in {}", w.idx, c.group_id),
+            };
+            for name in w.connectors.keys() {
+                if let Some(other) = connectors.insert(name, w.idx) {
+                    v.push(twice(format!("connector {name}"), other));
+                }
+            }
+            for id in w.tasks.keys() {
+                if let Some(other) = tasks.insert(id, w.idx) {
+                    v.push(twice(format!("task {id}"), other));
+                }
+            }
+        }
+    }
+}
+
+impl Monitor {
+    /// A worker never completes a generation its coordinator has not persisted:
+    /// SyncGroup answers only after the GroupMetadata record is appended. (The
+    /// highest persisted generation comes from the records read once each.)
+    fn connect_generation_persisted(&self, world: &World, v: &mut Vec<Violation>) {
+        for c in &world.scenario.connect_clusters {
+            let p = world.cluster.offsets_partition_for(&c.group_id) as usize;
+            let persisted = self.max_generation.get(&(p, c.group_id.clone())).copied().unwrap_or(0);
+            for w in world.group_workers(&c.group_id).filter(|w| w.last_completed_generation > persisted) {
+                v.push(Violation {
+                    invariant: "generation-monotonic",
+                    detail: format!("c{} completed generation {} of {}, beyond the persisted {persisted}", w.idx, w.last_completed_generation, c.group_id),
+                });
+            }
+        }
+    }
+}
+
+/// No partition is owned by two members of the same group at once. "Owned"
+/// (classic protocol): the partition is in the consumer's assignment, the
+/// consumer is alive and in the coordinator's current generation under its
+/// current member id. Under eager rebalancing ownership ends at revocation
+/// (onJoinPrepare), under cooperative at the revoke after SyncGroup.
+fn single_owner(world: &World, v: &mut Vec<Violation>) {
+    for g in &world.scenario.groups {
+        let Some((_, group)) = world.group(&g.group_id) else { continue };
+        let mut owner: BTreeMap<&crate::assign::TopicPartition, u32> = BTreeMap::new();
+        for c in world.group_consumers(&g.group_id) {
+            let current = c.alive
+                && matches!(c.state, MemberState::STABLE | MemberState::COMPLETING_REBALANCE)
+                && c.generation == group.generation_id
+                && group.members.contains_key(&c.member_id);
+            if !current {
+                continue;
+            }
+            for tp in &c.owned {
+                if let Some(other) = owner.insert(tp, c.idx) {
+                    v.push(Violation {
+                        invariant: "single-owner",
+                        detail: format!("{tp} owned by c{other} and c{} in group {}", c.idx, g.group_id),
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// At most one broker has an ACTIVE coordinator context for a group's partition.
+fn single_active_coordinator(world: &World, v: &mut Vec<Violation>) {
+    let ids = world.scenario.groups.iter().map(|g| &g.group_id).chain(world.scenario.connect_clusters.iter().map(|c| &c.group_id));
+    for group_id in ids {
+        let p = world.cluster.offsets_partition_for(group_id);
+        let active: Vec<u32> = world
+            .brokers
+            .values()
+            .filter(|b| b.alive && b.coordinator.shards.get(&p).is_some_and(|s| s.state == CoordinatorState::ACTIVE))
+            .map(|b| b.id)
+            .collect();
+        if active.len() > 1 {
+            v.push(Violation {
+                invariant: "single-coordinator",
+                detail: format!("group {group_id} has active coordinators on brokers {active:?}"),
+            });
+        }
+    }
+}
+
+impl World {
+    /// Records violations of the invariants not seen before. Small worlds are
+    /// checked after every step; with more than `MONITOR_EVERY_STEP_UP_TO`
+    /// clients (a check then costs about a thousand partition lookups) at most
+    /// every `MONITOR_LARGE_EVERY_MS` of simulated time, so a violation shorter
+    /// than that may go unseen on the page (the tests check every step).
+    pub(crate) fn monitor_invariants(&mut self) {
+        if self.client_count() > MONITOR_EVERY_STEP_UP_TO {
+            if self.now < self.monitor_next {
+                return;
+            }
+            self.monitor_next = self.now + MONITOR_LARGE_EVERY_MS;
+        }
+        let mut m = std::mem::take(&mut self.monitor_state);
+        let found = m.check(self);
+        self.monitor_state = m;
+        for v in found {
+            if self.monitored.insert((v.invariant.to_string(), v.detail.clone())) {
+                self.record(None, crate::sim::trace::EventKind::InvariantViolated { invariant: v.invariant.to_string(), detail: v.detail });
+            }
+        }
+    }
+}

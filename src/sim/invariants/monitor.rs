@@ -1,0 +1,28 @@
+//! What the invariant checks report (`Violation`) and what the incremental
+//! monitor remembers between checks (`Monitor`); the checks themselves are in
+//! `invariants.rs`.
+
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    pub invariant: &'static str,
+    pub detail: String,
+}
+
+/// The invariants checked step after step: the `__consumer_offsets` logs only
+/// grow, so the generation and offset checks read each record once (after a
+/// minute a large group has tens of thousands of records; rereading them after
+/// every step made the page crawl). A fresh monitor checks everything.
+#[derive(Clone, Debug, Default)]
+pub struct Monitor {
+    /// Per offsets-log partition: records already read, last generation per
+    /// group and last committed offset per (group, partition).
+    pub(super) read: Vec<usize>,
+    pub(super) generations: BTreeMap<(usize, String), i32>,
+    pub(super) offsets: BTreeMap<(usize, String, crate::assign::TopicPartition), i64>,
+    /// KIP-848: last group epoch and target assignment epoch per group.
+    pub(super) epochs: BTreeMap<(usize, String, &'static str), i32>,
+    /// Highest generation persisted per (log, group) (Connect's check).
+    pub(super) max_generation: BTreeMap<(usize, String), i32>,
+}

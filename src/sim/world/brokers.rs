@@ -1,0 +1,141 @@
+//! The world's handling of brokers under KRaft: a crash, a controlled shutdown
+//! and a restart, and the controller's reactions (fencing after
+//! `broker.session.timeout.ms`, leader election from the ISR and ELR, the
+//! coordinator contexts that load or close as leadership moves).
+//! A child module of `world`, so it uses the world's routing directly.
+
+use super::{Item, NodeRef, World};
+use crate::sim::cluster::broker::Broker;
+use crate::sim::cluster::LeaderChange;
+use crate::sim::fault::Fault;
+use crate::sim::trace::EventKind;
+use crate::sim::types::{EventId, NodeId};
+
+impl World {
+    pub(super) fn apply_broker_fault(&mut self, fault: Fault, cause: Option<EventId>) {
+        match fault {
+            Fault::KillBroker { broker } => self.crash_broker(broker, cause),
+            Fault::ShutdownBroker { broker } => self.shutdown_broker(broker, cause),
+            Fault::RestartBroker { broker } => self.restart_broker(broker, cause),
+            _ => {}
+        }
+    }
+
+    /// The process dies. The controller does not know yet: the broker stays
+    /// registered, leader of its partitions and named by FindCoordinator until
+    /// its session times out (`BrokerHeartbeatTracker`, broker.session.timeout.ms);
+    /// clients meanwhile see their connections to it fail.
+    fn crash_broker(&mut self, broker: u32, cause: Option<EventId>) {
+        let now = self.now;
+        let Some(b) = self.brokers.get_mut(&broker).filter(|b| b.alive) else { return };
+        b.crash(now);
+        self.cancel_timers_of(NodeId::Broker(broker));
+        self.clients_lose(broker, cause);
+        if self.cluster.shutting_down.contains(&broker) {
+            // It had already handed off its partitions: the shutdown just ends early.
+            let changes = self.cluster.fence(broker);
+            return self.leaders_changed(changes, cause);
+        }
+        let timeout = self.scenario.broker.broker_session_timeout_ms;
+        let text = format!("the controller still sees broker-{broker} as alive: it fences it after broker.session.timeout.ms = {timeout} ms without a heartbeat");
+        self.record(cause, EventKind::Note { node: NodeId::Broker(broker), text });
+        self.push(now + timeout, Item::FenceBroker { broker });
+    }
+
+    /// Every client's in-flight requests to `broker` fail (its connections broke).
+    fn clients_lose(&mut self, broker: u32, cause: Option<EventId>) {
+        let ids: Vec<u32> = self.consumers.keys().chain(self.async_consumers.keys()).chain(self.workers.keys()).copied().collect();
+        for id in ids {
+            self.with_node(NodeId::Client(id), cause, |n, ctx, out| match n {
+                NodeRef::Consumer(c) if c.alive => c.connection_lost(ctx, broker, out),
+                NodeRef::AsyncConsumer(c) if c.alive => c.connection_lost(ctx, broker, out),
+                NodeRef::Worker(w) if w.alive => w.connection_lost(ctx, broker, out),
+                _ => {}
+            });
+        }
+    }
+
+    /// The controller's session check of a dead broker: fence it unless it came
+    /// back (or died again later, with a later deadline).
+    pub(super) fn session_expired(&mut self, broker: u32) {
+        let timeout = self.scenario.broker.broker_session_timeout_ms;
+        let Some(b) = self.brokers.get(&broker) else { return };
+        let expired = !b.alive && b.down_since.is_some_and(|t| t + timeout <= self.now);
+        if !expired || !self.cluster.alive.contains(&broker) {
+            return;
+        }
+        let text = format!("controller: no heartbeat from broker-{broker} for broker.session.timeout.ms = {timeout} ms, fenced");
+        let cause = Some(self.record(None, EventKind::Note { node: NodeId::Broker(broker), text }));
+        let changes = self.cluster.fence(broker);
+        self.leaders_changed(changes, cause);
+    }
+
+    /// Controlled shutdown (`controlled.shutdown.enable` = true): the broker asks
+    /// the controller to move its leadership first (`handleBrokerInControlledShutdown`),
+    /// its coordinator contexts close (clients then get NOT_COORDINATOR), and
+    /// the process stops at its next heartbeat to the controller
+    /// (broker.heartbeat.interval.ms = 2000), when it is fenced.
+    fn shutdown_broker(&mut self, broker: u32, cause: Option<EventId>) {
+        if !self.brokers.get(&broker).is_some_and(|b| b.alive) || self.cluster.shutting_down.contains(&broker) {
+            return;
+        }
+        let changes = self.cluster.begin_controlled_shutdown(broker);
+        self.leaders_changed(changes, cause);
+        self.push(self.now + BROKER_HEARTBEAT_INTERVAL_MS, Item::ShutdownComplete { broker });
+    }
+
+    pub(super) fn finish_controlled_shutdown(&mut self, broker: u32) {
+        let now = self.now;
+        let Some(b) = self.brokers.get_mut(&broker).filter(|b| b.alive) else { return };
+        b.crash(now);
+        let text = format!("broker-{broker} finished its controlled shutdown and stopped");
+        let cause = Some(self.record(None, EventKind::Note { node: NodeId::Broker(broker), text }));
+        self.cancel_timers_of(NodeId::Broker(broker));
+        self.clients_lose(broker, cause);
+        let changes = self.cluster.fence(broker);
+        self.leaders_changed(changes, cause);
+    }
+
+    /// The process starts again with empty memory. If the controller had not
+    /// fenced it yet, its new registration fences the old incarnation first;
+    /// then it is unfenced, catches up and rejoins the ISR as a follower.
+    fn restart_broker(&mut self, broker: u32, cause: Option<EventId>) {
+        let Some(b) = self.brokers.get_mut(&broker).filter(|b| !b.alive) else { return };
+        *b = Broker::new(broker);
+        if self.cluster.alive.contains(&broker) {
+            let changes = self.cluster.fence(broker);
+            self.leaders_changed(changes, cause);
+        }
+        let changes = self.cluster.unfence(broker);
+        self.leaders_changed(changes, cause);
+    }
+
+    /// Coordinator contexts follow leadership of `__consumer_offsets`: the old
+    /// leader (if still running) closes its context, the new one loads.
+    fn leaders_changed(&mut self, changes: Vec<LeaderChange>, cause: Option<EventId>) {
+        for LeaderChange { partition, from, to } in changes {
+            let text = match to {
+                Some(l) => format!("__consumer_offsets-{partition}: leadership moved to broker-{l}"),
+                None => format!("__consumer_offsets-{partition}: no eligible replica (in-sync or ELR), the partition is offline"),
+            };
+            self.record(cause, EventKind::Note { node: NodeId::Broker(to.or(from).unwrap_or(0)), text });
+            if let Some(old) = from.filter(|b| self.brokers.get(b).is_some_and(|b| b.alive)) {
+                self.with_node(NodeId::Broker(old), cause, |n, ctx, out| {
+                    if let NodeRef::Broker(b) = n {
+                        b.coordinator.resign_leader(ctx, partition, out)
+                    }
+                });
+            }
+            if let Some(l) = to.filter(|b| self.brokers.get(b).is_some_and(|b| b.alive)) {
+                self.with_node(NodeId::Broker(l), cause, |n, ctx, out| {
+                    if let NodeRef::Broker(b) = n {
+                        b.coordinator.become_leader(ctx, partition, out)
+                    }
+                });
+            }
+        }
+    }
+}
+
+/// `broker.heartbeat.interval.ms` (KRaftConfigs, default 2000).
+const BROKER_HEARTBEAT_INTERVAL_MS: u64 = 2000;

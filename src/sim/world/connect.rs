@@ -1,0 +1,108 @@
+//! The world's handling of Kafka Connect workers: crash and restart, the
+//! Connect faults (task failure, REST restarts, a new worker), and lookups.
+//! A child module of `world`, so it uses the world's routing directly.
+
+use super::{NodeRef, World};
+use crate::connect::ConnectorTaskId;
+use crate::sim::connect::worker::ConnectWorker;
+use crate::sim::fault::Fault;
+use crate::sim::trace::EventKind;
+use crate::sim::types::{EventId, NodeId};
+
+impl World {
+    /// Workers of a Connect cluster, by index.
+    pub fn group_workers<'a>(&'a self, group: &'a str) -> impl Iterator<Item = &'a ConnectWorker> + 'a {
+        self.workers.values().filter(move |w| w.group_id == group)
+    }
+
+    /// The worker process dies: no LeaveGroup; its connectors and tasks die with it.
+    pub(super) fn crash_worker(&mut self, idx: u32) {
+        if let Some(w) = self.workers.get_mut(&idx) {
+            w.alive = false;
+            self.cancel_timers_of(NodeId::Client(idx));
+        }
+    }
+
+    /// A crashed worker starts again with nothing: a new member id, no assignment.
+    pub(super) fn restart_worker(&mut self, idx: u32, cause: Option<EventId>) {
+        let Some(old) = self.workers.get(&idx).filter(|w| !w.alive) else { return };
+        let fresh = ConnectWorker::new(idx, &old.group_id.clone(), old.config.clone(), old.config_snapshot.clone());
+        self.workers.insert(idx, fresh);
+        self.start_worker(idx, cause);
+    }
+
+    fn start_worker(&mut self, idx: u32, cause: Option<EventId>) {
+        self.with_node(NodeId::Client(idx), cause, |n, ctx, out| {
+            if let NodeRef::Worker(w) = n {
+                w.start(ctx, out)
+            }
+        });
+    }
+
+    fn note_world(&mut self, cause: Option<EventId>, text: String) {
+        self.record(cause, EventKind::Note { node: NodeId::Broker(0), text });
+    }
+
+    /// Live workers of `group`, by index.
+    fn live_workers(&self, group: &str) -> Vec<u32> {
+        self.group_workers(group).filter(|w| w.alive).map(|w| w.idx).collect()
+    }
+
+    pub(super) fn apply_connect_fault(&mut self, fault: Fault, cause: Option<EventId>) {
+        match fault {
+            Fault::FailTask { group, connector, task } => {
+                let id = ConnectorTaskId::new(&connector, task);
+                let mut failed = false;
+                for idx in self.live_workers(&group) {
+                    self.with_node(NodeId::Client(idx), cause, |n, _, out| {
+                        if let NodeRef::Worker(w) = n {
+                            failed |= w.fail_task(&id, out);
+                        }
+                    });
+                }
+                if !failed {
+                    self.note_world(cause, format!("no worker of {group} runs task {id}: nothing fails"));
+                }
+            }
+            Fault::RestartTask { group, connector, task } => {
+                // The REST call is forwarded to the worker that owns the task.
+                let id = ConnectorTaskId::new(&connector, task);
+                let mut done = false;
+                for idx in self.live_workers(&group) {
+                    self.with_node(NodeId::Client(idx), cause, |n, _, out| {
+                        if let NodeRef::Worker(w) = n {
+                            done |= w.restart_task(&id, out);
+                        }
+                    });
+                }
+                if !done {
+                    self.note_world(cause, format!("task {id} is not assigned to any worker of {group} (NotAssignedException)"));
+                }
+            }
+            Fault::RestartConnector { group, connector, include_tasks, only_failed } => {
+                // The leader writes the restart request to the config topic; every
+                // worker restarts the matching instances it owns.
+                let mut restarted = 0;
+                for idx in self.live_workers(&group) {
+                    self.with_node(NodeId::Client(idx), cause, |n, _, out| {
+                        if let NodeRef::Worker(w) = n {
+                            restarted += w.restart_connector(&connector, include_tasks, only_failed, out);
+                        }
+                    });
+                }
+                if restarted == 0 {
+                    self.note_world(cause, format!("restart of {connector} in {group}: nothing matched"));
+                }
+            }
+            Fault::AddWorker { group } => {
+                let Some(spec) = self.scenario.connect_clusters.iter().find(|c| c.group_id == group).cloned() else {
+                    return self.note_world(cause, format!("no Connect cluster named {group}"));
+                };
+                let k = self.group_workers(&group).count();
+                let idx = self.add_worker_process(&spec, k);
+                self.start_worker(idx, cause);
+            }
+            _ => {}
+        }
+    }
+}

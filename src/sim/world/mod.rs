@@ -1,0 +1,677 @@
+//! The simulated world: the only place that routes messages, applies latency,
+//! cuts and pauses, fires timers and applies faults. Everything is ordered by
+//! (time, sequence) and driven by one seeded RNG, so a run is a pure function
+//! of its scenario, seed and injected faults.
+
+use crate::sim::client::consumer::AsyncConsumer;
+use crate::sim::cluster::broker::Broker;
+use crate::sim::cluster::Cluster;
+use crate::sim::connect::worker::ConnectWorker;
+use crate::sim::client::classic::ClassicConsumer;
+use crate::sim::ctx::Ctx;
+use crate::sim::fault::Fault;
+use crate::sim::message::{Body, Envelope};
+use crate::sim::network::{link, Fate, Network};
+use crate::sim::out::{Out, TimerKey, TimerOp};
+use crate::sim::scenario::Scenario;
+use crate::sim::trace::{Event, EventKind, Trace};
+use crate::sim::types::{EventId, Millis, NodeId};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Item {
+    Deliver { env: Envelope, sent_event: EventId },
+    Timer { node: NodeId, key: TimerKey, cause: Option<EventId> },
+    Start { node: NodeId },
+    Fault { fault: Fault },
+    /// The controller's check of a dead broker's session (`broker.session.timeout.ms`).
+    FenceBroker { broker: u32 },
+    /// A broker in controlled shutdown has handed off its leadership and stops.
+    ShutdownComplete { broker: u32 },
+}
+
+#[derive(Clone, Debug)]
+pub struct World {
+    pub now: Millis,
+    pub scenario: Scenario,
+    pub cluster: Cluster,
+    pub brokers: BTreeMap<u32, Broker>,
+    pub consumers: BTreeMap<u32, ClassicConsumer>,
+    /// Kafka Connect workers; they share the client index space (c<n>) with consumers.
+    pub workers: BTreeMap<u32, ConnectWorker>,
+    /// Consumers with `group.protocol=consumer` (KIP-848); their indices share one
+    /// space with `consumers` (c1, c2, ... over both maps).
+    pub async_consumers: BTreeMap<u32, AsyncConsumer>,
+    pub trace: Trace,
+    /// Cuts, held links, drops, extra latency and loss.
+    pub network: Network,
+    /// Nodes frozen until the given time (GC pause).
+    pub paused_until: BTreeMap<NodeId, Millis>,
+    /// Faults injected interactively (time, fault), for replay and permalinks.
+    pub injected: Vec<(Millis, Fault)>,
+    /// Check the invariants after every step and record each new violation in
+    /// the trace (the page's invariant monitor; tests check them themselves).
+    pub monitor: bool,
+    /// Violations already recorded, so each is reported once.
+    pub(crate) monitored: std::collections::BTreeSet<(String, String)>,
+    /// The incremental checker behind `monitor`, and when it runs next.
+    pub(crate) monitor_state: crate::sim::invariants::monitor::Monitor,
+    pub(crate) monitor_next: Millis,
+    queue: BTreeMap<(Millis, u64), Item>,
+    timers: BTreeMap<(NodeId, TimerKey), (Millis, u64)>,
+    seq: u64,
+    next_msg: u64,
+    rng: ChaCha8Rng,
+}
+
+/// Up to this many clients the page's monitor checks the invariants after every step.
+pub const MONITOR_EVERY_STEP_UP_TO: usize = 16;
+/// Beyond it, at most this often (simulated ms).
+pub const MONITOR_LARGE_EVERY_MS: Millis = 50;
+
+/// Parses `c3` or `broker-1` (the names the UI and scenarios use).
+pub fn parse_node(s: &str) -> Option<NodeId> {
+    if let Some(n) = s.strip_prefix("broker-") {
+        return n.parse().ok().map(NodeId::Broker);
+    }
+    s.strip_prefix('c').and_then(|n| n.parse().ok()).map(NodeId::Client)
+}
+
+impl World {
+    pub fn new(scenario: Scenario) -> Result<World, String> {
+        scenario.validate()?;
+        let b = &scenario.broker;
+        let mut cluster = Cluster::new(scenario.brokers, b.offsets_topic_num_partitions, b.offsets_topic_replication_factor);
+        for t in &scenario.topics {
+            cluster.add_topic(&t.name, t.partitions, t.records_per_sec);
+        }
+        let mut brokers: BTreeMap<u32, Broker> = (0..scenario.brokers).map(|id| (id, Broker::new(id))).collect();
+        // At time 0 every offsets partition is already loaded on its leader.
+        for (p, meta) in cluster.offsets_partitions.iter().enumerate() {
+            if let Some(l) = meta.leader {
+                brokers.get_mut(&l).expect("leader exists").coordinator.shards.insert(
+                    p as u32,
+                    crate::sim::coordinator::shard::Shard {
+                        state: crate::sim::coordinator::shard::CoordinatorState::ACTIVE,
+                        groups: BTreeMap::new(),
+                        offsets: BTreeMap::new(),
+                        consumer_groups: BTreeMap::new(),
+                    },
+                );
+            }
+        }
+        let mut world = World {
+            now: 0,
+            rng: ChaCha8Rng::seed_from_u64(scenario.seed),
+            cluster,
+            brokers,
+            consumers: BTreeMap::new(),
+            workers: BTreeMap::new(),
+            async_consumers: BTreeMap::new(),
+            trace: Trace::default(),
+            network: Network::default(),
+            paused_until: BTreeMap::new(),
+            injected: Vec::new(),
+            monitor: false,
+            monitored: std::collections::BTreeSet::new(),
+            monitor_state: crate::sim::invariants::monitor::Monitor::default(),
+            monitor_next: 0,
+            queue: BTreeMap::new(),
+            timers: BTreeMap::new(),
+            seq: 0,
+            next_msg: 0,
+            scenario,
+        };
+        let groups = world.scenario.groups.clone();
+        for g in &groups {
+            for k in 0..g.consumers {
+                let idx = world.add_consumer_process(g);
+                world.push(u64::from(k) * g.start_stagger_ms, Item::Start { node: NodeId::Client(idx) });
+            }
+        }
+        for c in world.scenario.connect_clusters.clone() {
+            for k in 0..c.workers {
+                let idx = world.add_worker_process(&c, k as usize);
+                world.push(u64::from(k) * c.start_stagger_ms, Item::Start { node: NodeId::Client(idx) });
+            }
+        }
+        for f in world.scenario.faults.clone() {
+            world.push(f.at, Item::Fault { fault: f.fault });
+        }
+        Ok(world)
+    }
+
+    fn add_consumer_process(&mut self, g: &crate::sim::scenario::GroupSpec) -> u32 {
+        let idx = self.next_client_index();
+        let mut config = g.config.clone();
+        if g.static_members && config.group_instance_id.is_none() {
+            config.group_instance_id = Some(format!("{}-{}", g.group_id, idx));
+        }
+        match config.group_protocol {
+            crate::sim::scenario::config::GroupProtocol::Classic => {
+                self.consumers.insert(idx, ClassicConsumer::new(idx, &g.group_id, config));
+            }
+            crate::sim::scenario::config::GroupProtocol::Consumer => {
+                self.async_consumers.insert(idx, AsyncConsumer::new(idx, &g.group_id, config));
+            }
+        }
+        idx
+    }
+
+    /// The next free client index (consumers and workers share c<n>).
+    fn next_client_index(&self) -> u32 {
+        let last = |m: Option<&u32>| m.copied().unwrap_or(0);
+        let maps = [self.consumers.keys().next_back(), self.async_consumers.keys().next_back(), self.workers.keys().next_back()];
+        maps.into_iter().map(last).max().unwrap_or(0) + 1
+    }
+
+    /// Adds the k-th worker (0-based) of a Connect cluster.
+    fn add_worker_process(&mut self, c: &crate::sim::scenario::connect_config::ConnectClusterSpec, k: usize) -> u32 {
+        let idx = self.next_client_index();
+        self.workers.insert(idx, ConnectWorker::new(idx, &c.group_id, c.worker_config(k), c.config_snapshot()));
+        idx
+    }
+
+    fn push(&mut self, at: Millis, item: Item) -> (Millis, u64) {
+        self.seq += 1;
+        let key = (at, self.seq);
+        self.queue.insert(key, item);
+        key
+    }
+
+    pub(crate) fn record(&mut self, cause: Option<EventId>, kind: EventKind) -> EventId {
+        let id = self.trace.len();
+        self.trace.push(Event { id, at: self.now, cause, kind });
+        id
+    }
+
+    /// Time of the next queued item, if any.
+    pub fn next_time(&self) -> Option<Millis> {
+        self.queue.keys().next().map(|(t, _)| *t)
+    }
+
+    /// Messages currently on the wire, for drawing; then those held on a link.
+    pub fn in_flight(&self) -> impl Iterator<Item = &Envelope> {
+        let queued = self.queue.values().filter_map(|i| match i {
+            Item::Deliver { env, .. } => Some(env),
+            _ => None,
+        });
+        queued.chain(self.network.held_messages.iter().map(|(e, _)| e))
+    }
+
+    /// Deadline of a node's timer, for countdown rings.
+    pub fn timer_deadline(&self, node: NodeId, key: &TimerKey) -> Option<Millis> {
+        self.timers.get(&(node, key.clone())).map(|(t, _)| *t)
+    }
+
+    pub fn exists(&self, node: NodeId) -> bool {
+        match node {
+            NodeId::Broker(b) => self.brokers.contains_key(&b),
+            NodeId::Client(c) => self.consumers.contains_key(&c) || self.async_consumers.contains_key(&c) || self.workers.contains_key(&c),
+        }
+    }
+
+    pub fn is_alive(&self, node: NodeId) -> bool {
+        match node {
+            NodeId::Broker(b) => self.brokers.get(&b).is_some_and(|b| b.alive),
+            NodeId::Client(c) => {
+                self.consumers.get(&c).is_some_and(|c| c.alive)
+                    || self.async_consumers.get(&c).is_some_and(|c| c.alive)
+                    || self.workers.get(&c).is_some_and(|w| w.alive)
+            }
+        }
+    }
+
+    /// Processes every item due at or before `t`, then sets the clock to `t`.
+    pub fn run_until(&mut self, t: Millis) {
+        while self.next_time().is_some_and(|n| n <= t) {
+            self.step();
+        }
+        self.advance_clock(t.max(self.now));
+    }
+
+    fn advance_clock(&mut self, t: Millis) {
+        if t > self.now {
+            self.cluster.produce(self.now, t);
+            self.now = t;
+        }
+    }
+
+    /// Processes the next item. Returns false when nothing is left to do.
+    pub fn step(&mut self) -> bool {
+        let stepped = self.step_once();
+        if stepped && self.monitor {
+            self.monitor_invariants();
+        }
+        stepped
+    }
+
+    fn step_once(&mut self) -> bool {
+        let Some(((at, _), item)) = self.queue.pop_first() else { return false };
+        self.advance_clock(at);
+        let node = match &item {
+            Item::Deliver { env, .. } => Some(env.to),
+            Item::Timer { node, .. } | Item::Start { node } => Some(*node),
+            Item::Fault { .. } | Item::FenceBroker { .. } | Item::ShutdownComplete { .. } => None,
+        };
+        if let Some(n) = node {
+            if let Some(&until) = self.paused_until.get(&n) {
+                if until > self.now && self.is_alive(n) {
+                    let key = self.push(until, item.clone());
+                    if let Item::Timer { node, key: tk, .. } = &item {
+                        self.timers.insert((*node, tk.clone()), key);
+                    }
+                    return true;
+                }
+            }
+        }
+        match item {
+            Item::Deliver { env, sent_event } => self.deliver(env, sent_event),
+            Item::Timer { node, key, cause } => self.fire(node, key, cause),
+            Item::Start { node } => {
+                let cause = self.record(None, EventKind::Note { node, text: format!("{node} started") });
+                self.with_node(node, Some(cause), |n, ctx, out| match n {
+                    NodeRef::Consumer(c) => c.start(ctx, out),
+                    NodeRef::Worker(w) => w.start(ctx, out),
+                    NodeRef::AsyncConsumer(c) => c.start(ctx, out),
+                    NodeRef::Broker(_) => {}
+                });
+            }
+            Item::Fault { fault } => self.apply_fault(fault),
+            Item::FenceBroker { broker } => self.session_expired(broker),
+            Item::ShutdownComplete { broker } => self.finish_controlled_shutdown(broker),
+        }
+        true
+    }
+
+    fn deliver(&mut self, env: Envelope, sent_event: EventId) {
+        let label = env.body.label();
+        let (from, to, msg) = (env.from, env.to, env.id);
+        // Draw only when the link is lossy, so other runs keep their random sequence.
+        let roll = if self.network.loss_percent(from, to) > 0 { self.rng.gen_range(0..100) } else { 100 };
+        match self.network.fate(from, to, roll) {
+            Fate::Lost(reason) => {
+                self.record(Some(sent_event), EventKind::MessageDropped { msg, from, to, label, reason });
+                return;
+            }
+            Fate::Held => {
+                self.record(Some(sent_event), EventKind::Note { node: to, text: format!("{label} from {from} is held on the link") });
+                self.network.held_messages.push((env, sent_event));
+                return;
+            }
+            Fate::Deliver => {}
+        }
+        if !self.is_alive(to) {
+            let dropped = self.record(
+                Some(sent_event),
+                EventKind::MessageDropped { msg, from, to, label, reason: format!("{to} is down") },
+            );
+            // A request to a dead process is refused at once: the sender sees a disconnect.
+            if let (Body::Request { correlation, .. }, true) = (&env.body, self.is_alive(from)) {
+                let body = Body::Disconnected { correlation: *correlation };
+                self.transmit(to, from, body, Some(dropped));
+            }
+            return;
+        }
+        let delivered = self.record(Some(sent_event), EventKind::MessageDelivered { msg, from, to, label });
+        self.with_node(to, Some(delivered), |n, ctx, out| match (n, env.body) {
+            (NodeRef::Broker(b), Body::Request { correlation, request }) => b.handle_request(ctx, from, correlation, request, out),
+            (NodeRef::Consumer(c), Body::Response { correlation, response }) => c.handle_response(ctx, correlation, response, out),
+            (NodeRef::Consumer(c), Body::Disconnected { correlation }) => c.handle_disconnect(ctx, correlation, out),
+            (NodeRef::Worker(w), Body::Response { correlation, response }) => w.handle_response(ctx, correlation, response, out),
+            (NodeRef::Worker(w), Body::Disconnected { correlation }) => w.handle_disconnect(ctx, correlation, out),
+            (NodeRef::AsyncConsumer(c), Body::Response { correlation, response }) => c.handle_response(ctx, correlation, response, out),
+            (NodeRef::AsyncConsumer(c), Body::Disconnected { correlation }) => c.handle_disconnect(ctx, correlation, out),
+            _ => {}
+        });
+    }
+
+    fn fire(&mut self, node: NodeId, key: TimerKey, cause: Option<EventId>) {
+        self.timers.remove(&(node, key.clone()));
+        if !self.is_alive(node) {
+            return;
+        }
+        // The poll loop and a leader's held Fetch tick too often to be events of their own.
+        let cause = if matches!(key, TimerKey::Poll | TimerKey::FetchWait { .. }) {
+            None
+        } else {
+            Some(self.record(cause, EventKind::TimerFired { node, timer: key.describe() }))
+        };
+        self.with_node(node, cause, |n, ctx, out| match n {
+            NodeRef::Broker(b) => b.handle_timer(ctx, &key, out),
+            NodeRef::Consumer(c) => c.handle_timer(ctx, &key, out),
+            NodeRef::Worker(w) => w.handle_timer(ctx, &key, out),
+            NodeRef::AsyncConsumer(c) => c.handle_timer(ctx, &key, out),
+        });
+    }
+
+    /// Runs a handler on one node and applies its effects.
+    fn with_node(&mut self, node: NodeId, cause: Option<EventId>, f: impl FnOnce(NodeRef, &mut Ctx, &mut Out)) {
+        let mut out = Out::default();
+        {
+            let mut ctx = Ctx {
+                now: self.now,
+                me: node,
+                rng: &mut self.rng,
+                cluster: &mut self.cluster,
+                broker_config: &self.scenario.broker,
+            };
+            let target = match node {
+                NodeId::Broker(b) => self.brokers.get_mut(&b).map(NodeRef::Broker),
+                NodeId::Client(c) => match self.consumers.get_mut(&c) {
+                    Some(classic) => Some(NodeRef::Consumer(classic)),
+                    None => match self.async_consumers.get_mut(&c) {
+                        Some(a) => Some(NodeRef::AsyncConsumer(a)),
+                        None => self.workers.get_mut(&c).map(NodeRef::Worker),
+                    },
+                },
+            };
+            if let Some(t) = target {
+                f(t, &mut ctx, &mut out);
+            }
+        }
+        self.apply(node, cause, out);
+    }
+
+    fn apply(&mut self, node: NodeId, cause: Option<EventId>, out: Out) {
+        for e in out.events {
+            self.record(cause, e);
+        }
+        for op in out.timers {
+            match op {
+                TimerOp::Set(key, at) => {
+                    if let Some(old) = self.timers.remove(&(node, key.clone())) {
+                        self.queue.remove(&old);
+                    }
+                    let k = self.push(at.max(self.now), Item::Timer { node, key: key.clone(), cause });
+                    self.timers.insert((node, key), k);
+                }
+                TimerOp::Cancel(key) => {
+                    if let Some(old) = self.timers.remove(&(node, key)) {
+                        self.queue.remove(&old);
+                    }
+                }
+            }
+        }
+        for (to, body) in out.sends {
+            self.transmit(node, to, body, cause);
+        }
+    }
+
+    fn transmit(&mut self, from: NodeId, to: NodeId, body: Body, cause: Option<EventId>) {
+        self.next_msg += 1;
+        let net = &self.scenario.network;
+        let jitter = if net.jitter_ms > 0 { self.rng.gen_range(0..=net.jitter_ms) } else { 0 };
+        let deliver_at = self.network.arrival(from, to, self.now, net.latency_ms + jitter);
+        let env = Envelope { id: self.next_msg, from, to, sent_at: self.now, deliver_at, body };
+        let sent = self.record(
+            cause,
+            EventKind::MessageSent { msg: env.id, from, to, label: env.body.label(), deliver_at },
+        );
+        self.push(deliver_at, Item::Deliver { env, sent_event: sent });
+    }
+
+    fn cancel_timers_of(&mut self, node: NodeId) {
+        let keys: Vec<(NodeId, TimerKey)> = self.timers.keys().filter(|(n, _)| *n == node).cloned().collect();
+        for k in keys {
+            if let Some(q) = self.timers.remove(&k) {
+                self.queue.remove(&q);
+            }
+        }
+    }
+
+    /// Injects a fault now (from the UI), remembering it for replay.
+    pub fn inject(&mut self, fault: Fault) {
+        self.injected.push((self.now, fault.clone()));
+        self.apply_fault(fault);
+    }
+
+    /// Schedules a fault at a later time (scenario scripts, tests).
+    pub fn schedule(&mut self, at: Millis, fault: Fault) {
+        self.push(at, Item::Fault { fault });
+    }
+
+    fn apply_fault(&mut self, fault: Fault) {
+        let cause = Some(self.record(None, EventKind::FaultInjected { description: fault.describe() }));
+        if let Err(e) = self.within_caps(&fault) {
+            self.record(cause, EventKind::Note { node: NodeId::Broker(0), text: format!("fault ignored: {e}") });
+            return;
+        }
+        match fault {
+            Fault::CrashConsumer { consumer } if self.workers.contains_key(&consumer) => self.crash_worker(consumer),
+            Fault::RestartConsumer { consumer } if self.workers.contains_key(&consumer) => self.restart_worker(consumer, cause),
+            Fault::CrashConsumer { consumer } if self.async_consumers.contains_key(&consumer) => {
+                if let Some(c) = self.async_consumers.get_mut(&consumer) {
+                    c.alive = false;
+                    self.cancel_timers_of(NodeId::Client(consumer));
+                }
+            }
+            Fault::RestartConsumer { consumer } if self.async_consumers.contains_key(&consumer) => {
+                let old = &self.async_consumers[&consumer];
+                if old.alive {
+                    return;
+                }
+                let fresh = AsyncConsumer::new(consumer, &old.group_id.clone(), old.config.clone());
+                self.async_consumers.insert(consumer, fresh);
+                self.start_client(consumer, cause);
+            }
+            Fault::SlowProcessing { consumer, ms_per_record } if self.async_consumers.contains_key(&consumer) => {
+                if let Some(c) = self.async_consumers.get_mut(&consumer) {
+                    c.config.processing_ms_per_record = ms_per_record;
+                }
+            }
+            Fault::CrashConsumer { consumer } => {
+                if let Some(c) = self.consumers.get_mut(&consumer) {
+                    c.alive = false;
+                    self.cancel_timers_of(NodeId::Client(consumer));
+                }
+            }
+            Fault::RestartConsumer { consumer } => {
+                let Some(old) = self.consumers.get(&consumer) else { return };
+                if old.alive {
+                    return;
+                }
+                let fresh = ClassicConsumer::new(consumer, &old.group_id.clone(), old.config.clone());
+                self.consumers.insert(consumer, fresh);
+                self.with_node(NodeId::Client(consumer), cause, |n, ctx, out| {
+                    if let NodeRef::Consumer(c) = n {
+                        c.start(ctx, out)
+                    }
+                });
+            }
+            Fault::CloseConsumer { consumer } | Fault::CloseConsumerWithOptions { consumer, .. } => {
+                let operation = match fault {
+                    Fault::CloseConsumerWithOptions { operation, .. } => operation,
+                    _ => crate::sim::client::close_options::GroupMembershipOperation::DEFAULT,
+                };
+                if !self.is_alive(NodeId::Client(consumer)) || self.workers.contains_key(&consumer) {
+                    return;
+                }
+                self.with_node(NodeId::Client(consumer), cause, |n, ctx, out| match n {
+                    NodeRef::Consumer(c) => c.close(ctx, operation, out),
+                    NodeRef::AsyncConsumer(c) => c.close(ctx, operation, out),
+                    NodeRef::Worker(_) | NodeRef::Broker(_) => {}
+                });
+                self.stop_client(consumer);
+            }
+            Fault::RestartConsumerAs { consumer, static_member } => {
+                let group = match (self.consumers.get(&consumer), self.async_consumers.get(&consumer)) {
+                    (Some(c), _) => c.group_id.clone(),
+                    (None, Some(c)) => c.group_id.clone(),
+                    _ => return,
+                };
+                let instance = static_member.then(|| format!("{group}-{consumer}"));
+                self.stop_client(consumer);
+                if let Some(c) = self.consumers.get_mut(&consumer) {
+                    c.config.group_instance_id = instance;
+                } else if let Some(c) = self.async_consumers.get_mut(&consumer) {
+                    c.config.group_instance_id = instance;
+                }
+                self.apply_fault(Fault::RestartConsumer { consumer });
+            }
+            Fault::PauseConsumer { consumer, duration_ms } => {
+                self.paused_until.insert(NodeId::Client(consumer), self.now.saturating_add(duration_ms));
+            }
+            Fault::SlowProcessing { consumer, ms_per_record } => {
+                if let Some(c) = self.consumers.get_mut(&consumer) {
+                    c.config.processing_ms_per_record = ms_per_record;
+                }
+            }
+            Fault::KillBroker { .. } | Fault::RestartBroker { .. } | Fault::ShutdownBroker { .. } => self.apply_broker_fault(fault, cause),
+            Fault::CutLink { a, b } => {
+                if let Some((x, y)) = self.nodes(&a, &b, cause) {
+                    self.network.cut.insert(link(x, y));
+                }
+            }
+            Fault::HealLink { a, b } => {
+                if let Some((x, y)) = self.nodes(&a, &b, cause) {
+                    self.network.cut.remove(&link(x, y));
+                }
+            }
+            Fault::DropNextMessage { from, to } => {
+                if let Some((x, y)) = self.nodes(&from, &to, cause) {
+                    self.network.drop_next.insert((x, y));
+                }
+            }
+            Fault::HoldLink { from, to } => {
+                if let Some((x, y)) = self.nodes(&from, &to, cause) {
+                    self.network.held.insert((x, y));
+                }
+            }
+            Fault::ReleaseLink { from, to } => {
+                if let Some((x, y)) = self.nodes(&from, &to, cause) {
+                    for (env, sent) in self.network.release(x, y) {
+                        self.push(self.now, Item::Deliver { env, sent_event: sent });
+                    }
+                }
+            }
+            Fault::SetLinkLatency { a, b, latency_ms } => {
+                if let Some((x, y)) = self.nodes(&a, &b, cause) {
+                    self.network.extra_latency.insert(link(x, y), latency_ms);
+                }
+            }
+            Fault::SetLinkLoss { a, b, percent } => {
+                if let Some((x, y)) = self.nodes(&a, &b, cause) {
+                    self.network.loss_percent.insert(link(x, y), percent.min(100));
+                }
+            }
+            Fault::AddPartitions { topic, count } => {
+                if !self.cluster.add_partitions(&topic, count) {
+                    self.record(cause, EventKind::Note { node: NodeId::Broker(0), text: format!("no topic named {topic}") });
+                }
+            }
+            Fault::ChangeSubscription { consumer, topics } => {
+                self.with_node(NodeId::Client(consumer), cause, |n, _, out| match n {
+                    NodeRef::Consumer(c) => c.subscribe(topics, out),
+                    NodeRef::AsyncConsumer(c) => c.subscribe(topics, out),
+                    // Connect workers have no subscription.
+                    NodeRef::Worker(_) | NodeRef::Broker(_) => {}
+                });
+            }
+            Fault::FailTask { .. } | Fault::RestartTask { .. } | Fault::RestartConnector { .. } | Fault::AddWorker { .. } => {
+                self.apply_connect_fault(fault, cause)
+            }
+            Fault::AddConsumer { group } => {
+                let Some(spec) = self.scenario.groups.iter().find(|g| g.group_id == group).cloned() else { return };
+                let idx = self.add_consumer_process(&spec);
+                self.start_client(idx, cause);
+            }
+        }
+    }
+
+    /// The client process `idx` starts (either protocol).
+    fn start_client(&mut self, idx: u32, cause: Option<EventId>) {
+        self.with_node(NodeId::Client(idx), cause, |n, ctx, out| match n {
+            NodeRef::Consumer(c) => c.start(ctx, out),
+            NodeRef::AsyncConsumer(c) => c.start(ctx, out),
+            NodeRef::Worker(w) => w.start(ctx, out),
+            NodeRef::Broker(_) => {}
+        });
+    }
+
+    /// The consumer process ends (after a crash or `close()`): nothing of it runs any more.
+    fn stop_client(&mut self, consumer: u32) {
+        if let Some(c) = self.consumers.get_mut(&consumer) {
+            c.alive = false;
+        } else if let Some(c) = self.async_consumers.get_mut(&consumer) {
+            c.alive = false;
+        }
+        self.cancel_timers_of(NodeId::Client(consumer));
+    }
+
+    /// Both named nodes, or a note saying which name is unknown.
+    fn nodes(&mut self, a: &str, b: &str, cause: Option<EventId>) -> Option<(NodeId, NodeId)> {
+        let known = |s: &str| parse_node(s).filter(|n| self.exists(*n));
+        match (known(a), known(b)) {
+            (Some(x), Some(y)) => Some((x, y)),
+            _ => {
+                let text = format!("fault ignored: unknown node in '{a}' / '{b}' (use c<n> or broker-<n>)");
+                self.record(cause, EventKind::Note { node: NodeId::Broker(0), text });
+                None
+            }
+        }
+    }
+
+    /// Consumers of a group, by index.
+    pub fn group_consumers<'a>(&'a self, group: &'a str) -> impl Iterator<Item = &'a ClassicConsumer> + 'a {
+        self.consumers.values().filter(move |c| c.group_id == group)
+    }
+
+    /// The active coordinator context of the group's `__consumer_offsets` partition.
+    fn active_shard(&self, group_id: &str) -> Option<(u32, &crate::sim::coordinator::shard::Shard)> {
+        let p = self.cluster.offsets_partition_for(group_id);
+        self.brokers.values().filter(|b| b.alive).find_map(|b| {
+            let shard = b.coordinator.shards.get(&p)?;
+            (shard.state == crate::sim::coordinator::shard::CoordinatorState::ACTIVE).then_some((b.id, shard))
+        })
+    }
+
+    /// The group as its active coordinator holds it.
+    pub fn group(&self, group_id: &str) -> Option<(u32, &crate::sim::coordinator::classic::ClassicGroup)> {
+        let (b, shard) = self.active_shard(group_id)?;
+        shard.groups.get(group_id).map(|g| (b, g))
+    }
+
+    /// The consumer group (KIP-848) as its active coordinator holds it.
+    pub fn consumer_group(&self, group_id: &str) -> Option<(u32, &crate::sim::coordinator::consumer::ConsumerGroup)> {
+        let (b, shard) = self.active_shard(group_id)?;
+        shard.consumer_groups.get(group_id).map(|g| (b, g))
+    }
+
+    /// Consumer-protocol clients of a group, by index.
+    pub fn group_async_consumers<'a>(&'a self, group: &'a str) -> impl Iterator<Item = &'a AsyncConsumer> + 'a {
+        self.async_consumers.values().filter(move |c| c.group_id == group)
+    }
+
+    /// How many clients there are: classic and consumer-protocol consumers and Connect workers.
+    pub fn client_count(&self) -> usize {
+        self.consumers.len() + self.async_consumers.len() + self.workers.len()
+    }
+
+    /// Every client index (both protocols), ascending: the order clients are drawn in.
+    pub fn client_indices(&self) -> Vec<u32> {
+        let mut all: Vec<u32> = self.consumers.keys().chain(self.async_consumers.keys()).chain(self.workers.keys()).copied().collect();
+        all.sort_unstable();
+        all
+    }
+
+    /// The group's committed offsets as its active coordinator holds them.
+    pub fn committed_offsets(&self, group_id: &str) -> Option<&BTreeMap<crate::assign::TopicPartition, i64>> {
+        self.active_shard(group_id)?.1.offsets.get(group_id)
+    }
+}
+
+mod connect;
+
+mod brokers;
+
+/// A mutable view of one node, handed to handlers.
+pub enum NodeRef<'a> {
+    Broker(&'a mut Broker),
+    Consumer(&'a mut ClassicConsumer),
+    Worker(&'a mut ConnectWorker),
+    AsyncConsumer(&'a mut AsyncConsumer),
+}
