@@ -15,7 +15,9 @@ use std::time::Duration;
 const ASSIGNORS: [&str; 6] = ["uniform", "server-range", "range", "roundrobin", "sticky", "cooperative-sticky"];
 
 fn members(n: usize, topics: impl Fn(usize) -> Vec<String>) -> Vec<CaseMember> {
-    (0..n).map(|i| CaseMember { id: format!("consumer-{i:04}"), subscriptions: topics(i), ..CaseMember::default() }).collect()
+    (0..n)
+        .map(|i| CaseMember { id: format!("consumer-{i:04}"), subscriptions: topics(i), ..CaseMember::default() })
+        .collect()
 }
 
 fn homogeneous(assignor: &str) -> Case {

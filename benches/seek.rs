@@ -76,7 +76,11 @@ fn targets(end: u64, n: usize) -> Vec<u64> {
     let mut at = end / 2;
     (0..n)
         .map(|_| {
-            at = if next() % 4 == 0 { next() % end } else { (at + next() % (end / 50)).saturating_sub(end / 100).min(end) };
+            at = if next() % 4 == 0 {
+                next() % end
+            } else {
+                (at + next() % (end / 50)).saturating_sub(end / 100).min(end)
+            };
             at
         })
         .collect()

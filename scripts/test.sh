@@ -4,6 +4,9 @@
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 bash scripts/setup.sh
 
+echo "== format: cargo fmt --check (rustfmt.toml)"
+cargo fmt --check
+
 echo "== layout: no import cycle between the files of src/sim"
 python3 scripts/import-cycles.py
 

@@ -16,11 +16,25 @@ pub const FIELDS: &[Field] = &[
     Field { key: "brokers", en: "brokers in the cluster (1-9)", zh: "集群中的 broker 数（1-9）" },
     Field { key: "consumers", en: "consumers in the group", zh: "组里的消费者数" },
     Field { key: "partitions", en: "partitions of the topic", zh: "主题的分区数" },
-    Field { key: "session.timeout.ms", en: "how long the coordinator waits for a heartbeat", zh: "协调者等待心跳的时长" },
+    Field {
+        key: "session.timeout.ms",
+        en: "how long the coordinator waits for a heartbeat",
+        zh: "协调者等待心跳的时长",
+    },
     Field { key: "heartbeat.interval.ms", en: "time between heartbeats", zh: "心跳间隔" },
-    Field { key: "max.poll.interval.ms", en: "longest allowed gap between poll() calls; also the rebalance timeout", zh: "两次 poll() 之间允许的最长间隔；也是再均衡超时" },
-    Field { key: "processing.ms.per.record", en: "simulated processing time per record", zh: "每条消息的模拟处理时间" },
-    Field { key: "group.initial.rebalance.delay.ms", en: "how long an empty group waits for more members", zh: "空组等待更多成员的时间" },
+    Field {
+        key: "max.poll.interval.ms",
+        en: "longest allowed gap between poll() calls; also the rebalance timeout",
+        zh: "两次 poll() 之间允许的最长间隔；也是再均衡超时",
+    },
+    Field {
+        key: "processing.ms.per.record", en: "simulated processing time per record", zh: "每条消息的模拟处理时间"
+    },
+    Field {
+        key: "group.initial.rebalance.delay.ms",
+        en: "how long an empty group waits for more members",
+        zh: "空组等待更多成员的时间",
+    },
     Field { key: "latencyMs", en: "one-way network latency", zh: "单向网络延迟" },
 ];
 
@@ -42,11 +56,21 @@ const fn classic(key: &'static str, assignors: &'static [&'static str], en: &'st
 }
 
 pub const PROTOCOLS: &[Preset] = &[
-    classic("default", &["range", "cooperative-sticky"], "Kafka's default [range, cooperative-sticky]: runs EAGER", "Kafka 默认的 [range, cooperative-sticky]：按 EAGER 运行"),
+    classic(
+        "default",
+        &["range", "cooperative-sticky"],
+        "Kafka's default [range, cooperative-sticky]: runs EAGER",
+        "Kafka 默认的 [range, cooperative-sticky]：按 EAGER 运行",
+    ),
     classic("eager-range", &["range"], "classic, eager, range", "经典协议，eager，range"),
     classic("eager-roundrobin", &["roundrobin"], "classic, eager, roundrobin", "经典协议，eager，roundrobin"),
     classic("eager-sticky", &["sticky"], "classic, eager, sticky", "经典协议，eager，sticky"),
-    classic("cooperative", &["cooperative-sticky"], "classic, cooperative (two-phase), cooperative-sticky", "经典协议，cooperative（两阶段），cooperative-sticky"),
+    classic(
+        "cooperative",
+        &["cooperative-sticky"],
+        "classic, cooperative (two-phase), cooperative-sticky",
+        "经典协议，cooperative（两阶段），cooperative-sticky",
+    ),
     Preset {
         key: "consumer",
         protocol: GroupProtocol::Consumer,

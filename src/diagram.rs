@@ -26,6 +26,10 @@ pub struct StateDiagram {
 
 pub const DIAGRAM_W: f64 = 360.0;
 pub const DIAGRAM_H: f64 = 200.0;
+/// Half the width of a state's box as the page draws it (`src/web/statechart.rs`).
+pub const STATE_HALF_W: f64 = 62.0;
+/// The ring's horizontal radius: the leftmost and rightmost boxes stay inside the drawing.
+const RING_RX: f64 = DIAGRAM_W / 2.0 - STATE_HALF_W - 2.0;
 
 /// Places `n` states on an ellipse, first at the left, clockwise.
 fn ring(names: &[&'static str]) -> Vec<StateNode> {
@@ -35,7 +39,7 @@ fn ring(names: &[&'static str]) -> Vec<StateNode> {
         .enumerate()
         .map(|(i, name)| {
             let a = std::f64::consts::PI * (1.0 + 2.0 * i as f64 / n);
-            StateNode { name, x: DIAGRAM_W / 2.0 + 130.0 * a.cos(), y: DIAGRAM_H / 2.0 + 70.0 * a.sin() }
+            StateNode { name, x: DIAGRAM_W / 2.0 + RING_RX * a.cos(), y: DIAGRAM_H / 2.0 + 70.0 * a.sin() }
         })
         .collect()
 }
@@ -90,7 +94,9 @@ pub const CONSUMER_GROUP_EDGES: &[(&str, &str)] = &[
 /// The consumer group's machine (KIP-848), lit at its current state.
 pub fn consumer_group(world: &World, group_id: &str) -> StateDiagram {
     let last = world.trace.iter().rev().find_map(|e| match &e.kind {
-        EventKind::StateChanged { machine: Machine::ConsumerGroup { group_id: g }, from, to, trigger, .. } if g == group_id => {
+        EventKind::StateChanged { machine: Machine::ConsumerGroup { group_id: g }, from, to, trigger, .. }
+            if g == group_id =>
+        {
             Some((from.clone(), to.clone(), trigger.clone()))
         }
         _ => None,
@@ -107,7 +113,9 @@ pub fn consumer_group(world: &World, group_id: &str) -> StateDiagram {
 /// The diagram for `group_id`: its protocol's machine.
 pub fn for_group(world: &World, group_id: &str) -> StateDiagram {
     let consumer_protocol = world.consumer_group(group_id).is_some()
-        || world.scenario.groups.iter().any(|g| g.group_id == group_id && g.config.group_protocol == crate::sim::scenario::config::GroupProtocol::Consumer);
+        || world.scenario.groups.iter().any(|g| {
+            g.group_id == group_id && g.config.group_protocol == crate::sim::scenario::config::GroupProtocol::Consumer
+        });
     if consumer_protocol {
         consumer_group(world, group_id)
     } else {

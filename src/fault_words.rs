@@ -25,16 +25,24 @@ fn reason(r: &str, lang: Lang) -> String {
     if let Some((b, range)) = r.strip_prefix("there is no broker-").and_then(|x| x.split_once(" (brokers are ")) {
         return format!("没有 broker-{b}（broker 为 {}）", range.trim_end_matches(')').replace(" to ", " 到 "));
     }
-    for (pre, zh) in [("there is no consumer group ", "这次运行中没有消费者组 "), ("there is no topic ", "这次运行中没有主题 "), ("there is no Connect cluster ", "这次运行中没有 Connect 集群 ")] {
+    for (pre, zh) in [
+        ("there is no consumer group ", "这次运行中没有消费者组 "),
+        ("there is no topic ", "这次运行中没有主题 "),
+        ("there is no Connect cluster ", "这次运行中没有 Connect 集群 "),
+    ] {
         if let Some(x) = r.strip_prefix(pre) {
             let (name, hint) = x.split_once(" in this run").unwrap_or((x, ""));
             return format!("{zh}{name}{hint}");
         }
     }
-    if let Some((a, b)) = between(r, "there is no link between ", ": clients talk only to brokers").and_then(|x| x.split_once(" and ")) {
+    if let Some((a, b)) =
+        between(r, "there is no link between ", ": clients talk only to brokers").and_then(|x| x.split_once(" and "))
+    {
         return format!("{a} 和 {b} 之间没有连接：客户端只与 broker 通信");
     }
-    if let Some((a, b)) = between(r, "a link joins two different nodes (", " are the same)").and_then(|x| x.split_once(" and ")) {
+    if let Some((a, b)) =
+        between(r, "a link joins two different nodes (", " are the same)").and_then(|x| x.split_once(" and "))
+    {
         return format!("一条连接要连着两个不同的节点（{a} 和 {b} 是同一个）");
     }
     if let Some(x) = between(r, "", " is not a node (write c<n> or broker-<n>)") {
@@ -52,7 +60,11 @@ fn split(err: &str) -> (Option<usize>, &str) {
     if path.contains(' ') {
         return (None, err);
     }
-    let index = ["script[", "faults[", "scenario.faults["].iter().find_map(|p| path.strip_prefix(p)).and_then(|x| x.split(']').next()).and_then(|n| n.parse().ok());
+    let index = ["script[", "faults[", "scenario.faults["]
+        .iter()
+        .find_map(|p| path.strip_prefix(p))
+        .and_then(|x| x.split(']').next())
+        .and_then(|n| n.parse().ok());
     (index, rest)
 }
 
@@ -91,13 +103,25 @@ mod tests {
     #[test]
     fn missing_targets_in_both_languages() {
         let c99 = why(Fault::CrashConsumer { consumer: 99 });
-        assert_eq!(refused(&c99, Lang::En), "Not injected, nothing happened: there is no c99 in this run (clients are c1 to c3).");
+        assert_eq!(
+            refused(&c99, Lang::En),
+            "Not injected, nothing happened: there is no c99 in this run (clients are c1 to c3)."
+        );
         assert_eq!(refused(&c99, Lang::Zh), "没有注入，什么也没有发生：这次运行中没有 c99（客户端为 c1 到 c3）。");
         let b7 = why(Fault::KillBroker { broker: 7 });
-        assert_eq!(refused(&b7, Lang::Zh), "没有注入，什么也没有发生：没有 broker-7（broker 为 broker-0 到 broker-2）。");
+        assert_eq!(
+            refused(&b7, Lang::Zh),
+            "没有注入，什么也没有发生：没有 broker-7（broker 为 broker-0 到 broker-2）。"
+        );
         let link = why(Fault::CutLink { a: "c1".into(), b: "c2".into() });
-        assert_eq!(refused(&link, Lang::En), "Not injected, nothing happened: there is no link between c1 and c2: clients talk only to brokers.");
-        assert_eq!(refused(&link, Lang::Zh), "没有注入，什么也没有发生：c1 和 c2 之间没有连接：客户端只与 broker 通信。");
+        assert_eq!(
+            refused(&link, Lang::En),
+            "Not injected, nothing happened: there is no link between c1 and c2: clients talk only to brokers."
+        );
+        assert_eq!(
+            refused(&link, Lang::Zh),
+            "没有注入，什么也没有发生：c1 和 c2 之间没有连接：客户端只与 broker 通信。"
+        );
         let topic = why(Fault::AddPartitions { topic: "nope".into(), count: 1 });
         assert_eq!(refused(&format!("variant 'classic eager (range)': {c99}"), Lang::En), refused(&c99, Lang::En));
         assert!(refused(&topic, Lang::Zh).contains("这次运行中没有主题 'nope'"), "{}", refused(&topic, Lang::Zh));
@@ -106,8 +130,14 @@ mod tests {
     #[test]
     fn a_file_names_which_fault() {
         let e = "script[1].consumer: there is no c99 in this run (clients are c1 to c3)";
-        assert_eq!(in_file(e, Lang::En), "fault 2 of the file cannot happen in this run: there is no c99 in this run (clients are c1 to c3)");
-        assert_eq!(in_file(e, Lang::Zh), "文件中的第 2 个故障在这次运行中无法发生：这次运行中没有 c99（客户端为 c1 到 c3）");
+        assert_eq!(
+            in_file(e, Lang::En),
+            "fault 2 of the file cannot happen in this run: there is no c99 in this run (clients are c1 to c3)"
+        );
+        assert_eq!(
+            in_file(e, Lang::Zh),
+            "文件中的第 2 个故障在这次运行中无法发生：这次运行中没有 c99（客户端为 c1 到 c3）"
+        );
         assert_eq!(in_file("at: not a number", Lang::Zh), "at: not a number");
     }
 }

@@ -46,7 +46,12 @@ pub fn inspect(world: &World, sel: &Selection) -> Option<Inspection> {
             ];
             Some(Inspection {
                 title: format!("c{c} (Connect worker)"),
-                facts: client_facts(w.into(), ("connect.protocol", w.config.connect_protocol.protocol().to_string()), "generation", details),
+                facts: client_facts(
+                    w.into(),
+                    ("connect.protocol", w.config.connect_protocol.protocol().to_string()),
+                    "generation",
+                    details,
+                ),
                 json: pretty(w),
             })
         }
@@ -54,7 +59,10 @@ pub fn inspect(world: &World, sel: &Selection) -> Option<Inspection> {
             let a = &world.async_consumers[c];
             let client = ClientSummary::from(a);
             let identity = instance_fact(&client);
-            let mut details = vec![("heartbeat interval ms (from the broker)", a.heartbeat_interval_ms.to_string()), owned_fact(&client)];
+            let mut details = vec![
+                ("heartbeat interval ms (from the broker)", a.heartbeat_interval_ms.to_string()),
+                owned_fact(&client),
+            ];
             details.extend(liveness_facts(world, &client, a.last_poll, a.config.max_poll_interval_ms));
             Some(Inspection {
                 title: format!("c{c} (group.protocol=consumer)"),
@@ -89,7 +97,16 @@ pub fn inspect(world: &World, sel: &Selection) -> Option<Inspection> {
                 facts: vec![
                     ("alive", broker.alive.to_string()),
                     ("__consumer_offsets partitions led", led.join(", ")),
-                    ("groups hosted", broker.coordinator.shards.values().flat_map(|s| s.groups.keys().cloned()).collect::<Vec<_>>().join(", ")),
+                    (
+                        "groups hosted",
+                        broker
+                            .coordinator
+                            .shards
+                            .values()
+                            .flat_map(|s| s.groups.keys().cloned())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    ),
                 ],
                 json: pretty(broker),
             })
@@ -101,10 +118,20 @@ pub fn inspect(world: &World, sel: &Selection) -> Option<Inspection> {
                 title: format!("{a} ↔ {b}"),
                 facts: vec![
                     ("cut", n.cut.contains(&key).to_string()),
-                    ("held", format!("{a}→{b}: {} · {b}→{a}: {}", n.held.contains(&(*a, *b)), n.held.contains(&(*b, *a)))),
+                    (
+                        "held",
+                        format!("{a}→{b}: {} · {b}→{a}: {}", n.held.contains(&(*a, *b)), n.held.contains(&(*b, *a))),
+                    ),
                     ("extra latency ms", n.extra_latency.get(&key).copied().unwrap_or(0).to_string()),
                     ("loss %", n.loss_percent.get(&key).copied().unwrap_or(0).to_string()),
-                    ("messages held", n.held_messages.iter().filter(|(e, _)| key == crate::sim::network::link(e.from, e.to)).count().to_string()),
+                    (
+                        "messages held",
+                        n.held_messages
+                            .iter()
+                            .filter(|(e, _)| key == crate::sim::network::link(e.from, e.to))
+                            .count()
+                            .to_string(),
+                    ),
                 ],
                 json: String::new(),
             })
@@ -121,7 +148,9 @@ pub fn inspect(world: &World, sel: &Selection) -> Option<Inspection> {
                     ("processed up to", row.processed.to_string()),
                     ("records redelivered", row.redelivered.to_string()),
                 ],
-                json: pretty(&world.cluster.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize))),
+                json: pretty(
+                    &world.cluster.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize)),
+                ),
             })
         }
         Selection::Message(id) => {
@@ -152,7 +181,14 @@ fn list(items: impl Iterator<Item = String>) -> String {
 
 fn owned_fact(c: &ClientSummary) -> (&'static str, String) {
     // What a crashed or expelled member last held is not ownership.
-    let key = if !c.alive || c.fatal.is_some() || matches!(c.state.as_str(), "UNJOINED" | "UNSUBSCRIBED" | "FENCED" | "FATAL") { "last held (stale)" } else { "owned" };
+    let key = if !c.alive
+        || c.fatal.is_some()
+        || matches!(c.state.as_str(), "UNJOINED" | "UNSUBSCRIBED" | "FENCED" | "FATAL")
+    {
+        "last held (stale)"
+    } else {
+        "owned"
+    };
     (key, list(c.owned.iter().map(|p| p.to_string())))
 }
 
@@ -163,14 +199,25 @@ fn at(ms: crate::sim::Millis) -> String {
 /// When the application last called `poll()` and when `max.poll.interval.ms`
 /// runs out after it (overdue while it still processes past that), and the
 /// coordinator's session deadline of its member (or that it has none).
-fn liveness_facts(world: &World, c: &ClientSummary, last_poll: crate::sim::Millis, interval: crate::sim::Millis) -> Vec<(&'static str, String)> {
+fn liveness_facts(
+    world: &World,
+    c: &ClientSummary,
+    last_poll: crate::sim::Millis,
+    interval: crate::sim::Millis,
+) -> Vec<(&'static str, String)> {
     let deadline = last_poll + interval;
     let overdue = c.alive && c.processing && world.now > deadline;
     let session = crate::view::coordinator_session_deadline(world, c.group_id, c.member_id);
     vec![
         ("last poll()", at(last_poll)),
-        ("poll deadline (max.poll.interval.ms)", if overdue { format!("{} · overdue", at(deadline)) } else { at(deadline) }),
-        ("session deadline on the coordinator", session.map_or_else(|| "—".to_string(), |t| format!("{} (in {})", at(t), at(t.saturating_sub(world.now))))),
+        (
+            "poll deadline (max.poll.interval.ms)",
+            if overdue { format!("{} · overdue", at(deadline)) } else { at(deadline) },
+        ),
+        (
+            "session deadline on the coordinator",
+            session.map_or_else(|| "—".to_string(), |t| format!("{} (in {})", at(t), at(t.saturating_sub(world.now)))),
+        ),
     ]
 }
 
@@ -213,8 +260,14 @@ pub fn actions(world: &World, sel: &Selection) -> Vec<Fault> {
                 vec![
                     Fault::CrashConsumer { consumer },
                     Fault::CloseConsumer { consumer },
-                    Fault::CloseConsumerWithOptions { consumer, operation: crate::sim::client::close_options::GroupMembershipOperation::LEAVE_GROUP },
-                    Fault::CloseConsumerWithOptions { consumer, operation: crate::sim::client::close_options::GroupMembershipOperation::REMAIN_IN_GROUP },
+                    Fault::CloseConsumerWithOptions {
+                        consumer,
+                        operation: crate::sim::client::close_options::GroupMembershipOperation::LEAVE_GROUP,
+                    },
+                    Fault::CloseConsumerWithOptions {
+                        consumer,
+                        operation: crate::sim::client::close_options::GroupMembershipOperation::REMAIN_IN_GROUP,
+                    },
                     Fault::RestartConsumerAs { consumer, static_member: !is_static },
                     Fault::PauseConsumer { consumer, duration_ms: 10_000 },
                     Fault::SlowProcessing { consumer, ms_per_record: 1_000 },
@@ -263,7 +316,11 @@ pub fn actions(world: &World, sel: &Selection) -> Vec<Fault> {
                 });
             }
             let latency = n.extra_latency.get(&key).copied().unwrap_or(0);
-            v.push(Fault::SetLinkLatency { a: sa.clone(), b: sb.clone(), latency_ms: if latency > 0 { 0 } else { 2_000 } });
+            v.push(Fault::SetLinkLatency {
+                a: sa.clone(),
+                b: sb.clone(),
+                latency_ms: if latency > 0 { 0 } else { 2_000 },
+            });
             let loss = n.loss_percent.get(&key).copied().unwrap_or(0);
             v.push(Fault::SetLinkLoss { a: sa, b: sb, percent: if loss > 0 { 0 } else { 30 } });
             v
@@ -292,7 +349,8 @@ fn worker_actions(world: &World, idx: u32) -> Vec<Fault> {
     if !w.alive {
         return vec![Fault::RestartConsumer { consumer: idx }, Fault::AddWorker { group }];
     }
-    let mut v = vec![Fault::CrashConsumer { consumer: idx }, Fault::PauseConsumer { consumer: idx, duration_ms: 10_000 }];
+    let mut v =
+        vec![Fault::CrashConsumer { consumer: idx }, Fault::PauseConsumer { consumer: idx, duration_ms: 10_000 }];
     for (t, state) in &w.tasks {
         let (connector, task) = (t.connector.clone(), t.task);
         v.push(match state {
@@ -301,7 +359,12 @@ fn worker_actions(world: &World, idx: u32) -> Vec<Fault> {
         });
     }
     for name in w.connectors.keys() {
-        v.push(Fault::RestartConnector { group: group.clone(), connector: name.clone(), include_tasks: true, only_failed: true });
+        v.push(Fault::RestartConnector {
+            group: group.clone(),
+            connector: name.clone(),
+            include_tasks: true,
+            only_failed: true,
+        });
     }
     v.push(Fault::AddWorker { group });
     v

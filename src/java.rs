@@ -169,7 +169,8 @@ fn sparse_hashmap_order<'a>(keys: impl IntoIterator<Item = &'a str>, capacity: u
     while keys.len() * 4 > cap * 3 && cap < MAXIMUM_CAPACITY {
         cap *= 2;
     }
-    let mut order: Vec<(usize, &str)> = keys.into_iter().map(|k| (spread(string_hash(k)) as usize & (cap - 1), k)).collect();
+    let mut order: Vec<(usize, &str)> =
+        keys.into_iter().map(|k| (spread(string_hash(k)) as usize & (cap - 1), k)).collect();
     order.sort_by_key(|(bucket, _)| *bucket);
     order.into_iter().map(|(_, k)| k.to_string()).collect()
 }
@@ -264,9 +265,7 @@ impl Uuid {
     /// A deterministic id derived from a topic name (for callers without ids).
     pub fn from_name(name: &str) -> Uuid {
         // FNV-1a, twice with different offsets: stable, not cryptographic.
-        let fnv = |seed: u64| {
-            name.bytes().fold(seed, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
-        };
+        let fnv = |seed: u64| name.bytes().fold(seed, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
         Uuid { msb: fnv(0xcbf2_9ce4_8422_2325) as i64, lsb: fnv(0x8422_2325_cbf2_9ce4) as i64 }
     }
 }

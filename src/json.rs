@@ -58,7 +58,9 @@ fn blame(input: &Value, path: &serde_path_to_error::Path, message: &str) -> Opti
     };
     // A key whose value fits, or an element of an array value (`partitions[0]`).
     let mut keys = object.iter().filter(|(k, _)| k.as_str() != "type").flat_map(|(k, v)| match v {
-        Value::Array(xs) if !fits(v) => xs.iter().enumerate().filter(|(_, x)| fits(x)).map(|(i, _)| format!("{k}[{i}]")).collect::<Vec<_>>(),
+        Value::Array(xs) if !fits(v) => {
+            xs.iter().enumerate().filter(|(_, x)| fits(x)).map(|(i, _)| format!("{k}[{i}]")).collect::<Vec<_>>()
+        }
         _ if fits(v) => vec![k.clone()],
         _ => Vec::new(),
     });

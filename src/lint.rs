@@ -2,8 +2,8 @@
 //! and settings Kafka accepts that cause trouble (warnings), each naming the
 //! config and the consequence, in English and Chinese.
 
-use crate::small_sort::StableSort;
 use crate::sim::Scenario;
+use crate::small_sort::StableSort;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {
@@ -89,8 +89,18 @@ pub fn check(s: &Scenario) -> Vec<Lint> {
             out.push(lint(
                 Level::Warning,
                 f("consumers"),
-                format!("{} consumers share {} partitions: {} of them will own nothing and sit idle.", g.consumers, partitions, g.consumers - partitions),
-                format!("{} 个消费者分 {} 个分区：其中 {} 个分不到任何分区，只能空闲。", g.consumers, partitions, g.consumers - partitions),
+                format!(
+                    "{} consumers share {} partitions: {} of them will own nothing and sit idle.",
+                    g.consumers,
+                    partitions,
+                    g.consumers - partitions
+                ),
+                format!(
+                    "{} 个消费者分 {} 个分区：其中 {} 个分不到任何分区，只能空闲。",
+                    g.consumers,
+                    partitions,
+                    g.consumers - partitions
+                ),
             ));
         }
         for t in &c.topics {

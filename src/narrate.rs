@@ -3,9 +3,9 @@
 #[path = "narrate_fault.rs"]
 pub mod fault;
 
+use crate::i18n::{tr, trf, Lang};
 use crate::sim::message::short_member;
 use crate::sim::trace::{Callback, Event, EventKind, Machine};
-use crate::i18n::{tr, trf, Lang};
 use crate::sim::World;
 
 /// Replaces long member ids (`consumer-demo-2-65060736-…`) with the process name (`c2`).
@@ -14,7 +14,11 @@ pub fn readable(world: &World, text: &str) -> String {
     if !text.contains("consumer-") && !text.contains("connect-") {
         return text.to_string();
     }
-    let ids = world.consumers.values().map(|c| (c.idx, &c.member_id)).chain(world.workers.values().map(|w| (w.idx, &w.member_id)));
+    let ids = world
+        .consumers
+        .values()
+        .map(|c| (c.idx, &c.member_id))
+        .chain(world.workers.values().map(|w| (w.idx, &w.member_id)));
     let mut s = text.to_string();
     for (idx, id) in ids {
         if !id.is_empty() && s.contains(id.as_str()) {
@@ -44,17 +48,19 @@ pub fn sentence(world: &World, e: &Event, lang: Lang) -> Option<String> {
     let s = match &e.kind {
         EventKind::MessageSent { from, to, label, .. } => f("n.sent", &[from, to, &fault::message_label(label, lang)]),
         EventKind::MessageDelivered { .. } => return None,
-        EventKind::MessageDropped { from, to, label, reason, .. } => f("n.lost", &[from, to, &fault::message_label(label, lang), &fault::drop_reason(reason, lang)]),
+        EventKind::MessageDropped { from, to, label, reason, .. } => {
+            f("n.lost", &[from, to, &fault::message_label(label, lang), &fault::drop_reason(reason, lang)])
+        }
         EventKind::StateChanged { node, machine, from, to, trigger } => {
             let trigger = &fault::trigger(trigger, lang);
             match machine {
-            Machine::Group { group_id } => f("n.group", &[group_id, node, from, to, trigger]),
-            Machine::Member => f("n.member", &[node, from, to, trigger]),
-            Machine::Connector { name } => f("n.connector", &[node, name, from, to, trigger]),
-            Machine::Task { id } => f("n.task", &[node, id, from, to, trigger]),
-            Machine::CoordinatorContext { partition } => f("n.context", &[node, partition, from, to, trigger]),
-            Machine::ConsumerMember => f("n.member", &[node, from, to, trigger]),
-            Machine::ConsumerGroup { group_id } => f("n.cgroup", &[group_id, node, from, to, trigger]),
+                Machine::Group { group_id } => f("n.group", &[group_id, node, from, to, trigger]),
+                Machine::Member => f("n.member", &[node, from, to, trigger]),
+                Machine::Connector { name } => f("n.connector", &[node, name, from, to, trigger]),
+                Machine::Task { id } => f("n.task", &[node, id, from, to, trigger]),
+                Machine::CoordinatorContext { partition } => f("n.context", &[node, partition, from, to, trigger]),
+                Machine::ConsumerMember => f("n.member", &[node, from, to, trigger]),
+                Machine::ConsumerGroup { group_id } => f("n.cgroup", &[group_id, node, from, to, trigger]),
             }
         }
         EventKind::TimerFired { node, timer } => f("n.timer", &[node, &fault::timer(timer, lang)]),
@@ -72,7 +78,9 @@ pub fn sentence(world: &World, e: &Event, lang: Lang) -> Option<String> {
             Lang::En => f("n.note", &[node, text]),
         },
         EventKind::RecordsProcessed { redelivered: 0, .. } => return None,
-        EventKind::RecordsProcessed { node, partition, redelivered, .. } => f("n.redelivered", &[node, redelivered, partition]),
+        EventKind::RecordsProcessed { node, partition, redelivered, .. } => {
+            f("n.redelivered", &[node, redelivered, partition])
+        }
         EventKind::OffsetsCommitted { group_id, offsets } => {
             let list = offsets.iter().map(|(tp, o)| format!("{tp}@{o}")).collect::<Vec<_>>().join(", ");
             f("n.committed", &[group_id, &list])
@@ -127,7 +135,9 @@ pub fn why(world: &World, e: &Event, lang: Lang) -> Vec<Why> {
             }
             let name = format!("{client}");
             let fault = world.trace[..id].iter().rev().take_while(|f| f.at >= since).find(|f| match &f.kind {
-                EventKind::FaultInjected { description } => description.split(|c: char| !c.is_alphanumeric() && c != '-').any(|w| w == name),
+                EventKind::FaultInjected { description } => {
+                    description.split(|c: char| !c.is_alphanumeric() && c != '-').any(|w| w == name)
+                }
                 _ => false,
             });
             if let Some(f) = fault {
@@ -155,8 +165,12 @@ pub fn routine_message(label: &str) -> bool {
         "Heartbeat" | "OffsetCommit" | "OffsetFetch" => !error,
         // `Fetch orders-0,orders-3`, `Fetch ← 12 records`: routine, but not a
         // NOT_LEADER_OR_FOLLOWER (a topic name may hold '_', so only errors count).
-        "Fetch" => !label.contains("→") && !label.contains("NOT_LEADER_OR_FOLLOWER") && !label.contains("UNKNOWN_TOPIC"),
-        "ConsumerGroupHeartbeat" => !error && !label.contains("owned=") && !label.contains("leave") && !label.contains('-'),
+        "Fetch" => {
+            !label.contains("→") && !label.contains("NOT_LEADER_OR_FOLLOWER") && !label.contains("UNKNOWN_TOPIC")
+        }
+        "ConsumerGroupHeartbeat" => {
+            !error && !label.contains("owned=") && !label.contains("leave") && !label.contains('-')
+        }
         _ => false,
     }
 }
@@ -174,7 +188,13 @@ const CAPTION_LOOKBACK: usize = 20_000;
 /// keep-alives and commits passed over), with its time. When nothing but
 /// keep-alives happened for [`QUIET_MS`], it says so, with the time now.
 pub fn caption(world: &World, lang: Lang) -> Option<(crate::sim::Millis, String)> {
-    let newest = world.trace.iter().rev().take(CAPTION_LOOKBACK).filter(|e| worth_a_caption(e)).find_map(|e| sentence(world, e, lang).map(|s| (e.at, s)));
+    let newest = world
+        .trace
+        .iter()
+        .rev()
+        .take(CAPTION_LOOKBACK)
+        .filter(|e| worth_a_caption(e))
+        .find_map(|e| sentence(world, e, lang).map(|s| (e.at, s)));
     match newest {
         Some((at, text)) if world.now.saturating_sub(at) < QUIET_MS => Some((at, text)),
         Some((at, _)) => Some((world.now, trf(lang, "caption.quiet", &[&format!("{:.1}", at as f64 / 1000.0)]))),
@@ -190,7 +210,9 @@ pub fn worth_a_caption(e: &Event) -> bool {
         EventKind::MessageDelivered { .. } | EventKind::OffsetsCommitted { .. } => false,
         EventKind::RecordsProcessed { redelivered, .. } => *redelivered > 0,
         // The heartbeat thread waking up, the auto-commit timer: routine.
-        EventKind::TimerFired { timer, .. } => !matches!(timer.as_str(), "heartbeat.interval.ms" | "auto.commit.interval.ms" | "retry.backoff.ms"),
+        EventKind::TimerFired { timer, .. } => {
+            !matches!(timer.as_str(), "heartbeat.interval.ms" | "auto.commit.interval.ms" | "retry.backoff.ms")
+        }
         _ => true,
     }
 }

@@ -22,40 +22,81 @@ pub fn action(f: &Fault, lang: Lang) -> String {
     match f {
         Fault::CrashConsumer { consumer: c } => pick(format!("Crash c{c}"), format!("让 c{c} 崩溃")),
         Fault::RestartConsumer { consumer: c } => pick(format!("Restart c{c}"), format!("重启 c{c}")),
-        Fault::CloseConsumer { consumer: c } => pick(format!("Close c{c} (close(): commit, revoke, leave)"), format!("关闭 c{c}（close()：提交、撤销、离组）")),
-        Fault::CloseConsumerWithOptions { consumer: c, operation } => {
-            pick(format!("Close c{c} with close(CloseOptions {operation:?})"), format!("用 close(CloseOptions {operation:?}) 关闭 c{c}"))
+        Fault::CloseConsumer { consumer: c } => pick(
+            format!("Close c{c} (close(): commit, revoke, leave)"),
+            format!("关闭 c{c}（close()：提交、撤销、离组）"),
+        ),
+        Fault::CloseConsumerWithOptions { consumer: c, operation } => pick(
+            format!("Close c{c} with close(CloseOptions {operation:?})"),
+            format!("用 close(CloseOptions {operation:?}) 关闭 c{c}"),
+        ),
+        Fault::RestartConsumerAs { consumer: c, static_member: true } => {
+            pick(format!("Restart c{c} as a static member"), format!("以静态成员身份重启 c{c}"))
         }
-        Fault::RestartConsumerAs { consumer: c, static_member: true } => pick(format!("Restart c{c} as a static member"), format!("以静态成员身份重启 c{c}")),
-        Fault::RestartConsumerAs { consumer: c, static_member: false } => pick(format!("Restart c{c} as a dynamic member"), format!("以动态成员身份重启 c{c}")),
+        Fault::RestartConsumerAs { consumer: c, static_member: false } => {
+            pick(format!("Restart c{c} as a dynamic member"), format!("以动态成员身份重启 c{c}"))
+        }
         Fault::PauseConsumer { consumer: c, duration_ms } => {
             let s = secs(*duration_ms);
             pick(format!("Pause c{c} for {s} s (GC pause)"), format!("让 c{c} 停顿 {s} 秒（GC 停顿）"))
         }
-        Fault::SlowProcessing { consumer: c, ms_per_record: ms } => pick(format!("Make c{c} take {ms} ms per record"), format!("让 c{c} 每条消息处理 {ms} 毫秒")),
+        Fault::SlowProcessing { consumer: c, ms_per_record: ms } => {
+            pick(format!("Make c{c} take {ms} ms per record"), format!("让 c{c} 每条消息处理 {ms} 毫秒"))
+        }
         Fault::KillBroker { broker: b } => pick(format!("Kill broker-{b}"), format!("停掉 broker-{b}")),
-        Fault::ShutdownBroker { broker: b } => pick(format!("Shut broker-{b} down (controlled shutdown)"), format!("让 broker-{b} 受控关闭（controlled shutdown）")),
+        Fault::ShutdownBroker { broker: b } => pick(
+            format!("Shut broker-{b} down (controlled shutdown)"),
+            format!("让 broker-{b} 受控关闭（controlled shutdown）"),
+        ),
         Fault::RestartBroker { broker: b } => pick(format!("Restart broker-{b}"), format!("重启 broker-{b}")),
         Fault::CutLink { a, b } => pick(format!("Cut the network {a} ↔ {b}"), format!("切断 {a} ↔ {b} 的网络")),
         Fault::HealLink { a, b } => pick(format!("Heal the network {a} ↔ {b}"), format!("恢复 {a} ↔ {b} 的网络")),
-        Fault::AddConsumer { group } => pick(format!("Add a consumer to {group}"), format!("给 {group} 添加一个消费者")),
-        Fault::DropNextMessage { from, to } => pick(format!("Lose the next message {from} → {to}"), format!("丢掉下一条 {from} → {to} 的消息")),
-        Fault::HoldLink { from, to } => pick(format!("Hold messages {from} → {to}"), format!("扣住 {from} → {to} 的消息")),
-        Fault::ReleaseLink { from, to } => pick(format!("Release held messages {from} → {to}"), format!("放行扣住的 {from} → {to} 消息")),
-        Fault::SetLinkLatency { a, b, latency_ms: 0 } => pick(format!("Remove the extra latency {a} ↔ {b}"), format!("去掉 {a} ↔ {b} 的额外延迟")),
-        Fault::SetLinkLatency { a, b, latency_ms: ms } => pick(format!("Add {ms} ms latency {a} ↔ {b}"), format!("给 {a} ↔ {b} 增加 {ms} 毫秒延迟")),
-        Fault::SetLinkLoss { a, b, percent: 0 } => pick(format!("Stop losing messages {a} ↔ {b}"), format!("停止 {a} ↔ {b} 的丢包")),
-        Fault::SetLinkLoss { a, b, percent } => pick(format!("Lose {percent}% of messages {a} ↔ {b}"), format!("让 {a} ↔ {b} 丢失 {percent}% 的消息")),
-        Fault::AddPartitions { topic, count } => pick(format!("Grow {topic} to {count} partitions"), format!("把 {topic} 扩到 {count} 个分区")),
+        Fault::AddConsumer { group } => {
+            pick(format!("Add a consumer to {group}"), format!("给 {group} 添加一个消费者"))
+        }
+        Fault::DropNextMessage { from, to } => {
+            pick(format!("Lose the next message {from} → {to}"), format!("丢掉下一条 {from} → {to} 的消息"))
+        }
+        Fault::HoldLink { from, to } => {
+            pick(format!("Hold messages {from} → {to}"), format!("扣住 {from} → {to} 的消息"))
+        }
+        Fault::ReleaseLink { from, to } => {
+            pick(format!("Release held messages {from} → {to}"), format!("放行扣住的 {from} → {to} 消息"))
+        }
+        Fault::SetLinkLatency { a, b, latency_ms: 0 } => {
+            pick(format!("Remove the extra latency {a} ↔ {b}"), format!("去掉 {a} ↔ {b} 的额外延迟"))
+        }
+        Fault::SetLinkLatency { a, b, latency_ms: ms } => {
+            pick(format!("Add {ms} ms latency {a} ↔ {b}"), format!("给 {a} ↔ {b} 增加 {ms} 毫秒延迟"))
+        }
+        Fault::SetLinkLoss { a, b, percent: 0 } => {
+            pick(format!("Stop losing messages {a} ↔ {b}"), format!("停止 {a} ↔ {b} 的丢包"))
+        }
+        Fault::SetLinkLoss { a, b, percent } => {
+            pick(format!("Lose {percent}% of messages {a} ↔ {b}"), format!("让 {a} ↔ {b} 丢失 {percent}% 的消息"))
+        }
+        Fault::AddPartitions { topic, count } => {
+            pick(format!("Grow {topic} to {count} partitions"), format!("把 {topic} 扩到 {count} 个分区"))
+        }
         Fault::ChangeSubscription { consumer: c, topics } => {
             let t = topics.join(", ");
             pick(format!("Subscribe c{c} to [{t}]"), format!("让 c{c} 改为订阅 [{t}]"))
         }
-        Fault::FailTask { connector, task, .. } => pick(format!("Fail task {connector}-{task}"), format!("让任务 {connector}-{task} 失败")),
-        Fault::RestartTask { connector, task, .. } => pick(format!("Restart task {connector}-{task}"), format!("重启任务 {connector}-{task}")),
+        Fault::FailTask { connector, task, .. } => {
+            pick(format!("Fail task {connector}-{task}"), format!("让任务 {connector}-{task} 失败"))
+        }
+        Fault::RestartTask { connector, task, .. } => {
+            pick(format!("Restart task {connector}-{task}"), format!("重启任务 {connector}-{task}"))
+        }
         Fault::RestartConnector { connector, include_tasks, only_failed, .. } => match (include_tasks, only_failed) {
-            (true, true) => pick(format!("Restart connector {connector} and its failed tasks"), format!("重启连接器 {connector} 及其失败的任务")),
-            (true, false) => pick(format!("Restart connector {connector} and all its tasks"), format!("重启连接器 {connector} 及其全部任务")),
+            (true, true) => pick(
+                format!("Restart connector {connector} and its failed tasks"),
+                format!("重启连接器 {connector} 及其失败的任务"),
+            ),
+            (true, false) => pick(
+                format!("Restart connector {connector} and all its tasks"),
+                format!("重启连接器 {connector} 及其全部任务"),
+            ),
             _ => pick(format!("Restart connector {connector}"), format!("重启连接器 {connector}")),
         },
         Fault::AddWorker { group } => pick(format!("Add a worker to {group}"), format!("给 {group} 添加一个 worker")),
@@ -194,7 +235,12 @@ mod tests {
             Fault::ChangeSubscription { consumer: 3, topics: vec!["orders".into()] },
             Fault::FailTask { group: "connect".into(), connector: "sink".into(), task: 0 },
             Fault::RestartTask { group: "connect".into(), connector: "sink".into(), task: 0 },
-            Fault::RestartConnector { group: "connect".into(), connector: "sink".into(), include_tasks: true, only_failed: true },
+            Fault::RestartConnector {
+                group: "connect".into(),
+                connector: "sink".into(),
+                include_tasks: true,
+                only_failed: true,
+            },
             Fault::AddWorker { group: "connect".into() },
         ]
     }
@@ -205,7 +251,24 @@ mod tests {
             let en = action(&f, Lang::En);
             let first = en.split(' ').next().unwrap();
             assert!(
-                ["Crash", "Restart", "Close", "Pause", "Make", "Kill", "Cut", "Heal", "Add", "Lose", "Hold", "Release", "Grow", "Subscribe", "Fail"].contains(&first),
+                [
+                    "Crash",
+                    "Restart",
+                    "Close",
+                    "Pause",
+                    "Make",
+                    "Kill",
+                    "Cut",
+                    "Heal",
+                    "Add",
+                    "Lose",
+                    "Hold",
+                    "Release",
+                    "Grow",
+                    "Subscribe",
+                    "Fail"
+                ]
+                .contains(&first),
                 "{en}: starts with a verb"
             );
             assert!(!en.contains("crashed") && !en.contains("died"), "{en}: not the past tense");
@@ -217,7 +280,13 @@ mod tests {
             assert!(cn.chars().any(|c| (c as u32) >= 0x4E00), "{cn}");
         }
         assert_eq!(message_label("SyncGroup gen=2 +3 assignments", Lang::Zh), "SyncGroup gen=2 +3 个分配");
-        assert_eq!(message_label("JoinGroup ← gen=2 leader, 3 members", Lang::Zh), "JoinGroup ← gen=2 leader，3 个成员");
-        assert_eq!(drop_reason("lost on the link c1 → broker-0 (30% loss)", Lang::Zh), "在 c1 → broker-0 的连线上丢失（丢包率 30%）");
+        assert_eq!(
+            message_label("JoinGroup ← gen=2 leader, 3 members", Lang::Zh),
+            "JoinGroup ← gen=2 leader，3 个成员"
+        );
+        assert_eq!(
+            drop_reason("lost on the link c1 → broker-0 (30% loss)", Lang::Zh),
+            "在 c1 → broker-0 的连线上丢失（丢包率 30%）"
+        );
     }
 }

@@ -132,21 +132,36 @@ pub const FRAGMENTS: &[(&str, &str)] = &[
     ("{} answered {}", "{0} 返回 {1}"),
     ("it left the group", "它离开了组"),
     ("the member session expired", "成员会话已过期"),
-    ("it did not revoke its partitions within its rebalance timeout at epoch {}", "它未在纪元 {0} 的再均衡超时内撤销分区"),
+    (
+        "it did not revoke its partitions within its rebalance timeout at epoch {}",
+        "它未在纪元 {0} 的再均衡超时内撤销分区",
+    ),
     ("{} at group epoch {} (target epoch {}) with {} members", "{0}，组纪元 {1}（目标纪元 {2}），{3} 个成员"),
-    ("TimeoutException: not committed within default.api.timeout.ms = {} ms", "TimeoutException：未能在 default.api.timeout.ms = {0} ms 内提交"),
+    (
+        "TimeoutException: not committed within default.api.timeout.ms = {} ms",
+        "TimeoutException：未能在 default.api.timeout.ms = {0} ms 内提交",
+    ),
     ("{} (retriable)", "{0}（可重试）"),
     ("{}: raised to the application", "{0}：抛给应用程序"),
     ("{}, the member is not in a stable generation", "{0}，该成员不在稳定的代中"),
     ("RetriableCommitFailedException ({})", "RetriableCommitFailedException（{0}）"),
-    ("REBALANCE_IN_PROGRESS: RebalanceInProgressException, rejoin requested", "REBALANCE_IN_PROGRESS：RebalanceInProgressException，已请求重新加入"),
-    ("{}: RebalanceInProgressException, the member already rejoins", "{0}：RebalanceInProgressException，该成员已在重新加入"),
+    (
+        "REBALANCE_IN_PROGRESS: RebalanceInProgressException, rejoin requested",
+        "REBALANCE_IN_PROGRESS：RebalanceInProgressException，已请求重新加入",
+    ),
+    (
+        "{}: RebalanceInProgressException, the member already rejoins",
+        "{0}：RebalanceInProgressException，该成员已在重新加入",
+    ),
     ("{}: CommitFailedException", "{0}：CommitFailedException"),
     ("FENCED_INSTANCE_ID for an old generation: {}", "旧代的 FENCED_INSTANCE_ID：{0}"),
     ("the connection broke", "连接已断开"),
     ("{} failed: the connection broke", "{0} 失败：连接已断开"),
     ("JoinGroup answered after the coordinator was marked unknown", "JoinGroup 的响应在协调者被标记为未知之后才到达"),
-    ("JoinGroup answered after this member had left: ignored (UnjoinedGroupException)", "JoinGroup 的响应在该成员离开之后才到达：忽略（UnjoinedGroupException）"),
+    (
+        "JoinGroup answered after this member had left: ignored (UnjoinedGroupException)",
+        "JoinGroup 的响应在该成员离开之后才到达：忽略（UnjoinedGroupException）",
+    ),
 ];
 
 /// How deep captured parts are translated again (a fragment inside a fragment).
@@ -293,7 +308,10 @@ fn translate_with(table: &[(&str, &str)], text: &str, depth: usize) -> Option<St
         .map(|(_, zh, c)| (zh, c))?;
     let args: Vec<String> = caps
         .into_iter()
-        .map(|c| if depth < MAX_DEPTH { translate_with(FRAGMENTS, c, depth + 1) } else { None }.unwrap_or_else(|| c.to_string()))
+        .map(|c| {
+            if depth < MAX_DEPTH { translate_with(FRAGMENTS, c, depth + 1) } else { None }
+                .unwrap_or_else(|| c.to_string())
+        })
         .collect();
     Some(fill(zh, &args))
 }

@@ -9,10 +9,10 @@
 //! always readable. This module does everything but the (de)compression.
 
 use crate::player::Player;
+use crate::sim::scenario::config::{BrokerConfig, ConsumerConfig, NetworkConfig};
 use crate::sim::{Fault, Millis, Scenario};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use crate::sim::scenario::config::{BrokerConfig, ConsumerConfig, NetworkConfig};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -111,7 +111,8 @@ impl Permalink {
     /// The bytes a fragment carries, still to be inflated for `#z=`; says
     /// what is wrong with a bad one.
     pub fn unpack(fragment: &str) -> Result<Packed, String> {
-        let (deflated, data) = Self::field(fragment).ok_or("this link does not describe a run (expected #run=... or #z=...)")?;
+        let (deflated, data) =
+            Self::field(fragment).ok_or("this link does not describe a run (expected #run=... or #z=...)")?;
         let bytes = URL_SAFE_NO_PAD.decode(data).map_err(|e| format!("the link is damaged (base64: {e})"))?;
         Ok(if deflated { Packed::Deflated(bytes) } else { Packed::Json(bytes) })
     }

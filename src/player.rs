@@ -112,7 +112,11 @@ impl Player {
         self.horizon = self.horizon.max(self.world.now);
         let key = (self.world.now, self.world.trace.len());
         let far_from = |k: Option<&Key>, half: bool| {
-            let (ms, events) = if half { (CHECKPOINT_EVERY_MS / 2, CHECKPOINT_EVERY_EVENTS / 2) } else { (CHECKPOINT_EVERY_MS, CHECKPOINT_EVERY_EVENTS) };
+            let (ms, events) = if half {
+                (CHECKPOINT_EVERY_MS / 2, CHECKPOINT_EVERY_EVENTS / 2)
+            } else {
+                (CHECKPOINT_EVERY_MS, CHECKPOINT_EVERY_EVENTS)
+            };
             k.is_none_or(|&(t, l)| key.0.abs_diff(t) >= ms || key.1.abs_diff(l) >= events)
         };
         if self.rerun_to.is_some_and(|end| key.1 + 2 * CHECKPOINT_EVERY_EVENTS < end) {

@@ -2,10 +2,10 @@
 //! arrow from its send to its arrival, over a window of simulated time that
 //! ends at the playhead.
 
-use crate::small_sort::StableSort;
 use crate::sim::trace::EventKind;
 use crate::sim::types::EventId;
 use crate::sim::{Millis, NodeId, World};
+use crate::small_sort::StableSort;
 use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +47,9 @@ pub const MAX_LANES: usize = 16;
 pub fn is_keepalive(label: &str) -> bool {
     let plain_epoch = |rest: &str| rest.strip_prefix("epoch=").is_some_and(|n| n.parse::<i32>().is_ok_and(|e| e > 0));
     label.starts_with("Heartbeat")
-        || label.strip_prefix("ConsumerGroupHeartbeat ").is_some_and(|rest| plain_epoch(rest.strip_prefix("← ").unwrap_or(rest)))
+        || label
+            .strip_prefix("ConsumerGroupHeartbeat ")
+            .is_some_and(|rest| plain_epoch(rest.strip_prefix("← ").unwrap_or(rest)))
 }
 
 /// A consumer's Fetch to a partition leader and its plain answer
@@ -82,25 +84,32 @@ pub fn build_hiding(world: &World, window: Millis, hidden: Hidden) -> SpaceTime 
     for e in &world.trace[start..] {
         match &e.kind {
             EventKind::MessageSent { msg, from: f, to, label, deliver_at } => {
-                if e.at + window < world.now || (hidden.keepalives && is_keepalive(label)) || (hidden.fetches && is_routine_fetch(label)) {
+                if e.at + window < world.now
+                    || (hidden.keepalives && is_keepalive(label))
+                    || (hidden.fetches && is_routine_fetch(label))
+                {
                     continue;
                 }
-                arrows.insert(*msg, Arrow {
-                    msg: *msg,
-                    sent_event: e.id,
-                    from: *f,
-                    to: *to,
-                    sent_at: e.at,
-                    end_at: *deliver_at,
-                    label: label.clone(),
-                    fate: Fate::InFlight,
-                });
+                arrows.insert(
+                    *msg,
+                    Arrow {
+                        msg: *msg,
+                        sent_event: e.id,
+                        from: *f,
+                        to: *to,
+                        sent_at: e.at,
+                        end_at: *deliver_at,
+                        label: label.clone(),
+                        fate: Fate::InFlight,
+                    },
+                );
             }
             EventKind::MessageDelivered { msg, .. } | EventKind::MessageDropped { msg, .. } => {
                 if let Some(a) = arrows.get_mut(msg) {
                     // A held message is delivered later than planned.
                     a.end_at = e.at;
-                    a.fate = if matches!(e.kind, EventKind::MessageDelivered { .. }) { Fate::Delivered } else { Fate::Lost };
+                    a.fate =
+                        if matches!(e.kind, EventKind::MessageDelivered { .. }) { Fate::Delivered } else { Fate::Lost };
                 }
             }
             _ => {}

@@ -172,7 +172,9 @@ proptest! {
 /// behaves exactly like the same instance called again (what the simulation relies on).
 #[test]
 fn resuming_a_sticky_assignor_equals_calling_the_same_instance_again() {
-    use groupscope::assign::{client_assignor, client_assignor_resuming, ClusterMetadata, Subscription, TopicPartition};
+    use groupscope::assign::{
+        client_assignor, client_assignor_resuming, ClusterMetadata, Subscription, TopicPartition,
+    };
     let cluster = ClusterMetadata::from_counts([("t1", 4), ("t2", 2)]);
     let member = |id: &str, topics: &[&str], owned: &[(&str, i32)], generation: i32| Subscription {
         member_id: id.into(),

@@ -39,7 +39,9 @@ fn member_states(t: &TestWorld, idx: u32) -> Vec<(u64, String)> {
         .trace
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::StateChanged { node, machine: Machine::Member, to, .. } if *node == NodeId::Client(idx) => Some((e.at, to.clone())),
+            EventKind::StateChanged { node, machine: Machine::Member, to, .. } if *node == NodeId::Client(idx) => {
+                Some((e.at, to.clone()))
+            }
             _ => None,
         })
         .collect()
@@ -142,7 +144,9 @@ fn close_during_a_rebalance_calls_on_partitions_lost_and_commits_nothing() {
     t.sleep(15_000);
     assert!(!t.owned(1).is_empty());
     t.inject(Fault::AddConsumer { group: "demo".into() });
-    t.sleep_until(10_000, |t| t.consumer(1).state == groupscope::sim::client::abstract_coordinator::MemberState::PREPARING_REBALANCE);
+    t.sleep_until(10_000, |t| {
+        t.consumer(1).state == groupscope::sim::client::abstract_coordinator::MemberState::PREPARING_REBALANCE
+    });
     let owned = t.consumer(1).owned.clone();
     assert!(!owned.is_empty(), "a cooperative member keeps its partitions while rebalancing");
     let at = t.world.now;
@@ -154,7 +158,9 @@ fn close_during_a_rebalance_calls_on_partitions_lost_and_commits_nothing() {
         .iter()
         .filter(|e| e.at >= at)
         .filter_map(|e| match &e.kind {
-            EventKind::CallbackInvoked { node, callback, partitions } if *node == C1 => Some((*callback, partitions.len())),
+            EventKind::CallbackInvoked { node, callback, partitions } if *node == C1 => {
+                Some((*callback, partitions.len()))
+            }
             _ => None,
         })
         .collect();
@@ -201,13 +207,22 @@ fn a_fenced_static_members_parked_sync_group_is_answered_with_a_sync_group_error
     t.sleep_until(20_000, |t| t.world.group("demo").is_some_and(|(_, g)| g.state == CompletingRebalance));
     let (coordinator, g) = t.world.group("demo").unwrap();
     // Static member ids are `<group.instance.id>-<uuid>`, instance ids `demo-<n>`.
-    let idx_of = |id: &str| id.strip_prefix("demo-").and_then(|r| r.split('-').next()).and_then(|n| n.parse::<u32>().ok()).unwrap();
+    let idx_of = |id: &str| {
+        id.strip_prefix("demo-").and_then(|r| r.split('-').next()).and_then(|n| n.parse::<u32>().ok()).unwrap()
+    };
     let leader = idx_of(g.leader_id.as_deref().unwrap());
     let follower = (1..=3).find(|i| *i != leader).unwrap();
     // Hold the leader's SyncGroup so the group stays CompletingRebalance.
     t.inject(Fault::HoldLink { from: format!("c{leader}"), to: format!("broker-{coordinator}") });
     t.sleep(300);
-    let parked = t.world.group("demo").unwrap().1.members.values().any(|m| idx_of(&m.member_id) == follower && m.awaiting_sync.is_some());
+    let parked = t
+        .world
+        .group("demo")
+        .unwrap()
+        .1
+        .members
+        .values()
+        .any(|m| idx_of(&m.member_id) == follower && m.awaiting_sync.is_some());
     assert!(parked, "the follower's SyncGroup is parked");
     t.inject(Fault::CrashConsumer { consumer: follower });
     t.inject(Fault::RestartConsumer { consumer: follower });
@@ -229,7 +244,9 @@ fn the_member_state_stays_preparing_rebalance_through_member_id_required() {
     t.sleep(10_000);
     let states: Vec<String> = member_states(&t, 1).into_iter().map(|(_, s)| s).collect();
     assert_eq!(states, vec!["PREPARING_REBALANCE", "COMPLETING_REBALANCE", "STABLE"]);
-    assert!(labels_from(&t, NodeId::Broker(t.world.cluster.coordinator_for("demo").unwrap())).iter().any(|l| l == "JoinGroup → MEMBER_ID_REQUIRED"));
+    assert!(labels_from(&t, NodeId::Broker(t.world.cluster.coordinator_for("demo").unwrap()))
+        .iter()
+        .any(|l| l == "JoinGroup → MEMBER_ID_REQUIRED"));
 }
 
 #[test]
@@ -255,7 +272,10 @@ fn a_sync_group_answered_rebalance_in_progress_keeps_completing_rebalance_until_
     assert!(labels_from(&t, NodeId::Broker(coordinator)).iter().any(|l| l == "SyncGroup → REBALANCE_IN_PROGRESS"));
     let states: Vec<String> = member_states(&t, follower).into_iter().map(|(_, s)| s).collect();
     assert!(!states.contains(&"UNJOINED".to_string()), "c{follower}: {states:?}");
-    assert!(states.windows(2).any(|w| w[0] == "COMPLETING_REBALANCE" && w[1] == "PREPARING_REBALANCE"), "c{follower}: {states:?}");
+    assert!(
+        states.windows(2).any(|w| w[0] == "COMPLETING_REBALANCE" && w[1] == "PREPARING_REBALANCE"),
+        "c{follower}: {states:?}"
+    );
 }
 
 // --- 10-12. KRaft: fencing, controlled shutdown, election from the ISR/ELR ---
@@ -281,7 +301,12 @@ fn a_crashed_broker_stays_leader_and_is_named_by_find_coordinator_until_the_cont
         });
         assert!(named, "FindCoordinator still names broker-{dead}");
         assert!(labels_from(&t, NodeId::Broker(dead)).len() < t.labels_sent().len(), "sanity");
-        let refused = t.world.trace.iter().filter(|e| e.at > crash).any(|e| matches!(&e.kind, EventKind::MessageDropped { to, .. } if *to == NodeId::Broker(dead)));
+        let refused = t
+            .world
+            .trace
+            .iter()
+            .filter(|e| e.at > crash)
+            .any(|e| matches!(&e.kind, EventKind::MessageDropped { to, .. } if *to == NodeId::Broker(dead)));
         assert!(refused, "clients' requests to the dead broker fail");
         t.sleep(200);
         let new = t.world.cluster.coordinator_for("demo");
@@ -374,8 +399,6 @@ fn clients_are_not_narrated_as_knowing_the_coordinators_partition() {
     assert!(client_notes.iter().all(|n| !n.contains("__consumer_offsets")), "{client_notes:?}");
 }
 
-
-
 // --- 4. AbstractCoordinator.joinGroupIfNeeded on the application thread ---
 
 #[test]
@@ -400,16 +423,26 @@ fn a_busy_leaders_join_group_answer_is_handled_at_its_next_poll_holding_up_the_s
     t.inject(Fault::AddConsumer { group: "demo".into() });
     t.sleep(60_000);
     let answered = t.world.trace.iter().filter(|e| e.at >= at).find_map(|e| match &e.kind {
-        EventKind::MessageDelivered { to, label, .. } if *to == C1 && label.starts_with("JoinGroup ← gen=2") => Some(e.at),
+        EventKind::MessageDelivered { to, label, .. } if *to == C1 && label.starts_with("JoinGroup ← gen=2") => {
+            Some(e.at)
+        }
         _ => None,
     });
     let answered = answered.expect("c1 got the JoinGroup answer of generation 2");
     let synced = sent_at(&t, C1, "SyncGroup gen=2").into_iter().next().expect("c1 synced generation 2");
     assert!(synced > answered + 500, "SyncGroup at {synced} ms, the JoinGroup answer came at {answered} ms");
-    let polled = t.world.trace.iter().any(|e| e.at == synced && matches!(&e.kind, EventKind::RecordsProcessed { node, .. } if *node == C1));
+    let polled = t
+        .world
+        .trace
+        .iter()
+        .any(|e| e.at == synced && matches!(&e.kind, EventKind::RecordsProcessed { node, .. } if *node == C1));
     assert!(polled, "the SyncGroup goes out in the poll() that ends the batch");
     let stable = group_transition_times(&t, "Stable").into_iter().find(|x| *x > at).expect("generation 2 completes");
-    assert!(stable > synced, "the group waited for the leader's SyncGroup: stable {stable}, synced {synced}, answered {answered}, {:?}", group_transition_times(&t, "Stable"));
+    assert!(
+        stable > synced,
+        "the group waited for the leader's SyncGroup: stable {stable}, synced {synced}, answered {answered}, {:?}",
+        group_transition_times(&t, "Stable")
+    );
 }
 
 #[test]
@@ -429,11 +462,14 @@ fn a_failed_heartbeat_is_retried_after_the_retry_backoff_not_a_full_interval() {
     t.inject(Fault::ShutdownBroker { broker: old });
     t.sleep(3_000);
     let failed = t.world.trace.iter().find_map(|e| match &e.kind {
-        EventKind::MessageDelivered { to, label, .. } if *to == C1 && label == "Heartbeat → NOT_COORDINATOR" => Some(e.at),
+        EventKind::MessageDelivered { to, label, .. } if *to == C1 && label == "Heartbeat → NOT_COORDINATOR" => {
+            Some(e.at)
+        }
         _ => None,
     });
     let failed = failed.expect("c1's Heartbeat reached the broker after it handed off the partition");
-    let lookup = sent_at(&t, C1, "FindCoordinator").into_iter().find(|at| *at >= failed).expect("c1 looks the coordinator up");
+    let lookup =
+        sent_at(&t, C1, "FindCoordinator").into_iter().find(|at| *at >= failed).expect("c1 looks the coordinator up");
     assert_eq!(lookup, failed + 100, "retry.backoff.ms after the failed heartbeat");
 }
 
@@ -443,17 +479,21 @@ fn a_failed_heartbeat_is_retried_after_the_retry_backoff_not_a_full_interval() {
 /// response with error FENCED_INSTANCE_ID"), and the member keeps its place.
 #[test]
 fn heartbeat_response_handler_acts_on_fenced_instance_id_only_if_the_generation_is_unchanged() {
-    use groupscope::sim::cluster::Cluster;
-    use groupscope::sim::scenario::config::{BrokerConfig, ConsumerConfig};
     use groupscope::sim::client::abstract_coordinator::{InFlight, MemberState};
     use groupscope::sim::client::classic::ClassicConsumer;
+    use groupscope::sim::cluster::Cluster;
     use groupscope::sim::ctx::Ctx;
     use groupscope::sim::message::Response;
     use groupscope::sim::out::Out;
+    use groupscope::sim::scenario::config::{BrokerConfig, ConsumerConfig};
     use groupscope::sim::Errors;
     use rand::SeedableRng;
 
-    let config = ConsumerConfig { group_instance_id: Some("demo-1".into()), topics: vec!["orders".into()], ..ConsumerConfig::default() };
+    let config = ConsumerConfig {
+        group_instance_id: Some("demo-1".into()),
+        topics: vec!["orders".into()],
+        ..ConsumerConfig::default()
+    };
     let mut c = ClassicConsumer::new(1, "demo", config);
     c.member_id = "demo-1-member".into();
     c.generation = 3;

@@ -5,9 +5,9 @@ mod common;
 
 use common::TestWorld;
 use groupscope::java;
+use groupscope::sim::client::abstract_coordinator::MemberState;
 use groupscope::sim::coordinator::classic::ClassicGroupState::{self, *};
 use groupscope::sim::scenario::config::ConsumerConfig;
-use groupscope::sim::client::abstract_coordinator::MemberState;
 use groupscope::sim::trace::{trace_hash, Callback, EventKind};
 use groupscope::sim::{Fault, Scenario, World};
 
@@ -38,7 +38,11 @@ fn coordinator_is_the_leader_of_offsets_partition_abs_hash_mod_50() {
     let mut t = t;
     t.sleep(1000);
     let answer = format!("FindCoordinator ← broker-{}", leader.unwrap());
-    assert_eq!(t.labels_sent().iter().filter(|l| **l == answer).count(), 3, "every consumer learns the same coordinator");
+    assert_eq!(
+        t.labels_sent().iter().filter(|l| **l == answer).count(),
+        3,
+        "every consumer learns the same coordinator"
+    );
 }
 
 #[test]
@@ -71,7 +75,10 @@ fn a_lone_consumer_waits_exactly_the_initial_delay() {
     s.groups[0].consumers = 1;
     let mut t = TestWorld::new(s);
     t.sleep(10_000);
-    assert_eq!(time_of_group_transition(&t, "CompletingRebalance", 0) - time_of_group_transition(&t, "PreparingRebalance", 0), 3000);
+    assert_eq!(
+        time_of_group_transition(&t, "CompletingRebalance", 0) - time_of_group_transition(&t, "PreparingRebalance", 0),
+        3000
+    );
 }
 
 #[test]
@@ -90,7 +97,10 @@ fn join_and_sync_give_generation_1_and_the_range_assignment() {
     let mut t = TestWorld::demo();
     t.sleep(10_000);
     assert_eq!(t.group_state("demo"), (Stable, 1));
-    assert_eq!(t.group_transitions().iter().map(|(_, to)| to.as_str()).collect::<Vec<_>>(), ["PreparingRebalance", "CompletingRebalance", "Stable"]);
+    assert_eq!(
+        t.group_transitions().iter().map(|(_, to)| to.as_str()).collect::<Vec<_>>(),
+        ["PreparingRebalance", "CompletingRebalance", "Stable"]
+    );
     // RangeAssignor (facts D1): dynamic members sorted by member id take contiguous blocks.
     let mut by_id: Vec<(String, u32)> = t.world.consumers.values().map(|c| (c.member_id.clone(), c.idx)).collect();
     by_id.sort();
@@ -124,7 +134,11 @@ fn crashed_member_is_removed_after_session_timeout_and_survivors_get_its_partiti
         .max()
         .expect("c2 heartbeated before crashing");
     let removed_at = time_of_group_transition(&t, "PreparingRebalance", 1);
-    assert_eq!(removed_at, last_heartbeat + 6000, "removed exactly session.timeout.ms after its last heartbeat or commit");
+    assert_eq!(
+        removed_at,
+        last_heartbeat + 6000,
+        "removed exactly session.timeout.ms after its last heartbeat or commit"
+    );
     assert!(t.notes().iter().any(|n| n.contains(&member) && n.contains("session.timeout.ms")));
     assert_eq!(t.group_state("demo"), (Stable, 2));
     let mut all: Vec<String> = t.owned(1).into_iter().chain(t.owned(3)).collect();
@@ -145,7 +159,11 @@ fn eager_members_revoke_all_partitions_before_rejoining() {
     t.inject(Fault::CrashConsumer { consumer: 2 });
     t.sleep(10_000);
     let revoked = t.world.trace.iter().find_map(|e| match &e.kind {
-        EventKind::CallbackInvoked { node, callback: Callback::OnPartitionsRevoked, partitions } if *node == groupscope::sim::NodeId::Client(1) => Some(partitions.clone()),
+        EventKind::CallbackInvoked { node, callback: Callback::OnPartitionsRevoked, partitions }
+            if *node == groupscope::sim::NodeId::Client(1) =>
+        {
+            Some(partitions.clone())
+        }
         _ => None,
     });
     assert_eq!(revoked, Some(c1_before), "the default [range, cooperative-sticky] runs EAGER: everything is revoked");
@@ -246,7 +264,10 @@ fn records_processed_but_not_committed_are_delivered_again_after_a_crash() {
         assert!(c2_parts.contains(&key.1), "only c2's partitions are redelivered, got {key:?} = {n}");
     }
     for p in &c2_parts {
-        assert!(redelivered.get(&("demo".to_string(), p.clone())).copied().unwrap_or(0) > 0, "{p} was processed by c2 after its last commit");
+        assert!(
+            redelivered.get(&("demo".to_string(), p.clone())).copied().unwrap_or(0) > 0,
+            "{p} was processed by c2 after its last commit"
+        );
     }
 }
 
@@ -264,7 +285,10 @@ fn leader_that_never_syncs_is_removed_after_the_rebalance_timeout() {
     t.sleep(9000);
     let leader_member = t.consumer(1).member_id.clone();
     assert!(t.notes().iter().any(|n| n.contains(&leader_member) && n.contains("did not send SyncGroup")));
-    assert!(t.labels_sent().contains(&"SyncGroup → REBALANCE_IN_PROGRESS".to_string()), "parked followers are told to rejoin");
+    assert!(
+        t.labels_sent().contains(&"SyncGroup → REBALANCE_IN_PROGRESS".to_string()),
+        "parked followers are told to rejoin"
+    );
     t.sleep(5000);
     assert_eq!(t.group_state("demo"), (Stable, 2));
     assert_eq!(t.owned(2).len() + t.owned(3).len(), 6);
@@ -330,7 +354,11 @@ fn a_cooperative_member_expelled_while_paused_loses_its_partitions_before_rejoin
         .trace
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::CallbackInvoked { node, callback: Callback::OnPartitionsLost, partitions } if *node == groupscope::sim::NodeId::Client(2) => Some(partitions.clone()),
+            EventKind::CallbackInvoked { node, callback: Callback::OnPartitionsLost, partitions }
+                if *node == groupscope::sim::NodeId::Client(2) =>
+            {
+                Some(partitions.clone())
+            }
             _ => None,
         })
         .collect();
@@ -412,8 +440,18 @@ fn a_closed_dynamic_member_leaves_at_once_and_a_closed_static_member_keeps_its_p
     w.run_until(30_000);
     let left = w.trace.iter().find(|e| e.at >= closed_at && matches!(&e.kind, EventKind::MessageSent { label, from, .. } if label.starts_with("LeaveGroup") && from.to_string() == "c2"));
     assert!(left.is_some(), "c2 sends LeaveGroup");
-    let rebalance = w.trace.iter().find(|e| e.at >= closed_at && matches!(&e.kind, EventKind::StateChanged { to, .. } if to == "PreparingRebalance")).unwrap();
-    assert!(rebalance.at < closed_at + 1_000, "the rebalance starts on the LeaveGroup, not after session.timeout.ms (at {} ms)", rebalance.at);
+    let rebalance = w
+        .trace
+        .iter()
+        .find(|e| {
+            e.at >= closed_at && matches!(&e.kind, EventKind::StateChanged { to, .. } if to == "PreparingRebalance")
+        })
+        .unwrap();
+    assert!(
+        rebalance.at < closed_at + 1_000,
+        "the rebalance starts on the LeaveGroup, not after session.timeout.ms (at {} ms)",
+        rebalance.at
+    );
     assert!(!w.consumers[&2].alive);
     // A static member closes without LeaveGroup (KIP-345): no rebalance within the session timeout.
     let mut s = groupscope::sim::Scenario::demo();
@@ -423,8 +461,13 @@ fn a_closed_dynamic_member_leaves_at_once_and_a_closed_static_member_keeps_its_p
     w.inject(groupscope::sim::Fault::CloseConsumer { consumer: 2 });
     let closed_at = w.now;
     w.run_until(closed_at + 4_000);
-    assert!(!w.trace.iter().any(|e| e.at >= closed_at && matches!(&e.kind, EventKind::MessageSent { label, .. } if label.starts_with("LeaveGroup"))));
-    assert!(!w.trace.iter().any(|e| e.at >= closed_at && matches!(&e.kind, EventKind::StateChanged { to, .. } if to == "PreparingRebalance")));
+    assert!(!w.trace.iter().any(|e| e.at >= closed_at
+        && matches!(&e.kind, EventKind::MessageSent { label, .. } if label.starts_with("LeaveGroup"))));
+    assert!(!w
+        .trace
+        .iter()
+        .any(|e| e.at >= closed_at
+            && matches!(&e.kind, EventKind::StateChanged { to, .. } if to == "PreparingRebalance")));
 }
 
 /// Switching a member to static membership restarts it with a
@@ -445,8 +488,15 @@ fn a_member_restarted_as_static_then_restarts_without_a_rebalance() {
     w.inject(groupscope::sim::Fault::RestartConsumer { consumer: 2 });
     let at = w.now;
     w.run_until(50_000);
-    assert!(!w.trace.iter().any(|e| e.at >= at && matches!(&e.kind, EventKind::StateChanged { to, .. } if to == "PreparingRebalance")));
-    assert_eq!(w.group("demo").unwrap().1.generation_id, generation, "same generation: the static member got its place back");
+    assert!(!w
+        .trace
+        .iter()
+        .any(|e| e.at >= at && matches!(&e.kind, EventKind::StateChanged { to, .. } if to == "PreparingRebalance")));
+    assert_eq!(
+        w.group("demo").unwrap().1.generation_id,
+        generation,
+        "same generation: the static member got its place back"
+    );
 }
 
 /// Soak seed 2056, reduced: a static cooperative leader revokes partitions in
@@ -467,8 +517,10 @@ fn a_static_cooperative_leader_restarted_between_the_two_phases_leaves_the_withh
     t.inject(Fault::AddConsumer { group: "demo".into() });
     // Step until c1 has revoked what moves to c2 (phase one), then crash and restart it at once.
     let revoked_before = |t: &TestWorld| {
-        t.world.trace.iter().any(|e| matches!(&e.kind, EventKind::CallbackInvoked { node, callback: Callback::OnPartitionsRevoked, partitions }
-            if *node == groupscope::sim::NodeId::Client(1) && !partitions.is_empty()))
+        t.world.trace.iter().any(|e| {
+            matches!(&e.kind, EventKind::CallbackInvoked { node, callback: Callback::OnPartitionsRevoked, partitions }
+            if *node == groupscope::sim::NodeId::Client(1) && !partitions.is_empty())
+        })
     };
     while !revoked_before(&t) {
         t.world.step();
@@ -480,7 +532,11 @@ fn a_static_cooperative_leader_restarted_between_the_two_phases_leaves_the_withh
     t.sleep(30_000);
     assert!(t.notes().iter().any(|n| n.contains("SkipAssignment")), "the returning static leader skips the assignment");
     assert_eq!(t.group_state("demo").0, Stable);
-    assert_eq!((1..=2).map(|i| t.owned(i).len()).sum::<usize>(), 6 - withheld, "the {withheld} withheld partitions stay unowned");
+    assert_eq!(
+        (1..=2).map(|i| t.owned(i).len()).sum::<usize>(),
+        6 - withheld,
+        "the {withheld} withheld partitions stay unowned"
+    );
 }
 
 /// COORDINATOR_NOT_AVAILABLE (15). With `offsets.topic.replication.factor` = 1
@@ -510,7 +566,11 @@ fn find_coordinator_without_a_live_offsets_leader_gets_coordinator_not_available
         let c = t.consumer(i);
         assert_eq!((c.coordinator, c.fatal.as_deref()), (None, None), "c{i}: retriable, not fatal");
         assert_eq!((c.state, c.generation), (MemberState::STABLE, 1), "c{i} keeps its generation");
-        assert_eq!((c.member_id.clone(), t.owned(i)), before[i as usize - 1], "c{i} keeps its member id and partitions");
+        assert_eq!(
+            (c.member_id.clone(), t.owned(i)),
+            before[i as usize - 1],
+            "c{i} keeps its member id and partitions"
+        );
     }
     t.inject(Fault::RestartBroker { broker: coordinator });
     t.sleep(5_000);
@@ -558,7 +618,9 @@ fn a_static_member_that_missed_a_generation_gets_illegal_generation_and_rejoins_
         .trace
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::CallbackInvoked { node, callback: Callback::OnPartitionsLost, partitions } if *node == groupscope::sim::NodeId::Client(1) => {
+            EventKind::CallbackInvoked { node, callback: Callback::OnPartitionsLost, partitions }
+                if *node == groupscope::sim::NodeId::Client(1) =>
+            {
                 Some(partitions.iter().map(|p| p.to_string()).collect::<Vec<_>>())
             }
             _ => None,
@@ -567,7 +629,11 @@ fn a_static_member_that_missed_a_generation_gets_illegal_generation_and_rejoins_
         .collect();
     assert_eq!(lost, owned, "the partitions of the old generation are lost, not revoked");
     let c1 = t.consumer(1);
-    assert_eq!((c1.state, c1.generation, c1.member_id.as_str()), (MemberState::STABLE, 2, member_id.as_str()), "rejoined with its member id");
+    assert_eq!(
+        (c1.state, c1.generation, c1.member_id.as_str()),
+        (MemberState::STABLE, 2, member_id.as_str()),
+        "rejoined with its member id"
+    );
     assert_eq!(t.group_state("demo"), (Stable, 2), "no further rebalance");
     assert_eq!(t.owned(1), owned, "its stored assignment");
 }
@@ -593,7 +659,13 @@ fn a_join_group_for_the_empty_group_id_gets_invalid_group_id() {
     let mut broker = Broker::new(0);
     broker.coordinator.become_leader(&mut ctx, partition, &mut Out::default());
     broker.handle_timer(&mut ctx, &TimerKey::Load { partition }, &mut Out::default());
-    let metadata = ProtocolMetadata { topics: vec!["orders".into()], owned_partitions: Vec::new(), generation_id: -1, rack_id: None, connect: None };
+    let metadata = ProtocolMetadata {
+        topics: vec!["orders".into()],
+        owned_partitions: Vec::new(),
+        generation_id: -1,
+        rack_id: None,
+        connect: None,
+    };
     let request = JoinGroupRequest {
         group_id: String::new(),
         session_timeout_ms: 10_000,
@@ -607,7 +679,9 @@ fn a_join_group_for_the_empty_group_id_gets_invalid_group_id() {
     let mut out = Out::default();
     broker.handle_request(&mut ctx, NodeId::Client(1), 7, Request::JoinGroup(request), &mut out);
     match out.sends.as_slice() {
-        [(NodeId::Client(1), Body::Response { correlation: 7, response })] => assert_eq!(response.error(), Errors::INVALID_GROUP_ID),
+        [(NodeId::Client(1), Body::Response { correlation: 7, response })] => {
+            assert_eq!(response.error(), Errors::INVALID_GROUP_ID)
+        }
         other => panic!("expected one JoinGroup response, got {other:?}"),
     }
     assert!(broker.coordinator.shards[&partition].groups.is_empty(), "no group created");

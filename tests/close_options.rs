@@ -15,7 +15,9 @@ fn sent_by(t: &TestWorld, idx: u32, from_ms: u64, prefix: &str) -> Vec<String> {
         .iter()
         .filter(|e| e.at >= from_ms)
         .filter_map(|e| match &e.kind {
-            EventKind::MessageSent { from, label, .. } if *from == NodeId::Client(idx) && label.starts_with(prefix) => Some(label.clone()),
+            EventKind::MessageSent { from, label, .. } if *from == NodeId::Client(idx) && label.starts_with(prefix) => {
+                Some(label.clone())
+            }
             _ => None,
         })
         .collect()
@@ -35,12 +37,16 @@ fn the_close_options_choose_the_leave_as_kafka_4_1_does() {
     assert!(!REMAIN_IN_GROUP.classic_sends_leave_group(false) && !REMAIN_IN_GROUP.classic_sends_leave_group(true));
     assert_eq!((DEFAULT.consumer_leave_epoch(false), DEFAULT.consumer_leave_epoch(true)), (Some(-1), Some(-2)));
     assert_eq!((LEAVE_GROUP.consumer_leave_epoch(false), LEAVE_GROUP.consumer_leave_epoch(true)), (Some(-1), Some(-1)));
-    assert_eq!((REMAIN_IN_GROUP.consumer_leave_epoch(false), REMAIN_IN_GROUP.consumer_leave_epoch(true)), (None, Some(-2)));
+    assert_eq!(
+        (REMAIN_IN_GROUP.consumer_leave_epoch(false), REMAIN_IN_GROUP.consumer_leave_epoch(true)),
+        (None, Some(-2))
+    );
     assert_eq!(GroupMembershipOperation::parse("leave_group"), Ok(LEAVE_GROUP));
     assert!(GroupMembershipOperation::parse("stay").unwrap_err().contains("operation"));
     let f = Fault::from_form("closeConsumerWithOptions", "c2", "", "REMAIN_IN_GROUP").unwrap();
     assert_eq!(f, Fault::CloseConsumerWithOptions { consumer: 2, operation: REMAIN_IN_GROUP });
-    let json: Fault = serde_json::from_str(r#"{"type":"closeConsumerWithOptions","consumer":1,"operation":"LEAVE_GROUP"}"#).unwrap();
+    let json: Fault =
+        serde_json::from_str(r#"{"type":"closeConsumerWithOptions","consumer":1,"operation":"LEAVE_GROUP"}"#).unwrap();
     assert_eq!(json, Fault::CloseConsumerWithOptions { consumer: 1, operation: LEAVE_GROUP });
 }
 
@@ -75,7 +81,10 @@ fn a_consumer_protocol_static_member_closed_with_leave_group_is_fenced_and_a_dyn
     let epoch = t.consumer_group("demo").group_epoch;
     let at = close(&mut t, 2, LEAVE_GROUP);
     t.sleep(1000);
-    assert_eq!(sent_by(&t, 2, at, "ConsumerGroupHeartbeat"), vec!["ConsumerGroupHeartbeat epoch=-1 (leave)".to_string()]);
+    assert_eq!(
+        sent_by(&t, 2, at, "ConsumerGroupHeartbeat"),
+        vec!["ConsumerGroupHeartbeat epoch=-1 (leave)".to_string()]
+    );
     let g = t.consumer_group("demo");
     assert!(!g.static_members.contains_key("demo-2"), "removed for good");
     assert_eq!(g.group_epoch, epoch + 1);

@@ -102,8 +102,12 @@ fn invalid_comparisons_are_rejected_with_a_message_naming_the_variant_and_field(
         Comparison::from_json(&c.to_string()).unwrap_err()
     };
     let e = with_variants(json!([{"name": "a"}, {"name": "typo", "config": {"group.protocl": "consumer"}}]));
-    assert!(e.contains("variant 'typo'") && e.contains("groups[0].config.group.protocl: unknown field `group.protocl`"), "{e}");
-    let e = with_variants(json!([{"name": "a"}, {"name": "b", "config": {"partition.assignment.strategy": ["fancy"]}}]));
+    assert!(
+        e.contains("variant 'typo'") && e.contains("groups[0].config.group.protocl: unknown field `group.protocl`"),
+        "{e}"
+    );
+    let e =
+        with_variants(json!([{"name": "a"}, {"name": "b", "config": {"partition.assignment.strategy": ["fancy"]}}]));
     assert!(e.contains("variant 'b'") && e.contains("unknown assignor 'fancy'"), "{e}");
     let e = with_variants(json!([{"name": "a"}, {"name": "b", "config": {"heartbeat.interval.ms": 9000}}]));
     assert!(e.contains("variant 'b'") && e.contains("heartbeat.interval.ms"), "{e}");
@@ -126,7 +130,10 @@ fn a_gc_pause_makes_the_paused_members_partitions_unavailable_for_exactly_its_du
     // coordinator never expires it and nothing rebalances. Its 2 partitions stop
     // for exactly 3000 ms each; c2 keeps processing, so the world never stops.
     let mut s = small(2, 4, "range");
-    s.faults.push(groupscope::sim::scenario::ScheduledFault { at: 12_000, fault: Fault::PauseConsumer { consumer: 1, duration_ms: 3000 } });
+    s.faults.push(groupscope::sim::scenario::ScheduledFault {
+        at: 12_000,
+        fault: Fault::PauseConsumer { consumer: 1, duration_ms: 3000 },
+    });
     let (_, obs) = watch(s, 20_000, |_, _| {});
     let m = &obs.metrics;
     assert!(m.measured_from_ms.unwrap() < 12_000, "start-up is over before the pause");
@@ -139,7 +146,10 @@ fn a_gc_pause_makes_the_paused_members_partitions_unavailable_for_exactly_its_du
 #[test]
 fn a_pause_of_the_only_member_is_a_stop_the_world_pause_of_its_duration() {
     let mut s = small(1, 2, "range");
-    s.faults.push(groupscope::sim::scenario::ScheduledFault { at: 12_000, fault: Fault::PauseConsumer { consumer: 1, duration_ms: 2500 } });
+    s.faults.push(groupscope::sim::scenario::ScheduledFault {
+        at: 12_000,
+        fault: Fault::PauseConsumer { consumer: 1, duration_ms: 2500 },
+    });
     let (_, obs) = watch(s, 20_000, |_, _| {});
     assert_eq!(obs.metrics.longest_stop_the_world_ms, 2500);
     assert_eq!(obs.metrics.unavailable_ms, 2 * 2500);
@@ -151,7 +161,10 @@ fn a_crashed_members_partitions_move_once_each_after_one_rebalance() {
     // 12000; its session expires, one rebalance gives c1 all four: 2 moves.
     for assignor in ["range", "cooperative-sticky"] {
         let mut s = small(2, 4, assignor);
-        s.faults.push(groupscope::sim::scenario::ScheduledFault { at: 12_000, fault: Fault::CrashConsumer { consumer: 2 } });
+        s.faults.push(groupscope::sim::scenario::ScheduledFault {
+            at: 12_000,
+            fault: Fault::CrashConsumer { consumer: 2 },
+        });
         let mut c2_owned = Vec::new();
         let (world, obs) = watch(s, 30_000, |w, _| {
             if w.now < 12_000 {
@@ -167,7 +180,11 @@ fn a_crashed_members_partitions_move_once_each_after_one_rebalance() {
         // last heartbeat, so recovery takes at least 6000 - 2000 - 200 ms, and c1
         // hears of the rebalance within one heartbeat interval after that.
         let t = m.time_to_stable_ms.expect("the group recovers");
-        assert!((SESSION_TIMEOUT - HEARTBEAT_INTERVAL - 2 * LATENCY..=SESSION_TIMEOUT + HEARTBEAT_INTERVAL + 10 * LATENCY).contains(&t), "{assignor}: {t}");
+        assert!(
+            (SESSION_TIMEOUT - HEARTBEAT_INTERVAL - 2 * LATENCY..=SESSION_TIMEOUT + HEARTBEAT_INTERVAL + 10 * LATENCY)
+                .contains(&t),
+            "{assignor}: {t}"
+        );
         // c2's two partitions stay unavailable from the crash until c1 owns them.
         assert!(m.unavailable_ms >= 2 * t, "{assignor}: {} < 2 × {t}", m.unavailable_ms);
     }
@@ -176,7 +193,8 @@ fn a_crashed_members_partitions_move_once_each_after_one_rebalance() {
 #[test]
 fn time_to_stable_is_none_when_the_group_never_recovers() {
     let mut s = small(1, 2, "range");
-    s.faults.push(groupscope::sim::scenario::ScheduledFault { at: 12_000, fault: Fault::CrashConsumer { consumer: 1 } });
+    s.faults
+        .push(groupscope::sim::scenario::ScheduledFault { at: 12_000, fault: Fault::CrashConsumer { consumer: 1 } });
     let (_, obs) = watch(s, 30_000, |_, _| {});
     assert_eq!(obs.metrics.last_fault_ms, Some(12_000));
     assert_eq!(obs.metrics.time_to_stable_ms, None);
@@ -242,7 +260,12 @@ fn cooperative_run_leaves_unaffected_members_processing() {
     let least = SESSION_TIMEOUT - HEARTBEAT_INTERVAL - 2 * LATENCY;
     assert!(m.unavailable_ms >= 2 * least, "{m:?}");
     let eager = run(&example(), UNTIL).unwrap()[0].metrics.clone();
-    assert!(m.unavailable_ms < eager.unavailable_ms, "eager stops everyone: {} vs {}", m.unavailable_ms, eager.unavailable_ms);
+    assert!(
+        m.unavailable_ms < eager.unavailable_ms,
+        "eager stops everyone: {} vs {}",
+        m.unavailable_ms,
+        eager.unavailable_ms
+    );
 }
 
 #[test]
@@ -373,7 +396,11 @@ fn consumer_protocol_run_leaves_unaffected_members_processing() {
     // batching, group.consumer.assignment.interval.ms, makes slower under KIP-848.)
     let since_crash = |s: &Scenario| {
         let mut before = 0;
-        let (_, obs) = watch(s.clone(), UNTIL, |w, o| if w.now < CRASH_AT { before = o.metrics.unavailable_ms });
+        let (_, obs) = watch(s.clone(), UNTIL, |w, o| {
+            if w.now < CRASH_AT {
+                before = o.metrics.unavailable_ms
+            }
+        });
         obs.metrics.unavailable_ms - before
     };
     let (_, eager_scenario) = &scenarios[0];

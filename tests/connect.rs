@@ -168,7 +168,10 @@ fn a_failed_task_stays_failed_across_a_cooperative_rebalance_and_runs_after_rest
     fault(&mut t, Fault::AddWorker { group: GROUP.into() });
     t.sleep(15_000);
     assert!(t.group_state(GROUP).1 >= 2);
-    assert_eq!(worker(&t.world, owner).tasks.get(&groupscope::connect::ConnectorTaskId::new("sink", 0)), Some(&State::FAILED));
+    assert_eq!(
+        worker(&t.world, owner).tasks.get(&groupscope::connect::ConnectorTaskId::new("sink", 0)),
+        Some(&State::FAILED)
+    );
     fault(&mut t, Fault::RestartTask { group: GROUP.into(), connector: "sink".into(), task: 0 });
     assert!(running(&t.world, owner).contains(&"sink-0".to_string()));
 }
@@ -194,8 +197,17 @@ fn restart_connector_with_only_failed_restarts_only_the_failed_tasks() {
     fail(&mut t, 0);
     fail(&mut t, 3);
     let changes = task_changes(&t.world).len();
-    fault(&mut t, Fault::RestartConnector { group: GROUP.into(), connector: "sink".into(), include_tasks: true, only_failed: true });
-    let restarted: Vec<String> = task_changes(&t.world)[changes..].iter().filter(|c| c.3 == "RESTARTING").map(|c| c.1.clone()).collect();
+    fault(
+        &mut t,
+        Fault::RestartConnector {
+            group: GROUP.into(),
+            connector: "sink".into(),
+            include_tasks: true,
+            only_failed: true,
+        },
+    );
+    let restarted: Vec<String> =
+        task_changes(&t.world)[changes..].iter().filter(|c| c.3 == "RESTARTING").map(|c| c.1.clone()).collect();
     assert_eq!(restarted, ["sink-0", "sink-3"]);
     assert_eq!(placement(&t).len(), 4);
     assert!(t.world.workers.values().all(|w| w.tasks.values().all(|s| *s == State::RUNNING)));
@@ -212,15 +224,37 @@ fn restart_connector_without_include_tasks_restarts_only_the_connector_without_a
     t.sleep(15_000);
     fail(&mut t, 1);
     let changes = task_changes(&t.world).len();
-    fault(&mut t, Fault::RestartConnector { group: GROUP.into(), connector: "sink".into(), include_tasks: false, only_failed: false });
+    fault(
+        &mut t,
+        Fault::RestartConnector {
+            group: GROUP.into(),
+            connector: "sink".into(),
+            include_tasks: false,
+            only_failed: false,
+        },
+    );
     assert_eq!(task_changes(&t.world).len(), changes, "no task restarted");
     let owner = placement(&t)["sink-1"];
     assert!(tasks(&t.world, owner).contains(&"sink-1 FAILED".to_string()));
-    let connector: Vec<(String, String)> = t.world.trace.iter().filter_map(|e| match &e.kind {
-        groupscope::sim::trace::EventKind::StateChanged { machine: groupscope::sim::trace::Machine::Connector { name }, from, to, trigger, .. } if name == "sink" && trigger.contains("/restart") => Some((from.clone(), to.clone())),
-        _ => None,
-    }).collect();
-    assert_eq!(connector, [("RUNNING".to_string(), "UNASSIGNED".to_string()), ("UNASSIGNED".to_string(), "RUNNING".to_string())]);
+    let connector: Vec<(String, String)> = t
+        .world
+        .trace
+        .iter()
+        .filter_map(|e| match &e.kind {
+            groupscope::sim::trace::EventKind::StateChanged {
+                machine: groupscope::sim::trace::Machine::Connector { name },
+                from,
+                to,
+                trigger,
+                ..
+            } if name == "sink" && trigger.contains("/restart") => Some((from.clone(), to.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        connector,
+        [("RUNNING".to_string(), "UNASSIGNED".to_string()), ("UNASSIGNED".to_string(), "RUNNING".to_string())]
+    );
 }
 
 /// DistributedHerder.restartTask stops and starts the task (WorkerTask.onShutdown
@@ -233,9 +267,13 @@ fn a_single_task_restart_writes_no_restarting_status() {
     let changes = task_changes(&t.world).len();
     fault(&mut t, Fault::RestartTask { group: GROUP.into(), connector: "sink".into(), task: 0 });
     fault(&mut t, Fault::RestartTask { group: GROUP.into(), connector: "sink".into(), task: 1 });
-    let after: Vec<(String, String, String)> = task_changes(&t.world)[changes..].iter().map(|c| (c.1.clone(), c.2.clone(), c.3.clone())).collect();
+    let after: Vec<(String, String, String)> =
+        task_changes(&t.world)[changes..].iter().map(|c| (c.1.clone(), c.2.clone(), c.3.clone())).collect();
     let s = |a: &str, b: &str, c: &str| (a.to_string(), b.to_string(), c.to_string());
-    assert_eq!(after, [s("sink-0", "FAILED", "RUNNING"), s("sink-1", "RUNNING", "UNASSIGNED"), s("sink-1", "UNASSIGNED", "RUNNING")]);
+    assert_eq!(
+        after,
+        [s("sink-0", "FAILED", "RUNNING"), s("sink-1", "RUNNING", "UNASSIGNED"), s("sink-1", "UNASSIGNED", "RUNNING")]
+    );
 }
 
 /// WorkerTask.run: a task that threw ends in onFailure (FAILED) and writes no
@@ -248,7 +286,11 @@ fn an_eager_revoke_does_not_overwrite_a_failed_status() {
     let changes = task_changes(&t.world).len();
     fault(&mut t, Fault::AddWorker { group: GROUP.into() });
     t.sleep(15_000);
-    let sink0: Vec<(String, String)> = task_changes(&t.world)[changes..].iter().filter(|c| c.1 == "sink-0").map(|c| (c.2.clone(), c.3.clone())).collect();
+    let sink0: Vec<(String, String)> = task_changes(&t.world)[changes..]
+        .iter()
+        .filter(|c| c.1 == "sink-0")
+        .map(|c| (c.2.clone(), c.3.clone()))
+        .collect();
     assert!(!sink0.contains(&("FAILED".to_string(), "UNASSIGNED".to_string())), "{sink0:?}");
     assert!(sink0.last().is_some_and(|(_, to)| to == "RUNNING"), "the eager rebalance starts it again: {sink0:?}");
 }

@@ -13,9 +13,10 @@ fn at(h: i64, m: i64, s: i64, ms: i64) -> i64 {
     DAY + ((h * 60 + m) * 60 + s) * 1000 + ms
 }
 
-
 fn group<'a>(r: &'a Report, id: &str) -> &'a Group {
-    r.groups.iter().find(|g| g.group_id == id).unwrap_or_else(|| panic!("group {id} not found in {:?}", r.groups.iter().map(|g| &g.group_id).collect::<Vec<_>>()))
+    r.groups.iter().find(|g| g.group_id == id).unwrap_or_else(|| {
+        panic!("group {id} not found in {:?}", r.groups.iter().map(|g| &g.group_id).collect::<Vec<_>>())
+    })
 }
 
 fn causes(g: &Group) -> Vec<Vec<Cause>> {
@@ -43,7 +44,11 @@ fn multi_member_merge_and_a_session_timeout() {
     assert_eq!(m3.id, "consumer-demo-3-d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f70");
     // generations as the broker and clients logged them
     let g1 = &g.generations[0];
-    assert_eq!((g1.generation, g1.start_ms), (1, at(10, 0, 4, 41)), "Stabilized group demo generation 1 at 10:00:04.041");
+    assert_eq!(
+        (g1.generation, g1.start_ms),
+        (1, at(10, 0, 4, 41)),
+        "Stabilized group demo generation 1 at 10:00:04.041"
+    );
     assert_eq!(g1.leader.as_deref(), Some("consumer-demo-1-6f1b2c1e-3a6d-4b7e-9c55-0e1f2a3b4c5d"));
     assert_eq!(g1.protocol.as_deref(), Some("range"));
     assert_eq!(g1.members.len(), 3);
@@ -64,7 +69,11 @@ fn multi_member_merge_and_a_session_timeout() {
     assert_eq!(rb.why.len(), 1);
     assert!(rb.why[0].member.as_deref().is_some_and(|m| m.starts_with("consumer-demo-3-")));
     let d = g.diagnoses.iter().find(|d| d.kind == "session-timeout").expect("a session-timeout diagnosis");
-    assert!(d.text.contains("consumer-demo-3") && d.text.contains("session.timeout.ms (10000)") && d.text.contains("10 s"), "{}", d.text);
+    assert!(
+        d.text.contains("consumer-demo-3") && d.text.contains("session.timeout.ms (10000)") && d.text.contains("10 s"),
+        "{}",
+        d.text
+    );
     assert!(d.text_zh.contains("心跳"), "{}", d.text_zh);
 }
 
@@ -79,10 +88,19 @@ fn a_rolling_restart_of_dynamic_members() {
     // five member ids: the two restarted processes got new ones
     assert_eq!(g.members.len(), 5);
     assert_eq!(g.members.iter().filter(|m| m.client_id.as_deref() == Some("consumer-demo-1")).count(), 2);
-    assert_eq!(gens(g)[1..].to_vec(), vec![(Some(1), Some(2)), (Some(2), Some(3)), (Some(3), Some(4)), (Some(4), Some(5))]);
+    assert_eq!(
+        gens(g)[1..].to_vec(),
+        vec![(Some(1), Some(2)), (Some(2), Some(3)), (Some(3), Some(4)), (Some(4), Some(5))]
+    );
     assert_eq!(
         causes(g),
-        vec![vec![Cause::MemberJoined], vec![Cause::MemberLeft], vec![Cause::MemberJoined], vec![Cause::MemberLeft], vec![Cause::MemberJoined]]
+        vec![
+            vec![Cause::MemberJoined],
+            vec![Cause::MemberLeft],
+            vec![Cause::MemberJoined],
+            vec![Cause::MemberLeft],
+            vec![Cause::MemberJoined]
+        ]
     );
     assert_eq!(g.rebalances[1].start_ms, at(10, 5, 0, 0), "app-1 revokes on close at 10:05:00");
     let d = g.diagnoses.iter().find(|d| d.kind == "rolling-restart").expect("rolling restart diagnosed");
@@ -111,7 +129,13 @@ fn a_slow_consumer_exceeds_max_poll_interval() {
     assert_eq!(g.rebalances[1].start_ms, tod(10, 1, 40));
     assert_eq!(gens(g)[1], (Some(1), Some(2)));
     let d = g.diagnoses.iter().find(|d| d.kind == "poll-timeout").expect("poll timeout diagnosed");
-    assert!(d.text.starts_with("consumer-demo-2 left because processing exceeded max.poll.interval.ms (60000), 3 times in 9 minutes"), "{}", d.text);
+    assert!(
+        d.text.starts_with(
+            "consumer-demo-2 left because processing exceeded max.poll.interval.ms (60000), 3 times in 9 minutes"
+        ),
+        "{}",
+        d.text
+    );
     assert!(d.text.contains("max.poll.records (200)"), "{}", d.text);
 }
 
@@ -138,10 +162,22 @@ fn consumer_protocol_reconciliation() {
     let r = fixture("consumer-protocol");
     assert_eq!(r.lines_unparsed, 0);
     let g = group(&r, "demo");
-    assert_eq!(g.generations.iter().map(|x| x.generation).collect::<Vec<_>>(), vec![1, 2, 3, 4], "group epochs as logged");
+    assert_eq!(
+        g.generations.iter().map(|x| x.generation).collect::<Vec<_>>(),
+        vec![1, 2, 3, 4],
+        "group epochs as logged"
+    );
     assert!(g.generations.iter().all(|x| x.protocol.as_deref() == Some("uniform") && x.leader.is_none()));
     assert_eq!(gens(g)[1..].to_vec(), vec![(Some(1), Some(2)), (Some(2), Some(3)), (Some(3), Some(4))]);
-    assert_eq!(causes(g), vec![vec![Cause::MemberJoined], vec![Cause::MemberJoined], vec![Cause::SessionTimeout], vec![Cause::MemberJoined, Cause::UnknownMember]]);
+    assert_eq!(
+        causes(g),
+        vec![
+            vec![Cause::MemberJoined],
+            vec![Cause::MemberJoined],
+            vec![Cause::SessionTimeout],
+            vec![Cause::MemberJoined, Cause::UnknownMember]
+        ]
+    );
     let rb = &g.rebalances[1];
     // from B's JOINING at 10:01:00 to B's STABLE with its partitions at 10:01:02.300
     assert_eq!((rb.start_ms, rb.end_ms), (at(10, 1, 0, 0), Some(at(10, 1, 2, 300))));
@@ -181,12 +217,20 @@ fn kafka_python_lines() {
     assert_eq!(g.generations.iter().map(|x| x.generation).collect::<Vec<_>>(), vec![226, 227, 229]);
     assert_eq!(
         causes(g),
-        vec![vec![Cause::MemberJoined], vec![Cause::Other], vec![Cause::SessionTimeout, Cause::UnknownMember], vec![Cause::PollTimeout]]
+        vec![
+            vec![Cause::MemberJoined],
+            vec![Cause::Other],
+            vec![Cause::SessionTimeout, Cause::UnknownMember],
+            vec![Cause::PollTimeout]
+        ]
     );
     // clicks-2 revoked at 10:05:00.010 went to a member whose lines are not here; counted
     // from the start of the rebalance that gave it back (10:11:40) to 10:11:44.020
     assert_eq!(g.rebalances[2].paused_ms, 4020);
-    assert_eq!(g.generations[0].assignment.values().next().expect("assignment"), &vec!["clicks-0", "clicks-1", "clicks-2"]);
+    assert_eq!(
+        g.generations[0].assignment.values().next().expect("assignment"),
+        &vec!["clicks-0", "clicks-1", "clicks-2"]
+    );
 }
 
 /// aiokafka with Python's default `LEVEL:logger:message` (no timestamps) and kafkajs's JSON.
@@ -200,7 +244,10 @@ fn aiokafka_and_kafkajs_lines() {
     let j = group(&r, "js");
     assert!(j.generations.is_empty(), "kafkajs does not log generation ids");
     assert_eq!(j.members.len(), 2);
-    assert_eq!(causes(j), vec![vec![Cause::MemberJoined], vec![Cause::MemberJoined], vec![Cause::UnknownMember], vec![Cause::MemberLeft]]);
+    assert_eq!(
+        causes(j),
+        vec![vec![Cause::MemberJoined], vec![Cause::MemberJoined], vec![Cause::UnknownMember], vec![Cause::MemberLeft]]
+    );
     assert_eq!(j.rebalances[1].end_ms, Some(at(10, 1, 3, 200)), "the second member's join at 10:01:03.200 ends it");
     assert_eq!(r.lines_unparsed, 0);
 }
@@ -269,8 +316,13 @@ fn truncated_and_mangled_lines_never_panic() {
 fn fifty_megabytes_in_bounded_time_and_memory() {
     // 50 MB: one real fixture, then the same unrelated line over and over, fed in 1 MB chunks,
     // with one 3 MB line without a newline in the middle (cut at 64 KiB)
-    let fixture_text = std::fs::read_to_string(format!("{}/tests/fixtures/logs/slow-consumer/worker-1.log", env!("CARGO_MANIFEST_DIR"))).expect("fixture");
-    let filler = "2024-05-01 10:20:00,000 INFO [main] com.example.App - processed batch of 500 records in 12 ms\n".repeat(10_000);
+    let fixture_text = std::fs::read_to_string(format!(
+        "{}/tests/fixtures/logs/slow-consumer/worker-1.log",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("fixture");
+    let filler = "2024-05-01 10:20:00,000 INFO [main] com.example.App - processed batch of 500 records in 12 ms\n"
+        .repeat(10_000);
     let mut x = Explainer::new();
     let f = x.begin_file("big.log");
     x.feed_bytes(f, fixture_text.as_bytes());
@@ -310,7 +362,9 @@ fn replay(dir: &str) -> (groupscope::sim::scenario::Scenario, Vec<String>, Vec<S
     let mut polls = Vec::new();
     for e in &w.trace {
         match &e.kind {
-            EventKind::StateChanged { machine: Machine::Group { group_id }, to, trigger, .. } if group_id == "demo" && to == "PreparingRebalance" && e.at >= first_fault => {
+            EventKind::StateChanged { machine: Machine::Group { group_id }, to, trigger, .. }
+                if group_id == "demo" && to == "PreparingRebalance" && e.at >= first_fault =>
+            {
                 triggers.push(trigger.clone())
             }
             EventKind::TimerFired { node, timer } if timer == "max.poll.interval.ms" => polls.push(node.to_string()),
@@ -370,11 +424,17 @@ fn broker_3x_lines() {
     assert_eq!(r.lines_unparsed, 0);
     let g = group(&r, "legacy");
     assert_eq!(g.generations.iter().map(|x| x.generation).collect::<Vec<_>>(), vec![5, 6, 7]);
-    assert!(g.generations.iter().all(|x| x.leader.as_deref() == Some("consumer-legacy-1-6f1b2c1e-3a6d-4b7e-9c55-0e1f2a3b4c5d")));
+    assert!(g
+        .generations
+        .iter()
+        .all(|x| x.leader.as_deref() == Some("consumer-legacy-1-6f1b2c1e-3a6d-4b7e-9c55-0e1f2a3b4c5d")));
     assert_eq!(gens(g), vec![(Some(4), Some(5)), (Some(5), Some(6)), (Some(6), Some(7))]);
     assert_eq!(causes(g), vec![vec![Cause::MemberLeft], vec![Cause::MemberJoined], vec![Cause::SessionTimeout]]);
     assert_eq!((g.rebalances[0].start_ms, g.rebalances[0].end_ms), (at(10, 0, 10, 0), Some(at(10, 0, 12, 510))));
     let left = g.members.iter().find(|m| m.id.starts_with("consumer-legacy-2-")).expect("the member that left");
-    assert_eq!((left.client_id.as_deref(), left.host.as_deref(), left.instance_id.as_deref()), (Some("consumer-legacy-2"), Some("10.0.0.12"), None));
+    assert_eq!(
+        (left.client_id.as_deref(), left.host.as_deref(), left.instance_id.as_deref()),
+        (Some("consumer-legacy-2"), Some("10.0.0.12"), None)
+    );
     assert_eq!(g.coordinators.iter().map(|c| c.1).collect::<Vec<_>>(), vec![1]);
 }

@@ -8,12 +8,12 @@ use groupscope::explain::{diagnose, explain_text, replay, Explainer};
 mod common;
 use common::logs::{files, fixture};
 
-
 /// A paste is one text: the files of a story pasted one after the other read the same as the
 /// files given separately (the merge is on the lines' timestamps).
 #[test]
 fn a_paste_of_several_files_reads_like_the_files() {
-    let pasted: String = files("session-timeout").iter().map(|p| std::fs::read_to_string(p).unwrap()).collect::<Vec<_>>().join("\n");
+    let pasted: String =
+        files("session-timeout").iter().map(|p| std::fs::read_to_string(p).unwrap()).collect::<Vec<_>>().join("\n");
     let (one, files) = (explain_text(&pasted), fixture("session-timeout"));
     assert_eq!(serde_json::to_value(&one.groups).unwrap(), serde_json::to_value(&files.groups).unwrap());
 }
@@ -40,7 +40,8 @@ fn members_are_named_by_their_process_and_rebalances_are_marked() {
     assert_eq!(n.name("someone-else"), "someone-else");
     let ((from, to), marks) = view::marks(g);
     assert_eq!((from, to), (g.first_ms, g.last_ms));
-    let causes: Vec<Cause> = marks.iter().filter_map(|m| if let Mark::Rebalance { cause, .. } = m { Some(*cause) } else { None }).collect();
+    let causes: Vec<Cause> =
+        marks.iter().filter_map(|m| if let Mark::Rebalance { cause, .. } = m { Some(*cause) } else { None }).collect();
     assert_eq!(causes, vec![Cause::MemberJoined, Cause::SessionTimeout]);
     for m in &marks {
         if let Mark::Rebalance { from_ms, to_ms, .. } = m {
@@ -60,7 +61,10 @@ fn ownership_over_time_follows_the_logged_assignments() {
     let o = view::ownership(g, &n).expect("assignments were logged");
     assert_eq!(o.columns.iter().map(|c| c.0).collect::<Vec<_>>(), vec![1, 2, 3, 4]);
     let row = |p: &str| o.rows.iter().find(|r| r.0 == p).unwrap_or_else(|| panic!("{p} in {:?}", o.rows)).1.clone();
-    assert_eq!(o.rows.iter().map(|r| r.0.as_str()).collect::<Vec<_>>(), vec!["orders-0", "orders-1", "orders-2", "orders-3"]);
+    assert_eq!(
+        o.rows.iter().map(|r| r.0.as_str()).collect::<Vec<_>>(),
+        vec!["orders-0", "orders-1", "orders-2", "orders-3"]
+    );
     assert_eq!(row("orders-0"), vec![Some(0); 4]);
     assert_eq!(row("orders-2"), vec![Some(0), Some(1), Some(0), Some(1)]);
     // a group whose assignments were not logged has no ownership view
@@ -94,7 +98,7 @@ fn diagnoses_name_the_configs_to_look_at() {
     }
 }
 
-/// The replay of a rolling restart side by side: as logged and under two what-ifs. Under
+/// The replay of a rolling restart side by side: as logged and under the what-ifs. Under
 /// static membership a close() sends no LeaveGroup (AbstractCoordinator.maybeLeaveGroup:
 /// only a dynamic member leaves by DEFAULT), and the restarted member rejoining with its
 /// group.instance.id within session.timeout.ms gets its old assignment back without a
@@ -105,7 +109,11 @@ fn the_what_if_of_a_rolling_restart_under_static_membership_rebalances_less() {
     let r = fixture("rolling-restart");
     let c = replay::comparison_for(&r.groups[0]).expect("a comparison");
     let names: Vec<&str> = c.variants.iter().map(|v| v.name.as_str()).collect();
-    assert_eq!(names, vec![replay::AS_LOGGED, "classic cooperative-sticky", "static members"]);
+    // A comparison holds up to four variants (compare::MAX_VARIANTS): the logs and every what-if.
+    assert_eq!(
+        names,
+        vec![replay::AS_LOGGED, "classic cooperative-sticky", "static members", "consumer protocol (uniform)"]
+    );
     let until = c.until.expect("until");
     assert!(until > c.scenario.faults.iter().map(|f| f.at).max().unwrap());
     let results = groupscope::compare::run(&c, until).expect("runs");
@@ -136,7 +144,8 @@ fn bad_input_kinds() {
     let f = x.begin_file("photo.jpg");
     x.feed_bytes(f, &[0xff, 0xd8, 0, 0, 0, 0]);
     x.end_file(f);
-    let log = std::fs::read(format!("{}/tests/fixtures/logs/rolling-restart/compose.log", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let log = std::fs::read(format!("{}/tests/fixtures/logs/rolling-restart/compose.log", env!("CARGO_MANIFEST_DIR")))
+        .unwrap();
     let f = x.begin_file("compose.log");
     for chunk in log.chunks(7) {
         x.feed_bytes(f, chunk);
@@ -153,7 +162,12 @@ fn every_cause_has_words_on_the_page() {
     use groupscope::i18n::{tr, Lang};
     for c in Cause::ALL {
         for lang in Lang::ALL {
-            assert_ne!(tr(lang, &format!("cause.{}", c.as_str())), "⟨missing text⟩", "cause {} in {lang:?}", c.as_str());
+            assert_ne!(
+                tr(lang, &format!("cause.{}", c.as_str())),
+                "⟨missing text⟩",
+                "cause {} in {lang:?}",
+                c.as_str()
+            );
         }
     }
 }

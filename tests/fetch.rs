@@ -57,14 +57,22 @@ impl Watch {
         t.world.run_until(until);
     }
 
-    fn fetch_requests(&self) -> impl Iterator<Item = (&Envelope, &Vec<groupscope::sim::message::FetchPartition>, &BTreeMap<TopicPartition, Option<u32>>)> {
+    fn fetch_requests(
+        &self,
+    ) -> impl Iterator<
+        Item = (&Envelope, &Vec<groupscope::sim::message::FetchPartition>, &BTreeMap<TopicPartition, Option<u32>>),
+    > {
         self.sent.iter().filter_map(|(e, l)| match &e.body {
             Body::Request { request: Request::Fetch { partitions, .. }, .. } => Some((e, partitions, l)),
             _ => None,
         })
     }
 
-    fn fetch_responses(&self) -> impl Iterator<Item = (&Envelope, &Vec<groupscope::sim::message::FetchedPartition>, &BTreeMap<TopicPartition, Option<u32>>)> {
+    fn fetch_responses(
+        &self,
+    ) -> impl Iterator<
+        Item = (&Envelope, &Vec<groupscope::sim::message::FetchedPartition>, &BTreeMap<TopicPartition, Option<u32>>),
+    > {
         self.sent.iter().filter_map(|(e, l)| match &e.body {
             Body::Response { response: Response::Fetch { partitions, .. }, .. } => Some((e, partitions, l)),
             _ => None,
@@ -77,7 +85,9 @@ fn records_processed(t: &TestWorld) -> Vec<(u64, NodeId, TopicPartition, i64, i6
         .trace
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::RecordsProcessed { node, partition, from, to, .. } => Some((e.at, *node, partition.clone(), *from, *to)),
+            EventKind::RecordsProcessed { node, partition, from, to, .. } => {
+                Some((e.at, *node, partition.clone(), *from, *to))
+            }
             _ => None,
         })
         .collect()
@@ -89,10 +99,19 @@ fn records_processed(t: &TestWorld) -> Vec<(u64, NodeId, TopicPartition, i64, i6
 fn assert_records_only_from_leaders(t: &TestWorld, w: &Watch) {
     let mut answers = 0;
     for (env, partitions, leaders) in w.fetch_responses() {
-        assert!(matches!(env.from, NodeId::Broker(_)) && matches!(env.to, NodeId::Client(_)), "a Fetch answer goes from a broker to a client: {env:?}");
+        assert!(
+            matches!(env.from, NodeId::Broker(_)) && matches!(env.to, NodeId::Client(_)),
+            "a Fetch answer goes from a broker to a client: {env:?}"
+        );
         for p in partitions.iter().filter(|p| p.records() > 0) {
             answers += 1;
-            assert_eq!(Some(env.from), leaders[&p.partition].map(NodeId::Broker), "{} sent records of {} without leading it", env.from, p.partition);
+            assert_eq!(
+                Some(env.from),
+                leaders[&p.partition].map(NodeId::Broker),
+                "{} sent records of {} without leading it",
+                env.from,
+                p.partition
+            );
         }
     }
     assert!(answers > 0, "records were fetched");
@@ -103,7 +122,10 @@ fn assert_records_only_from_leaders(t: &TestWorld, w: &Watch) {
     assert!(!processed.is_empty());
     for (at, node, tp, from, to) in processed {
         let got = w.received.get(&(node, tp.clone())).map(Vec::as_slice).unwrap_or(&[]);
-        assert!(got.iter().any(|(a, b)| *a <= from && to <= *b), "{node} processed {tp} [{from}, {to}) at {at} ms without fetching it: {got:?}");
+        assert!(
+            got.iter().any(|(a, b)| *a <= from && to <= *b),
+            "{node} processed {tp} [{from}, {to}) at {at} ms without fetching it: {got:?}"
+        );
     }
 }
 
@@ -123,7 +145,12 @@ fn prepare_fetch_requests_sends_one_fetch_per_leader_node_with_the_partitions_it
     for (env, _) in &w.sent {
         match &env.body {
             Body::Request { request: Request::Fetch { partitions, .. }, .. } => {
-                assert!(pending.insert((env.from, env.to)), "{} sent a second Fetch to {} while one was pending", env.from, env.to);
+                assert!(
+                    pending.insert((env.from, env.to)),
+                    "{} sent a second Fetch to {} while one was pending",
+                    env.from,
+                    env.to
+                );
                 grouped += usize::from(partitions.len() > 1);
             }
             Body::Response { response: Response::Fetch { .. }, .. } => {
@@ -135,7 +162,13 @@ fn prepare_fetch_requests_sends_one_fetch_per_leader_node_with_the_partitions_it
     }
     for (env, partitions, leaders) in w.fetch_requests() {
         for p in partitions {
-            assert_eq!(leaders[&p.partition].map(NodeId::Broker), Some(env.to), "{} fetched {} from a broker that does not lead it", env.from, p.partition);
+            assert_eq!(
+                leaders[&p.partition].map(NodeId::Broker),
+                Some(env.to),
+                "{} fetched {} from a broker that does not lead it",
+                env.from,
+                p.partition
+            );
         }
     }
     // After the first rebalance each consumer's last Fetch to a broker names
@@ -146,7 +179,11 @@ fn prepare_fetch_requests_sends_one_fetch_per_leader_node_with_the_partitions_it
             per_broker.entry(t.world.cluster.leader_of(tp).unwrap()).or_default().insert(tp.clone());
         }
         for (b, expected) in per_broker {
-            let last = w.fetch_requests().filter(|(e, _, _)| e.from == c.node() && e.to == NodeId::Broker(b)).last().expect("a fetch to each leader");
+            let last = w
+                .fetch_requests()
+                .filter(|(e, _, _)| e.from == c.node() && e.to == NodeId::Broker(b))
+                .last()
+                .expect("a fetch to each leader");
             let names: BTreeSet<TopicPartition> = last.1.iter().map(|p| p.partition.clone()).collect();
             assert_eq!(names.len(), 2);
             assert_eq!(names, expected, "c{}'s Fetch to broker-{b}", c.idx);
@@ -185,7 +222,10 @@ fn led_by(t: &TestWorld, c: u32, broker: u32) -> Vec<TopicPartition> {
 /// A broker that is not the coordinator but leads a partition of c1.
 fn a_leader_of_c1_other_than_the_coordinator(t: &TestWorld) -> (u32, TopicPartition) {
     let coordinator = t.world.cluster.coordinator_for("demo").unwrap();
-    (0..3).filter(|b| *b != coordinator).find_map(|b| led_by(t, 1, b).first().map(|tp| (b, tp.clone()))).expect("c1 fetches from a broker other than the coordinator")
+    (0..3)
+        .filter(|b| *b != coordinator)
+        .find_map(|b| led_by(t, 1, b).first().map(|tp| (b, tp.clone())))
+        .expect("c1 fetches from a broker other than the coordinator")
 }
 
 /// Controlled shutdown moves leadership first: the old leader answers
@@ -207,18 +247,30 @@ fn not_leader_or_follower_sends_the_consumer_to_the_new_leader_after_a_controlle
         w.run(&mut t, 20_000);
         let redirect = w
             .fetch_responses()
-            .find(|(e, ps, _)| e.from == NodeId::Broker(old) && e.to == NodeId::Client(1) && ps.iter().any(|p| p.partition == tp && p.error == Errors::NOT_LEADER_OR_FOLLOWER))
+            .find(|(e, ps, _)| {
+                e.from == NodeId::Broker(old)
+                    && e.to == NodeId::Client(1)
+                    && ps.iter().any(|p| p.partition == tp && p.error == Errors::NOT_LEADER_OR_FOLLOWER)
+            })
             .expect("the old leader answers NOT_LEADER_OR_FOLLOWER");
         let p = redirect.1.iter().find(|p| p.partition == tp).unwrap();
         assert_eq!(p.current_leader, Some(new), "the answer names the new leader");
         assert!(p.records() == 0);
         let redirected_at = redirect.0.deliver_at;
         assert!(
-            w.fetch_requests().any(|(e, ps, _)| e.from == NodeId::Client(1) && e.to == NodeId::Broker(new) && e.sent_at >= redirected_at && ps.iter().any(|f| f.partition == tp)),
+            w.fetch_requests().any(|(e, ps, _)| e.from == NodeId::Client(1)
+                && e.to == NodeId::Broker(new)
+                && e.sent_at >= redirected_at
+                && ps.iter().any(|f| f.partition == tp)),
             "c1 fetches {tp} from broker-{new} next"
         );
-        assert!(t.notes().iter().any(|n| n.contains(&format!("broker-{old} no longer leads")) && n.contains(&format!("fetching from broker-{new}"))));
-        let after: i64 = records_processed(&t).iter().filter(|(at, n, p, ..)| *at > shutdown_at && *n == NodeId::Client(1) && *p == tp).map(|(.., a, b)| b - a).sum();
+        assert!(t.notes().iter().any(|n| n.contains(&format!("broker-{old} no longer leads"))
+            && n.contains(&format!("fetching from broker-{new}"))));
+        let after: i64 = records_processed(&t)
+            .iter()
+            .filter(|(at, n, p, ..)| *at > shutdown_at && *n == NodeId::Client(1) && *p == tp)
+            .map(|(.., a, b)| b - a)
+            .sum();
         assert!(after > 0, "c1 keeps processing {tp} from its new leader");
         assert_records_only_from_leaders(&t, &w);
     }
@@ -240,7 +292,10 @@ fn after_a_broker_is_killed_records_come_from_the_new_leader_once_the_controller
         let killed_at = t.world.now;
         w.run(&mut t, killed_at + 8_500);
         assert_eq!(t.world.cluster.leader_of(&tp), Some(old), "still the leader before it is fenced");
-        let during: Vec<_> = records_processed(&t).into_iter().filter(|(at, n, p, ..)| *at > killed_at + 1_000 && *n == NodeId::Client(1) && *p == tp).collect();
+        let during: Vec<_> = records_processed(&t)
+            .into_iter()
+            .filter(|(at, n, p, ..)| *at > killed_at + 1_000 && *n == NodeId::Client(1) && *p == tp)
+            .collect();
         assert!(during.is_empty(), "nothing of {tp} is processed while its leader is dead: {during:?}");
         let refused = t.world.trace.iter().filter(|e| e.at > killed_at && matches!(&e.kind, EventKind::MessageDropped { from, to, label, .. } if *from == NodeId::Client(1) && *to == NodeId::Broker(old) && label.starts_with("Fetch"))).count();
         assert!(refused >= 2, "c1 retries its Fetch to the dead leader after each reconnect backoff ({refused})");
@@ -248,8 +303,15 @@ fn after_a_broker_is_killed_records_come_from_the_new_leader_once_the_controller
         let new = t.world.cluster.leader_of(&tp).expect("a new leader after fencing");
         assert_ne!(new, old);
         let fenced_at = killed_at + 9_000;
-        assert!(w.fetch_requests().any(|(e, ps, _)| e.from == NodeId::Client(1) && e.to == NodeId::Broker(new) && e.sent_at >= fenced_at && ps.iter().any(|f| f.partition == tp)));
-        let after: i64 = records_processed(&t).iter().filter(|(at, n, p, ..)| *at > fenced_at && *n == NodeId::Client(1) && *p == tp).map(|(.., a, b)| b - a).sum();
+        assert!(w.fetch_requests().any(|(e, ps, _)| e.from == NodeId::Client(1)
+            && e.to == NodeId::Broker(new)
+            && e.sent_at >= fenced_at
+            && ps.iter().any(|f| f.partition == tp)));
+        let after: i64 = records_processed(&t)
+            .iter()
+            .filter(|(at, n, p, ..)| *at > fenced_at && *n == NodeId::Client(1) && *p == tp)
+            .map(|(.., a, b)| b - a)
+            .sum();
         assert!(after > 0, "c1 processes {tp} again, from broker-{new}");
         assert_records_only_from_leaders(&t, &w);
     }
@@ -269,7 +331,11 @@ fn delayed_fetch_holds_a_fetch_without_new_records_for_fetch_max_wait_ms() {
     assert!(answers.len() > 10);
     for (resp, partitions, _) in answers {
         assert!(partitions.iter().all(|p| p.records() == 0 && p.error == Errors::NONE));
-        let req = w.fetch_requests().filter(|(e, _, _)| e.from == resp.to && e.to == resp.from && e.deliver_at <= resp.sent_at).last().unwrap();
+        let req = w
+            .fetch_requests()
+            .filter(|(e, _, _)| e.from == resp.to && e.to == resp.from && e.deliver_at <= resp.sent_at)
+            .last()
+            .unwrap();
         assert_eq!(resp.sent_at - req.0.deliver_at, 700, "held for fetch.max.wait.ms");
     }
 }

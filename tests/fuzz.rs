@@ -128,19 +128,60 @@ fn get_mut<'a>(v: &'a mut Value, path: &[Seg]) -> Option<&'a mut Value> {
 /// The names an error about `path` should mention: its last key (and the
 /// key above an index).
 fn names_of(path: &[Seg]) -> Vec<String> {
-    path.iter().rev().find_map(|s| if let Seg::Key(k) = s { Some(vec![k.clone()]) } else { None }).unwrap_or_else(|| vec!["the top level".into()])
+    path.iter()
+        .rev()
+        .find_map(|s| if let Seg::Key(k) = s { Some(vec![k.clone()]) } else { None })
+        .unwrap_or_else(|| vec!["the top level".into()])
 }
 
 const NUMBERS: [&str; 22] = [
-    "0", "1", "2", "-1", "255", "256", "65535", "65536", "2147483647", "2147483648", "4294967295", "4294967296", "9007199254740993",
-    "18446744073709551615", "18446744073709551616", "-9223372036854775808", "1e308", "0.5", "-0", "100000000", "3", "7",
+    "0",
+    "1",
+    "2",
+    "-1",
+    "255",
+    "256",
+    "65535",
+    "65536",
+    "2147483647",
+    "2147483648",
+    "4294967295",
+    "4294967296",
+    "9007199254740993",
+    "18446744073709551615",
+    "18446744073709551616",
+    "-9223372036854775808",
+    "1e308",
+    "0.5",
+    "-0",
+    "100000000",
+    "3",
+    "7",
 ];
 
 fn strings(rng: &mut ChaCha8Rng) -> Value {
     let long = "x".repeat(rng.gen_range(250..3000));
     let pick = [
-        "", " ", "c99", "c0", "broker-99", "broker-", "__consumer_offsets", "<img src=x onerror=alert(1)>", "消费者组", "a b", "orders",
-        "HashMap(18446744073709551615)", "HashMap(1073741824)", "\u{0}", "range", "uniform", "consumer", "demo", "c1", "broker-0",
+        "",
+        " ",
+        "c99",
+        "c0",
+        "broker-99",
+        "broker-",
+        "__consumer_offsets",
+        "<img src=x onerror=alert(1)>",
+        "消费者组",
+        "a b",
+        "orders",
+        "HashMap(18446744073709551615)",
+        "HashMap(1073741824)",
+        "\u{0}",
+        "range",
+        "uniform",
+        "consumer",
+        "demo",
+        "c1",
+        "broker-0",
     ];
     if rng.gen_bool(0.15) {
         Value::String(long)
@@ -179,7 +220,9 @@ fn mutate(v: &mut Value, rng: &mut ChaCha8Rng) -> Vec<String> {
             return vec![k];
         }
         Value::Object(m) if op < 45 => {
-            let k = ["topic", "consumer", "zzz", "groupID", "session.timeout", "max.poll.interval"][rng.gen_range(0..6)].to_string();
+            let k = ["topic", "consumer", "zzz", "groupID", "session.timeout", "max.poll.interval"]
+                [rng.gen_range(0..6)]
+            .to_string();
             m.insert(k.clone(), number(rng, None));
             return vec![k];
         }
@@ -265,7 +308,11 @@ fn one_case(stats: &mut Stats, input: &str, names: &[String], f: impl FnOnce() -
     let shown = || input.chars().take(300).collect::<String>();
     match catch_unwind(AssertUnwindSafe(f)) {
         Err(p) => {
-            let msg = p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
             stats.panics.push(format!("{msg}\n  input: {}", shown()));
         }
         Ok(Outcome::Accepted(Err(hang))) => stats.hangs.push(format!("{hang}\n  input: {}", shown())),
@@ -276,7 +323,8 @@ fn one_case(stats: &mut Stats, input: &str, names: &[String], f: impl FnOnce() -
             stats.named += usize::from(mutated);
             stats.by_path += usize::from(mutated || names_a_path(&e));
             if !mutated && stats.unnamed.len() < 12 {
-                let syntax = if e.contains("not valid JSON") { format!("\n      input: {}", shown()) } else { String::new() };
+                let syntax =
+                    if e.contains("not valid JSON") { format!("\n      input: {}", shown()) } else { String::new() };
                 stats.unnamed.push(format!("{} ← {names:?}{syntax}", e.chars().take(200).collect::<String>()));
             }
         }
@@ -295,7 +343,8 @@ fn one_case(stats: &mut Stats, input: &str, names: &[String], f: impl FnOnce() -
 fn names_a_path(e: &str) -> bool {
     e.split(": ").take(4).any(|head| {
         let token = head.rsplit([' ', '(']).next().unwrap_or("");
-        let plain = token.len() >= 2 && token.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '[' | ']' | '_' | '-'));
+        let plain = token.len() >= 2
+            && token.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '[' | ']' | '_' | '-'));
         plain && token != "JSON" && token.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '[')
     })
 }
@@ -307,10 +356,11 @@ fn file(path: &str) -> String {
 }
 
 fn scenario_seeds() -> Vec<Value> {
-    let mut seeds: Vec<Value> = ["crash", "connect", "consumer-protocol-crash", "coordinator-failover", "unsafe-assignor"]
-        .iter()
-        .map(|n| serde_json::from_str(&file(&format!("scenarios/{n}.json"))).unwrap())
-        .collect();
+    let mut seeds: Vec<Value> =
+        ["crash", "connect", "consumer-protocol-crash", "coordinator-failover", "unsafe-assignor"]
+            .iter()
+            .map(|n| serde_json::from_str(&file(&format!("scenarios/{n}.json"))).unwrap())
+            .collect();
     seeds.push(serde_json::to_value(Scenario::demo()).unwrap());
     seeds
 }
@@ -335,7 +385,10 @@ fn fuzz_scenarios(rng: &mut ChaCha8Rng, n: usize) -> Stats {
 }
 
 fn fuzz_comparisons(rng: &mut ChaCha8Rng, n: usize) -> Stats {
-    let seeds: Vec<Value> = ["compare-crash", "compare-protocols"].iter().map(|n| serde_json::from_str(&file(&format!("scenarios/{n}.json"))).unwrap()).collect();
+    let seeds: Vec<Value> = ["compare-crash", "compare-protocols"]
+        .iter()
+        .map(|n| serde_json::from_str(&file(&format!("scenarios/{n}.json"))).unwrap())
+        .collect();
     let mut stats = Stats::default();
     for _ in 0..n {
         let (v, names) = mutated(&seeds[rng.gen_range(0..seeds.len())], rng);
@@ -404,8 +457,22 @@ fn fault_lines() -> Vec<[String; 4]> {
 
 /// The words a fault-menu error starts with when it names a field.
 const FAULT_FIELDS: [&str; 16] = [
-    "consumer", "broker", "a", "b", "from", "to", "value", "group", "topic", "count", "partition count", "duration ms", "ms per record",
-    "latency ms", "percent", "task",
+    "consumer",
+    "broker",
+    "a",
+    "b",
+    "from",
+    "to",
+    "value",
+    "group",
+    "topic",
+    "count",
+    "partition count",
+    "duration ms",
+    "ms per record",
+    "latency ms",
+    "percent",
+    "task",
 ];
 
 fn fuzz_fault_lines(rng: &mut ChaCha8Rng, n: usize) -> Stats {
@@ -428,7 +495,9 @@ fn fuzz_fault_lines(rng: &mut ChaCha8Rng, n: usize) -> Stats {
         let names: Vec<String> = FAULT_FIELDS.iter().map(|f| format!("{f}: ")).collect();
         let world = &base;
         one_case(&mut stats, &text, &names, || {
-            let fault = match Fault::from_form(&line[0], &line[1], &line[2], &line[3]).and_then(|f| world.check_fault(&f).map(|()| f)) {
+            let fault = match Fault::from_form(&line[0], &line[1], &line[2], &line[3])
+                .and_then(|f| world.check_fault(&f).map(|()| f))
+            {
                 Ok(f) => f,
                 Err(e) => return Outcome::Rejected(e),
             };
@@ -471,7 +540,8 @@ fn fuzz_lessons(rng: &mut ChaCha8Rng, n: usize) -> Stats {
     let dir = format!("{}/lessons", env!("CARGO_MANIFEST_DIR"));
     let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
-    let seeds: Vec<Value> = files.iter().map(|p| serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()).collect();
+    let seeds: Vec<Value> =
+        files.iter().map(|p| serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()).collect();
     let mut stats = Stats::default();
     for _ in 0..n {
         let (v, names) = mutated(&seeds[rng.gen_range(0..seeds.len())], rng);
@@ -512,8 +582,16 @@ fn every_input_format_survives_seeded_mutation() {
             println!("    unnamed: {u}");
         }
         let named = stats.by_path as f64 / stats.rejected.max(1) as f64;
-        if !stats.panics.is_empty() || !stats.hangs.is_empty() || !stats.over_budget.is_empty() || (stats.rejected >= 20 && named < 0.95) {
-            failures.push(format!("{}\n{:#?}", stats.report(format), (&stats.panics, &stats.hangs, &stats.over_budget, &stats.unnamed)));
+        if !stats.panics.is_empty()
+            || !stats.hangs.is_empty()
+            || !stats.over_budget.is_empty()
+            || (stats.rejected >= 20 && named < 0.95)
+        {
+            failures.push(format!(
+                "{}\n{:#?}",
+                stats.report(format),
+                (&stats.panics, &stats.hangs, &stats.over_budget, &stats.unnamed)
+            ));
         }
     }
     let _ = std::panic::take_hook();

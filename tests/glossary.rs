@@ -14,13 +14,20 @@ struct Term {
 }
 
 fn glossary() -> Vec<Term> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/glossary.md")).expect("docs/glossary.md");
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/glossary.md")).expect("docs/glossary.md");
     let rows: Vec<Term> = text
         .lines()
         .filter(|l| l.starts_with('|') && !l.starts_with("|---") && !l.starts_with("| English"))
         .map(|l| {
             let cells: Vec<&str> = l.trim_matches('|').split('|').map(str::trim).collect();
-            Term { english: cells[0].to_string(), never: cells.get(2).map(|c| c.split('/').map(|w| w.trim().to_string()).filter(|w| !w.is_empty()).collect()).unwrap_or_default() }
+            Term {
+                english: cells[0].to_string(),
+                never: cells
+                    .get(2)
+                    .map(|c| c.split('/').map(|w| w.trim().to_string()).filter(|w| !w.is_empty()).collect())
+                    .unwrap_or_default(),
+            }
         })
         .collect();
     assert!(rows.len() >= 20, "the glossary table was not read ({} rows)", rows.len());
@@ -35,7 +42,8 @@ fn plain_words(zh: &str) -> Vec<String> {
     let mut cur = String::new();
     let flush = |cur: &mut String, words: &mut Vec<String>| {
         let w = std::mem::take(cur);
-        let identifier = w.chars().any(|c| ".=_-()<>/{}%\"`".contains(c) || c.is_ascii_digit() || c.is_ascii_uppercase());
+        let identifier =
+            w.chars().any(|c| ".=_-()<>/{}%\"`".contains(c) || c.is_ascii_digit() || c.is_ascii_uppercase());
         if !w.is_empty() && !identifier {
             words.push(w);
         }
@@ -52,7 +60,8 @@ fn plain_words(zh: &str) -> Vec<String> {
 }
 
 fn chinese_texts() -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = TABLE.iter().chain(PAGE.iter()).map(|(k, _, zh)| (k.to_string(), zh.to_string())).collect();
+    let mut out: Vec<(String, String)> =
+        TABLE.iter().chain(PAGE.iter()).map(|(k, _, zh)| (k.to_string(), zh.to_string())).collect();
     for (en, zh) in TEMPLATES.iter().chain(FRAGMENTS).chain(TRIGGERS).chain(DESCRIPTIONS) {
         out.push((en.to_string(), zh.to_string()));
     }
@@ -67,13 +76,18 @@ fn the_chinese_page_uses_the_glossary_and_leaves_no_glossary_term_in_english() {
     for (key, zh) in chinese_texts() {
         for t in &terms {
             for never in &t.never {
-                assert!(!zh.contains(never.as_str()), "{key}: '{zh}' says '{never}'; the glossary says to use its term for '{}'", t.english);
+                assert!(
+                    !zh.contains(never.as_str()),
+                    "{key}: '{zh}' says '{never}'; the glossary says to use its term for '{}'",
+                    t.english
+                );
             }
         }
         let words = plain_words(&zh);
         for t in terms.iter().filter(|t| !kept.iter().any(|k| t.english.starts_with(k))) {
             let english: Vec<&str> = t.english.split_whitespace().collect();
-            let found = words.windows(english.len()).any(|w| w.iter().zip(&english).all(|(a, b)| a.eq_ignore_ascii_case(b)));
+            let found =
+                words.windows(english.len()).any(|w| w.iter().zip(&english).all(|(a, b)| a.eq_ignore_ascii_case(b)));
             assert!(!found, "{key}: '{zh}' leaves '{}' in English", t.english);
         }
     }

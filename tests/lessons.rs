@@ -57,10 +57,20 @@ fn the_course_lists_exactly_the_files_of_the_lessons_folder_which_the_page_fetch
 #[test]
 fn lesson_2_asks_in_chinese_whether_the_protocol_is_peer_to_peer_and_the_coordinator_on_the_client() {
     let l = groupscope::lesson::find("joining").expect("lesson 2");
-    let q = l.steps.iter().find_map(|s| s.question.as_ref().filter(|q| q.prompt.zh.contains("协调者在客户端吗？"))).expect("the origin question is a prediction");
+    let q = l
+        .steps
+        .iter()
+        .find_map(|s| s.question.as_ref().filter(|q| q.prompt.zh.contains("协调者在客户端吗？")))
+        .expect("the origin question is a prediction");
     assert!(q.prompt.zh.contains("端对端"), "{}", q.prompt.zh);
-    assert!(q.explanation.zh.contains("协调者在客户端吗？不在。") && q.explanation.zh.contains("组协调者（Group Coordinator）运行在 broker 上"));
-    assert!(!l.steps.iter().any(|s| s.narration.zh.contains("不在。")), "the narration shown with the question does not answer it");
+    assert!(
+        q.explanation.zh.contains("协调者在客户端吗？不在。")
+            && q.explanation.zh.contains("组协调者（Group Coordinator）运行在 broker 上")
+    );
+    assert!(
+        !l.steps.iter().any(|s| s.narration.zh.contains("不在。")),
+        "the narration shown with the question does not answer it"
+    );
 }
 
 #[test]
@@ -69,7 +79,11 @@ fn wrong_and_revealed_answers_play_the_same_simulation_and_say_so() {
         let right = run(lesson, Answers::Correct).unwrap();
         let wrong = run(lesson, Answers::Wrong).unwrap();
         let shown = run(lesson, Answers::Reveal).unwrap();
-        assert_eq!(right.trace_hash, wrong.trace_hash, "lesson {}: answers must not change the simulation", lesson.number);
+        assert_eq!(
+            right.trace_hash, wrong.trace_hash,
+            "lesson {}: answers must not change the simulation",
+            lesson.number
+        );
         assert_eq!(right.trace_hash, shown.trace_hash);
         for ((r, w), s) in right.steps.iter().zip(&wrong.steps).zip(&shown.steps) {
             let asked = lesson.steps.iter().find(|st| st.id == r.id).unwrap().question.is_some();
@@ -123,7 +137,11 @@ fn a_deep_link_opens_the_lesson_at_its_step_with_earlier_steps_played() {
     let (s, player) = LessonSession::open_at(lesson.clone(), index).unwrap();
     assert_eq!(s.step, 2);
     assert!(!player.world.consumers[&2].alive, "step 2's crash was applied on the way");
-    assert_eq!(s.feedback[1].as_ref().map(|f| f.chosen.is_none()), Some(true), "skipped questions are revealed, not answered");
+    assert_eq!(
+        s.feedback[1].as_ref().map(|f| f.chosen.is_none()),
+        Some(true),
+        "skipped questions are revealed, not answered"
+    );
 }
 
 #[test]
@@ -146,11 +164,20 @@ fn seeking_back_returns_the_lesson_to_the_step_of_that_time_and_replays_identica
         s.play_step_through(&mut player, None).unwrap();
         s.next(&mut player);
     }
-    assert_eq!(groupscope::sim::trace::trace_hash(&player.world.trace), end_hash, "the same run, no duplicated actions");
+    assert_eq!(
+        groupscope::sim::trace::trace_hash(&player.world.trace),
+        end_hash,
+        "the same run, no duplicated actions"
+    );
 }
 
 fn demo_lesson() -> String {
-    groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| *f == "04-consumer-crashes.json").expect("lesson 4").1.to_string()
+    groupscope::lesson::registry::SOURCES
+        .iter()
+        .find(|(f, _)| *f == "04-consumer-crashes.json")
+        .expect("lesson 4")
+        .1
+        .to_string()
 }
 
 fn load_error(json: &str) -> String {
@@ -166,17 +193,21 @@ fn a_lesson_without_chinese_text_is_rejected_naming_the_field() {
     assert!(load_error(&v.to_string()).contains("missing field `zh`"));
     v = serde_json::from_str(&demo_lesson()).unwrap();
     v["steps"][1]["question"]["explanation"]["zh"] = "The coordinator waits session.timeout.ms".into();
-    assert!(load_error(&v.to_string()).contains("step 2 (crash).question.explanation.zh: the Chinese text is English words"));
+    assert!(load_error(&v.to_string())
+        .contains("step 2 (crash).question.explanation.zh: the Chinese text is English words"));
 }
 
 #[test]
 fn an_answer_out_of_range_is_rejected() {
     let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
     v["steps"][1]["question"]["answer"] = 7.into();
-    assert!(load_error(&v.to_string()).contains("step 2 (crash).question.answer: 7 is out of range (there are 4 choices"));
+    assert!(
+        load_error(&v.to_string()).contains("step 2 (crash).question.answer: 7 is out of range (there are 4 choices")
+    );
     v = serde_json::from_str(&demo_lesson()).unwrap();
     v["steps"][3]["question"]["answer"] = "c9".into();
-    assert!(load_error(&v.to_string()).contains(r#"step 4 (who-gets-them).question.answer: Target("c9") is not one of the targets"#));
+    assert!(load_error(&v.to_string())
+        .contains(r#"step 4 (who-gets-them).question.answer: Target("c9") is not one of the targets"#));
 }
 
 #[test]
@@ -222,7 +253,8 @@ fn a_question_asked_after_its_outcome_or_an_event_that_never_comes_fails_the_run
     assert_eq!(e, "lesson 4 (consumer-crashes), step 2 (crash): the question comes after its outcome (the coordinator context of group demo becomes LOADING already happened)");
     // Predict first, then act: the same step is fine.
     v["steps"][1]["actionsAfterAnswer"] = true.into();
-    v["steps"][1]["expect"] = serde_json::json!([{ "type": "knownCoordinator", "consumer": "c1", "broker": "broker-1" }]);
+    v["steps"][1]["expect"] =
+        serde_json::json!([{ "type": "knownCoordinator", "consumer": "c1", "broker": "broker-1" }]);
     v["steps"].as_array_mut().unwrap().truncate(2);
     v["steps"][0]["question"] = v["steps"][1]["question"].clone();
     // A lesson needs a task: crash c1 (the wrong option crashes c3 and leaves c1 alive).
@@ -250,14 +282,18 @@ fn an_expectation_that_does_not_hold_is_reported_with_what_the_world_holds() {
     v["steps"][3]["expect"] = serde_json::json!([{ "type": "owner", "partition": "orders-3", "consumer": "c1" },
                                                  { "type": "generation", "group": "demo", "generation": 5 }]);
     let report = run(&load(&v.to_string()).unwrap(), Answers::Correct).unwrap();
-    assert_eq!(report.failures, vec![
-        r#"lesson 4 step 4 (who-gets-them): expected orders-3 owned by c1, but it is ["c3"]"#.to_string(),
-        "lesson 4 step 4 (who-gets-them): expected group demo at generation 5, but it is 2".to_string(),
-    ]);
+    assert_eq!(
+        report.failures,
+        vec![
+            r#"lesson 4 step 4 (who-gets-them): expected orders-3 owned by c1, but it is ["c3"]"#.to_string(),
+            "lesson 4 step 4 (who-gets-them): expected group demo at generation 5, but it is 2".to_string(),
+        ]
+    );
 }
 
 fn connect_lesson() -> serde_json::Value {
-    let (_, json) = groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| *f == "12-kafka-connect.json").expect("lesson 12");
+    let (_, json) =
+        groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| *f == "12-kafka-connect.json").expect("lesson 12");
     serde_json::from_str(json).unwrap()
 }
 
@@ -267,14 +303,19 @@ fn lesson_11_holds_the_lost_tasks_for_the_delay_and_a_rebalance_does_not_restart
     let lesson = groupscope::lesson::find("kafka-connect").expect("lesson 11");
     let report = run(lesson, Answers::Correct).unwrap();
     let at = |id: &str| report.steps.iter().find(|s| s.id == id).unwrap().reached_at;
-    assert_eq!(at("delay-expires") - at("lost-tasks-held"), 20_000, "scheduled.rebalance.max.delay.ms after the assignment arrived");
+    assert_eq!(
+        at("delay-expires") - at("lost-tasks-held"),
+        20_000,
+        "scheduled.rebalance.max.delay.ms after the assignment arrived"
+    );
     assert!(at("rebalance-does-not-restart") > at("task-fails"));
 }
 
 #[test]
 fn connect_names_in_a_lesson_are_checked_against_its_workers_connectors_and_tasks() {
     let mut v = connect_lesson();
-    v["steps"][0]["until"] = serde_json::json!({ "type": "taskState", "group": "connect-cluster", "task": "sink-6", "state": "RUNNING" });
+    v["steps"][0]["until"] =
+        serde_json::json!({ "type": "taskState", "group": "connect-cluster", "task": "sink-6", "state": "RUNNING" });
     v["steps"][0]["highlights"] = serde_json::json!(["c4", "sink-0", "sink"]);
     v["steps"][1]["until"] = serde_json::json!({ "type": "taskState", "group": "connect-cluster", "task": "source-0", "state": "RUNNING", "worker": "c2" });
     v["steps"][1]["expect"] = serde_json::json!([
@@ -287,7 +328,8 @@ fn connect_names_in_a_lesson_are_checked_against_its_workers_connectors_and_task
     v["steps"][5]["actions"] = serde_json::json!([{ "type": "failTask", "group": "connect-cluster", "connector": "sink", "task": 8 },
                                                   { "type": "crashConsumer", "consumer": 5 },
                                                   { "type": "addWorker", "group": "nowhere" }]);
-    v["steps"][6]["until"] = serde_json::json!({ "type": "scheduledRebalance", "group": "connect-cluster", "worker": "broker-1" });
+    v["steps"][6]["until"] =
+        serde_json::json!({ "type": "scheduledRebalance", "group": "connect-cluster", "worker": "broker-1" });
     let e = load_error(&v.to_string());
     for needle in [
         "step 1 (workers-join).until: task sink-6: connector sink of connect-cluster has tasks sink-0..sink-5",
@@ -304,14 +346,18 @@ fn connect_names_in_a_lesson_are_checked_against_its_workers_connectors_and_task
     ] {
         assert!(e.contains(needle), "missing '{needle}' in:\n{e}");
     }
-    assert!(!e.contains("expect[4]") && !e.contains("'sink-0'") && !e.contains("'sink' is not a node"), "connectors and tasks are valid highlights and expectations:\n{e}");
+    assert!(
+        !e.contains("expect[4]") && !e.contains("'sink-0'") && !e.contains("'sink' is not a node"),
+        "connectors and tasks are valid highlights and expectations:\n{e}"
+    );
 }
 
 #[test]
 fn workers_are_numbered_after_consumers_and_a_worker_is_not_a_consumer() {
     let mut v = connect_lesson();
     v["scenario"]["topics"] = serde_json::json!([{ "name": "orders", "partitions": 2 }]);
-    v["scenario"]["groups"] = serde_json::json!([{ "groupId": "demo", "consumers": 2, "config": { "topics": ["orders"] } }]);
+    v["scenario"]["groups"] =
+        serde_json::json!([{ "groupId": "demo", "consumers": 2, "config": { "topics": ["orders"] } }]);
     // Workers are now c3..c5: c1 is a consumer, c6 does not exist; a worker cannot be a consumer.
     v["steps"][0]["until"] = serde_json::json!({ "type": "taskState", "group": "connect-cluster", "task": "sink-5", "state": "RUNNING", "worker": "c1" });
     v["steps"][1]["until"] = serde_json::json!({ "type": "pollTimeout", "consumer": "c4" });
@@ -324,7 +370,10 @@ fn workers_are_numbered_after_consumers_and_a_worker_is_not_a_consumer() {
     ] {
         assert!(e.contains(needle), "missing '{needle}' in:\n{e}");
     }
-    assert!(!e.contains("step 2 (worker-crashes).expect[1]"), "a worker may lead a group (the check is on the world):\n{e}");
+    assert!(
+        !e.contains("step 2 (worker-crashes).expect[1]"),
+        "a worker may lead a group (the check is on the world):\n{e}"
+    );
 }
 
 #[test]
@@ -339,13 +388,18 @@ fn a_connect_expectation_that_does_not_hold_says_where_the_task_is() {
     ]);
     let report = run(&load(&v.to_string()).unwrap(), Answers::Correct).unwrap();
     let at = "lesson 12 step 3 (lost-tasks-held): ";
-    assert_eq!(report.failures, vec![
-        format!("{at}expected task sink-1 of connect-cluster on c1, but it is unassigned"),
-        format!("{at}expected task sink-0 of connect-cluster unassigned (on no live worker), but it is RUNNING on c1"),
-        format!("{at}expected task sink-2 of connect-cluster FAILED on c3, but it is RUNNING on c3"),
-        format!("{at}expected c1 at generation 7, but it is 2"),
-        format!("{at}expected c1's scheduled rebalance at none ms, but it is 39200"),
-    ]);
+    assert_eq!(
+        report.failures,
+        vec![
+            format!("{at}expected task sink-1 of connect-cluster on c1, but it is unassigned"),
+            format!(
+                "{at}expected task sink-0 of connect-cluster unassigned (on no live worker), but it is RUNNING on c1"
+            ),
+            format!("{at}expected task sink-2 of connect-cluster FAILED on c3, but it is RUNNING on c3"),
+            format!("{at}expected c1 at generation 7, but it is 2"),
+            format!("{at}expected c1's scheduled rebalance at none ms, but it is 39200"),
+        ]
+    );
 }
 
 #[test]
@@ -364,10 +418,14 @@ fn the_readme_example_lesson_is_valid_and_runs_to_its_end() {
 /// `LESSON_FILE=lessons/04-consumer-crashes.json` reads a draft from disk instead.
 #[test]
 fn show_a_lesson() {
-    let from_disk = std::env::var("LESSON_FILE").ok().map(|f| load(&std::fs::read_to_string(&f).expect("LESSON_FILE")).unwrap_or_else(|e| panic!("{e}")));
+    let from_disk = std::env::var("LESSON_FILE")
+        .ok()
+        .map(|f| load(&std::fs::read_to_string(&f).expect("LESSON_FILE")).unwrap_or_else(|e| panic!("{e}")));
     let lesson = match (from_disk, std::env::var("LESSON")) {
         (Some(l), _) => Box::leak(Box::new(l)),
-        (None, Ok(key)) => course().iter().find(|l| l.id == key || l.number.to_string() == key).expect("no such lesson"),
+        (None, Ok(key)) => {
+            course().iter().find(|l| l.id == key || l.number.to_string() == key).expect("no such lesson")
+        }
         (None, Err(_)) => return,
     };
     let (mut s, mut player) = groupscope::lesson::LessonSession::start(lesson.clone()).unwrap();
@@ -387,7 +445,13 @@ fn show_a_lesson() {
         }
         shown = player.world.trace.len();
         match r {
-            Ok(r) => println!("===== step {} ({}) reached at {} ms; failures {:?}", r.step + 1, s.current().id, r.at, r.failures),
+            Ok(r) => println!(
+                "===== step {} ({}) reached at {} ms; failures {:?}",
+                r.step + 1,
+                s.current().id,
+                r.at,
+                r.failures
+            ),
             Err(e) => {
                 println!("===== {e}");
                 break;
@@ -398,12 +462,16 @@ fn show_a_lesson() {
 }
 
 fn kip848_part2() -> serde_json::Value {
-    let (_, json) = groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| *f == "11-kip-848-reconciliation.json").expect("lesson 11");
+    let (_, json) = groupscope::lesson::registry::SOURCES
+        .iter()
+        .find(|(f, _)| *f == "11-kip-848-reconciliation.json")
+        .expect("lesson 11");
     serde_json::from_str(json).unwrap()
 }
 
 fn kip848_lesson() -> serde_json::Value {
-    let (_, json) = groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| *f == "10-kip-848.json").expect("lesson 10");
+    let (_, json) =
+        groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| *f == "10-kip-848.json").expect("lesson 10");
     serde_json::from_str(json).unwrap()
 }
 
@@ -432,7 +500,11 @@ fn lesson_10_fences_the_crashed_member_one_session_timeout_after_its_last_heartb
         .iter()
         .filter(|e| e.at < fenced_at)
         .filter_map(|e| match &e.kind {
-            EventKind::MessageDelivered { from: NodeId::Client(2), to: NodeId::Broker(_), label, .. } if label.starts_with("ConsumerGroupHeartbeat") => Some(e.at),
+            EventKind::MessageDelivered { from: NodeId::Client(2), to: NodeId::Broker(_), label, .. }
+                if label.starts_with("ConsumerGroupHeartbeat") =>
+            {
+                Some(e.at)
+            }
             _ => None,
         })
         .max()
@@ -445,7 +517,8 @@ fn lesson_10_fences_the_crashed_member_one_session_timeout_after_its_last_heartb
 #[test]
 fn kip_848_names_are_checked_against_the_protocol_of_the_group_and_consumer() {
     let mut v = kip848_lesson();
-    v["steps"][0]["until"] = serde_json::json!({ "type": "groupState", "group": "demo", "state": "PreparingRebalance" });
+    v["steps"][0]["until"] =
+        serde_json::json!({ "type": "groupState", "group": "demo", "state": "PreparingRebalance" });
     v["steps"][1]["expect"] = serde_json::json!([
         { "type": "generation", "group": "demo", "generation": 1 },
         { "type": "leader", "group": "demo", "consumer": "c1" },
@@ -466,7 +539,10 @@ fn kip_848_names_are_checked_against_the_protocol_of_the_group_and_consumer() {
     ] {
         assert!(e.contains(needle), "missing '{needle}' in:\n{e}");
     }
-    assert!(!e.contains("expect[4]") && !e.contains("step 3"), "Reconciling and ACKNOWLEDGING are names of this protocol:\n{e}");
+    assert!(
+        !e.contains("expect[4]") && !e.contains("step 3"),
+        "Reconciling and ACKNOWLEDGING are names of this protocol:\n{e}"
+    );
 
     // The other way round: KIP-848 pieces on a classic group and consumer.
     let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
@@ -496,7 +572,10 @@ fn a_consumer_added_to_a_kip_848_group_is_a_consumer_protocol_consumer() {
     let mut v = kip848_part2();
     // A classic group next to the consumer group: c3 (classic) starts with the scenario,
     // the consumer added to demo by step 5 is c4.
-    v["scenario"]["groups"].as_array_mut().unwrap().push(serde_json::json!({ "groupId": "classic", "consumers": 1, "config": { "topics": ["orders"] } }));
+    v["scenario"]["groups"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({ "groupId": "classic", "consumers": 1, "config": { "topics": ["orders"] } }));
     v["steps"][3]["expect"] = serde_json::json!([
         { "type": "memberEpoch", "consumer": "c4", "epoch": 3 },
         { "type": "memberEpoch", "consumer": "c3", "epoch": 3 }
@@ -523,18 +602,21 @@ fn a_kip_848_expectation_that_does_not_hold_says_what_the_coordinator_holds() {
     ]);
     let report = run(&load(&v.to_string()).unwrap(), Answers::Correct).unwrap();
     let at = "lesson 11 step 3 (third-member-joins): ";
-    assert_eq!(report.failures, vec![
-        format!("{at}expected group demo at group epoch 2, but it is 4"),
-        format!("{at}expected group demo's target assignment at epoch 5, but it is 4"),
-        format!("{at}expected c3's member at epoch none on the coordinator, but it is 4"),
-        format!("{at}expected c1 to hold member epoch 4, but it is 3"),
-        format!(r#"{at}expected c3's target assignment to be ["orders-0"], but it is ["orders-2", "orders-5"]"#),
-        format!("{at}expected c3's member to be STABLE on the coordinator, but it is UNRELEASED_PARTITIONS"),
-        format!(r#"{at}expected c1 to own ["orders-0"], but it is ["orders-0", "orders-1", "orders-2"]"#),
-        format!(r#"{at}expected orders-5 owned by c3, but it is ["c2"]"#),
-        format!("{at}expected group demo to be Stable, but it is Reconciling"),
-        format!("{at}expected c3 to be RECONCILING, but it is JOINING"),
-    ]);
+    assert_eq!(
+        report.failures,
+        vec![
+            format!("{at}expected group demo at group epoch 2, but it is 4"),
+            format!("{at}expected group demo's target assignment at epoch 5, but it is 4"),
+            format!("{at}expected c3's member at epoch none on the coordinator, but it is 4"),
+            format!("{at}expected c1 to hold member epoch 4, but it is 3"),
+            format!(r#"{at}expected c3's target assignment to be ["orders-0"], but it is ["orders-2", "orders-5"]"#),
+            format!("{at}expected c3's member to be STABLE on the coordinator, but it is UNRELEASED_PARTITIONS"),
+            format!(r#"{at}expected c1 to own ["orders-0"], but it is ["orders-0", "orders-1", "orders-2"]"#),
+            format!(r#"{at}expected orders-5 owned by c3, but it is ["c2"]"#),
+            format!("{at}expected group demo to be Stable, but it is Reconciling"),
+            format!("{at}expected c3 to be RECONCILING, but it is JOINING"),
+        ]
+    );
 }
 
 /// Lesson authors: `COURSE_FROM_DISK=1 cargo test --test lessons the_course_on_disk -- --nocapture`
@@ -546,10 +628,16 @@ fn the_course_on_disk() {
         return;
     }
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("lessons");
-    let mut files: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).filter(|f| f.ends_with(".json") && f != "index.json").collect();
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|f| f.ends_with(".json") && f != "index.json")
+        .collect();
     files.sort();
-    let texts: Vec<(String, String)> = files.iter().map(|f| (f.clone(), std::fs::read_to_string(dir.join(f)).unwrap())).collect();
-    let course = groupscope::lesson::registry::parse_course(texts.iter().map(|(f, t)| (f.as_str(), t.as_str()))).unwrap_or_else(|e| panic!("{e}"));
+    let texts: Vec<(String, String)> =
+        files.iter().map(|f| (f.clone(), std::fs::read_to_string(dir.join(f)).unwrap())).collect();
+    let course = groupscope::lesson::registry::parse_course(texts.iter().map(|(f, t)| (f.as_str(), t.as_str())))
+        .unwrap_or_else(|e| panic!("{e}"));
     let mut bad = Vec::new();
     for l in &course {
         for a in [Answers::Correct, Answers::Wrong] {
@@ -559,7 +647,10 @@ fn the_course_on_disk() {
                     for st in &r.steps {
                         let wall = (st.reached_at - st.started_at) / u64::from(l.speed);
                         if wall > 10_000 {
-                            bad.push(format!("lesson {} step {}: waits {wall} ms of wall time at speed {}", l.number, st.id, l.speed));
+                            bad.push(format!(
+                                "lesson {} step {}: waits {wall} ms of wall time at speed {}",
+                                l.number, st.id, l.speed
+                            ));
                         }
                     }
                 }
@@ -606,12 +697,15 @@ fn a_prediction_is_committed_and_the_verdict_and_its_why_not_wait_for_the_event(
 #[test]
 fn every_wrong_option_needs_its_own_why_not_and_the_answer_none() {
     let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
-    let q = |v: &mut serde_json::Value| -> usize { v["steps"].as_array().unwrap().iter().position(|s| s["question"]["choices"].is_array()).unwrap() };
+    let q = |v: &mut serde_json::Value| -> usize {
+        v["steps"].as_array().unwrap().iter().position(|s| s["question"]["choices"].is_array()).unwrap()
+    };
     let i = q(&mut v);
     let answer = v["steps"][i]["question"]["answer"].as_u64().unwrap();
     let wrong = (0..4).find(|k| *k != answer).unwrap();
     v["steps"][i]["question"]["whyNot"].as_object_mut().unwrap().remove(&wrong.to_string());
-    v["steps"][i]["question"]["whyNot"][answer.to_string()] = serde_json::json!({ "en": "it is right", "zh": "它是对的" });
+    v["steps"][i]["question"]["whyNot"][answer.to_string()] =
+        serde_json::json!({ "en": "it is right", "zh": "它是对的" });
     let e = load_error(&v.to_string());
     let id = v["steps"][i]["id"].as_str().unwrap().to_string();
     assert!(e.contains(&format!("step {} ({id}).question.whyNot: choices[{wrong}] has no \"why not\"", i + 1)), "{e}");
@@ -639,8 +733,17 @@ fn choices_are_shuffled_per_learner_stably_and_presenters_see_the_authored_order
     let lesson = groupscope::lesson::find("consumer-crashes").unwrap().clone();
     let (mut s, _player) = LessonSession::start(lesson).unwrap();
     s.learner = Some(7);
-    let step = s.lesson.steps.iter().position(|st| st.question.as_ref().is_some_and(|q| !q.choices.is_empty())).unwrap();
-    let pos = order(s.lesson.steps[step].question.as_ref().unwrap().choices.len(), Some(7), "consumer-crashes", &s.lesson.steps[step].id).iter().position(|c| *c == 1).unwrap();
+    let step =
+        s.lesson.steps.iter().position(|st| st.question.as_ref().is_some_and(|q| !q.choices.is_empty())).unwrap();
+    let pos = order(
+        s.lesson.steps[step].question.as_ref().unwrap().choices.len(),
+        Some(7),
+        "consumer-crashes",
+        &s.lesson.steps[step].id,
+    )
+    .iter()
+    .position(|c| *c == 1)
+    .unwrap();
     assert_eq!(s.letter_of(step, &Choice::Index(1)), Some((b'A' + pos as u8) as char));
 }
 
@@ -656,7 +759,9 @@ fn a_course_whose_right_answers_sit_in_one_position_or_are_the_longest_is_reject
             let Choice::Index(a) = q.answer else { continue };
             let right = q.choices.remove(a);
             q.choices.insert(0, right);
-            q.choices[0].en.push_str(" — and this is certainly the most complete and careful of the options offered here");
+            q.choices[0]
+                .en
+                .push_str(" — and this is certainly the most complete and careful of the options offered here");
             q.answer = Choice::Index(0);
         }
     }
@@ -682,7 +787,8 @@ fn a_question_conceals_its_declared_items_only_while_it_waits_and_they_must_exis
     v["steps"][i]["question"]["conceals"] = serde_json::json!([{ "type": "leader", "group": "nowhere" }, { "type": "owners", "group": "demo" }, { "type": "ring", "group": "demo" }]);
     let e = load_error(&v.to_string());
     assert!(e.contains("unknown variant `ring`"), "{e}");
-    v["steps"][i]["question"]["conceals"] = serde_json::json!([{ "type": "leader", "group": "nowhere" }, { "type": "owners", "group": "demo" }]);
+    v["steps"][i]["question"]["conceals"] =
+        serde_json::json!([{ "type": "leader", "group": "nowhere" }, { "type": "owners", "group": "demo" }]);
     let e = load_error(&v.to_string());
     assert!(e.contains(&format!("question.conceals[0]: 'nowhere' is not a group of this lesson")), "{e}");
     assert!(!e.contains("conceals[1]"), "{e}");
@@ -706,7 +812,11 @@ fn a_missed_try_shows_the_hint_goes_back_and_a_right_try_reaches_the_goal() {
     assert_eq!(s.phase, Phase::Missed);
     assert_eq!(s.task().map(|t| &t.hint), Some(&t.hint), "the hint is shown");
     s.retry(&mut player).unwrap();
-    assert_eq!((player.now(), player.script.len(), groupscope::sim::trace::trace_hash(&player.world.trace)), before, "back to just before the try");
+    assert_eq!(
+        (player.now(), player.script.len(), groupscope::sim::trace::trace_hash(&player.world.trace)),
+        before,
+        "back to just before the try"
+    );
     assert_eq!(s.phase, Phase::Act);
     let r = s.play_step_through(&mut player, Some(Choice::Index(t.answer))).unwrap();
     assert_eq!(r.missed, None);
@@ -722,7 +832,14 @@ fn every_task_misses_with_each_wrong_option_and_reaches_its_goal_with_its_answer
             for o in 0..t.options.len() {
                 let (mut s, mut player) = LessonSession::open_at(lesson.clone(), i).unwrap();
                 let r = s.play_step_through(&mut player, Some(Choice::Index(o))).unwrap_or_else(|e| panic!("{e}"));
-                assert_eq!(r.missed.is_none(), o == t.answer, "lesson {} step {} option {o}: {:?}", lesson.number, st.id, r.missed);
+                assert_eq!(
+                    r.missed.is_none(),
+                    o == t.answer,
+                    "lesson {} step {} option {o}: {:?}",
+                    lesson.number,
+                    st.id,
+                    r.missed
+                );
             }
         }
     }
@@ -735,7 +852,13 @@ fn every_lesson_has_a_task_and_no_step_waits_more_than_ten_seconds_of_wall_time(
         let report = run(lesson, Answers::Correct).unwrap();
         for st in &report.steps {
             let wall = (st.reached_at - st.started_at) / u64::from(lesson.speed);
-            assert!(wall <= groupscope::lesson::model::MAX_WAIT_WALL_MS, "lesson {} step {}: {wall} ms of wall time at speed {}", lesson.number, st.id, lesson.speed);
+            assert!(
+                wall <= groupscope::lesson::model::MAX_WAIT_WALL_MS,
+                "lesson {} step {}: {wall} ms of wall time at speed {}",
+                lesson.number,
+                st.id,
+                lesson.speed
+            );
         }
     }
     let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
@@ -746,7 +869,10 @@ fn every_lesson_has_a_task_and_no_step_waits_more_than_ten_seconds_of_wall_time(
         }
     }
     let e = load_error(&v.to_string());
-    assert!(e.contains("steps: a lesson needs at least one step where the learner acts (a task); this one has none"), "{e}");
+    assert!(
+        e.contains("steps: a lesson needs at least one step where the learner acts (a task); this one has none"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -779,7 +905,9 @@ fn bad_deep_links_say_what_is_wrong_and_a_bad_index_names_its_entry() {
     assert_eq!(explain_link("#lesson=abc").err(), Some(BadLink::NoLesson { key: "abc".into(), first: 0, last }));
     assert_eq!(explain_link("#lesson=4&step=99").err(), Some(BadLink::NoStep { lesson: 4, key: "99".into(), steps }));
     assert_eq!(explain_link("#lesson=consumer-crashes&step=crash").map(|(l, i)| (l.number, i)), Ok((4, 1)));
-    assert!(parse_index(r#"["01-finding-the-coordinator.json", "../secret.json"]"#).unwrap_err().contains("lessons/index.json[1]: '../secret.json' is not a lesson file name"));
+    assert!(parse_index(r#"["01-finding-the-coordinator.json", "../secret.json"]"#)
+        .unwrap_err()
+        .contains("lessons/index.json[1]: '../secret.json' is not a lesson file name"));
     assert!(parse_index("{}").unwrap_err().contains("expected a JSON array of lesson file names"));
 }
 
@@ -793,16 +921,27 @@ fn lesson_17_duplicate_and_loss_bounds_are_derived_from_the_groups_configs() {
     let l = groupscope::lesson::find("delivery-semantics").expect("lesson 17");
     let config = |g: &str| &l.scenario.groups.iter().find(|s| s.group_id == g).expect("group").config;
     let after = config("after");
-    let dup_bound = (after.auto_commit_interval_ms / after.processing_ms_per_record) as i64 + i64::from(after.max_poll_records);
+    let dup_bound =
+        (after.auto_commit_interval_ms / after.processing_ms_per_record) as i64 + i64::from(after.max_poll_records);
     let loss_bound = i64::from(config("before").max_poll_records);
     let bound_of = |group: &str, skipped: bool| {
         l.steps.iter().flat_map(|s| &s.expect).find_map(|e| match e {
-            Expectation::Redelivered { group: g, at_most, at_least } if !skipped && g == group && at_least.is_some() => *at_most,
-            Expectation::Skipped { group: g, at_most, at_least } if skipped && g == group && at_least.is_some() => *at_most,
+            Expectation::Redelivered { group: g, at_most, at_least }
+                if !skipped && g == group && at_least.is_some() =>
+            {
+                *at_most
+            }
+            Expectation::Skipped { group: g, at_most, at_least } if skipped && g == group && at_least.is_some() => {
+                *at_most
+            }
             _ => None,
         })
     };
-    assert_eq!(bound_of("after", false), Some(dup_bound), "redelivered ≤ auto.commit.interval.ms / processing.ms.per.record + max.poll.records");
+    assert_eq!(
+        bound_of("after", false),
+        Some(dup_bound),
+        "redelivered ≤ auto.commit.interval.ms / processing.ms.per.record + max.poll.records"
+    );
     assert_eq!(bound_of("before", true), Some(loss_bound), "skipped ≤ max.poll.records");
     // And the run lands inside them, with the other kind of failure absent.
     let report = run(l, Answers::Correct).unwrap();
@@ -813,11 +952,15 @@ fn lesson_17_duplicate_and_loss_bounds_are_derived_from_the_groups_configs() {
 /// enum, whose path serde loses) is blamed on the array element that has it.
 #[test]
 fn a_wrong_type_inside_an_expectation_list_names_the_element() {
-    let mut v: serde_json::Value = serde_json::from_str(groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| f.starts_with("17-")).unwrap().1).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(
+        groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| f.starts_with("17-")).unwrap().1,
+    )
+    .unwrap();
     v["steps"][0]["expect"] = serde_json::json!([{ "type": "owns", "consumer": "c1", "partitions": ["orders-0", 7] }]);
     let e = load(&v.to_string()).unwrap_err();
     assert!(e.contains("steps[0].expect[0].partitions[1]: invalid type: integer `7`"), "{e}");
-    v["steps"][0]["expect"] = serde_json::json!([{ "type": "owns", "consumer": "c1", "partitions": ["orders-0", "c1"] }]);
+    v["steps"][0]["expect"] =
+        serde_json::json!([{ "type": "owns", "consumer": "c1", "partitions": ["orders-0", "c1"] }]);
     let e = load(&v.to_string()).unwrap_err();
     assert!(e.contains("expect[0]: partitions[1]: 'c1' is not a topic-partition"), "{e}");
 }
@@ -863,10 +1006,23 @@ fn lesson_16_grades_all_four_timeout_configs_and_the_hint_names_the_wrong_one() 
         assert!(r.missed.is_some(), "option {i} ({}) must miss", o.label.en);
         let differ: Vec<&str> = right.iter().zip(&mine).filter(|(a, b)| a.1 != b.1).map(|(a, _)| a.0).collect();
         let hints = s.hints();
-        assert!(!hints.is_empty() && hints.iter().all(|h| *h != &task.hint), "option {i}: the hints of its failed checks, not the generic one");
-        let named: Vec<&str> = differ.iter().copied().filter(|c| hints.iter().any(|h| h.en.contains(c) && h.zh.contains(c))).collect();
-        assert!(!named.is_empty(), "option {i} ({}): the hint {:?} names one of {differ:?}", o.label.en, hints.iter().map(|h| &h.en).collect::<Vec<_>>());
+        assert!(
+            !hints.is_empty() && hints.iter().all(|h| *h != &task.hint),
+            "option {i}: the hints of its failed checks, not the generic one"
+        );
+        let named: Vec<&str> =
+            differ.iter().copied().filter(|c| hints.iter().any(|h| h.en.contains(c) && h.zh.contains(c))).collect();
+        assert!(
+            !named.is_empty(),
+            "option {i} ({}): the hint {:?} names one of {differ:?}",
+            o.label.en,
+            hints.iter().map(|h| &h.en).collect::<Vec<_>>()
+        );
         wrong_configs.extend(named);
     }
-    assert_eq!(wrong_configs.len(), 4, "each of the four configs is the wrong one in some deployment: {wrong_configs:?}");
+    assert_eq!(
+        wrong_configs.len(),
+        4,
+        "each of the four configs is the wrong one in some deployment: {wrong_configs:?}"
+    );
 }

@@ -33,7 +33,8 @@ fn shipped() -> Vec<(String, Scenario)> {
         if let Ok(s) = Scenario::from_json(&text) {
             out.push((name, s));
         } else {
-            let c = Comparison::from_json(&text).unwrap_or_else(|e| panic!("{name}: neither a scenario nor a comparison: {e}"));
+            let c = Comparison::from_json(&text)
+                .unwrap_or_else(|e| panic!("{name}: neither a scenario nor a comparison: {e}"));
             for (variant, s) in c.scenarios().unwrap() {
                 out.push((format!("{name} / {variant}"), s));
             }
@@ -78,7 +79,8 @@ fn run_shipped(name: &str, s: Scenario) -> TestWorld {
 
 #[test]
 fn every_note_of_the_shipped_scenarios_has_a_chinese_translation() {
-    let mut runs: Vec<(String, TestWorld)> = shipped().into_iter().map(|(name, s)| (name.clone(), run_shipped(&name, s))).collect();
+    let mut runs: Vec<(String, TestWorld)> =
+        shipped().into_iter().map(|(name, s)| (name.clone(), run_shipped(&name, s))).collect();
     runs.push(("demo with faults (classic)".into(), demo_with_faults(GroupProtocol::Classic)));
     runs.push(("demo with faults (consumer)".into(), demo_with_faults(GroupProtocol::Consumer)));
 
@@ -93,7 +95,12 @@ fn every_note_of_the_shipped_scenarios_has_a_chinese_translation() {
         }
     }
     assert!(seen > 50, "too few notes to be a check: {seen}");
-    assert!(missing.is_empty(), "{} note(s) without a Chinese translation:\n{}", missing.len(), missing.into_iter().collect::<Vec<_>>().join("\n"));
+    assert!(
+        missing.is_empty(),
+        "{} note(s) without a Chinese translation:\n{}",
+        missing.len(),
+        missing.into_iter().collect::<Vec<_>>().join("\n")
+    );
 
     // The page's sentence uses the translation.
     let w = &runs[runs.len() - 1].1.world;
@@ -138,7 +145,10 @@ fn the_matcher_fills_placeholders() {
     // No template: None (the page shows the English).
     assert_eq!(translate("something the core never says"), None);
     assert_eq!(translate("created group (Empty)"), None, "a variable part is never empty");
-    assert_eq!(capture("{} from {} is held on the link", "JoinGroup from c1 is held on the link"), Some(vec!["JoinGroup", "c1"]));
+    assert_eq!(
+        capture("{} from {} is held on the link", "JoinGroup from c1 is held on the link"),
+        Some(vec!["JoinGroup", "c1"])
+    );
 }
 
 /// `{0}`, `{1}`... in `zh`, as a set, and whether anything else looks like a placeholder.

@@ -34,7 +34,11 @@ fn with_faults(s: Scenario) -> World {
 
 fn worlds() -> Vec<(String, World)> {
     let mut out = Vec::new();
-    for (name, protocol, assignor) in [("eager", GroupProtocol::Classic, "range"), ("cooperative", GroupProtocol::Classic, "cooperative-sticky"), ("consumer", GroupProtocol::Consumer, "")] {
+    for (name, protocol, assignor) in [
+        ("eager", GroupProtocol::Classic, "range"),
+        ("cooperative", GroupProtocol::Classic, "cooperative-sticky"),
+        ("consumer", GroupProtocol::Consumer, ""),
+    ] {
         let mut s = Scenario::demo();
         s.groups[0].config.group_protocol = protocol;
         if !assignor.is_empty() {
@@ -68,7 +72,9 @@ fn every_transition_trigger_has_chinese() {
             if let EventKind::StateChanged { trigger, .. } = &e.kind {
                 seen += 1;
                 // Kafka's own words (an error code, an API and its answer) need no translation.
-                let kafka_only = !trigger.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w.len() >= 3 && w.chars().all(|c| c.is_ascii_lowercase()));
+                let kafka_only = !trigger
+                    .split(|c: char| !c.is_alphanumeric() && c != '_')
+                    .any(|w| w.len() >= 3 && w.chars().all(|c| c.is_ascii_lowercase()));
                 let zh = narrate::fault::trigger(trigger, Lang::Zh);
                 if !kafka_only && !is_chinese(&zh) {
                     missing.insert(format!("{name}: {trigger}"));
@@ -77,7 +83,11 @@ fn every_transition_trigger_has_chinese() {
         }
     }
     assert!(seen > 50, "only {seen} transitions seen");
-    assert!(missing.is_empty(), "triggers without Chinese (add them to TRIGGERS in src/narrate_zh.rs):\n{}", missing.into_iter().collect::<Vec<_>>().join("\n"));
+    assert!(
+        missing.is_empty(),
+        "triggers without Chinese (add them to TRIGGERS in src/narrate_zh.rs):\n{}",
+        missing.into_iter().collect::<Vec<_>>().join("\n")
+    );
 }
 
 #[test]

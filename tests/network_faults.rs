@@ -117,7 +117,11 @@ fn changing_a_subscription_rebalances_and_the_only_subscriber_gets_the_new_topic
     t.sleep(5000);
     assert_eq!(t.group_state("demo"), (Stable, 2));
     let payments: Vec<String> = t.owned(1).into_iter().filter(|p| p.starts_with("payments")).collect();
-    assert_eq!(payments, ["payments-0", "payments-1", "payments-2"], "range: the only subscriber takes every partition");
+    assert_eq!(
+        payments,
+        ["payments-0", "payments-1", "payments-2"],
+        "range: the only subscriber takes every partition"
+    );
     assert!(t.owned(2).iter().chain(t.owned(3).iter()).all(|p| p.starts_with("orders")));
 }
 

@@ -8,10 +8,10 @@ mod common;
 
 use common::TestWorld;
 use groupscope::assign::TopicPartition;
-use groupscope::sim::coordinator::classic::ClassicGroupState::Stable;
-use groupscope::sim::scenario::config::{CommitMode, ConsumerConfig, GroupProtocol};
 use groupscope::sim::client::abstract_coordinator::MemberState;
 use groupscope::sim::client::poll_loop::MainThread;
+use groupscope::sim::coordinator::classic::ClassicGroupState::Stable;
+use groupscope::sim::scenario::config::{CommitMode, ConsumerConfig, GroupProtocol};
 use groupscope::sim::trace::EventKind;
 use groupscope::sim::{Fault, NodeId, Scenario};
 use std::collections::BTreeMap;
@@ -87,7 +87,11 @@ fn commit_mode_sync_redelivers_at_most_the_batch_in_flight_at_a_crash() {
     }
     for (tp, from, _) in &batch {
         let first = t.world.trace.iter().find_map(|e| match &e.kind {
-            EventKind::RecordsProcessed { node, partition, from, .. } if *node != NodeId::Client(2) && partition == tp => Some(*from),
+            EventKind::RecordsProcessed { node, partition, from, .. }
+                if *node != NodeId::Client(2) && partition == tp =>
+            {
+                Some(*from)
+            }
             _ => None,
         });
         assert_eq!(first, Some(*from), "{tp}: the new owner resumes at the start of c2's unfinished batch");
@@ -112,7 +116,9 @@ fn commit_mode_before_skips_the_batch_in_flight_at_a_crash_and_redelivers_nothin
     }
     let MainThread::Processing { batch, .. } = t.consumer(2).main.clone() else { unreachable!() };
     // Let the commit of the batch land before the crash.
-    let landed = |t: &TestWorld| batch.iter().all(|(tp, _, to)| t.world.committed_offsets("demo").and_then(|c| c.get(tp)).copied() == Some(*to));
+    let landed = |t: &TestWorld| {
+        batch.iter().all(|(tp, _, to)| t.world.committed_offsets("demo").and_then(|c| c.get(tp)).copied() == Some(*to))
+    };
     for _ in 0..100 {
         if landed(&t) {
             break;
@@ -121,7 +127,11 @@ fn commit_mode_before_skips_the_batch_in_flight_at_a_crash_and_redelivers_nothin
     }
     assert!(matches!(&t.consumer(2).main, MainThread::Processing { batch: b, .. } if *b == batch), "still mid-batch");
     for (tp, _, to) in &batch {
-        assert_eq!(t.world.committed_offsets("demo").and_then(|c| c.get(tp)).copied(), Some(*to), "{tp}: committed before processing");
+        assert_eq!(
+            t.world.committed_offsets("demo").and_then(|c| c.get(tp)).copied(),
+            Some(*to),
+            "{tp}: committed before processing"
+        );
     }
     t.inject(Fault::CrashConsumer { consumer: 2 });
     t.sleep(30_000);
@@ -152,10 +162,14 @@ fn commit_sync_during_a_cooperative_rebalance_fails_with_rebalance_in_progress_e
     t.sleep(15_000);
     t.inject(Fault::AddConsumer { group: "demo".into() });
     t.sleep(15_000);
-    let failed: Vec<String> = (1..=3).flat_map(|i| notes_of(&t, i)).filter(|n| n.starts_with("commitSync() failed")).collect();
+    let failed: Vec<String> =
+        (1..=3).flat_map(|i| notes_of(&t, i)).filter(|n| n.starts_with("commitSync() failed")).collect();
     assert!(!failed.is_empty(), "some member committed mid-rebalance");
     assert!(failed.iter().all(|n| n.contains("RebalanceInProgressException")), "{failed:?}");
-    assert!(!t.labels_sent().iter().any(|l| l.starts_with("OffsetCommit →")), "refused locally: never sent, no error answers");
+    assert!(
+        !t.labels_sent().iter().any(|l| l.starts_with("OffsetCommit →")),
+        "refused locally: never sent, no error answers"
+    );
     assert_eq!(t.group_state("demo").0, Stable);
     assert!((1..=4).all(|i| t.consumer(i).state == MemberState::STABLE && t.consumer(i).generation >= 2));
 }
@@ -175,8 +189,15 @@ fn an_offset_commit_from_a_removed_member_gets_unknown_member_id_and_commit_fail
     t.inject(Fault::PauseConsumer { consumer: 2, duration_ms: 9000 });
     t.sleep(20_000);
     let notes = notes_of(&t, 2);
-    assert!(t.labels_sent().iter().any(|l| l == "OffsetCommit → UNKNOWN_MEMBER_ID"), "{:?}", t.labels_sent().iter().filter(|l| l.starts_with("OffsetCommit")).collect::<Vec<_>>());
-    assert!(notes.iter().any(|n| n.contains("commitSync() failed: UNKNOWN_MEMBER_ID: CommitFailedException")), "{notes:?}");
+    assert!(
+        t.labels_sent().iter().any(|l| l == "OffsetCommit → UNKNOWN_MEMBER_ID"),
+        "{:?}",
+        t.labels_sent().iter().filter(|l| l.starts_with("OffsetCommit")).collect::<Vec<_>>()
+    );
+    assert!(
+        notes.iter().any(|n| n.contains("commitSync() failed: UNKNOWN_MEMBER_ID: CommitFailedException")),
+        "{notes:?}"
+    );
     t.sleep_until(60_000, |t| t.group_state("demo").0 == Stable && t.consumer(2).state == MemberState::STABLE);
     assert_ne!(t.consumer(2).member_id, old_member, "rejoined as a new member");
     assert_eq!((1..=3).map(|i| t.owned(i).len()).sum::<usize>(), 6);
@@ -193,13 +214,20 @@ fn commit_sync_through_coordinator_failover_is_retried_until_the_new_coordinator
     while !t.world.consumers.values().any(|c| matches!(c.main, MainThread::CommitSync { .. })) {
         t.sleep(1);
     }
-    let committing: Vec<u32> = t.world.consumers.values().filter(|c| matches!(c.main, MainThread::CommitSync { .. })).map(|c| c.idx).collect();
+    let committing: Vec<u32> =
+        t.world.consumers.values().filter(|c| matches!(c.main, MainThread::CommitSync { .. })).map(|c| c.idx).collect();
     t.inject(Fault::KillBroker { broker: old });
     // The dead broker is fenced after broker.session.timeout.ms, then the new one loads.
     t.sleep(9_000 + 10_000);
     let labels = t.labels_sent();
-    assert!(labels.iter().any(|l| l == "OffsetCommit → COORDINATOR_LOAD_IN_PROGRESS"), "a retry reached the loading coordinator");
-    assert!(t.notes().iter().any(|n| n.contains("commitSync(): COORDINATOR_LOAD_IN_PROGRESS (retriable), retrying in")));
+    assert!(
+        labels.iter().any(|l| l == "OffsetCommit → COORDINATOR_LOAD_IN_PROGRESS"),
+        "a retry reached the loading coordinator"
+    );
+    assert!(t
+        .notes()
+        .iter()
+        .any(|n| n.contains("commitSync(): COORDINATOR_LOAD_IN_PROGRESS (retriable), retrying in")));
     assert!(t.notes().iter().all(|n| !n.contains("commitSync() failed")), "no commit was reported failed");
     let new = t.world.cluster.coordinator_for("demo").unwrap();
     assert_ne!(new, old);
@@ -232,7 +260,8 @@ fn an_auto_commit_answered_coordinator_load_in_progress_is_retried_after_retry_b
     t.inject(Fault::KillBroker { broker: old });
     t.sleep(9_000 + 15_000);
     let notes = t.notes();
-    let failed = notes.iter().filter(|n| n.starts_with("auto-commit failed: COORDINATOR_LOAD_IN_PROGRESS (retriable)")).count();
+    let failed =
+        notes.iter().filter(|n| n.starts_with("auto-commit failed: COORDINATOR_LOAD_IN_PROGRESS (retriable)")).count();
     assert!(failed > 0, "auto-commits reached the loading coordinator");
     assert!(notes.iter().all(|n| !n.contains("CommitFailedException")));
     // The retry came retry.backoff.ms later, not auto.commit.interval.ms later.
@@ -253,7 +282,11 @@ fn find_coordinator_targets_after(t: &TestWorld, at: u64) -> Vec<NodeId> {
         .iter()
         .filter(|e| e.at >= at)
         .filter_map(|e| match &e.kind {
-            EventKind::MessageSent { from: NodeId::Client(_), to, label, .. } if label.starts_with("FindCoordinator ") => Some(*to),
+            EventKind::MessageSent { from: NodeId::Client(_), to, label, .. }
+                if label.starts_with("FindCoordinator ") =>
+            {
+                Some(*to)
+            }
             _ => None,
         })
         .collect()
@@ -272,10 +305,14 @@ fn rediscovery_goes_to_a_live_broker_first(protocol: GroupProtocol) {
     t.sleep(5000);
     let targets = find_coordinator_targets_after(&t, at);
     assert!(targets.len() >= 3, "every client rediscovers: {targets:?}");
-    assert!(!targets.contains(&NodeId::Broker(dead)), "leastLoadedNode skips the broker in reconnect backoff: {targets:?}");
-    let refused = t.world.trace.iter().filter(|e| e.at >= at).any(|e| {
-        matches!(&e.kind, EventKind::MessageDropped { label, .. } if label.starts_with("FindCoordinator"))
-    });
+    assert!(
+        !targets.contains(&NodeId::Broker(dead)),
+        "leastLoadedNode skips the broker in reconnect backoff: {targets:?}"
+    );
+    let refused =
+        t.world.trace.iter().filter(|e| e.at >= at).any(
+            |e| matches!(&e.kind, EventKind::MessageDropped { label, .. } if label.starts_with("FindCoordinator")),
+        );
     assert!(!refused, "no FindCoordinator is refused by the dead broker");
 }
 
@@ -317,7 +354,8 @@ fn commit_mode_defaults_to_none_and_is_named_as_a_simulated_application_setting(
     assert_eq!(ConsumerConfig::default().commit_mode, CommitMode::None);
     let json = serde_json::to_string(&ConsumerConfig::default()).unwrap();
     assert!(!json.contains("simulated.commit.mode"), "the default is not written, so saved scenarios keep their form");
-    let c: ConsumerConfig = serde_json::from_str(r#"{"enable.auto.commit": false, "simulated.commit.mode": "sync"}"#).unwrap();
+    let c: ConsumerConfig =
+        serde_json::from_str(r#"{"enable.auto.commit": false, "simulated.commit.mode": "sync"}"#).unwrap();
     assert_eq!(c.commit_mode, CommitMode::Sync);
     assert!(serde_json::from_str::<ConsumerConfig>(r#"{"simulated.commit.mode": "sometimes"}"#).is_err());
 }
@@ -347,19 +385,30 @@ fn kip848_commit_sync_answered_stale_member_epoch_is_retried_with_the_latest_epo
             .trace
             .iter()
             .filter_map(|e| match &e.kind {
-                EventKind::MessageDelivered { to, label, .. } if *to == NodeId::Client(idx) && label.starts_with("OffsetCommit") => Some((e.at, label.clone())),
+                EventKind::MessageDelivered { to, label, .. }
+                    if *to == NodeId::Client(idx) && label.starts_with("OffsetCommit") =>
+                {
+                    Some((e.at, label.clone()))
+                }
                 _ => None,
             })
             .collect();
         for (i, (at, label)) in answers.iter().enumerate() {
             if label.contains("STALE_MEMBER_EPOCH") {
                 stale += 1;
-                let next = answers.get(i + 1).unwrap_or_else(|| panic!("c{idx}: the stale commit at {at} ms was retried"));
-                assert!(next.1.contains("OK") || next.1.contains("STALE_MEMBER_EPOCH"), "c{idx}: retry answered {}", next.1);
+                let next =
+                    answers.get(i + 1).unwrap_or_else(|| panic!("c{idx}: the stale commit at {at} ms was retried"));
+                assert!(
+                    next.1.contains("OK") || next.1.contains("STALE_MEMBER_EPOCH"),
+                    "c{idx}: retry answered {}",
+                    next.1
+                );
             }
         }
-        assert!(!notes_of(&t, idx).iter().any(|n| n.contains("STALE_MEMBER_EPOCH: CommitFailedException")), "c{idx} raised CommitFailedException for a stale epoch");
+        assert!(
+            !notes_of(&t, idx).iter().any(|n| n.contains("STALE_MEMBER_EPOCH: CommitFailedException")),
+            "c{idx} raised CommitFailedException for a stale epoch"
+        );
     }
     assert!(stale > 0, "the join storm races a commit against an epoch bump");
 }
-

@@ -16,7 +16,13 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
 fn run(bin: &str, args: &[&str], stdin: &str) -> std::process::Output {
-    let mut child = Command::new(bin).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("binary runs");
+    let mut child = Command::new(bin)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
     child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
     child.wait_with_output().expect("binary finishes")
 }
@@ -75,7 +81,8 @@ fn assign_refuses_huge_topics_and_groups_naming_the_field() {
     let out = assign(&c);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("topics: 2147483647 partitions in all; at most 100000"), "{}", stderr(&out));
-    let members: Vec<Value> = (0..50_000).map(|i| json!({"id": format!("m{i}"), "subscriptions": ["orders"]})).collect();
+    let members: Vec<Value> =
+        (0..50_000).map(|i| json!({"id": format!("m{i}"), "subscriptions": ["orders"]})).collect();
     c = json!({"assignor": "uniform", "topics": {"orders": 10}, "members": members});
     let e = assign_text(&c.to_string()).unwrap_err();
     assert!(e.starts_with("members: 50000 members; at most 10000"), "{e}");
@@ -102,7 +109,13 @@ fn a_variant_name_of_65536_characters_is_refused_and_the_table_never_panics() {
     let e = Comparison::from_json(&c.to_string()).unwrap_err();
     assert!(e.starts_with("variants[1].name: 65536 characters; at most 100"), "{}", &e[..80.min(e.len())]);
     // The table pads by hand ("Formatting argument out of range" before).
-    let r = RunResult { variant: long.clone(), until: 0, metrics: Metrics::default(), invariant_violations: 0, trace_hash: String::new() };
+    let r = RunResult {
+        variant: long.clone(),
+        until: 0,
+        metrics: Metrics::default(),
+        invariant_violations: 0,
+        trace_hash: String::new(),
+    };
     let text = table::render(&[r]);
     assert!(text.lines().nth(1).unwrap().starts_with(&long));
 }
@@ -134,7 +147,10 @@ fn simulate_caps_until_and_exits_2() {
 #[test]
 fn huge_times_and_intervals_are_refused_with_kafkas_ranges() {
     let e = scenario_error(|v| v["groups"][0]["config"]["max.poll.interval.ms"] = json!(u64::MAX));
-    assert_eq!(e, "groups[0].config.max.poll.interval.ms: must be at most 2147483647 (Kafka's int), not 18446744073709551615");
+    assert_eq!(
+        e,
+        "groups[0].config.max.poll.interval.ms: must be at most 2147483647 (Kafka's int), not 18446744073709551615"
+    );
     let e = scenario_error(|v| v["network"]["latencyMs"] = json!(u64::MAX));
     assert!(e.starts_with("network.latencyMs: must be at most 600000"), "{e}");
     let e = scenario_error(|v| v["broker"]["offsets.topic.replication.factor"] = json!(0));
@@ -144,7 +160,10 @@ fn huge_times_and_intervals_are_refused_with_kafkas_ranges() {
     let e = scenario_error(|v| v["groups"][0]["config"]["max.poll.records"] = json!(0));
     assert!(e.starts_with("groups[0].config.max.poll.records: must be at least 1"), "{e}");
     let e = scenario_error(|v| v["groups"][0]["config"]["session.timeout.ms"] = json!("soon"));
-    assert!(e.contains("groups[0].config.session.timeout.ms: invalid type: string \"soon\"") && !e.contains("line 1"), "{e}");
+    assert!(
+        e.contains("groups[0].config.session.timeout.ms: invalid type: string \"soon\"") && !e.contains("line 1"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -167,14 +186,18 @@ fn faults_must_name_what_the_run_has_and_stay_within_the_caps() {
     let with_fault = |fault: Value| scenario_error(|v| v["faults"] = json!([{"at": 1000, "fault": fault}]));
     let e = with_fault(json!({"type": "addPartitions", "topic": "orders", "count": 4294967295u64}));
     assert!(e.starts_with("faults[0].fault.count: ") && e.contains("at most 10000"), "{e}");
-    assert!(with_fault(json!({"type": "crashConsumer", "consumer": 99})).starts_with("faults[0].fault.consumer: there is no c99"));
-    assert!(with_fault(json!({"type": "killBroker", "broker": 99})).starts_with("faults[0].fault.broker: there is no broker-99"));
+    assert!(with_fault(json!({"type": "crashConsumer", "consumer": 99}))
+        .starts_with("faults[0].fault.consumer: there is no c99"));
+    assert!(with_fault(json!({"type": "killBroker", "broker": 99}))
+        .starts_with("faults[0].fault.broker: there is no broker-99"));
     assert!(with_fault(json!({"type": "addConsumer", "group": "nope"})).starts_with("faults[0].fault.group: "));
     let e = with_fault(json!({"type": "pauseConsumer", "consumer": 1, "durationMs": u64::MAX}));
     assert!(e.starts_with("faults[0].fault.durationMs: must be at most"), "{e}");
     let e = with_fault(json!({"type": "cutLink", "a": "c1", "b": "broker-7"}));
     assert!(e.starts_with("faults[0].fault.b: there is no broker-7"), "{e}");
-    let e = scenario_error(|v| v["faults"] = json!(vec![json!({"at": 1000, "fault": {"type": "addConsumer", "group": "demo"}}); 498]));
+    let e = scenario_error(|v| {
+        v["faults"] = json!(vec![json!({"at": 1000, "fault": {"type": "addConsumer", "group": "demo"}}); 498])
+    });
     assert!(e.starts_with("faults[497].fault.group: the run already has 500 consumers"), "{e}");
 }
 
@@ -184,7 +207,11 @@ fn the_world_ignores_additions_beyond_the_caps_whatever_the_door() {
     w.run_until(1000);
     w.inject(Fault::AddPartitions { topic: "orders".into(), count: u32::MAX });
     assert_eq!(w.cluster.topics["orders"].partitions.len(), 6, "4294967295 partitions reached 3.8 GB");
-    let notes: Vec<String> = w.trace.iter().filter_map(|e| if let EventKind::Note { text, .. } = &e.kind { Some(text.clone()) } else { None }).collect();
+    let notes: Vec<String> = w
+        .trace
+        .iter()
+        .filter_map(|e| if let EventKind::Note { text, .. } = &e.kind { Some(text.clone()) } else { None })
+        .collect();
     assert!(notes.iter().any(|n| n.starts_with("fault ignored: ")), "{notes:?}");
     let mut s = Scenario::demo();
     s.groups[0].consumers = MAX_CONSUMERS;
@@ -274,7 +301,10 @@ fn simulate_lists_at_most_100_violations_and_counts_them_all() {
 #[test]
 fn scheduled_faults_run_as_the_script_says() {
     let mut s = Scenario::demo();
-    s.faults = vec![ScheduledFault { at: 1000, fault: Fault::AddConsumer { group: "demo".into() } }, ScheduledFault { at: 20_000, fault: Fault::CrashConsumer { consumer: 4 } }];
+    s.faults = vec![
+        ScheduledFault { at: 1000, fault: Fault::AddConsumer { group: "demo".into() } },
+        ScheduledFault { at: 20_000, fault: Fault::CrashConsumer { consumer: 4 } },
+    ];
     let mut w = World::new(s).unwrap();
     w.run_until(25_000);
     assert!(!w.consumers[&4].alive);
@@ -305,7 +335,8 @@ fn an_injected_fault_is_checked_against_the_running_comparison() {
 #[test]
 fn a_lesson_with_four_billion_consumers_is_refused_without_building_their_names() {
     // Found by tests/fuzz.rs: validation collected 1..=consumers before checking the scenario (8 GB).
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/lessons/04-consumer-crashes.json")).unwrap();
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/lessons/04-consumer-crashes.json")).unwrap();
     let mut v: Value = serde_json::from_str(&text).unwrap();
     v["scenario"]["groups"][0]["consumers"] = json!(u32::MAX);
     let e = groupscope::lesson::validate::load(&v.to_string()).unwrap_err();

@@ -48,7 +48,10 @@ fn check_seeks(p: &mut Player, order: &[Millis], reference: &[(Millis, (String, 
         let first = p.world.trace.first_id();
         let (w, tr) = state(&p.world, first);
         assert!(w == *world, "the world after seeking to {t} differs from the straight run's");
-        assert!(tr[..] == trace[first.min(trace.len())..], "the trace after seeking to {t} differs from the straight run's");
+        assert!(
+            tr[..] == trace[first.min(trace.len())..],
+            "the trace after seeking to {t} differs from the straight run's"
+        );
     }
 }
 
@@ -118,7 +121,13 @@ fn after_a_fork_seeking_shows_the_new_timeline_as_played_straight() {
     p.dispatch(Action::Seek(9_500));
     p.dispatch(Action::Inject(Fault::PauseConsumer { consumer: 1, duration_ms: 4000 }));
     p.dispatch(Action::Seek(35_000));
-    assert_eq!(p.script, vec![(8_000, Fault::CrashConsumer { consumer: 3 }), (9_500, Fault::PauseConsumer { consumer: 1, duration_ms: 4000 })]);
+    assert_eq!(
+        p.script,
+        vec![
+            (8_000, Fault::CrashConsumer { consumer: 3 }),
+            (9_500, Fault::PauseConsumer { consumer: 1, duration_ms: 4000 })
+        ]
+    );
     let order = shuffled_times(0, 35_000, 30, 5);
     let reference = reference(&scenario, &p.script.clone(), &order);
     check_seeks(&mut p, &order, &reference);
@@ -169,7 +178,9 @@ fn memory_bounding_never_changes_what_a_seek_shows_in_the_kept_range() {
     assert!(p.checkpoint_count() <= 10);
     // The crash at 30 s was forgotten with its events; its timeline mark is kept.
     assert!(floor > 30_000, "floor {floor}");
-    assert!(p.timeline_events().any(|e| e.at == 30_000 && matches!(e.kind, groupscope::sim::trace::EventKind::FaultInjected { .. })));
+    assert!(p
+        .timeline_events()
+        .any(|e| e.at == 30_000 && matches!(e.kind, groupscope::sim::trace::EventKind::FaultInjected { .. })));
     let order = shuffled_times(floor, 180_000, 30, 3);
     let reference = reference(&scenario, &script, &order);
     check_seeks(&mut p, &order, &reference);

@@ -9,8 +9,8 @@
 //! show that thousands of seeded runs behave exactly as before (sort and diff).
 #![cfg(not(target_arch = "wasm32"))]
 
-use groupscope::sim::scenario::config::{CommitMode, GroupProtocol};
 use groupscope::sim::coordinator::classic::ClassicGroupState;
+use groupscope::sim::scenario::config::{CommitMode, GroupProtocol};
 use groupscope::sim::trace::EventKind;
 use groupscope::sim::{invariants, Fault, Scenario, World};
 use rand::{Rng, SeedableRng};
@@ -21,7 +21,8 @@ fn record_hash(kind: &str, seed: u64, world: &World) {
     use std::io::Write;
     let Ok(path) = std::env::var("SOAK_HASHES") else { return };
     let line = format!("{kind} {seed} {:016x}\n", groupscope::sim::trace::trace_hash(&world.trace));
-    let mut f = std::fs::OpenOptions::new().create(true).append(true).open(path).expect("SOAK_HASHES is a writable file");
+    let mut f =
+        std::fs::OpenOptions::new().create(true).append(true).open(path).expect("SOAK_HASHES is a writable file");
     f.write_all(line.as_bytes()).expect("SOAK_HASHES is writable");
 }
 
@@ -49,14 +50,17 @@ fn random_world_with(seed: u64, protocol: GroupProtocol) -> (World, u64) {
     };
     // The simulated application's commits (from the seed, so the random draws
     // and thus the schedules of earlier runs stay the same).
-    let (auto, mode) = [(true, CommitMode::None), (false, CommitMode::Sync), (false, CommitMode::Async), (true, CommitMode::Sync)][(seed / 3 % 4) as usize];
+    let (auto, mode) =
+        [(true, CommitMode::None), (false, CommitMode::Sync), (false, CommitMode::Async), (true, CommitMode::Sync)]
+            [(seed / 3 % 4) as usize];
     g.config.enable_auto_commit = auto;
     g.config.commit_mode = mode;
     if protocol == GroupProtocol::Consumer {
         // The broker's consumer-group timeouts (lowered bounds, as a test cluster may set them).
         let session = g.config.session_timeout_ms;
         g.config.group_protocol = GroupProtocol::Consumer;
-        g.config.group_remote_assignor = [None, Some("uniform".to_string()), Some("range".to_string())][(seed % 3) as usize].clone();
+        g.config.group_remote_assignor =
+            [None, Some("uniform".to_string()), Some("range".to_string())][(seed % 3) as usize].clone();
         s.broker.consumer_group_min_session_timeout_ms = 6000;
         s.broker.consumer_group_session_timeout_ms = session;
         s.broker.consumer_group_min_heartbeat_interval_ms = 1000;
@@ -129,7 +133,8 @@ fn heal(world: &mut World) {
 /// group) is closed and started again.
 fn restart_fatal(world: &mut World) {
     let classic = world.consumers.values().filter(|c| c.fatal.is_some()).map(|c| c.idx);
-    let fatal: Vec<u32> = classic.chain(world.async_consumers.values().filter(|c| c.fatal.is_some()).map(|c| c.idx)).collect();
+    let fatal: Vec<u32> =
+        classic.chain(world.async_consumers.values().filter(|c| c.fatal.is_some()).map(|c| c.idx)).collect();
     for c in fatal {
         world.inject(Fault::CrashConsumer { consumer: c });
         world.inject(Fault::RestartConsumer { consumer: c });
@@ -166,17 +171,28 @@ fn run(seed: u64) -> Result<(), String> {
     for (topic, t) in &world.cluster.topics {
         for p in 0..t.partitions.len() {
             let owned = world.consumers.values().any(|c| {
-                c.alive && c.generation == group.generation_id && c.owned.iter().any(|tp| tp.topic == *topic && tp.partition == p as i32)
+                c.alive
+                    && c.generation == group.generation_id
+                    && c.owned.iter().any(|tp| tp.topic == *topic && tp.partition == p as i32)
             });
             // Kafka's KIP-814 gap (tests/classic_protocol.rs,
             // a_static_cooperative_leader_restarted_between_the_two_phases_...):
             // a returning static leader skipped the assignment and the group's
             // stored assignment itself leaves the partition out. Anything else
             // unowned is a failure.
-            let stored = group.members.values().any(|m| m.assignment.iter().any(|tp| tp.topic == *topic && tp.partition == p as i32));
-            let skipped = world.trace.iter().any(|e| matches!(&e.kind, EventKind::Note { text, .. } if text.contains("SkipAssignment")));
+            let stored = group
+                .members
+                .values()
+                .any(|m| m.assignment.iter().any(|tp| tp.topic == *topic && tp.partition == p as i32));
+            let skipped = world
+                .trace
+                .iter()
+                .any(|e| matches!(&e.kind, EventKind::Note { text, .. } if text.contains("SkipAssignment")));
             if !owned && !(skipped && !stored && group.state == ClassicGroupState::Stable) {
-                return Err(format!("seed {seed}: {topic}-{p} unowned {bound} ms after healing (group {:?} gen {})", group.state, group.generation_id));
+                return Err(format!(
+                    "seed {seed}: {topic}-{p} unowned {bound} ms after healing (group {:?} gen {})",
+                    group.state, group.generation_id
+                ));
             }
         }
     }
@@ -195,7 +211,10 @@ fn run_consumer_protocol(seed: u64) -> Result<(), String> {
         while world.next_time().is_some_and(|t| t <= until) {
             world.step();
             if let Some(v) = monitor.check(world).first() {
-                return Err(format!("seed {seed} (consumer protocol): {} at {} ms: {}", v.invariant, world.now, v.detail));
+                return Err(format!(
+                    "seed {seed} (consumer protocol): {} at {} ms: {}",
+                    v.invariant, world.now, v.detail
+                ));
             }
             if supervise && world.async_consumers.values().any(|c| c.fatal.is_some()) {
                 restart_fatal(world);
@@ -212,11 +231,14 @@ fn run_consumer_protocol(seed: u64) -> Result<(), String> {
     let bound = bound + if g.commit_mode == CommitMode::Sync { g.request_timeout_ms } else { 0 };
     let deadline = world.now + bound;
     step_checked(&mut world, deadline, true)?;
-    let (_, group) = world.consumer_group("demo").ok_or(format!("seed {seed}: consumer group not loaded after healing"))?;
+    let (_, group) =
+        world.consumer_group("demo").ok_or(format!("seed {seed}: consumer group not loaded after healing"))?;
     for (topic, t) in &world.cluster.topics {
         for p in 0..t.partitions.len() {
             let owned = world.async_consumers.values().any(|c| {
-                c.alive && group.members.contains_key(&c.member_id) && c.owned.iter().any(|tp| tp.topic == *topic && tp.partition == p as i32)
+                c.alive
+                    && group.members.contains_key(&c.member_id)
+                    && c.owned.iter().any(|tp| tp.topic == *topic && tp.partition == p as i32)
             });
             if !owned {
                 return Err(format!("seed {seed} (consumer protocol): {topic}-{p} unowned {bound} ms after healing (group {:?} epoch {})", group.state, group.group_epoch));
@@ -229,7 +251,8 @@ fn run_consumer_protocol(seed: u64) -> Result<(), String> {
 
 /// Seeds 0..SOAK_SCHEDULES (200 by default), or exactly SOAK_SEEDS=1,2,3 to rerun failures.
 fn seeds() -> (usize, Vec<u64>) {
-    let listed: Vec<u64> = std::env::var("SOAK_SEEDS").unwrap_or_default().split(',').filter_map(|v| v.trim().parse().ok()).collect();
+    let listed: Vec<u64> =
+        std::env::var("SOAK_SEEDS").unwrap_or_default().split(',').filter_map(|v| v.trim().parse().ok()).collect();
     let seeds = if listed.is_empty() {
         let n: u64 = std::env::var("SOAK_SCHEDULES").ok().and_then(|v| v.parse().ok()).unwrap_or(200);
         (0..n).collect()
@@ -273,8 +296,11 @@ fn random_connect_world(seed: u64) -> (World, u64) {
         ..WorkerConfig::default()
     };
     config.heartbeat_interval_ms = config.session_timeout_ms / 3;
-    let worker_protocols = if rng.gen_bool(0.2) { (0..workers).map(|_| modes[rng.gen_range(0..3)]).collect() } else { Vec::new() };
-    let connectors = (0..rng.gen_range(1..=3)).map(|i| ConnectorSpec { name: format!("conn{i}"), tasks: rng.gen_range(0..=6) }).collect();
+    let worker_protocols =
+        if rng.gen_bool(0.2) { (0..workers).map(|_| modes[rng.gen_range(0..3)]).collect() } else { Vec::new() };
+    let connectors = (0..rng.gen_range(1..=3))
+        .map(|i| ConnectorSpec { name: format!("conn{i}"), tasks: rng.gen_range(0..=6) })
+        .collect();
     s.connect_clusters.push(ConnectClusterSpec {
         group_id: "connect-cluster".into(),
         workers,
@@ -303,7 +329,12 @@ fn random_connect_world(seed: u64) -> (World, u64) {
             7 => Fault::SetLinkLatency { a: format!("c{w}"), b: peer, latency_ms: rng.gen_range(0..3000) },
             8 => Fault::FailTask { group, connector, task },
             9 => Fault::RestartTask { group, connector, task },
-            10 => Fault::RestartConnector { group, connector, include_tasks: rng.gen_bool(0.5), only_failed: rng.gen_bool(0.5) },
+            10 => Fault::RestartConnector {
+                group,
+                connector,
+                include_tasks: rng.gen_bool(0.5),
+                only_failed: rng.gen_bool(0.5),
+            },
             _ => Fault::AddWorker { group },
         };
         s.faults.push(groupscope::sim::scenario::ScheduledFault { at, fault });
@@ -339,11 +370,16 @@ fn run_connect(seed: u64) -> Result<(), String> {
     let c = &spec.config;
     // A stale session expires, a join and a sync phase, the scheduled delay
     // (at most twice: a departure, then consecutive revocations), a follow-up round.
-    let bound = 2 * c.session_timeout_ms + 4 * c.rebalance_timeout_ms + 2 * c.scheduled_rebalance_max_delay_ms + 3_000 + 10_000;
+    let bound =
+        2 * c.session_timeout_ms + 4 * c.rebalance_timeout_ms + 2 * c.scheduled_rebalance_max_delay_ms + 3_000 + 10_000;
     let deadline = world.now + bound;
     step_checked(&mut world, deadline)?;
-    let (_, group) = world.group(&spec.group_id).ok_or(format!("connect seed {seed}: group not loaded after healing"))?;
-    let current: Vec<_> = world.group_workers(&spec.group_id).filter(|w| w.alive && w.last_completed_generation == group.generation_id).collect();
+    let (_, group) =
+        world.group(&spec.group_id).ok_or(format!("connect seed {seed}: group not loaded after healing"))?;
+    let current: Vec<_> = world
+        .group_workers(&spec.group_id)
+        .filter(|w| w.alive && w.last_completed_generation == group.generation_id)
+        .collect();
     let snapshot = spec.config_snapshot();
     // Exactly once under incremental cooperative; after a downgrade to eager,
     // cooperative workers' earlier instances may still run beside the new ones.
@@ -351,12 +387,17 @@ fn run_connect(seed: u64) -> Result<(), String> {
     let placed = |n: usize| if cooperative { n == 1 } else { n >= 1 };
     for name in snapshot.connectors.keys() {
         if !placed(current.iter().filter(|w| w.connectors.contains_key(name)).count()) {
-            return Err(format!("connect seed {seed}: connector {name} not on exactly one worker {bound} ms after healing"));
+            return Err(format!(
+                "connect seed {seed}: connector {name} not on exactly one worker {bound} ms after healing"
+            ));
         }
     }
     for id in snapshot.all_tasks() {
         if !placed(current.iter().filter(|w| w.tasks.contains_key(&id)).count()) {
-            return Err(format!("connect seed {seed}: task {id} not on exactly one worker {bound} ms after healing (group {:?} gen {})", group.state, group.generation_id));
+            return Err(format!(
+                "connect seed {seed}: task {id} not on exactly one worker {bound} ms after healing (group {:?} gen {})",
+                group.state, group.generation_id
+            ));
         }
     }
     record_hash("connect", seed, &world);
@@ -369,4 +410,3 @@ fn random_connect_fault_schedules_keep_every_invariant_and_recover() {
     let failures: Vec<String> = (0..n).filter_map(|seed| run_connect(seed).err()).collect();
     assert!(failures.is_empty(), "{} of {n} schedules failed:\n{}", failures.len(), failures.join("\n"));
 }
-

@@ -106,7 +106,11 @@ fn every_fault_kind_is_reachable_from_a_click() {
     w.inject(Fault::HoldLink { from: "c1".into(), to: "broker-0".into() });
     w.inject(Fault::CutLink { a: "c1".into(), b: "broker-0".into() });
     w.inject(Fault::FailTask { group: "connect-cluster".into(), connector: "sink".into(), task: 0 });
-    let mut again = vec![Selection::Node(NodeId::Client(2)), Selection::Node(NodeId::Broker(0)), Selection::Link(NodeId::Broker(0), NodeId::Client(1))];
+    let mut again = vec![
+        Selection::Node(NodeId::Client(2)),
+        Selection::Node(NodeId::Broker(0)),
+        Selection::Link(NodeId::Broker(0), NodeId::Client(1)),
+    ];
     again.extend(w.workers.keys().map(|c| Selection::Node(NodeId::Client(*c))));
     for sel in again {
         for f in actions(&w, &sel) {
@@ -143,7 +147,13 @@ fn the_state_diagram_is_kafkas_table_lit_at_the_current_state() {
             assert!(d.edges.contains(&(from.name(), to.name())), "missing {from:?} → {to:?}");
         }
     }
-    assert_eq!(d.edges.len(), ClassicGroupState::ALL.iter().map(|t| t.valid_previous_states().iter().filter(|f| *f != t).count()).sum::<usize>());
+    assert_eq!(
+        d.edges.len(),
+        ClassicGroupState::ALL
+            .iter()
+            .map(|t| t.valid_previous_states().iter().filter(|f| *f != t).count())
+            .sum::<usize>()
+    );
     assert_eq!(d.current.as_deref(), Some("Stable"));
     let (from, to, _) = d.last.unwrap();
     assert_eq!((from.as_str(), to.as_str()), ("CompletingRebalance", "Stable"));
@@ -159,8 +169,16 @@ fn the_space_time_diagram_shows_lost_and_flying_messages() {
     let st = build(&w, 12_000, false);
     assert_eq!(st.lanes.len(), 3 + 3);
     assert!(st.arrows.iter().all(|a| a.sent_at >= 12_000 && a.sent_at <= 24_000));
-    assert!(st.arrows.iter().any(|a| a.fate == Fate::Lost && a.from == NodeId::Client(1) && a.label.starts_with("Heartbeat")), "c1's heartbeats are lost on the cut link");
-    assert!(!st.arrows.iter().any(|a| a.from == NodeId::Client(2) && a.sent_at > 15_000), "the crashed c2 sends nothing");
+    assert!(
+        st.arrows
+            .iter()
+            .any(|a| a.fate == Fate::Lost && a.from == NodeId::Client(1) && a.label.starts_with("Heartbeat")),
+        "c1's heartbeats are lost on the cut link"
+    );
+    assert!(
+        !st.arrows.iter().any(|a| a.from == NodeId::Client(2) && a.sent_at > 15_000),
+        "the crashed c2 sends nothing"
+    );
     let hidden = build(&w, 12_000, true);
     assert!(hidden.arrows.iter().all(|a| !a.label.starts_with("Heartbeat")));
     assert!(hidden.arrows.len() < st.arrows.len());
@@ -174,7 +192,13 @@ fn the_space_time_diagram_shows_lost_and_flying_messages() {
 #[test]
 fn the_space_time_diagram_hides_keepalive_heartbeats_of_both_protocols() {
     use groupscope::spacetime::is_keepalive;
-    for label in ["Heartbeat gen=3", "Heartbeat ← OK", "Heartbeat → REBALANCE_IN_PROGRESS", "ConsumerGroupHeartbeat epoch=5", "ConsumerGroupHeartbeat ← epoch=5"] {
+    for label in [
+        "Heartbeat gen=3",
+        "Heartbeat ← OK",
+        "Heartbeat → REBALANCE_IN_PROGRESS",
+        "ConsumerGroupHeartbeat epoch=5",
+        "ConsumerGroupHeartbeat ← epoch=5",
+    ] {
         assert!(is_keepalive(label), "{label}");
     }
     for label in [
@@ -190,11 +214,15 @@ fn the_space_time_diagram_hides_keepalive_heartbeats_of_both_protocols() {
         assert!(!is_keepalive(label), "{label}");
     }
     // A settled KIP-848 group: the hidden diagram keeps the reconciliation, drops the chatter.
-    let mut w = World::new(Scenario::from_json(include_str!("../scenarios/consumer-protocol-crash.json")).unwrap()).unwrap();
+    let mut w =
+        World::new(Scenario::from_json(include_str!("../scenarios/consumer-protocol-crash.json")).unwrap()).unwrap();
     w.run_until(11_000);
     let (all, shown) = (build(&w, 11_000, false), build(&w, 11_000, true));
     assert!(shown.arrows.len() < all.arrows.len());
-    assert!(shown.arrows.iter().any(|a| a.label.starts_with("ConsumerGroupHeartbeat ← epoch=") && a.label.contains('[')), "assignments stay");
+    assert!(
+        shown.arrows.iter().any(|a| a.label.starts_with("ConsumerGroupHeartbeat ← epoch=") && a.label.contains('[')),
+        "assignments stay"
+    );
     assert!(shown.arrows.iter().all(|a| !is_keepalive(&a.label)));
 }
 
@@ -212,14 +240,17 @@ fn the_linter_warns_about_settings_kafka_accepts_but_that_cause_trouble() {
     s.groups[0].config.processing_ms_per_record = 1_000;
     s.groups[0].consumers = 8;
     let found = lint_fields(&s);
-    for field in ["demo: session.timeout.ms", "demo: heartbeat.interval.ms", "demo: max.poll.interval.ms", "demo: consumers"] {
+    for field in
+        ["demo: session.timeout.ms", "demo: heartbeat.interval.ms", "demo: max.poll.interval.ms", "demo: consumers"]
+    {
         assert!(found.contains(&(Level::Warning, field.to_string())), "no warning on {field}: {found:?}");
     }
     assert!(!found.iter().any(|(l, _)| *l == Level::Error), "Kafka accepts all of these: {found:?}");
     let demo = lint_fields(&Scenario::demo());
     assert!(demo.iter().all(|(l, _)| *l == Level::Info), "the demo is clean: {demo:?}");
     // Kafka's default list [range, cooperative-sticky] runs EAGER (facts C).
-    let eager = check(&Scenario::demo()).into_iter().find(|l| l.field.ends_with("partition.assignment.strategy")).unwrap();
+    let eager =
+        check(&Scenario::demo()).into_iter().find(|l| l.field.ends_with("partition.assignment.strategy")).unwrap();
     assert!(eager.en.contains("EAGER") && eager.zh.contains("EAGER"));
 }
 
@@ -346,7 +377,14 @@ fn the_space_time_diagram_has_a_lane_for_every_client_of_every_kind() {
     let mut w = World::new(s).unwrap();
     w.run_until(10_000);
     let st = build(&w, 10_000, false);
-    let lanes: Vec<u32> = st.lanes.iter().filter_map(|l| match l { NodeId::Client(c) => Some(*c), _ => None }).collect();
+    let lanes: Vec<u32> = st
+        .lanes
+        .iter()
+        .filter_map(|l| match l {
+            NodeId::Client(c) => Some(*c),
+            _ => None,
+        })
+        .collect();
     assert_eq!(lanes, w.client_indices());
     assert!(!w.async_consumers.is_empty() && !w.workers.is_empty());
     for c in w.client_indices() {
@@ -371,14 +409,25 @@ fn a_large_group_gets_a_grid_and_a_bounded_space_time_diagram() {
     };
     let mut workers = common::connect::cluster(30, 40, |_| {});
     workers.connect_clusters[0].start_stagger_ms = 10;
-    for (name, s, n) in [("classic", consumers(GroupProtocol::Classic), 100), ("consumer", consumers(GroupProtocol::Consumer), 100), ("connect", workers, 30)] {
+    for (name, s, n) in [
+        ("classic", consumers(GroupProtocol::Classic), 100),
+        ("consumer", consumers(GroupProtocol::Consumer), 100),
+        ("connect", workers, 30),
+    ] {
         let mut w = World::new(s).unwrap();
         w.run_until(20_000);
         assert!(groupscope::view::is_large(&w), "{name}");
-        let places = groupscope::view::consumers(&w).iter().map(|c| (c.x, c.y)).chain(groupscope::view::workers(&w).iter().map(|c| (c.x, c.y))).collect::<Vec<_>>();
+        let places = groupscope::view::consumers(&w)
+            .iter()
+            .map(|c| (c.x, c.y))
+            .chain(groupscope::view::workers(&w).iter().map(|c| (c.x, c.y)))
+            .collect::<Vec<_>>();
         let pos: BTreeSet<(i64, i64)> = places.iter().map(|(x, y)| (*x as i64, *y as i64)).collect();
         assert_eq!(pos.len(), n, "{name}: every client has its own place");
-        assert!(pos.iter().all(|(x, y)| *x > 0 && *x < 960 && *y > 120 && *y < 440), "{name}: inside the picture, below the brokers");
+        assert!(
+            pos.iter().all(|(x, y)| *x > 0 && *x < 960 && *y > 120 && *y < 440),
+            "{name}: inside the picture, below the brokers"
+        );
         let st = build(&w, 12_000, false);
         let clients = st.lanes.iter().filter(|l| matches!(l, NodeId::Client(_))).count();
         assert!(clients <= groupscope::spacetime::MAX_LANES && clients > 0, "{name}");
@@ -391,17 +440,27 @@ fn a_large_group_gets_a_grid_and_a_bounded_space_time_diagram() {
 #[test]
 fn the_consumer_group_diagram_covers_every_transition_seen() {
     use groupscope::diagram::{consumer_group, CONSUMER_GROUP_EDGES};
-    let mut s = groupscope::sim::Scenario::from_json(include_str!("../scenarios/consumer-protocol-crash.json")).unwrap();
-    s.faults.push(groupscope::sim::scenario::ScheduledFault { at: 20_000, fault: Fault::RestartConsumer { consumer: 2 } });
-    s.faults.push(groupscope::sim::scenario::ScheduledFault { at: 30_000, fault: Fault::AddPartitions { topic: "orders".into(), count: 9 } });
-    s.faults.push(groupscope::sim::scenario::ScheduledFault { at: 35_000, fault: Fault::AddConsumer { group: "demo".into() } });
+    let mut s =
+        groupscope::sim::Scenario::from_json(include_str!("../scenarios/consumer-protocol-crash.json")).unwrap();
+    s.faults
+        .push(groupscope::sim::scenario::ScheduledFault { at: 20_000, fault: Fault::RestartConsumer { consumer: 2 } });
+    s.faults.push(groupscope::sim::scenario::ScheduledFault {
+        at: 30_000,
+        fault: Fault::AddPartitions { topic: "orders".into(), count: 9 },
+    });
+    s.faults.push(groupscope::sim::scenario::ScheduledFault {
+        at: 35_000,
+        fault: Fault::AddConsumer { group: "demo".into() },
+    });
     let mut w = World::new(s).unwrap();
     w.run_until(60_000);
     let seen: Vec<(String, String)> = w
         .trace
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::StateChanged { machine: Machine::ConsumerGroup { .. }, from, to, .. } => Some((from.clone(), to.clone())),
+            EventKind::StateChanged { machine: Machine::ConsumerGroup { .. }, from, to, .. } => {
+                Some((from.clone(), to.clone()))
+            }
             _ => None,
         })
         .collect();
@@ -435,10 +494,30 @@ fn the_monitor_records_each_violation_once_when_it_begins() {
     let details: BTreeSet<&String> = found.iter().map(|(_, _, d)| d).collect();
     assert_eq!(details.len(), found.len(), "each violation once");
     // It begins when the first generation completes (the group becomes Stable).
-    let stable = p.world.trace.iter().find(|e| matches!(&e.kind, EventKind::StateChanged { machine: Machine::Group { .. }, to, .. } if to == "Stable")).unwrap().at;
+    let stable = p
+        .world
+        .trace
+        .iter()
+        .find(
+            |e| matches!(&e.kind, EventKind::StateChanged { machine: Machine::Group { .. }, to, .. } if to == "Stable"),
+        )
+        .unwrap()
+        .at;
     assert!(found[0].0 >= stable && found[0].0 <= stable + 200, "first at {} ms, Stable at {stable} ms", found[0].0);
     // The demo, monitored the same way, never reports one.
     let mut demo = Player::new(Scenario::demo()).unwrap();
     demo.dispatch(Action::Seek(60_000));
     assert!(!demo.world.trace.iter().any(|e| matches!(e.kind, EventKind::InvariantViolated { .. })));
+}
+
+/// Every state's box (as `src/web/statechart.rs` draws it) lies inside the drawing:
+/// at 1280x720 the leftmost state, Empty, used to be cut at the panel's edge.
+#[test]
+fn state_diagram_boxes_fit_inside_the_drawing() {
+    use groupscope::diagram::{for_group, DIAGRAM_W, STATE_HALF_W};
+    let w = groupscope::sim::World::new(groupscope::sim::Scenario::demo()).unwrap();
+    let d = for_group(&w, "demo");
+    for s in &d.states {
+        assert!(s.x - STATE_HALF_W >= 0.0 && s.x + STATE_HALF_W <= DIAGRAM_W, "{} at x={} is cut", s.name, s.x);
+    }
 }

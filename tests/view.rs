@@ -81,7 +81,8 @@ fn two_groups_on_one_topic_each_get_their_own_rows() {
         let owner = r.owner.expect("every partition owned in both groups");
         assert_eq!(w.consumers[&owner].group_id, r.group, "{} of {} is owned inside the group", r.partition, r.group);
     }
-    let audit_owner: std::collections::BTreeSet<u32> = rows.iter().filter(|r| r.group == "audit").filter_map(|r| r.owner).collect();
+    let audit_owner: std::collections::BTreeSet<u32> =
+        rows.iter().filter(|r| r.group == "audit").filter_map(|r| r.owner).collect();
     assert_eq!(audit_owner.len(), 1, "the audit group's single consumer owns all six");
 }
 
@@ -96,11 +97,22 @@ fn brokers_show_the_partitions_they_lead_and_leadership_moves_when_one_dies() {
     let check = |world: &groupscope::sim::World, dead: Option<u32>| {
         let brokers = view::brokers(world);
         let offsets: usize = brokers.iter().map(|b| b.offsets_led).sum();
-        assert_eq!(offsets, world.cluster.offsets_partitions.len(), "every __consumer_offsets partition has one leader");
+        assert_eq!(
+            offsets,
+            world.cluster.offsets_partitions.len(),
+            "every __consumer_offsets partition has one leader"
+        );
         for (topic, meta) in &world.cluster.topics {
-            let mut led: Vec<u32> = brokers.iter().flat_map(|b| b.leads.iter().filter(|(t, _)| t == topic).flat_map(|(_, ps)| ps.clone())).collect();
+            let mut led: Vec<u32> = brokers
+                .iter()
+                .flat_map(|b| b.leads.iter().filter(|(t, _)| t == topic).flat_map(|(_, ps)| ps.clone()))
+                .collect();
             led.sort_unstable();
-            assert_eq!(led, (0..meta.partitions.len() as u32).collect::<Vec<_>>(), "each partition of {topic} led once");
+            assert_eq!(
+                led,
+                (0..meta.partitions.len() as u32).collect::<Vec<_>>(),
+                "each partition of {topic} led once"
+            );
         }
         for b in &brokers {
             if Some(b.id) == dead {
@@ -108,13 +120,18 @@ fn brokers_show_the_partitions_they_lead_and_leadership_moves_when_one_dies() {
             }
             for (group, p) in &b.coordinates {
                 assert_eq!(world.cluster.offsets_partition_for(group), *p);
-                assert_eq!(world.cluster.offsets_partitions[*p as usize].leader, Some(b.id), "the coordinator leads the group's partition");
+                assert_eq!(
+                    world.cluster.offsets_partitions[*p as usize].leader,
+                    Some(b.id),
+                    "the coordinator leads the group's partition"
+                );
             }
             assert!(b.leads_summary().ends_with(&format!("__consumer_offsets ×{}", b.offsets_led)));
         }
     };
     check(&t.world, None);
-    let coordinator = view::brokers(&t.world).into_iter().find(|b| !b.coordinates.is_empty()).expect("a coordinator").id;
+    let coordinator =
+        view::brokers(&t.world).into_iter().find(|b| !b.coordinates.is_empty()).expect("a coordinator").id;
     t.inject(groupscope::sim::Fault::KillBroker { broker: coordinator });
     // Leadership moves when the controller fences it (broker.session.timeout.ms = 9000).
     t.sleep(9_100);
@@ -145,7 +162,11 @@ fn kip848_reconciliation_shows_revoking_then_pending_then_owned() {
                     let owner = r.owner.expect("a revoking partition has its owner");
                     let (_, g) = t.world.consumer_group("demo").expect("group");
                     let member = &t.async_consumer(owner).member_id;
-                    assert!(!g.target_assignment.get(member).is_some_and(|ps| ps.contains(&r.partition)), "{} is revoking but still targeted to c{owner}", r.partition);
+                    assert!(
+                        !g.target_assignment.get(member).is_some_and(|ps| ps.contains(&r.partition)),
+                        "{} is revoking but still targeted to c{owner}",
+                        r.partition
+                    );
                 }
                 Pending => {
                     saw_pending = true;
@@ -189,10 +210,18 @@ fn classic_partitions_are_pending_while_the_group_rebalances() {
             if r.status == Pending {
                 saw_pending = true;
                 assert!(r.owner.is_none());
-                assert!(matches!(state, groupscope::sim::coordinator::classic::ClassicGroupState::PreparingRebalance | groupscope::sim::coordinator::classic::ClassicGroupState::CompletingRebalance));
+                assert!(matches!(
+                    state,
+                    groupscope::sim::coordinator::classic::ClassicGroupState::PreparingRebalance
+                        | groupscope::sim::coordinator::classic::ClassicGroupState::CompletingRebalance
+                ));
             }
             if r.status == Unowned {
-                assert_eq!(state, groupscope::sim::coordinator::classic::ClassicGroupState::Stable, "unowned only outside a rebalance");
+                assert_eq!(
+                    state,
+                    groupscope::sim::coordinator::classic::ClassicGroupState::Stable,
+                    "unowned only outside a rebalance"
+                );
             }
         }
     }
@@ -209,19 +238,29 @@ fn the_timeline_marks_faults_rebalances_settling_and_coordinator_failover() {
     let marks = |s: groupscope::sim::Scenario, until: u64| {
         let mut w = groupscope::sim::World::new(s).unwrap();
         w.run_until(until);
-        w.trace.iter().filter_map(|e| view::timeline_marker(&e.kind).map(|(class, _)| (e.at, class))).collect::<Vec<_>>()
+        w.trace
+            .iter()
+            .filter_map(|e| view::timeline_marker(&e.kind).map(|(class, _)| (e.at, class)))
+            .collect::<Vec<_>>()
     };
     // A consumer crashes at 12 s: a fault, then a rebalance, then Stable again.
     let crash = marks(groupscope::sim::Scenario::from_json(include_str!("../scenarios/crash.json")).unwrap(), 40_000);
     let fault = crash.iter().find(|(_, c)| *c == "fault").expect("the crash is marked").0;
-    let rebalance = crash.iter().find(|(at, c)| *c == "rebalance" && *at > fault).expect("a rebalance after the crash").0;
+    let rebalance =
+        crash.iter().find(|(at, c)| *c == "rebalance" && *at > fault).expect("a rebalance after the crash").0;
     assert!(crash.iter().any(|(at, c)| *c == "stable" && *at > rebalance), "{crash:?}");
     // The same for a KIP-848 group.
-    let kip848 = marks(groupscope::sim::Scenario::from_json(include_str!("../scenarios/consumer-protocol-crash.json")).unwrap(), 40_000);
+    let kip848 = marks(
+        groupscope::sim::Scenario::from_json(include_str!("../scenarios/consumer-protocol-crash.json")).unwrap(),
+        40_000,
+    );
     let fault = kip848.iter().find(|(_, c)| *c == "fault").expect("the crash is marked").0;
     assert!(kip848.iter().any(|(at, c)| *c == "rebalance" && *at > fault), "{kip848:?}");
     // The coordinator's broker dies: its partition loads on another broker.
-    let failover = marks(groupscope::sim::Scenario::from_json(include_str!("../scenarios/coordinator-failover.json")).unwrap(), 40_000);
+    let failover = marks(
+        groupscope::sim::Scenario::from_json(include_str!("../scenarios/coordinator-failover.json")).unwrap(),
+        40_000,
+    );
     assert!(failover.iter().any(|(_, c)| *c == "coordinator"), "{failover:?}");
     // Few marks: a handful per incident, not one per message.
     assert!(crash.len() < 12, "{crash:?}");

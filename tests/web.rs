@@ -33,7 +33,8 @@ async fn app_renders_brokers_members_and_the_ownership_table() {
 async fn stepping_advances_the_simulation_one_event_at_a_time() {
     let root = mount();
     yew::scheduler::flush().await;
-    let step: web_sys::HtmlElement = wasm_bindgen::JsCast::dyn_into(root.query_selector("#step").unwrap().unwrap()).unwrap();
+    let step: web_sys::HtmlElement =
+        wasm_bindgen::JsCast::dyn_into(root.query_selector("#step").unwrap().unwrap()).unwrap();
     for _ in 0..3 {
         step.click();
         yew::scheduler::flush().await;

@@ -99,7 +99,8 @@ fn expected(dir: &Path, shape: &str, assignor: &str) -> Result<Option<Assignment
         return Ok(None);
     }
     let value = read_json(&path)?;
-    let assignment = value.pointer("/output/assignment").ok_or_else(|| format!("{}: no output.assignment", path.display()))?;
+    let assignment =
+        value.pointer("/output/assignment").ok_or_else(|| format!("{}: no output.assignment", path.display()))?;
     crate::json::from_value(assignment).map(Some).map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -197,7 +198,8 @@ pub fn format_row(row: &Row) -> String {
         Some(false) => "mismatch",
         None => "unchecked",
     };
-    let mut line = format!("{:<18} {:<3} {:>9.3} {:<9} min {:>9.3}", row.assignor, row.shape, row.median_ms, check, row.min_ms);
+    let mut line =
+        format!("{:<18} {:<3} {:>9.3} {:<9} min {:>9.3}", row.assignor, row.shape, row.median_ms, check, row.min_ms);
     if let Some(java) = row.java_ms {
         line.push_str(&format!(" java44 {java:>8.2} ratio {:>6.1}x", java / row.median_ms));
     }
@@ -247,7 +249,10 @@ fn parse_args(args: &[String]) -> Result<(PathBuf, Runs), String> {
 
 /// Prints every row as it is measured; true when every checked output matches.
 fn report(dir: &Path, runs: Runs) -> Result<bool, String> {
-    println!("# assignor shape median_ms check min_ms (only assign() timed; {} warm-up runs, median of {})", runs.warm_up, runs.timed);
+    println!(
+        "# assignor shape median_ms check min_ms (only assign() timed; {} warm-up runs, median of {})",
+        runs.warm_up, runs.timed
+    );
     let rows = run(dir, runs, |row| println!("{}", format_row(row)))?;
     let mismatches = rows.iter().filter(|r| r.matches_kafka == Some(false)).count();
     let slow = rows.iter().filter(|r| r.java_ms.is_some_and(|j| r.median_ms * 2.0 > j)).count();

@@ -2,11 +2,11 @@
 //! the `assign` binary and the vector tests: parsing, validation, building the
 //! assignor inputs, and one call of the assignor.
 
-use crate::small_sort::StableSort;
 use super::server::{GroupSpec, MemberSpec, SubscriptionType, TopicInfo, TopicMetadata};
 use super::{client_assignor, server_assignor, Assignment, ClientAssignor, ClusterMetadata, ServerAssignor};
 use super::{Subscription, SubscriptionFormat, TopicPartition};
 use crate::java::{compare_strings, hashmap_order, int_set_order, uuid_hash_order, Uuid};
+use crate::small_sort::StableSort;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -172,7 +172,11 @@ impl Case {
                 }
             }
             if m.subscriptions.len() > self.topics.len().max(1) * 2 + 100 {
-                return Err(format!("members[{i}].subscriptions: {} topics for a case of {} topics", m.subscriptions.len(), self.topics.len()));
+                return Err(format!(
+                    "members[{i}].subscriptions: {} topics for a case of {} topics",
+                    m.subscriptions.len(),
+                    self.topics.len()
+                ));
             }
             if m.owned.len() as i64 > MAX_PARTITIONS {
                 return Err(format!("members[{i}].owned: {} partitions; at most {MAX_PARTITIONS}", m.owned.len()));
@@ -182,7 +186,10 @@ impl Case {
             if let Some(n) = map.strip_prefix("HashMap(").and_then(|s| s.strip_suffix(')')) {
                 // `new HashMap<>(int initialCapacity)`: an int, not negative.
                 if n.parse::<i32>().map_or(true, |n| n < 0) {
-                    return Err(format!("memberMap: '{}': the capacity of new HashMap<>(n) is a Java int from 0 to 2147483647", crate::sim::scenario::limits::shown(map)));
+                    return Err(format!(
+                        "memberMap: '{}': the capacity of new HashMap<>(n) is a Java int from 0 to 2147483647",
+                        crate::sim::scenario::limits::shown(map)
+                    ));
                 }
             }
         }
@@ -207,7 +214,12 @@ impl Case {
             for (j, tp) in m.owned.iter().enumerate() {
                 let count = self.topics.get(&tp.topic).copied();
                 if count.is_some_and(|n| tp.partition >= n) {
-                    return Err(format!("members[{i}].owned[{j}]: member '{}' owns {tp}, but {} has {} partitions", m.id, tp.topic, count.unwrap_or(0)));
+                    return Err(format!(
+                        "members[{i}].owned[{j}]: member '{}' owns {tp}, but {} has {} partitions",
+                        m.id,
+                        tp.topic,
+                        count.unwrap_or(0)
+                    ));
                 }
             }
         }
@@ -240,7 +252,8 @@ impl Case {
             .members
             .iter()
             .map(|m| {
-                let format = m.subscription_format.as_deref().map(SubscriptionFormat::parse).transpose()?.unwrap_or_default();
+                let format =
+                    m.subscription_format.as_deref().map(SubscriptionFormat::parse).transpose()?.unwrap_or_default();
                 // CLI rule: owned partitions without a generation mean generation 1
                 let generation = match (m.generation, m.subscription_format.is_some()) {
                     (Some(g), _) => Some(g),
@@ -418,22 +431,59 @@ pub const MAX_ID_LEN: usize = 249;
 /// and ignored); anything else is a mistake (a misspelled `"topic"` would
 /// otherwise give an empty assignment).
 const CASE_FIELDS: [&str; 26] = [
-    "id", "source", "assignor", "topics", "topicIds", "replicaRacks", "preferRackAwareLogic", "members", "memberMap", "params",
-    "expected", "ordered", "step", "partialExpected", "cooperativeRounds", "firstRoundActual", "partitionsTransferringOwnership",
+    "id",
+    "source",
+    "assignor",
+    "topics",
+    "topicIds",
+    "replicaRacks",
+    "preferRackAwareLogic",
+    "members",
+    "memberMap",
+    "params",
+    "expected",
+    "ordered",
+    "step",
+    "partialExpected",
+    "cooperativeRounds",
+    "firstRoundActual",
+    "partitionsTransferringOwnership",
     // vectors.json annotations
-    "changedIn", "expected44", "expectedRackMismatches", "firstRoundActualNote", "notes", "orderSensitivity", "topicIdsCanonical",
-    "unsure", "verifiedAgainstKafkaClasses",
+    "changedIn",
+    "expected44",
+    "expectedRackMismatches",
+    "firstRoundActualNote",
+    "notes",
+    "orderSensitivity",
+    "topicIdsCanonical",
+    "unsure",
+    "verifiedAgainstKafkaClasses",
 ];
-const PARAM_FIELDS: [&str; 6] = ["subscriptionType", "memberOrder", "ownedAssignmentMap", "invertedAssignmentProvided", "brokerRacks", "replicationFactor"];
+const PARAM_FIELDS: [&str; 6] = [
+    "subscriptionType",
+    "memberOrder",
+    "ownedAssignmentMap",
+    "invertedAssignmentProvided",
+    "brokerRacks",
+    "replicationFactor",
+];
 
 fn known_fields(v: &serde_json::Value) -> Result<(), String> {
     let object = v.as_object().ok_or("the top level: expected a case, an object {...}")?;
     if let Some(k) = object.keys().find(|k| !CASE_FIELDS.contains(&k.as_str())) {
-        return Err(format!("{}: unknown field (a case has {})", crate::sim::scenario::limits::shown(k), CASE_FIELDS[..17].join(", ")));
+        return Err(format!(
+            "{}: unknown field (a case has {})",
+            crate::sim::scenario::limits::shown(k),
+            CASE_FIELDS[..17].join(", ")
+        ));
     }
     if let Some(params) = object.get("params").and_then(|p| p.as_object()) {
         if let Some(k) = params.keys().find(|k| !PARAM_FIELDS.contains(&k.as_str())) {
-            return Err(format!("params.{}: unknown field (params has {})", crate::sim::scenario::limits::shown(k), PARAM_FIELDS[..4].join(", ")));
+            return Err(format!(
+                "params.{}: unknown field (params has {})",
+                crate::sim::scenario::limits::shown(k),
+                PARAM_FIELDS[..4].join(", ")
+            ));
         }
     }
     if let Some(members) = object.get("members").and_then(|m| m.as_array()) {

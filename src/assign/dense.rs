@@ -116,9 +116,9 @@ fn byte_order_is_java_order(s: &str) -> bool {
 /// order ([`member_info_order`]).
 pub(crate) fn member_info_sorted(members: &[Subscription]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..members.len()).collect();
-    let plain = members
-        .iter()
-        .all(|m| byte_order_is_java_order(&m.member_id) && m.instance_id.as_deref().is_none_or(byte_order_is_java_order));
+    let plain = members.iter().all(|m| {
+        byte_order_is_java_order(&m.member_id) && m.instance_id.as_deref().is_none_or(byte_order_is_java_order)
+    });
     if plain {
         // the position breaks ties, so this unstable sort is the stable one
         order.sort_unstable_by(|&a, &b| {
@@ -264,7 +264,14 @@ mod tests {
             instance_id: inst.map(String::from),
             ..Subscription::default()
         };
-        let members = vec![sub("b", None), sub("a", Some("z")), sub("a", None), sub("c", Some("y")), sub("\u{FF21}", None), sub("\u{10000}", None)];
+        let members = vec![
+            sub("b", None),
+            sub("a", Some("z")),
+            sub("a", None),
+            sub("c", Some("y")),
+            sub("\u{FF21}", None),
+            sub("\u{10000}", None),
+        ];
         let mut want: Vec<usize> = (0..members.len()).collect();
         want.stable_sort_by(|a, b| member_info_order(&members[*a], &members[*b]));
         assert_eq!(member_info_sorted(&members), want);

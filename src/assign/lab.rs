@@ -101,7 +101,11 @@ mod tests {
                 assert_eq!(parts, assigned, "{name}: kept + added = assigned");
             }
             let given: usize = r.members.iter().map(|m| m.assigned.len()).sum();
-            assert_eq!(given + r.unassigned.len(), 9, "{name}: every subscribed partition is given or listed unassigned");
+            assert_eq!(
+                given + r.unassigned.len(),
+                9,
+                "{name}: every subscribed partition is given or listed unassigned"
+            );
             assert!(r.moved <= given);
         }
     }

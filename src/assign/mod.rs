@@ -23,7 +23,9 @@ pub mod server;
 pub mod sticky;
 pub mod unsafe_duplicate;
 
-pub use server::{server_assignor, GroupSpec, MemberSpec, ServerAssignment, ServerAssignor, SubscriptionType, TopicMetadata};
+pub use server::{
+    server_assignor, GroupSpec, MemberSpec, ServerAssignment, ServerAssignor, SubscriptionType, TopicMetadata,
+};
 
 /// A topic partition, printed and parsed as Kafka prints it: `topic-partition`.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -47,9 +49,8 @@ impl fmt::Display for TopicPartition {
 impl FromStr for TopicPartition {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        let (topic, p) = s
-            .rsplit_once('-')
-            .ok_or_else(|| format!("'{s}' is not a topic-partition (expected e.g. orders-3)"))?;
+        let (topic, p) =
+            s.rsplit_once('-').ok_or_else(|| format!("'{s}' is not a topic-partition (expected e.g. orders-3)"))?;
         let partition = p
             .parse::<i32>()
             .ok()

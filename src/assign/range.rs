@@ -1,11 +1,11 @@
 //! `org.apache.kafka.clients.consumer.RangeAssignor` ("range"), including the
 //! KIP-881 rack-aware variant with co-partitioned topics.
 
-use crate::small_sort::StableSort;
+use super::dense::{member_info_sorted, MemberTopics, Slots, TopicIds};
 use super::rack::{consumer_rack, partition_racks, use_rack_aware_assignment};
 use super::{topic_partition_order, Assignment, ClientAssignor, ClusterMetadata, Subscription, TopicPartition};
-use super::dense::{member_info_sorted, MemberTopics, Slots, TopicIds};
 use crate::java::{hashmap_order, java_hash_order, string_hash};
+use crate::small_sort::StableSort;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Kept here for callers of the original path.
@@ -107,7 +107,13 @@ struct TopicAssignmentState<'a> {
 }
 
 impl<'a> TopicAssignmentState<'a> {
-    fn new(topic: &'a str, num_partitions: i32, members: &[&'a Subscription], cluster: &'a ClusterMetadata, prefer: bool) -> Self {
+    fn new(
+        topic: &'a str,
+        num_partitions: i32,
+        members: &[&'a Subscription],
+        cluster: &'a ClusterMetadata,
+        prefer: bool,
+    ) -> Self {
         let mut sorted: Vec<&Subscription> = members.to_vec();
         sorted.stable_sort_by(|a, b| member_info_order(a, b));
         let mut seen = HashSet::new();

@@ -27,10 +27,15 @@ fn read_into(x: &mut Explainer, name: &str, mut r: impl Read) -> Result<(), Stri
     Ok(())
 }
 
-
 fn print_text(r: &Report) {
     for g in &r.groups {
-        println!("group {} ({} members, {} generations, {} rebalances)", g.group_id, g.members.len(), g.generations.len(), g.rebalances.len());
+        println!(
+            "group {} ({} members, {} generations, {} rebalances)",
+            g.group_id,
+            g.members.len(),
+            g.generations.len(),
+            g.rebalances.len()
+        );
         for d in &g.diagnoses {
             println!("  * {}", d.text);
         }
@@ -100,7 +105,9 @@ fn main() {
             read_into(&mut x, "stdin", std::io::stdin().lock())
         } else {
             match std::fs::File::open(f) {
-                Ok(file) if file.metadata().map(|m| m.is_dir()).unwrap_or(false) => Err(format!("{f}: is a directory, not a log file")),
+                Ok(file) if file.metadata().map(|m| m.is_dir()).unwrap_or(false) => {
+                    Err(format!("{f}: is a directory, not a log file"))
+                }
                 Ok(file) => read_into(&mut x, f, file),
                 Err(e) => Err(format!("{f}: cannot open: {e}")),
             }

@@ -84,7 +84,9 @@ fn parse_args() -> Result<Args, String> {
 
 fn compare(path: &str, args: &Args) -> Result<(), Stop> {
     if args.scenario.is_some() || args.seed.is_some() || args.trace {
-        return Err(Stop::Error("--compare takes only --until and --json (the seed is the comparison scenario's)".into()));
+        return Err(Stop::Error(
+            "--compare takes only --until and --json (the seed is the comparison scenario's)".into(),
+        ));
     }
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let comparison = groupscope::compare::Comparison::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
@@ -92,7 +94,8 @@ fn compare(path: &str, args: &Args) -> Result<(), Stop> {
     let until = until_arg(&until.to_string())?;
     let results = groupscope::compare::run(&comparison, until)?;
     if args.json {
-        let out = json!({ "comparison": comparison.name, "group": comparison.group_id()?, "until": until, "runs": results });
+        let out =
+            json!({ "comparison": comparison.name, "group": comparison.group_id()?, "until": until, "runs": results });
         self::out(&serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?)?;
     } else {
         self::out(&format!("{} (group {}, 0..{until} ms)", comparison.name, comparison.group_id()?))?;

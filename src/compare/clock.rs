@@ -103,7 +103,9 @@ impl ComparePlayer {
             Action::Reset => {
                 self.playing = false;
                 let mut c = self.sbs.comparison.clone();
-                c.scenario.faults.extend(self.sbs.injected.iter().map(|(at, fault)| ScheduledFault { at: *at, fault: fault.clone() }));
+                c.scenario.faults.extend(
+                    self.sbs.injected.iter().map(|(at, fault)| ScheduledFault { at: *at, fault: fault.clone() }),
+                );
                 c.scenario.faults.sort_by_key(|f| f.at);
                 if let Ok(fresh) = SideBySide::new(&c) {
                     self.sbs = fresh;
@@ -187,12 +189,24 @@ mod tests {
         p.dispatch(Action::Reset, 1.0);
         assert_eq!(p.now(), 0);
         let crash = crate::sim::Fault::CrashConsumer { consumer: 1 };
-        assert!(p.sbs.comparison.scenario.faults.iter().any(|f| f.at == 5_000 && f.fault == crash), "the injected crash is kept");
+        assert!(
+            p.sbs.comparison.scenario.faults.iter().any(|f| f.at == 5_000 && f.fault == crash),
+            "the injected crash is kept"
+        );
         p.dispatch(Action::Seek(6_000), 1.0);
-        let c1_alive = |p: &ComparePlayer| p.sbs.lanes.iter().map(|l| crate::view::consumers(&l.world).iter().any(|c| c.name == "c1" && c.alive)).collect::<Vec<_>>();
+        let c1_alive = |p: &ComparePlayer| {
+            p.sbs
+                .lanes
+                .iter()
+                .map(|l| crate::view::consumers(&l.world).iter().any(|c| c.name == "c1" && c.alive))
+                .collect::<Vec<_>>()
+        };
         assert_eq!(c1_alive(&p), vec![false; p.sbs.lanes.len()], "and happens again at 5 s");
         let faults = p.sbs.comparison.scenario.faults.len();
         p.dispatch(Action::Inject(crate::sim::Fault::CrashConsumer { consumer: 99 }), 1.0);
-        assert!(p.sbs.injected.is_empty() && p.sbs.comparison.scenario.faults.len() == faults, "a fault naming no consumer is refused");
+        assert!(
+            p.sbs.injected.is_empty() && p.sbs.comparison.scenario.faults.len() == faults,
+            "a fault naming no consumer is refused"
+        );
     }
 }

@@ -73,7 +73,12 @@ impl Comparison {
         match &self.group {
             Some(g) if self.scenario.groups.iter().any(|s| &s.group_id == g) => Ok(g.clone()),
             Some(g) => Err(format!("group: the scenario has no group '{g}'")),
-            None => self.scenario.groups.first().map(|g| g.group_id.clone()).ok_or_else(|| "scenario.groups: a comparison needs a consumer group".into()),
+            None => self
+                .scenario
+                .groups
+                .first()
+                .map(|g| g.group_id.clone())
+                .ok_or_else(|| "scenario.groups: a comparison needs a consumer group".into()),
         }
     }
 
@@ -84,7 +89,13 @@ impl Comparison {
             return Err(format!("name: {} characters; at most 200", self.name.chars().count()));
         }
         if let Some(until) = self.until {
-            crate::sim::scenario::limits::in_range("until", until, 0, crate::sim::scenario::limits::MAX_RUN_MS, "a simulated day")?;
+            crate::sim::scenario::limits::in_range(
+                "until",
+                until,
+                0,
+                crate::sim::scenario::limits::MAX_RUN_MS,
+                "a simulated day",
+            )?;
         }
         self.group_id()?;
         let n = self.variants.len();
@@ -102,7 +113,10 @@ impl Comparison {
             }
             for (field, patch) in [("config", &v.config), ("group", &v.group), ("broker", &v.broker)] {
                 if patch.as_ref().is_some_and(|p| !p.is_object()) {
-                    return Err(format!("variants[{i}].{field}: variant '{}': {field} must be a JSON object (a merge-patch)", v.name));
+                    return Err(format!(
+                        "variants[{i}].{field}: variant '{}': {field} must be a JSON object (a merge-patch)",
+                        v.name
+                    ));
                 }
             }
         }

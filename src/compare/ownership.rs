@@ -130,8 +130,12 @@ pub fn group_is_stable(world: &World, group: &str) -> bool {
 /// Stable because its group epoch was bumped (to Assigning or Reconciling).
 pub fn rebalance_began(kind: &EventKind, group: &str) -> bool {
     match kind {
-        EventKind::StateChanged { machine: Machine::Group { group_id }, to, .. } => group_id == group && to == "PreparingRebalance",
-        EventKind::StateChanged { machine: Machine::ConsumerGroup { group_id }, from, .. } => group_id == group && from == "Stable",
+        EventKind::StateChanged { machine: Machine::Group { group_id }, to, .. } => {
+            group_id == group && to == "PreparingRebalance"
+        }
+        EventKind::StateChanged { machine: Machine::ConsumerGroup { group_id }, from, .. } => {
+            group_id == group && from == "Stable"
+        }
         _ => false,
     }
 }

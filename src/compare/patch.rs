@@ -38,7 +38,10 @@ pub fn patched(base: &Scenario, v: &Variant) -> Result<Scenario, String> {
     }
     if let Some(Value::Object(p)) = &v.group {
         if p.contains_key("groupId") {
-            return Err(format!("variant '{}': group: groupId cannot be patched (metrics compare the same group)", v.name));
+            return Err(format!(
+                "variant '{}': group: groupId cannot be patched (metrics compare the same group)",
+                v.name
+            ));
         }
     }
     for (i, g) in s.groups.iter_mut().enumerate() {

@@ -2,8 +2,15 @@
 
 use super::RunResult;
 
-const HEADERS: [&str; 7] =
-    ["variant", "rebalances", "unavailable (partition-ms)", "longest stop-the-world (ms)", "partitions moved", "redelivered", "time to stable (ms)"];
+const HEADERS: [&str; 7] = [
+    "variant",
+    "rebalances",
+    "unavailable (partition-ms)",
+    "longest stop-the-world (ms)",
+    "partitions moved",
+    "redelivered",
+    "time to stable (ms)",
+];
 
 /// One row per variant, columns aligned.
 pub fn render(results: &[RunResult]) -> String {

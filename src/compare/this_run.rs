@@ -35,7 +35,8 @@ pub fn comparison(scenario: &Scenario, script: &[(Millis, Fault)], horizon: Mill
     let mut base = scenario.clone();
     base.faults.extend(script.iter().map(|(at, fault)| ScheduledFault { at: *at, fault: fault.clone() }));
     base.faults.sort_by_key(|f| f.at);
-    let group = base.groups.first().ok_or_else(|| "scenario.groups: a comparison needs a consumer group".to_string())?;
+    let group =
+        base.groups.first().ok_or_else(|| "scenario.groups: a comparison needs a consumer group".to_string())?;
     let (session, heartbeat) = (group.config.session_timeout_ms, group.config.heartbeat_interval_ms);
     let b = &base.broker;
     let broker = json!({
@@ -48,7 +49,9 @@ pub fn comparison(scenario: &Scenario, script: &[(Millis, Fault)], horizon: Mill
     });
     let classic = |name: &str, assignor: &str, static_members: bool| Variant {
         name: name.into(),
-        config: Some(json!({ "group.protocol": "classic", "group.remote.assignor": null, "partition.assignment.strategy": [assignor] })),
+        config: Some(
+            json!({ "group.protocol": "classic", "group.remote.assignor": null, "partition.assignment.strategy": [assignor] }),
+        ),
         group: Some(json!({ "staticMembers": static_members })),
         broker: None,
     };
@@ -64,7 +67,12 @@ pub fn comparison(scenario: &Scenario, script: &[(Millis, Fault)], horizon: Mill
         group: Some(group.group_id.clone()),
         until: Some(until),
         scenario: base,
-        variants: vec![classic(EAGER, "range", false), classic(COOPERATIVE, "cooperative-sticky", false), consumer, classic(STATIC, "range", true)],
+        variants: vec![
+            classic(EAGER, "range", false),
+            classic(COOPERATIVE, "cooperative-sticky", false),
+            consumer,
+            classic(STATIC, "range", true),
+        ],
     };
     c.validate()?;
     Ok(c)
@@ -118,7 +126,8 @@ mod tests {
         let c = comparison(&Scenario::demo(), &crash_script(), 0).unwrap();
         let mut sbs = SideBySide::new(&c).unwrap();
         sbs.advance_to(40_000);
-        let stw: Vec<(String, u64)> = sbs.lanes.iter().map(|l| (l.name.clone(), l.observer.metrics.longest_stop_the_world_ms)).collect();
+        let stw: Vec<(String, u64)> =
+            sbs.lanes.iter().map(|l| (l.name.clone(), l.observer.metrics.longest_stop_the_world_ms)).collect();
         assert!(stw[0].1 > stw[1].1, "{stw:?}");
         assert_eq!(stw[2].1, 0, "{stw:?}");
         assert_eq!(sbs.lanes.iter().map(|l| l.violations).sum::<usize>(), 0);

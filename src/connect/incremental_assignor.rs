@@ -36,7 +36,10 @@ impl ItemSet {
     }
 
     fn ordered(&self) -> ConnectorsAndTasks {
-        ConnectorsAndTasks { connectors: self.connectors.iter().cloned().collect(), tasks: self.tasks.iter().cloned().collect() }
+        ConnectorsAndTasks {
+            connectors: self.connectors.iter().cloned().collect(),
+            tasks: self.tasks.iter().cloned().collect(),
+        }
     }
 }
 
@@ -107,8 +110,12 @@ fn intersection(items: &ItemSet, members: &[WorkerLoad]) -> Vec<(String, Connect
     members
         .iter()
         .map(|w| {
-            let connectors = hash_set_copy_order(&w.load.connectors, string_hash).into_iter().filter(|c| items.connectors.contains(c)).collect();
-            let tasks = hash_set_copy_order(&w.load.tasks, task_hash).into_iter().filter(|t| items.tasks.contains(t)).collect();
+            let connectors = hash_set_copy_order(&w.load.connectors, string_hash)
+                .into_iter()
+                .filter(|c| items.connectors.contains(c))
+                .collect();
+            let tasks =
+                hash_set_copy_order(&w.load.tasks, task_hash).into_iter().filter(|t| items.tasks.contains(t)).collect();
             (w.worker.clone(), ConnectorsAndTasks { connectors, tasks })
         })
         .collect()
@@ -166,7 +173,9 @@ impl IncrementalCooperativeAssignor {
         // A revocation of the previous round that did not take effect is applied again.
         if !self.previous_revocation.is_empty() {
             let r = &self.previous_revocation;
-            if r.connectors.iter().any(|c| active.connectors.contains(c)) || r.tasks.iter().any(|t| active.tasks.contains(t)) {
+            if r.connectors.iter().any(|c| active.connectors.contains(c))
+                || r.tasks.iter().any(|t| active.tasks.contains(t))
+            {
                 self.previous_assignment = active.clone();
             }
             self.previous_revocation = ItemSet::default();
@@ -254,7 +263,12 @@ impl IncrementalCooperativeAssignor {
     }
 
     /// `computePreviousAssignment`: next minus revoked, plus everything lost.
-    fn compute_previous_assignment(&mut self, revoked: &BTreeMap<String, ConnectorsAndTasks>, next: &[WorkerLoad], lost: &ItemSet) {
+    fn compute_previous_assignment(
+        &mut self,
+        revoked: &BTreeMap<String, ConnectorsAndTasks>,
+        next: &[WorkerLoad],
+        lost: &ItemSet,
+    ) {
         let mut prev = ItemSet::of(
             next.iter().flat_map(|w| w.load.connectors.iter().cloned()),
             next.iter().flat_map(|w| w.load.tasks.iter().cloned()),
@@ -277,7 +291,13 @@ impl IncrementalCooperativeAssignor {
     /// `handleLostAssignments`: hold a departed worker's items for
     /// `scheduled.rebalance.max.delay.ms`, then give them to workers that came
     /// back empty, or treat them as new.
-    fn handle_lost_assignments(&mut self, now: Millis, lost: &ItemSet, to_reassign: &mut ItemSet, next: &mut [WorkerLoad]) {
+    fn handle_lost_assignments(
+        &mut self,
+        now: Millis,
+        lost: &ItemSet,
+        to_reassign: &mut ItemSet,
+        next: &mut [WorkerLoad],
+    ) {
         if lost.is_empty() && !self.revoked_in_previous {
             self.reset_delay();
             return;
@@ -351,7 +371,10 @@ fn duplicated_assignments(members: &[WorkerLoad]) -> ItemSet {
 
 /// `performLoadBalancingRevocations`: revoke from workers above the balanced
 /// share (⌊total/workers⌋, with total mod workers of them allowed one more).
-fn perform_load_balancing_revocations(configured: &ItemSet, workers: &[WorkerLoad]) -> Vec<(String, ConnectorsAndTasks)> {
+fn perform_load_balancing_revocations(
+    configured: &ItemSet,
+    workers: &[WorkerLoad],
+) -> Vec<(String, ConnectorsAndTasks)> {
     if workers.iter().all(|w| w.load.is_empty()) || configured.is_empty() {
         return Vec::new();
     }
@@ -403,11 +426,16 @@ fn load_balancing_revocations<T: Clone>(
 
 /// `assignConnectors` / `assignTasks`: sort workers by (load, id), then fill
 /// the least-loaded tier one item each, round after round.
-fn assign_round_robin<T: Clone>(workers: &mut [WorkerLoad], items: &[T], field: fn(&mut ConnectorsAndTasks) -> &mut Vec<T>) {
+fn assign_round_robin<T: Clone>(
+    workers: &mut [WorkerLoad],
+    items: &[T],
+    field: fn(&mut ConnectorsAndTasks) -> &mut Vec<T>,
+) {
     if workers.is_empty() {
         return;
     }
-    let mut keyed: Vec<(usize, WorkerLoad)> = workers.iter_mut().map(|w| (field(&mut w.load).len(), w.clone())).collect();
+    let mut keyed: Vec<(usize, WorkerLoad)> =
+        workers.iter_mut().map(|w| (field(&mut w.load).len(), w.clone())).collect();
     keyed.sort_by(|(la, a), (lb, b)| la.cmp(lb).then_with(|| java::compare_strings(&a.worker, &b.worker)));
     for (slot, (_, w)) in workers.iter_mut().zip(keyed) {
         *slot = w;
@@ -415,7 +443,8 @@ fn assign_round_robin<T: Clone>(workers: &mut [WorkerLoad], items: &[T], field: 
     let mut it = items.iter().peekable();
     while it.peek().is_some() {
         let first_load = field(&mut workers[0].load).len();
-        let up_to = (0..workers.len()).find(|&i| field(&mut workers[i].load).len() > first_load).unwrap_or(workers.len());
+        let up_to =
+            (0..workers.len()).find(|&i| field(&mut workers[i].load).len() > first_load).unwrap_or(workers.len());
         for w in workers[..up_to].iter_mut() {
             let Some(item) = it.next() else { break };
             field(&mut w.load).push(item.clone());

@@ -21,11 +21,23 @@ fn load(worker: &str, items: &[&str]) -> WorkerLoad {
 }
 
 fn shown(a: &BTreeMap<String, ConnectorsAndTasks>, worker: &str) -> Vec<String> {
-    a.get(worker).map_or(Vec::new(), |l| super::super::protocol::join_items(&l.connectors, &l.tasks).split(", ").filter(|s| !s.is_empty()).map(String::from).collect())
+    a.get(worker).map_or(Vec::new(), |l| {
+        super::super::protocol::join_items(&l.connectors, &l.tasks)
+            .split(", ")
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect()
+    })
 }
 
 /// A leader that assigned generation `gen - 1` runs the round of generation `gen`.
-fn round(a: &mut IncrementalCooperativeAssignor, now: Millis, gen: i32, tasks: u32, members: &[WorkerLoad]) -> ClusterAssignment {
+fn round(
+    a: &mut IncrementalCooperativeAssignor,
+    now: Millis,
+    gen: i32,
+    tasks: u32,
+    members: &[WorkerLoad],
+) -> ClusterAssignment {
     a.perform_task_assignment(now, &config(tasks), gen - 1, gen, members)
 }
 
@@ -104,11 +116,23 @@ fn items_missing_without_a_departed_worker_are_reassigned_immediately() {
 fn a_joining_worker_gets_work_through_a_revocation_and_a_second_round() {
     let mut a = IncrementalCooperativeAssignor::new(MAX_DELAY);
     round(&mut a, 0, 1, 4, &[load("w1", &[]), load("w2", &[])]);
-    let r = round(&mut a, 1_000, 2, 4, &[load("w1", &["sink", "sink-0", "sink-2"]), load("w2", &["sink-1", "sink-3"]), load("w3", &[])]);
+    let r = round(
+        &mut a,
+        1_000,
+        2,
+        4,
+        &[load("w1", &["sink", "sink-0", "sink-2"]), load("w2", &["sink-1", "sink-3"]), load("w3", &[])],
+    );
     assert_eq!(shown(&r.newly_revoked, "w2"), ["sink-1"]);
     assert!(r.newly_revoked["w1"].is_empty(), "w1 may keep the one extra task (4 mod 3 = 1)");
     assert!(r.newly_assigned.values().all(|x| x.is_empty()), "nothing moves in the revoking round");
-    let r = round(&mut a, 1_500, 3, 4, &[load("w1", &["sink", "sink-0", "sink-2"]), load("w2", &["sink-3"]), load("w3", &[])]);
+    let r = round(
+        &mut a,
+        1_500,
+        3,
+        4,
+        &[load("w1", &["sink", "sink-0", "sink-2"]), load("w2", &["sink-3"]), load("w3", &[])],
+    );
     assert_eq!(shown(&r.newly_assigned, "w3"), ["sink-1"]);
     assert!(r.newly_revoked.values().all(|x| x.is_empty()));
 }

@@ -7,4 +7,7 @@ pub mod eager_assignor;
 pub mod incremental_assignor;
 pub mod protocol;
 
-pub use protocol::{ConfigSnapshot, ConnectAssignment, ConnectProtocolCompatibility, ConnectProtocolMetadata, ConnectorTaskId, ConnectorsAndTasks};
+pub use protocol::{
+    ConfigSnapshot, ConnectAssignment, ConnectProtocolCompatibility, ConnectProtocolMetadata, ConnectorTaskId,
+    ConnectorsAndTasks,
+};

@@ -8,7 +8,13 @@ use super::pat::{after, capture, num, partitions};
 
 /// Reads a broker log context into `who`; true when the line has one.
 pub fn context(msg: &str, who: &mut Who) -> bool {
-    for key in ["[GroupCoordinator id=", "[GroupCoordinator ", "[GroupMetadataManager brokerId=", "[Broker id=", "[KafkaServer id="] {
+    for key in [
+        "[GroupCoordinator id=",
+        "[GroupCoordinator ",
+        "[GroupMetadataManager brokerId=",
+        "[Broker id=",
+        "[KafkaServer id=",
+    ] {
         if let Some(id) = after(msg, key, &[' ', ']']) {
             if let Ok(n) = id.parse() {
                 who.broker = Some(n);
@@ -31,7 +37,8 @@ fn offsets_partition(x: &str) -> Option<i64> {
 
 fn opt_instance(x: &str) -> Option<String> {
     let x = x.trim();
-    (!matches!(x, "null" | "None" | "Optional.empty" | "")).then(|| x.trim_start_matches("Some(").trim_end_matches(')').to_string())
+    (!matches!(x, "null" | "None" | "Optional.empty" | ""))
+        .then(|| x.trim_start_matches("Some(").trim_end_matches(')').to_string())
 }
 
 /// One line of the group coordinator.
@@ -54,8 +61,15 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
         return one(Ev::GroupEmpty { group: s(c[0]), generation: num(c[1].split(' ').next().unwrap_or(""))? });
     }
     // GroupMetadataManager.classicGroupSyncToLeader
-    if let Some(c) = capture("Assignment received from leader {} for group {} for generation {}. The group has {} members", msg) {
-        return one(Ev::AssignmentFromLeader { group: s(c[1]), leader: s(c[0]), generation: num(c[2])?, members: num(c[3]) });
+    if let Some(c) =
+        capture("Assignment received from leader {} for group {} for generation {}. The group has {} members", msg)
+    {
+        return one(Ev::AssignmentFromLeader {
+            group: s(c[1]),
+            leader: s(c[0]),
+            generation: num(c[2])?,
+            members: num(c[3]),
+        });
     }
     // GroupMetadataManager.onClassicGroupHeartbeatExpiration
     if let Some(c) = capture("Member {} in group {} has failed, removing it from the group", msg) {
@@ -65,17 +79,46 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
         return one(Ev::MemberFailed { group: s(c[1]), member: s(c[0]) });
     }
     // GroupMetadataManager.classicGroupLeave (4.x)
-    if let Some(c) = capture("[GroupId {}] Dynamic member {} has left group through explicit `LeaveGroup` request; client reason: {}", msg) {
-        return one(Ev::MemberLeft { group: s(c[0]), member: s(c[1]), instance: None, host: None, client: None, reason: s(c[2]) });
+    if let Some(c) = capture(
+        "[GroupId {}] Dynamic member {} has left group through explicit `LeaveGroup` request; client reason: {}",
+        msg,
+    ) {
+        return one(Ev::MemberLeft {
+            group: s(c[0]),
+            member: s(c[1]),
+            instance: None,
+            host: None,
+            client: None,
+            reason: s(c[2]),
+        });
     }
     if let Some(c) = capture("[GroupId {}] Static member {} with instance id {} has left group through explicit `LeaveGroup` request; client reason: {}", msg) {
         return one(Ev::MemberLeft { group: s(c[0]), member: s(c[1]), instance: opt_instance(c[2]), host: None, client: None, reason: s(c[3]) });
     }
-    if let Some(c) = capture("[Group {}] Member {} has left group through explicit `LeaveGroup` request; client reason: {}", msg) {
-        return one(Ev::MemberLeft { group: s(c[0]), member: s(c[1]), instance: None, host: None, client: None, reason: s(c[2]) });
+    if let Some(c) =
+        capture("[Group {}] Member {} has left group through explicit `LeaveGroup` request; client reason: {}", msg)
+    {
+        return one(Ev::MemberLeft {
+            group: s(c[0]),
+            member: s(c[1]),
+            instance: None,
+            host: None,
+            client: None,
+            reason: s(c[2]),
+        });
     }
-    if let Some(c) = capture("[Group {}] Pending member {} has left group through explicit `LeaveGroup` request; client reason: {}", msg) {
-        return one(Ev::MemberLeft { group: s(c[0]), member: s(c[1]), instance: None, host: None, client: None, reason: s(c[2]) });
+    if let Some(c) = capture(
+        "[Group {}] Pending member {} has left group through explicit `LeaveGroup` request; client reason: {}",
+        msg,
+    ) {
+        return one(Ev::MemberLeft {
+            group: s(c[0]),
+            member: s(c[1]),
+            instance: None,
+            host: None,
+            client: None,
+            reason: s(c[2]),
+        });
     }
     // 3.x GroupCoordinator.handleLeaveGroup: "Member MemberMetadata(memberId=..., groupInstanceId=...,
     // clientId=..., clientHost=/10.0.0.1, ...) has left group demo through explicit `LeaveGroup`; client reason: ..."
@@ -88,12 +131,17 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
         return one(Ev::MemberLeft { group: s(c[1]), member: s(member), instance, host, client, reason: s(c[2]) });
     }
     // GroupMetadataManager.classicGroupJoinNewMember / classicGroupJoinNewStaticMember
-    for lead in ["Dynamic member with unknown member id joins group ", "Dynamic Member with unknown member id joins group "] {
-        if let (Some(c), Some(m)) = (capture(&format!("{lead}{{}} in {{}}"), msg), after(msg, "new member id ", &[' '])) {
+    for lead in
+        ["Dynamic member with unknown member id joins group ", "Dynamic Member with unknown member id joins group "]
+    {
+        if let (Some(c), Some(m)) = (capture(&format!("{lead}{{}} in {{}}"), msg), after(msg, "new member id ", &[' ']))
+        {
             return one(Ev::NewMember { group: s(c[0]), member: s(m), instance: None });
         }
     }
-    if let Some(c) = capture("Static member with groupInstanceId={} and unknown member id joins group {} in {} state. {}", msg) {
+    if let Some(c) =
+        capture("Static member with groupInstanceId={} and unknown member id joins group {} in {} state. {}", msg)
+    {
         let member = after(c[3], "new member id ", &[' ']).or_else(|| after(c[3], "member ", &[' '])).unwrap_or("");
         return one(Ev::NewMember { group: s(c[1]), member: s(member), instance: opt_instance(c[0]) });
     }
@@ -110,7 +158,9 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
     if let Some(c) = capture("Finished loading of metadata from {} with epoch {} in ", msg) {
         return one(Ev::Loaded { partition: offsets_partition(c[0]), epoch: num(c[1]) });
     }
-    if let Some(c) = capture("Finished loading offsets and group metadata from {} in {} milliseconds for epoch {},", msg) {
+    if let Some(c) =
+        capture("Finished loading offsets and group metadata from {} in {} milliseconds for epoch {},", msg)
+    {
         return one(Ev::Loaded { partition: offsets_partition(c[0]), epoch: num(c[2]) });
     }
     if let Some(c) = capture("Resigned as the group coordinator for partition {} in epoch {}", msg) {
@@ -129,10 +179,15 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
     if let Some(c) = capture("[GroupId {}] Bumped group epoch to {} with metadata hash {}.", msg) {
         return one(Ev::EpochBumped { group: s(c[0]), epoch: num(c[1])? });
     }
-    if let Some(c) = capture("[GroupId {}] Computed a new target assignment for epoch {} with '{}' assignor in {}ms.", msg) {
+    if let Some(c) =
+        capture("[GroupId {}] Computed a new target assignment for epoch {} with '{}' assignor in {}ms.", msg)
+    {
         return one(Ev::TargetComputed { group: s(c[0]), epoch: num(c[1])?, assignor: s(c[2]) });
     }
-    if let Some(c) = capture("[GroupId {}] Static member {} with instance id {} joins the consumer group using the {} protocol.", msg) {
+    if let Some(c) = capture(
+        "[GroupId {}] Static member {} with instance id {} joins the consumer group using the {} protocol.",
+        msg,
+    ) {
         return one(Ev::CgJoined { group: s(c[0]), member: s(c[1]), instance: opt_instance(c[2]) });
     }
     if let Some(c) = capture("[GroupId {}] Member {} joins the consumer group using the {} protocol.", msg) {
@@ -144,7 +199,9 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
     if let Some(c) = capture("[GroupId {}] Member {} left the consumer group.", msg) {
         return one(Ev::CgLeft { group: s(c[0]), member: s(c[1]), instance: None, temporarily: false });
     }
-    if let Some(c) = capture("[GroupId {}] Static member {} with instance id {} temporarily left the consumer group.", msg) {
+    if let Some(c) =
+        capture("[GroupId {}] Static member {} with instance id {} temporarily left the consumer group.", msg)
+    {
         return one(Ev::CgLeft { group: s(c[0]), member: s(c[1]), instance: opt_instance(c[2]), temporarily: true });
     }
     if let Some(c) = capture("[GroupId {}] Static member {} with instance id {} left the consumer group.", msg) {
@@ -153,8 +210,17 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
     if let Some(c) = capture("[GroupId {}] Member {} fenced from the group because {}.", msg) {
         return one(Ev::CgFenced { group: s(c[0]), member: s(c[1]), reason: s(c[2]) });
     }
-    if let Some(c) = capture("[GroupId {}] Member {} new assignment state: epoch={}, previousEpoch={}, state={}, assignedPartitions={}.", msg) {
-        return one(Ev::CgMemberState { group: s(c[0]), member: s(c[1]), epoch: num(c[2])?, state: s(c[4]), partitions: partitions(c[5]) });
+    if let Some(c) = capture(
+        "[GroupId {}] Member {} new assignment state: epoch={}, previousEpoch={}, state={}, assignedPartitions={}.",
+        msg,
+    ) {
+        return one(Ev::CgMemberState {
+            group: s(c[0]),
+            member: s(c[1]),
+            epoch: num(c[2])?,
+            state: s(c[4]),
+            partitions: partitions(c[5]),
+        });
     }
     if let Some(c) = capture("[GroupId {}] Member {} updated its subscribed topics to: {}.", msg) {
         return one(Ev::CgMetadataChanged { group: s(c[0]) });
@@ -169,7 +235,9 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
     if msg.contains("Pending dynamic member with id") && msg.contains("Adding to the group now") {
         return one(Ev::Info);
     }
-    if msg.contains("Unloading group metadata for generation") || msg.contains("Unloaded group metadata for group epoch") {
+    if msg.contains("Unloading group metadata for generation")
+        || msg.contains("Unloaded group metadata for group epoch")
+    {
         return one(Ev::Info);
     }
     None

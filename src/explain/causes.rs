@@ -11,10 +11,18 @@ pub fn client_reason(reason: &str) -> Option<Cause> {
     if r.contains("poll timeout") || r.contains("max.poll.interval.ms") || r.contains("max poll interval") {
         return Some(Cause::PollTimeout);
     }
-    if r.contains("unknown_member_id") || r.contains("unknownmemberid") || r.contains("resetting member-id") || r.contains("unknown member") {
+    if r.contains("unknown_member_id")
+        || r.contains("unknownmemberid")
+        || r.contains("resetting member-id")
+        || r.contains("unknown member")
+    {
         return Some(Cause::UnknownMember);
     }
-    if r.contains("fenced") || r.contains("illegal_generation") || r.contains("illegalgeneration") || r.contains("illegal generation") {
+    if r.contains("fenced")
+        || r.contains("illegal_generation")
+        || r.contains("illegalgeneration")
+        || r.contains("illegal generation")
+    {
         return Some(Cause::Fenced);
     }
     if r.contains("metadata") || r.contains("subscription") {
@@ -24,7 +32,9 @@ pub fn client_reason(reason: &str) -> Option<Cause> {
         // ConsumerCoordinator.onJoinComplete: the second round of a cooperative rebalance
         return Some(Cause::Other);
     }
-    if r.contains("coordinator") && (r.contains("not available") || r.contains("not_coordinator") || r.contains("unavailable")) {
+    if r.contains("coordinator")
+        && (r.contains("not available") || r.contains("not_coordinator") || r.contains("unavailable"))
+    {
         return Some(Cause::CoordinatorMoved);
     }
     None
@@ -42,7 +52,11 @@ pub fn broker_reason(reason: &str) -> Option<Cause> {
     let client = reason.split_once("client reason: ").map(|(_, r)| r).unwrap_or("");
     // 4.x "explicit `LeaveGroup` request for (...) members."; 3.x "Removing member ... on LeaveGroup; client reason: ..."
     if reason.contains("explicit `LeaveGroup`") || reason.contains(" on LeaveGroup") {
-        return Some(if client_reason(client) == Some(Cause::PollTimeout) { Cause::PollTimeout } else { Cause::MemberLeft });
+        return Some(if client_reason(client) == Some(Cause::PollTimeout) {
+            Cause::PollTimeout
+        } else {
+            Cause::MemberLeft
+        });
     }
     if reason.contains("pending sync request expiration") || reason.contains("Freshly-loaded group") {
         return Some(Cause::Other);
@@ -77,9 +91,20 @@ mod tests {
 
     #[test]
     fn reads_the_reasons_kafka_logs() {
-        assert_eq!(broker_reason("Adding new member consumer-demo-3-x with group instance id null; client reason: not provided"), Some(Cause::MemberJoined));
-        assert_eq!(broker_reason("removing member consumer-demo-2-x on heartbeat expiration."), Some(Cause::SessionTimeout));
-        assert_eq!(broker_reason("Updating metadata for member m during Stable; client reason: cached metadata has changed"), Some(Cause::MetadataChange));
+        assert_eq!(
+            broker_reason(
+                "Adding new member consumer-demo-3-x with group instance id null; client reason: not provided"
+            ),
+            Some(Cause::MemberJoined)
+        );
+        assert_eq!(
+            broker_reason("removing member consumer-demo-2-x on heartbeat expiration."),
+            Some(Cause::SessionTimeout)
+        );
+        assert_eq!(
+            broker_reason("Updating metadata for member m during Stable; client reason: cached metadata has changed"),
+            Some(Cause::MetadataChange)
+        );
         assert_eq!(client_reason("group is already rebalancing"), None);
         assert_eq!(client_reason("encountered UNKNOWN_MEMBER_ID from HEARTBEAT response"), Some(Cause::UnknownMember));
         assert_eq!(client_reason("consumer poll timeout has expired."), Some(Cause::PollTimeout));

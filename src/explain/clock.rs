@@ -127,7 +127,11 @@ pub fn parse_stamp(s: &str) -> Option<(Stamp, usize)> {
     if b.len() >= 15 {
         if let Some(mi) = MONTHS.iter().position(|m| s.starts_with(m)) {
             if b[3] == b' ' {
-                let (d, at) = if b[4] == b' ' { (digits(b, 5, 1), 6) } else { (digits(b, 4, 2).or_else(|| digits(b, 4, 1)), if b[5] == b' ' { 5 } else { 6 }) };
+                let (d, at) = if b[4] == b' ' {
+                    (digits(b, 5, 1), 6)
+                } else {
+                    (digits(b, 4, 2).or_else(|| digits(b, 4, 1)), if b[5] == b' ' { 5 } else { 6 })
+                };
                 if let Some(d) = d {
                     if b.get(at) == Some(&b' ') {
                         let (tod, tlen) = time_of_day(b, at + 1)?;

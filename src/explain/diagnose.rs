@@ -92,7 +92,10 @@ pub fn diagnose(g: &mut Group) {
             let (sv, sv_zh) = value_text(session, s_logged);
             let back = p.joins.iter().any(|j| j > removed);
             let (came, came_zh) = if back {
-                (" (it came back later, so it was paused or cut off rather than dead)", "（它之后又回来了，说明是停顿或断网，而不是进程退出）")
+                (
+                    " (it came back later, so it was paused or cut off rather than dead)",
+                    "（它之后又回来了，说明是停顿或断网，而不是进程退出）",
+                )
             } else {
                 ("", "")
             };
@@ -108,10 +111,17 @@ pub fn diagnose(g: &mut Group) {
         .rebalances
         .iter()
         .enumerate()
-        .filter(|(_, r)| r.causes.iter().all(|c| matches!(c, Cause::MemberJoined | Cause::MemberLeft)) && r.causes.contains(&Cause::MemberLeft))
+        .filter(|(_, r)| {
+            r.causes.iter().all(|c| matches!(c, Cause::MemberJoined | Cause::MemberLeft))
+                && r.causes.contains(&Cause::MemberLeft)
+        })
         .map(|(i, _)| i)
         .collect();
-    let restarted = g.processes.iter().filter(|p| !p.joins.is_empty() && p.leaves.iter().any(|(_, c)| *c == Cause::MemberLeft)).count();
+    let restarted = g
+        .processes
+        .iter()
+        .filter(|p| !p.joins.is_empty() && p.leaves.iter().any(|(_, c)| *c == Cause::MemberLeft))
+        .count();
     let dynamic = g.members.iter().all(|m| m.instance_id.is_none());
     if restarted >= 2 && dynamic && !consumer_protocol {
         // the rebalances from the first leave to the last rejoin
@@ -133,7 +143,12 @@ pub fn diagnose(g: &mut Group) {
         ));
     }
     // fenced / unknown member
-    let fenced: Vec<&str> = g.processes.iter().filter(|p| p.leaves.iter().any(|(_, c)| *c == Cause::Fenced)).map(|p| p.name.as_str()).collect();
+    let fenced: Vec<&str> = g
+        .processes
+        .iter()
+        .filter(|p| p.leaves.iter().any(|(_, c)| *c == Cause::Fenced))
+        .map(|p| p.name.as_str())
+        .collect();
     if !fenced.is_empty() {
         let who = fenced.join(", ");
         let (en, zh) = if consumer_protocol {
@@ -149,7 +164,12 @@ pub fn diagnose(g: &mut Group) {
         };
         out.push(d("fenced", en, zh));
     }
-    let unknown: Vec<&str> = g.processes.iter().filter(|p| p.leaves.iter().any(|(_, c)| *c == Cause::UnknownMember)).map(|p| p.name.as_str()).collect();
+    let unknown: Vec<&str> = g
+        .processes
+        .iter()
+        .filter(|p| p.leaves.iter().any(|(_, c)| *c == Cause::UnknownMember))
+        .map(|p| p.name.as_str())
+        .collect();
     if !unknown.is_empty() {
         let who = unknown.join(", ");
         out.push(d(

@@ -22,61 +22,182 @@ pub enum Ev {
     /// It sends JoinGroup (`(Re-)joining group`).
     JoinStart,
     /// It decided to (re)join, with the reason it logged.
-    RejoinRequested { reason: String },
+    RejoinRequested {
+        reason: String,
+    },
     /// JoinGroup answered: its generation, member id and the group's protocol (assignor).
-    Joined { generation: Option<i64>, member: Option<String>, protocol: Option<String>, leader: Option<String> },
+    Joined {
+        generation: Option<i64>,
+        member: Option<String>,
+        protocol: Option<String>,
+        leader: Option<String>,
+    },
     /// SyncGroup answered: the generation is complete for this member.
-    Synced { generation: Option<i64>, member: Option<String>, protocol: Option<String> },
+    Synced {
+        generation: Option<i64>,
+        member: Option<String>,
+        protocol: Option<String>,
+    },
     /// This member is the leader and computed the group's assignment.
-    LeaderAssigned { generation: Option<i64>, assignment: BTreeMap<String, Vec<String>> },
+    LeaderAssigned {
+        generation: Option<i64>,
+        assignment: BTreeMap<String, Vec<String>>,
+    },
     LeaderElected,
     /// Its full assignment after a rebalance.
-    Owned { partitions: Vec<String> },
+    Owned {
+        partitions: Vec<String>,
+    },
     /// onPartitionsAssigned with these partitions.
-    Assigned { partitions: Vec<String> },
-    Revoked { partitions: Vec<String> },
-    Lost { partitions: Vec<String> },
+    Assigned {
+        partitions: Vec<String>,
+    },
+    Revoked {
+        partitions: Vec<String>,
+    },
+    Lost {
+        partitions: Vec<String>,
+    },
     /// max.poll.interval.ms exceeded (with the interval when the line gives it).
-    PollTimeout { interval_ms: Option<i64> },
+    PollTimeout {
+        interval_ms: Option<i64>,
+    },
     /// The client's own session timer expired (librdkafka, kafka-python, aiokafka).
-    SessionExpired { after_ms: Option<i64> },
+    SessionExpired {
+        after_ms: Option<i64>,
+    },
     /// It leaves the group (LeaveGroup, or a leave heartbeat).
-    Leaving { member: Option<String>, reason: String },
+    Leaving {
+        member: Option<String>,
+        reason: String,
+    },
     /// A request failed with a group error: `REBALANCE_IN_PROGRESS`, `UNKNOWN_MEMBER_ID`,
     /// `ILLEGAL_GENERATION`, `FENCED_INSTANCE_ID`, `FENCED_MEMBER_EPOCH`.
-    GroupError { error: String },
-    ResetGeneration { reason: String },
-    CoordinatorFound { broker: Option<i32> },
-    CoordinatorLost { broker: Option<i32> },
+    GroupError {
+        error: String,
+    },
+    ResetGeneration {
+        reason: String,
+    },
+    CoordinatorFound {
+        broker: Option<i32>,
+    },
+    CoordinatorLost {
+        broker: Option<i32>,
+    },
     /// `ConsumerConfig values:` and the like: one setting.
-    Config { key: String, value: String },
-    MemberId { member: String },
+    Config {
+        key: String,
+        value: String,
+    },
+    MemberId {
+        member: String,
+    },
     // ---- a client, consumer protocol (KIP-848) ----
     /// `Member {} with epoch {} transitioned from {} to {}.`
-    Transition { member: String, epoch: i64, from: String, to: String },
+    Transition {
+        member: String,
+        epoch: i64,
+        from: String,
+        to: String,
+    },
     /// `Reconciling assignment with local epoch {}` (+ continuation lines).
-    Reconciling { epoch: i64, member: Option<String>, assigned: Vec<String>, revoked: Vec<String> },
+    Reconciling {
+        epoch: i64,
+        member: Option<String>,
+        assigned: Vec<String>,
+        revoked: Vec<String>,
+    },
     // ---- the broker, classic groups ----
-    Prepare { group: String, old_generation: i64, reason: String },
-    Stabilized { group: String, generation: i64, members: Option<i64> },
-    AssignmentFromLeader { group: String, leader: String, generation: i64, members: Option<i64> },
-    MemberFailed { group: String, member: String },
-    MemberLeft { group: String, member: String, instance: Option<String>, host: Option<String>, client: Option<String>, reason: String },
-    NewMember { group: String, member: String, instance: Option<String> },
-    GroupEmpty { group: String, generation: i64 },
+    Prepare {
+        group: String,
+        old_generation: i64,
+        reason: String,
+    },
+    Stabilized {
+        group: String,
+        generation: i64,
+        members: Option<i64>,
+    },
+    AssignmentFromLeader {
+        group: String,
+        leader: String,
+        generation: i64,
+        members: Option<i64>,
+    },
+    MemberFailed {
+        group: String,
+        member: String,
+    },
+    MemberLeft {
+        group: String,
+        member: String,
+        instance: Option<String>,
+        host: Option<String>,
+        client: Option<String>,
+        reason: String,
+    },
+    NewMember {
+        group: String,
+        member: String,
+        instance: Option<String>,
+    },
+    GroupEmpty {
+        group: String,
+        generation: i64,
+    },
     /// This broker starts loading (becomes coordinator of) an `__consumer_offsets` partition.
-    Loading { partition: Option<i64>, epoch: Option<i64> },
-    Loaded { partition: Option<i64>, epoch: Option<i64> },
-    LoadedGroup { group: String, members: Option<i64> },
-    Resigned { partition: Option<i64> },
+    Loading {
+        partition: Option<i64>,
+        epoch: Option<i64>,
+    },
+    Loaded {
+        partition: Option<i64>,
+        epoch: Option<i64>,
+    },
+    LoadedGroup {
+        group: String,
+        members: Option<i64>,
+    },
+    Resigned {
+        partition: Option<i64>,
+    },
     // ---- the broker, consumer groups (KIP-848) ----
-    EpochBumped { group: String, epoch: i64 },
-    TargetComputed { group: String, epoch: i64, assignor: String },
-    CgJoined { group: String, member: String, instance: Option<String> },
-    CgLeft { group: String, member: String, instance: Option<String>, temporarily: bool },
-    CgFenced { group: String, member: String, reason: String },
-    CgMemberState { group: String, member: String, epoch: i64, state: String, partitions: Vec<String> },
-    CgMetadataChanged { group: String },
+    EpochBumped {
+        group: String,
+        epoch: i64,
+    },
+    TargetComputed {
+        group: String,
+        epoch: i64,
+        assignor: String,
+    },
+    CgJoined {
+        group: String,
+        member: String,
+        instance: Option<String>,
+    },
+    CgLeft {
+        group: String,
+        member: String,
+        instance: Option<String>,
+        temporarily: bool,
+    },
+    CgFenced {
+        group: String,
+        member: String,
+        reason: String,
+    },
+    CgMemberState {
+        group: String,
+        member: String,
+        epoch: i64,
+        state: String,
+        partitions: Vec<String>,
+    },
+    CgMetadataChanged {
+        group: String,
+    },
     /// A recognised line that changes nothing here (kept so it is not "unparsed").
     Info,
 }

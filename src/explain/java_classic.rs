@@ -117,7 +117,9 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
         return one(Ev::Leaving { member: Some(c[0].to_string()), reason: c[2].trim().to_string() });
     }
     // AbstractCoordinator.HeartbeatResponseHandler (4.x and the older wordings)
-    if let Some(c) = capture("Attempt to heartbeat with {} and group instance id {} failed due to {}, resetting generation", msg) {
+    if let Some(c) =
+        capture("Attempt to heartbeat with {} and group instance id {} failed due to {}, resetting generation", msg)
+    {
         return one(Ev::GroupError { error: error_name(c[2]).unwrap_or("UNKNOWN").to_string() });
     }
     if msg.contains("Attempt to heartbeat with stale") {
@@ -126,13 +128,16 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
     if msg.contains("Attempt to heartbeat failed since group is rebalancing") {
         return one(Ev::GroupError { error: "REBALANCE_IN_PROGRESS".into() });
     }
-    if msg.contains("Attempt to heartbeat failed for since member id") || msg.contains("Attempt to heartbeat failed since member id") {
+    if msg.contains("Attempt to heartbeat failed for since member id")
+        || msg.contains("Attempt to heartbeat failed since member id")
+    {
         return one(Ev::GroupError { error: "UNKNOWN_MEMBER_ID".into() });
     }
     if msg.contains("Attempt to heartbeat failed since generation") {
         return one(Ev::GroupError { error: "ILLEGAL_GENERATION".into() });
     }
-    if let Some(c) = capture("Attempt to heartbeat failed since coordinator {} is either not started or not valid", msg) {
+    if let Some(c) = capture("Attempt to heartbeat failed since coordinator {} is either not started or not valid", msg)
+    {
         return one(Ev::CoordinatorLost { broker: coordinator_node(c[0]) });
     }
     // JoinGroup / SyncGroup / OffsetCommit failures naming a group error
@@ -157,7 +162,9 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
     if let Some(c) = capture("Group coordinator {} is unavailable or invalid due to cause: {}", msg) {
         return one(Ev::CoordinatorLost { broker: coordinator_node(c[0]) });
     }
-    if msg.contains("Requesting disconnect from last known coordinator") || msg.contains("Consumer has been disconnected from the group coordinator") {
+    if msg.contains("Requesting disconnect from last known coordinator")
+        || msg.contains("Consumer has been disconnected from the group coordinator")
+    {
         return one(Ev::Info);
     }
     if let Some(c) = capture("Updating assignment with{}", msg) {
@@ -201,7 +208,10 @@ mod tests {
 
     #[test]
     fn reads_generations_and_nodes() {
-        assert_eq!(generation("Generation{generationId=5, memberId='consumer-demo-1-ab', protocol='range'}"), Some((5, Some("consumer-demo-1-ab".into()), Some("range".into()))));
+        assert_eq!(
+            generation("Generation{generationId=5, memberId='consumer-demo-1-ab', protocol='range'}"),
+            Some((5, Some("consumer-demo-1-ab".into()), Some("range".into())))
+        );
         assert_eq!(coordinator_node("broker-1:9092 (id: +1 rack: null isFenced: false)"), Some(1));
         assert_eq!(coordinator_node("broker-3:9092 (id: 2147483644 rack: null)"), Some(3));
         let m = assignment_map("{a=Assignment(partitions=[t-0, t-1]), b=Assignment(partitions=[])}");

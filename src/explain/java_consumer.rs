@@ -2,7 +2,7 @@
 //! of `AbstractMembershipManager`, `ConsumerMembershipManager`, `AbstractHeartbeatRequestManager`
 //! and `CoordinatorRequestManager` (same log context as the classic consumer).
 
-use super::event::{Ev};
+use super::event::Ev;
 use super::java_classic::coordinator_node;
 use super::pat::{capture, num, partitions};
 
@@ -11,10 +11,20 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
     let one = |e: Ev| Some(vec![e]);
     // AbstractMembershipManager.transitionTo
     if let Some(c) = capture("Member {} with epoch {} transitioned from {} to {}.", msg) {
-        return one(Ev::Transition { member: c[0].to_string(), epoch: num(c[1])?, from: c[2].to_string(), to: c[3].to_string() });
+        return one(Ev::Transition {
+            member: c[0].to_string(),
+            epoch: num(c[1])?,
+            from: c[2].to_string(),
+            to: c[3].to_string(),
+        });
     }
     if let Some(c) = capture("Member {} with epoch {} transitioned to fatal state", msg) {
-        return one(Ev::Transition { member: c[0].to_string(), epoch: num(c[1])?, from: String::new(), to: "FATAL".into() });
+        return one(Ev::Transition {
+            member: c[0].to_string(),
+            epoch: num(c[1])?,
+            from: String::new(),
+            to: "FATAL".into(),
+        });
     }
     // AbstractMembershipManager.maybeReconcile: the partitions follow on continuation lines
     if let Some(c) = capture("Reconciling assignment with local epoch {}", msg) {
@@ -42,7 +52,9 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
     if let Some(c) = capture("HeartbeatRequest failed because the group coordinator {} is ", msg) {
         return one(Ev::CoordinatorLost { broker: coordinator_node(c[0]) });
     }
-    if msg.contains("HeartbeatRequest failed due to fenced instance id") || msg.contains("HeartbeatRequest failed due to unreleased instance id") {
+    if msg.contains("HeartbeatRequest failed due to fenced instance id")
+        || msg.contains("HeartbeatRequest failed due to unreleased instance id")
+    {
         return one(Ev::GroupError { error: "FENCED_INSTANCE_ID".into() });
     }
     if let Some(c) = capture("Time between subsequent calls to poll() was longer than the configured max.poll.interval.ms, exceeded approximately by {} ms. Member {} will rejoin the group now.", msg) {
@@ -52,7 +64,9 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
     if msg.contains("received heartbeat interval") && msg.contains("from the group coordinator") {
         return one(Ev::Info);
     }
-    if let Some(c) = capture("Group coordinator {} is unavailable or invalid due to cause: {}. Rediscovery will be attempted.", msg) {
+    if let Some(c) =
+        capture("Group coordinator {} is unavailable or invalid due to cause: {}. Rediscovery will be attempted.", msg)
+    {
         return one(Ev::CoordinatorLost { broker: coordinator_node(c[0]) });
     }
     if msg.contains("Interrupting reconciliation that is not relevant anymore") {

@@ -41,14 +41,21 @@ pub fn parse(msg: &str, fields: &Map<String, Value>, who: &mut Who) -> Option<Ve
         }
         // Runner.start / scheduleFetchManager
         "The group is rebalancing, re-joining" => one(Ev::GroupError { error: "REBALANCE_IN_PROGRESS".into() }),
-        "The coordinator is not aware of this member, re-joining the group" => one(Ev::GroupError { error: "UNKNOWN_MEMBER_ID".into() }),
+        "The coordinator is not aware of this member, re-joining the group" => {
+            one(Ev::GroupError { error: "UNKNOWN_MEMBER_ID".into() })
+        }
         "Starting" if msg.starts_with("[Consumer]") => one(Ev::JoinStart),
-        "Stopped" if msg.starts_with("[Consumer]") => one(Ev::Leaving { member, reason: "the consumer stopped".into() }),
-        "Consumer group received unsubscribed topics" | "Consumer is not aware of all assigned partitions, refreshing metadata" => {
+        "Stopped" if msg.starts_with("[Consumer]") => {
+            one(Ev::Leaving { member, reason: "the consumer stopped".into() })
+        }
+        "Consumer group received unsubscribed topics"
+        | "Consumer is not aware of all assigned partitions, refreshing metadata" => {
             one(Ev::RejoinRequested { reason: "metadata/subscription changed".into() })
         }
         _ if text.starts_with("Crash: ") => one(Ev::Leaving { member, reason: text.to_string() }),
-        _ if text.starts_with("Restarting the consumer in") || text.starts_with("consumer not running") => one(Ev::Info),
+        _ if text.starts_with("Restarting the consumer in") || text.starts_with("consumer not running") => {
+            one(Ev::Info)
+        }
         _ if text.starts_with("Pausing fetching from") || text.starts_with("Resuming fetching from") => one(Ev::Info),
         _ => None,
     }

@@ -149,7 +149,9 @@ fn journald_ident(s: &str) -> Option<&str> {
         return None;
     }
     let pid_ok = match ident.split_once('[') {
-        Some((name, pid)) => !name.is_empty() && pid.strip_suffix(']').is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit())),
+        Some((name, pid)) => {
+            !name.is_empty() && pid.strip_suffix(']').is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit()))
+        }
         None => false,
     };
     pid_ok.then_some(rest)
@@ -171,7 +173,9 @@ fn is_level(tok: &str) -> Option<&'static str> {
 
 fn looks_like_logger(tok: &str) -> bool {
     let t = tok.trim_end_matches(':');
-    !t.is_empty() && t.contains('.') && t.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '$' | '-'))
+    !t.is_empty()
+        && t.contains('.')
+        && t.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '$' | '-'))
 }
 
 /// After the timestamp: level, pid, `---`, `[thread]`s and the logger, in the
@@ -179,7 +183,9 @@ fn looks_like_logger(tok: &str) -> bool {
 fn after_stamp(mut rest: &str, out: &mut Stripped) {
     for _ in 0..8 {
         rest = rest.trim_start_matches([' ', '\t']);
-        if let Some(r) = rest.strip_prefix("- ").or_else(|| rest.strip_prefix(": ")).or_else(|| rest.strip_prefix("--- ")) {
+        if let Some(r) =
+            rest.strip_prefix("- ").or_else(|| rest.strip_prefix(": ")).or_else(|| rest.strip_prefix("--- "))
+        {
             rest = r;
             continue;
         }
@@ -197,8 +203,12 @@ fn after_stamp(mut rest: &str, out: &mut Stripped) {
             rest = &rest[tok_end..]; // Spring Boot's pid
             continue;
         }
-        if rest.starts_with('[') && !rest.starts_with("[Consumer ") && !rest.starts_with("[GroupCoordinator")
-            && !rest.starts_with("[GroupMetadataManager") && !rest.starts_with("[GroupId") && !rest.starts_with("[Group ")
+        if rest.starts_with('[')
+            && !rest.starts_with("[Consumer ")
+            && !rest.starts_with("[GroupCoordinator")
+            && !rest.starts_with("[GroupMetadataManager")
+            && !rest.starts_with("[GroupId")
+            && !rest.starts_with("[Group ")
         {
             if let Some(i) = rest.find(']') {
                 if i < 200 {
@@ -238,7 +248,9 @@ fn json_str<'a>(map: &'a Map<String, Value>, keys: &[&str]) -> Option<&'a str> {
 fn json_line(mut map: Map<String, Value>, out: &mut Stripped, depth: u32) {
     let stamp = ["@timestamp", "timestamp", "time", "ts", "date", "@t"].iter().find_map(|k| match map.get(*k) {
         Some(Value::String(s)) => parse_stamp(s).map(|(st, _)| st),
-        Some(Value::Number(n)) => n.as_f64().map(|f| if f > 1e11 { Stamp::Full(f as i64) } else { Stamp::Full((f * 1000.0) as i64) }),
+        Some(Value::Number(n)) => {
+            n.as_f64().map(|f| if f > 1e11 { Stamp::Full(f as i64) } else { Stamp::Full((f * 1000.0) as i64) })
+        }
         _ => None,
     });
     // docker's json-file driver: {"log":"<the line>\n","stream":"stdout","time":"..."}
@@ -272,7 +284,10 @@ mod tests {
     #[test]
     fn strips_kafka_broker_log4j() {
         let s = strip("[2024-05-01 10:00:00,123] INFO [GroupCoordinator 1]: Stabilized group demo generation 5 (__consumer_offsets-12) with 3 members (kafka.coordinator.group.GroupCoordinator)");
-        assert_eq!(s.msg, "[GroupCoordinator 1]: Stabilized group demo generation 5 (__consumer_offsets-12) with 3 members");
+        assert_eq!(
+            s.msg,
+            "[GroupCoordinator 1]: Stabilized group demo generation 5 (__consumer_offsets-12) with 3 members"
+        );
         assert_eq!(s.logger.as_deref(), Some("kafka.coordinator.group.GroupCoordinator"));
         assert_eq!(s.level.as_deref(), Some("INFO"));
         assert!(matches!(s.stamp, Some(Stamp::Full(_))));
@@ -295,10 +310,14 @@ mod tests {
         assert_eq!(r.logger.as_deref(), Some("CGRPJOINSTATE"));
         let p = strip("INFO:kafka.coordinator:(Re-)joining group demo");
         assert_eq!(p.msg, "(Re-)joining group demo");
-        let k = strip(r#"{"level":"INFO","timestamp":"2024-05-01T10:00:00.000Z","logger":"kafkajs","message":"[ConsumerGroup] Consumer has joined the group","groupId":"demo"}"#);
+        let k = strip(
+            r#"{"level":"INFO","timestamp":"2024-05-01T10:00:00.000Z","logger":"kafkajs","message":"[ConsumerGroup] Consumer has joined the group","groupId":"demo"}"#,
+        );
         assert_eq!(k.msg, "[ConsumerGroup] Consumer has joined the group");
         assert_eq!(k.fields.unwrap()["groupId"], "demo");
-        let d = strip(r#"{"log":"[2024-05-01 10:00:00,000] INFO hello (kafka.Foo)\n","stream":"stdout","time":"2024-05-01T10:00:00.9Z"}"#);
+        let d = strip(
+            r#"{"log":"[2024-05-01 10:00:00,000] INFO hello (kafka.Foo)\n","stream":"stdout","time":"2024-05-01T10:00:00.9Z"}"#,
+        );
         assert_eq!(d.msg, "hello");
     }
 }

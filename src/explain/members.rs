@@ -13,7 +13,8 @@ pub fn client_of_member_id(member: &str) -> Option<&str> {
     }
     let (head, uuid) = member.split_at(member.len() - 36);
     let groups: Vec<&str> = uuid.split('-').collect();
-    let shape = groups.len() == 5 && groups.iter().zip([8, 4, 4, 4, 12]).all(|(g, n)| g.len() == n && g.bytes().all(|b| b.is_ascii_hexdigit()));
+    let shape = groups.len() == 5
+        && groups.iter().zip([8, 4, 4, 4, 12]).all(|(g, n)| g.len() == n && g.bytes().all(|b| b.is_ascii_hexdigit()));
     (shape && head.ends_with('-')).then(|| &head[..head.len() - 1]).filter(|h| !h.is_empty())
 }
 
@@ -30,7 +31,8 @@ pub struct Roster {
 impl Roster {
     /// The process a client line comes from (its client id, else its instance id, else its file).
     pub fn client_process(&mut self, who: &Who, file: u32, ts: i64) -> String {
-        let name = who.client_id.clone().or_else(|| who.instance_id.clone()).unwrap_or_else(|| format!("file-{}", file + 1));
+        let name =
+            who.client_id.clone().or_else(|| who.instance_id.clone()).unwrap_or_else(|| format!("file-{}", file + 1));
         self.touch(&name, ts, who.instance_id.clone());
         name
     }
@@ -41,7 +43,11 @@ impl Roster {
             .by_member
             .get(member)
             .cloned()
-            .or_else(|| instance.and_then(|i| self.processes.values().find(|p| p.instance_id.as_deref() == Some(i)).map(|p| p.name.clone())))
+            .or_else(|| {
+                instance.and_then(|i| {
+                    self.processes.values().find(|p| p.instance_id.as_deref() == Some(i)).map(|p| p.name.clone())
+                })
+            })
             .or_else(|| client_of_member_id(member).map(str::to_string))
             .unwrap_or_else(|| member.to_string());
         self.touch(&name, ts, instance.map(str::to_string));
@@ -50,7 +56,12 @@ impl Roster {
     }
 
     fn touch(&mut self, name: &str, ts: i64, instance: Option<String>) {
-        let p = self.processes.entry(name.to_string()).or_insert_with(|| Process { name: name.to_string(), first_ms: ts, last_ms: ts, ..Process::default() });
+        let p = self.processes.entry(name.to_string()).or_insert_with(|| Process {
+            name: name.to_string(),
+            first_ms: ts,
+            last_ms: ts,
+            ..Process::default()
+        });
         p.last_ms = p.last_ms.max(ts);
         p.first_ms = p.first_ms.min(ts);
         if instance.is_some() {
@@ -64,8 +75,17 @@ impl Roster {
             return;
         }
         self.by_member.insert(member.to_string(), process.to_string());
-        let client = if process.starts_with("file-") || process == member { client_of_member_id(member).map(str::to_string) } else { Some(process.to_string()) };
-        let m = self.members.entry(member.to_string()).or_insert_with(|| Member { id: member.to_string(), client_id: None, instance_id: None, host: None });
+        let client = if process.starts_with("file-") || process == member {
+            client_of_member_id(member).map(str::to_string)
+        } else {
+            Some(process.to_string())
+        };
+        let m = self.members.entry(member.to_string()).or_insert_with(|| Member {
+            id: member.to_string(),
+            client_id: None,
+            instance_id: None,
+            host: None,
+        });
         if m.client_id.is_none() {
             m.client_id = client;
         }
@@ -108,7 +128,10 @@ mod tests {
 
     #[test]
     fn member_ids_carry_the_client_id() {
-        assert_eq!(client_of_member_id("consumer-demo-1-6f1b2c1e-3a6d-4b7e-9c55-0e1f2a3b4c5d"), Some("consumer-demo-1"));
+        assert_eq!(
+            client_of_member_id("consumer-demo-1-6f1b2c1e-3a6d-4b7e-9c55-0e1f2a3b4c5d"),
+            Some("consumer-demo-1")
+        );
         assert_eq!(client_of_member_id("Q2pFTnpPVHJTVmlSbEtVZg"), None);
     }
 }

@@ -82,7 +82,10 @@ impl Explainer {
             groups: out,
             lines_read: files.iter().map(|f| f.lines).sum(),
             lines_unparsed: files.iter().map(|f| f.unparsed).sum(),
-            files: files.iter().map(|f| FileSummary { name: f.name.clone(), lines: f.lines, unparsed: f.unparsed, binary: f.binary }).collect(),
+            files: files
+                .iter()
+                .map(|f| FileSummary { name: f.name.clone(), lines: f.lines, unparsed: f.unparsed, binary: f.binary })
+                .collect(),
             dropped_events,
         }
     }
@@ -124,14 +127,13 @@ fn split_by_group(events: &[Event]) -> BTreeMap<String, Vec<&Event>> {
     let only = (names.len() == 1).then(|| names.keys().next().cloned()).flatten();
     let mut out: BTreeMap<String, Vec<&Event>> = BTreeMap::new();
     for e in events {
-        let g = e
-            .ev
-            .group()
-            .map(str::to_string)
-            .or_else(|| e.who.group.clone())
-            .or_else(|| e.who.offsets_partition.and_then(|p| partition_group.get(&p).cloned()))
-            .or_else(|| loading_partition(&e.ev).and_then(|p| partition_group.get(&p).cloned()))
-            .or_else(|| only.clone());
+        let g =
+            e.ev.group()
+                .map(str::to_string)
+                .or_else(|| e.who.group.clone())
+                .or_else(|| e.who.offsets_partition.and_then(|p| partition_group.get(&p).cloned()))
+                .or_else(|| loading_partition(&e.ev).and_then(|p| partition_group.get(&p).cloned()))
+                .or_else(|| only.clone());
         if let Some(g) = g {
             out.entry(g).or_default().push(e);
         }
@@ -141,7 +143,9 @@ fn split_by_group(events: &[Event]) -> BTreeMap<String, Vec<&Event>> {
 
 fn loading_partition(ev: &event::Ev) -> Option<i64> {
     match ev {
-        event::Ev::Loading { partition, .. } | event::Ev::Loaded { partition, .. } | event::Ev::Resigned { partition } => *partition,
+        event::Ev::Loading { partition, .. }
+        | event::Ev::Loaded { partition, .. }
+        | event::Ev::Resigned { partition } => *partition,
         _ => None,
     }
 }

@@ -66,12 +66,7 @@ pub fn partitions(s: &str) -> Vec<String> {
         return out;
     }
     let inner = s.trim_start_matches(['[', '{', '(']).trim_end_matches([']', '}', ')', '.']);
-    inner
-        .split(',')
-        .map(|p| p.trim().trim_matches('"'))
-        .filter(|p| is_partition(p))
-        .map(str::to_string)
-        .collect()
+    inner.split(',').map(|p| p.trim().trim_matches('"')).filter(|p| is_partition(p)).map(str::to_string).collect()
 }
 
 /// `orders-3`: a topic name, a dash, a partition number.
@@ -88,7 +83,10 @@ mod tests {
 
     #[test]
     fn captures_placeholders_and_skips_prefixes() {
-        let c = capture("Stabilized group {} generation {} with {} members.", "[GroupCoordinator id=1] Stabilized group demo generation 5 with 3 members.");
+        let c = capture(
+            "Stabilized group {} generation {} with {} members.",
+            "[GroupCoordinator id=1] Stabilized group demo generation 5 with 3 members.",
+        );
         assert_eq!(c, Some(vec!["demo", "5", "3"]));
         let c = capture("(reason: {}).", "x (reason: removing member a (b) on heartbeat expiration.).");
         assert_eq!(c, Some(vec!["removing member a (b) on heartbeat expiration."]));

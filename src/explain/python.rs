@@ -48,7 +48,12 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
     }
     // aiokafka CoordinatorGroupRebalance._on_join_leader/_follower
     if let Some(c) = capture("Joined group '{}' (generation {}) with member_id {}", msg) {
-        return one(Ev::Joined { generation: num(c[1]), member: Some(c[2].trim().to_string()), protocol: None, leader: None });
+        return one(Ev::Joined {
+            generation: num(c[1]),
+            member: Some(c[2].trim().to_string()),
+            protocol: None,
+            leader: None,
+        });
     }
     if let Some(c) = capture("Successfully synced group {} with generation {}", msg) {
         return one(Ev::Synced { generation: num(c[1]), member: None, protocol: None });
@@ -69,7 +74,9 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
     if let Some(c) = capture("Group {} lost membership; forcibly revoking {}", msg) {
         return one(Ev::Lost { partitions: partitions(c[1]) });
     }
-    if let Some(c) = capture("Cooperative rebalance complete for group {}: owned={}, assigned={}, revoked={}, added={}", msg) {
+    if let Some(c) =
+        capture("Cooperative rebalance complete for group {}: owned={}, assigned={}, revoked={}, added={}", msg)
+    {
         return one(Ev::Owned { partitions: partitions(c[2]) });
     }
     // heartbeat handling (kafka-python base.py, aiokafka group_coordinator.py)
@@ -106,7 +113,9 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
     if let Some(c) = capture("Marking the coordinator dead (node {})", msg) {
         return one(Ev::CoordinatorLost { broker: num(c[0]).map(|n| n as i32) });
     }
-    if let Some(c) = capture("Heartbeat failed for group {}: coordinator (node {}) is either not started or not valid", msg) {
+    if let Some(c) =
+        capture("Heartbeat failed for group {}: coordinator (node {}) is either not started or not valid", msg)
+    {
         return one(Ev::CoordinatorLost { broker: num(c[1]).map(|n| n as i32) });
     }
     if msg.starts_with("Metadata for topic has changed from") {

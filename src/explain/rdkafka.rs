@@ -34,15 +34,26 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
     }
     // rd_kafka_cgrp_coord_update, rd_kafka_cgrp_handle_FindCoordinator
     if let Some(c) = capture("changing coordinator {} -> {}", msg) {
-        return Some(vec![Ev::CoordinatorLost { broker: num(c[0]).map(|n| n as i32) }, Ev::CoordinatorFound { broker: num(c[1]).map(|n| n as i32) }]);
+        return Some(vec![
+            Ev::CoordinatorLost { broker: num(c[0]).map(|n| n as i32) },
+            Ev::CoordinatorFound { broker: num(c[1]).map(|n| n as i32) },
+        ]);
     }
     if let Some(c) = capture("\" coordinator is {} id {}", msg) {
         return one(Ev::CoordinatorFound { broker: num(c[1]).map(|n| n as i32) });
     }
     // rd_kafka_cgrp_handle_JoinGroup
-    if let Some(c) = capture("JoinGroup response: GenerationId {}, Protocol {}, LeaderId {}, my MemberId {}, member metadata count {}: {}", msg) {
+    if let Some(c) = capture(
+        "JoinGroup response: GenerationId {}, Protocol {}, LeaderId {}, my MemberId {}, member metadata count {}: {}",
+        msg,
+    ) {
         let leader = c[2].trim_end_matches(" (me)").to_string();
-        return one(Ev::Joined { generation: num(c[0]), member: Some(c[3].to_string()), protocol: Some(c[1].to_string()), leader: Some(leader) });
+        return one(Ev::Joined {
+            generation: num(c[0]),
+            member: Some(c[3].to_string()),
+            protocol: Some(c[1].to_string()),
+            leader: Some(leader),
+        });
     }
     if msg.contains("I am elected leader for group") {
         return one(Ev::LeaderElected);
@@ -55,7 +66,8 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
         };
     }
     // rd_kafka_cgrp_handle_Heartbeat
-    if let Some(c) = capture("heartbeat error response in state {} (join-state {}, {} partition(s) assigned): {}", msg) {
+    if let Some(c) = capture("heartbeat error response in state {} (join-state {}, {} partition(s) assigned): {}", msg)
+    {
         return match error_name(c[3]) {
             Some(e) => one(Ev::GroupError { error: e.to_string() }),
             None => one(Ev::Info),
@@ -84,7 +96,9 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
         let placeholder = vec![format!("({n} partitions)")];
         return one(if lost { Ev::Lost { partitions: placeholder } } else { Ev::Revoked { partitions: placeholder } });
     }
-    if msg.contains("rebalance (") && msg.contains("already in progress, skipping") || msg.contains(": skipping COOPERATIVE rebalance") {
+    if msg.contains("rebalance (") && msg.contains("already in progress, skipping")
+        || msg.contains(": skipping COOPERATIVE rebalance")
+    {
         return one(Ev::Info);
     }
     // rd_kafka_cgrp_handle_assignment, rd_kafka_rebalance_op(_incr)
@@ -102,7 +116,9 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
         return one(Ev::PollTimeout { interval_ms: num(c[0]) });
     }
     // rd_kafka_cgrp_session_timeout_check
-    if let Some(c) = capture("Consumer group session timed out (in join-state {}) after {} ms without a successful response", msg) {
+    if let Some(c) =
+        capture("Consumer group session timed out (in join-state {}) after {} ms without a successful response", msg)
+    {
         return one(Ev::SessionExpired { after_ms: num(c[1]) });
     }
     // rd_kafka_cgrp_leave

@@ -241,7 +241,8 @@ pub fn looks_binary(bytes: &[u8]) -> bool {
     if head.is_empty() {
         return false;
     }
-    let bad = head.iter().filter(|&&b| b == 0 || (b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t' | 0x1b | 0x0c))).count();
+    let bad =
+        head.iter().filter(|&&b| b == 0 || (b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t' | 0x1b | 0x0c))).count();
     head.contains(&0) || bad * 10 > head.len()
 }
 
@@ -250,14 +251,35 @@ fn parse_message(s: &Stripped, who: &mut Who) -> Option<Vec<Ev>> {
     let msg = s.msg.as_str();
     // most lines of a big log are about something else: skip them before trying every statement
     const WORDS: [&str; 22] = [
-        "roup", "ember", "artition", "oordinator", "poll", "ebalanc", "eartbeat", "eneration", "ConsumerConfig", "eaving",
-        "ssign", "epoch", "oin", "etadata", "Elected", "Resigned", "Starting", "Stopped", "Crash", "MAXPOLL", "session", "Consumer",
+        "roup",
+        "ember",
+        "artition",
+        "oordinator",
+        "poll",
+        "ebalanc",
+        "eartbeat",
+        "eneration",
+        "ConsumerConfig",
+        "eaving",
+        "ssign",
+        "epoch",
+        "oin",
+        "etadata",
+        "Elected",
+        "Resigned",
+        "Starting",
+        "Stopped",
+        "Crash",
+        "MAXPOLL",
+        "session",
+        "Consumer",
     ];
     if !WORDS.iter().any(|w| msg.contains(w)) {
         return None;
     }
     if let Some(fields) = &s.fields {
-        let is_kafkajs = fields.get("logger").and_then(|v| v.as_str()) == Some("kafkajs") || s.logger.as_deref() == Some("kafkajs");
+        let is_kafkajs =
+            fields.get("logger").and_then(|v| v.as_str()) == Some("kafkajs") || s.logger.as_deref() == Some("kafkajs");
         if is_kafkajs {
             return kafkajs::parse(msg, fields, who);
         }
@@ -310,12 +332,18 @@ fn parse_message(s: &Stripped, who: &mut Who) -> Option<Vec<Ev>> {
 }
 
 fn is_rdkafka(s: &Stripped) -> bool {
-    s.logger.as_deref().is_some_and(|l| l.len() > 2 && l.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
+    s.logger
+        .as_deref()
+        .is_some_and(|l| l.len() > 2 && l.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
 }
 
 fn looks_like_broker(msg: &str) -> bool {
-    msg.contains("[GroupId ") || msg.contains("Preparing to rebalance group") || msg.contains("Stabilized group")
-        || msg.contains("has failed, removing it from the group") || msg.contains("of metadata from __consumer_offsets")
-        || msg.contains("group coordinator for partition") || msg.contains("through explicit `LeaveGroup`")
+    msg.contains("[GroupId ")
+        || msg.contains("Preparing to rebalance group")
+        || msg.contains("Stabilized group")
+        || msg.contains("has failed, removing it from the group")
+        || msg.contains("of metadata from __consumer_offsets")
+        || msg.contains("group coordinator for partition")
+        || msg.contains("through explicit `LeaveGroup`")
         || msg.contains("Assignment received from leader")
 }

@@ -89,7 +89,15 @@ impl Rebuild {
     fn open(&mut self, t: i64, from: Option<i64>) -> usize {
         let from = from.or_else(|| self.last_to());
         let mut rb = Rb {
-            r: Rebalance { start_ms: t, end_ms: None, from_generation: from, to_generation: None, causes: Vec::new(), paused_ms: 0, why: Vec::new() },
+            r: Rebalance {
+                start_ms: t,
+                end_ms: None,
+                from_generation: from,
+                to_generation: None,
+                causes: Vec::new(),
+                paused_ms: 0,
+                why: Vec::new(),
+            },
             causes: BTreeSet::new(),
             complete: false,
             pause_seen: false,
@@ -384,7 +392,9 @@ impl Rebuild {
                         }
                     }
                 }
-                if matches!(e.ev, Ev::Owned { .. }) || !partitions.is_empty() && partitions.iter().all(|x| is_partition(x)) {
+                if matches!(e.ev, Ev::Owned { .. })
+                    || !partitions.is_empty() && partitions.iter().all(|x| is_partition(x))
+                {
                     if matches!(e.ev, Ev::Owned { .. }) {
                         self.set_assignment(&p, e.ts, partitions);
                     } else {

@@ -9,8 +9,8 @@
 
 use super::model::{Cause, Group, GroupKind, Report};
 use crate::compare::{Comparison, Variant};
-use crate::sim::scenario::config::{ConsumerConfig, GroupProtocol};
 use crate::sim::fault::Fault;
+use crate::sim::scenario::config::{ConsumerConfig, GroupProtocol};
 use crate::sim::scenario::{GroupSpec, Scenario, ScheduledFault, TopicSpec};
 
 /// The earliest simulated time a replayed fault happens (the simulated group forms first).
@@ -39,7 +39,12 @@ fn cfg(g: &Group, key: &str) -> Option<u64> {
 
 /// The scenario for the first group that rebalanced (or the first group).
 pub fn scenario(report: &Report) -> Result<Scenario, String> {
-    let g = report.groups.iter().find(|g| !g.rebalances.is_empty()).or(report.groups.first()).ok_or("no consumer group in these logs to replay")?;
+    let g = report
+        .groups
+        .iter()
+        .find(|g| !g.rebalances.is_empty())
+        .or(report.groups.first())
+        .ok_or("no consumer group in these logs to replay")?;
     scenario_for(g)
 }
 
@@ -67,11 +72,18 @@ pub fn scenario_for(g: &Group) -> Result<Scenario, String> {
         assignors = v.trim_matches(['[', ']']).split(',').filter_map(assignor_name).map(str::to_string).collect();
     }
     if assignors.is_empty() {
-        assignors = g.generations.iter().rev().find_map(|gen| gen.protocol.as_deref().and_then(assignor_name)).map(|a| vec![a.to_string()]).unwrap_or_default();
+        assignors = g
+            .generations
+            .iter()
+            .rev()
+            .find_map(|gen| gen.protocol.as_deref().and_then(assignor_name))
+            .map(|a| vec![a.to_string()])
+            .unwrap_or_default();
     }
     if g.kind == GroupKind::Consumer {
         config.group_protocol = GroupProtocol::Consumer;
-        let remote = g.generations.iter().rev().find_map(|gen| gen.protocol.clone()).filter(|p| p == "uniform" || p == "range");
+        let remote =
+            g.generations.iter().rev().find_map(|gen| gen.protocol.clone()).filter(|p| p == "uniform" || p == "range");
         config.group_remote_assignor = remote;
     } else if !assignors.is_empty() {
         assignors.dedup();
@@ -121,16 +133,26 @@ pub fn scenario_for(g: &Group) -> Result<Scenario, String> {
         for (t, cause) in &p.leaves {
             match cause {
                 Cause::PollTimeout => {
-                    let per_record = (2 * config.max_poll_interval_ms).div_ceil(u64::from(config.max_poll_records.max(1)));
-                    raw.push((t - config.max_poll_interval_ms as i64, Fault::SlowProcessing { consumer: c, ms_per_record: per_record }));
-                    raw.push((t + 1, Fault::SlowProcessing { consumer: c, ms_per_record: config.processing_ms_per_record }));
+                    let per_record =
+                        (2 * config.max_poll_interval_ms).div_ceil(u64::from(config.max_poll_records.max(1)));
+                    raw.push((
+                        t - config.max_poll_interval_ms as i64,
+                        Fault::SlowProcessing { consumer: c, ms_per_record: per_record },
+                    ));
+                    raw.push((
+                        t + 1,
+                        Fault::SlowProcessing { consumer: c, ms_per_record: config.processing_ms_per_record },
+                    ));
                 }
                 Cause::MemberLeft => {
                     raw.push((*t, Fault::CloseConsumer { consumer: c }));
                     out_of_group_until_join(*t, &mut raw, 500);
                 }
                 Cause::UnknownMember | Cause::Fenced if p.session_timeouts.is_empty() => {
-                    raw.push((t - session - 2_000, Fault::PauseConsumer { consumer: c, duration_ms: (session + 2_000) as u64 }));
+                    raw.push((
+                        t - session - 2_000,
+                        Fault::PauseConsumer { consumer: c, duration_ms: (session + 2_000) as u64 },
+                    ));
                 }
                 _ => {}
             }
@@ -159,7 +181,8 @@ pub fn scenario_for(g: &Group) -> Result<Scenario, String> {
     }
     let min = raw.iter().map(|(t, _)| t - t0).min().unwrap_or(LEAD_MS);
     let shift = (LEAD_MS - min).max(0);
-    let mut faults: Vec<ScheduledFault> = raw.into_iter().map(|(t, f)| ScheduledFault { at: (t - t0 + shift) as u64, fault: f }).collect();
+    let mut faults: Vec<ScheduledFault> =
+        raw.into_iter().map(|(t, f)| ScheduledFault { at: (t - t0 + shift) as u64, fault: f }).collect();
     faults.sort_by_key(|f| f.at);
     s.faults = faults;
     s.validate()?;
@@ -183,10 +206,20 @@ pub fn comparison_for(g: &Group) -> Result<Comparison, String> {
         if !classic {
             config["group.protocol"] = "classic".into();
         }
-        what_if.push(Variant { name: "classic cooperative-sticky".into(), config: Some(config), group: None, broker: None });
+        what_if.push(Variant {
+            name: "classic cooperative-sticky".into(),
+            config: Some(config),
+            group: None,
+            broker: None,
+        });
     }
     if !spec.static_members {
-        what_if.push(Variant { name: "static members".into(), config: None, group: Some(serde_json::json!({"staticMembers": true})), broker: None });
+        what_if.push(Variant {
+            name: "static members".into(),
+            config: None,
+            group: Some(serde_json::json!({"staticMembers": true})),
+            broker: None,
+        });
     }
     if classic {
         what_if.push(Variant {
@@ -201,7 +234,13 @@ pub fn comparison_for(g: &Group) -> Result<Comparison, String> {
     variants.extend(what_if);
     // run on a minute past the last replayed fault
     let until = scenario.faults.iter().map(|f| f.at).max().unwrap_or(0) + 60_000;
-    let c = Comparison { name: scenario.name.clone(), group: Some(g.group_id.clone()), until: Some(until), scenario, variants };
+    let c = Comparison {
+        name: scenario.name.clone(),
+        group: Some(g.group_id.clone()),
+        until: Some(until),
+        scenario,
+        variants,
+    };
     c.validate()?;
     Ok(c)
 }

@@ -107,7 +107,10 @@ pub fn ownership(g: &Group, names: &Names) -> Option<Ownership> {
     let rows = parts
         .into_values()
         .map(|p| {
-            let owners = gens.iter().map(|gen| gen.assignment.iter().find(|(_, ps)| ps.contains(&p)).and_then(|(m, _)| names.index(m))).collect();
+            let owners = gens
+                .iter()
+                .map(|gen| gen.assignment.iter().find(|(_, ps)| ps.contains(&p)).and_then(|(m, _)| names.index(m)))
+                .collect();
             (p, owners)
         })
         .collect();
@@ -136,7 +139,13 @@ pub fn marks(g: &Group) -> ((i64, i64), Vec<Mark>) {
             from_ms: r.start_ms,
             to_ms: r.end_ms.unwrap_or(to),
             // the cause that names what happened (joins come along with most rebalances)
-            cause: r.causes.iter().copied().find(|c| *c != Cause::MemberJoined).or(r.causes.first().copied()).unwrap_or(Cause::Other),
+            cause: r
+                .causes
+                .iter()
+                .copied()
+                .find(|c| *c != Cause::MemberJoined)
+                .or(r.causes.first().copied())
+                .unwrap_or(Cause::Other),
         })
         .collect();
     out.extend(g.coordinators.iter().skip(1).map(|&(at_ms, broker)| Mark::Coordinator { at_ms, broker }));

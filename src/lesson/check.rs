@@ -52,7 +52,11 @@ impl Condition {
         match (self, &e.kind) {
             (
                 Condition::GroupState { group, state },
-                EventKind::StateChanged { machine: Machine::Group { group_id } | Machine::ConsumerGroup { group_id }, to, .. },
+                EventKind::StateChanged {
+                    machine: Machine::Group { group_id } | Machine::ConsumerGroup { group_id },
+                    to,
+                    ..
+                },
             ) => group_id == group && to == state,
             (
                 Condition::MemberState { consumer, state },
@@ -60,7 +64,8 @@ impl Condition {
             ) => parse_node(consumer) == Some(*node) && to == state,
             (Condition::SessionTimeout { consumer }, EventKind::TimerFired { node: NodeId::Broker(_), timer }) => {
                 let idx = consumer_idx(consumer).unwrap_or(0);
-                let member = match (world.consumers.get(&idx), world.workers.get(&idx), world.async_consumers.get(&idx)) {
+                let member = match (world.consumers.get(&idx), world.workers.get(&idx), world.async_consumers.get(&idx))
+                {
                     (Some(c), _, _) => (c.group_id.clone(), c.member_id.clone()),
                     (None, Some(w), _) => (w.group_id.clone(), w.member_id.clone()),
                     // The consumer group's session timer describes itself the same way.
@@ -73,7 +78,10 @@ impl Condition {
             (Condition::PollTimeout { consumer }, EventKind::TimerFired { node, timer }) => {
                 parse_node(consumer) == Some(*node) && *timer == TimerKey::PollTimeout.describe()
             }
-            (Condition::Callback { consumer, callback, partition }, EventKind::CallbackInvoked { node, callback: cb, partitions }) => {
+            (
+                Condition::Callback { consumer, callback, partition },
+                EventKind::CallbackInvoked { node, callback: cb, partitions },
+            ) => {
                 parse_node(consumer) == Some(*node)
                     && callback_named(callback) == Some(*cb)
                     && partition.as_ref().is_none_or(|p| partitions.iter().any(|tp| tp.to_string() == *p))
@@ -87,9 +95,14 @@ impl Condition {
             (Condition::Redelivered { consumer }, EventKind::RecordsProcessed { node, redelivered, .. }) => {
                 *redelivered > 0 && node_is(consumer, *node)
             }
-            (Condition::OffsetsCommitted { group, partition, above }, EventKind::OffsetsCommitted { group_id, offsets }) => {
+            (
+                Condition::OffsetsCommitted { group, partition, above },
+                EventKind::OffsetsCommitted { group_id, offsets },
+            ) => {
                 group_id == group
-                    && partition.as_ref().is_none_or(|p| offsets.iter().any(|(tp, o)| tp.to_string() == *p && above.is_none_or(|a| *o > a)))
+                    && partition.as_ref().is_none_or(|p| {
+                        offsets.iter().any(|(tp, o)| tp.to_string() == *p && above.is_none_or(|a| *o > a))
+                    })
             }
             (
                 Condition::CoordinatorState { group, state },
@@ -97,21 +110,27 @@ impl Condition {
             ) => *partition == world.cluster.offsets_partition_for(group) && to == state,
             (Condition::Fenced { consumer }, EventKind::Note { node: NodeId::Broker(_), text }) => {
                 let Some(c) = consumer_idx(consumer).and_then(|i| world.async_consumers.get(&i)) else { return false };
-                !c.member_id.is_empty() && text.starts_with(&format!("member {} fenced from {} ", c.member_id, c.group_id))
+                !c.member_id.is_empty()
+                    && text.starts_with(&format!("member {} fenced from {} ", c.member_id, c.group_id))
             }
-            (Condition::Fault { contains }, EventKind::FaultInjected { description }) => description.contains(contains.as_str()),
+            (Condition::Fault { contains }, EventKind::FaultInjected { description }) => {
+                description.contains(contains.as_str())
+            }
             (Condition::Note { contains, node }, EventKind::Note { node: n, text }) => {
                 text.contains(contains.as_str()) && node_is(node, *n)
             }
-            (Condition::TaskState { group, task, state, worker }, EventKind::StateChanged { node, machine: Machine::Task { id }, to, .. }) => {
-                id == task && to == state && worker_of(world, *node, group) && node_is(worker, *node)
-            }
+            (
+                Condition::TaskState { group, task, state, worker },
+                EventKind::StateChanged { node, machine: Machine::Task { id }, to, .. },
+            ) => id == task && to == state && worker_of(world, *node, group) && node_is(worker, *node),
             (
                 Condition::ConnectorState { group, connector, state, worker },
                 EventKind::StateChanged { node, machine: Machine::Connector { name }, to, .. },
             ) => name == connector && to == state && worker_of(world, *node, group) && node_is(worker, *node),
             (Condition::ScheduledRebalance { group, worker }, EventKind::TimerFired { node, timer }) => {
-                *timer == TimerKey::ConnectScheduledRebalance.describe() && worker_of(world, *node, group) && node_is(worker, *node)
+                *timer == TimerKey::ConnectScheduledRebalance.describe()
+                    && worker_of(world, *node, group)
+                    && node_is(worker, *node)
             }
             _ => false,
         }
@@ -146,17 +165,25 @@ impl Condition {
                 (Some(p), None) => format!("group {group} commits an offset of {p}"),
                 (None, _) => format!("group {group} commits offsets"),
             },
-            Condition::CoordinatorState { group, state } => format!("the coordinator context of group {group} becomes {state}"),
+            Condition::CoordinatorState { group, state } => {
+                format!("the coordinator context of group {group} becomes {state}")
+            }
             Condition::Note { contains, .. } => format!("a note containing '{contains}'"),
             Condition::Fault { contains } => format!("a fault '{contains}…' is injected"),
             Condition::Elapsed { ms } => format!("{ms} ms of simulated time pass"),
             Condition::Acted => "the learner acts".to_string(),
             Condition::Fenced { consumer } => format!("the coordinator fences {consumer}'s member"),
             Condition::TaskState { group, task, state, worker } => {
-                format!("task {task} of {group} changes to {state}{}", worker.as_deref().map(|w| format!(" on {w}")).unwrap_or_default())
+                format!(
+                    "task {task} of {group} changes to {state}{}",
+                    worker.as_deref().map(|w| format!(" on {w}")).unwrap_or_default()
+                )
             }
             Condition::ConnectorState { group, connector, state, worker } => {
-                format!("connector {connector} of {group} changes to {state}{}", worker.as_deref().map(|w| format!(" on {w}")).unwrap_or_default())
+                format!(
+                    "connector {connector} of {group} changes to {state}{}",
+                    worker.as_deref().map(|w| format!(" on {w}")).unwrap_or_default()
+                )
             }
             Condition::ScheduledRebalance { group, worker } => format!(
                 "the scheduled.rebalance.max.delay.ms timer of {} fires",
@@ -178,17 +205,34 @@ fn runs(world: &World, group: &str, name: &str, connector: bool) -> Vec<(String,
         .group_workers(group)
         .filter(|w| w.alive)
         .filter_map(|w| {
-            let state = if connector { w.connectors.get(name).copied() } else { w.tasks.iter().find(|(t, _)| t.to_string() == name).map(|(_, s)| *s) };
+            let state = if connector {
+                w.connectors.get(name).copied()
+            } else {
+                w.tasks.iter().find(|(t, _)| t.to_string() == name).map(|(_, s)| *s)
+            };
             state.map(|s| (format!("c{}", w.idx), format!("{s:?}")))
         })
         .collect()
 }
 
 /// Checks where a task or connector instance runs and in what state.
-fn check_instance(world: &World, group: &str, name: &str, connector: bool, worker: &Option<String>, state: &Option<String>) -> Result<(), String> {
+fn check_instance(
+    world: &World,
+    group: &str,
+    name: &str,
+    connector: bool,
+    worker: &Option<String>,
+    state: &Option<String>,
+) -> Result<(), String> {
     let kind = if connector { "connector" } else { "task" };
     let actual = runs(world, group, name, connector);
-    let described = || if actual.is_empty() { "unassigned".to_string() } else { actual.iter().map(|(w, s)| format!("{s} on {w}")).collect::<Vec<_>>().join(", ") };
+    let described = || {
+        if actual.is_empty() {
+            "unassigned".to_string()
+        } else {
+            actual.iter().map(|(w, s)| format!("{s} on {w}")).collect::<Vec<_>>().join(", ")
+        }
+    };
     let where_ok = match worker {
         Some(w) => actual.len() == 1 && actual[0].0 == *w,
         None => actual.is_empty(),
@@ -240,7 +284,13 @@ fn same_set(actual: &[String], expected: &[String]) -> bool {
 }
 
 /// The group's total of a per-partition record count, within `[at_least, at_most]`.
-fn in_bounds(counts: &std::collections::BTreeMap<(String, TopicPartition), i64>, group: &str, at_least: Option<i64>, at_most: Option<i64>, what: &str) -> Result<(), String> {
+fn in_bounds(
+    counts: &std::collections::BTreeMap<(String, TopicPartition), i64>,
+    group: &str,
+    at_least: Option<i64>,
+    at_most: Option<i64>,
+    what: &str,
+) -> Result<(), String> {
     let total: i64 = counts.iter().filter(|((g, _), _)| g == group).map(|(_, n)| n).sum();
     if at_least.is_none_or(|m| total >= m) && at_most.is_none_or(|m| total <= m) {
         Ok(())
@@ -264,47 +314,90 @@ impl Expectation {
         let fail = |what: String, actual: String| Err(format!("expected {what}, but it is {actual}"));
         match self {
             Expectation::GroupState { group, state } => {
-                let actual = group_of(group).map(|g| g.state.name()).or_else(|| consumer_group(group).map(|g| g.state.name()));
-                if actual == Some(state.as_str()) { Ok(()) } else { fail(format!("group {group} to be {state}"), show(actual)) }
+                let actual =
+                    group_of(group).map(|g| g.state.name()).or_else(|| consumer_group(group).map(|g| g.state.name()));
+                if actual == Some(state.as_str()) {
+                    Ok(())
+                } else {
+                    fail(format!("group {group} to be {state}"), show(actual))
+                }
             }
             Expectation::Generation { group, generation } => {
                 let actual = group_of(group).map(|g| g.generation_id);
-                if actual == Some(*generation) { Ok(()) } else { fail(format!("group {group} at generation {generation}"), show(actual)) }
+                if actual == Some(*generation) {
+                    Ok(())
+                } else {
+                    fail(format!("group {group} at generation {generation}"), show(actual))
+                }
             }
             Expectation::Members { group, count } => {
-                let actual = group_of(group).map(|g| g.members.len()).or_else(|| consumer_group(group).map(|g| g.members.len()));
-                if actual == Some(*count) { Ok(()) } else { fail(format!("group {group} to have {count} members"), show(actual)) }
+                let actual =
+                    group_of(group).map(|g| g.members.len()).or_else(|| consumer_group(group).map(|g| g.members.len()));
+                if actual == Some(*count) {
+                    Ok(())
+                } else {
+                    fail(format!("group {group} to have {count} members"), show(actual))
+                }
             }
             Expectation::Leader { group, consumer: c } => {
                 let leader = group_of(group).and_then(|g| g.leader_id.clone());
                 let actual = leader.as_ref().and_then(|l| {
                     let consumer = world.consumers.values().find(|k| &k.member_id == l).map(|k| k.idx);
-                    consumer.or_else(|| world.workers.values().find(|w| &w.member_id == l).map(|w| w.idx)).map(|i| format!("c{i}"))
+                    consumer
+                        .or_else(|| world.workers.values().find(|w| &w.member_id == l).map(|w| w.idx))
+                        .map(|i| format!("c{i}"))
                 });
-                if actual.as_deref() == Some(c.as_str()) { Ok(()) } else { fail(format!("{c} to lead group {group}"), show(actual)) }
+                if actual.as_deref() == Some(c.as_str()) {
+                    Ok(())
+                } else {
+                    fail(format!("{c} to lead group {group}"), show(actual))
+                }
             }
             Expectation::Protocol { group, protocol } => {
                 let actual = group_of(group).and_then(|g| g.protocol_name.clone());
-                if actual.as_deref() == Some(protocol.as_str()) { Ok(()) } else { fail(format!("group {group} to use {protocol}"), show(actual)) }
+                if actual.as_deref() == Some(protocol.as_str()) {
+                    Ok(())
+                } else {
+                    fail(format!("group {group} to use {protocol}"), show(actual))
+                }
             }
             Expectation::Coordinator { group, broker } => {
                 let actual = world.group(group).map(|(b, _)| format!("broker-{b}"));
-                if actual.as_deref() == Some(broker.as_str()) { Ok(()) } else { fail(format!("{broker} to coordinate group {group}"), show(actual)) }
+                if actual.as_deref() == Some(broker.as_str()) {
+                    Ok(())
+                } else {
+                    fail(format!("{broker} to coordinate group {group}"), show(actual))
+                }
             }
             Expectation::KnownCoordinator { consumer: c, broker } => {
-                let actual = consumer(c).and_then(|k| k.coordinator).or_else(|| modern(c).and_then(|k| k.link.coordinator)).map(|b| format!("broker-{b}"));
-                if actual == *broker { Ok(()) } else { fail(format!("{c} to know coordinator {}", show(broker.as_ref())), show(actual)) }
+                let actual = consumer(c)
+                    .and_then(|k| k.coordinator)
+                    .or_else(|| modern(c).and_then(|k| k.link.coordinator))
+                    .map(|b| format!("broker-{b}"));
+                if actual == *broker {
+                    Ok(())
+                } else {
+                    fail(format!("{c} to know coordinator {}", show(broker.as_ref())), show(actual))
+                }
             }
             Expectation::Owner { partition, consumer: c } => {
                 let tp: TopicPartition = partition.parse()?;
                 let actual = owners(world, &tp);
                 let expected: Vec<String> = c.iter().cloned().collect();
-                if actual == expected { Ok(()) } else { fail(format!("{partition} owned by {}", show(c.as_ref())), format!("{actual:?}")) }
+                if actual == expected {
+                    Ok(())
+                } else {
+                    fail(format!("{partition} owned by {}", show(c.as_ref())), format!("{actual:?}"))
+                }
             }
             Expectation::Owns { consumer: c, partitions } => {
                 let owned = consumer(c).map(|k| &k.owned).or_else(|| modern(c).map(|k| &k.owned));
                 let actual: Vec<String> = owned.map(|o| o.iter().map(|p| p.to_string()).collect()).unwrap_or_default();
-                if same_set(&actual, partitions) { Ok(()) } else { fail(format!("{c} to own {partitions:?}"), format!("{actual:?}")) }
+                if same_set(&actual, partitions) {
+                    Ok(())
+                } else {
+                    fail(format!("{c} to own {partitions:?}"), format!("{actual:?}"))
+                }
             }
             Expectation::MemberState { consumer: c, state } => {
                 let actual = consumer(c)
@@ -313,20 +406,36 @@ impl Expectation {
                     .or_else(|| worker(c).map(|w| (w.alive, format!("{:?}", w.state))))
                     .or_else(|| modern(c).map(|k| (k.alive, format!("{:?}", k.state))))
                     .map(|(alive, state)| if alive { state } else { "crashed".into() });
-                if actual.as_deref() == Some(state.as_str()) { Ok(()) } else { fail(format!("{c} to be {state}"), show(actual)) }
+                if actual.as_deref() == Some(state.as_str()) {
+                    Ok(())
+                } else {
+                    fail(format!("{c} to be {state}"), show(actual))
+                }
             }
-            Expectation::Redelivered { group, at_least, at_most } => in_bounds(&world.cluster.stats.redelivered, group, *at_least, *at_most, "redelivered"),
-            Expectation::Skipped { group, at_least, at_most } => in_bounds(&world.cluster.stats.skipped, group, *at_least, *at_most, "skipped (never processed)"),
+            Expectation::Redelivered { group, at_least, at_most } => {
+                in_bounds(&world.cluster.stats.redelivered, group, *at_least, *at_most, "redelivered")
+            }
+            Expectation::Skipped { group, at_least, at_most } => {
+                in_bounds(&world.cluster.stats.skipped, group, *at_least, *at_most, "skipped (never processed)")
+            }
             Expectation::SessionTimeouts { consumer: c, count } => {
                 // Member ids are `<client.id>-<uuid>` (ClassicGroup's JoinGroup handling).
                 let prefix = consumer(c).map(|k| format!("session timeout of {}-", k.client_id)).unwrap_or_default();
                 let actual = world.trace.iter().filter(|e| matches!(&e.kind, EventKind::TimerFired { node: NodeId::Broker(_), timer } if !prefix.is_empty() && timer.starts_with(&prefix))).count();
-                if actual == *count { Ok(()) } else { fail(format!("{count} session timeouts of {c}'s members"), actual.to_string()) }
+                if actual == *count {
+                    Ok(())
+                } else {
+                    fail(format!("{count} session timeouts of {c}'s members"), actual.to_string())
+                }
             }
             Expectation::PollTimeouts { consumer: c, count } => {
                 let (node, poll) = (parse_node(c), TimerKey::PollTimeout.describe());
                 let actual = world.trace.iter().filter(|e| matches!(&e.kind, EventKind::TimerFired { node: n, timer } if Some(*n) == node && *timer == poll)).count();
-                if actual == *count { Ok(()) } else { fail(format!("{count} max.poll.interval.ms expiries of {c}"), actual.to_string()) }
+                if actual == *count {
+                    Ok(())
+                } else {
+                    fail(format!("{count} max.poll.interval.ms expiries of {c}"), actual.to_string())
+                }
             }
             Expectation::Rebalances { group, count } => {
                 let actual = world
@@ -334,16 +443,32 @@ impl Expectation {
                     .iter()
                     .filter(|e| matches!(&e.kind, EventKind::StateChanged { machine: Machine::Group { group_id }, to, .. } if group_id == group && to == "PreparingRebalance"))
                     .count();
-                if actual == *count { Ok(()) } else { fail(format!("{count} rebalances of group {group}"), actual.to_string()) }
+                if actual == *count {
+                    Ok(())
+                } else {
+                    fail(format!("{count} rebalances of group {group}"), actual.to_string())
+                }
             }
             Expectation::Fatal { consumer: c, error } => {
-                let actual = consumer(c).and_then(|k| k.fatal.clone()).or_else(|| modern(c).and_then(|k| k.fatal.clone()));
-                if actual.as_deref() == Some(error.as_str()) { Ok(()) } else { fail(format!("{c} to fail with {error}"), show(actual)) }
+                let actual =
+                    consumer(c).and_then(|k| k.fatal.clone()).or_else(|| modern(c).and_then(|k| k.fatal.clone()));
+                if actual.as_deref() == Some(error.as_str()) {
+                    Ok(())
+                } else {
+                    fail(format!("{c} to fail with {error}"), show(actual))
+                }
             }
             Expectation::Committed { group, partition, offset } => {
                 let tp: TopicPartition = partition.parse()?;
                 let actual = world.committed_offsets(group).and_then(|o| o.get(&tp).copied());
-                if actual == *offset { Ok(()) } else { fail(format!("group {group}'s committed offset of {partition} to be {}", show(*offset)), show(actual)) }
+                if actual == *offset {
+                    Ok(())
+                } else {
+                    fail(
+                        format!("group {group}'s committed offset of {partition} to be {}", show(*offset)),
+                        show(actual),
+                    )
+                }
             }
             Expectation::CommittedNext { group, partition } => {
                 let tp: TopicPartition = partition.parse()?;
@@ -356,24 +481,44 @@ impl Expectation {
                 }
             }
             Expectation::Time { ms } => {
-                if world.now == *ms { Ok(()) } else { fail(format!("the event at {ms} ms"), format!("{} ms", world.now)) }
+                if world.now == *ms {
+                    Ok(())
+                } else {
+                    fail(format!("the event at {ms} ms"), format!("{} ms", world.now))
+                }
             }
             Expectation::GroupEpoch { group, epoch } => {
                 let actual = consumer_group(group).map(|g| g.group_epoch);
-                if actual == Some(*epoch) { Ok(()) } else { fail(format!("group {group} at group epoch {epoch}"), show(actual)) }
+                if actual == Some(*epoch) {
+                    Ok(())
+                } else {
+                    fail(format!("group {group} at group epoch {epoch}"), show(actual))
+                }
             }
             Expectation::TargetAssignmentEpoch { group, epoch } => {
                 let actual = consumer_group(group).map(|g| g.assignment_epoch);
-                if actual == Some(*epoch) { Ok(()) } else { fail(format!("group {group}'s target assignment at epoch {epoch}"), show(actual)) }
+                if actual == Some(*epoch) {
+                    Ok(())
+                } else {
+                    fail(format!("group {group}'s target assignment at epoch {epoch}"), show(actual))
+                }
             }
             Expectation::MemberEpoch { consumer: c, epoch } => {
                 let actual = coordinator_member(world, c).map(|m| m.member_epoch);
                 let what = || format!("{c}'s member at epoch {} on the coordinator", show(*epoch));
-                if actual == *epoch { Ok(()) } else { fail(what(), actual.map_or("no member".into(), |e| e.to_string())) }
+                if actual == *epoch {
+                    Ok(())
+                } else {
+                    fail(what(), actual.map_or("no member".into(), |e| e.to_string()))
+                }
             }
             Expectation::ConsumerEpoch { consumer: c, epoch } => {
                 let actual = modern(c).map(|k| k.member_epoch);
-                if actual == Some(*epoch) { Ok(()) } else { fail(format!("{c} to hold member epoch {epoch}"), show(actual)) }
+                if actual == Some(*epoch) {
+                    Ok(())
+                } else {
+                    fail(format!("{c} to hold member epoch {epoch}"), show(actual))
+                }
             }
             Expectation::TargetAssignment { consumer: c, partitions } => {
                 let group = modern(c).and_then(|k| consumer_group(&k.group_id));
@@ -383,7 +528,10 @@ impl Expectation {
                 match actual {
                     Some(a) if same_set(&a, partitions) => Ok(()),
                     Some(a) => fail(format!("{c}'s target assignment to be {partitions:?}"), format!("{a:?}")),
-                    None => fail(format!("{c}'s target assignment to be {partitions:?}"), "no member on the coordinator".into()),
+                    None => fail(
+                        format!("{c}'s target assignment to be {partitions:?}"),
+                        "no member on the coordinator".into(),
+                    ),
                 }
             }
             Expectation::CoordinatorMemberState { consumer: c, state } => {
@@ -391,25 +539,47 @@ impl Expectation {
                 if actual.as_deref() == Some(state.as_str()) {
                     Ok(())
                 } else {
-                    fail(format!("{c}'s member to be {state} on the coordinator"), actual.unwrap_or_else(|| "no member".into()))
+                    fail(
+                        format!("{c}'s member to be {state} on the coordinator"),
+                        actual.unwrap_or_else(|| "no member".into()),
+                    )
                 }
             }
-            Expectation::Task { group, task, worker, state } => check_instance(world, group, task, false, worker, state),
-            Expectation::Connector { group, connector, worker, state } => check_instance(world, group, connector, true, worker, state),
+            Expectation::Task { group, task, worker, state } => {
+                check_instance(world, group, task, false, worker, state)
+            }
+            Expectation::Connector { group, connector, worker, state } => {
+                check_instance(world, group, connector, true, worker, state)
+            }
             Expectation::WorkerTasks { worker: w, tasks } => {
-                let actual: Vec<String> = worker(w).filter(|k| k.alive).map(|k| k.tasks.keys().map(|t| t.to_string()).collect()).unwrap_or_default();
+                let actual: Vec<String> = worker(w)
+                    .filter(|k| k.alive)
+                    .map(|k| k.tasks.keys().map(|t| t.to_string()).collect())
+                    .unwrap_or_default();
                 let (mut a, mut e) = (actual.clone(), tasks.clone());
                 a.sort();
                 e.sort();
-                if a == e { Ok(()) } else { fail(format!("{w} to run tasks {tasks:?}"), format!("{actual:?}")) }
+                if a == e {
+                    Ok(())
+                } else {
+                    fail(format!("{w} to run tasks {tasks:?}"), format!("{actual:?}"))
+                }
             }
             Expectation::WorkerGeneration { worker: w, generation } => {
                 let actual = worker(w).map(|k| k.generation);
-                if actual == Some(*generation) { Ok(()) } else { fail(format!("{w} at generation {generation}"), show(actual)) }
+                if actual == Some(*generation) {
+                    Ok(())
+                } else {
+                    fail(format!("{w} at generation {generation}"), show(actual))
+                }
             }
             Expectation::ScheduledRebalance { worker: w, at } => {
                 let actual = worker(w).and_then(|k| k.scheduled_rebalance);
-                if actual == *at { Ok(()) } else { fail(format!("{w}'s scheduled rebalance at {} ms", show(*at)), show(actual)) }
+                if actual == *at {
+                    Ok(())
+                } else {
+                    fail(format!("{w}'s scheduled rebalance at {} ms", show(*at)), show(actual))
+                }
             }
         }
     }

@@ -37,7 +37,10 @@ pub enum Kind {
 impl Secret {
     pub fn group(&self) -> &str {
         match self {
-            Secret::Coordinator { group } | Secret::Leader { group } | Secret::Owners { group } | Secret::Status { group } => group,
+            Secret::Coordinator { group }
+            | Secret::Leader { group }
+            | Secret::Owners { group }
+            | Secret::Status { group } => group,
         }
     }
 

@@ -74,7 +74,13 @@ pub fn balance(lessons: &[Lesson]) -> Vec<String> {
             }
         }
         if mine.len() >= 3 && mine.iter().all(|a| *a == mine[0]) {
-            errors.push(format!("lesson {} ({}): all {} right answers are choice {}; vary their positions", l.number, l.id, mine.len(), letter(mine[0])));
+            errors.push(format!(
+                "lesson {} ({}): all {} right answers are choice {}; vary their positions",
+                l.number,
+                l.id,
+                mine.len(),
+                letter(mine[0])
+            ));
         }
     }
     if total >= 5 {

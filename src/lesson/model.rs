@@ -285,24 +285,54 @@ pub enum Condition {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "camelCase", deny_unknown_fields)]
 pub enum Expectation {
-    GroupState { group: String, state: String },
-    Generation { group: String, generation: i32 },
+    GroupState {
+        group: String,
+        state: String,
+    },
+    Generation {
+        group: String,
+        generation: i32,
+    },
     /// Members of the group on its coordinator (consumers of either protocol, or Connect workers).
-    Members { group: String, count: usize },
-    Leader { group: String, consumer: String },
+    Members {
+        group: String,
+        count: usize,
+    },
+    Leader {
+        group: String,
+        consumer: String,
+    },
     /// The assignor the group's vote chose.
-    Protocol { group: String, protocol: String },
+    Protocol {
+        group: String,
+        protocol: String,
+    },
     /// The broker whose active coordinator holds the group.
-    Coordinator { group: String, broker: String },
+    Coordinator {
+        group: String,
+        broker: String,
+    },
     /// The coordinator a consumer currently knows (`null`: unknown).
-    KnownCoordinator { consumer: String, broker: Option<String> },
+    KnownCoordinator {
+        consumer: String,
+        broker: Option<String>,
+    },
     /// The live consumer owning a partition (`null`: nobody); consumers of either protocol.
-    Owner { partition: String, consumer: Option<String> },
+    Owner {
+        partition: String,
+        consumer: Option<String>,
+    },
     /// Exactly these partitions are owned by the consumer.
-    Owns { consumer: String, partitions: Vec<String> },
+    Owns {
+        consumer: String,
+        partitions: Vec<String>,
+    },
     /// The consumer's member state (`UNJOINED`... `STABLE`; for a consumer-protocol
     /// consumer the client `MemberState`, `JOINING`... `STABLE`), or `crashed`.
-    MemberState { consumer: String, state: String },
+    MemberState {
+        consumer: String,
+        state: String,
+    },
     /// Records of the group processed a second time, in all.
     Redelivered {
         group: String,
@@ -324,36 +354,75 @@ pub enum Expectation {
     /// Times the coordinator expired a session of the classic consumer's
     /// members (`session timeout of c3-…`) since the lesson began: a crash
     /// noticed, or a healthy member falsely evicted during a pause.
-    SessionTimeouts { consumer: String, count: usize },
+    SessionTimeouts {
+        consumer: String,
+        count: usize,
+    },
     /// Times the consumer's own `max.poll.interval.ms` expired since the lesson began.
-    PollTimeouts { consumer: String, count: usize },
+    PollTimeouts {
+        consumer: String,
+        count: usize,
+    },
     /// Times the group entered `PreparingRebalance` since the lesson began.
-    Rebalances { group: String, count: usize },
+    Rebalances {
+        group: String,
+        count: usize,
+    },
     /// The consumer raised a fatal error to the application.
-    Fatal { consumer: String, error: String },
+    Fatal {
+        consumer: String,
+        error: String,
+    },
     /// The group's committed offset of a partition (`null`: none).
-    Committed { group: String, partition: String, offset: Option<i64> },
+    Committed {
+        group: String,
+        partition: String,
+        offset: Option<i64>,
+    },
     /// The group's committed offset of a partition is a position (the next
     /// record to read): past at least one record, and every record before it
     /// was processed.
-    CommittedNext { group: String, partition: String },
+    CommittedNext {
+        group: String,
+        partition: String,
+    },
     /// The step's event happened at this simulated time (ms).
-    Time { ms: u64 },
+    Time {
+        ms: u64,
+    },
     /// KIP-848: the consumer group's epoch (bumped when a member joins, leaves
     /// or is fenced, or a subscription changes).
-    GroupEpoch { group: String, epoch: i32 },
+    GroupEpoch {
+        group: String,
+        epoch: i32,
+    },
     /// KIP-848: the group epoch at which the target assignment was last computed.
-    TargetAssignmentEpoch { group: String, epoch: i32 },
+    TargetAssignmentEpoch {
+        group: String,
+        epoch: i32,
+    },
     /// KIP-848: the member epoch of the consumer's member on the coordinator
     /// (`null`: the coordinator has no such member, e.g. it was fenced).
-    MemberEpoch { consumer: String, epoch: Option<i32> },
+    MemberEpoch {
+        consumer: String,
+        epoch: Option<i32>,
+    },
     /// KIP-848: the member epoch the consumer itself holds (0 while joining).
-    ConsumerEpoch { consumer: String, epoch: i32 },
+    ConsumerEpoch {
+        consumer: String,
+        epoch: i32,
+    },
     /// KIP-848: exactly these partitions are the consumer's target assignment on the coordinator.
-    TargetAssignment { consumer: String, partitions: Vec<String> },
+    TargetAssignment {
+        consumer: String,
+        partitions: Vec<String>,
+    },
     /// KIP-848: the coordinator's reconciliation state of the consumer's member
     /// (`STABLE`, `UNREVOKED_PARTITIONS`, `UNRELEASED_PARTITIONS`).
-    CoordinatorMemberState { consumer: String, state: String },
+    CoordinatorMemberState {
+        consumer: String,
+        state: String,
+    },
     /// Kafka Connect: the live worker running a task (`null`: none, the task
     /// is unassigned), and optionally the task's state there (`FAILED`).
     Task {
@@ -372,10 +441,19 @@ pub enum Expectation {
         state: Option<String>,
     },
     /// Kafka Connect: exactly these tasks are on the worker (any state).
-    WorkerTasks { worker: String, tasks: Vec<String> },
+    WorkerTasks {
+        worker: String,
+        tasks: Vec<String>,
+    },
     /// Kafka Connect: the generation a worker last joined.
-    WorkerGeneration { worker: String, generation: i32 },
+    WorkerGeneration {
+        worker: String,
+        generation: i32,
+    },
     /// Kafka Connect: when the worker's scheduled rebalance (an assignment's
     /// `delay`) will rejoin, in simulated ms (`null`: none scheduled).
-    ScheduledRebalance { worker: String, at: Option<u64> },
+    ScheduledRebalance {
+        worker: String,
+        at: Option<u64>,
+    },
 }

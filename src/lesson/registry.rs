@@ -48,10 +48,13 @@ pub const INDEX: &str = "index.json";
 /// Parses `lessons/index.json`: file names in course order, each a plain
 /// `*.json` name in the folder.
 pub fn parse_index(json: &str) -> Result<Vec<String>, String> {
-    let files: Vec<String> = serde_json::from_str(json).map_err(|e| format!("lessons/{INDEX}: {e} (expected a JSON array of lesson file names)"))?;
+    let files: Vec<String> = serde_json::from_str(json)
+        .map_err(|e| format!("lessons/{INDEX}: {e} (expected a JSON array of lesson file names)"))?;
     for (i, f) in files.iter().enumerate() {
         if !f.ends_with(".json") || f.contains('/') || f.contains('\\') || f == INDEX {
-            return Err(format!("lessons/{INDEX}[{i}]: '{f}' is not a lesson file name in the folder (like 04-consumer-crashes.json)"));
+            return Err(format!(
+                "lessons/{INDEX}[{i}]: '{f}' is not a lesson file name in the folder (like 04-consumer-crashes.json)"
+            ));
         }
     }
     if files.is_empty() {
@@ -87,7 +90,11 @@ pub fn parse_course<'a>(sources: impl IntoIterator<Item = (&'a str, &'a str)>) -
     if errors.is_empty() {
         errors.extend(super::fair::balance(&lessons));
     }
-    if errors.is_empty() { Ok(lessons) } else { Err(errors.join("\n")) }
+    if errors.is_empty() {
+        Ok(lessons)
+    } else {
+        Err(errors.join("\n"))
+    }
 }
 
 /// The page hands over the fetched course (or why it could not be fetched)
@@ -152,13 +159,18 @@ pub fn explain_link(hash: &str) -> Result<(&'static Lesson, usize), BadLink> {
             _ => {}
         }
     }
-    let numbers = || (course.iter().map(|l| l.number).min().unwrap_or(0), course.iter().map(|l| l.number).max().unwrap_or(0));
+    let numbers =
+        || (course.iter().map(|l| l.number).min().unwrap_or(0), course.iter().map(|l| l.number).max().unwrap_or(0));
     let Some(lesson) = find(&key) else {
         let (first, last) = numbers();
         return Err(BadLink::NoLesson { key, first, last });
     };
     match step {
         None => Ok((lesson, 0)),
-        Some(s) => lesson.step_index(&s).map(|i| (lesson, i)).ok_or(BadLink::NoStep { lesson: lesson.number, key: s, steps: lesson.steps.len() }),
+        Some(s) => lesson.step_index(&s).map(|i| (lesson, i)).ok_or(BadLink::NoStep {
+            lesson: lesson.number,
+            key: s,
+            steps: lesson.steps.len(),
+        }),
     }
 }

@@ -62,7 +62,9 @@ pub fn run(lesson: &Lesson, answers: Answers) -> Result<Report, String> {
         let task = s.task().cloned();
         let reached = match (&task, answers) {
             (Some(t), Answers::Wrong) => {
-                let miss = (0..t.options.len()).find(|i| *i != t.answer).ok_or(format!("{at}: the task has only one option"))?;
+                let miss = (0..t.options.len())
+                    .find(|i| *i != t.answer)
+                    .ok_or(format!("{at}: the task has only one option"))?;
                 let r = s.play_step_through(&mut player, Some(Choice::Index(miss)))?;
                 if r.missed.is_none() {
                     return Err(format!("{at}: option {miss} of the task should miss its goal, but it reached it"));
@@ -77,8 +79,18 @@ pub fn run(lesson: &Lesson, answers: Answers) -> Result<Report, String> {
         }
         let correct = s.current_feedback().filter(|f| f.chosen.is_some()).map(|f| f.correct);
         report.failures.extend(reached.failures.iter().map(|f| format!("{at}: {f}")));
-        report.failures.extend(invariants::check(&player.world).into_iter().map(|v| format!("{at}: invariant {}: {}", v.invariant, v.detail)));
-        report.steps.push(StepReport { id: s.current().id.clone(), started_at, reached_at: reached.at, correct, missed_tries: s.tries[s.step].0 });
+        report.failures.extend(
+            invariants::check(&player.world)
+                .into_iter()
+                .map(|v| format!("{at}: invariant {}: {}", v.invariant, v.detail)),
+        );
+        report.steps.push(StepReport {
+            id: s.current().id.clone(),
+            started_at,
+            reached_at: reached.at,
+            correct,
+            missed_tries: s.tries[s.step].0,
+        });
         s.next(&mut player);
     }
     for e in &player.world.trace {

@@ -155,7 +155,11 @@ impl LessonSession {
     /// or the task's own hint.
     pub fn hints(&self) -> Vec<&Text> {
         let Some(t) = self.task().filter(|_| self.phase == Phase::Missed) else { return Vec::new() };
-        if self.missed_checks.is_empty() { vec![&t.hint] } else { self.missed_checks.iter().collect() }
+        if self.missed_checks.is_empty() {
+            vec![&t.hint]
+        } else {
+            self.missed_checks.iter().collect()
+        }
     }
 
     /// The task to show now (while the learner is to act, or after a missed try).
@@ -233,13 +237,23 @@ impl LessonSession {
             .zip(&self.feedback)
             .filter_map(|(st, f)| f.as_ref().filter(|f| f.chosen.is_some()).map(|f| (st.id.clone(), f.correct)))
             .collect();
-        Progress { lesson: self.lesson.id.clone(), step: self.current().id.clone(), answers, finished: self.phase == Phase::Free }
+        Progress {
+            lesson: self.lesson.id.clone(),
+            step: self.current().id.clone(),
+            answers,
+            finished: self.phase == Phase::Free,
+        }
     }
 
     fn begin(&mut self, player: &mut Player, index: usize) {
         self.step = index;
         self.history.truncate(index);
-        self.history.push(StepRecord { started_at: player.now(), trace_len: player.world.trace.len(), reached_at: None, task_at: None });
+        self.history.push(StepRecord {
+            started_at: player.now(),
+            trace_len: player.world.trace.len(),
+            reached_at: None,
+            task_at: None,
+        });
         self.scan = player.world.trace.len();
         self.carry = 0.0;
         self.missed = None;
@@ -271,8 +285,16 @@ impl LessonSession {
     /// The learner takes the task's option `option` (a button): its faults are
     /// injected at the playhead and the run goes on to the step's event.
     pub fn choose(&mut self, player: &mut Player, option: usize) -> Result<(), String> {
-        let task = self.current().task.clone().filter(|_| self.phase == Phase::Act).ok_or("no task is waiting for the learner")?;
-        let o = task.options.get(option).ok_or_else(|| format!("option {option} is not one of this task's {} options", task.options.len()))?;
+        let task = self
+            .current()
+            .task
+            .clone()
+            .filter(|_| self.phase == Phase::Act)
+            .ok_or("no task is waiting for the learner")?;
+        let o = task
+            .options
+            .get(option)
+            .ok_or_else(|| format!("option {option} is not one of this task's {} options", task.options.len()))?;
         for f in o.faults.clone() {
             player.dispatch(Action::Inject(f));
         }
@@ -297,7 +319,9 @@ impl LessonSession {
         player.unscript_from(script_len);
         player.seek(at);
         // The step's own actions at `at` are replayed even if a checkpoint sits exactly there.
-        while player.world.injected.len() < player.script.len() && player.script[player.world.injected.len()].0 <= player.now() {
+        while player.world.injected.len() < player.script.len()
+            && player.script[player.world.injected.len()].0 <= player.now()
+        {
             let f = player.script[player.world.injected.len()].1.clone();
             player.world.inject(f);
         }
@@ -350,14 +374,26 @@ impl LessonSession {
         }
         .filter(|_| choice != q.answer)
         .cloned();
-        let f = Feedback { correct: choice == q.answer, chosen: Some(choice), answer: q.answer.clone(), explanation: q.explanation.clone(), why_not };
+        let f = Feedback {
+            correct: choice == q.answer,
+            chosen: Some(choice),
+            answer: q.answer.clone(),
+            explanation: q.explanation.clone(),
+            why_not,
+        };
         Ok(self.settle(player, f))
     }
 
     /// Shows the answer without a choice (presenter mode with a clicker).
     pub fn reveal(&mut self, player: &mut Player) -> Result<Feedback, String> {
         let q = self.question().ok_or("no question is waiting for an answer")?.clone();
-        let f = Feedback { correct: false, chosen: None, answer: q.answer.clone(), explanation: q.explanation.clone(), why_not: None };
+        let f = Feedback {
+            correct: false,
+            chosen: None,
+            answer: q.answer.clone(),
+            explanation: q.explanation.clone(),
+            why_not: None,
+        };
         Ok(self.settle(player, f))
     }
 
@@ -414,7 +450,8 @@ impl LessonSession {
         let mut scan = self.scan;
         let mut found = false;
         let hit = player.advance_until(t, |w| {
-            found = w.trace[scan.min(w.trace.len())..].iter().any(|e| until.matches(w, e)) || event_deadline.is_some_and(|d| w.now >= d);
+            found = w.trace[scan.min(w.trace.len())..].iter().any(|e| until.matches(w, e))
+                || event_deadline.is_some_and(|d| w.now >= d);
             scan = w.trace.len();
             found || deadline.is_some_and(|d| w.now >= d)
         });
@@ -442,7 +479,11 @@ impl LessonSession {
         if let (Some(t), Some(option)) = (self.current().task.clone(), self.trying[step]) {
             let mut misses: Vec<String> = Vec::new();
             if !event {
-                misses.push(format!("{} did not happen within {} ms", self.current().until.describe(), self.current().within_ms));
+                misses.push(format!(
+                    "{} did not happen within {} ms",
+                    self.current().until.describe(),
+                    self.current().within_ms
+                ));
             } else {
                 misses.extend(t.goal.iter().filter_map(|e| e.check(&player.world).err()));
             }
@@ -527,10 +568,19 @@ impl LessonSession {
     /// until the step's event, failing if it does not happen within the step's
     /// `withinMs`.
     pub fn play_step_through(&mut self, player: &mut Player, answer: Option<Choice>) -> Result<Reached, String> {
-        let where_ = format!("lesson {} ({}), step {} ({})", self.lesson.number, self.lesson.id, self.step + 1, self.current().id);
+        let where_ = format!(
+            "lesson {} ({}), step {} ({})",
+            self.lesson.number,
+            self.lesson.id,
+            self.step + 1,
+            self.current().id
+        );
         if self.phase == Phase::Question {
             if self.outcome_already_happened(player) {
-                return Err(format!("{where_}: the question comes after its outcome ({} already happened)", self.current().until.describe()));
+                return Err(format!(
+                    "{where_}: the question comes after its outcome ({} already happened)",
+                    self.current().until.describe()
+                ));
             }
             match answer {
                 Some(c) => self.answer(player, c)?,

@@ -6,8 +6,8 @@ use super::check::{broker_id, callback_named, consumer_idx};
 use super::model::{Choice, Condition, Expectation, Lesson, Question, Text};
 use crate::assign::TopicPartition;
 use crate::sim::coordinator::classic::ClassicGroupState;
-use crate::sim::scenario::config::GroupProtocol;
 use crate::sim::coordinator::consumer::ConsumerGroupState;
+use crate::sim::scenario::config::GroupProtocol;
 use crate::sim::Fault;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -15,12 +15,27 @@ mod rules;
 
 const MEMBER_STATES: [&str; 4] = ["UNJOINED", "PREPARING_REBALANCE", "COMPLETING_REBALANCE", "STABLE"];
 /// The client `MemberState` of a consumer-protocol consumer (`clients/.../internals/MemberState.java`).
-const CLIENT_MEMBER_STATES: [&str; 10] =
-    ["UNSUBSCRIBED", "JOINING", "RECONCILING", "ACKNOWLEDGING", "STABLE", "FENCED", "PREPARE_LEAVING", "LEAVING", "STALE", "FATAL"];
+const CLIENT_MEMBER_STATES: [&str; 10] = [
+    "UNSUBSCRIBED",
+    "JOINING",
+    "RECONCILING",
+    "ACKNOWLEDGING",
+    "STABLE",
+    "FENCED",
+    "PREPARE_LEAVING",
+    "LEAVING",
+    "STALE",
+    "FATAL",
+];
 /// The coordinator's reconciliation state of a KIP-848 member (`modern/MemberState.java`).
 const COORDINATOR_MEMBER_STATES: [&str; 3] = ["STABLE", "UNREVOKED_PARTITIONS", "UNRELEASED_PARTITIONS"];
-const CONSUMER_GROUP_STATES: [ConsumerGroupState; 5] =
-    [ConsumerGroupState::Empty, ConsumerGroupState::Assigning, ConsumerGroupState::Reconciling, ConsumerGroupState::Stable, ConsumerGroupState::Dead];
+const CONSUMER_GROUP_STATES: [ConsumerGroupState; 5] = [
+    ConsumerGroupState::Empty,
+    ConsumerGroupState::Assigning,
+    ConsumerGroupState::Reconciling,
+    ConsumerGroupState::Stable,
+    ConsumerGroupState::Dead,
+];
 const CONTEXT_STATES: [&str; 2] = ["LOADING", "ACTIVE"];
 /// Longest a step may wait for its event.
 pub const MAX_WITHIN_MS: u64 = 600_000;
@@ -51,8 +66,12 @@ impl Names {
         let mut topics: BTreeMap<String, u32> = s.topics.iter().map(|t| (t.name.clone(), t.partitions)).collect();
         let initial: u32 = s.groups.iter().map(|g| g.consumers).sum();
         let mut consumers: BTreeSet<u32> = (1..=initial).collect();
-        let consumer_groups: BTreeSet<String> =
-            s.groups.iter().filter(|g| g.config.group_protocol == GroupProtocol::Consumer).map(|g| g.group_id.clone()).collect();
+        let consumer_groups: BTreeSet<String> = s
+            .groups
+            .iter()
+            .filter(|g| g.config.group_protocol == GroupProtocol::Consumer)
+            .map(|g| g.group_id.clone())
+            .collect();
         // Each group's consumers are numbered in scenario order.
         let mut modern = BTreeSet::new();
         let mut first = 1;
@@ -72,10 +91,24 @@ impl Names {
                 next += 1;
             }
         }
-        let connect = s.connect_clusters.iter().map(|c| (c.group_id.clone(), c.connectors.iter().map(|k| (k.name.clone(), k.tasks)).collect())).collect();
+        let connect = s
+            .connect_clusters
+            .iter()
+            .map(|c| (c.group_id.clone(), c.connectors.iter().map(|k| (k.name.clone(), k.tasks)).collect()))
+            .collect();
         // A task's options count too (a consumer one of them adds is nameable).
-        let options = lesson.steps.iter().flat_map(|st| st.task.iter()).flat_map(|t| t.options.iter()).flat_map(|o| o.faults.iter());
-        let faults = lesson.steps.iter().flat_map(|st| st.actions.iter()).chain(options).chain(s.faults.iter().map(|f| &f.fault));
+        let options = lesson
+            .steps
+            .iter()
+            .flat_map(|st| st.task.iter())
+            .flat_map(|t| t.options.iter())
+            .flat_map(|o| o.faults.iter());
+        let faults = lesson
+            .steps
+            .iter()
+            .flat_map(|st| st.actions.iter())
+            .chain(options)
+            .chain(s.faults.iter().map(|f| &f.fault));
         for f in faults {
             match f {
                 Fault::AddConsumer { group } => {
@@ -101,7 +134,12 @@ impl Names {
         Names {
             consumers,
             brokers: s.brokers,
-            groups: s.groups.iter().map(|g| g.group_id.clone()).chain(s.connect_clusters.iter().map(|c| c.group_id.clone())).collect(),
+            groups: s
+                .groups
+                .iter()
+                .map(|g| g.group_id.clone())
+                .chain(s.connect_clusters.iter().map(|c| c.group_id.clone()))
+                .collect(),
             topics,
             offsets_partitions: s.broker.offsets_topic_num_partitions,
             workers,
@@ -135,7 +173,9 @@ impl Names {
     fn classic_consumer(&self, name: &str) -> Result<(), String> {
         self.consumer(name)?;
         match consumer_idx(name) {
-            Some(c) if self.modern.contains(&c) => Err(format!("'{name}' uses group.protocol=consumer (KIP-848): use the fenced condition or memberEpoch")),
+            Some(c) if self.modern.contains(&c) => {
+                Err(format!("'{name}' uses group.protocol=consumer (KIP-848): use the fenced condition or memberEpoch"))
+            }
             _ => Ok(()),
         }
     }
@@ -152,7 +192,11 @@ impl Names {
     /// The group-state names of `group`'s protocol.
     fn group_state(&self, group: &str, state: &str) -> Result<(), String> {
         self.group(group)?;
-        if self.consumer_groups.contains(group) { consumer_group_state(state) } else { group_state(state) }
+        if self.consumer_groups.contains(group) {
+            consumer_group_state(state)
+        } else {
+            group_state(state)
+        }
     }
 
     /// The member-state names of `name`'s kind of client.
@@ -196,7 +240,11 @@ impl Names {
             Some(c) if self.workers.contains_key(&c) => Ok(()),
             _ if self.workers.is_empty() => self.consumer(name),
             _ => self.consumer(name).map_err(|_| {
-                format!("'{name}' is neither a consumer ({}) nor a Connect worker ({}) of this lesson", self.consumer_list(), self.worker_list())
+                format!(
+                    "'{name}' is neither a consumer ({}) nor a Connect worker ({}) of this lesson",
+                    self.consumer_list(),
+                    self.worker_list()
+                )
             }),
         }
     }
@@ -225,7 +273,10 @@ impl Names {
         if task >= 0 && (task as u32) < n {
             Ok(())
         } else {
-            Err(format!("task {connector}-{task}: connector {connector} of {group} has tasks {connector}-0..{connector}-{}", n.saturating_sub(1)))
+            Err(format!(
+                "task {connector}-{task}: connector {connector} of {group} has tasks {connector}-0..{connector}-{}",
+                n.saturating_sub(1)
+            ))
         }
     }
 
@@ -258,7 +309,9 @@ impl Names {
     fn consumer(&self, name: &str) -> Result<(), String> {
         match consumer_idx(name) {
             Some(c) if self.consumers.contains(&c) => Ok(()),
-            Some(c) if self.workers.contains_key(&c) => Err(format!("'{name}' is a Connect worker, not a consumer ({})", self.consumer_list())),
+            Some(c) if self.workers.contains_key(&c) => {
+                Err(format!("'{name}' is a Connect worker, not a consumer ({})", self.consumer_list()))
+            }
             _ => Err(format!("'{name}' is not a consumer of this lesson ({})", self.consumer_list())),
         }
     }
@@ -266,25 +319,45 @@ impl Names {
     fn broker(&self, name: &str) -> Result<(), String> {
         match broker_id(name) {
             Some(b) if b < self.brokers => Ok(()),
-            _ => Err(format!("'{name}' is not a broker of this lesson (the scenario's brokers: {}, so broker-0..broker-{})", self.brokers, self.brokers.saturating_sub(1))),
+            _ => Err(format!(
+                "'{name}' is not a broker of this lesson (the scenario's brokers: {}, so broker-0..broker-{})",
+                self.brokers,
+                self.brokers.saturating_sub(1)
+            )),
         }
     }
 
     fn node(&self, name: &str) -> Result<(), String> {
-        if name.starts_with("broker-") { self.broker(name) } else { self.client(name) }
+        if name.starts_with("broker-") {
+            self.broker(name)
+        } else {
+            self.client(name)
+        }
     }
 
     fn group(&self, name: &str) -> Result<(), String> {
-        if self.groups.contains(name) { Ok(()) } else { Err(format!("'{name}' is not a group of this lesson ({:?})", self.groups)) }
+        if self.groups.contains(name) {
+            Ok(())
+        } else {
+            Err(format!("'{name}' is not a group of this lesson ({:?})", self.groups))
+        }
     }
 
     fn partition(&self, name: &str) -> Result<(), String> {
         let tp: TopicPartition = name.parse()?;
-        let n = if tp.topic == "__consumer_offsets" { Some(self.offsets_partitions) } else { self.topics.get(&tp.topic).copied() };
+        let n = if tp.topic == "__consumer_offsets" {
+            Some(self.offsets_partitions)
+        } else {
+            self.topics.get(&tp.topic).copied()
+        };
         match n {
             Some(n) if tp.partition >= 0 && (tp.partition as u32) < n => Ok(()),
             Some(n) => Err(format!("'{name}': {} has partitions 0..{}", tp.topic, n.saturating_sub(1))),
-            None => Err(format!("'{name}': no topic {} in this lesson (the scenario's topic names: {:?})", tp.topic, self.topics.keys().collect::<Vec<_>>())),
+            None => Err(format!(
+                "'{name}': no topic {} in this lesson (the scenario's topic names: {:?})",
+                tp.topic,
+                self.topics.keys().collect::<Vec<_>>()
+            )),
         }
     }
 
@@ -312,7 +385,9 @@ impl Names {
         let b = |i: &u32| self.broker(&format!("broker-{i}"));
         match f {
             // Workers are crashed and restarted by their c<n> like consumers.
-            Fault::CrashConsumer { consumer } | Fault::RestartConsumer { consumer } => self.client(&format!("c{consumer}")),
+            Fault::CrashConsumer { consumer } | Fault::RestartConsumer { consumer } => {
+                self.client(&format!("c{consumer}"))
+            }
             Fault::PauseConsumer { consumer, .. }
             | Fault::SlowProcessing { consumer, .. }
             | Fault::CloseConsumer { consumer }
@@ -320,21 +395,36 @@ impl Names {
             | Fault::RestartConsumerAs { consumer, .. } => c(consumer),
             Fault::ChangeSubscription { consumer, topics } => {
                 c(consumer)?;
-                topics.iter().try_for_each(|t| if self.topics.contains_key(t) { Ok(()) } else { Err(format!("no topic {t}")) })
+                topics.iter().try_for_each(|t| {
+                    if self.topics.contains_key(t) {
+                        Ok(())
+                    } else {
+                        Err(format!("no topic {t}"))
+                    }
+                })
             }
-            Fault::KillBroker { broker } | Fault::RestartBroker { broker } | Fault::ShutdownBroker { broker } => b(broker),
-            Fault::CutLink { a, b } | Fault::HealLink { a, b } | Fault::SetLinkLatency { a, b, .. } | Fault::SetLinkLoss { a, b, .. } => {
-                self.node(a).and(self.node(b))
+            Fault::KillBroker { broker } | Fault::RestartBroker { broker } | Fault::ShutdownBroker { broker } => {
+                b(broker)
             }
+            Fault::CutLink { a, b }
+            | Fault::HealLink { a, b }
+            | Fault::SetLinkLatency { a, b, .. }
+            | Fault::SetLinkLoss { a, b, .. } => self.node(a).and(self.node(b)),
             Fault::DropNextMessage { from, to } | Fault::HoldLink { from, to } | Fault::ReleaseLink { from, to } => {
                 self.node(from).and(self.node(to))
             }
             Fault::AddConsumer { group } => self.group(group),
             Fault::AddWorker { group } => self.connect_group(group).map(|_| ()),
-            Fault::FailTask { group, connector, task } | Fault::RestartTask { group, connector, task } => self.task_number(group, connector, *task),
+            Fault::FailTask { group, connector, task } | Fault::RestartTask { group, connector, task } => {
+                self.task_number(group, connector, *task)
+            }
             Fault::RestartConnector { group, connector, .. } => self.connector(group, connector).map(|_| ()),
             Fault::AddPartitions { topic, .. } => {
-                if self.topics.contains_key(topic) { Ok(()) } else { Err(format!("no topic {topic}")) }
+                if self.topics.contains_key(topic) {
+                    Ok(())
+                } else {
+                    Err(format!("no topic {topic}"))
+                }
             }
         }
     }
@@ -348,7 +438,11 @@ impl Names {
             Condition::PollTimeout { consumer } => self.consumer(consumer),
             Condition::Callback { consumer, callback, partition } => {
                 self.consumer(consumer)?;
-                callback_named(callback).ok_or_else(|| format!("unknown callback '{callback}' (onPartitionsRevoked, onPartitionsAssigned, onPartitionsLost)"))?;
+                callback_named(callback).ok_or_else(|| {
+                    format!(
+                        "unknown callback '{callback}' (onPartitionsRevoked, onPartitionsAssigned, onPartitionsLost)"
+                    )
+                })?;
                 partition.as_deref().map_or(Ok(()), |p| self.partition(p))
             }
             Condition::Message { label, from, to } => {
@@ -368,10 +462,18 @@ impl Names {
             }
             Condition::CoordinatorState { group, state } => {
                 self.group(group)?;
-                if CONTEXT_STATES.contains(&state.as_str()) { Ok(()) } else { Err(format!("unknown coordinator state '{state}' ({CONTEXT_STATES:?})")) }
+                if CONTEXT_STATES.contains(&state.as_str()) {
+                    Ok(())
+                } else {
+                    Err(format!("unknown coordinator state '{state}' ({CONTEXT_STATES:?})"))
+                }
             }
             Condition::Fault { contains } => {
-                if contains.trim().is_empty() { Err("fault text is empty".into()) } else { Ok(()) }
+                if contains.trim().is_empty() {
+                    Err("fault text is empty".into())
+                } else {
+                    Ok(())
+                }
             }
             Condition::Note { contains, node } => {
                 if contains.trim().is_empty() {
@@ -379,7 +481,13 @@ impl Names {
                 }
                 node.as_deref().map_or(Ok(()), |n| self.node(n))
             }
-            Condition::Elapsed { ms } => if *ms == 0 { Err("elapsed ms must be positive".into()) } else { Ok(()) },
+            Condition::Elapsed { ms } => {
+                if *ms == 0 {
+                    Err("elapsed ms must be positive".into())
+                } else {
+                    Ok(())
+                }
+            }
             Condition::Acted => Ok(()),
             Condition::TaskState { group, task, state, worker } => {
                 self.task(group, task)?;
@@ -401,13 +509,19 @@ impl Names {
     fn expectation(&self, e: &Expectation) -> Result<(), String> {
         match e {
             Expectation::GroupState { group, state } => self.group_state(group, state),
-            Expectation::Generation { group, .. } | Expectation::Protocol { group, .. } | Expectation::Rebalances { group, .. } => {
-                self.classic_group(group)
-            }
-            Expectation::Members { group, .. } | Expectation::Redelivered { group, .. } | Expectation::Skipped { group, .. } => self.group(group),
+            Expectation::Generation { group, .. }
+            | Expectation::Protocol { group, .. }
+            | Expectation::Rebalances { group, .. } => self.classic_group(group),
+            Expectation::Members { group, .. }
+            | Expectation::Redelivered { group, .. }
+            | Expectation::Skipped { group, .. } => self.group(group),
             Expectation::Leader { group, consumer } => self.classic_group(group).and(self.client(consumer)),
-            Expectation::GroupEpoch { group, .. } | Expectation::TargetAssignmentEpoch { group, .. } => self.consumer_group(group),
-            Expectation::MemberEpoch { consumer, .. } | Expectation::ConsumerEpoch { consumer, .. } => self.modern_consumer(consumer),
+            Expectation::GroupEpoch { group, .. } | Expectation::TargetAssignmentEpoch { group, .. } => {
+                self.consumer_group(group)
+            }
+            Expectation::MemberEpoch { consumer, .. } | Expectation::ConsumerEpoch { consumer, .. } => {
+                self.modern_consumer(consumer)
+            }
             Expectation::TargetAssignment { consumer, partitions } => {
                 self.modern_consumer(consumer)?;
                 self.partitions(partitions)
@@ -417,7 +531,10 @@ impl Names {
                 if COORDINATOR_MEMBER_STATES.contains(&state.as_str()) {
                     Ok(())
                 } else {
-                    Err(format!("unknown coordinator member state '{state}' (Kafka's modern MemberState: {})", COORDINATOR_MEMBER_STATES.join(", ")))
+                    Err(format!(
+                        "unknown coordinator member state '{state}' (Kafka's modern MemberState: {})",
+                        COORDINATOR_MEMBER_STATES.join(", ")
+                    ))
                 }
             }
             Expectation::Coordinator { group, broker } => self.group(group).and(self.broker(broker)),
@@ -433,7 +550,11 @@ impl Names {
             }
             Expectation::MemberState { consumer, state } => {
                 self.client(consumer)?;
-                if state == "crashed" { Ok(()) } else { self.member_state(consumer, state) }
+                if state == "crashed" {
+                    Ok(())
+                } else {
+                    self.member_state(consumer, state)
+                }
             }
             Expectation::Fatal { consumer, .. } | Expectation::PollTimeouts { consumer, .. } => self.consumer(consumer),
             Expectation::SessionTimeouts { consumer, .. } => self.classic_consumer(consumer),
@@ -456,7 +577,9 @@ impl Names {
                 let group = consumer_idx(worker).and_then(|c| self.workers.get(&c)).cloned().unwrap_or_default();
                 tasks.iter().try_for_each(|t| self.task(&group, t))
             }
-            Expectation::WorkerGeneration { worker, .. } | Expectation::ScheduledRebalance { worker, .. } => self.worker(worker),
+            Expectation::WorkerGeneration { worker, .. } | Expectation::ScheduledRebalance { worker, .. } => {
+                self.worker(worker)
+            }
         }
     }
 }
@@ -481,7 +604,10 @@ fn client_member_state(s: &str) -> Result<(), String> {
     if CLIENT_MEMBER_STATES.contains(&s) {
         Ok(())
     } else {
-        Err(format!("unknown consumer-protocol member state '{s}' (the client's MemberState: {})", CLIENT_MEMBER_STATES.join(", ")))
+        Err(format!(
+            "unknown consumer-protocol member state '{s}' (the client's MemberState: {})",
+            CLIENT_MEMBER_STATES.join(", ")
+        ))
     }
 }
 
@@ -489,12 +615,19 @@ fn instance_state(s: &str) -> Result<(), String> {
     if INSTANCE_STATES.contains(&s) {
         Ok(())
     } else {
-        Err(format!("unknown connector/task state '{s}' (Connect's AbstractStatus.State: {})", INSTANCE_STATES.join(", ")))
+        Err(format!(
+            "unknown connector/task state '{s}' (Connect's AbstractStatus.State: {})",
+            INSTANCE_STATES.join(", ")
+        ))
     }
 }
 
 fn member_state(s: &str) -> Result<(), String> {
-    if MEMBER_STATES.contains(&s) { Ok(()) } else { Err(format!("unknown member state '{s}' ({MEMBER_STATES:?})")) }
+    if MEMBER_STATES.contains(&s) {
+        Ok(())
+    } else {
+        Err(format!("unknown member state '{s}' ({MEMBER_STATES:?})"))
+    }
 }
 
 fn is_id(s: &str) -> bool {
@@ -529,7 +662,9 @@ fn question(errors: &mut Vec<String>, names: &Names, at: &str, q: &Question) {
     text(errors, &format!("{at}.explanation"), &q.explanation);
     match (q.choices.is_empty(), q.targets.is_empty()) {
         (false, false) => errors.push(format!("{at}: give either choices or targets, not both")),
-        (true, true) => errors.push(format!("{at}: give choices (multiple choice) or targets (click a node or partition)")),
+        (true, true) => {
+            errors.push(format!("{at}: give choices (multiple choice) or targets (click a node or partition)"))
+        }
         (false, true) => {
             if q.choices.len() < 2 {
                 errors.push(format!("{at}.choices: a question needs at least 2 choices"));
@@ -539,7 +674,10 @@ fn question(errors: &mut Vec<String>, names: &Names, at: &str, q: &Question) {
             }
             match &q.answer {
                 Choice::Index(i) if *i < q.choices.len() => {}
-                Choice::Index(i) => errors.push(format!("{at}.answer: {i} is out of range (there are {} choices, numbered from 0)", q.choices.len())),
+                Choice::Index(i) => errors.push(format!(
+                    "{at}.answer: {i} is out of range (there are {} choices, numbered from 0)",
+                    q.choices.len()
+                )),
                 Choice::Target(t) => errors.push(format!("{at}.answer: '{t}' must be the index of a choice")),
             }
         }
@@ -616,10 +754,13 @@ pub fn validate(lesson: &Lesson) -> Vec<String> {
         if let Some(q) = &step.question {
             question(&mut errors, &names, &format!("{at}.question"), q);
             if matches!(step.until, Condition::Elapsed { .. }) {
-                errors.push(format!("{at}.until: a question step must wait for the event it asks about, not for elapsed time"));
+                errors.push(format!(
+                    "{at}.until: a question step must wait for the event it asks about, not for elapsed time"
+                ));
             }
             if step.expect.is_empty() {
-                errors.push(format!("{at}.expect: a question step needs expectations that check the outcome it reveals"));
+                errors
+                    .push(format!("{at}.expect: a question step needs expectations that check the outcome it reveals"));
             }
             rules::question(&mut errors, &names, &format!("{at}.question"), q);
         }
@@ -629,7 +770,9 @@ pub fn validate(lesson: &Lesson) -> Vec<String> {
     }
     let questions = lesson.steps.iter().filter(|s| s.question.is_some()).count();
     if questions < 2 {
-        errors.push(format!("steps: a lesson needs at least 2 questions (predict, then reveal); this one has {questions}"));
+        errors.push(format!(
+            "steps: a lesson needs at least 2 questions (predict, then reveal); this one has {questions}"
+        ));
     }
     rules::lesson(&mut errors, lesson);
     text(&mut errors, "tryIt.text", &lesson.try_it.text);
@@ -647,5 +790,9 @@ pub fn validate(lesson: &Lesson) -> Vec<String> {
 pub fn load(json: &str) -> Result<Lesson, String> {
     let lesson: Lesson = crate::json::from_str_object(json).map_err(|e| format!("lesson JSON: {e}"))?;
     let errors = validate(&lesson);
-    if errors.is_empty() { Ok(lesson) } else { Err(errors.join("\n")) }
+    if errors.is_empty() {
+        Ok(lesson)
+    } else {
+        Err(errors.join("\n"))
+    }
 }

@@ -40,7 +40,10 @@ impl Limits {
         let partitions: usize = world.cluster.topics.values().map(|t| t.partitions.len()).sum();
         let groups = world.scenario.groups.len() + world.scenario.connect_clusters.len();
         let bytes = 4096 + world.client_count() * 2048 + partitions * groups.max(1) * 600;
-        Limits { trace_events: MAX_TRACE_EVENTS, checkpoints: (CHECKPOINT_BUDGET_BYTES / bytes).clamp(MIN_CHECKPOINTS, MAX_CHECKPOINTS) }
+        Limits {
+            trace_events: MAX_TRACE_EVENTS,
+            checkpoints: (CHECKPOINT_BUDGET_BYTES / bytes).clamp(MIN_CHECKPOINTS, MAX_CHECKPOINTS),
+        }
     }
 }
 

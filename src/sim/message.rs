@@ -1,9 +1,9 @@
 //! The Kafka APIs the simulated nodes exchange, with the fields that matter to
 //! group coordination (names follow `clients/src/main/resources/common/message`).
 
-use crate::sim::types::{Errors, Millis, NodeId};
 use crate::assign::TopicPartition;
 use crate::connect::{ConnectAssignment, ConnectProtocolMetadata};
+use crate::sim::types::{Errors, Millis, NodeId};
 use serde::{Deserialize, Serialize};
 
 /// `ConsumerProtocolSubscription` (the bytes inside a JoinGroup protocol entry).
@@ -139,11 +139,21 @@ impl FetchedPartition {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Request {
-    FindCoordinator { key: String },
+    FindCoordinator {
+        key: String,
+    },
     JoinGroup(JoinGroupRequest),
     SyncGroup(SyncGroupRequest),
-    Heartbeat { group_id: String, generation_id: i32, member_id: String, group_instance_id: Option<String> },
-    LeaveGroup { group_id: String, members: Vec<MemberIdentity> },
+    Heartbeat {
+        group_id: String,
+        generation_id: i32,
+        member_id: String,
+        group_instance_id: Option<String>,
+    },
+    LeaveGroup {
+        group_id: String,
+        members: Vec<MemberIdentity>,
+    },
     OffsetCommit {
         group_id: String,
         generation_id: i32,
@@ -151,16 +161,25 @@ pub enum Request {
         group_instance_id: Option<String>,
         offsets: Vec<(TopicPartition, i64)>,
     },
-    OffsetFetch { group_id: String, partitions: Vec<TopicPartition> },
+    OffsetFetch {
+        group_id: String,
+        partitions: Vec<TopicPartition>,
+    },
     ConsumerGroupHeartbeat(ConsumerGroupHeartbeatRequest),
     /// `FetchRequest` from a consumer (replica id −1) to the leader of its partitions.
-    Fetch { max_wait_ms: Millis, partitions: Vec<FetchPartition> },
+    Fetch {
+        max_wait_ms: Millis,
+        partitions: Vec<FetchPartition>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Response {
     /// FindCoordinatorResponse: Key, NodeId, Host, Port, ErrorCode, ErrorMessage (no partition).
-    FindCoordinator { error: Errors, node_id: Option<u32> },
+    FindCoordinator {
+        error: Errors,
+        node_id: Option<u32>,
+    },
     JoinGroup(JoinGroupResponse),
     SyncGroup {
         error: Errors,
@@ -169,22 +188,43 @@ pub enum Response {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         connect_assignment: Option<ConnectAssignment>,
     },
-    Heartbeat { error: Errors },
-    LeaveGroup { error: Errors },
-    OffsetCommit { error: Errors, offsets: Vec<(TopicPartition, i64)> },
+    Heartbeat {
+        error: Errors,
+    },
+    LeaveGroup {
+        error: Errors,
+    },
+    OffsetCommit {
+        error: Errors,
+        offsets: Vec<(TopicPartition, i64)>,
+    },
     /// Offset −1 means "no committed offset".
-    OffsetFetch { error: Errors, offsets: Vec<(TopicPartition, i64)> },
+    OffsetFetch {
+        error: Errors,
+        offsets: Vec<(TopicPartition, i64)>,
+    },
     ConsumerGroupHeartbeat(ConsumerGroupHeartbeatResponse),
-    Fetch { error: Errors, partitions: Vec<FetchedPartition> },
+    Fetch {
+        error: Errors,
+        partitions: Vec<FetchedPartition>,
+    },
 }
 
 /// What travels on a link.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Body {
-    Request { correlation: u64, request: Request },
-    Response { correlation: u64, response: Response },
+    Request {
+        correlation: u64,
+        request: Request,
+    },
+    Response {
+        correlation: u64,
+        response: Response,
+    },
     /// The connection failed (the peer is down): the network tells the sender.
-    Disconnected { correlation: u64 },
+    Disconnected {
+        correlation: u64,
+    },
 }
 
 impl Request {
@@ -263,7 +303,11 @@ impl Body {
                     format!("SyncGroup gen={}", r.generation_id)
                 }
                 Request::SyncGroup(r) => {
-                    format!("SyncGroup gen={} +{} assignments", r.generation_id, r.assignments.len() + r.connect_assignments.len())
+                    format!(
+                        "SyncGroup gen={} +{} assignments",
+                        r.generation_id,
+                        r.assignments.len() + r.connect_assignments.len()
+                    )
                 }
                 Request::Heartbeat { generation_id, .. } => format!("Heartbeat gen={generation_id}"),
                 Request::LeaveGroup { .. } => "LeaveGroup".into(),

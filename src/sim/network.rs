@@ -64,7 +64,10 @@ impl Network {
 
     /// When a message sent now with `latency` arrives, keeping the link in order.
     pub fn arrival(&mut self, from: NodeId, to: NodeId, sent: Millis, latency: Millis) -> Millis {
-        let at = sent.saturating_add(latency).saturating_add(self.extra_latency(from, to)).max(self.last_arrival.get(&(from, to)).copied().unwrap_or(0));
+        let at = sent
+            .saturating_add(latency)
+            .saturating_add(self.extra_latency(from, to))
+            .max(self.last_arrival.get(&(from, to)).copied().unwrap_or(0));
         self.last_arrival.insert((from, to), at);
         at
     }
@@ -80,15 +83,18 @@ impl Network {
     /// Stops holding `from → to` and returns what it held, in order.
     pub fn release(&mut self, from: NodeId, to: NodeId) -> Vec<(Envelope, EventId)> {
         self.held.remove(&(from, to));
-        let (released, kept) = std::mem::take(&mut self.held_messages)
-            .into_iter()
-            .partition(|(e, _)| e.from == from && e.to == to);
+        let (released, kept) =
+            std::mem::take(&mut self.held_messages).into_iter().partition(|(e, _)| e.from == from && e.to == to);
         self.held_messages = kept;
         released
     }
 
     /// True when no condition is in force.
     pub fn is_clear(&self) -> bool {
-        self.cut.is_empty() && self.drop_next.is_empty() && self.held.is_empty() && self.extra_latency.is_empty() && self.loss_percent.is_empty()
+        self.cut.is_empty()
+            && self.drop_next.is_empty()
+            && self.held.is_empty()
+            && self.extra_latency.is_empty()
+            && self.loss_percent.is_empty()
     }
 }

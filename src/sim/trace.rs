@@ -1,7 +1,7 @@
 //! The typed event trace: everything the world does, in order, with causes.
 
-use crate::sim::types::{EventId, Millis, NodeId};
 use crate::assign::TopicPartition;
+use crate::sim::types::{EventId, Millis, NodeId};
 use serde::{Deserialize, Serialize};
 
 /// Which state machine a state change belongs to.
@@ -33,18 +33,65 @@ pub enum Callback {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum EventKind {
-    MessageSent { msg: u64, from: NodeId, to: NodeId, label: String, deliver_at: Millis },
-    MessageDelivered { msg: u64, from: NodeId, to: NodeId, label: String },
-    MessageDropped { msg: u64, from: NodeId, to: NodeId, label: String, reason: String },
-    StateChanged { node: NodeId, machine: Machine, from: String, to: String, trigger: String },
-    TimerFired { node: NodeId, timer: String },
-    FaultInjected { description: String },
-    CallbackInvoked { node: NodeId, callback: Callback, partitions: Vec<TopicPartition> },
+    MessageSent {
+        msg: u64,
+        from: NodeId,
+        to: NodeId,
+        label: String,
+        deliver_at: Millis,
+    },
+    MessageDelivered {
+        msg: u64,
+        from: NodeId,
+        to: NodeId,
+        label: String,
+    },
+    MessageDropped {
+        msg: u64,
+        from: NodeId,
+        to: NodeId,
+        label: String,
+        reason: String,
+    },
+    StateChanged {
+        node: NodeId,
+        machine: Machine,
+        from: String,
+        to: String,
+        trigger: String,
+    },
+    TimerFired {
+        node: NodeId,
+        timer: String,
+    },
+    FaultInjected {
+        description: String,
+    },
+    CallbackInvoked {
+        node: NodeId,
+        callback: Callback,
+        partitions: Vec<TopicPartition>,
+    },
     /// A protocol fact worth narrating (coordinator chosen, leader elected, assignment computed...).
-    Note { node: NodeId, text: String },
-    RecordsProcessed { node: NodeId, partition: TopicPartition, from: i64, to: i64, redelivered: i64 },
-    OffsetsCommitted { group_id: String, offsets: Vec<(TopicPartition, i64)> },
-    InvariantViolated { invariant: String, detail: String },
+    Note {
+        node: NodeId,
+        text: String,
+    },
+    RecordsProcessed {
+        node: NodeId,
+        partition: TopicPartition,
+        from: i64,
+        to: i64,
+        redelivered: i64,
+    },
+    OffsetsCommitted {
+        group_id: String,
+        offsets: Vec<(TopicPartition, i64)>,
+    },
+    InvariantViolated {
+        invariant: String,
+        detail: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

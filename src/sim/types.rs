@@ -117,7 +117,11 @@ impl Errors {
         use Errors::*;
         !matches!(
             self,
-            NONE | NOT_COORDINATOR | COORDINATOR_NOT_AVAILABLE | COORDINATOR_LOAD_IN_PROGRESS | FENCED_MEMBER_EPOCH | UNKNOWN_MEMBER_ID
+            NONE | NOT_COORDINATOR
+                | COORDINATOR_NOT_AVAILABLE
+                | COORDINATOR_LOAD_IN_PROGRESS
+                | FENCED_MEMBER_EPOCH
+                | UNKNOWN_MEMBER_ID
         )
     }
 }

@@ -25,7 +25,15 @@ pub fn variant_name(name: &str, lang: Lang) -> String {
         return name.to_string();
     }
     let mut s = name.to_string();
-    for (en, zh) in [("as in the logs", "按日志原样"), ("static members", "静态成员"), ("consumer protocol", "consumer 协议"), ("classic ", "经典 "), (" (", "（"), ("(", "（"), (")", "）")] {
+    for (en, zh) in [
+        ("as in the logs", "按日志原样"),
+        ("static members", "静态成员"),
+        ("consumer protocol", "consumer 协议"),
+        ("classic ", "经典 "),
+        (" (", "（"),
+        ("(", "（"),
+        (")", "）"),
+    ] {
         s = s.replace(en, zh);
     }
     s
@@ -50,10 +58,13 @@ pub fn differences(lanes: &[(&str, &Metrics)], lang: Lang) -> Vec<String> {
     }
     (0..5)
         .filter_map(|i| {
-            let vals: Vec<(String, i64, &str)> = lanes.iter().map(|(n, m)| {
-                let (v, key) = measures(m)[i];
-                (variant_name(n, lang), v, key)
-            }).collect();
+            let vals: Vec<(String, i64, &str)> = lanes
+                .iter()
+                .map(|(n, m)| {
+                    let (v, key) = measures(m)[i];
+                    (variant_name(n, lang), v, key)
+                })
+                .collect();
             let best = vals.iter().min_by_key(|v| v.1)?;
             let worst = vals.iter().max_by_key(|v| v.1)?;
             (best.1 != worst.1).then(|| trf(lang, best.2, &[&worst.0, &worst.1, &best.0, &best.1]))
@@ -67,17 +78,28 @@ mod tests {
 
     #[test]
     fn one_sentence_per_differing_metric_and_an_honest_time_to_stable() {
-        let a = Metrics { rebalances: 1, records_redelivered: 118, time_to_stable_ms: Some(4000), last_fault_ms: Some(15_000), ..Metrics::default() };
+        let a = Metrics {
+            rebalances: 1,
+            records_redelivered: 118,
+            time_to_stable_ms: Some(4000),
+            last_fault_ms: Some(15_000),
+            ..Metrics::default()
+        };
         let b = Metrics { rebalances: 1, records_redelivered: 58, ..Metrics::default() };
         let s = differences(&[("KIP-848", &a), ("eager", &b)], Lang::En);
         assert_eq!(s.len(), 1, "only the redelivered counts differ: {s:?}");
-        assert!(s[0].contains("KIP-848") && s[0].contains("118") && s[0].contains("eager") && s[0].contains("58"), "{}", s[0]);
+        assert!(
+            s[0].contains("KIP-848") && s[0].contains("118") && s[0].contains("eager") && s[0].contains("58"),
+            "{}",
+            s[0]
+        );
         assert!(!differences(&[("KIP-848", &a), ("eager", &b)], Lang::Zh)[0].is_empty());
         assert_eq!(time_to_stable(&a, Lang::En), "4000");
         assert_eq!(variant_name("static members (eager range)", Lang::Zh), "静态成员（eager range）");
         let calm = Metrics { time_to_stable_ms: Some(0), last_fault_ms: Some(15_000), ..Metrics::default() };
         assert_eq!(time_to_stable(&calm, Lang::En), "stayed stable");
-        let never = Metrics { time_to_stable_ms: None, last_fault_ms: Some(15_000), rebalances: 2, ..Metrics::default() };
+        let never =
+            Metrics { time_to_stable_ms: None, last_fault_ms: Some(15_000), rebalances: 2, ..Metrics::default() };
         assert_eq!(time_to_stable(&never, Lang::En), "never");
     }
 }

@@ -1,8 +1,8 @@
 //! Groups as the page shows them (classic groups, KIP-848 consumer groups,
 //! Connect clusters), and what the timeline marks.
 
-use crate::sim::message::short_member;
 use crate::java;
+use crate::sim::message::short_member;
 use crate::sim::trace::{EventKind, Machine};
 use crate::sim::World;
 
@@ -58,7 +58,11 @@ pub fn groups(world: &World) -> Vec<GroupView> {
 
 /// A consumer group (KIP-848): its state and group epoch (in `generation`); the
 /// protocol column names the server assignor in use.
-fn consumer_group_view(world: &World, group_id: &str, g: &crate::sim::coordinator::consumer::ConsumerGroup) -> GroupView {
+fn consumer_group_view(
+    world: &World,
+    group_id: &str,
+    g: &crate::sim::coordinator::consumer::ConsumerGroup,
+) -> GroupView {
     let assignor = crate::sim::coordinator::consumer::ConsumerGroup::preferred_server_assignor(g.members.values())
         .or_else(|| world.scenario.broker.consumer_group_assignors.first().cloned())
         .unwrap_or_default();
@@ -83,8 +87,15 @@ fn consumer_group_view(world: &World, group_id: &str, g: &crate::sim::coordinato
 pub fn timeline_marker(kind: &EventKind) -> Option<(&'static str, String)> {
     Some(match kind {
         EventKind::FaultInjected { description } => ("fault", description.clone()),
-        EventKind::StateChanged { machine: Machine::Group { group_id } | Machine::ConsumerGroup { group_id }, from, to, .. } => match (from.as_str(), to.as_str()) {
-            (_, "PreparingRebalance") | ("Stable" | "Empty", "Assigning" | "Reconciling") => ("rebalance", format!("{group_id}: {from} → {to}")),
+        EventKind::StateChanged {
+            machine: Machine::Group { group_id } | Machine::ConsumerGroup { group_id },
+            from,
+            to,
+            ..
+        } => match (from.as_str(), to.as_str()) {
+            (_, "PreparingRebalance") | ("Stable" | "Empty", "Assigning" | "Reconciling") => {
+                ("rebalance", format!("{group_id}: {from} → {to}"))
+            }
             (_, "Stable") => ("stable", format!("{group_id}: {from} → {to}")),
             _ => return None,
         },

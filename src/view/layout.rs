@@ -160,7 +160,10 @@ mod tests {
             };
             for i in 0..n {
                 let a = area(i);
-                assert!(a.0 >= 0.0 && a.0 + a.2 <= WIDTH && a.1 + a.3 <= l.height, "{n} clients: client {i} inside the drawing: {a:?}");
+                assert!(
+                    a.0 >= 0.0 && a.0 + a.2 <= WIDTH && a.1 + a.3 <= l.height,
+                    "{n} clients: client {i} inside the drawing: {a:?}"
+                );
                 assert!(a.1 > BROKER_Y + BROKER_H / 2.0, "{n} clients: below the brokers");
                 for j in 0..i {
                     assert!(!overlaps(a, area(j)), "{n} clients: {i} and {j} overlap");

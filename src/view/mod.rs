@@ -1,8 +1,8 @@
 //! The view model: what the page draws at the world's current instant.
 //! Pure functions of the world, so native tests can check them.
 
-mod groups;
 pub mod compare_text;
+mod groups;
 pub mod history;
 pub mod labels;
 pub mod layout;
@@ -12,10 +12,10 @@ pub use groups::{group_ids, groups, timeline_marker, GroupView};
 pub use ownership::{partitions, PartitionRow, PartitionStatus};
 
 use crate::assign::TopicPartition;
-use crate::sim::client::consumer::AsyncConsumer;
-use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::client::classic::ClassicConsumer;
+use crate::sim::client::consumer::AsyncConsumer;
 use crate::sim::client::poll_loop::MainThread;
+use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::message::Body;
 use crate::sim::out::TimerKey;
 use crate::sim::{Millis, NodeId, World};
@@ -153,7 +153,9 @@ pub fn node_pos(world: &World, node: NodeId) -> (f64, f64) {
             // c's place among all clients (the three maps share one index space),
             // counted without building and sorting the list: this runs for every
             // node and message on every frame.
-            let i = world.consumers.range(..c).count() + world.async_consumers.range(..c).count() + world.workers.range(..c).count();
+            let i = world.consumers.range(..c).count()
+                + world.async_consumers.range(..c).count()
+                + world.workers.range(..c).count();
             let n = world.client_count();
             if n > LARGE_GROUP {
                 grid(i, n)
@@ -170,17 +172,33 @@ pub fn brokers(world: &World) -> Vec<BrokerView> {
         .values()
         .map(|b| {
             let (x, y) = node_pos(world, NodeId::Broker(b.id));
-            let group_ids = world.scenario.groups.iter().map(|g| &g.group_id).chain(world.scenario.connect_clusters.iter().map(|c| &c.group_id));
+            let group_ids = world
+                .scenario
+                .groups
+                .iter()
+                .map(|g| &g.group_id)
+                .chain(world.scenario.connect_clusters.iter().map(|c| &c.group_id));
             let coordinates = group_ids
                 .filter(|g| world.cluster.coordinator_for(g) == Some(b.id))
                 .map(|g| (g.clone(), world.cluster.offsets_partition_for(g)))
                 .collect();
-            let loading = b.coordinator.shards.values().any(|s| s.state == crate::sim::coordinator::shard::CoordinatorState::LOADING);
+            let loading = b
+                .coordinator
+                .shards
+                .values()
+                .any(|s| s.state == crate::sim::coordinator::shard::CoordinatorState::LOADING);
             let leads = world
                 .cluster
                 .topics
                 .iter()
-                .map(|(name, t)| (name.clone(), (0..t.partitions.len() as u32).filter(|p| t.partitions[*p as usize].leader == Some(b.id)).collect::<Vec<_>>()))
+                .map(|(name, t)| {
+                    (
+                        name.clone(),
+                        (0..t.partitions.len() as u32)
+                            .filter(|p| t.partitions[*p as usize].leader == Some(b.id))
+                            .collect::<Vec<_>>(),
+                    )
+                })
                 .filter(|(_, ps)| !ps.is_empty())
                 .collect();
             let offsets_led = world.cluster.offsets_partitions.iter().filter(|m| m.leader == Some(b.id)).count();
@@ -277,7 +295,9 @@ impl<'a> From<&'a ConnectWorker> for ClientSummary<'a> {
 /// Client `idx`, of whichever kind it is.
 pub fn client(world: &World, idx: u32) -> Option<ClientSummary<'_>> {
     let classic = world.consumers.get(&idx).map(ClientSummary::from);
-    classic.or_else(|| world.async_consumers.get(&idx).map(ClientSummary::from)).or_else(|| world.workers.get(&idx).map(ClientSummary::from))
+    classic
+        .or_else(|| world.async_consumers.get(&idx).map(ClientSummary::from))
+        .or_else(|| world.workers.get(&idx).map(ClientSummary::from))
 }
 
 /// The consumers of both protocols (not Connect workers), classic first.
@@ -322,7 +342,10 @@ pub fn coordinator_session_deadline(world: &World, group_id: &str, member_id: &s
     let (g, m) = (group_id.to_string(), member_id.to_string());
     world
         .timer_deadline(NodeId::Broker(b), &TimerKey::MemberHeartbeat { group_id: g.clone(), member_id: m.clone() })
-        .or_else(|| world.timer_deadline(NodeId::Broker(b), &TimerKey::ConsumerGroupSessionTimeout { group_id: g, member_id: m }))
+        .or_else(|| {
+            world
+                .timer_deadline(NodeId::Broker(b), &TimerKey::ConsumerGroupSessionTimeout { group_id: g, member_id: m })
+        })
 }
 
 /// The fraction of `span` left before `deadline`.
@@ -338,7 +361,13 @@ struct PollInfo {
     interval: Millis,
 }
 
-fn consumer_view(world: &World, c: ClientSummary, rings: Vec<(&'static str, f64)>, poll: PollInfo, session_deadline: Option<Millis>) -> ConsumerView {
+fn consumer_view(
+    world: &World,
+    c: ClientSummary,
+    rings: Vec<(&'static str, f64)>,
+    poll: PollInfo,
+    session_deadline: Option<Millis>,
+) -> ConsumerView {
     let node = NodeId::Client(c.idx);
     let (x, y) = node_pos(world, node);
     let paused = paused(world, node);

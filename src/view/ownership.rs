@@ -68,7 +68,8 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
         topics_of.entry(g.group_id.as_str()).or_default().extend(g.config.topics.iter().map(String::as_str));
     }
     let subscribed = world.consumers.values().map(|c| (c.group_id.as_str(), &c.config.topics));
-    for (g, topics) in subscribed.chain(world.async_consumers.values().map(|c| (c.group_id.as_str(), &c.config.topics))) {
+    for (g, topics) in subscribed.chain(world.async_consumers.values().map(|c| (c.group_id.as_str(), &c.config.topics)))
+    {
         topics_of.entry(g).or_default().extend(topics.iter().map(String::as_str));
     }
     // KIP-848: the coordinator's target assignment, by client index.
@@ -80,7 +81,8 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
         }
     }
     let read: BTreeSet<&str> = topics_of.values().flatten().copied().collect();
-    let unread: BTreeSet<&str> = world.cluster.topics.keys().map(String::as_str).filter(|t| !read.contains(t)).collect();
+    let unread: BTreeSet<&str> =
+        world.cluster.topics.keys().map(String::as_str).filter(|t| !read.contains(t)).collect();
     let mut rows = Vec::new();
     let sections = topics_of.iter().map(|(g, ts)| (*g, ts.clone())).chain(std::iter::once(("", unread)));
     for (group, topics) in sections {
@@ -88,7 +90,11 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
         // Where the group's partitions are heading, looked up once per group.
         let kip848 = world.consumer_group(group).is_some();
         let rebalancing = world.group(group).is_some_and(|(_, g)| {
-            matches!(g.state, crate::sim::coordinator::classic::ClassicGroupState::PreparingRebalance | crate::sim::coordinator::classic::ClassicGroupState::CompletingRebalance)
+            matches!(
+                g.state,
+                crate::sim::coordinator::classic::ClassicGroupState::PreparingRebalance
+                    | crate::sim::coordinator::classic::ClassicGroupState::CompletingRebalance
+            )
         });
         for topic in topics {
             let Some(t) = world.cluster.topics.get(topic) else { continue };

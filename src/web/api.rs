@@ -32,7 +32,9 @@ pub fn install(player: Rc<RefCell<Player>>, redraw: Callback<()>, load: Callback
 pub fn load(scenario_json: &str) -> Result<(), JsError> {
     let scenario = crate::sim::Scenario::from_json(scenario_json).map_err(|e| JsError::new(&e))?;
     let player = Player::new(scenario).map_err(|e| JsError::new(&e))?;
-    let load = PAGE.with(|p| p.borrow().as_ref().map(|h| h.load.clone())).ok_or_else(|| JsError::new("GroupScope has not started yet"))?;
+    let load = PAGE
+        .with(|p| p.borrow().as_ref().map(|h| h.load.clone()))
+        .ok_or_else(|| JsError::new("GroupScope has not started yet"))?;
     load.emit(player);
     Ok(())
 }
@@ -82,9 +84,11 @@ pub fn set_speed(speed: f64) -> Result<(), JsError> {
 /// `{"type": "crashConsumer", "consumer": 2}`.
 #[wasm_bindgen]
 pub fn inject(fault_json: &str) -> Result<(), JsError> {
-    let fault: Fault = crate::json::from_str_object(fault_json).map_err(|e| JsError::new(&format!("inject: not a fault ({e})")))?;
+    let fault: Fault =
+        crate::json::from_str_object(fault_json).map_err(|e| JsError::new(&format!("inject: not a fault ({e})")))?;
     // Checked against the run: its targets exist, it stays within the caps.
-    with(|p| p.world.check_fault(&fault).map(|()| p.dispatch(Action::Inject(fault))))?.map_err(|e| JsError::new(&format!("inject: {e}")))
+    with(|p| p.world.check_fault(&fault).map(|()| p.dispatch(Action::Inject(fault))))?
+        .map_err(|e| JsError::new(&format!("inject: {e}")))
 }
 
 /// The run as an exported file's JSON (the same as the toolbar's export):
@@ -143,7 +147,12 @@ pub fn state() -> Result<String, JsError> {
             trace_hash: format!("{:016x}", crate::sim::trace::trace_hash(&w.trace)),
             groups: crate::view::groups(w)
                 .into_iter()
-                .map(|g| GroupState { group: g.group_id, state: g.state, generation: g.generation, coordinator: g.coordinator })
+                .map(|g| GroupState {
+                    group: g.group_id,
+                    state: g.state,
+                    generation: g.generation,
+                    coordinator: g.coordinator,
+                })
                 .collect(),
             consumers: crate::view::consumers(w)
                 .into_iter()

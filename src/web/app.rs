@@ -5,18 +5,14 @@
 use super::api;
 use super::cached::{cached, version, PLAYING_REFRESH_MS};
 use super::caption::{caption, legend};
-use super::welcome::{self, Door};
-use crate::view::history::{self, Undo};
 use super::compare_view::{compare_view, CompareHandlers};
 use super::config_panel::ConfigPanel;
-use crate::compare::clock::ComparePlayer;
-use crate::examples::COMPARISONS;
 use super::course;
+use super::event_log::EventLog;
 use super::fault_menu::FaultMenu;
 use super::inspector::inspector;
 use super::lab::AssignorLab;
 use super::lesson_panel::{self, lesson_list, lesson_panel, save_progress, LessonMsg};
-use super::event_log::EventLog;
 use super::panels::{connect_tasks, fidelity_notes, group_panel, invariant_monitor, partition_table};
 use super::prefs;
 use super::spacetime::spacetime;
@@ -24,12 +20,16 @@ use super::statechart::statecharts;
 use super::timeline::timeline;
 use super::toolbar::{toolbar, Tab, Toolbar};
 use super::topology::{pressed_selection, topology};
+use super::welcome::{self, Door};
+use crate::compare::clock::ComparePlayer;
+use crate::examples::COMPARISONS;
 use crate::i18n::{tr, trf, Lang};
 use crate::inspect::Selection;
 use crate::lesson::{Choice, LessonSession, Phase};
 use crate::permalink::Permalink;
 use crate::player::{Action, Player};
 use crate::sim::Scenario;
+use crate::view::history::{self, Undo};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Interval;
 use std::cell::RefCell;
@@ -223,7 +223,8 @@ pub fn App(props: &AppProps) -> Html {
         });
     }
     let on_lesson = {
-        let (player, redraw, lesson, tab, selection) = (player.clone(), redraw.clone(), lesson.clone(), tab.clone(), selection.clone());
+        let (player, redraw, lesson, tab, selection) =
+            (player.clone(), redraw.clone(), lesson.clone(), tab.clone(), selection.clone());
         let revision = revision.clone();
         Callback::from(move |m: LessonMsg| {
             *revision.borrow_mut() += 1;
@@ -294,11 +295,16 @@ pub fn App(props: &AppProps) -> Html {
 
     // "Replay in the simulator" from the Explain logs tab: the previous run stays recoverable.
     let on_replay = {
-        let (player, load, tab, replayed, notice) = (player.clone(), load.clone(), tab.clone(), replayed.clone(), notice.clone());
+        let (player, load, tab, replayed, notice) =
+            (player.clone(), load.clone(), tab.clone(), replayed.clone(), notice.clone());
         use_callback(*lang, move |s: Scenario, lang| match Player::new(s.clone()) {
             Ok(p) => {
                 let before = Rc::new(Permalink::of(&player.borrow()));
-                replayed.set(Some(Replayed { before, group: s.groups.first().map(|g| g.group_id.clone()).unwrap_or_default(), faults: s.faults.len() }));
+                replayed.set(Some(Replayed {
+                    before,
+                    group: s.groups.first().map(|g| g.group_id.clone()).unwrap_or_default(),
+                    faults: s.faults.len(),
+                }));
                 load.emit(p);
                 tab.set(Tab::Simulation);
             }
@@ -328,7 +334,8 @@ pub fn App(props: &AppProps) -> Html {
     };
 
     {
-        let (player, redraw, lesson, on_lesson, load) = (player.clone(), redraw.clone(), lesson.clone(), on_lesson.clone(), load.clone());
+        let (player, redraw, lesson, on_lesson, load) =
+            (player.clone(), redraw.clone(), lesson.clone(), on_lesson.clone(), load.clone());
         let (notice, compare, tab_now) = (notice.clone(), compare.clone(), tab_now.clone());
         use_effect_with((), move |_| {
             api::install(player.clone(), redraw.clone(), load);
@@ -375,7 +382,8 @@ pub fn App(props: &AppProps) -> Html {
 
     {
         // The welcome's doors: the first lesson of the course, the demo playing, or the sandbox.
-        let (player, redraw, on_lesson, tab, notice) = (player.clone(), redraw.clone(), on_lesson.clone(), tab.clone(), notice.clone());
+        let (player, redraw, on_lesson, tab, notice) =
+            (player.clone(), redraw.clone(), on_lesson.clone(), tab.clone(), notice.clone());
         let lang = *lang;
         use_effect_with((), move |_| {
             welcome::remove_prelude();
@@ -403,79 +411,90 @@ pub fn App(props: &AppProps) -> Html {
     }
 
     {
-        let (dispatch, presenter, help, selection) = (dispatch.clone(), presenter.clone(), help.clone(), selection.clone());
-        let (lesson, on_lesson, legend_open, player, redraw) = (lesson.clone(), on_lesson.clone(), legend_open.clone(), player.clone(), redraw.clone());
+        let (dispatch, presenter, help, selection) =
+            (dispatch.clone(), presenter.clone(), help.clone(), selection.clone());
+        let (lesson, on_lesson, legend_open, player, redraw) =
+            (lesson.clone(), on_lesson.clone(), legend_open.clone(), player.clone(), redraw.clone());
         // Re-made when a toggled value changes, so the keys read the current one.
         use_effect_with((*presenter, *help, *legend_open), move |_| {
             let doc = gloo::utils::document();
             // Not passive (gloo's default): the keys it takes must not also scroll the page.
-            let listener = EventListener::new_with_options(&doc, "keydown", EventListenerOptions::enable_prevent_default(), move |e| {
-                let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
-                let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name());
-                let in_field = matches!(tag.as_deref(), Some("INPUT" | "SELECT" | "TEXTAREA"));
-                // Space on a focused button presses that button (and nothing else).
-                let on_button = tag.as_deref() == Some("BUTTON") && e.key() == " ";
-                if in_field || on_button || e.ctrl_key() || e.meta_key() || e.alt_key() {
-                    return;
-                }
-                // Inside a lesson the clicker picks, reveals and goes on.
-                let picked = lesson.borrow().as_ref().and_then(|s| lesson_panel::clicker(s, &e.key()));
-                if let Some(m) = picked {
-                    e.prevent_default();
-                    on_lesson.emit(m);
-                    return;
-                }
-                let key = e.key();
-                // Presenting outside a lesson, PageDown/→ runs on to the next
-                // thing worth a sentence (the caption changes), not the next heartbeat.
-                if *presenter && lesson.borrow().is_none() && matches!(key.as_str(), "PageDown" | "ArrowRight") {
-                    e.prevent_default();
-                    {
-                        let mut p = player.borrow_mut();
-                        p.playing = false;
-                        let (from, until) = (p.world.trace.len(), p.now() + 60_000);
-                        p.advance_until(until, |w| w.trace[from.min(w.trace.len())..].iter().any(crate::narrate::worth_a_caption));
+            let listener = EventListener::new_with_options(
+                &doc,
+                "keydown",
+                EventListenerOptions::enable_prevent_default(),
+                move |e| {
+                    let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+                    let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name());
+                    let in_field = matches!(tag.as_deref(), Some("INPUT" | "SELECT" | "TEXTAREA"));
+                    // Space on a focused button presses that button (and nothing else).
+                    let on_button = tag.as_deref() == Some("BUTTON") && e.key() == " ";
+                    if in_field || on_button || e.ctrl_key() || e.meta_key() || e.alt_key() {
+                        return;
                     }
-                    redraw.emit(());
-                    return;
-                }
-                match key.as_str() {
-                    "l" => legend_open.set(!*legend_open),
-                    "p" => {
-                        prefs::set_fullscreen(!*presenter);
-                        presenter.set(!*presenter);
+                    // Inside a lesson the clicker picks, reveals and goes on.
+                    let picked = lesson.borrow().as_ref().and_then(|s| lesson_panel::clicker(s, &e.key()));
+                    if let Some(m) = picked {
+                        e.prevent_default();
+                        on_lesson.emit(m);
+                        return;
                     }
-                    "?" => help.set(!*help),
-                    "Escape" => {
-                        help.set(false);
-                        selection.set(None);
+                    let key = e.key();
+                    // Presenting outside a lesson, PageDown/→ runs on to the next
+                    // thing worth a sentence (the caption changes), not the next heartbeat.
+                    if *presenter && lesson.borrow().is_none() && matches!(key.as_str(), "PageDown" | "ArrowRight") {
+                        e.prevent_default();
+                        {
+                            let mut p = player.borrow_mut();
+                            p.playing = false;
+                            let (from, until) = (p.world.trace.len(), p.now() + 60_000);
+                            p.advance_until(until, |w| {
+                                w.trace[from.min(w.trace.len())..].iter().any(crate::narrate::worth_a_caption)
+                            });
+                        }
+                        redraw.emit(());
+                        return;
                     }
-                    key => {
-                        let action = match key {
-                            " " | "k" => Some(Action::TogglePlay),
-                            "ArrowRight" | "." | "PageDown" => Some(Action::Step),
-                            "ArrowLeft" | "," | "PageUp" => Some(Action::StepBack),
-                            _ => None,
-                        };
-                        if let Some(a) = action {
-                            e.prevent_default();
-                            dispatch.emit(a);
+                    match key.as_str() {
+                        "l" => legend_open.set(!*legend_open),
+                        "p" => {
+                            prefs::set_fullscreen(!*presenter);
+                            presenter.set(!*presenter);
+                        }
+                        "?" => help.set(!*help),
+                        "Escape" => {
+                            help.set(false);
+                            selection.set(None);
+                        }
+                        key => {
+                            let action = match key {
+                                " " | "k" => Some(Action::TogglePlay),
+                                "ArrowRight" | "." | "PageDown" => Some(Action::Step),
+                                "ArrowLeft" | "," | "PageUp" => Some(Action::StepBack),
+                                _ => None,
+                            };
+                            if let Some(a) = action {
+                                e.prevent_default();
+                                dispatch.emit(a);
+                            }
                         }
                     }
-                }
-            });
+                },
+            );
             move || drop(listener)
         });
     }
 
     // One stable listener on the SVG: a press on a node, link or message selects it.
     let on_press = {
-        let (player, selection, lesson, on_lesson) = (player.clone(), selection.clone(), lesson.clone(), on_lesson.clone());
+        let (player, selection, lesson, on_lesson) =
+            (player.clone(), selection.clone(), lesson.clone(), on_lesson.clone());
         use_callback((), move |e: MouseEvent, _| {
             let Some(target) = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
             let Some(sel) = pressed_selection(&player.borrow().world, &target) else { return };
             // A "click what you predict" question takes the click as the answer.
-            let wanted = lesson.borrow().as_ref().and_then(|s| s.question()).map(|q| q.targets.clone()).unwrap_or_default();
+            let wanted =
+                lesson.borrow().as_ref().and_then(|s| s.question()).map(|q| q.targets.clone()).unwrap_or_default();
             if let Selection::Node(n) = &sel {
                 if wanted.contains(&n.to_string()) {
                     on_lesson.emit(LessonMsg::Answer(Choice::Target(n.to_string())));
@@ -508,40 +527,69 @@ pub fn App(props: &AppProps) -> Html {
     // While a question waits, the drawing hides what would answer it.
     crate::lesson::conceal::set(session.as_ref().map(|s| s.concealed()).unwrap_or_default());
     let concealed = crate::lesson::conceal::current();
-    let highlights: Vec<String> = session.as_ref().filter(|s| s.phase != Phase::Free).map(|s| s.current().highlights.clone()).unwrap_or_default();
+    let highlights: Vec<String> =
+        session.as_ref().filter(|s| s.phase != Phase::Free).map(|s| s.current().highlights.clone()).unwrap_or_default();
     let p = player.borrow();
     let world = &p.world;
     let fetches_on = show_fetches.unwrap_or(p.speed <= 2.0 + 1e-9);
     let on_fault = dispatch.reform(Action::Inject);
-    let check_fault = { let pl = player.clone(); Callback::from(move |f: crate::sim::Fault| pl.borrow().world.check_fault(&f)) };
+    let check_fault = {
+        let pl = player.clone();
+        Callback::from(move |f: crate::sim::Fault| pl.borrow().world.check_fault(&f))
+    };
     // The slower panels follow a playing run a few times a second, and any
     // change at once when paused (see `cached`). Each panel refreshes in its
     // own phase of the period, so no single frame redraws them all.
     let (revision_now, playing) = (*revision.borrow(), p.playing);
     let paused_at = version((world.now, world.trace.len(), p.script.len()));
     let slow = |phase: u32| {
-        let clock = if playing { ((now_ms() + f64::from(phase) * PLAYING_REFRESH_MS / 8.0) / PLAYING_REFRESH_MS) as u64 } else { paused_at };
+        let clock = if playing {
+            ((now_ms() + f64::from(phase) * PLAYING_REFRESH_MS / 8.0) / PLAYING_REFRESH_MS) as u64
+        } else {
+            paused_at
+        };
         version((clock, playing, revision_now, lang_v, &*selection, &highlights, &concealed))
     };
     let compare_handlers = CompareHandlers {
-        pick: { let (c, r) = (compare.clone(), redraw.clone()); Callback::from(move |id: String| {
-            if let Ok(cp) = ComparePlayer::shipped(&id) { *c.borrow_mut() = Some(cp); }
-            r.emit(());
-        }) },
-        this_run: { let (c, r, pl, n) = (compare.clone(), redraw.clone(), player.clone(), notice.clone()); Callback::from(move |_: MouseEvent| {
-            match ComparePlayer::this_run(&pl.borrow()) {
-                Ok(cp) => { *c.borrow_mut() = Some(cp); n.set(None); }
-                Err(e) => n.set(Some(trf(lang_v, "compare.thisrun.error", &[&e]))),
-            }
-            r.emit(());
-        }) },
+        pick: {
+            let (c, r) = (compare.clone(), redraw.clone());
+            Callback::from(move |id: String| {
+                if let Ok(cp) = ComparePlayer::shipped(&id) {
+                    *c.borrow_mut() = Some(cp);
+                }
+                r.emit(());
+            })
+        },
+        this_run: {
+            let (c, r, pl, n) = (compare.clone(), redraw.clone(), player.clone(), notice.clone());
+            Callback::from(move |_: MouseEvent| {
+                match ComparePlayer::this_run(&pl.borrow()) {
+                    Ok(cp) => {
+                        *c.borrow_mut() = Some(cp);
+                        n.set(None);
+                    }
+                    Err(e) => n.set(Some(trf(lang_v, "compare.thisrun.error", &[&e]))),
+                }
+                r.emit(());
+            })
+        },
         fault: dispatch.reform(Action::Inject),
-        check: { let c = compare.clone(); Callback::from(move |f: crate::sim::Fault| c.borrow().as_ref().map_or(Ok(()), |c| c.sbs.check_fault(&f))) },
+        check: {
+            let c = compare.clone();
+            Callback::from(move |f: crate::sim::Fault| c.borrow().as_ref().map_or(Ok(()), |c| c.sbs.check_fault(&f)))
+        },
     };
     let panes = if *tab == Tab::Compare { compare.borrow().as_ref().map(|c| (c.playing, c.now())) } else { None };
     let fork_notice = (*undo).clone().map(|u| {
-        let text = trf(lang_v, "undo.notice", &[&format!("{:.1}", u.at as f64 / 1000.0), &format!("{:.1}", u.horizon as f64 / 1000.0), &u.dropped_faults]);
-        let dismiss = { let undo = undo.clone(); Callback::from(move |_: MouseEvent| undo.set(None)) };
+        let text = trf(
+            lang_v,
+            "undo.notice",
+            &[&format!("{:.1}", u.at as f64 / 1000.0), &format!("{:.1}", u.horizon as f64 / 1000.0), &u.dropped_faults],
+        );
+        let dismiss = {
+            let undo = undo.clone();
+            Callback::from(move |_: MouseEvent| undo.set(None))
+        };
         html! {
             <p id="undo-notice" class="notice" role="status">{ text }{" "}
                 <button id="undo" onclick={on_undo.clone()}>{ tr(lang_v, "undo") }</button>
@@ -560,7 +608,10 @@ pub fn App(props: &AppProps) -> Html {
     });
     let presenting = *presenter;
     let show_panels = !presenting || *panels;
-    let toggle_panels = { let panels = panels.clone(); Callback::from(move |_: MouseEvent| panels.set(!*panels)) };
+    let toggle_panels = {
+        let panels = panels.clone();
+        Callback::from(move |_: MouseEvent| panels.set(!*panels))
+    };
     html! {
         <ContextProvider<Lang> context={lang_v}>
         <div class={classes!("groupscope", presenting.then_some("presenter"), session.is_some().then_some("in-lesson"), show_panels.then_some("panels-open"))}>

@@ -13,7 +13,10 @@ pub fn caption(world: &World, lang: Lang, legend: &UseStateHandle<bool>) -> Html
         if let Some(log) = doc.get_element_by_id("log") {
             log.scroll_into_view();
         }
-        if let Some(f) = doc.get_element_by_id("log-filter").and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok()) {
+        if let Some(f) = doc
+            .get_element_by_id("log-filter")
+            .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
+        {
             let _ = f.focus();
         }
     });

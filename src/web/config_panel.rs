@@ -4,10 +4,10 @@
 //! run and the text stay as they are.
 
 use crate::config_form::{self, FIELDS, PROTOCOLS};
-use crate::sim::scenario::config::CommitMode;
 use crate::i18n::{tr, Lang};
 use crate::lint::{self, Level};
 use crate::player::Player;
+use crate::sim::scenario::config::CommitMode;
 use crate::sim::Scenario;
 use yew::prelude::*;
 
@@ -45,11 +45,13 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
     // why it is wrong. The field keeps the text; Apply waits until it is fixed.
     let bad = use_state(std::collections::BTreeMap::<&'static str, (String, String)>::new);
     // The text as a scenario (not yet validated), or why it does not parse.
-    let parsed: Result<Scenario, String> = crate::json::from_str_object(&text).map_err(|e| format!("scenario JSON: {e}"));
+    let parsed: Result<Scenario, String> =
+        crate::json::from_str_object(&text).map_err(|e| format!("scenario JSON: {e}"));
 
     // A quick field changed: rewrite the JSON with the new value.
     let on_field = {
-        let (text, applied, error, base, bad) = (text.clone(), applied.clone(), error.clone(), props.scenario.clone(), bad.clone());
+        let (text, applied, error, base, bad) =
+            (text.clone(), applied.clone(), error.clone(), props.scenario.clone(), bad.clone());
         Callback::from(move |(key, value): (&'static str, String)| {
             let Ok(mut s) = crate::json::from_str_object::<Scenario>(&text) else { return };
             let done = match key {
@@ -74,7 +76,9 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
             bad.set(b);
         })
     };
-    let field_input = |key: &'static str| on_field.reform(move |e: Event| (key, e.target_unchecked_into::<web_sys::HtmlInputElement>().value()));
+    let field_input = |key: &'static str| {
+        on_field.reform(move |e: Event| (key, e.target_unchecked_into::<web_sys::HtmlInputElement>().value()))
+    };
     let on_text = {
         let (text, applied, base) = (text.clone(), applied.clone(), props.scenario.clone());
         Callback::from(move |e: InputEvent| {
@@ -85,7 +89,8 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
         })
     };
     let on_apply = {
-        let (text, error, applied, load, bad) = (text.clone(), error.clone(), applied.clone(), props.load.clone(), bad.clone());
+        let (text, error, applied, load, bad) =
+            (text.clone(), error.clone(), applied.clone(), props.load.clone(), bad.clone());
         Callback::from(move |_: MouseEvent| match bad.iter().next() {
             // A quick field still holds a bad value: nothing is applied.
             Some((_, (_, m))) => {
@@ -93,13 +98,13 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
                 error.set(Some(m.clone()));
             }
             None => match Scenario::from_json(&text).and_then(Player::new) {
-            Ok(p) => {
-                error.set(None);
-                applied.set(true);
-                keep_draft(&p.scenario, None);
-                load.emit(p);
-            }
-            Err(e) => error.set(Some(e)),
+                Ok(p) => {
+                    error.set(None);
+                    applied.set(true);
+                    keep_draft(&p.scenario, None);
+                    load.emit(p);
+                }
+                Err(e) => error.set(Some(e)),
             },
         })
     };

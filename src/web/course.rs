@@ -65,8 +65,13 @@ pub fn when_loaded(ready: Callback<()>) {
 
 async fn fetch_text(url: &str) -> Result<String, String> {
     let window = web_sys::window().ok_or("no window")?;
-    let describe = |e: wasm_bindgen::JsValue| e.as_string().or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message()))).unwrap_or_else(|| "fetch failed".into());
-    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(url)).await.map_err(describe)?.unchecked_into();
+    let describe = |e: wasm_bindgen::JsValue| {
+        e.as_string()
+            .or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())))
+            .unwrap_or_else(|| "fetch failed".into())
+    };
+    let response: web_sys::Response =
+        JsFuture::from(window.fetch_with_str(url)).await.map_err(describe)?.unchecked_into();
     if !response.ok() {
         return Err(format!("HTTP {}", response.status()));
     }

@@ -44,7 +44,9 @@ pub fn EventLog(props: &EventLogProps) -> Html {
         let filter = filter.clone();
         Callback::from(move |e: InputEvent| filter.set(e.target_unchecked_into::<web_sys::HtmlInputElement>().value()))
     };
-    let chain = (*why).and_then(|id| world.trace.get(id)).map(|e| (narrate::sentence(world, e, lang).unwrap_or_default(), narrate::why(world, e, lang)));
+    let chain = (*why)
+        .and_then(|id| world.trace.get(id))
+        .map(|e| (narrate::sentence(world, e, lang).unwrap_or_default(), narrate::why(world, e, lang)));
     html! {
         <div class="log">
             <h2>{ tr(lang, "log.title") }</h2>

@@ -65,7 +65,14 @@ async fn yield_to_page() {
 
 /// Feeds `bytes` to the engine in small pieces, yielding to the page when the time slice is
 /// used up; `false` when the run was stopped.
-async fn feed(x: &mut Explainer, file: u32, bytes: &[u8], run: u64, slice_start: &mut f64, progress: &dyn Fn(u64)) -> bool {
+async fn feed(
+    x: &mut Explainer,
+    file: u32,
+    bytes: &[u8],
+    run: u64,
+    slice_start: &mut f64,
+    progress: &dyn Fn(u64),
+) -> bool {
     for piece in bytes.chunks(FEED) {
         x.feed_bytes(file, piece);
         if now_ms() - *slice_start > BUDGET_MS {
@@ -84,12 +91,20 @@ async fn feed(x: &mut Explainer, file: u32, bytes: &[u8], run: u64, slice_start:
 
 async fn read_slice(file: &web_sys::File, from: f64, to: f64) -> Result<Vec<u8>, String> {
     let blob = file.slice_with_f64_and_f64(from, to).map_err(|e| format!("{e:?}"))?;
-    let buf = wasm_bindgen_futures::JsFuture::from(blob.array_buffer()).await.map_err(|e| e.as_string().unwrap_or_else(|| format!("{e:?}")))?;
+    let buf = wasm_bindgen_futures::JsFuture::from(blob.array_buffer())
+        .await
+        .map_err(|e| e.as_string().unwrap_or_else(|| format!("{e:?}")))?;
     Ok(js_sys::Uint8Array::new(&buf).to_vec())
 }
 
 /// Reads the paste and the files; `None` when stopped.
-async fn explain(text: String, pasted_name: String, files: Vec<web_sys::File>, run: u64, progress: Rc<dyn Fn(u64)>) -> Option<Outcome> {
+async fn explain(
+    text: String,
+    pasted_name: String,
+    files: Vec<web_sys::File>,
+    run: u64,
+    progress: Rc<dyn Fn(u64)>,
+) -> Option<Outcome> {
     let mut x = Explainer::new();
     let mut slice_start = now_ms();
     let mut unreadable = Vec::new();
@@ -304,7 +319,9 @@ pub fn ExplainTab(props: &ExplainProps) -> Html {
         Shown::TooBig(mb, max) => message("too-big", trf(lang, "explain.too-big", &[mb, max])),
         Shown::Explained(o) => {
             let problem = match o.report.problem_kind() {
-                Some(Problem::Binary(names)) => Some(message("binary", trf(lang, "explain.binary", &[&names.join(", ")]))),
+                Some(Problem::Binary(names)) => {
+                    Some(message("binary", trf(lang, "explain.binary", &[&names.join(", ")])))
+                }
                 Some(Problem::Nothing { lines }) => Some(message("nothing", trf(lang, "explain.nothing", &[&lines]))),
                 None => None,
             };
@@ -350,4 +367,3 @@ pub fn ExplainTab(props: &ExplainProps) -> Html {
         </section>
     }
 }
-

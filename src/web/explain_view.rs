@@ -6,8 +6,8 @@
 use crate::compare::Comparison;
 use crate::explain::diagnose::configs;
 use crate::explain::model::{Cause, Group, GroupKind, Report};
-use crate::explain::view::{self, clock, Mark, Names};
 use crate::explain::replay;
+use crate::explain::view::{self, clock, Mark, Names};
 use crate::i18n::{tr, trf, Lang};
 use crate::sim::Scenario;
 use yew::prelude::*;
@@ -80,11 +80,20 @@ pub fn report_view(o: &Outcome, lang: Lang, on_replay: &Callback<Scenario>, on_c
     </> }
 }
 
-fn group_view(i: usize, g: &Group, rep: &Result<Scenario, String>, r: &Report, lang: Lang, on_replay: &Callback<Scenario>, on_compare: &Callback<Comparison>) -> Html {
+fn group_view(
+    i: usize,
+    g: &Group,
+    rep: &Result<Scenario, String>,
+    r: &Report,
+    lang: Lang,
+    on_replay: &Callback<Scenario>,
+    on_compare: &Callback<Comparison>,
+) -> Html {
     let names = Names::of(g);
     let kind = tr(lang, if g.kind == GroupKind::Consumer { "explain.kind.consumer" } else { "explain.kind.classic" });
     let coordinators = (!g.coordinators.is_empty()).then(|| {
-        let list: Vec<String> = g.coordinators.iter().map(|(t, b)| trf(lang, "explain.coordinator.at", &[b, &clock(*t)])).collect();
+        let list: Vec<String> =
+            g.coordinators.iter().map(|(t, b)| trf(lang, "explain.coordinator.at", &[b, &clock(*t)])).collect();
         trf(lang, "explain.coordinators", &[&list.join(" → ")])
     });
     let replay_buttons = match rep {
@@ -107,7 +116,11 @@ fn group_view(i: usize, g: &Group, rep: &Result<Scenario, String>, r: &Report, l
             }
         }
         Err(e) => {
-            let why = if names.processes.is_empty() { tr(lang, "explain.replay.none").to_string() } else { trf(lang, "explain.replay.error", &[e]) };
+            let why = if names.processes.is_empty() {
+                tr(lang, "explain.replay.none").to_string()
+            } else {
+                trf(lang, "explain.replay.error", &[e])
+            };
             html! { <p class="explain-replay-bar hint">{ why }</p> }
         }
     };
@@ -164,7 +177,8 @@ fn timeline(i: usize, g: &Group, lang: Lang) -> Html {
         return html! {};
     }
     let span = (to - from).max(1);
-    let mut present: Vec<Cause> = marks.iter().filter_map(|m| if let Mark::Rebalance { cause, .. } = m { Some(*cause) } else { None }).collect();
+    let mut present: Vec<Cause> =
+        marks.iter().filter_map(|m| if let Mark::Rebalance { cause, .. } = m { Some(*cause) } else { None }).collect();
     present.sort();
     present.dedup();
     let moved = marks.iter().any(|m| matches!(m, Mark::Coordinator { .. }));
@@ -243,7 +257,14 @@ fn generations(i: usize, g: &Group, names: &Names, lang: Lang) -> Html {
         return html! {};
     }
     let title = tr(lang, if g.kind == GroupKind::Consumer { "explain.epochs" } else { "explain.generations" });
-    let heads = [generation_word(lang, g), tr(lang, "explain.col.from"), tr(lang, "explain.col.to"), tr(lang, "explain.col.leader"), tr(lang, "explain.col.assignor"), tr(lang, "explain.col.members")];
+    let heads = [
+        generation_word(lang, g),
+        tr(lang, "explain.col.from"),
+        tr(lang, "explain.col.to"),
+        tr(lang, "explain.col.leader"),
+        tr(lang, "explain.col.assignor"),
+        tr(lang, "explain.col.members"),
+    ];
     let id = format!("explain-generations-{i}");
     html! { <>
         <h4 id={id.clone()}>{ title }</h4>

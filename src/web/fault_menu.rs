@@ -32,7 +32,8 @@ pub fn FaultMenu(props: &FaultMenuProps) -> Html {
         Callback::from(move |e: Event| kind.set(e.target_unchecked_into::<web_sys::HtmlSelectElement>().value()))
     };
     let on_submit = {
-        let (kind, a, b, value, error, on_fault) = (kind.clone(), a.clone(), b.clone(), value.clone(), error.clone(), props.on_fault.clone());
+        let (kind, a, b, value, error, on_fault) =
+            (kind.clone(), a.clone(), b.clone(), value.clone(), error.clone(), props.on_fault.clone());
         let check = props.check.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();

@@ -74,10 +74,21 @@ pub fn export_png(id: &str, filename: &str) {
     let img2 = img.clone();
     let onload = Closure::once_into_js(move || {
         let doc = gloo::utils::document();
-        let Some(canvas) = doc.create_element("canvas").ok().and_then(|c| c.dyn_into::<web_sys::HtmlCanvasElement>().ok()) else { return };
+        let Some(canvas) =
+            doc.create_element("canvas").ok().and_then(|c| c.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+        else {
+            return;
+        };
         canvas.set_width(w as u32);
         canvas.set_height(h as u32);
-        let Some(ctx) = canvas.get_context("2d").ok().flatten().and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok()) else { return };
+        let Some(ctx) = canvas
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+        else {
+            return;
+        };
         ctx.set_fill_style_str("#fff");
         ctx.fill_rect(0.0, 0.0, w, h);
         let _ = ctx.draw_image_with_html_image_element_and_dw_and_dh(&img2, 0.0, 0.0, w, h);

@@ -6,7 +6,13 @@ use crate::inspect::{actions, inspect, Selection};
 use crate::sim::{Fault, World};
 use yew::prelude::*;
 
-pub fn inspector(world: &World, lang: Lang, sel: Option<&Selection>, on_fault: &Callback<Fault>, on_select: &Callback<Option<Selection>>) -> Html {
+pub fn inspector(
+    world: &World,
+    lang: Lang,
+    sel: Option<&Selection>,
+    on_fault: &Callback<Fault>,
+    on_select: &Callback<Option<Selection>>,
+) -> Html {
     let Some(sel) = sel else {
         return html! { <div id="inspector" class="inspector empty"><p class="hint">{ tr(lang, "inspector.empty") }</p></div> };
     };

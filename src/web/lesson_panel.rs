@@ -117,7 +117,9 @@ pub fn clicker(s: &LessonSession, key: &str) -> Option<LessonMsg> {
 pub fn lesson_list(lang: Lang, on: &Callback<LessonMsg>) -> Html {
     let lessons = match lesson::lessons() {
         Ok(l) => l,
-        Err(e) if e == lesson::registry::NOT_LOADED => return html! { <p id="lessons-loading" class="hint" role="status">{ tr(lang, "lessons.loading") }</p> },
+        Err(e) if e == lesson::registry::NOT_LOADED => {
+            return html! { <p id="lessons-loading" class="hint" role="status">{ tr(lang, "lessons.loading") }</p> }
+        }
         Err(e) => return html! { <p class="fault-error" role="alert">{ e.to_string() }</p> },
     };
     let progress = load_progress();
@@ -175,7 +177,9 @@ fn DraftOpener(props: &DraftProps) -> Html {
                     error.set(None);
                     on.emit(LessonMsg::OpenDraft(Box::new(l)));
                 }
-                Err(e) => error.set(Some(format!("{}\n{}", trf(lang, "lessons.badfile", &[&format!("lessons/{name}")]), e))),
+                Err(e) => {
+                    error.set(Some(format!("{}\n{}", trf(lang, "lessons.badfile", &[&format!("lessons/{name}")]), e)))
+                }
             });
         })
     };
@@ -209,7 +213,11 @@ fn fault_label(f: &Fault, lang: Lang) -> String {
 /// The text of an answer: its choice or target.
 fn choice_label(l: &Lesson, step: usize, c: &Choice, lang: Lang) -> String {
     match c {
-        Choice::Index(i) => l.steps[step].question.as_ref().and_then(|q| q.choices.get(*i)).map_or(String::new(), |t| t.get(lang).to_string()),
+        Choice::Index(i) => l.steps[step]
+            .question
+            .as_ref()
+            .and_then(|q| q.choices.get(*i))
+            .map_or(String::new(), |t| t.get(lang).to_string()),
         Choice::Target(t) => t.clone(),
     }
 }

@@ -21,7 +21,10 @@ fn bytes(v: &JsValue) -> Vec<u8> {
 
 /// What a JS failure says (an Error's message, or the value itself).
 fn reason(e: &JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| e.as_string()).unwrap_or_else(|| format!("{e:?}"))
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| format!("{e:?}"))
 }
 
 /// The fragment for `link`, without `#`: `z=` when the browser compresses,

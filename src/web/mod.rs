@@ -1,9 +1,9 @@
 //! The browser front end (compiled for wasm32 only): a projection of the core.
 
 mod api;
+mod app;
 mod cached;
 mod caption;
-mod app;
 mod compare_view;
 mod config_panel;
 mod course;
@@ -53,9 +53,7 @@ pub fn start() {
         console_error_panic_hook::hook(info);
         show_error(&format!("GroupScope hit an internal error and stopped: {info}"));
     }));
-    let root = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id("app"));
+    let root = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("app"));
     let Some(root) = root else {
         show_error("GroupScope could not find its #app element.");
         return;

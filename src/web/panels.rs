@@ -3,9 +3,9 @@
 use super::topology::colour;
 use crate::i18n::{tr, trf, Lang};
 use crate::inspect::Selection;
+use crate::lesson::conceal::{hidden, Kind};
 use crate::sim::World;
 use crate::view::{self, PartitionStatus};
-use crate::lesson::conceal::{hidden, Kind};
 use yew::prelude::*;
 
 pub fn group_panel(world: &World, lang: Lang) -> Html {
@@ -82,7 +82,12 @@ fn partition_grid(rows: &[crate::view::PartitionRow], lang: Lang, on_select: &Ca
     }
 }
 
-pub fn partition_table(world: &World, lang: Lang, on_select: &Callback<Option<Selection>>, highlights: &[String]) -> Html {
+pub fn partition_table(
+    world: &World,
+    lang: Lang,
+    on_select: &Callback<Option<Selection>>,
+    highlights: &[String],
+) -> Html {
     let mut rows = crate::view::partitions(world);
     // A lesson question may conceal owners (who reads what) or statuses (where partitions are heading).
     for r in &mut rows {
@@ -165,12 +170,17 @@ pub fn connect_tasks(world: &World, lang: Lang, highlights: &[String]) -> Html {
                 let runs: Vec<(String, String)> = crate::view::workers(world)
                     .into_iter()
                     .filter(|w| w.alive && w.group == c.group_id)
-                    .filter_map(|w| w.tasks.iter().find(|(tid, _)| *tid == id).map(|(_, st)| (w.name.clone(), st.clone())))
+                    .filter_map(|w| {
+                        w.tasks.iter().find(|(tid, _)| *tid == id).map(|(_, st)| (w.name.clone(), st.clone()))
+                    })
                     .collect();
                 let (worker, state) = if runs.is_empty() {
                     (tr(lang, "connect.unassigned").to_string(), "UNASSIGNED".to_string())
                 } else {
-                    (runs.iter().map(|r| r.0.clone()).collect::<Vec<_>>().join(", "), runs.iter().map(|r| r.1.clone()).collect::<Vec<_>>().join(", "))
+                    (
+                        runs.iter().map(|r| r.0.clone()).collect::<Vec<_>>().join(", "),
+                        runs.iter().map(|r| r.1.clone()).collect::<Vec<_>>().join(", "),
+                    )
                 };
                 rows.push((c.group_id.clone(), id, worker, state));
             }
@@ -200,7 +210,9 @@ pub fn invariant_monitor(world: &World, lang: Lang, dispatch: &Callback<crate::p
         .trace
         .iter()
         .filter_map(|e| match &e.kind {
-            crate::sim::trace::EventKind::InvariantViolated { invariant, detail } => Some((e.at, invariant.clone(), detail.clone())),
+            crate::sim::trace::EventKind::InvariantViolated { invariant, detail } => {
+                Some((e.at, invariant.clone(), detail.clone()))
+            }
             _ => None,
         })
         .collect();

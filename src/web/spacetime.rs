@@ -5,8 +5,8 @@
 use crate::i18n::{tr, Lang};
 use crate::inspect::Selection;
 use crate::player::Action;
-use crate::spacetime::{build_hiding, Fate, Hidden};
 use crate::sim::{Millis, World};
+use crate::spacetime::{build_hiding, Fate, Hidden};
 use yew::prelude::*;
 
 const W: f64 = 960.0;
@@ -17,7 +17,14 @@ const WINDOW_MS: Millis = 12_000;
 
 /// Routine fetches are hidden like keep-alive heartbeats unless the learner
 /// turned "Show fetches" on (`show_fetches`).
-pub fn spacetime(world: &World, lang: Lang, dispatch: &Callback<Action>, on_select: &Callback<Option<Selection>>, selected: Option<&Selection>, show_fetches: bool) -> Html {
+pub fn spacetime(
+    world: &World,
+    lang: Lang,
+    dispatch: &Callback<Action>,
+    on_select: &Callback<Option<Selection>>,
+    selected: Option<&Selection>,
+    show_fetches: bool,
+) -> Html {
     let st = build_hiding(world, WINDOW_MS, Hidden { keepalives: true, fetches: !show_fetches });
     let lanes = st.lanes.len().max(1) as f64;
     let lane_y = |n: crate::sim::NodeId| {

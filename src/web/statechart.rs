@@ -1,7 +1,7 @@
 //! The group state machine, drawn from the core's transition table, with the
 //! current state lit and the trigger of the last transition.
 
-use crate::diagram::{for_group, StateDiagram, DIAGRAM_H, DIAGRAM_W};
+use crate::diagram::{for_group, StateDiagram, DIAGRAM_H, DIAGRAM_W, STATE_HALF_W};
 use crate::i18n::{tr, trf, Lang};
 use crate::sim::World;
 use yew::prelude::*;
@@ -40,10 +40,15 @@ fn chart(d: &StateDiagram, group: &str, lang: Lang) -> Html {
                 }) }
                 { for d.states.iter().map(|s| {
                     let current = d.current.as_deref() == Some(s.name);
+                    let label = if current { format!("● {}", s.name) } else { s.name.to_string() };
+                    // A long name (PreparingRebalance, bold and marked when current) would spill
+                    // past its box: squeeze it to the box's width.
+                    let fit = (label.chars().count() > 15).then(|| (2.0 * STATE_HALF_W - 12.0).to_string());
+                    let adjust = fit.is_some().then_some("spacingAndGlyphs");
                     html! {
                         <g class={classes!("state", current.then_some("current"))} data-state={s.name}>
-                            <rect x={(s.x - 62.0).to_string()} y={(s.y - 13.0).to_string()} width="124" height="26" rx="13" />
-                            <text x={s.x.to_string()} y={(s.y + 4.0).to_string()}>{ if current { format!("● {}", s.name) } else { s.name.to_string() } }</text>
+                            <rect x={(s.x - STATE_HALF_W).to_string()} y={(s.y - 13.0).to_string()} width={(2.0 * STATE_HALF_W).to_string()} height="26" rx="13" />
+                            <text x={s.x.to_string()} y={(s.y + 4.0).to_string()} textLength={fit} lengthAdjust={adjust}>{ label }</text>
                         </g>
                     }
                 }) }

@@ -73,7 +73,8 @@ pub fn toolbar(t: Toolbar) -> Html {
                 let fragment = if lang == Lang::En { fragment } else { format!("lang=zh&{fragment}") };
                 if let Some(w) = web_sys::window() {
                     if let Ok(h) = w.history() {
-                        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#{fragment}")));
+                        let _ =
+                            h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#{fragment}")));
                     }
                     link.set(w.location().href().unwrap_or_default());
                 }
@@ -106,7 +107,9 @@ pub fn toolbar(t: Toolbar) -> Html {
                             notice.set(Some(tr(lang, "import.scenario").to_string()));
                             load.emit(p);
                         }
-                        Err(_) => notice.set(Some(trf(lang, "import.error", &[&crate::fault_words::in_file(&err, lang)]))),
+                        Err(_) => {
+                            notice.set(Some(trf(lang, "import.error", &[&crate::fault_words::in_file(&err, lang)])))
+                        }
                     },
                 }
             });

@@ -2,16 +2,16 @@
 //! things go and how long a label may be come from `view::layout` and
 //! `view::labels`, so no two labels overlap for 1-16 clients and 1-5 brokers.
 
+use super::app::SharedPlayer;
+use super::cached::cached;
 use crate::i18n::{tr, trf, Lang};
 use crate::inspect::Selection;
+use crate::lesson::conceal::{hidden, Kind};
 use crate::sim::world::parse_node;
 use crate::sim::{NodeId, World};
 use crate::view::labels::{fit, short_state, text_width};
 use crate::view::layout::{chips, Layout, BROKER_H};
 use crate::view::{self, WIDTH};
-use super::app::SharedPlayer;
-use super::cached::cached;
-use crate::lesson::conceal::{hidden, Kind};
 use yew::prelude::*;
 
 /// Okabe–Ito colour-blind-safe palette; every consumer also carries its name.
@@ -71,7 +71,16 @@ fn label(x: f64, y: f64, class: &'static str, text: &str, px: f64, bold: bool, m
 /// `show_fetches`: draw the consumers' Fetches to partition leaders (one
 /// message per consumer and broker, so a hundred members stay light).
 #[allow(clippy::too_many_arguments)]
-pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, highlights: &[String], on_press: Callback<MouseEvent>, on_key: Callback<KeyboardEvent>, nodes: Option<(u64, &SharedPlayer)>, show_fetches: bool) -> Html {
+pub fn topology(
+    world: &World,
+    lang: Lang,
+    selected: Option<&Selection>,
+    highlights: &[String],
+    on_press: Callback<MouseEvent>,
+    on_key: Callback<KeyboardEvent>,
+    nodes: Option<(u64, &SharedPlayer)>,
+    show_fetches: bool,
+) -> Html {
     let is_sel = |s: Selection| selected == Some(&s);
     let brokers = view::brokers(world);
     let large = view::is_large(world);
@@ -90,10 +99,14 @@ pub fn topology(world: &World, lang: Lang, selected: Option<&Selection>, highlig
     let clients: Vec<(u32, f64, f64)> = if large {
         Vec::new()
     } else {
-        world.client_indices().into_iter().map(|i| {
-            let (x, y) = view::node_pos(world, NodeId::Client(i));
-            (i, x, y)
-        }).collect()
+        world
+            .client_indices()
+            .into_iter()
+            .map(|i| {
+                let (x, y) = view::node_pos(world, NodeId::Client(i));
+                (i, x, y)
+            })
+            .collect()
     };
     // Message labels only while there is room for them between the rows.
     let message_labels = !large && world.client_count() <= 6;
@@ -319,7 +332,15 @@ fn chip_row(l: &Layout, x: f64, y: f64, items: &[(String, &'static str)]) -> Htm
 }
 
 /// Everything a node says, in words, for its tooltip and screen readers.
-fn node_summary(lang: Lang, name: &str, state: &str, gen: &str, owned: &[String], stale: bool, overdue: bool) -> String {
+fn node_summary(
+    lang: Lang,
+    name: &str,
+    state: &str,
+    gen: &str,
+    owned: &[String],
+    stale: bool,
+    overdue: bool,
+) -> String {
     let mut parts = vec![name.to_string(), state_label(state, lang)];
     if !gen.is_empty() {
         parts.push(gen.to_string());
@@ -337,8 +358,16 @@ fn node_summary(lang: Lang, name: &str, state: &str, gen: &str, owned: &[String]
 /// A consumer in the compact drawing of a large group: a small disc with its
 /// name; the state is in its class and title, the details in the inspector.
 fn compact_consumer(c: &view::ConsumerView, lang: Lang, selected: bool, highlighted: bool) -> Html {
-    let class = classes!("consumer", "compact", (!c.alive).then_some("dead"), c.paused.then_some("paused"), c.leader.then_some("leader"),
-        selected.then_some("selected"), highlighted.then_some("highlight"), (c.owned.is_empty() || c.stale).then_some("idle"));
+    let class = classes!(
+        "consumer",
+        "compact",
+        (!c.alive).then_some("dead"),
+        c.paused.then_some("paused"),
+        c.leader.then_some("leader"),
+        selected.then_some("selected"),
+        highlighted.then_some("highlight"),
+        (c.owned.is_empty() || c.stale).then_some("idle")
+    );
     html! {
         <g class={class} data-member={c.name.clone()} data-state={c.state.clone()} tabindex="0" role="button">
             <title>{ format!("{} · {} · {}", trf(lang, "consumer.select", &[&c.name]), state_label(&c.state, lang), c.owned.len()) }</title>

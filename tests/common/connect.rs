@@ -2,8 +2,8 @@
 //! each worker runs.
 
 use groupscope::connect::ConnectProtocolCompatibility;
-use groupscope::sim::scenario::connect_config::{ConnectClusterSpec, ConnectorSpec, WorkerConfig};
 use groupscope::sim::connect::worker::{ConnectWorker, State};
+use groupscope::sim::scenario::connect_config::{ConnectClusterSpec, ConnectorSpec, WorkerConfig};
 use groupscope::sim::trace::{EventKind, Machine};
 use groupscope::sim::{Scenario, World};
 

@@ -13,7 +13,8 @@ pub fn files(dir: &str) -> Vec<std::path::PathBuf> {
 
 /// A story's files explained together (merged on their timestamps).
 pub fn fixture(dir: &str) -> Report {
-    let texts: Vec<(String, String)> = files(dir).iter().map(|p| (p.display().to_string(), std::fs::read_to_string(p).expect("fixture"))).collect();
+    let texts: Vec<(String, String)> =
+        files(dir).iter().map(|p| (p.display().to_string(), std::fs::read_to_string(p).expect("fixture"))).collect();
     let refs: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
     explain_files(&refs)
 }

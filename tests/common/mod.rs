@@ -6,12 +6,12 @@
 pub mod connect;
 pub mod logs;
 
-use groupscope::sim::coordinator::classic::ClassicGroupState;
 use groupscope::sim::client::classic::ClassicConsumer;
-use groupscope::sim::trace::EventKind;
 use groupscope::sim::client::consumer::AsyncConsumer;
-use groupscope::sim::scenario::config::GroupProtocol;
+use groupscope::sim::coordinator::classic::ClassicGroupState;
 use groupscope::sim::coordinator::consumer::ConsumerGroup;
+use groupscope::sim::scenario::config::GroupProtocol;
+use groupscope::sim::trace::EventKind;
 use groupscope::sim::trace::Machine;
 use groupscope::sim::{invariants, Fault, Scenario, World};
 
@@ -83,9 +83,9 @@ impl TestWorld {
             .trace
             .iter()
             .filter_map(|e| match &e.kind {
-                EventKind::StateChanged { machine: groupscope::sim::trace::Machine::Group { .. }, from, to, .. } => {
-                    Some((from.clone(), to.clone()))
-                }
+                EventKind::StateChanged {
+                    machine: groupscope::sim::trace::Machine::Group { .. }, from, to, ..
+                } => Some((from.clone(), to.clone())),
                 _ => None,
             })
             .collect()

@@ -25,7 +25,8 @@ test('side by side: the toolbar\'s one clock drives three protocols under one cr
     assert.ok(stepped[0] > 0 && stepped.every((t) => t === stepped[0]), `one moment: ${stepped}`);
     // Space plays the panes, at the toolbar's speed.
     await page.selectOption('#speed', '100');
-    await page.locator('body').focus();
+    // Space on a focused button presses that button (Step here), so take focus off it first.
+    await page.evaluate(() => document.activeElement.blur());
     await page.keyboard.press(' ');
     assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true');
     await page.waitForFunction(() => Number(document.querySelector('#timeline').value) >= 30000, null, { timeout: 30000 });

@@ -104,7 +104,7 @@ test('files chosen one per member are merged; Compare opens the replay side by s
     await page.click('.explain-compare');
     await page.waitForSelector('#compare .pane');
     const variants = await page.$$eval('#compare .pane', (ps) => ps.map((p) => p.dataset.variant));
-    assert.deepEqual(variants, ['as in the logs', 'classic cooperative-sticky', 'static members']);
+    assert.deepEqual(variants, ['as in the logs', 'classic cooperative-sticky', 'static members', 'consumer protocol (uniform)']);
     assert.match(await page.$eval('#compare-pick', (s) => s.selectedOptions[0].textContent), /demo/);
     // the shipped comparisons are still offered
     await page.selectOption('#compare-pick', 'compare-crash');

@@ -224,3 +224,24 @@ test('first visit: a welcome with three doors before the wasm is ready; remember
     site.close();
   }
 });
+
+test('state diagrams: every state name fits inside its box, the current one (bold, marked) too', async () => {
+  await withPage(async ({ page }) => {
+    const spill = () => page.$$eval('.statechart .state', (gs) => gs.map((g) => {
+      const r = g.querySelector('rect').getBBox();
+      const b = g.querySelector('text').getBBox();
+      return { name: g.dataset.state, over: Math.max(r.x - b.x, b.x + b.width - (r.x + r.width)) };
+    }).filter((s) => s.over > 0.5));
+    assert.deepEqual(await spill(), [], 'stable');
+    // c2 crashes; once its session expires the group is PreparingRebalance, the longest name, lit.
+    await page.evaluate(() => { window.groupscope.seek(9000); window.groupscope.inject('{"type": "crashConsumer", "consumer": 2}'); });
+    let t = 9000;
+    while (t < 30000 && await page.evaluate(() => window.groupscope.state().groups[0].state) !== 'PreparingRebalance') {
+      t += 250;
+      await page.evaluate((t) => window.groupscope.seek(t), t);
+    }
+    await frames(page);
+    assert.equal(await page.getAttribute('.statechart .state.current', 'data-state'), 'PreparingRebalance');
+    assert.deepEqual(await spill(), [], `at ${t} ms`);
+  });
+});

@@ -76,10 +76,14 @@ async function playLesson(page, lesson, right, lang) {
       await button.click();
       await page.waitForFunction(() => document.querySelector('#lesson').dataset.phase !== 'Question');
       // At 1000x the event may come within a frame; the clicker test checks the wait at the lesson's speed.
-      const phaseNow = await page.getAttribute('#lesson', 'data-phase');
-      if (phaseNow === 'Running') {
-        assert.match(await page.locator('#lesson .prediction').innerText(), new RegExp(`\\b${letter}\\b`), 'You predicted <letter>');
-        assert.equal(await page.locator('#lesson .feedback').count(), 0, `lesson ${lesson.number} step ${step.id}: no verdict before the event`);
+      // Phase, prediction and verdict are read in one go: the run may reach the event between two reads.
+      const now = await page.evaluate(() => {
+        const l = document.querySelector('#lesson');
+        return { phase: l.dataset.phase, prediction: l.querySelector('.prediction')?.innerText ?? '', verdicts: l.querySelectorAll('.feedback').length };
+      });
+      if (now.phase === 'Running') {
+        assert.match(now.prediction, new RegExp(`\\b${letter}\\b`), 'You predicted <letter>');
+        assert.equal(now.verdicts, 0, `lesson ${lesson.number} step ${step.id}: no verdict before the event`);
       }
       await page.waitForSelector(`#lesson .feedback.${right ? 'right' : 'wrong'}`, { timeout: 20000 });
       assert.equal(await page.getAttribute('#lesson', 'data-phase'), 'Reached', 'the verdict comes with the event');

@@ -3,9 +3,9 @@
 //! the group coordinator computes the target assignment from a [`GroupSpec`]
 //! and the subscribed topics' metadata.
 
-use crate::small_sort::StableSort;
 use super::{Assignment, TopicPartition};
 use crate::java::{compare_strings, int_set_order, uuid_hash_order, Uuid};
+use crate::small_sort::StableSort;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub mod range;

@@ -132,7 +132,8 @@ mod tests {
 
     fn spec(owned: &[&[i32]]) -> (GroupSpec, TopicMetadata, Uuid) {
         let t = Uuid::from_name("orders");
-        let topics = TopicMetadata { topics: [(t, TopicInfo { name: "orders".into(), partitions: 7 })].into_iter().collect() };
+        let topics =
+            TopicMetadata { topics: [(t, TopicInfo { name: "orders".into(), partitions: 7 })].into_iter().collect() };
         let members = owned
             .iter()
             .enumerate()

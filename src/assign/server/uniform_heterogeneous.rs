@@ -1,10 +1,10 @@
 //! `UniformHeterogeneousAssignmentBuilder`: the uniform assignor for groups
 //! whose members subscribe to different topics.
 
-use crate::small_sort::StableSort;
 use super::{GroupSpec, ServerAssignment, TopicMetadata};
 use crate::assign::dense::UuidIndex;
 use crate::java::Uuid;
+use crate::small_sort::StableSort;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -163,7 +163,8 @@ impl<'a> Builder<'a> {
                 plain &= !partitions.is_empty();
                 for p in partitions {
                     let slot = usize::try_from(*p).ok().and_then(|p| owners.get_mut(p));
-                    let slot = slot.ok_or_else(|| format!("member {} owns nonexistent partition {id}:{p}", m.member_id))?;
+                    let slot =
+                        slot.ok_or_else(|| format!("member {} owns nonexistent partition {id}:{p}", m.member_id))?;
                     plain &= *slot == -1;
                     *slot = i as i64;
                 }

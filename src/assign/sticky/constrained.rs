@@ -3,8 +3,8 @@
 
 use super::rack_info::RackInfo;
 use super::{current_assignment_order, Ctx, OwnedPartitions, Tp};
-use std::collections::VecDeque;
 use crate::assign::dense::{FxMap as HashMap, FxSet as HashSet};
+use std::collections::VecDeque;
 
 struct Builder<'c, 'a> {
     ctx: &'c Ctx<'a>,
@@ -23,7 +23,11 @@ struct Builder<'c, 'a> {
 
 /// Runs the constrained builder: the assignment per member and
 /// `partitionsTransferringOwnership` (partition -> new owner).
-pub(crate) fn build(ctx: &Ctx, rack_info: &RackInfo, owned: OwnedPartitions) -> Result<(Vec<Vec<Tp>>, HashMap<Tp, usize>), String> {
+pub(crate) fn build(
+    ctx: &Ctx,
+    rack_info: &RackInfo,
+    owned: OwnedPartitions,
+) -> Result<(Vec<Vec<Tp>>, HashMap<Tp, usize>), String> {
     let n = ctx.members.len();
     if n == 0 {
         return Ok((Vec::new(), HashMap::default()));

@@ -1,12 +1,12 @@
 //! `AbstractStickyAssignor.GeneralAssignmentBuilder`: used when members
 //! subscribe to different topics.
 
-use crate::small_sort::StableSort;
 use super::movements::PartitionMovements;
 use super::rack_info::RackInfo;
 use super::{Ctx, OwnedPartitions, StickyAssignor, Tp, DEFAULT_GENERATION};
-use std::collections::BTreeSet;
 use crate::assign::dense::{FxMap as HashMap, FxSet as HashSet};
+use crate::small_sort::StableSort;
+use std::collections::BTreeSet;
 
 const NO_OWNER: usize = usize::MAX;
 
@@ -32,7 +32,12 @@ struct Builder<'c, 'a> {
 }
 
 /// Runs the general builder; returns each member's assignment.
-pub(crate) fn build(ctx: &Ctx, rack_info: &RackInfo, owned: OwnedPartitions, assignor: &StickyAssignor) -> Result<Vec<Vec<Tp>>, String> {
+pub(crate) fn build(
+    ctx: &Ctx,
+    rack_info: &RackInfo,
+    owned: OwnedPartitions,
+    assignor: &StickyAssignor,
+) -> Result<Vec<Vec<Tp>>, String> {
     let n = ctx.members.len();
     let num_topics = ctx.topics.len();
     let mut topic_consumers = vec![Vec::new(); num_topics];
@@ -214,15 +219,19 @@ impl Builder<'_, '_> {
 
     fn can_consumer_participate_in_reassignment(&self, m: usize) -> bool {
         let Some(list) = &self.current[m] else { return false };
-        list.len() < self.max_assignment_size(m) || list.iter().any(|tp| self.topic_consumers[tp.topic as usize].len() >= 2)
+        list.len() < self.max_assignment_size(m)
+            || list.iter().any(|tp| self.topic_consumers[tp.topic as usize].len() >= 2)
     }
 
     /// `balance`.
     fn balance(&mut self, prev: &HashMap<Tp, (usize, i32)>, mut unassigned: Vec<Tp>) -> Result<(), String> {
-        let initializing = self.sorted_subscriptions.last().is_none_or(|k| self.current[k.2].as_ref().is_none_or(Vec::is_empty));
+        let initializing =
+            self.sorted_subscriptions.last().is_none_or(|k| self.current[k.2].as_ref().is_none_or(Vec::is_empty));
         let mut to_assign = unassigned.clone();
         if !self.rack_info.consumer_racks.is_empty() {
-            to_assign.retain(|tp| self.topic_consumers[tp.topic as usize].is_empty() || !self.maybe_assign_partition(*tp, true));
+            to_assign.retain(|tp| {
+                self.topic_consumers[tp.topic as usize].is_empty() || !self.maybe_assign_partition(*tp, true)
+            });
         }
         for tp in to_assign {
             if !self.topic_consumers[tp.topic as usize].is_empty() {

@@ -11,14 +11,16 @@ mod general;
 mod movements;
 mod rack_info;
 
-use crate::small_sort::StableSort;
 use super::dense::assignment_by_member;
-use super::{Assignment, ClientAssignor, ClusterMetadata, RebalanceProtocol, Subscription, SubscriptionFormat, TopicPartition};
 use super::dense::{MemberTopics, TopicIds};
+use super::{
+    Assignment, ClientAssignor, ClusterMetadata, RebalanceProtocol, Subscription, SubscriptionFormat, TopicPartition,
+};
+use crate::assign::dense::{FxMap as HashMap, FxSet as HashSet};
 use crate::java::{compare_strings, java_hash_order, string_hash};
+use crate::small_sort::StableSort;
 use rack_info::RackInfo;
 use std::collections::BTreeMap;
-use crate::assign::dense::{FxMap as HashMap, FxSet as HashSet};
 
 /// `AbstractStickyAssignor.DEFAULT_GENERATION`.
 pub const DEFAULT_GENERATION: i32 = -1;
@@ -87,7 +89,8 @@ impl<'a> Ctx<'a> {
                     topic
                 }
             }?;
-            (tp.partition >= 0 && tp.partition < self.counts[topic as usize]).then_some(Tp { topic, partition: tp.partition })
+            (tp.partition >= 0 && tp.partition < self.counts[topic as usize])
+                .then_some(Tp { topic, partition: tp.partition })
         })
     }
 
@@ -245,9 +248,8 @@ impl StickyAssignor {
         let owned = self.all_subscriptions_equal(ctx);
         if owned.all_subscriptions_equal {
             let (assignment, transferring) = constrained::build(ctx, &rack_info, owned)?;
-            self.partitions_transferring_ownership = Some(
-                transferring.iter().map(|(tp, m)| (ctx.external(*tp), members[*m].member_id.clone())).collect(),
-            );
+            self.partitions_transferring_ownership =
+                Some(transferring.iter().map(|(tp, m)| (ctx.external(*tp), members[*m].member_id.clone())).collect());
             let assignment = if self.cooperative {
                 let mut a = assignment;
                 for (tp, m) in transferring {

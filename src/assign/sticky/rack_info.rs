@@ -1,11 +1,11 @@
 //! `AbstractStickyAssignor.RackInfo` (KIP-881).
 
-use crate::small_sort::StableSort;
 use super::{Ctx, Tp};
+use crate::assign::dense::FxMap as HashMap;
 use crate::assign::rack::{consumer_rack, partition_racks, use_rack_aware_assignment};
 use crate::assign::ClusterMetadata;
+use crate::small_sort::StableSort;
 use std::collections::{BTreeMap, BTreeSet};
-use crate::assign::dense::FxMap as HashMap;
 
 pub(crate) struct RackInfo<'a> {
     /// member -> rack; empty unless rack-aware assignment is used.
@@ -44,7 +44,11 @@ impl<'a> RackInfo<'a> {
                 consumers_by_rack.iter().flat_map(|(rack, members)| members.iter().map(move |m| (*m, *rack))).collect();
             RackInfo { consumer_racks, partition_racks: racks_of, num_consumers_by_partition }
         } else {
-            RackInfo { consumer_racks: HashMap::default(), partition_racks: HashMap::default(), num_consumers_by_partition }
+            RackInfo {
+                consumer_racks: HashMap::default(),
+                partition_racks: HashMap::default(),
+                num_consumers_by_partition,
+            }
         }
     }
 
@@ -58,7 +62,9 @@ impl<'a> RackInfo<'a> {
 
     /// Whether the consumer has a rack holding a replica of `tp`.
     pub fn racks_match(&self, consumer: usize, tp: Tp) -> bool {
-        self.consumer_racks.get(&consumer).is_some_and(|rack| self.partition_racks.get(&tp).is_some_and(|r| r.contains(rack)))
+        self.consumer_racks
+            .get(&consumer)
+            .is_some_and(|rack| self.partition_racks.get(&tp).is_some_and(|r| r.contains(rack)))
     }
 
     /// `sortPartitionsByRackConsumers`: a stable sort by the number of consumers
@@ -73,8 +79,8 @@ impl<'a> RackInfo<'a> {
     /// whose consumer's rack holds a replica of `tp`.
     pub fn next_rack_consumer(&self, tp: Tp, consumers: &[usize], first_index: usize) -> Option<usize> {
         let racks = self.partition_racks.get(&tp).filter(|r| !r.is_empty())?;
-        (0..consumers.len()).map(|i| (first_index + i) % consumers.len()).find(|index| {
-            self.consumer_racks.get(&consumers[*index]).is_some_and(|rack| racks.contains(rack))
-        })
+        (0..consumers.len())
+            .map(|i| (first_index + i) % consumers.len())
+            .find(|index| self.consumer_racks.get(&consumers[*index]).is_some_and(|rack| racks.contains(rack)))
     }
 }

@@ -78,7 +78,8 @@ impl Rebuild {
         match &e.ev {
             Ev::Prepare { old_generation, reason, .. } => {
                 let cause = causes::broker_reason(reason);
-                let superseded = matches!(self.rbs.last(), Some(rb) if !rb.complete && rb.r.to_generation == Some(*old_generation));
+                let superseded =
+                    matches!(self.rbs.last(), Some(rb) if !rb.complete && rb.r.to_generation == Some(*old_generation));
                 if superseded {
                     self.supersede(e.ts);
                 }
@@ -95,7 +96,11 @@ impl Rebuild {
                 }
                 rb.r.start_ms = rb.r.start_ms.min(e.ts);
                 // a member leaving or failing was already counted by its own line
-                let counted = matches!(cause, Some(Cause::MemberLeft | Cause::SessionTimeout)) && rb.causes.iter().any(|c| matches!(c, Cause::MemberLeft | Cause::PollTimeout | Cause::SessionTimeout));
+                let counted = matches!(cause, Some(Cause::MemberLeft | Cause::SessionTimeout))
+                    && rb
+                        .causes
+                        .iter()
+                        .any(|c| matches!(c, Cause::MemberLeft | Cause::PollTimeout | Cause::SessionTimeout));
                 if let Some(c) = cause.filter(|_| !counted) {
                     if rb.causes.insert(c) {
                         rb.r.why.push(why(e, Some(c), None));
@@ -122,7 +127,11 @@ impl Rebuild {
             Ev::MemberLeft { member, instance, host, client, reason, .. } => {
                 let p = self.roster.member_process(member, instance.as_deref(), e.ts);
                 self.roster.set_host(member, host.clone(), client.clone());
-                let cause = if causes::client_reason(reason) == Some(Cause::PollTimeout) { Cause::PollTimeout } else { Cause::MemberLeft };
+                let cause = if causes::client_reason(reason) == Some(Cause::PollTimeout) {
+                    Cause::PollTimeout
+                } else {
+                    Cause::MemberLeft
+                };
                 let already = self.procs.get(&p).is_some_and(|s| !s.in_group && s.ever);
                 if !already {
                     self.leave(&p, e.ts, cause);
@@ -149,7 +158,11 @@ impl Rebuild {
             }
             Ev::CgLeft { member, instance, .. } => {
                 let p = self.roster.member_process(member, instance.as_deref(), e.ts);
-                let cause = if self.procs.get(&p).and_then(|s| s.pending) == Some(Cause::PollTimeout) { Cause::PollTimeout } else { Cause::MemberLeft };
+                let cause = if self.procs.get(&p).and_then(|s| s.pending) == Some(Cause::PollTimeout) {
+                    Cause::PollTimeout
+                } else {
+                    Cause::MemberLeft
+                };
                 self.leave(&p, e.ts, cause);
                 self.trigger(e, Some(cause), Some(member), None);
             }
@@ -169,7 +182,8 @@ impl Rebuild {
             Ev::CgMetadataChanged { .. } => self.trigger(e, Some(Cause::MetadataChange), None, None),
             Ev::EpochBumped { epoch, .. } => {
                 self.kind = GroupKind::Consumer;
-                if matches!(self.rbs.last(), Some(rb) if !rb.complete && rb.r.to_generation.is_some_and(|to| *epoch > to)) {
+                if matches!(self.rbs.last(), Some(rb) if !rb.complete && rb.r.to_generation.is_some_and(|to| *epoch > to))
+                {
                     self.supersede(e.ts);
                 }
                 self.trigger(e, None, None, Some(*epoch));

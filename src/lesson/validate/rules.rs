@@ -10,25 +10,39 @@ use crate::lesson::model::{Choice, Lesson, Question, Task};
 pub(super) fn question(errors: &mut Vec<String>, names: &Names, at: &str, q: &Question) {
     // The wrong options, by the key `whyNot` uses for them.
     let wrong: Vec<(String, String)> = if q.choices.is_empty() {
-        q.targets.iter().filter(|t| Choice::Target((*t).clone()) != q.answer).map(|t| (t.clone(), format!("the target {t} of targets"))).collect()
+        q.targets
+            .iter()
+            .filter(|t| Choice::Target((*t).clone()) != q.answer)
+            .map(|t| (t.clone(), format!("the target {t} of targets")))
+            .collect()
     } else {
-        (0..q.choices.len()).filter(|i| Choice::Index(*i) != q.answer).map(|i| (i.to_string(), format!("choices[{i}]"))).collect()
+        (0..q.choices.len())
+            .filter(|i| Choice::Index(*i) != q.answer)
+            .map(|i| (i.to_string(), format!("choices[{i}]")))
+            .collect()
     };
     for (key, what) in &wrong {
         match q.why_not.get(key) {
             Some(t) => text(errors, &format!("{at}.whyNot.{key}"), t),
-            None => errors.push(format!("{at}.whyNot: {what} has no \"why not\" (each wrong option needs its own short reason)")),
+            None => errors
+                .push(format!("{at}.whyNot: {what} has no \"why not\" (each wrong option needs its own short reason)")),
         }
     }
     for key in q.why_not.keys() {
         if !wrong.iter().any(|(k, _)| k == key) {
-            let options = if q.choices.is_empty() { format!("targets {:?}", q.targets) } else { format!("choices 0..{}", q.choices.len().saturating_sub(1)) };
+            let options = if q.choices.is_empty() {
+                format!("targets {:?}", q.targets)
+            } else {
+                format!("choices 0..{}", q.choices.len().saturating_sub(1))
+            };
             errors.push(format!("{at}.whyNot.{key}: not a wrong option of this question (its {options}, answer {:?}; keys are the wrong choices' indexes or target names)", q.answer));
         }
     }
     for (k, s) in q.conceals.iter().enumerate() {
         let checked = match s {
-            Secret::Leader { group } => names.classic_group(group).map_err(|e| format!("{e} (a leader is a classic group's)")),
+            Secret::Leader { group } => {
+                names.classic_group(group).map_err(|e| format!("{e} (a leader is a classic group's)"))
+            }
             other => names.group(other.group()),
         };
         if let Err(e) = checked {
@@ -64,7 +78,11 @@ pub(super) fn task(errors: &mut Vec<String>, names: &Names, at: &str, t: &Task) 
         }
     }
     if t.answer >= t.options.len() {
-        errors.push(format!("{at}.answer: {} is out of range (there are {} options, numbered from 0)", t.answer, t.options.len()));
+        errors.push(format!(
+            "{at}.answer: {} is out of range (there are {} options, numbered from 0)",
+            t.answer,
+            t.options.len()
+        ));
     }
     if t.goal.is_empty() && t.options.iter().any(|o| o.checks.is_empty()) {
         errors.push(format!("{at}.goal: a task needs a goal the run checks (or checks on every option)"));
@@ -81,14 +99,23 @@ pub(super) fn task(errors: &mut Vec<String>, names: &Names, at: &str, t: &Task) 
 pub(super) fn lesson(errors: &mut Vec<String>, l: &Lesson) {
     for (i, s) in l.steps.iter().enumerate() {
         if matches!(s.until, crate::lesson::model::Condition::Acted) && s.task.is_none() {
-            errors.push(format!("step {} ({}).until: 'acted' waits for the learner's action, so the step needs a task", i + 1, s.id));
+            errors.push(format!(
+                "step {} ({}).until: 'acted' waits for the learner's action, so the step needs a task",
+                i + 1,
+                s.id
+            ));
         }
         if s.question.is_some() && s.task.is_some() {
-            errors.push(format!("step {} ({}): give a question or a task, not both (predict in one step, act in another)", i + 1, s.id));
+            errors.push(format!(
+                "step {} ({}): give a question or a task, not both (predict in one step, act in another)",
+                i + 1,
+                s.id
+            ));
         }
     }
     if !l.steps.iter().any(|s| s.task.is_some()) {
-        errors.push("steps: a lesson needs at least one step where the learner acts (a task); this one has none".into());
+        errors
+            .push("steps: a lesson needs at least one step where the learner acts (a task); this one has none".into());
     }
     if !(1..=100).contains(&l.speed) {
         errors.push(format!("speed: {} is outside 1..=100 (simulated ms per wall ms)", l.speed));

@@ -35,7 +35,11 @@ pub(crate) fn requests_to(in_flight: &BTreeMap<u64, InFlight>, broker: u32) -> V
 }
 
 /// Takes a request off the in-flight books and cancels its request timeout.
-pub(crate) fn take_in_flight(in_flight: &mut BTreeMap<u64, InFlight>, correlation: u64, out: &mut Out) -> Option<InFlight> {
+pub(crate) fn take_in_flight(
+    in_flight: &mut BTreeMap<u64, InFlight>,
+    correlation: u64,
+    out: &mut Out,
+) -> Option<InFlight> {
     let f = in_flight.remove(&correlation)?;
     out.cancel_timer(TimerKey::RequestTimeout { correlation });
     Some(f)
@@ -43,7 +47,6 @@ pub(crate) fn take_in_flight(in_flight: &mut BTreeMap<u64, InFlight>, correlatio
 
 /// No generation (`Generation.NO_GENERATION`).
 pub const NO_GENERATION: i32 = -1;
-
 
 /// What `joinGroupIfNeeded` does after the join future failed with an error
 /// (AC `JoinGroupResponseHandler`, `SyncGroupResponseHandler`, then the loop).

@@ -4,13 +4,13 @@
 //! ConsumerCoordinator's `OffsetCommitResponseHandler` for every commit path of
 //! the classic consumer (facts B11, F).
 
-use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
+use crate::assign::TopicPartition;
 use crate::sim::client::poll_loop::MainThread;
 use crate::sim::ctx::Ctx;
 use crate::sim::out::{Out, TimerKey};
+use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
 use crate::sim::trace::EventKind;
 use crate::sim::types::{Errors, NodeId};
-use crate::assign::TopicPartition;
 use std::collections::BTreeMap;
 
 /// OffsetCommit errors the client retries (`future.isRetriable()`), plus a
@@ -19,7 +19,14 @@ pub(crate) fn is_retriable_commit_error(error: Option<Errors>) -> bool {
     use Errors::*;
     match error {
         None => true,
-        Some(e) => matches!(e, COORDINATOR_LOAD_IN_PROGRESS | UNKNOWN_TOPIC_OR_PARTITION | COORDINATOR_NOT_AVAILABLE | NOT_COORDINATOR | REQUEST_TIMED_OUT),
+        Some(e) => matches!(
+            e,
+            COORDINATOR_LOAD_IN_PROGRESS
+                | UNKNOWN_TOPIC_OR_PARTITION
+                | COORDINATOR_NOT_AVAILABLE
+                | NOT_COORDINATOR
+                | REQUEST_TIMED_OUT
+        ),
     }
 }
 
@@ -109,13 +116,21 @@ pub(crate) trait AppCommitter {
             return;
         }
         if ctx.now >= *deadline {
-            let text = format!("TimeoutException: not committed within default.api.timeout.ms = {} ms", f.config.default_api_timeout_ms);
+            let text = format!(
+                "TimeoutException: not committed within default.api.timeout.ms = {} ms",
+                f.config.default_api_timeout_ms
+            );
             return self.finish_commit_sync(ctx, Some(text), out);
         }
         // A retry leaves out partitions the member lost meanwhile.
-        let offsets: Vec<(TopicPartition, i64)> = offsets.iter().filter(|(tp, _)| f.owned.contains(tp)).cloned().collect();
+        let offsets: Vec<(TopicPartition, i64)> =
+            offsets.iter().filter(|(tp, _)| f.owned.contains(tp)).cloned().collect();
         if offsets.is_empty() {
-            return self.finish_commit_sync(ctx, Some("CommitFailedException, the member no longer owns these partitions".into()), out);
+            return self.finish_commit_sync(
+                ctx,
+                Some("CommitFailedException, the member no longer owns these partitions".into()),
+                out,
+            );
         }
         let Some(coordinator) = f.coordinator else {
             self.lookup_coordinator(ctx, out);
@@ -140,12 +155,22 @@ pub(crate) trait AppCommitter {
     /// What the application sees of its own commit's answer: `exception` is
     /// None on success. commitSync retries a retriable failure after a backoff
     /// until its deadline; commitAsync passes any failure to its callback.
-    fn on_app_commit_answer(&mut self, ctx: &mut Ctx, mode: CommitMode, exception: Option<String>, retriable: bool, out: &mut Out) {
+    fn on_app_commit_answer(
+        &mut self,
+        ctx: &mut Ctx,
+        mode: CommitMode,
+        exception: Option<String>,
+        retriable: bool,
+        out: &mut Out,
+    ) {
         match mode {
             CommitMode::Async => {
                 if let Some(text) = exception {
                     let text = if retriable { format!("RetriableCommitFailedException ({text})") } else { text };
-                    self.commit_note(&format!("commitAsync() failed: {text}; passed to the callback, not retried"), out);
+                    self.commit_note(
+                        &format!("commitAsync() failed: {text}; passed to the callback, not retried"),
+                        out,
+                    );
                 }
             }
             CommitMode::Sync => {

@@ -45,7 +45,9 @@ impl GroupMembershipOperation {
     /// and −2 for a static one.
     pub fn consumer_leave_epoch(self, is_static: bool) -> Option<i32> {
         match (self, is_static) {
-            (GroupMembershipOperation::LEAVE_GROUP, _) | (GroupMembershipOperation::DEFAULT, false) => Some(LEAVE_GROUP_MEMBER_EPOCH),
+            (GroupMembershipOperation::LEAVE_GROUP, _) | (GroupMembershipOperation::DEFAULT, false) => {
+                Some(LEAVE_GROUP_MEMBER_EPOCH)
+            }
             (GroupMembershipOperation::REMAIN_IN_GROUP, false) => None,
             (_, true) => Some(LEAVE_GROUP_STATIC_MEMBER_EPOCH),
         }

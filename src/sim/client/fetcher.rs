@@ -10,6 +10,7 @@
 //! client's metadata refresh (a MetadataRequest in Kafka) reads the controller's
 //! view at once instead of being a message of its own.
 
+use crate::assign::TopicPartition;
 use crate::sim::connections::Connections;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{Body, FetchPartition, FetchedPartition, Request};
@@ -17,7 +18,6 @@ use crate::sim::out::{Out, TimerKey};
 use crate::sim::scenario::config::ConsumerConfig;
 use crate::sim::trace::EventKind;
 use crate::sim::types::{Errors, Millis, NodeId};
-use crate::assign::TopicPartition;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -75,7 +75,12 @@ impl Fetcher {
     /// the owned partitions, from their positions, which move past them. Buffered
     /// records of a partition no longer owned, or fetched for another position,
     /// are dropped ("Discarding stale fetch response").
-    pub fn collect(&mut self, owned: &[TopicPartition], positions: &mut BTreeMap<TopicPartition, i64>, max_poll_records: u32) -> Vec<(TopicPartition, i64, i64, u32)> {
+    pub fn collect(
+        &mut self,
+        owned: &[TopicPartition],
+        positions: &mut BTreeMap<TopicPartition, i64>,
+        max_poll_records: u32,
+    ) -> Vec<(TopicPartition, i64, i64, u32)> {
         self.buffer.retain(|tp, c| c.to > c.from && positions.get(tp) == Some(&c.from) && owned.contains(tp));
         let mut budget = i64::from(max_poll_records);
         let mut batch = Vec::new();
@@ -130,7 +135,8 @@ impl Fetcher {
         self.refresh_metadata(ctx, owned);
         let leader = |tp: &TopicPartition| self.leaders.get(tp).copied().flatten();
         let busy: BTreeSet<u32> = self.pending.values().map(|p| p.broker).collect();
-        let in_flight: BTreeSet<&TopicPartition> = self.pending.values().flat_map(|p| p.partitions.iter().map(|f| &f.partition)).collect();
+        let in_flight: BTreeSet<&TopicPartition> =
+            self.pending.values().flat_map(|p| p.partitions.iter().map(|f| &f.partition)).collect();
         let buffered_nodes: BTreeSet<u32> = self.buffer.keys().filter_map(leader).collect();
         let mut per_node: BTreeMap<u32, Vec<FetchPartition>> = BTreeMap::new();
         let mut leaderless = false;
@@ -146,7 +152,10 @@ impl Fetcher {
             if connections.unavailable(node, ctx.now) || busy.contains(&node) || buffered_nodes.contains(&node) {
                 continue;
             }
-            per_node.entry(node).or_default().push(FetchPartition { partition: tp.clone(), fetch_offset: positions[tp] });
+            per_node
+                .entry(node)
+                .or_default()
+                .push(FetchPartition { partition: tp.clone(), fetch_offset: positions[tp] });
         }
         self.metadata_update_requested |= leaderless;
         let sent = per_node.len();
@@ -200,7 +209,11 @@ impl Fetcher {
         if !moved.is_empty() {
             let names: Vec<String> = moved.iter().map(|(tp, _)| tp.to_string()).collect();
             let text = match moved[0].1 {
-                Some(l) => format!("broker-{} no longer leads {}: fetching from broker-{l}, the leader it names", pending.broker, names.join(", ")),
+                Some(l) => format!(
+                    "broker-{} no longer leads {}: fetching from broker-{l}, the leader it names",
+                    pending.broker,
+                    names.join(", ")
+                ),
                 None => format!("broker-{} no longer leads {}: refreshing metadata", pending.broker, names.join(", ")),
             };
             out.emit(EventKind::Note { node: ctx.me, text });
@@ -212,7 +225,14 @@ impl Fetcher {
     /// `request.timeout.ms`): the node goes into reconnect backoff and the
     /// metadata is refreshed (`NetworkClient` on a disconnect). True if it was a
     /// pending fetch.
-    pub fn on_failure(&mut self, ctx: &Ctx, correlation: u64, config: &ConsumerConfig, connections: &mut Connections, out: &mut Out) -> bool {
+    pub fn on_failure(
+        &mut self,
+        ctx: &Ctx,
+        correlation: u64,
+        config: &ConsumerConfig,
+        connections: &mut Connections,
+        out: &mut Out,
+    ) -> bool {
         let Some(pending) = self.pending.remove(&correlation) else { return false };
         out.cancel_timer(TimerKey::RequestTimeout { correlation });
         connections.disconnected(pending.broker, ctx.now, config);

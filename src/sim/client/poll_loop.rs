@@ -4,6 +4,7 @@
 //! committed offset starts, and retry backoff.
 
 use super::fetcher::Fetcher;
+use crate::assign::TopicPartition;
 use crate::sim::connections::Connections;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::Response;
@@ -11,9 +12,8 @@ use crate::sim::out::{Out, TimerKey};
 use crate::sim::scenario::config::{AutoOffsetReset, ConsumerConfig};
 use crate::sim::trace::EventKind;
 use crate::sim::types::{Millis, NodeId};
-use crate::assign::TopicPartition;
-use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// What the application thread is doing.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,8 +60,12 @@ pub(crate) struct Fetching<'a> {
 /// each, then polls again. With nothing to return it waits: until a Fetch is
 /// answered, or a short while. True when a batch was returned.
 pub(crate) fn fetch_and_process(ctx: &mut Ctx, f: Fetching<'_>, main: &mut MainThread, out: &mut Out) -> bool {
-    let batch: Vec<(TopicPartition, i64, i64)> =
-        f.fetcher.collect(f.owned, f.positions, f.config.max_poll_records).into_iter().map(|(tp, a, b, _)| (tp, a, b)).collect();
+    let batch: Vec<(TopicPartition, i64, i64)> = f
+        .fetcher
+        .collect(f.owned, f.positions, f.config.max_poll_records)
+        .into_iter()
+        .map(|(tp, a, b, _)| (tp, a, b))
+        .collect();
     f.fetcher.send_fetches(ctx, f.config, f.owned, f.positions, f.connections, out);
     let records: i64 = batch.iter().map(|(_, a, b)| b - a).sum();
     if records == 0 {
@@ -106,8 +110,16 @@ pub(crate) fn on_fetch_response(
 /// Partitions pending revocation are not fetched from (facts C): an EAGER
 /// classic member marks everything it owns so in `onJoinPrepare`
 /// (`all_pending_revocation`), so its poll loop waits. True when a batch was returned.
-pub(crate) fn fetch_while_waiting_for_group(ctx: &mut Ctx, f: Fetching<'_>, all_pending_revocation: bool, main: &mut MainThread, out: &mut Out) -> bool {
-    !all_pending_revocation && f.owned.iter().any(|tp| f.positions.contains_key(tp)) && fetch_and_process(ctx, f, main, out)
+pub(crate) fn fetch_while_waiting_for_group(
+    ctx: &mut Ctx,
+    f: Fetching<'_>,
+    all_pending_revocation: bool,
+    main: &mut MainThread,
+    out: &mut Out,
+) -> bool {
+    !all_pending_revocation
+        && f.owned.iter().any(|tp| f.positions.contains_key(tp))
+        && fetch_and_process(ctx, f, main, out)
 }
 
 /// Where a partition starts: its committed offset, or `auto.offset.reset`.

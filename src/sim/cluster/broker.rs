@@ -23,7 +23,13 @@ pub struct Broker {
 
 impl Broker {
     pub fn new(id: u32) -> Broker {
-        Broker { id, alive: true, coordinator: GroupCoordinator::default(), down_since: None, purgatory: Default::default() }
+        Broker {
+            id,
+            alive: true,
+            coordinator: GroupCoordinator::default(),
+            down_since: None,
+            purgatory: Default::default(),
+        }
     }
 
     pub fn handle_request(&mut self, ctx: &mut Ctx, from: NodeId, correlation: u64, request: Request, out: &mut Out) {
@@ -44,9 +50,16 @@ impl Broker {
                 };
                 out.respond(from, correlation, Response::FindCoordinator { error, node_id: leader });
             }
-            Request::Fetch { max_wait_ms, partitions } => {
-                super::broker_fetch::handle_fetch(&mut self.purgatory, ctx, self.id, from, correlation, max_wait_ms, partitions, out)
-            }
+            Request::Fetch { max_wait_ms, partitions } => super::broker_fetch::handle_fetch(
+                &mut self.purgatory,
+                ctx,
+                self.id,
+                from,
+                correlation,
+                max_wait_ms,
+                partitions,
+                out,
+            ),
             other => self.coordinator.handle_request(ctx, from, correlation, other, out),
         }
     }

@@ -31,7 +31,11 @@ fn read(cluster: &Cluster, broker: u32, partitions: &[FetchPartition]) -> Vec<Fe
     partitions
         .iter()
         .map(|p| {
-            let leader = cluster.topics.get(&p.partition.topic).and_then(|t| t.partitions.get(p.partition.partition as usize)).map(|s| s.leader);
+            let leader = cluster
+                .topics
+                .get(&p.partition.topic)
+                .and_then(|t| t.partitions.get(p.partition.partition as usize))
+                .map(|s| s.leader);
             let (error, to, current_leader) = match leader {
                 None => (Errors::UNKNOWN_TOPIC_OR_PARTITION, p.fetch_offset, None),
                 Some(l) if l != Some(broker) => (Errors::NOT_LEADER_OR_FOLLOWER, p.fetch_offset, l),
@@ -83,7 +87,14 @@ pub(crate) fn handle_fetch(
 }
 
 /// A held Fetch completes (`DelayedFetch.onComplete`): with whatever is there now.
-pub(crate) fn complete_fetch(purgatory: &mut Purgatory, ctx: &mut Ctx, broker: u32, client: NodeId, correlation: u64, out: &mut Out) {
+pub(crate) fn complete_fetch(
+    purgatory: &mut Purgatory,
+    ctx: &mut Ctx,
+    broker: u32,
+    client: NodeId,
+    correlation: u64,
+    out: &mut Out,
+) {
     if let Some(parked) = purgatory.remove(&(client, correlation)) {
         let answer = read(ctx.cluster, broker, &parked.partitions);
         out.respond(client, correlation, Response::Fetch { error: Errors::NONE, partitions: answer });

@@ -5,9 +5,9 @@ pub mod broker;
 pub mod broker_fetch;
 pub mod record_log;
 
-use crate::sim::types::Millis;
 use crate::assign::TopicPartition;
 use crate::java;
+use crate::sim::types::Millis;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -48,7 +48,11 @@ pub enum CoordinatorRecord {
         leader: Option<String>,
         members: Vec<PersistedMember>,
     },
-    OffsetCommit { group_id: String, partition: TopicPartition, offset: i64 },
+    OffsetCommit {
+        group_id: String,
+        partition: TopicPartition,
+        offset: i64,
+    },
     /// The records of a consumer group (KIP-848).
     ConsumerGroup(crate::sim::coordinator::consumer::records::ConsumerGroupRecord),
 }
@@ -140,7 +144,13 @@ impl Cluster {
         for p in t.partitions.len() as u32..count {
             let replicas = replicas_for(p, offset, n, 3);
             let isr: Vec<u32> = replicas.iter().copied().filter(|r| alive.contains(r)).collect();
-            t.partitions.push(TopicPartitionState { leader: isr.first().copied(), replicas, isr, elr: Vec::new(), end_offset: 0 });
+            t.partitions.push(TopicPartitionState {
+                leader: isr.first().copied(),
+                replicas,
+                isr,
+                elr: Vec::new(),
+                end_offset: 0,
+            });
         }
         true
     }
@@ -165,10 +175,7 @@ impl Cluster {
     }
 
     pub fn end_offset(&self, tp: &TopicPartition) -> i64 {
-        self.topics
-            .get(&tp.topic)
-            .and_then(|t| t.partitions.get(tp.partition as usize))
-            .map_or(0, |p| p.end_offset)
+        self.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize)).map_or(0, |p| p.end_offset)
     }
 
     /// The producers append `records_per_sec` to every partition, spread evenly.
@@ -234,13 +241,15 @@ impl Cluster {
         let mut changed = Vec::new();
         for (p, m) in self.offsets_partitions.iter_mut().enumerate() {
             let from = m.leader;
-            Replication { leader: &mut m.leader, replicas: &m.replicas, isr: &mut m.isr, elr: &mut m.elr }.elect(&usable);
+            Replication { leader: &mut m.leader, replicas: &m.replicas, isr: &mut m.isr, elr: &mut m.elr }
+                .elect(&usable);
             if m.leader != from {
                 changed.push(LeaderChange { partition: p as u32, from, to: m.leader });
             }
         }
         for part in self.topics.values_mut().flat_map(|t| t.partitions.iter_mut()) {
-            Replication { leader: &mut part.leader, replicas: &part.replicas, isr: &mut part.isr, elr: &mut part.elr }.elect(&usable);
+            Replication { leader: &mut part.leader, replicas: &part.replicas, isr: &mut part.isr, elr: &mut part.elr }
+                .elect(&usable);
         }
         changed
     }
@@ -312,7 +321,8 @@ impl Replication<'_> {
         }
         if self.leader.is_some() {
             // Unfenced followers fetch from the leader and rejoin the ISR.
-            let isr: Vec<u32> = self.replicas.iter().copied().filter(|r| self.isr.contains(r) || usable.contains(r)).collect();
+            let isr: Vec<u32> =
+                self.replicas.iter().copied().filter(|r| self.isr.contains(r) || usable.contains(r)).collect();
             *self.isr = isr;
             self.elr.retain(|b| !usable.contains(b));
         }

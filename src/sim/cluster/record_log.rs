@@ -47,7 +47,11 @@ impl<T> RecordLog<T> {
     /// The records from offset `start` on.
     pub fn iter_from(&self, start: usize) -> impl Iterator<Item = &T> {
         let first = start / CHUNK;
-        self.chunks.iter().skip(first).enumerate().flat_map(move |(i, c)| c[if i == 0 { start % CHUNK } else { 0 }..].iter())
+        self.chunks
+            .iter()
+            .skip(first)
+            .enumerate()
+            .flat_map(move |(i, c)| c[if i == 0 { start % CHUNK } else { 0 }..].iter())
     }
 }
 
@@ -87,7 +91,11 @@ mod tests {
         assert_eq!(log.iter().copied().collect::<Vec<_>>(), (0..2501).collect::<Vec<_>>());
         assert_eq!(copy.iter().copied().collect::<Vec<_>>(), (0..2500).collect::<Vec<_>>());
         for start in [0, 1, 1023, 1024, 1025, 2047, 2048, 2500, 2501] {
-            assert_eq!(log.iter_from(start).copied().collect::<Vec<_>>(), (start..2501).collect::<Vec<_>>(), "from {start}");
+            assert_eq!(
+                log.iter_from(start).copied().collect::<Vec<_>>(),
+                (start..2501).collect::<Vec<_>>(),
+                "from {start}"
+            );
         }
         let json = serde_json::to_string(&log).unwrap();
         assert_eq!(json, serde_json::to_string(&(0..2501).collect::<Vec<_>>()).unwrap());

@@ -3,16 +3,22 @@
 //! `startWork`), stopping revoked work (`onRevoked`), task failure and the REST
 //! restart actions (DH `restartTask`, `restartConnectorAndTasks`). Facts G.
 
+use crate::connect::protocol::push_new;
+use crate::connect::{ConnectAssignment, ConnectProtocolCompatibility, ConnectorTaskId, ConnectorsAndTasks};
 use crate::sim::connect::worker::{ConnectWorker, State};
 use crate::sim::ctx::Ctx;
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::trace::{EventKind, Machine};
-use crate::connect::protocol::push_new;
-use crate::connect::{ConnectAssignment, ConnectProtocolCompatibility, ConnectorTaskId, ConnectorsAndTasks};
 
 impl ConnectWorker {
     fn instance_changed(&self, machine: Machine, from: State, to: State, trigger: &str, out: &mut Out) {
-        out.emit(EventKind::StateChanged { node: self.node(), machine, from: format!("{from:?}"), to: format!("{to:?}"), trigger: trigger.into() });
+        out.emit(EventKind::StateChanged {
+            node: self.node(),
+            machine,
+            from: format!("{from:?}"),
+            to: format!("{to:?}"),
+            trigger: trigger.into(),
+        });
     }
 
     fn set_connector(&mut self, name: &str, to: State, trigger: &str, out: &mut Out) {
@@ -56,7 +62,11 @@ impl ConnectWorker {
 
     /// WC `onJoinComplete`, then DH `onAssigned` and `handleRebalanceCompleted`.
     pub(crate) fn on_join_complete(&mut self, ctx: &mut Ctx, mut a: ConnectAssignment, out: &mut Out) {
-        let protocol = self.protocol_name.as_deref().and_then(ConnectProtocolCompatibility::from_protocol).unwrap_or(ConnectProtocolCompatibility::EAGER);
+        let protocol = self
+            .protocol_name
+            .as_deref()
+            .and_then(ConnectProtocolCompatibility::from_protocol)
+            .unwrap_or(ConnectProtocolCompatibility::EAGER);
         self.current_protocol = protocol;
         if protocol.is_incremental() {
             if !a.revoked_connectors.is_empty() || !a.revoked_tasks.is_empty() {

@@ -5,15 +5,18 @@
 //! assignment are in `connect_worker_responses.rs`; starting and stopping
 //! connectors and tasks (the herder) in `connect_herder.rs`. Facts B, G, J.
 
-use crate::sim::scenario::connect_config::WorkerConfig;
+use crate::connect::incremental_assignor::IncrementalCooperativeAssignor;
+use crate::connect::{
+    ConfigSnapshot, ConnectAssignment, ConnectProtocolCompatibility, ConnectProtocolMetadata, ConnectorTaskId,
+    ConnectorsAndTasks,
+};
 use crate::sim::client::abstract_coordinator::{InFlight, MemberState, NO_GENERATION};
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{Body, JoinGroupRequest, JoinProtocol, ProtocolMetadata, Request};
 use crate::sim::out::{Out, TimerKey};
+use crate::sim::scenario::connect_config::WorkerConfig;
 use crate::sim::trace::{EventKind, Machine};
 use crate::sim::types::{Millis, NodeId};
-use crate::connect::incremental_assignor::IncrementalCooperativeAssignor;
-use crate::connect::{ConfigSnapshot, ConnectAssignment, ConnectProtocolCompatibility, ConnectProtocolMetadata, ConnectorTaskId, ConnectorsAndTasks};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -137,7 +140,13 @@ impl ConnectWorker {
             return;
         }
         let from = std::mem::replace(&mut self.state, to);
-        out.emit(EventKind::StateChanged { node: self.node(), machine: Machine::Member, from: format!("{from:?}"), to: format!("{to:?}"), trigger: trigger.into() });
+        out.emit(EventKind::StateChanged {
+            node: self.node(),
+            machine: Machine::Member,
+            from: format!("{from:?}"),
+            to: format!("{to:?}"),
+            trigger: trigger.into(),
+        });
         let beats = |s| matches!(s, MemberState::COMPLETING_REBALANCE | MemberState::STABLE);
         match (beats(from), beats(to)) {
             (false, true) => {
@@ -153,7 +162,11 @@ impl ConnectWorker {
         self.next_correlation += 1;
         let correlation = self.next_correlation;
         let rebalance_wait = self.config.rebalance_timeout_ms + 5_000;
-        let timeout = if matches!(request, Request::JoinGroup(_)) { self.config.request_timeout_ms.max(rebalance_wait) } else { self.config.request_timeout_ms };
+        let timeout = if matches!(request, Request::JoinGroup(_)) {
+            self.config.request_timeout_ms.max(rebalance_wait)
+        } else {
+            self.config.request_timeout_ms
+        };
         let f = InFlight { broker, api: request.api().into(), generation: self.generation, for_join_prepare: false };
         self.in_flight.insert(correlation, f);
         out.set_timer(TimerKey::RequestTimeout { correlation }, ctx.now + timeout);
@@ -162,7 +175,9 @@ impl ConnectWorker {
 
     /// `rejoinNeededOrPending`: also true while the worker holds no usable assignment.
     fn rejoin_needed_or_pending(&self) -> bool {
-        self.rejoin_needed || self.state == MemberState::UNJOINED || self.assignment_snapshot.as_ref().is_none_or(|a| a.failed())
+        self.rejoin_needed
+            || self.state == MemberState::UNJOINED
+            || self.assignment_snapshot.as_ref().is_none_or(|a| a.failed())
     }
 
     /// One pass of the herder's tick: find the coordinator, (re)join when needed.
@@ -178,7 +193,9 @@ impl ConnectWorker {
             }
             return;
         };
-        if !self.rejoin_needed_or_pending() || crate::sim::client::abstract_coordinator::rebalance_in_flight(&self.in_flight) {
+        if !self.rejoin_needed_or_pending()
+            || crate::sim::client::abstract_coordinator::rebalance_in_flight(&self.in_flight)
+        {
             return;
         }
         if ctx.now < self.join_retry_at {
@@ -271,7 +288,10 @@ impl ConnectWorker {
             return;
         }
         if let Some(a) = self.assignment_snapshot.take().filter(|a| !a.failed()) {
-            let why = format!("coordinator unreachable for {} ms: revoking to avoid running work outside the group", self.config.heartbeat_interval_ms);
+            let why = format!(
+                "coordinator unreachable for {} ms: revoking to avoid running work outside the group",
+                self.config.heartbeat_interval_ms
+            );
             self.on_revoked(&a.connectors, &a.tasks, &why, out);
         }
     }

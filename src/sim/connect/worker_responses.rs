@@ -2,16 +2,16 @@
 //! (AC's response handlers as WorkerCoordinator inherits them, facts B7, B8,
 //! B11), and the leader's assignment (WC `onLeaderElected`, facts G).
 
-use crate::sim::connect::worker::ConnectWorker;
+use crate::connect::incremental_assignor::WorkerLoad;
+use crate::connect::{eager_assignor, ConnectAssignment, ConnectProtocolCompatibility, ConnectorsAndTasks};
+use crate::java;
 use crate::sim::client::abstract_coordinator::{heartbeat_retry_ms, join_failure, JoinFailure};
 use crate::sim::client::abstract_coordinator::{requests_to, take_in_flight, MemberState, NO_GENERATION};
+use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{JoinGroupResponse, Request, Response, SyncGroupRequest};
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::types::Errors;
-use crate::connect::incremental_assignor::WorkerLoad;
-use crate::connect::{eager_assignor, ConnectAssignment, ConnectProtocolCompatibility, ConnectorsAndTasks};
-use crate::java;
 
 impl ConnectWorker {
     pub fn handle_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) {
@@ -85,10 +85,18 @@ impl ConnectWorker {
                 self.member_id = r.member_id;
                 self.join_or_sync_failed(ctx, "JoinGroup", Some(Errors::MEMBER_ID_REQUIRED), out);
             }
-            Response::SyncGroup { error: Errors::NONE, connect_assignment, .. } => self.on_synced(ctx, connect_assignment, out),
+            Response::SyncGroup { error: Errors::NONE, connect_assignment, .. } => {
+                self.on_synced(ctx, connect_assignment, out)
+            }
             Response::Heartbeat { error } => self.on_heartbeat(ctx, error, f.generation, out),
-            Response::LeaveGroup { .. } | Response::OffsetCommit { .. } | Response::OffsetFetch { .. } | Response::ConsumerGroupHeartbeat(_) | Response::Fetch { .. } => {}
-            Response::JoinGroup(_) | Response::SyncGroup { .. } => self.join_or_sync_failed(ctx, &f.api, Some(error), out),
+            Response::LeaveGroup { .. }
+            | Response::OffsetCommit { .. }
+            | Response::OffsetFetch { .. }
+            | Response::ConsumerGroupHeartbeat(_)
+            | Response::Fetch { .. } => {}
+            Response::JoinGroup(_) | Response::SyncGroup { .. } => {
+                self.join_or_sync_failed(ctx, &f.api, Some(error), out)
+            }
         }
     }
 
@@ -151,7 +159,11 @@ impl ConnectWorker {
     /// `Heartbeat.failHeartbeat`: retry after the exponential backoff.
     fn heartbeat_failed(&mut self, ctx: &Ctx, out: &mut Out) {
         if matches!(self.state, MemberState::COMPLETING_REBALANCE | MemberState::STABLE) {
-            let wait = heartbeat_retry_ms(self.config.retry_backoff_ms, self.config.retry_backoff_max_ms, &mut self.heartbeat_attempts);
+            let wait = heartbeat_retry_ms(
+                self.config.retry_backoff_ms,
+                self.config.retry_backoff_max_ms,
+                &mut self.heartbeat_attempts,
+            );
             out.set_timer(TimerKey::Heartbeat, ctx.now + wait);
         }
     }
@@ -183,8 +195,17 @@ impl ConnectWorker {
 
     /// WC `onLeaderElected`: the eager or the incremental cooperative assignor,
     /// by the protocol the group chose.
-    fn perform_assignment(&mut self, ctx: &Ctx, r: &JoinGroupResponse, out: &mut Out) -> Vec<(String, ConnectAssignment)> {
-        let mode = r.protocol_name.as_deref().and_then(ConnectProtocolCompatibility::from_protocol).unwrap_or(ConnectProtocolCompatibility::EAGER);
+    fn perform_assignment(
+        &mut self,
+        ctx: &Ctx,
+        r: &JoinGroupResponse,
+        out: &mut Out,
+    ) -> Vec<(String, ConnectAssignment)> {
+        let mode = r
+            .protocol_name
+            .as_deref()
+            .and_then(ConnectProtocolCompatibility::from_protocol)
+            .unwrap_or(ConnectProtocolCompatibility::EAGER);
         // The leader's HashMap<memberId, ExtendedWorkerState>.
         let order = java::member_map_order(r.members.iter().map(|m| m.member_id.as_str()));
         let metadata = |id: &str| r.members.iter().find(|m| m.member_id == id).and_then(|m| m.metadata.connect.clone());
@@ -207,15 +228,27 @@ impl ConnectWorker {
                 .iter()
                 .map(|id| {
                     let a = metadata(id).and_then(|m| m.assignment).unwrap_or_else(|| base.clone());
-                    WorkerLoad { worker: id.clone(), load: ConnectorsAndTasks { connectors: a.connectors, tasks: a.tasks } }
+                    WorkerLoad {
+                        worker: id.clone(),
+                        load: ConnectorsAndTasks { connectors: a.connectors, tasks: a.tasks },
+                    }
                 })
                 .collect();
             self.assignor.max_delay = self.config.scheduled_rebalance_max_delay_ms;
-            let c = self.assignor.perform_task_assignment(ctx.now, &self.config_snapshot, self.last_completed_generation, self.generation, &loads);
+            let c = self.assignor.perform_task_assignment(
+                ctx.now,
+                &self.config_snapshot,
+                self.last_completed_generation,
+                self.generation,
+                &loads,
+            );
             order
                 .iter()
                 .map(|id| {
-                    let (new, revoked) = (c.newly_assigned.get(id).cloned().unwrap_or_default(), c.newly_revoked.get(id).cloned().unwrap_or_default());
+                    let (new, revoked) = (
+                        c.newly_assigned.get(id).cloned().unwrap_or_default(),
+                        c.newly_revoked.get(id).cloned().unwrap_or_default(),
+                    );
                     let a = ConnectAssignment {
                         connectors: new.connectors,
                         tasks: new.tasks,
@@ -229,9 +262,25 @@ impl ConnectWorker {
                 .collect()
         } else {
             let e = eager_assignor::perform_task_assignment(&self.config_snapshot, &order);
-            order.iter().map(|id| (id.clone(), ConnectAssignment { connectors: e[id].connectors.clone(), tasks: e[id].tasks.clone(), ..base.clone() })).collect()
+            order
+                .iter()
+                .map(|id| {
+                    (
+                        id.clone(),
+                        ConnectAssignment {
+                            connectors: e[id].connectors.clone(),
+                            tasks: e[id].tasks.clone(),
+                            ..base.clone()
+                        },
+                    )
+                })
+                .collect()
         };
-        let text = assignments.iter().map(|(m, a)| format!("{}={}", crate::sim::message::short_member(m), a.summary())).collect::<Vec<_>>().join(" ");
+        let text = assignments
+            .iter()
+            .map(|(m, a)| format!("{}={}", crate::sim::message::short_member(m), a.summary()))
+            .collect::<Vec<_>>()
+            .join(" ");
         let name = if mode.is_incremental() { "IncrementalCooperativeAssignor" } else { "EagerAssignor" };
         self.note(format!("leader ran the {name}: {text}"), out);
         assignments

@@ -81,7 +81,8 @@ impl GroupCoordinator {
             Request::JoinGroup(r) => shard.join_group(ctx, partition, from, correlation, r, out),
             Request::SyncGroup(r) => shard.sync_group(ctx, partition, from, correlation, r, out),
             Request::Heartbeat { group_id, generation_id, member_id, group_instance_id } => {
-                let error = shard.heartbeat(ctx, &group_id, generation_id, &member_id, group_instance_id.as_deref(), out);
+                let error =
+                    shard.heartbeat(ctx, &group_id, generation_id, &member_id, group_instance_id.as_deref(), out);
                 out.respond(from, correlation, Response::Heartbeat { error });
             }
             Request::LeaveGroup { group_id, members } => {
@@ -91,7 +92,15 @@ impl GroupCoordinator {
             Request::OffsetCommit { group_id, generation_id, member_id, offsets, .. }
                 if shard.consumer_groups.contains_key(&group_id) =>
             {
-                let error = shard.commit_consumer_group_offsets(ctx, partition, &group_id, generation_id, &member_id, &offsets, out);
+                let error = shard.commit_consumer_group_offsets(
+                    ctx,
+                    partition,
+                    &group_id,
+                    generation_id,
+                    &member_id,
+                    &offsets,
+                    out,
+                );
                 out.respond(from, correlation, Response::OffsetCommit { error, offsets });
             }
             Request::ConsumerGroupHeartbeat(r) => {
@@ -115,7 +124,9 @@ impl GroupCoordinator {
                 let response = shard.fetch_offsets(&group_id, &partitions);
                 out.respond(from, correlation, response);
             }
-            Request::FindCoordinator { .. } | Request::Fetch { .. } => unreachable!("brokers answer FindCoordinator and Fetch themselves"),
+            Request::FindCoordinator { .. } | Request::Fetch { .. } => {
+                unreachable!("brokers answer FindCoordinator and Fetch themselves")
+            }
         }
     }
 
@@ -149,10 +160,18 @@ impl GroupCoordinator {
         for group in shard.groups.values() {
             for m in group.members.values() {
                 if let Some(p) = &m.awaiting_join {
-                    out.respond(p.client, p.correlation, crate::sim::coordinator::classic::errors::join_error(&m.member_id, Errors::NOT_COORDINATOR));
+                    out.respond(
+                        p.client,
+                        p.correlation,
+                        crate::sim::coordinator::classic::errors::join_error(&m.member_id, Errors::NOT_COORDINATOR),
+                    );
                 }
                 if let Some(p) = &m.awaiting_sync {
-                    out.respond(p.client, p.correlation, crate::sim::coordinator::classic::errors::sync_error(Errors::NOT_COORDINATOR));
+                    out.respond(
+                        p.client,
+                        p.correlation,
+                        crate::sim::coordinator::classic::errors::sync_error(Errors::NOT_COORDINATOR),
+                    );
                 }
             }
         }
@@ -178,7 +197,8 @@ impl GroupCoordinator {
                     shard.handle_group_timer(ctx, key, out);
                 }
             }
-            TimerKey::ConsumerGroupSessionTimeout { group_id, .. } | TimerKey::ConsumerGroupRebalanceTimeout { group_id, .. } => {
+            TimerKey::ConsumerGroupSessionTimeout { group_id, .. }
+            | TimerKey::ConsumerGroupRebalanceTimeout { group_id, .. } => {
                 let partition = ctx.cluster.offsets_partition_for(group_id);
                 if let Some(shard) = self.shards.get_mut(&partition) {
                     shard.handle_consumer_group_timer(ctx, partition, key, out);
@@ -225,4 +245,3 @@ impl GroupCoordinator {
         shard.consumer_groups_loaded(ctx, out);
     }
 }
-

@@ -5,14 +5,14 @@
 //! (answering a parked request, a group state transition, `validateMember`).
 //! The handlers are `impl Shard` blocks in `classic/` and `consumer/`.
 
-use crate::sim::coordinator::classic::{ClassicGroup, ClassicGroupMember, ClassicGroupState};
+use crate::assign::TopicPartition;
 use crate::sim::cluster::CoordinatorRecord;
+use crate::sim::coordinator::classic::{ClassicGroup, ClassicGroupMember, ClassicGroupState};
 use crate::sim::ctx::Ctx;
 use crate::sim::message::Response;
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::trace::{EventKind, Machine};
 use crate::sim::types::{Errors, Millis};
-use crate::assign::TopicPartition;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -62,7 +62,14 @@ impl Shard {
     /// has members, Empty otherwise, at its last synced generation.
     pub(crate) fn replay(&mut self, record: CoordinatorRecord) {
         match record {
-            CoordinatorRecord::GroupMetadata { group_id, generation_id, protocol_type, protocol_name, leader, members } => {
+            CoordinatorRecord::GroupMetadata {
+                group_id,
+                generation_id,
+                protocol_type,
+                protocol_name,
+                leader,
+                members,
+            } => {
                 let mut g = ClassicGroup::new(&group_id);
                 g.generation_id = generation_id;
                 g.protocol_type = protocol_type;
@@ -92,7 +99,9 @@ impl Shard {
                     self.groups.entry(group_id.clone()).or_insert_with(|| ClassicGroup::new(&group_id));
                 }
             }
-            CoordinatorRecord::ConsumerGroup(r) => crate::sim::coordinator::consumer::records::replay(&mut self.consumer_groups, &r),
+            CoordinatorRecord::ConsumerGroup(r) => {
+                crate::sim::coordinator::consumer::records::replay(&mut self.consumer_groups, &r)
+            }
         }
     }
 
@@ -139,7 +148,14 @@ impl Shard {
     }
 
     /// Writes accepted offsets: one `OffsetCommit` record per partition.
-    pub(crate) fn store_offsets(&mut self, ctx: &mut Ctx, partition: u32, group_id: &str, offsets: &[(TopicPartition, i64)], out: &mut Out) {
+    pub(crate) fn store_offsets(
+        &mut self,
+        ctx: &mut Ctx,
+        partition: u32,
+        group_id: &str,
+        offsets: &[(TopicPartition, i64)],
+        out: &mut Out,
+    ) {
         let stored = self.offsets.entry(group_id.to_string()).or_default();
         for (tp, offset) in offsets {
             stored.insert(tp.clone(), *offset);
@@ -157,10 +173,8 @@ impl Shard {
             return Response::OffsetFetch { error: Errors::COORDINATOR_NOT_AVAILABLE, offsets: Vec::new() };
         }
         let stored = self.offsets.get(group_id);
-        let offsets = partitions
-            .iter()
-            .map(|tp| (tp.clone(), stored.and_then(|s| s.get(tp)).copied().unwrap_or(-1)))
-            .collect();
+        let offsets =
+            partitions.iter().map(|tp| (tp.clone(), stored.and_then(|s| s.get(tp)).copied().unwrap_or(-1))).collect();
         Response::OffsetFetch { error: Errors::NONE, offsets }
     }
 }
@@ -182,5 +196,8 @@ pub(crate) fn validate_member(group: &ClassicGroup, member_id: &str, instance_id
 
 /// Session deadline of `member` from now.
 pub(crate) fn rearm_heartbeat(ctx: &Ctx, group_id: &str, member_id: &str, after: Millis, out: &mut Out) {
-    out.set_timer(TimerKey::MemberHeartbeat { group_id: group_id.into(), member_id: member_id.into() }, ctx.now + after);
+    out.set_timer(
+        TimerKey::MemberHeartbeat { group_id: group_id.into(), member_id: member_id.into() },
+        ctx.now + after,
+    );
 }

@@ -55,7 +55,13 @@ impl Targets {
     /// Now, in a running world.
     pub fn of_world(w: &World) -> Targets {
         let mut t = Targets::of_scenario(&w.scenario);
-        t.clients = w.consumers.keys().chain(w.async_consumers.keys()).map(|i| (*i, true)).chain(w.workers.keys().map(|i| (*i, false))).collect();
+        t.clients = w
+            .consumers
+            .keys()
+            .chain(w.async_consumers.keys())
+            .map(|i| (*i, true))
+            .chain(w.workers.keys().map(|i| (*i, false)))
+            .collect();
         t.brokers = w.brokers.len() as u32;
         for n in t.groups.values_mut() {
             *n = 0;
@@ -94,12 +100,16 @@ impl Targets {
         if b < self.brokers {
             Ok(())
         } else {
-            Err(format!("broker: there is no broker-{b} (brokers are broker-0 to broker-{})", self.brokers.saturating_sub(1)))
+            Err(format!(
+                "broker: there is no broker-{b} (brokers are broker-0 to broker-{})",
+                self.brokers.saturating_sub(1)
+            ))
         }
     }
 
     fn node(&self, field: &str, s: &str) -> Result<NodeId, String> {
-        let n = parse_node(s.trim()).ok_or_else(|| format!("{field}: '{}' is not a node (write c<n> or broker-<n>)", limits::shown(s)))?;
+        let n = parse_node(s.trim())
+            .ok_or_else(|| format!("{field}: '{}' is not a node (write c<n> or broker-<n>)", limits::shown(s)))?;
         match n {
             NodeId::Broker(b) => self.broker(b).map_err(|e| e.replacen("broker", field, 1))?,
             NodeId::Client(c) => self.client(field, c, false)?,
@@ -114,7 +124,11 @@ impl Targets {
         // Clients reach only brokers (NetworkClient connects to a broker's
         // listener; consumers and workers never connect to one another).
         if let (Some(NodeId::Client(_)), Some(NodeId::Client(_))) = (parse_node(a.trim()), parse_node(b.trim())) {
-            return Err(format!("{fb}: there is no link between {} and {}: clients talk only to brokers", a.trim(), b.trim()));
+            return Err(format!(
+                "{fb}: there is no link between {} and {}: clients talk only to brokers",
+                a.trim(),
+                b.trim()
+            ));
         }
         Ok(())
     }
@@ -132,10 +146,12 @@ impl Targets {
     /// Whether `f` can happen now; the message names the fault's field.
     pub fn check(&self, f: &Fault) -> Result<(), String> {
         match f {
-            Fault::CrashConsumer { consumer } | Fault::RestartConsumer { consumer } => self.client("consumer", *consumer, false),
-            Fault::CloseConsumer { consumer } | Fault::CloseConsumerWithOptions { consumer, .. } | Fault::RestartConsumerAs { consumer, .. } => {
-                self.client("consumer", *consumer, true)
+            Fault::CrashConsumer { consumer } | Fault::RestartConsumer { consumer } => {
+                self.client("consumer", *consumer, false)
             }
+            Fault::CloseConsumer { consumer }
+            | Fault::CloseConsumerWithOptions { consumer, .. }
+            | Fault::RestartConsumerAs { consumer, .. } => self.client("consumer", *consumer, true),
             Fault::PauseConsumer { consumer, duration_ms } => {
                 self.client("consumer", *consumer, false)?;
                 in_range("durationMs", *duration_ms, 0, limits::MAX_SIM_DURATION_MS, "a simulated day")
@@ -144,12 +160,22 @@ impl Targets {
                 self.client("consumer", *consumer, true)?;
                 in_range("msPerRecord", *ms_per_record, 0, limits::MAX_SIM_DURATION_MS, "a simulated day")
             }
-            Fault::KillBroker { broker } | Fault::ShutdownBroker { broker } | Fault::RestartBroker { broker } => self.broker(*broker),
+            Fault::KillBroker { broker } | Fault::ShutdownBroker { broker } | Fault::RestartBroker { broker } => {
+                self.broker(*broker)
+            }
             Fault::CutLink { a, b } | Fault::HealLink { a, b } => self.link(("a", a), ("b", b)),
-            Fault::DropNextMessage { from, to } | Fault::HoldLink { from, to } | Fault::ReleaseLink { from, to } => self.link(("from", from), ("to", to)),
+            Fault::DropNextMessage { from, to } | Fault::HoldLink { from, to } | Fault::ReleaseLink { from, to } => {
+                self.link(("from", from), ("to", to))
+            }
             Fault::SetLinkLatency { a, b, latency_ms } => {
                 self.link(("a", a), ("b", b))?;
-                in_range("latencyMs", *latency_ms, 0, limits::MAX_LATENCY_MS, "the simulator's cap, 10 simulated minutes")
+                in_range(
+                    "latencyMs",
+                    *latency_ms,
+                    0,
+                    limits::MAX_LATENCY_MS,
+                    "the simulator's cap, 10 simulated minutes",
+                )
             }
             Fault::SetLinkLoss { a, b, percent } => {
                 self.link(("a", a), ("b", b))?;
@@ -157,19 +183,30 @@ impl Targets {
             }
             Fault::AddConsumer { group } => {
                 if !self.groups.contains_key(group) {
-                    let hint = if self.connect.contains_key(group) { " (it is a Connect cluster: use addWorker)" } else { "" };
-                    return Err(format!("group: there is no consumer group '{}' in this run{hint}", limits::shown(group)));
+                    let hint =
+                        if self.connect.contains_key(group) { " (it is a Connect cluster: use addWorker)" } else { "" };
+                    return Err(format!(
+                        "group: there is no consumer group '{}' in this run{hint}",
+                        limits::shown(group)
+                    ));
                 }
                 if self.consumers() >= MAX_CONSUMERS {
-                    return Err(format!("group: the run already has {} consumers; the simulator runs at most {MAX_CONSUMERS}", self.consumers()));
+                    return Err(format!(
+                        "group: the run already has {} consumers; the simulator runs at most {MAX_CONSUMERS}",
+                        self.consumers()
+                    ));
                 }
                 Ok(())
             }
             Fault::AddPartitions { topic, count } => {
-                let now = *self.topics.get(topic).ok_or_else(|| format!("topic: there is no topic '{}' in this run", limits::shown(topic)))?;
+                let now = *self
+                    .topics
+                    .get(topic)
+                    .ok_or_else(|| format!("topic: there is no topic '{}' in this run", limits::shown(topic)))?;
                 // Fewer or as many partitions as the topic has change nothing (the
                 // world keeps them: Kafka refuses with InvalidPartitionsException).
-                let total: u64 = self.topics.values().map(|n| u64::from(*n)).sum::<u64>() - u64::from(now) + u64::from(*count);
+                let total: u64 =
+                    self.topics.values().map(|n| u64::from(*n)).sum::<u64>() - u64::from(now) + u64::from(*count);
                 if total > u64::from(MAX_PARTITIONS) {
                     return Err(format!("count: {count} partitions would make {total} in all; the simulator shows at most {MAX_PARTITIONS}"));
                 }
@@ -185,15 +222,18 @@ impl Targets {
                 }
                 Ok(())
             }
-            Fault::FailTask { group, connector, .. } | Fault::RestartTask { group, connector, .. } | Fault::RestartConnector { group, connector, .. } => {
-                self.connector(group, connector)
-            }
+            Fault::FailTask { group, connector, .. }
+            | Fault::RestartTask { group, connector, .. }
+            | Fault::RestartConnector { group, connector, .. } => self.connector(group, connector),
             Fault::AddWorker { group } => {
                 if !self.connect.contains_key(group) {
                     return Err(format!("group: there is no Connect cluster '{}' in this run", limits::shown(group)));
                 }
                 if self.workers() >= MAX_WORKERS {
-                    return Err(format!("group: the run already has {} workers; the simulator runs at most {MAX_WORKERS}", self.workers()));
+                    return Err(format!(
+                        "group: the run already has {} workers; the simulator runs at most {MAX_WORKERS}",
+                        self.workers()
+                    ));
                 }
                 Ok(())
             }
@@ -229,7 +269,8 @@ pub fn check_faults(s: &Scenario, extra: &[(Millis, Fault)], extra_name: &str) -
     if total > limits::MAX_FAULTS {
         return Err(format!("faults: {total} faults; at most {}", limits::MAX_FAULTS));
     }
-    let mut all: Vec<(Millis, String, &Fault)> = s.faults.iter().enumerate().map(|(i, f)| (f.at, format!("faults[{i}]"), &f.fault)).collect();
+    let mut all: Vec<(Millis, String, &Fault)> =
+        s.faults.iter().enumerate().map(|(i, f)| (f.at, format!("faults[{i}]"), &f.fault)).collect();
     all.extend(extra.iter().enumerate().map(|(i, (at, f))| (*at, format!("{extra_name}[{i}]"), f)));
     for (at, path, _) in &all {
         in_range(&format!("{path}.at"), *at, 0, limits::MAX_RUN_MS, "a simulated day")?;
@@ -254,10 +295,11 @@ impl World {
     /// The caps alone (partitions, consumers, workers): the world refuses
     /// additions beyond them whatever door a fault came through.
     pub(crate) fn within_caps(&self, f: &Fault) -> Result<(), String> {
-            let w = self;
+        let w = self;
         match f {
             Fault::AddPartitions { topic, count } => {
-                let others: u64 = w.cluster.topics.iter().filter(|(n, _)| *n != topic).map(|(_, t)| t.partitions.len() as u64).sum();
+                let others: u64 =
+                    w.cluster.topics.iter().filter(|(n, _)| *n != topic).map(|(_, t)| t.partitions.len() as u64).sum();
                 if others + u64::from(*count) > u64::from(MAX_PARTITIONS) {
                     return Err(format!("{count} partitions would make more than {MAX_PARTITIONS} in all"));
                 }
@@ -266,7 +308,9 @@ impl World {
             Fault::AddConsumer { .. } if w.consumers.len() + w.async_consumers.len() >= MAX_CONSUMERS as usize => {
                 Err(format!("the run already has {MAX_CONSUMERS} consumers"))
             }
-            Fault::AddWorker { .. } if w.workers.len() >= MAX_WORKERS as usize => Err(format!("the run already has {MAX_WORKERS} workers")),
+            Fault::AddWorker { .. } if w.workers.len() >= MAX_WORKERS as usize => {
+                Err(format!("the run already has {MAX_WORKERS} workers"))
+            }
             _ => Ok(()),
         }
     }
@@ -286,26 +330,45 @@ mod tests {
     fn faults_must_name_what_the_run_has() {
         let w = World::new(Scenario::demo()).unwrap();
         assert!(w.check_fault(&Fault::CrashConsumer { consumer: 3 }).is_ok());
-        assert_eq!(w.check_fault(&Fault::CrashConsumer { consumer: 99 }).unwrap_err(), "consumer: there is no c99 in this run (clients are c1 to c3)");
-        assert!(w.check_fault(&Fault::KillBroker { broker: 99 }).unwrap_err().starts_with("broker: there is no broker-99"));
+        assert_eq!(
+            w.check_fault(&Fault::CrashConsumer { consumer: 99 }).unwrap_err(),
+            "consumer: there is no c99 in this run (clients are c1 to c3)"
+        );
+        assert!(w
+            .check_fault(&Fault::KillBroker { broker: 99 })
+            .unwrap_err()
+            .starts_with("broker: there is no broker-99"));
         // NetworkClient connects clients to brokers only: there is no c1-c2 link to cut.
-        assert_eq!(w.check_fault(&Fault::CutLink { a: "c1".into(), b: "c2".into() }).unwrap_err(), "b: there is no link between c1 and c2: clients talk only to brokers");
+        assert_eq!(
+            w.check_fault(&Fault::CutLink { a: "c1".into(), b: "c2".into() }).unwrap_err(),
+            "b: there is no link between c1 and c2: clients talk only to brokers"
+        );
         assert!(w.check_fault(&Fault::CutLink { a: "c1".into(), b: "broker-0".into() }).is_ok());
         assert!(w.check_fault(&Fault::AddConsumer { group: "nope".into() }).unwrap_err().starts_with("group: "));
         let e = w.check_fault(&Fault::AddPartitions { topic: "orders".into(), count: u32::MAX }).unwrap_err();
         assert!(e.starts_with("count: ") && e.contains("at most 10000"), "{e}");
-        assert!(w.check_fault(&Fault::PauseConsumer { consumer: 1, duration_ms: u64::MAX }).unwrap_err().starts_with("durationMs: "));
+        assert!(w
+            .check_fault(&Fault::PauseConsumer { consumer: 1, duration_ms: u64::MAX })
+            .unwrap_err()
+            .starts_with("durationMs: "));
         assert!(w.check_fault(&Fault::CutLink { a: "c1".into(), b: "c1".into() }).unwrap_err().starts_with("b: "));
-        assert!(w.check_fault(&Fault::SetLinkLatency { a: "c1".into(), b: "broker-0".into(), latency_ms: u64::MAX }).unwrap_err().starts_with("latencyMs: "));
+        assert!(w
+            .check_fault(&Fault::SetLinkLatency { a: "c1".into(), b: "broker-0".into(), latency_ms: u64::MAX })
+            .unwrap_err()
+            .starts_with("latencyMs: "));
     }
 
     #[test]
     fn a_script_may_name_consumers_it_adds_earlier() {
         let mut s = Scenario::demo();
         let at = |at, fault| crate::sim::scenario::ScheduledFault { at, fault };
-        s.faults = vec![at(5000, Fault::CrashConsumer { consumer: 4 }), at(1000, Fault::AddConsumer { group: "demo".into() })];
+        s.faults =
+            vec![at(5000, Fault::CrashConsumer { consumer: 4 }), at(1000, Fault::AddConsumer { group: "demo".into() })];
         assert!(s.validate().is_ok());
         s.faults[1].at = 6000;
-        assert_eq!(s.validate().unwrap_err(), "faults[0].fault.consumer: there is no c4 in this run (clients are c1 to c3)");
+        assert_eq!(
+            s.validate().unwrap_err(),
+            "faults[0].fault.consumer: there is no c4 in this run (clients are c1 to c3)"
+        );
     }
 }

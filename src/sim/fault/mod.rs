@@ -9,18 +9,27 @@ use serde::{Deserialize, Serialize};
 #[serde(tag = "type", rename_all = "camelCase", deny_unknown_fields)]
 pub enum Fault {
     /// The consumer process dies (no LeaveGroup).
-    CrashConsumer { consumer: u32 },
+    CrashConsumer {
+        consumer: u32,
+    },
     /// A crashed consumer starts again (static members keep their group.instance.id).
-    RestartConsumer { consumer: u32 },
+    RestartConsumer {
+        consumer: u32,
+    },
     /// The application calls `close()`: it commits (with auto-commit), runs
     /// onPartitionsRevoked and leaves the group (a dynamic member sends
     /// LeaveGroup / a leave heartbeat; a static one leaves its place for
     /// session.timeout.ms), then the process ends.
-    CloseConsumer { consumer: u32 },
+    CloseConsumer {
+        consumer: u32,
+    },
     /// `close(CloseOptions.groupMembershipOperation(...))` (KIP-1092, Kafka 4.1+):
     /// as `closeConsumer`, with LEAVE_GROUP (static members leave too) or
     /// REMAIN_IN_GROUP (no leave; a dynamic member waits for its session to expire).
-    CloseConsumerWithOptions { consumer: u32, operation: crate::sim::client::close_options::GroupMembershipOperation },
+    CloseConsumerWithOptions {
+        consumer: u32,
+        operation: crate::sim::client::close_options::GroupMembershipOperation,
+    },
     /// The consumer process is restarted with (`static`) or without a
     /// group.instance.id (`<group>-<n>`), switching it between static and
     /// dynamic membership.
@@ -30,37 +39,91 @@ pub enum Fault {
         static_member: bool,
     },
     /// The consumer process stops (a GC pause): no thread runs, nothing is received.
-    PauseConsumer { consumer: u32, #[serde(rename = "durationMs")] duration_ms: Millis },
+    PauseConsumer {
+        consumer: u32,
+        #[serde(rename = "durationMs")]
+        duration_ms: Millis,
+    },
     /// Record processing becomes slower (may exceed max.poll.interval.ms).
-    SlowProcessing { consumer: u32, #[serde(rename = "msPerRecord")] ms_per_record: u64 },
+    SlowProcessing {
+        consumer: u32,
+        #[serde(rename = "msPerRecord")]
+        ms_per_record: u64,
+    },
     /// The broker process dies; the controller fences it after
     /// broker.session.timeout.ms and its partitions' leadership moves to in-sync replicas.
-    KillBroker { broker: u32 },
-    RestartBroker { broker: u32 },
+    KillBroker {
+        broker: u32,
+    },
+    RestartBroker {
+        broker: u32,
+    },
     /// Controlled shutdown: leadership moves away first, then the broker stops.
-    ShutdownBroker { broker: u32 },
+    ShutdownBroker {
+        broker: u32,
+    },
     /// Messages between the two nodes are dropped (both directions).
-    CutLink { a: String, b: String },
-    HealLink { a: String, b: String },
+    CutLink {
+        a: String,
+        b: String,
+    },
+    HealLink {
+        a: String,
+        b: String,
+    },
     /// A new consumer joins the group.
-    AddConsumer { group: String },
+    AddConsumer {
+        group: String,
+    },
     /// The next message from `from` to `to` is lost.
-    DropNextMessage { from: String, to: String },
+    DropNextMessage {
+        from: String,
+        to: String,
+    },
     /// Messages from `from` to `to` wait on the link until released.
-    HoldLink { from: String, to: String },
-    ReleaseLink { from: String, to: String },
+    HoldLink {
+        from: String,
+        to: String,
+    },
+    ReleaseLink {
+        from: String,
+        to: String,
+    },
     /// Extra one-way latency on a link (both directions).
-    SetLinkLatency { a: String, b: String, #[serde(rename = "latencyMs")] latency_ms: Millis },
+    SetLinkLatency {
+        a: String,
+        b: String,
+        #[serde(rename = "latencyMs")]
+        latency_ms: Millis,
+    },
     /// Percentage of messages lost on a link (both directions).
-    SetLinkLoss { a: String, b: String, percent: u8 },
+    SetLinkLoss {
+        a: String,
+        b: String,
+        percent: u8,
+    },
     /// The topic grows to more partitions (never fewer, as in Kafka).
-    AddPartitions { topic: String, count: u32 },
+    AddPartitions {
+        topic: String,
+        count: u32,
+    },
     /// The consumer calls `subscribe()` with a new topic list.
-    ChangeSubscription { consumer: u32, topics: Vec<String> },
+    ChangeSubscription {
+        consumer: u32,
+        topics: Vec<String>,
+    },
     /// A Connect task throws: it enters FAILED on the worker that runs it.
-    FailTask { group: String, connector: String, task: i32 },
+    FailTask {
+        group: String,
+        connector: String,
+        task: i32,
+    },
     /// `POST /connectors/{connector}/tasks/{task}/restart` to a Connect cluster.
-    RestartTask { group: String, connector: String, task: i32 },
+    RestartTask {
+        group: String,
+        connector: String,
+        task: i32,
+    },
     /// `POST /connectors/{connector}/restart?includeTasks=&onlyFailed=` (KIP-745).
     RestartConnector {
         group: String,
@@ -71,7 +134,9 @@ pub enum Fault {
         only_failed: bool,
     },
     /// A new worker joins the Connect cluster.
-    AddWorker { group: String },
+    AddWorker {
+        group: String,
+    },
 }
 
 impl Fault {
@@ -80,10 +145,18 @@ impl Fault {
             Fault::CrashConsumer { consumer } => format!("c{consumer} crashed"),
             Fault::RestartConsumer { consumer } => format!("c{consumer} restarted"),
             Fault::CloseConsumer { consumer } => format!("c{consumer} closed (close(): commit, revoke, leave)"),
-            Fault::CloseConsumerWithOptions { consumer, operation } => format!("c{consumer} closed with close(CloseOptions {operation:?})"),
-            Fault::RestartConsumerAs { consumer, static_member: true } => format!("c{consumer} restarted as a static member"),
-            Fault::RestartConsumerAs { consumer, static_member: false } => format!("c{consumer} restarted as a dynamic member"),
-            Fault::PauseConsumer { consumer, duration_ms } => format!("c{consumer} paused for {duration_ms} ms (GC pause)"),
+            Fault::CloseConsumerWithOptions { consumer, operation } => {
+                format!("c{consumer} closed with close(CloseOptions {operation:?})")
+            }
+            Fault::RestartConsumerAs { consumer, static_member: true } => {
+                format!("c{consumer} restarted as a static member")
+            }
+            Fault::RestartConsumerAs { consumer, static_member: false } => {
+                format!("c{consumer} restarted as a dynamic member")
+            }
+            Fault::PauseConsumer { consumer, duration_ms } => {
+                format!("c{consumer} paused for {duration_ms} ms (GC pause)")
+            }
             Fault::SlowProcessing { consumer, ms_per_record } => {
                 format!("c{consumer} now needs {ms_per_record} ms per record")
             }
@@ -99,9 +172,13 @@ impl Fault {
             Fault::SetLinkLatency { a, b, latency_ms } => format!("{latency_ms} ms extra latency between {a} and {b}"),
             Fault::SetLinkLoss { a, b, percent } => format!("{percent}% message loss between {a} and {b}"),
             Fault::AddPartitions { topic, count } => format!("{topic} grows to {count} partitions"),
-            Fault::ChangeSubscription { consumer, topics } => format!("c{consumer} subscribes to [{}]", topics.join(", ")),
+            Fault::ChangeSubscription { consumer, topics } => {
+                format!("c{consumer} subscribes to [{}]", topics.join(", "))
+            }
             Fault::FailTask { group, connector, task } => format!("task {connector}-{task} of {group} fails"),
-            Fault::RestartTask { group, connector, task } => format!("POST /connectors/{connector}/tasks/{task}/restart to {group}"),
+            Fault::RestartTask { group, connector, task } => {
+                format!("POST /connectors/{connector}/tasks/{task}/restart to {group}")
+            }
             Fault::RestartConnector { group, connector, include_tasks, only_failed } => {
                 format!("POST /connectors/{connector}/restart?includeTasks={include_tasks}&onlyFailed={only_failed} to {group}")
             }
@@ -144,15 +221,24 @@ fn task_id(s: &str) -> Result<(String, i32), String> {
         .rsplit_once('-')
         .and_then(|(c, n)| Some((c.to_string(), n.parse().ok()?)))
         .filter(|(c, _)| !c.is_empty())
-        .ok_or_else(|| format!("task: '{}' is not a task (write <connector>-<n>, e.g. sink-0)", crate::sim::scenario::limits::shown(s)))
+        .ok_or_else(|| {
+            format!(
+                "task: '{}' is not a task (write <connector>-<n>, e.g. sink-0)",
+                crate::sim::scenario::limits::shown(s)
+            )
+        })
 }
 
 fn consumer_index(s: &str) -> Result<u32, String> {
-    s.trim().strip_prefix('c').and_then(|n| n.parse().ok()).ok_or_else(|| format!("consumer: '{}' is not a consumer (write c1, c2, ...)", crate::sim::scenario::limits::shown(s)))
+    s.trim().strip_prefix('c').and_then(|n| n.parse().ok()).ok_or_else(|| {
+        format!("consumer: '{}' is not a consumer (write c1, c2, ...)", crate::sim::scenario::limits::shown(s))
+    })
 }
 
 fn broker_index(s: &str) -> Result<u32, String> {
-    s.trim().strip_prefix("broker-").and_then(|n| n.parse().ok()).ok_or_else(|| format!("broker: '{}' is not a broker (write broker-0, broker-1, ...)", crate::sim::scenario::limits::shown(s)))
+    s.trim().strip_prefix("broker-").and_then(|n| n.parse().ok()).ok_or_else(|| {
+        format!("broker: '{}' is not a broker (write broker-0, broker-1, ...)", crate::sim::scenario::limits::shown(s))
+    })
 }
 
 /// A whole number of type `T`: says whether the text is no number at all, a
@@ -162,7 +248,9 @@ fn number<T: TryFrom<u64> + Into<u64> + Copy + Bounded>(s: &str, what: &str) -> 
     let shown = crate::sim::scenario::limits::shown(t);
     match t.parse::<u64>() {
         Ok(v) => T::try_from(v).map_err(|_| format!("{what}: {shown} is more than {}", T::MAX.into())),
-        Err(_) if t.chars().all(|c| c.is_ascii_digit()) && !t.is_empty() => Err(format!("{what}: {shown} is more than {}", T::MAX.into())),
+        Err(_) if t.chars().all(|c| c.is_ascii_digit()) && !t.is_empty() => {
+            Err(format!("{what}: {shown} is more than {}", T::MAX.into()))
+        }
         Err(_) if t.parse::<f64>().is_ok_and(f64::is_finite) => {
             Err(format!("{what}: {shown} is not a whole number from 0 to {}", T::MAX.into()))
         }
@@ -194,18 +282,31 @@ impl Fault {
             "closeConsumer" => Fault::CloseConsumer { consumer: consumer_index(&a)? },
             "closeConsumerWithOptions" => Fault::CloseConsumerWithOptions {
                 consumer: consumer_index(&a)?,
-                operation: crate::sim::client::close_options::GroupMembershipOperation::parse(if b.is_empty() { value } else { &b })?,
+                operation: crate::sim::client::close_options::GroupMembershipOperation::parse(if b.is_empty() {
+                    value
+                } else {
+                    &b
+                })?,
             },
             "restartConsumerAs" => Fault::RestartConsumerAs {
                 consumer: consumer_index(&a)?,
                 static_member: match value.trim() {
                     "static" | "true" => true,
                     "dynamic" | "false" => false,
-                    other => return Err(format!("value: write static or dynamic, not '{}'", crate::sim::scenario::limits::shown(other))),
+                    other => {
+                        return Err(format!(
+                            "value: write static or dynamic, not '{}'",
+                            crate::sim::scenario::limits::shown(other)
+                        ))
+                    }
                 },
             },
-            "pauseConsumer" => Fault::PauseConsumer { consumer: consumer_index(&a)?, duration_ms: number(value, "duration ms")? },
-            "slowProcessing" => Fault::SlowProcessing { consumer: consumer_index(&a)?, ms_per_record: number(value, "ms per record")? },
+            "pauseConsumer" => {
+                Fault::PauseConsumer { consumer: consumer_index(&a)?, duration_ms: number(value, "duration ms")? }
+            }
+            "slowProcessing" => {
+                Fault::SlowProcessing { consumer: consumer_index(&a)?, ms_per_record: number(value, "ms per record")? }
+            }
             "killBroker" => Fault::KillBroker { broker: broker_index(&a)? },
             "restartBroker" => Fault::RestartBroker { broker: broker_index(&a)? },
             "shutdownBroker" => Fault::ShutdownBroker { broker: broker_index(&a)? },
@@ -278,10 +379,22 @@ mod tests {
         assert!(Fault::from_form("pauseConsumer", "c1", "", "soon").unwrap_err().contains("duration ms"));
         assert!(Fault::from_form("setLinkLoss", "c1", "broker-0", "150").unwrap_err().contains("more than 100"));
         // Out of range is not "not a number" (issue 17).
-        assert_eq!(Fault::from_form("setLinkLoss", "c1", "broker-0", "300").unwrap_err(), "percent: 300 is more than 100");
-        assert_eq!(Fault::from_form("addPartitions", "orders", "", "4294967296").unwrap_err(), "partition count: 4294967296 is more than 4294967295");
-        assert_eq!(Fault::from_form("addPartitions", "orders", "", "-3").unwrap_err(), "partition count: -3 is not a whole number from 0 to 4294967295");
-        assert_eq!(Fault::from_form("pauseConsumer", "c1", "", "99999999999999999999999").unwrap_err(), "duration ms: 99999999999999999999999 is more than 18446744073709551615");
+        assert_eq!(
+            Fault::from_form("setLinkLoss", "c1", "broker-0", "300").unwrap_err(),
+            "percent: 300 is more than 100"
+        );
+        assert_eq!(
+            Fault::from_form("addPartitions", "orders", "", "4294967296").unwrap_err(),
+            "partition count: 4294967296 is more than 4294967295"
+        );
+        assert_eq!(
+            Fault::from_form("addPartitions", "orders", "", "-3").unwrap_err(),
+            "partition count: -3 is not a whole number from 0 to 4294967295"
+        );
+        assert_eq!(
+            Fault::from_form("pauseConsumer", "c1", "", "99999999999999999999999").unwrap_err(),
+            "duration ms: 99999999999999999999999 is more than 18446744073709551615"
+        );
         assert_eq!(
             Fault::from_form("changeSubscription", "c1", "", "orders, payments").unwrap(),
             Fault::ChangeSubscription { consumer: 1, topics: vec!["orders".into(), "payments".into()] }

@@ -2,9 +2,9 @@
 //! `invariants.rs` after every step (the epochs persisted in
 //! `__consumer_offsets` are checked there, reading each record once).
 
+use crate::assign::TopicPartition;
 use crate::sim::invariants::monitor::Violation;
 use crate::sim::world::World;
-use crate::assign::TopicPartition;
 use std::collections::BTreeMap;
 
 pub(crate) fn check(world: &World, v: &mut Vec<Violation>) {

@@ -3,9 +3,9 @@
 mod consumer_group;
 pub mod monitor;
 
+use crate::sim::client::abstract_coordinator::MemberState;
 use crate::sim::cluster::CoordinatorRecord;
 use crate::sim::coordinator::consumer::records::ConsumerGroupRecord;
-use crate::sim::client::abstract_coordinator::MemberState;
 use crate::sim::coordinator::shard::CoordinatorState;
 pub use crate::sim::invariants::monitor::{Monitor, Violation};
 use crate::sim::world::{World, MONITOR_EVERY_STEP_UP_TO, MONITOR_LARGE_EVERY_MS};
@@ -51,7 +51,9 @@ impl Monitor {
                             if *generation_id < prev {
                                 v.push(Violation {
                                     invariant: "generation-monotonic",
-                                    detail: format!("group {group_id} persisted generation {generation_id} after {prev}"),
+                                    detail: format!(
+                                        "group {group_id} persisted generation {generation_id} after {prev}"
+                                    ),
                                 });
                             }
                         }
@@ -69,7 +71,11 @@ impl Monitor {
                     CoordinatorRecord::ConsumerGroup(ConsumerGroupRecord::Metadata { group_id, epoch }) => {
                         self.epoch_never_goes_back(i, group_id, "group epoch", *epoch, v);
                     }
-                    CoordinatorRecord::ConsumerGroup(ConsumerGroupRecord::TargetAssignmentMetadata { group_id, assignment_epoch, .. }) => {
+                    CoordinatorRecord::ConsumerGroup(ConsumerGroupRecord::TargetAssignmentMetadata {
+                        group_id,
+                        assignment_epoch,
+                        ..
+                    }) => {
                         self.epoch_never_goes_back(i, group_id, "assignment epoch", *assignment_epoch, v);
                     }
                     _ => {}
@@ -81,7 +87,14 @@ impl Monitor {
 
     /// KIP-848: group epochs and target assignment epochs written to
     /// `__consumer_offsets` never go backwards.
-    fn epoch_never_goes_back(&mut self, log: usize, group_id: &str, kind: &'static str, epoch: i32, v: &mut Vec<Violation>) {
+    fn epoch_never_goes_back(
+        &mut self,
+        log: usize,
+        group_id: &str,
+        kind: &'static str,
+        epoch: i32,
+        v: &mut Vec<Violation>,
+    ) {
         if let Some(prev) = self.epochs.insert((log, group_id.to_string(), kind), epoch) {
             if epoch < prev {
                 v.push(Violation {
@@ -109,14 +122,17 @@ impl Monitor {
 fn connect_single_runner(world: &World, v: &mut Vec<Violation>) {
     for c in &world.scenario.connect_clusters {
         let Some((_, group)) = world.group(&c.group_id) else { continue };
-        let incremental = group.protocol_name.as_deref().and_then(crate::connect::ConnectProtocolCompatibility::from_protocol);
+        let incremental =
+            group.protocol_name.as_deref().and_then(crate::connect::ConnectProtocolCompatibility::from_protocol);
         if !incremental.is_some_and(|p| p.is_incremental()) {
             continue;
         }
         let mut connectors: BTreeMap<&str, u32> = BTreeMap::new();
         let mut tasks: BTreeMap<&crate::connect::ConnectorTaskId, u32> = BTreeMap::new();
         for w in world.group_workers(&c.group_id) {
-            let current = w.alive && group.members.contains_key(&w.member_id) && w.last_completed_generation == group.generation_id;
+            let current = w.alive
+                && group.members.contains_key(&w.member_id)
+                && w.last_completed_generation == group.generation_id;
             if !current {
                 continue;
             }
@@ -149,7 +165,10 @@ impl Monitor {
             for w in world.group_workers(&c.group_id).filter(|w| w.last_completed_generation > persisted) {
                 v.push(Violation {
                     invariant: "generation-monotonic",
-                    detail: format!("c{} completed generation {} of {}, beyond the persisted {persisted}", w.idx, w.last_completed_generation, c.group_id),
+                    detail: format!(
+                        "c{} completed generation {} of {}, beyond the persisted {persisted}",
+                        w.idx, w.last_completed_generation, c.group_id
+                    ),
                 });
             }
         }
@@ -187,7 +206,12 @@ fn single_owner(world: &World, v: &mut Vec<Violation>) {
 
 /// At most one broker has an ACTIVE coordinator context for a group's partition.
 fn single_active_coordinator(world: &World, v: &mut Vec<Violation>) {
-    let ids = world.scenario.groups.iter().map(|g| &g.group_id).chain(world.scenario.connect_clusters.iter().map(|c| &c.group_id));
+    let ids = world
+        .scenario
+        .groups
+        .iter()
+        .map(|g| &g.group_id)
+        .chain(world.scenario.connect_clusters.iter().map(|c| &c.group_id));
     for group_id in ids {
         let p = world.cluster.offsets_partition_for(group_id);
         let active: Vec<u32> = world
@@ -223,7 +247,13 @@ impl World {
         self.monitor_state = m;
         for v in found {
             if self.monitored.insert((v.invariant.to_string(), v.detail.clone())) {
-                self.record(None, crate::sim::trace::EventKind::InvariantViolated { invariant: v.invariant.to_string(), detail: v.detail });
+                self.record(
+                    None,
+                    crate::sim::trace::EventKind::InvariantViolated {
+                        invariant: v.invariant.to_string(),
+                        detail: v.detail,
+                    },
+                );
             }
         }
     }

@@ -1,8 +1,8 @@
 //! Connect worker configs (DistributedConfig, Kafka's names and defaults) and
 //! the scenario's `connectClusters` section.
 
-use crate::sim::types::Millis;
 use crate::connect::{ConfigSnapshot, ConnectProtocolCompatibility};
+use crate::sim::types::Millis;
 use serde::{Deserialize, Serialize};
 
 /// The group-related configs of a distributed worker (DistributedConfig L180-192, L314-327).
@@ -109,7 +109,13 @@ impl ConnectClusterSpec {
         kafka_int("config.request.timeout.ms", c.request_timeout_ms, 1)?;
         in_range("config.retry.backoff.ms", c.retry_backoff_ms, 1, MAX_SIM_DURATION_MS, "a simulated day")?;
         in_range("config.retry.backoff.max.ms", c.retry_backoff_max_ms, 1, MAX_SIM_DURATION_MS, "a simulated day")?;
-        in_range("startStaggerMs", self.start_stagger_ms, 0, MAX_SIM_DURATION_MS / u64::from(self.workers.max(1)), "all workers start within a simulated day")?;
+        in_range(
+            "startStaggerMs",
+            self.start_stagger_ms,
+            0,
+            MAX_SIM_DURATION_MS / u64::from(self.workers.max(1)),
+            "all workers start within a simulated day",
+        )?;
         if c.heartbeat_interval_ms >= c.session_timeout_ms {
             return Err(format!(
                 "config.heartbeat.interval.ms: {} must be lower than session.timeout.ms ({})",
@@ -117,7 +123,11 @@ impl ConnectClusterSpec {
             ));
         }
         if self.worker_protocols.len() > self.workers as usize {
-            return Err(format!("workerProtocols: {} entries for {} workers", self.worker_protocols.len(), self.workers));
+            return Err(format!(
+                "workerProtocols: {} entries for {} workers",
+                self.worker_protocols.len(),
+                self.workers
+            ));
         }
         let mut names = std::collections::BTreeSet::new();
         for (i, con) in self.connectors.iter().enumerate() {

@@ -38,7 +38,9 @@ pub fn check_seek(ms: f64) -> Result<Millis, String> {
         return Err("seek: give a time in simulated milliseconds, 0 or more".into());
     }
     if ms > MAX_SEEK_MS as f64 {
-        return Err(format!("seek: {ms} ms is past the furthest playhead a seek may ask for, {MAX_SEEK_MS} ms (6 simulated hours)"));
+        return Err(format!(
+            "seek: {ms} ms is past the furthest playhead a seek may ask for, {MAX_SEEK_MS} ms (6 simulated hours)"
+        ));
     }
     Ok(ms as Millis)
 }
@@ -79,7 +81,10 @@ pub fn kafka_name(path: &str, s: &str) -> Result<(), String> {
         return Err(format!("{path}: '{s}' is not allowed"));
     }
     if let Some(c) = s.chars().find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))) {
-        return Err(format!("{path}: '{}' contains {c:?}; Kafka allows only ASCII letters, digits, '.', '_' and '-'", shown(s)));
+        return Err(format!(
+            "{path}: '{}' contains {c:?}; Kafka allows only ASCII letters, digits, '.', '_' and '-'",
+            shown(s)
+        ));
     }
     Ok(())
 }

@@ -5,8 +5,8 @@ pub mod connect_config;
 pub mod limits;
 pub mod validate;
 
-use crate::sim::scenario::config::{BrokerConfig, ConsumerConfig, NetworkConfig};
 use crate::sim::fault::Fault;
+use crate::sim::scenario::config::{BrokerConfig, ConsumerConfig, NetworkConfig};
 use crate::sim::types::Millis;
 use serde::{Deserialize, Serialize};
 

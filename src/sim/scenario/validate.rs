@@ -28,12 +28,26 @@ pub fn scenario(s: &Scenario) -> Result<(), String> {
         if !topics.insert(t.name.as_str()) {
             return Err(format!("{at}.name: the topic '{}' is listed twice", t.name));
         }
-        in_range(&format!("{at}.partitions"), u64::from(t.partitions), 1, u64::from(MAX_PARTITIONS), "the simulator shows at most 10000 partitions")?;
-        in_range(&format!("{at}.recordsPerSec"), t.records_per_sec, 0, limits::MAX_RECORDS_PER_SEC, "the simulator's cap")?;
+        in_range(
+            &format!("{at}.partitions"),
+            u64::from(t.partitions),
+            1,
+            u64::from(MAX_PARTITIONS),
+            "the simulator shows at most 10000 partitions",
+        )?;
+        in_range(
+            &format!("{at}.recordsPerSec"),
+            t.records_per_sec,
+            0,
+            limits::MAX_RECORDS_PER_SEC,
+            "the simulator's cap",
+        )?;
         total_partitions = total_partitions.saturating_add(t.partitions);
     }
     if total_partitions > MAX_PARTITIONS {
-        return Err(format!("topics: {total_partitions} partitions in all; the simulator shows at most {MAX_PARTITIONS}"));
+        return Err(format!(
+            "topics: {total_partitions} partitions in all; the simulator shows at most {MAX_PARTITIONS}"
+        ));
     }
     let total: u32 = s.groups.iter().map(|g| g.consumers).fold(0, u32::saturating_add);
     if total > MAX_CONSUMERS {
@@ -48,25 +62,40 @@ pub fn scenario(s: &Scenario) -> Result<(), String> {
         }
         // Entries sharing a groupId are one group whose members differ in config
         // (a rolling upgrade); the very same entry twice is a mistake.
-        if let Some(j) = s.groups[..i].iter().position(|o| o.group_id == g.group_id && o.config == g.config && o.static_members == g.static_members) {
+        if let Some(j) = s.groups[..i]
+            .iter()
+            .position(|o| o.group_id == g.group_id && o.config == g.config && o.static_members == g.static_members)
+        {
             return Err(format!(
                 "{at}.groupId: the group id '{}' is used twice with the same settings (groups[{j}]); give groups[{j}] more consumers instead",
                 limits::shown(&g.group_id)
             ));
         }
-        in_range(&format!("{at}.startStaggerMs"), g.start_stagger_ms, 0, limits::MAX_SIM_DURATION_MS / u64::from(g.consumers.max(1)), "all consumers start within a simulated day")?;
+        in_range(
+            &format!("{at}.startStaggerMs"),
+            g.start_stagger_ms,
+            0,
+            limits::MAX_SIM_DURATION_MS / u64::from(g.consumers.max(1)),
+            "all consumers start within a simulated day",
+        )?;
         consumer(&format!("{at}.config"), &g.config)?;
     }
     let workers: u32 = s.connect_clusters.iter().map(|c| c.workers).fold(0, u32::saturating_add);
     if workers > crate::sim::scenario::connect_config::MAX_WORKERS {
-        return Err(format!("connectClusters: {workers} workers in all; the simulator runs at most {}", crate::sim::scenario::connect_config::MAX_WORKERS));
+        return Err(format!(
+            "connectClusters: {workers} workers in all; the simulator runs at most {}",
+            crate::sim::scenario::connect_config::MAX_WORKERS
+        ));
     }
     let mut ids: BTreeSet<&str> = s.groups.iter().map(|g| g.group_id.as_str()).collect();
     for (i, c) in s.connect_clusters.iter().enumerate() {
         let at = format!("connectClusters[{i}]");
         limits::name(&format!("{at}.groupId"), &c.group_id, limits::MAX_NAME_LEN)?;
         if !ids.insert(c.group_id.as_str()) {
-            return Err(format!("{at}.groupId: the group id '{}' is already used by another group", limits::shown(&c.group_id)));
+            return Err(format!(
+                "{at}.groupId: the group id '{}' is already used by another group",
+                limits::shown(&c.group_id)
+            ));
         }
         c.validate().map_err(|e| format!("{at}: {e}"))?;
     }
@@ -79,9 +108,27 @@ fn broker(b: &BrokerConfig) -> Result<(), String> {
     kafka_int(&f("group.min.session.timeout.ms"), b.min_session_timeout_ms, 0)?;
     kafka_int(&f("group.max.session.timeout.ms"), b.max_session_timeout_ms, 0)?;
     kafka_int(&f("group.max.size"), u64::from(b.group_max_size), 1)?;
-    in_range(&f("offsets.topic.num.partitions"), u64::from(b.offsets_topic_num_partitions), 1, 1000, "the simulator's cap")?;
-    in_range(&f("offsets.topic.replication.factor"), u64::from(b.offsets_topic_replication_factor), 1, limits::KAFKA_SHORT_MAX, "Kafka's short")?;
-    in_range(&f("simulated.coordinator.load.ms"), b.coordinator_load_ms, 0, limits::MAX_SIM_DURATION_MS, "a simulated day")?;
+    in_range(
+        &f("offsets.topic.num.partitions"),
+        u64::from(b.offsets_topic_num_partitions),
+        1,
+        1000,
+        "the simulator's cap",
+    )?;
+    in_range(
+        &f("offsets.topic.replication.factor"),
+        u64::from(b.offsets_topic_replication_factor),
+        1,
+        limits::KAFKA_SHORT_MAX,
+        "Kafka's short",
+    )?;
+    in_range(
+        &f("simulated.coordinator.load.ms"),
+        b.coordinator_load_ms,
+        0,
+        limits::MAX_SIM_DURATION_MS,
+        "a simulated day",
+    )?;
     for (name, v) in [
         ("group.consumer.session.timeout.ms", b.consumer_group_session_timeout_ms),
         ("group.consumer.min.session.timeout.ms", b.consumer_group_min_session_timeout_ms),
@@ -94,14 +141,25 @@ fn broker(b: &BrokerConfig) -> Result<(), String> {
     }
     kafka_int(&f("group.consumer.max.size"), u64::from(b.consumer_group_max_size), 1)?;
     b.validate_consumer_group()?;
-    if let Some((i, a)) = b.consumer_group_assignors.iter().enumerate().find(|(_, a)| crate::assign::server_assignor(a).is_none()) {
-        return Err(format!("broker.group.consumer.assignors[{i}]: unknown server assignor '{}' (uniform, range)", limits::shown(a)));
+    if let Some((i, a)) =
+        b.consumer_group_assignors.iter().enumerate().find(|(_, a)| crate::assign::server_assignor(a).is_none())
+    {
+        return Err(format!(
+            "broker.group.consumer.assignors[{i}]: unknown server assignor '{}' (uniform, range)",
+            limits::shown(a)
+        ));
     }
     Ok(())
 }
 
 fn network(n: &NetworkConfig) -> Result<(), String> {
-    in_range("network.latencyMs", n.latency_ms, 0, limits::MAX_LATENCY_MS, "the simulator's cap, 10 simulated minutes")?;
+    in_range(
+        "network.latencyMs",
+        n.latency_ms,
+        0,
+        limits::MAX_LATENCY_MS,
+        "the simulator's cap, 10 simulated minutes",
+    )?;
     in_range("network.jitterMs", n.jitter_ms, 0, limits::MAX_LATENCY_MS, "the simulator's cap, 10 simulated minutes")
 }
 
@@ -138,7 +196,11 @@ fn consumer(at: &str, c: &ConsumerConfig) -> Result<(), String> {
     }
     for (i, a) in c.assignors.iter().enumerate() {
         if !crate::assign::is_known_client_assignor(a) {
-            return Err(format!("{}[{i}]: unknown assignor '{}'", f("partition.assignment.strategy"), limits::shown(a)));
+            return Err(format!(
+                "{}[{i}]: unknown assignor '{}'",
+                f("partition.assignment.strategy"),
+                limits::shown(a)
+            ));
         }
     }
     // An unknown group.remote.assignor is the broker's to refuse (UNSUPPORTED_ASSIGNOR).

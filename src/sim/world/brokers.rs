@@ -44,7 +44,8 @@ impl World {
 
     /// Every client's in-flight requests to `broker` fail (its connections broke).
     fn clients_lose(&mut self, broker: u32, cause: Option<EventId>) {
-        let ids: Vec<u32> = self.consumers.keys().chain(self.async_consumers.keys()).chain(self.workers.keys()).copied().collect();
+        let ids: Vec<u32> =
+            self.consumers.keys().chain(self.async_consumers.keys()).chain(self.workers.keys()).copied().collect();
         for id in ids {
             self.with_node(NodeId::Client(id), cause, |n, ctx, out| match n {
                 NodeRef::Consumer(c) if c.alive => c.connection_lost(ctx, broker, out),
@@ -64,7 +65,9 @@ impl World {
         if !expired || !self.cluster.alive.contains(&broker) {
             return;
         }
-        let text = format!("controller: no heartbeat from broker-{broker} for broker.session.timeout.ms = {timeout} ms, fenced");
+        let text = format!(
+            "controller: no heartbeat from broker-{broker} for broker.session.timeout.ms = {timeout} ms, fenced"
+        );
         let cause = Some(self.record(None, EventKind::Note { node: NodeId::Broker(broker), text }));
         let changes = self.cluster.fence(broker);
         self.leaders_changed(changes, cause);
@@ -116,7 +119,9 @@ impl World {
         for LeaderChange { partition, from, to } in changes {
             let text = match to {
                 Some(l) => format!("__consumer_offsets-{partition}: leadership moved to broker-{l}"),
-                None => format!("__consumer_offsets-{partition}: no eligible replica (in-sync or ELR), the partition is offline"),
+                None => format!(
+                    "__consumer_offsets-{partition}: no eligible replica (in-sync or ELR), the partition is offline"
+                ),
             };
             self.record(cause, EventKind::Note { node: NodeId::Broker(to.or(from).unwrap_or(0)), text });
             if let Some(old) = from.filter(|b| self.brokers.get(b).is_some_and(|b| b.alive)) {

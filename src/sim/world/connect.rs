@@ -76,7 +76,10 @@ impl World {
                     });
                 }
                 if !done {
-                    self.note_world(cause, format!("task {id} is not assigned to any worker of {group} (NotAssignedException)"));
+                    self.note_world(
+                        cause,
+                        format!("task {id} is not assigned to any worker of {group} (NotAssignedException)"),
+                    );
                 }
             }
             Fault::RestartConnector { group, connector, include_tasks, only_failed } => {

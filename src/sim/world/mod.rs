@@ -3,11 +3,11 @@
 //! (time, sequence) and driven by one seeded RNG, so a run is a pure function
 //! of its scenario, seed and injected faults.
 
+use crate::sim::client::classic::ClassicConsumer;
 use crate::sim::client::consumer::AsyncConsumer;
 use crate::sim::cluster::broker::Broker;
 use crate::sim::cluster::Cluster;
 use crate::sim::connect::worker::ConnectWorker;
-use crate::sim::client::classic::ClassicConsumer;
 use crate::sim::ctx::Ctx;
 use crate::sim::fault::Fault;
 use crate::sim::message::{Body, Envelope};
@@ -23,14 +23,29 @@ use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Item {
-    Deliver { env: Envelope, sent_event: EventId },
-    Timer { node: NodeId, key: TimerKey, cause: Option<EventId> },
-    Start { node: NodeId },
-    Fault { fault: Fault },
+    Deliver {
+        env: Envelope,
+        sent_event: EventId,
+    },
+    Timer {
+        node: NodeId,
+        key: TimerKey,
+        cause: Option<EventId>,
+    },
+    Start {
+        node: NodeId,
+    },
+    Fault {
+        fault: Fault,
+    },
     /// The controller's check of a dead broker's session (`broker.session.timeout.ms`).
-    FenceBroker { broker: u32 },
+    FenceBroker {
+        broker: u32,
+    },
     /// A broker in controlled shutdown has handed off its leadership and stops.
-    ShutdownComplete { broker: u32 },
+    ShutdownComplete {
+        broker: u32,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -84,7 +99,8 @@ impl World {
     pub fn new(scenario: Scenario) -> Result<World, String> {
         scenario.validate()?;
         let b = &scenario.broker;
-        let mut cluster = Cluster::new(scenario.brokers, b.offsets_topic_num_partitions, b.offsets_topic_replication_factor);
+        let mut cluster =
+            Cluster::new(scenario.brokers, b.offsets_topic_num_partitions, b.offsets_topic_replication_factor);
         for t in &scenario.topics {
             cluster.add_topic(&t.name, t.partitions, t.records_per_sec);
         }
@@ -164,7 +180,11 @@ impl World {
     /// The next free client index (consumers and workers share c<n>).
     fn next_client_index(&self) -> u32 {
         let last = |m: Option<&u32>| m.copied().unwrap_or(0);
-        let maps = [self.consumers.keys().next_back(), self.async_consumers.keys().next_back(), self.workers.keys().next_back()];
+        let maps = [
+            self.consumers.keys().next_back(),
+            self.async_consumers.keys().next_back(),
+            self.workers.keys().next_back(),
+        ];
         maps.into_iter().map(last).max().unwrap_or(0) + 1
     }
 
@@ -210,7 +230,11 @@ impl World {
     pub fn exists(&self, node: NodeId) -> bool {
         match node {
             NodeId::Broker(b) => self.brokers.contains_key(&b),
-            NodeId::Client(c) => self.consumers.contains_key(&c) || self.async_consumers.contains_key(&c) || self.workers.contains_key(&c),
+            NodeId::Client(c) => {
+                self.consumers.contains_key(&c)
+                    || self.async_consumers.contains_key(&c)
+                    || self.workers.contains_key(&c)
+            }
         }
     }
 
@@ -298,7 +322,10 @@ impl World {
                 return;
             }
             Fate::Held => {
-                self.record(Some(sent_event), EventKind::Note { node: to, text: format!("{label} from {from} is held on the link") });
+                self.record(
+                    Some(sent_event),
+                    EventKind::Note { node: to, text: format!("{label} from {from} is held on the link") },
+                );
                 self.network.held_messages.push((env, sent_event));
                 return;
             }
@@ -318,13 +345,23 @@ impl World {
         }
         let delivered = self.record(Some(sent_event), EventKind::MessageDelivered { msg, from, to, label });
         self.with_node(to, Some(delivered), |n, ctx, out| match (n, env.body) {
-            (NodeRef::Broker(b), Body::Request { correlation, request }) => b.handle_request(ctx, from, correlation, request, out),
-            (NodeRef::Consumer(c), Body::Response { correlation, response }) => c.handle_response(ctx, correlation, response, out),
+            (NodeRef::Broker(b), Body::Request { correlation, request }) => {
+                b.handle_request(ctx, from, correlation, request, out)
+            }
+            (NodeRef::Consumer(c), Body::Response { correlation, response }) => {
+                c.handle_response(ctx, correlation, response, out)
+            }
             (NodeRef::Consumer(c), Body::Disconnected { correlation }) => c.handle_disconnect(ctx, correlation, out),
-            (NodeRef::Worker(w), Body::Response { correlation, response }) => w.handle_response(ctx, correlation, response, out),
+            (NodeRef::Worker(w), Body::Response { correlation, response }) => {
+                w.handle_response(ctx, correlation, response, out)
+            }
             (NodeRef::Worker(w), Body::Disconnected { correlation }) => w.handle_disconnect(ctx, correlation, out),
-            (NodeRef::AsyncConsumer(c), Body::Response { correlation, response }) => c.handle_response(ctx, correlation, response, out),
-            (NodeRef::AsyncConsumer(c), Body::Disconnected { correlation }) => c.handle_disconnect(ctx, correlation, out),
+            (NodeRef::AsyncConsumer(c), Body::Response { correlation, response }) => {
+                c.handle_response(ctx, correlation, response, out)
+            }
+            (NodeRef::AsyncConsumer(c), Body::Disconnected { correlation }) => {
+                c.handle_disconnect(ctx, correlation, out)
+            }
             _ => {}
         });
     }
@@ -407,10 +444,8 @@ impl World {
         let jitter = if net.jitter_ms > 0 { self.rng.gen_range(0..=net.jitter_ms) } else { 0 };
         let deliver_at = self.network.arrival(from, to, self.now, net.latency_ms + jitter);
         let env = Envelope { id: self.next_msg, from, to, sent_at: self.now, deliver_at, body };
-        let sent = self.record(
-            cause,
-            EventKind::MessageSent { msg: env.id, from, to, label: env.body.label(), deliver_at },
-        );
+        let sent =
+            self.record(cause, EventKind::MessageSent { msg: env.id, from, to, label: env.body.label(), deliver_at });
         self.push(deliver_at, Item::Deliver { env, sent_event: sent });
     }
 
@@ -442,7 +477,9 @@ impl World {
         }
         match fault {
             Fault::CrashConsumer { consumer } if self.workers.contains_key(&consumer) => self.crash_worker(consumer),
-            Fault::RestartConsumer { consumer } if self.workers.contains_key(&consumer) => self.restart_worker(consumer, cause),
+            Fault::RestartConsumer { consumer } if self.workers.contains_key(&consumer) => {
+                self.restart_worker(consumer, cause)
+            }
             Fault::CrashConsumer { consumer } if self.async_consumers.contains_key(&consumer) => {
                 if let Some(c) = self.async_consumers.get_mut(&consumer) {
                     c.alive = false;
@@ -520,7 +557,9 @@ impl World {
                     c.config.processing_ms_per_record = ms_per_record;
                 }
             }
-            Fault::KillBroker { .. } | Fault::RestartBroker { .. } | Fault::ShutdownBroker { .. } => self.apply_broker_fault(fault, cause),
+            Fault::KillBroker { .. } | Fault::RestartBroker { .. } | Fault::ShutdownBroker { .. } => {
+                self.apply_broker_fault(fault, cause)
+            }
             Fault::CutLink { a, b } => {
                 if let Some((x, y)) = self.nodes(&a, &b, cause) {
                     self.network.cut.insert(link(x, y));
@@ -560,7 +599,10 @@ impl World {
             }
             Fault::AddPartitions { topic, count } => {
                 if !self.cluster.add_partitions(&topic, count) {
-                    self.record(cause, EventKind::Note { node: NodeId::Broker(0), text: format!("no topic named {topic}") });
+                    self.record(
+                        cause,
+                        EventKind::Note { node: NodeId::Broker(0), text: format!("no topic named {topic}") },
+                    );
                 }
             }
             Fault::ChangeSubscription { consumer, topics } => {
@@ -571,9 +613,10 @@ impl World {
                     NodeRef::Worker(_) | NodeRef::Broker(_) => {}
                 });
             }
-            Fault::FailTask { .. } | Fault::RestartTask { .. } | Fault::RestartConnector { .. } | Fault::AddWorker { .. } => {
-                self.apply_connect_fault(fault, cause)
-            }
+            Fault::FailTask { .. }
+            | Fault::RestartTask { .. }
+            | Fault::RestartConnector { .. }
+            | Fault::AddWorker { .. } => self.apply_connect_fault(fault, cause),
             Fault::AddConsumer { group } => {
                 let Some(spec) = self.scenario.groups.iter().find(|g| g.group_id == group).cloned() else { return };
                 let idx = self.add_consumer_process(&spec);
@@ -653,7 +696,8 @@ impl World {
 
     /// Every client index (both protocols), ascending: the order clients are drawn in.
     pub fn client_indices(&self) -> Vec<u32> {
-        let mut all: Vec<u32> = self.consumers.keys().chain(self.async_consumers.keys()).chain(self.workers.keys()).copied().collect();
+        let mut all: Vec<u32> =
+            self.consumers.keys().chain(self.async_consumers.keys()).chain(self.workers.keys()).copied().collect();
         all.sort_unstable();
         all
     }

@@ -2,14 +2,14 @@
 //! (the simulated application's commitSync/commitAsync) and the
 //! `OffsetCommitResponseHandler` for every commit path.
 
-use crate::sim::client::app_commit::{describe, is_retriable_commit_error, AppCommitter, CommitFields};
+use crate::assign::TopicPartition;
 use crate::sim::client::abstract_coordinator::{InFlight, MemberState};
-use crate::sim::scenario::config::CommitMode;
+use crate::sim::client::app_commit::{describe, is_retriable_commit_error, AppCommitter, CommitFields};
 use crate::sim::client::classic::ClassicConsumer;
 use crate::sim::ctx::Ctx;
 use crate::sim::out::{Out, TimerKey};
+use crate::sim::scenario::config::CommitMode;
 use crate::sim::types::{Errors, NodeId};
-use crate::assign::TopicPartition;
 
 impl AppCommitter for ClassicConsumer {
     fn commit_fields(&mut self) -> CommitFields<'_> {
@@ -33,7 +33,9 @@ impl AppCommitter for ClassicConsumer {
     fn commit_refused_locally(&self) -> Option<&'static str> {
         match self.state {
             MemberState::STABLE => None,
-            MemberState::PREPARING_REBALANCE | MemberState::COMPLETING_REBALANCE => Some("RebalanceInProgressException"),
+            MemberState::PREPARING_REBALANCE | MemberState::COMPLETING_REBALANCE => {
+                Some("RebalanceInProgressException")
+            }
             MemberState::UNJOINED => Some("CommitFailedException"),
         }
     }
@@ -49,7 +51,10 @@ impl AppCommitter for ClassicConsumer {
     /// Without a known coordinator the commit fails and the client looks it up.
     fn commit_async(&mut self, ctx: &mut Ctx, offsets: Vec<(TopicPartition, i64)>, out: &mut Out) {
         let Some(coordinator) = self.coordinator else {
-            self.commit_note("commitAsync() failed: coordinator unknown (RetriableCommitFailedException to the callback)", out);
+            self.commit_note(
+                "commitAsync() failed: coordinator unknown (RetriableCommitFailedException to the callback)",
+                out,
+            );
             self.ensure_coordinator(ctx, out);
             return;
         };
@@ -69,7 +74,14 @@ impl AppCommitter for ClassicConsumer {
 impl ClassicConsumer {
     /// An OffsetCommit answered `error`, or failed without an answer (`None`):
     /// `OffsetCommitResponseHandler`, then what the commit path does with it.
-    pub(crate) fn on_offset_commit(&mut self, ctx: &mut Ctx, correlation: u64, error: Option<Errors>, f: &InFlight, out: &mut Out) {
+    pub(crate) fn on_offset_commit(
+        &mut self,
+        ctx: &mut Ctx,
+        correlation: u64,
+        error: Option<Errors>,
+        f: &InFlight,
+        out: &mut Out,
+    ) {
         let app = self.app_commits.remove(&correlation);
         if error == Some(Errors::REQUEST_TIMED_OUT) {
             self.mark_coordinator_unknown("OffsetCommit answered REQUEST_TIMED_OUT", out);
@@ -97,7 +109,9 @@ impl ClassicConsumer {
             Some(Errors::FENCED_INSTANCE_ID) if self.state == MemberState::PREPARING_REBALANCE => {
                 Some("FENCED_INSTANCE_ID for an old generation: RebalanceInProgressException".into())
             }
-            Some(Errors::FENCED_INSTANCE_ID) => Some("FENCED_INSTANCE_ID for an old generation: CommitFailedException".into()),
+            Some(Errors::FENCED_INSTANCE_ID) => {
+                Some("FENCED_INSTANCE_ID for an old generation: CommitFailedException".into())
+            }
             e => Some(format!("{}: raised to the application", describe(e))),
         };
         match app {

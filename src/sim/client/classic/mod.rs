@@ -6,17 +6,17 @@
 pub(crate) mod commit;
 pub(crate) mod responses;
 
-use crate::sim::client::app_commit::AppCommitter;
+use crate::assign::{client_assignor, RebalanceProtocol, TopicPartition};
 use crate::sim::client::abstract_coordinator::{InFlight, MemberState, NO_GENERATION};
+use crate::sim::client::app_commit::AppCommitter;
 use crate::sim::client::poll_loop::{self, MainThread};
-use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
 use crate::sim::connections::Connections;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{Body, JoinGroupRequest, JoinProtocol, ProtocolMetadata, Request};
 use crate::sim::out::{Out, TimerKey};
+use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
 use crate::sim::trace::{Callback, EventKind, Machine};
 use crate::sim::types::{Millis, NodeId};
-use crate::assign::{client_assignor, RebalanceProtocol, TopicPartition};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -188,7 +188,14 @@ impl ClassicConsumer {
         }
     }
 
-    pub(crate) fn send(&mut self, ctx: &Ctx, broker: u32, request: Request, for_join_prepare: bool, out: &mut Out) -> u64 {
+    pub(crate) fn send(
+        &mut self,
+        ctx: &Ctx,
+        broker: u32,
+        request: Request,
+        for_join_prepare: bool,
+        out: &mut Out,
+    ) -> u64 {
         self.next_correlation += 1;
         let correlation = self.next_correlation;
         let timeout = match &request {
@@ -215,7 +222,10 @@ impl ClassicConsumer {
     /// `markCoordinatorUnknown`: forget it; the next step rediscovers it.
     pub(crate) fn mark_coordinator_unknown(&mut self, reason: &str, out: &mut Out) {
         if let Some(c) = self.coordinator.take() {
-            out.emit(EventKind::Note { node: self.node(), text: format!("coordinator broker-{c} marked unknown: {reason}") });
+            out.emit(EventKind::Note {
+                node: self.node(),
+                text: format!("coordinator broker-{c} marked unknown: {reason}"),
+            });
         }
     }
 
@@ -297,7 +307,8 @@ impl ClassicConsumer {
             self.drive(ctx, out);
             return;
         }
-        let missing: Vec<TopicPartition> = self.owned.iter().filter(|tp| !self.positions.contains_key(tp)).cloned().collect();
+        let missing: Vec<TopicPartition> =
+            self.owned.iter().filter(|tp| !self.positions.contains_key(tp)).cloned().collect();
         if !missing.is_empty() {
             if !self.has_in_flight("OffsetFetch") {
                 let request = Request::OffsetFetch { group_id: self.group_id.clone(), partitions: missing };
@@ -379,7 +390,13 @@ impl ClassicConsumer {
         }
     }
 
-    pub(crate) fn commit_positions(&mut self, ctx: &Ctx, coordinator: u32, for_join_prepare: bool, out: &mut Out) -> u64 {
+    pub(crate) fn commit_positions(
+        &mut self,
+        ctx: &Ctx,
+        coordinator: u32,
+        for_join_prepare: bool,
+        out: &mut Out,
+    ) -> u64 {
         let offsets: Vec<(TopicPartition, i64)> = self.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect();
         self.send_offset_commit(ctx, coordinator, offsets, for_join_prepare, out)
     }
@@ -445,7 +462,8 @@ impl ClassicConsumer {
             self.last_assignment = owned;
         } else {
             // COOPERATIVE: keep everything whose topic is still subscribed.
-            let (keep, revoke): (Vec<_>, Vec<_>) = owned.into_iter().partition(|tp| self.config.topics.contains(&tp.topic));
+            let (keep, revoke): (Vec<_>, Vec<_>) =
+                owned.into_iter().partition(|tp| self.config.topics.contains(&tp.topic));
             if !revoke.is_empty() {
                 self.callback(Callback::OnPartitionsRevoked, revoke, out);
             }
@@ -525,7 +543,12 @@ impl ClassicConsumer {
     /// session.timeout.ms, KIP-345) unless `close(CloseOptions)` says otherwise
     /// (KIP-1092, `CloseOptions.GroupMembershipOperation`). The world then ends the process; the
     /// requests are sent, not awaited.
-    pub fn close(&mut self, ctx: &mut Ctx, operation: crate::sim::client::close_options::GroupMembershipOperation, out: &mut Out) {
+    pub fn close(
+        &mut self,
+        ctx: &mut Ctx,
+        operation: crate::sim::client::close_options::GroupMembershipOperation,
+        out: &mut Out,
+    ) {
         let Some(coordinator) = self.coordinator else {
             self.on_leave_prepare(out);
             return;
@@ -566,7 +589,10 @@ impl ClassicConsumer {
     fn send_leave_group(&mut self, ctx: &Ctx, coordinator: u32, out: &mut Out) {
         let request = Request::LeaveGroup {
             group_id: self.group_id.clone(),
-            members: vec![crate::sim::message::MemberIdentity { member_id: self.member_id.clone(), group_instance_id: self.config.group_instance_id.clone() }],
+            members: vec![crate::sim::message::MemberIdentity {
+                member_id: self.member_id.clone(),
+                group_instance_id: self.config.group_instance_id.clone(),
+            }],
         };
         self.send(ctx, coordinator, request, false, out);
     }
@@ -585,9 +611,15 @@ impl ClassicConsumer {
         }
         out.emit(EventKind::Note {
             node: self.node(),
-            text: format!("no poll() for max.poll.interval.ms = {} ms: leaving the group", self.config.max_poll_interval_ms),
+            text: format!(
+                "no poll() for max.poll.interval.ms = {} ms: leaving the group",
+                self.config.max_poll_interval_ms
+            ),
         });
-        if let (Some(c), true) = (self.coordinator, self.should_send_leave_group(crate::sim::client::close_options::GroupMembershipOperation::DEFAULT)) {
+        if let (Some(c), true) = (
+            self.coordinator,
+            self.should_send_leave_group(crate::sim::client::close_options::GroupMembershipOperation::DEFAULT),
+        ) {
             self.send_leave_group(ctx, c, out);
         }
         self.reset_generation(ctx, false, "poll timeout expired", out);

@@ -2,17 +2,19 @@
 //! `JoinGroupResponseHandler`, `SyncGroupResponseHandler`, `HeartbeatResponseHandler`,
 //! CC's `onJoinComplete` and offset handlers; facts B7, B8, B11, C).
 
-use crate::small_sort::StableSort;
+use crate::assign::{
+    client_assignor_resuming, leader_member_order, ClusterMetadata, RebalanceProtocol, Subscription, TopicPartition,
+};
 use crate::sim::client::abstract_coordinator::MemberState;
+use crate::sim::client::abstract_coordinator::{join_failure, JoinFailure};
 use crate::sim::client::classic::ClassicConsumer;
 use crate::sim::client::poll_loop::MainThread;
-use crate::sim::client::abstract_coordinator::{join_failure, JoinFailure};
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{JoinGroupResponse, Request, Response, SyncGroupRequest};
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::trace::{Callback, EventKind};
 use crate::sim::types::Errors;
-use crate::assign::{client_assignor_resuming, leader_member_order, ClusterMetadata, RebalanceProtocol, Subscription, TopicPartition};
+use crate::small_sort::StableSort;
 
 /// Partition counts of every topic the group's members subscribe to.
 fn group_topic_counts(ctx: &Ctx, r: &JoinGroupResponse) -> std::collections::BTreeMap<String, i32> {
@@ -40,7 +42,10 @@ impl ClassicConsumer {
             }
             TimerKey::RequestTimeout { correlation } => {
                 if self.in_flight.contains_key(correlation) {
-                    out.emit(EventKind::Note { node: self.node(), text: "request timed out (request.timeout.ms)".into() });
+                    out.emit(EventKind::Note {
+                        node: self.node(),
+                        text: "request timed out (request.timeout.ms)".into(),
+                    });
                     self.request_failed(ctx, *correlation, out);
                 }
             }
@@ -96,7 +101,16 @@ impl ClassicConsumer {
     pub fn handle_response(&mut self, ctx: &mut Ctx, correlation: u64, response: Response, out: &mut Out) {
         if crate::sim::client::fetcher::is_fetch(correlation) {
             let (fetcher, positions, connections) = (&mut self.fetcher, &self.positions, &mut self.connections);
-            return crate::sim::client::poll_loop::on_fetch_response(ctx, fetcher, positions, connections, &self.main, correlation, response, out);
+            return crate::sim::client::poll_loop::on_fetch_response(
+                ctx,
+                fetcher,
+                positions,
+                connections,
+                &self.main,
+                correlation,
+                response,
+                out,
+            );
         }
         let Some(f) = self.in_flight.remove(&correlation) else { return };
         out.cancel_timer(TimerKey::RequestTimeout { correlation });
@@ -104,7 +118,10 @@ impl ClassicConsumer {
             // The heartbeat thread is disabled while PREPARING_REBALANCE: nobody
             // polls the network client until the application calls poll().
             self.connections.ready(f.broker);
-            out.emit(EventKind::Note { node: self.node(), text: "JoinGroup answered: handled at the application's next poll()".into() });
+            out.emit(EventKind::Note {
+                node: self.node(),
+                text: "JoinGroup answered: handled at the application's next poll()".into(),
+            });
             self.deferred_join = Some((correlation, f, response));
             return;
         }
@@ -112,7 +129,14 @@ impl ClassicConsumer {
     }
 
     /// A response, handled (`f` is its request, already off the in-flight books).
-    pub(crate) fn handle_group_response(&mut self, ctx: &mut Ctx, correlation: u64, f: crate::sim::client::abstract_coordinator::InFlight, response: Response, out: &mut Out) {
+    pub(crate) fn handle_group_response(
+        &mut self,
+        ctx: &mut Ctx,
+        correlation: u64,
+        f: crate::sim::client::abstract_coordinator::InFlight,
+        response: Response,
+        out: &mut Out,
+    ) {
         let error = response.error();
         self.connections.ready(f.broker);
         if error == Errors::NONE {
@@ -145,7 +169,10 @@ impl ClassicConsumer {
 
     pub(crate) fn fail_fatally(&mut self, ctx: &Ctx, error: Errors, out: &mut Out) {
         self.fatal = Some(error.to_string());
-        out.emit(EventKind::Note { node: self.node(), text: format!("fatal error {error}: the consumer raises it to the application") });
+        out.emit(EventKind::Note {
+            node: self.node(),
+            text: format!("fatal error {error}: the consumer raises it to the application"),
+        });
         self.set_state(ctx, MemberState::UNJOINED, &format!("fatal {error}"), out);
     }
 
@@ -187,7 +214,12 @@ impl ClassicConsumer {
                 self.member_id = r.member_id.clone();
                 self.protocol_name = r.protocol_name.clone();
                 self.leader_id = Some(r.leader.clone());
-                self.set_state(ctx, MemberState::COMPLETING_REBALANCE, &format!("joined generation {}", r.generation_id), out);
+                self.set_state(
+                    ctx,
+                    MemberState::COMPLETING_REBALANCE,
+                    &format!("joined generation {}", r.generation_id),
+                    out,
+                );
                 let assignments = if !self.is_leader() {
                     Vec::new()
                 } else if r.skip_assignment {
@@ -196,7 +228,8 @@ impl ClassicConsumer {
                     self.assignment_snapshot = group_topic_counts(ctx, &r);
                     out.emit(EventKind::Note {
                         node: self.node(),
-                        text: "returning static leader: SkipAssignment, the group keeps its assignment (KIP-814)".into(),
+                        text: "returning static leader: SkipAssignment, the group keeps its assignment (KIP-814)"
+                            .into(),
                     });
                     Vec::new()
                 } else {
@@ -220,7 +253,10 @@ impl ClassicConsumer {
             Errors::MEMBER_ID_REQUIRED => {
                 // The member keeps PREPARING_REBALANCE and rejoins at once with the id.
                 self.member_id = r.member_id;
-                out.emit(EventKind::Note { node: self.node(), text: "MEMBER_ID_REQUIRED: rejoining with the given member id".into() });
+                out.emit(EventKind::Note {
+                    node: self.node(),
+                    text: "MEMBER_ID_REQUIRED: rejoining with the given member id".into(),
+                });
                 self.join_failed(ctx, "JoinGroup", Some(Errors::MEMBER_ID_REQUIRED), "MEMBER_ID_REQUIRED", out);
             }
             e => self.join_failed(ctx, "JoinGroup", Some(e), &format!("JoinGroup → {e}"), out),
@@ -240,7 +276,10 @@ impl ClassicConsumer {
                 // timer.sleep(rebalanceConfig.retryBackoffMs): a fixed backoff.
                 self.join_retry_at = ctx.now + self.config.retry_backoff_ms;
                 out.set_timer(TimerKey::Backoff, self.join_retry_at);
-                out.emit(EventKind::Note { node: self.node(), text: format!("{api} again in retry.backoff.ms = {} ms ({why})", self.config.retry_backoff_ms) });
+                out.emit(EventKind::Note {
+                    node: self.node(),
+                    text: format!("{api} again in retry.backoff.ms = {} ms ({why})", self.config.retry_backoff_ms),
+                });
                 return;
             }
             JoinFailure::Fatal => return self.fail_fatally(ctx, error.unwrap_or(Errors::UNKNOWN_SERVER_ERROR), out),
@@ -249,7 +288,12 @@ impl ClassicConsumer {
     }
 
     /// The leader runs the group's chosen assignor over every member's subscription.
-    fn run_assignor(&mut self, ctx: &mut Ctx, r: &JoinGroupResponse, out: &mut Out) -> Vec<(String, Vec<TopicPartition>)> {
+    fn run_assignor(
+        &mut self,
+        ctx: &mut Ctx,
+        r: &JoinGroupResponse,
+        out: &mut Out,
+    ) -> Vec<(String, Vec<TopicPartition>)> {
         let name = r.protocol_name.clone().unwrap_or_default();
         // One assignor instance per leader process: sticky's maxGeneration carries over.
         let Some(mut assignor) = client_assignor_resuming(&name, self.assignor_max_generation) else {
@@ -271,7 +315,9 @@ impl ClassicConsumer {
                 })
                 .collect(),
         );
-        let cluster = ClusterMetadata::from_counts(ctx.cluster.topics.iter().map(|(t, s)| (t.clone(), s.partitions.len() as i32)));
+        let cluster = ClusterMetadata::from_counts(
+            ctx.cluster.topics.iter().map(|(t, s)| (t.clone(), s.partitions.len() as i32)),
+        );
         self.assignment_snapshot = group_topic_counts(ctx, r);
         let result = assignor.assign(&cluster, &members);
         if let Some(g) = assignor.max_generation() {
@@ -279,8 +325,15 @@ impl ClassicConsumer {
         }
         match result {
             Ok(a) => {
-                let text = a.iter().map(|(m, ps)| format!("{}={}", m, crate::sim::message::partition_list(ps))).collect::<Vec<_>>().join(" ");
-                out.emit(EventKind::Note { node: self.node(), text: format!("leader ran the {name} assignor: {text}") });
+                let text = a
+                    .iter()
+                    .map(|(m, ps)| format!("{}={}", m, crate::sim::message::partition_list(ps)))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                out.emit(EventKind::Note {
+                    node: self.node(),
+                    text: format!("leader ran the {name} assignor: {text}"),
+                });
                 a.into_iter().collect()
             }
             Err(e) => {
@@ -292,20 +345,34 @@ impl ClassicConsumer {
 
     fn on_sync_group(&mut self, ctx: &mut Ctx, error: Errors, assignment: Vec<TopicPartition>, out: &mut Out) {
         match error {
-            Errors::NONE if self.state != MemberState::COMPLETING_REBALANCE || self.generation == crate::sim::client::abstract_coordinator::NO_GENERATION => {
+            Errors::NONE
+                if self.state != MemberState::COMPLETING_REBALANCE
+                    || self.generation == crate::sim::client::abstract_coordinator::NO_GENERATION =>
+            {
                 // The generation was reset meanwhile: fail this rebalance as
                 // ILLEGAL_GENERATION so the member rejoins at once.
-                out.emit(EventKind::Note { node: self.node(), text: "SyncGroup answered after the generation was reset: ignored, rejoining".into() });
+                out.emit(EventKind::Note {
+                    node: self.node(),
+                    text: "SyncGroup answered after the generation was reset: ignored, rejoining".into(),
+                });
                 self.reset_generation(ctx, true, "SyncGroup after a generation reset", out);
                 self.drive(ctx, out);
             }
             Errors::NONE => {
                 self.rejoin_needed = false;
-                self.set_state(ctx, MemberState::STABLE, &format!("SyncGroup done, generation {}", self.generation), out);
+                self.set_state(
+                    ctx,
+                    MemberState::STABLE,
+                    &format!("SyncGroup done, generation {}", self.generation),
+                    out,
+                );
                 if matches!(self.main, MainThread::Processing { .. } | MainThread::CommitSync { .. }) {
                     // The heartbeat thread completed the SyncGroup; onJoinComplete runs in
                     // joinGroupIfNeeded, on the application thread's next poll().
-                    out.emit(EventKind::Note { node: self.node(), text: "SyncGroup answered: the assignment is applied at the application's next poll()".into() });
+                    out.emit(EventKind::Note {
+                        node: self.node(),
+                        text: "SyncGroup answered: the assignment is applied at the application's next poll()".into(),
+                    });
                     self.deferred_assignment = Some(assignment);
                     return;
                 }
@@ -326,11 +393,15 @@ impl ClassicConsumer {
         assignment.stable_sort();
         let added: Vec<TopicPartition> = assignment.iter().filter(|tp| !self.owned.contains(tp)).cloned().collect();
         if self.rebalance_protocol == RebalanceProtocol::COOPERATIVE {
-            let revoked: Vec<TopicPartition> = self.owned.iter().filter(|tp| !assignment.contains(tp)).cloned().collect();
+            let revoked: Vec<TopicPartition> =
+                self.owned.iter().filter(|tp| !assignment.contains(tp)).cloned().collect();
             if !revoked.is_empty() {
                 self.callback(Callback::OnPartitionsRevoked, revoked, out);
                 self.rejoin_needed = true;
-                out.emit(EventKind::Note { node: self.node(), text: "revoked partitions: rejoining for the follow-up rebalance".into() });
+                out.emit(EventKind::Note {
+                    node: self.node(),
+                    text: "revoked partitions: rejoining for the follow-up rebalance".into(),
+                });
             }
         }
         self.owned = assignment.clone();
@@ -353,10 +424,15 @@ impl ClassicConsumer {
                 self.heartbeat_received(ctx);
                 if self.state == MemberState::STABLE && !self.rejoin_needed {
                     self.rejoin_needed = true;
-                    out.emit(EventKind::Note { node: self.node(), text: "heartbeat says REBALANCE_IN_PROGRESS: rejoin on next poll()".into() });
+                    out.emit(EventKind::Note {
+                        node: self.node(),
+                        text: "heartbeat says REBALANCE_IN_PROGRESS: rejoin on next poll()".into(),
+                    });
                 }
             }
-            Errors::ILLEGAL_GENERATION | Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID if sent_generation == self.generation => {
+            Errors::ILLEGAL_GENERATION | Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID
+                if sent_generation == self.generation =>
+            {
                 let keep = error == Errors::ILLEGAL_GENERATION;
                 self.reset_generation(ctx, keep, &format!("Heartbeat → {error}"), out);
                 if error == Errors::FENCED_INSTANCE_ID {
@@ -389,7 +465,11 @@ impl ClassicConsumer {
             return;
         }
         let c = &self.config;
-        let wait = crate::sim::client::abstract_coordinator::heartbeat_retry_ms(c.retry_backoff_ms, c.retry_backoff_max_ms, &mut self.heartbeat_attempts);
+        let wait = crate::sim::client::abstract_coordinator::heartbeat_retry_ms(
+            c.retry_backoff_ms,
+            c.retry_backoff_max_ms,
+            &mut self.heartbeat_attempts,
+        );
         out.set_timer(TimerKey::Heartbeat, ctx.now + wait);
     }
 

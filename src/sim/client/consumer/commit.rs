@@ -2,13 +2,13 @@
 //! CommitRequestManager): its `AppCommitter` and the retry of a commit on a
 //! stale epoch (`maybeRetryOnGroupError`).
 
+use crate::assign::TopicPartition;
 use crate::sim::client::app_commit::{describe, is_retriable_commit_error, AppCommitter, CommitFields};
 use crate::sim::client::consumer::AsyncConsumer;
-use crate::sim::scenario::config::CommitMode;
 use crate::sim::ctx::Ctx;
 use crate::sim::out::Out;
+use crate::sim::scenario::config::CommitMode;
 use crate::sim::types::{Errors, NodeId};
-use crate::assign::TopicPartition;
 
 /// The consumer-protocol client (AsyncKafkaConsumer with CommitRequestManager):
 /// the same application behaviour; the coordinator checks the member epoch.
@@ -43,7 +43,10 @@ impl AppCommitter for AsyncConsumer {
                 let correlation = self.send_offset_commit(ctx, c, offsets, out);
                 self.app_commits.insert(correlation, CommitMode::Async);
             }
-            None => self.commit_note("commitAsync() failed: coordinator unknown (RetriableCommitFailedException to the callback)", out),
+            None => self.commit_note(
+                "commitAsync() failed: coordinator unknown (RetriableCommitFailedException to the callback)",
+                out,
+            ),
         }
     }
 
@@ -70,7 +73,9 @@ impl AsyncConsumer {
         let exception = match error {
             Some(Errors::NONE) => None,
             _ if retriable => Some(format!("{} (retriable)", describe(error))),
-            Some(e @ (Errors::STALE_MEMBER_EPOCH | Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID)) => Some(format!("{e}: CommitFailedException")),
+            Some(e @ (Errors::STALE_MEMBER_EPOCH | Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID)) => {
+                Some(format!("{e}: CommitFailedException"))
+            }
             e => Some(format!("{}: raised to the application", describe(e))),
         };
         self.on_app_commit_answer(ctx, mode, exception, retriable, out);

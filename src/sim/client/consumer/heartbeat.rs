@@ -3,6 +3,7 @@
 //! (`AbstractHeartbeatRequestManager`, `ConsumerHeartbeatRequestManager.HeartbeatState`)
 //! and how the membership manager reacts to each response and error (facts A4, E1, E9).
 
+use crate::assign::TopicPartition;
 use crate::sim::client::consumer::{AsyncConsumer, LocalAssignment, MemberState, Pending, SentFields};
 use crate::sim::client::poll_loop::MainThread;
 use crate::sim::ctx::Ctx;
@@ -10,7 +11,6 @@ use crate::sim::message::{Body, ConsumerGroupHeartbeatRequest, ConsumerGroupHear
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::trace::EventKind;
 use crate::sim::types::{Errors, NodeId};
-use crate::assign::TopicPartition;
 
 impl AsyncConsumer {
     pub(crate) fn send(&mut self, ctx: &Ctx, broker: u32, request: Request, out: &mut Out) -> u64 {
@@ -48,7 +48,10 @@ impl AsyncConsumer {
 
     pub(crate) fn mark_coordinator_unknown(&mut self, reason: &str, out: &mut Out) {
         if let Some(c) = self.link.coordinator.take() {
-            out.emit(EventKind::Note { node: self.node(), text: format!("coordinator broker-{c} marked unknown: {reason}") });
+            out.emit(EventKind::Note {
+                node: self.node(),
+                text: format!("coordinator broker-{c} marked unknown: {reason}"),
+            });
         }
     }
 
@@ -64,7 +67,11 @@ impl AsyncConsumer {
         }
         let Some(coordinator) = self.link.coordinator else {
             if self.state == MemberState::LEAVING {
-                self.set_state(MemberState::UNSUBSCRIBED, "the leave heartbeat cannot be sent: coordinator unknown", out);
+                self.set_state(
+                    MemberState::UNSUBSCRIBED,
+                    "the leave heartbeat cannot be sent: coordinator unknown",
+                    out,
+                );
                 return;
             }
             self.ensure_coordinator(ctx, out);
@@ -89,7 +96,9 @@ impl AsyncConsumer {
         self.next_heartbeat_at = ctx.now + self.heartbeat_interval_ms;
         // onHeartbeatRequestGenerated.
         match self.state {
-            MemberState::ACKNOWLEDGING if self.current == self.target => self.set_state(MemberState::STABLE, "acknowledged the assignment", out),
+            MemberState::ACKNOWLEDGING if self.current == self.target => {
+                self.set_state(MemberState::STABLE, "acknowledged the assignment", out)
+            }
             MemberState::ACKNOWLEDGING => self.set_state(MemberState::RECONCILING, "a newer target is waiting", out),
             MemberState::LEAVING if self.poll_timer_expired => self.transition_to_stale(out),
             MemberState::LEAVING => self.set_state(MemberState::UNSUBSCRIBED, "left the group", out),
@@ -151,7 +160,9 @@ impl AsyncConsumer {
             TimerKey::RequestTimeout { correlation } if crate::sim::client::fetcher::is_fetch(*correlation) => {
                 self.fetcher.on_failure(ctx, *correlation, &self.config, &mut self.link.connections, out);
             }
-            TimerKey::RequestTimeout { correlation } => self.request_failed(ctx, *correlation, Some("request timed out (request.timeout.ms)"), out),
+            TimerKey::RequestTimeout { correlation } => {
+                self.request_failed(ctx, *correlation, Some("request timed out (request.timeout.ms)"), out)
+            }
             _ => {}
         }
     }
@@ -171,7 +182,8 @@ impl AsyncConsumer {
         for c in self.fetcher.pending_to(broker) {
             self.fetcher.on_failure(ctx, c, &self.config, &mut self.link.connections, out);
         }
-        let to_broker: Vec<u64> = self.link.in_flight.keys().copied().filter(|c| self.link.in_flight[c].broker == broker).collect();
+        let to_broker: Vec<u64> =
+            self.link.in_flight.keys().copied().filter(|c| self.link.in_flight[c].broker == broker).collect();
         to_broker.into_iter().for_each(|c| self.request_failed(ctx, c, None, out));
     }
 
@@ -214,7 +226,16 @@ impl AsyncConsumer {
     pub fn handle_response(&mut self, ctx: &mut Ctx, correlation: u64, response: Response, out: &mut Out) {
         if crate::sim::client::fetcher::is_fetch(correlation) {
             let (fetcher, positions, connections) = (&mut self.fetcher, &self.positions, &mut self.link.connections);
-            return crate::sim::client::poll_loop::on_fetch_response(ctx, fetcher, positions, connections, &self.main, correlation, response, out);
+            return crate::sim::client::poll_loop::on_fetch_response(
+                ctx,
+                fetcher,
+                positions,
+                connections,
+                &self.main,
+                correlation,
+                response,
+                out,
+            );
         }
         let Some(p) = self.link.in_flight.remove(&correlation) else { return };
         out.cancel_timer(TimerKey::RequestTimeout { correlation });
@@ -289,7 +310,8 @@ impl AsyncConsumer {
     /// zero and the next attempt waits the exponential retry backoff.
     fn heartbeat_failed_attempt(&mut self, ctx: &Ctx) {
         self.next_heartbeat_at = ctx.now;
-        self.heartbeat_backoff_until = ctx.now + crate::sim::client::poll_loop::backoff_ms(&self.config, &mut self.heartbeat_attempts);
+        self.heartbeat_backoff_until =
+            ctx.now + crate::sim::client::poll_loop::backoff_ms(&self.config, &mut self.heartbeat_attempts);
     }
 
     /// A heartbeat response. A leave is sent once and its answer ignored.
@@ -346,12 +368,20 @@ impl AsyncConsumer {
     fn on_heartbeat_error(&mut self, ctx: &mut Ctx, error: Errors, out: &mut Out) {
         self.sent = SentFields::default();
         self.heartbeat_failed_attempt(ctx);
-        if matches!(error, Errors::NOT_COORDINATOR | Errors::COORDINATOR_NOT_AVAILABLE | Errors::FENCED_MEMBER_EPOCH | Errors::UNKNOWN_MEMBER_ID) {
+        if matches!(
+            error,
+            Errors::NOT_COORDINATOR
+                | Errors::COORDINATOR_NOT_AVAILABLE
+                | Errors::FENCED_MEMBER_EPOCH
+                | Errors::UNKNOWN_MEMBER_ID
+        ) {
             self.heartbeat_attempts = 0;
             self.heartbeat_backoff_until = ctx.now;
         }
         match error {
-            Errors::NOT_COORDINATOR | Errors::COORDINATOR_NOT_AVAILABLE | Errors::COORDINATOR_LOAD_IN_PROGRESS => self.maybe_heartbeat(ctx, out),
+            Errors::NOT_COORDINATOR | Errors::COORDINATOR_NOT_AVAILABLE | Errors::COORDINATOR_LOAD_IN_PROGRESS => {
+                self.maybe_heartbeat(ctx, out)
+            }
             Errors::FENCED_MEMBER_EPOCH | Errors::UNKNOWN_MEMBER_ID => self.transition_to_fenced(ctx, error, out),
             e => self.transition_to_fatal(e, out),
         }
@@ -379,7 +409,10 @@ impl AsyncConsumer {
         let previous = self.state;
         self.fatal = Some(error.to_string());
         self.set_state(MemberState::FATAL, &format!("fatal {error}"), out);
-        out.emit(EventKind::Note { node: self.node(), text: format!("fatal error {error}: the consumer raises it to the application") });
+        out.emit(EventKind::Note {
+            node: self.node(),
+            text: format!("fatal error {error}: the consumer raises it to the application"),
+        });
         out.cancel_timer(TimerKey::Heartbeat);
         if !matches!(previous, MemberState::UNSUBSCRIBED | MemberState::LEAVING | MemberState::PREPARE_LEAVING) {
             self.lose_everything(out);

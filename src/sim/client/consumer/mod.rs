@@ -8,15 +8,15 @@
 pub(crate) mod commit;
 pub(crate) mod heartbeat;
 
+use crate::assign::TopicPartition;
 use crate::sim::client::app_commit::AppCommitter;
-use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
 use crate::sim::client::poll_loop::{self, MainThread};
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{Request, LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH};
 use crate::sim::out::{Out, TimerKey};
+use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
 use crate::sim::trace::{Callback, EventKind, Machine};
 use crate::sim::types::{Millis, NodeId};
-use crate::assign::TopicPartition;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -39,7 +39,10 @@ pub enum MemberState {
 impl MemberState {
     /// `canHandleNewAssignment`.
     pub fn can_handle_new_assignment(self) -> bool {
-        matches!(self, MemberState::JOINING | MemberState::RECONCILING | MemberState::ACKNOWLEDGING | MemberState::STABLE)
+        matches!(
+            self,
+            MemberState::JOINING | MemberState::RECONCILING | MemberState::ACKNOWLEDGING | MemberState::STABLE
+        )
     }
 
     /// `isNotInGroup`.
@@ -295,7 +298,8 @@ impl AsyncConsumer {
             // revoked partitions stop fetching only in revokeAndAssign.
             return self.fetch_while_waiting_for_group(ctx, out);
         }
-        let missing: Vec<TopicPartition> = self.owned.iter().filter(|tp| !self.positions.contains_key(tp)).cloned().collect();
+        let missing: Vec<TopicPartition> =
+            self.owned.iter().filter(|tp| !self.positions.contains_key(tp)).cloned().collect();
         if !missing.is_empty() {
             if let (Some(c), false) = (self.link.coordinator, self.has_in_flight("OffsetFetch")) {
                 let request = Request::OffsetFetch { group_id: self.group_id.clone(), partitions: missing };
@@ -369,11 +373,16 @@ impl AsyncConsumer {
                 }
                 return true;
             }
-            out.emit(EventKind::Note { node: self.node(), text: "the commit before revoking did not succeed within the rebalance timeout; revoking anyway".into() });
+            out.emit(EventKind::Note {
+                node: self.node(),
+                text: "the commit before revoking did not succeed within the rebalance timeout; revoking anyway".into(),
+            });
         }
         self.reconcile_commit = ReconcileCommit::default();
-        let revoked: Vec<TopicPartition> = self.owned.iter().filter(|tp| !target.partitions.contains(tp)).cloned().collect();
-        let added: Vec<TopicPartition> = target.partitions.iter().filter(|tp| !self.owned.contains(tp)).cloned().collect();
+        let revoked: Vec<TopicPartition> =
+            self.owned.iter().filter(|tp| !target.partitions.contains(tp)).cloned().collect();
+        let added: Vec<TopicPartition> =
+            target.partitions.iter().filter(|tp| !self.owned.contains(tp)).cloned().collect();
         if !revoked.is_empty() {
             self.callback(Callback::OnPartitionsRevoked, revoked, out);
         }
@@ -386,7 +395,13 @@ impl AsyncConsumer {
         false
     }
 
-    pub(crate) fn commit_positions(&mut self, ctx: &Ctx, coordinator: u32, before_revocation: bool, out: &mut Out) -> u64 {
+    pub(crate) fn commit_positions(
+        &mut self,
+        ctx: &Ctx,
+        coordinator: u32,
+        before_revocation: bool,
+        out: &mut Out,
+    ) -> u64 {
         let offsets = self.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect();
         let correlation = self.send_offset_commit(ctx, coordinator, offsets, out);
         if let Some(p) = self.link.in_flight.get_mut(&correlation) {
@@ -395,7 +410,13 @@ impl AsyncConsumer {
         correlation
     }
 
-    pub(crate) fn send_offset_commit(&mut self, ctx: &Ctx, coordinator: u32, offsets: Vec<(TopicPartition, i64)>, out: &mut Out) -> u64 {
+    pub(crate) fn send_offset_commit(
+        &mut self,
+        ctx: &Ctx,
+        coordinator: u32,
+        offsets: Vec<(TopicPartition, i64)>,
+        out: &mut Out,
+    ) -> u64 {
         let request = Request::OffsetCommit {
             group_id: self.group_id.clone(),
             generation_id: self.member_epoch,
@@ -414,7 +435,10 @@ impl AsyncConsumer {
         }
         self.config.topics = topics;
         self.subscription_updated = true;
-        out.emit(EventKind::Note { node: self.node(), text: "subscription changed: the next heartbeat sends it".into() });
+        out.emit(EventKind::Note {
+            node: self.node(),
+            text: "subscription changed: the next heartbeat sends it".into(),
+        });
     }
 
     /// `max.poll.interval.ms` passed without a `poll()`: the poll timer is expired.
@@ -430,14 +454,22 @@ impl AsyncConsumer {
             out.set_timer(TimerKey::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
             return;
         }
-        if self.fatal.is_some() || !matches!(self.state, MemberState::JOINING | MemberState::RECONCILING | MemberState::ACKNOWLEDGING | MemberState::STABLE) {
+        if self.fatal.is_some()
+            || !matches!(
+                self.state,
+                MemberState::JOINING | MemberState::RECONCILING | MemberState::ACKNOWLEDGING | MemberState::STABLE
+            )
+        {
             return;
         }
         self.poll_timer_expired = true;
         if self.link.coordinator.is_none() {
             out.emit(EventKind::Note {
                 node: self.node(),
-                text: format!("no poll() for max.poll.interval.ms = {} ms, but the coordinator is unknown: no leave yet", self.config.max_poll_interval_ms),
+                text: format!(
+                    "no poll() for max.poll.interval.ms = {} ms, but the coordinator is unknown: no leave yet",
+                    self.config.max_poll_interval_ms
+                ),
             });
         }
         self.maybe_heartbeat(ctx, out);
@@ -448,10 +480,17 @@ impl AsyncConsumer {
     pub(crate) fn leave_on_expired_poll_timer(&mut self, out: &mut Out) {
         out.emit(EventKind::Note {
             node: self.node(),
-            text: format!("no poll() for max.poll.interval.ms = {} ms: leaving the group", self.config.max_poll_interval_ms),
+            text: format!(
+                "no poll() for max.poll.interval.ms = {} ms: leaving the group",
+                self.config.max_poll_interval_ms
+            ),
         });
         self.set_state(MemberState::PREPARE_LEAVING, "poll timer expired", out);
-        self.member_epoch = if self.config.group_instance_id.is_some() { LEAVE_GROUP_STATIC_MEMBER_EPOCH } else { LEAVE_GROUP_MEMBER_EPOCH };
+        self.member_epoch = if self.config.group_instance_id.is_some() {
+            LEAVE_GROUP_STATIC_MEMBER_EPOCH
+        } else {
+            LEAVE_GROUP_MEMBER_EPOCH
+        };
         self.current = None;
         self.set_state(MemberState::LEAVING, "sending the leave heartbeat", out);
     }
@@ -462,15 +501,27 @@ impl AsyncConsumer {
     /// a static member keeping its place for the session timeout; none for a
     /// dynamic member under REMAIN_IN_GROUP, which the coordinator removes when its
     /// session expires). The world then ends the process; answers are not awaited.
-    pub fn close(&mut self, ctx: &mut Ctx, operation: crate::sim::client::close_options::GroupMembershipOperation, out: &mut Out) {
-        if let Some(c) = self.link.coordinator.filter(|_| self.config.enable_auto_commit && !self.positions.is_empty()) {
+    pub fn close(
+        &mut self,
+        ctx: &mut Ctx,
+        operation: crate::sim::client::close_options::GroupMembershipOperation,
+        out: &mut Out,
+    ) {
+        if let Some(c) = self.link.coordinator.filter(|_| self.config.enable_auto_commit && !self.positions.is_empty())
+        {
             self.commit_positions(ctx, c, false, out);
         }
         if !self.owned.is_empty() {
             self.callback(Callback::OnPartitionsRevoked, self.owned.clone(), out);
         }
-        let in_group = matches!(self.state, MemberState::JOINING | MemberState::RECONCILING | MemberState::ACKNOWLEDGING | MemberState::STABLE);
-        let Some(epoch) = operation.consumer_leave_epoch(self.config.group_instance_id.is_some()).filter(|_| in_group) else { return };
+        let in_group = matches!(
+            self.state,
+            MemberState::JOINING | MemberState::RECONCILING | MemberState::ACKNOWLEDGING | MemberState::STABLE
+        );
+        let Some(epoch) = operation.consumer_leave_epoch(self.config.group_instance_id.is_some()).filter(|_| in_group)
+        else {
+            return;
+        };
         self.set_state(MemberState::PREPARE_LEAVING, "close()", out);
         self.member_epoch = epoch;
         self.current = None;

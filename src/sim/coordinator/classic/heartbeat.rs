@@ -3,13 +3,15 @@
 //! `classicGroupLeave`, `expireClassicGroupMemberHeartbeat`, the join and
 //! pending-sync timeouts).
 
-use crate::sim::coordinator::classic::{ClassicGroup, ClassicGroupState};
-use crate::sim::coordinator::classic::join::{complete_join, maybe_complete_join_phase, prepare_rebalance, remove_member, try_complete_initial_rebalance};
+use crate::sim::coordinator::classic::join::{
+    complete_join, maybe_complete_join_phase, prepare_rebalance, remove_member, try_complete_initial_rebalance,
+};
 use crate::sim::coordinator::classic::sync::expire_pending_sync;
+use crate::sim::coordinator::classic::{ClassicGroup, ClassicGroupState};
+use crate::sim::coordinator::shard::{rearm_heartbeat, validate_member, Shard};
 use crate::sim::ctx::Ctx;
 use crate::sim::message::MemberIdentity;
 use crate::sim::out::{Out, TimerKey};
-use crate::sim::coordinator::shard::{rearm_heartbeat, validate_member, Shard};
 use crate::sim::trace::EventKind;
 use crate::sim::types::Errors;
 
@@ -45,7 +47,13 @@ impl Shard {
         }
     }
 
-    pub(crate) fn leave_group(&mut self, ctx: &mut Ctx, group_id: &str, members: &[MemberIdentity], out: &mut Out) -> Errors {
+    pub(crate) fn leave_group(
+        &mut self,
+        ctx: &mut Ctx,
+        group_id: &str,
+        members: &[MemberIdentity],
+        out: &mut Out,
+    ) -> Errors {
         let Some(group) = self.groups.get_mut(group_id) else { return Errors::UNKNOWN_MEMBER_ID };
         if group.is(ClassicGroupState::Dead) {
             return Errors::COORDINATOR_NOT_AVAILABLE;
@@ -63,7 +71,10 @@ impl Shard {
                 }
             } else if group.pending_members.remove(&who.member_id) {
                 // A pending member's leave counts as a valid one (classicGroupLeaveToClassicGroup).
-                out.cancel_timer(TimerKey::MemberHeartbeat { group_id: group_id.into(), member_id: who.member_id.clone() });
+                out.cancel_timer(TimerKey::MemberHeartbeat {
+                    group_id: group_id.into(),
+                    member_id: who.member_id.clone(),
+                });
                 removed += 1;
                 continue;
             } else if let Some(e) = validate_member(group, &who.member_id, who.group_instance_id.as_deref()) {
@@ -81,7 +92,9 @@ impl Shard {
             // is the initial rebalance (previous state Empty).
             let reason = format!("{removed} member(s) left the group (LeaveGroup)");
             match group.state {
-                ClassicGroupState::Stable | ClassicGroupState::CompletingRebalance => prepare_rebalance(ctx, group, &reason, out),
+                ClassicGroupState::Stable | ClassicGroupState::CompletingRebalance => {
+                    prepare_rebalance(ctx, group, &reason, out)
+                }
                 ClassicGroupState::PreparingRebalance => maybe_complete_join_phase(ctx, group, out),
                 ClassicGroupState::Empty | ClassicGroupState::Dead => {}
             }
@@ -115,7 +128,9 @@ impl Shard {
 /// What the group does after losing members (`removeMemberAndUpdateClassicGroup`).
 fn after_member_removed(ctx: &mut Ctx, group: &mut ClassicGroup, reason: &str, out: &mut Out) {
     match group.state {
-        ClassicGroupState::Stable | ClassicGroupState::CompletingRebalance => prepare_rebalance(ctx, group, reason, out),
+        ClassicGroupState::Stable | ClassicGroupState::CompletingRebalance => {
+            prepare_rebalance(ctx, group, reason, out)
+        }
         ClassicGroupState::PreparingRebalance if group.has_all_members_joined() => {
             out.cancel_timer(TimerKey::Join { group_id: group.group_id.clone() });
             group.initial_delay = None;

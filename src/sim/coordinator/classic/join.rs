@@ -4,9 +4,9 @@
 //! `prepareRebalance`, `completeClassicGroupJoin`). Heartbeats, LeaveGroup and
 //! session expiry are in `classic_heartbeat.rs`.
 
+use crate::sim::cluster::{CoordinatorRecord, PersistedMember};
 use crate::sim::coordinator::classic::errors::{join_error, reset_and_propagate_assignment_with_error, sync_error};
 use crate::sim::coordinator::classic::{ClassicGroup, ClassicGroupMember, ClassicGroupState, InitialDelay, Parked};
-use crate::sim::cluster::{CoordinatorRecord, PersistedMember};
 use crate::sim::coordinator::shard::{rearm_heartbeat, transition, validate_member, Shard};
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{JoinGroupRequest, JoinGroupResponse, JoinGroupResponseMember, Response};
@@ -29,7 +29,11 @@ fn join_response(group: &ClassicGroup, member_id: &str, skip_assignment: bool) -
             .filter_map(|id| {
                 let m = &group.members[&id];
                 let metadata = m.metadata(protocol.as_deref()?)?.clone();
-                Some(JoinGroupResponseMember { member_id: id, group_instance_id: m.group_instance_id.clone(), metadata })
+                Some(JoinGroupResponseMember {
+                    member_id: id,
+                    group_instance_id: m.group_instance_id.clone(),
+                    metadata,
+                })
             })
             .collect()
     } else {
@@ -135,7 +139,6 @@ impl Shard {
             join_existing_member(ctx, group, req, parked, out);
         }
     }
-
 }
 
 /// `acceptJoiningMember`: group.max.size admission.
@@ -239,7 +242,13 @@ pub(crate) fn prepare_rebalance(ctx: &mut Ctx, group: &mut ClassicGroup, reason:
 }
 
 /// `tryCompleteInitialRebalanceElseSchedule` (facts B6).
-pub(crate) fn try_complete_initial_rebalance(ctx: &mut Ctx, partition: u32, group: &mut ClassicGroup, delay: InitialDelay, out: &mut Out) {
+pub(crate) fn try_complete_initial_rebalance(
+    ctx: &mut Ctx,
+    partition: u32,
+    group: &mut ClassicGroup,
+    delay: InitialDelay,
+    out: &mut Out,
+) {
     if group.new_member_added && delay.remaining_ms != 0 {
         group.new_member_added = false;
         let next = delay.remaining_ms.min(ctx.broker_config.initial_rebalance_delay_ms);
@@ -285,7 +294,8 @@ pub(crate) fn complete_join(ctx: &mut Ctx, partition: u32, group: &mut ClassicGr
     }
     group.protocol_name = group.select_protocol();
     let gen = group.generation_id;
-    let trigger = format!("join phase complete: generation {gen}, protocol {}", group.protocol_name.clone().unwrap_or_default());
+    let trigger =
+        format!("join phase complete: generation {gen}, protocol {}", group.protocol_name.clone().unwrap_or_default());
     transition(ctx, group, ClassicGroupState::CompletingRebalance, &trigger, out);
     out.emit(EventKind::Note {
         node: ctx.me,
@@ -336,7 +346,9 @@ fn join_existing_member(ctx: &mut Ctx, group: &mut ClassicGroup, req: JoinGroupR
     let changed = group.members[&member_id].protocols != req.protocols;
     let is_leader = group.leader_id.as_deref() == Some(member_id.as_str());
     match group.state {
-        ClassicGroupState::PreparingRebalance => update_member_then_rebalance_or_complete_join(ctx, group, &req, parked, out),
+        ClassicGroupState::PreparingRebalance => {
+            update_member_then_rebalance_or_complete_join(ctx, group, &req, parked, out)
+        }
         ClassicGroupState::CompletingRebalance if !changed => {
             out.respond(parked.client, parked.correlation, join_response(group, &member_id, false));
         }
@@ -425,7 +437,12 @@ fn join_new_static_member(
         }
         ClassicGroupState::CompletingRebalance => {
             group.members.get_mut(&new_id).expect("added").awaiting_join = Some(parked);
-            prepare_rebalance(ctx, group, &format!("static member {instance} rejoined during CompletingRebalance"), out);
+            prepare_rebalance(
+                ctx,
+                group,
+                &format!("static member {instance} rejoined during CompletingRebalance"),
+                out,
+            );
         }
         _ => {
             group.members.get_mut(&new_id).expect("added").awaiting_join = Some(parked);

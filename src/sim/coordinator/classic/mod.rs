@@ -7,10 +7,10 @@ pub(crate) mod heartbeat;
 pub(crate) mod join;
 pub(crate) mod sync;
 
-use crate::sim::message::{JoinProtocol, ProtocolMetadata};
-use crate::sim::types::Millis;
 use crate::assign::TopicPartition;
 use crate::java;
+use crate::sim::message::{JoinProtocol, ProtocolMetadata};
+use crate::sim::types::Millis;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 

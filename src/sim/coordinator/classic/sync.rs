@@ -2,9 +2,9 @@
 //! assignment, and pending-sync expiry (GMM `classicGroupSyncToClassicGroup`,
 //! `expirePendingSync`, `resetAndPropagateAssignmentWithError`).
 
-use crate::sim::coordinator::classic::errors::{sync_error};
-use crate::sim::coordinator::classic::{ClassicGroup, ClassicGroupState, Parked};
+use crate::sim::coordinator::classic::errors::sync_error;
 use crate::sim::coordinator::classic::join::{persist_group, prepare_rebalance};
+use crate::sim::coordinator::classic::{ClassicGroup, ClassicGroupState, Parked};
 use crate::sim::coordinator::shard::{rearm_heartbeat, transition, validate_member, Shard};
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{Response, SyncGroupRequest};
@@ -41,9 +41,12 @@ impl Shard {
             return out.respond(from, correlation, sync_error(e));
         }
         match group.state {
-            ClassicGroupState::PreparingRebalance => out.respond(from, correlation, sync_error(Errors::REBALANCE_IN_PROGRESS)),
+            ClassicGroupState::PreparingRebalance => {
+                out.respond(from, correlation, sync_error(Errors::REBALANCE_IN_PROGRESS))
+            }
             ClassicGroupState::CompletingRebalance => {
-                group.members.get_mut(&req.member_id).expect("validated").awaiting_sync = Some(Parked { client: from, correlation });
+                group.members.get_mut(&req.member_id).expect("validated").awaiting_sync =
+                    Some(Parked { client: from, correlation });
                 remove_pending_sync(group, &req.member_id, out);
                 if group.leader_id.as_deref() == Some(req.member_id.as_str()) {
                     complete_sync_with_leader_assignment(ctx, partition, group, req, out);
@@ -53,7 +56,11 @@ impl Shard {
                 remove_pending_sync(group, &req.member_id, out);
                 let m = &group.members[&req.member_id];
                 let (assignment, connect_assignment) = (m.assignment.clone(), m.connect_assignment.clone());
-                out.respond(from, correlation, Response::SyncGroup { error: Errors::NONE, assignment, connect_assignment });
+                out.respond(
+                    from,
+                    correlation,
+                    Response::SyncGroup { error: Errors::NONE, assignment, connect_assignment },
+                );
             }
             ClassicGroupState::Empty | ClassicGroupState::Dead => {}
         }
@@ -76,13 +83,10 @@ fn complete_sync_with_leader_assignment(
     out: &mut Out,
 ) {
     for m in group.members.values_mut() {
-        m.assignment = req
-            .assignments
-            .iter()
-            .find(|(id, _)| *id == m.member_id)
-            .map(|(_, a)| a.clone())
-            .unwrap_or_default();
-        m.connect_assignment = req.connect_assignments.iter().find(|(id, _)| *id == m.member_id).map(|(_, a)| a.clone());
+        m.assignment =
+            req.assignments.iter().find(|(id, _)| *id == m.member_id).map(|(_, a)| a.clone()).unwrap_or_default();
+        m.connect_assignment =
+            req.connect_assignments.iter().find(|(id, _)| *id == m.member_id).map(|(_, a)| a.clone());
     }
     persist_group(ctx, partition, group);
     let ids: Vec<String> = group.members.keys().cloned().collect();
@@ -105,12 +109,17 @@ fn complete_sync_with_leader_assignment(
 
 /// `expirePendingSync`: members that never synced (the leader included) are removed.
 pub(crate) fn expire_pending_sync(ctx: &mut Ctx, group: &mut ClassicGroup, out: &mut Out) {
-    if !matches!(group.state, ClassicGroupState::CompletingRebalance | ClassicGroupState::Stable) || group.pending_sync.is_empty() {
+    if !matches!(group.state, ClassicGroupState::CompletingRebalance | ClassicGroupState::Stable)
+        || group.pending_sync.is_empty()
+    {
         return;
     }
     let pending: Vec<String> = group.pending_sync.iter().cloned().collect();
     for id in &pending {
-        out.emit(EventKind::Note { node: ctx.me, text: format!("{id} did not send SyncGroup within the rebalance timeout; removed") });
+        out.emit(EventKind::Note {
+            node: ctx.me,
+            text: format!("{id} did not send SyncGroup within the rebalance timeout; removed"),
+        });
         if let Some(mut m) = group.remove(id) {
             if let Some(p) = m.awaiting_sync.take() {
                 out.respond(p.client, p.correlation, sync_error(Errors::REBALANCE_IN_PROGRESS));

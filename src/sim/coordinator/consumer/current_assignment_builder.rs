@@ -3,8 +3,8 @@
 //! function of the member, the target, its subscription, the partition owners
 //! and the partitions the member reports.
 
-use crate::sim::coordinator::consumer::{ConsumerGroupMember, MemberState};
 use crate::assign::TopicPartition;
+use crate::sim::coordinator::consumer::{ConsumerGroupMember, MemberState};
 use std::collections::BTreeSet;
 
 pub struct CurrentAssignmentBuilder<'a> {
@@ -29,7 +29,9 @@ impl CurrentAssignmentBuilder<'_> {
             MemberState::STABLE if m.member_epoch != self.target_assignment_epoch => {
                 self.compute_next_assignment(m.member_epoch, &m.assigned_partitions)
             }
-            MemberState::STABLE if self.has_subscription_changed => self.update_current_assignment(m.member_epoch, &m.assigned_partitions),
+            MemberState::STABLE if self.has_subscription_changed => {
+                self.update_current_assignment(m.member_epoch, &m.assigned_partitions)
+            }
             MemberState::STABLE => m.clone(),
             // Wait until the member no longer reports any partition pending revocation.
             MemberState::UNREVOKED_PARTITIONS if self.owns_any_of(&m.partitions_pending_revocation) => {
@@ -64,12 +66,14 @@ impl CurrentAssignmentBuilder<'_> {
     /// change, partitions of topics the member no longer subscribes to go to
     /// pending revocation at once, at the same epoch.
     fn update_current_assignment(&self, member_epoch: i32, current: &BTreeSet<TopicPartition>) -> ConsumerGroupMember {
-        let (assigned, removed): (BTreeSet<TopicPartition>, BTreeSet<TopicPartition>) = current.iter().cloned().partition(|tp| self.subscribed(tp));
+        let (assigned, removed): (BTreeSet<TopicPartition>, BTreeSet<TopicPartition>) =
+            current.iter().cloned().partition(|tp| self.subscribed(tp));
         if removed.is_empty() {
             return self.member.clone();
         }
         let mut next = self.member.clone();
-        let pending: BTreeSet<TopicPartition> = self.member.partitions_pending_revocation.union(&removed).cloned().collect();
+        let pending: BTreeSet<TopicPartition> =
+            self.member.partitions_pending_revocation.union(&removed).cloned().collect();
         if self.owns_any_of(&pending) {
             next.state = MemberState::UNREVOKED_PARTITIONS;
             next.partitions_pending_revocation = pending;
@@ -84,7 +88,8 @@ impl CurrentAssignmentBuilder<'_> {
     fn compute_next_assignment(&self, member_epoch: i32, current: &BTreeSet<TopicPartition>) -> ConsumerGroupMember {
         // A target partition of a topic the member no longer subscribes to counts
         // as not targeted (Kafka 4.2+).
-        let target: BTreeSet<TopicPartition> = self.target_assignment.iter().filter(|tp| self.subscribed(tp)).cloned().collect();
+        let target: BTreeSet<TopicPartition> =
+            self.target_assignment.iter().filter(|tp| self.subscribed(tp)).cloned().collect();
         // New assigned = current ∩ target.
         let assigned: BTreeSet<TopicPartition> = current.intersection(&target).cloned().collect();
         // Pending revocation = current − new assigned.

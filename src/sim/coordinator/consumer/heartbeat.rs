@@ -3,19 +3,20 @@
 //! request checks, the three numbered steps of a regular heartbeat, leaving,
 //! fencing, and the session and rebalance timeouts.
 
+use crate::assign::TopicPartition;
 use crate::sim::cluster::CoordinatorRecord;
-use crate::sim::coordinator::consumer::{ConsumerGroup, ConsumerGroupMember, MemberState};
+use crate::sim::coordinator::consumer::current_assignment_builder::CurrentAssignmentBuilder;
 use crate::sim::coordinator::consumer::records::{replay, ConsumerGroupRecord};
+use crate::sim::coordinator::consumer::{ConsumerGroup, ConsumerGroupMember, MemberState};
 use crate::sim::coordinator::shard::Shard;
 use crate::sim::ctx::Ctx;
-use crate::sim::coordinator::consumer::current_assignment_builder::CurrentAssignmentBuilder;
 use crate::sim::message::{
-    ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse, Response, LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH,
+    ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse, Response, LEAVE_GROUP_MEMBER_EPOCH,
+    LEAVE_GROUP_STATIC_MEMBER_EPOCH,
 };
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::trace::{EventKind, Machine};
 use crate::sim::types::{Errors, Millis, NodeId};
-use crate::assign::TopicPartition;
 use std::collections::BTreeSet;
 
 pub(crate) fn heartbeat_error(error: Errors) -> Response {
@@ -65,7 +66,11 @@ pub fn validate_request(req: &ConsumerGroupHeartbeatRequest, assignors: &[String
 /// expired); an epoch ahead is fenced; one behind is accepted only if it is the
 /// previous epoch and the member owns no more than it is assigned (the response
 /// that bumped it may have been lost).
-pub fn validate_member_epoch(member: &ConsumerGroupMember, received: i32, owned: Option<&[TopicPartition]>) -> Result<(), Errors> {
+pub fn validate_member_epoch(
+    member: &ConsumerGroupMember,
+    received: i32,
+    owned: Option<&[TopicPartition]>,
+) -> Result<(), Errors> {
     if received == 0 {
         return Ok(());
     }
@@ -110,11 +115,12 @@ impl Shard {
             return heartbeat_error(e);
         }
         let group_id = req.group_id.clone();
-        let result = if req.member_epoch == LEAVE_GROUP_MEMBER_EPOCH || req.member_epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH {
-            self.consumer_group_leave(ctx, partition, &req, out)
-        } else {
-            self.regular_heartbeat(ctx, partition, from, &req, out)
-        };
+        let result =
+            if req.member_epoch == LEAVE_GROUP_MEMBER_EPOCH || req.member_epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH {
+                self.consumer_group_leave(ctx, partition, &req, out)
+            } else {
+                self.regular_heartbeat(ctx, partition, from, &req, out)
+            };
         self.update_consumer_group_state(ctx, &group_id, "ConsumerGroupHeartbeat", out);
         result.unwrap_or_else(heartbeat_error)
     }
@@ -162,7 +168,11 @@ impl Shard {
         let known = self.consumer_groups.get(&group_id).is_some_and(|g| g.members.contains_key(&member_id));
         if !known || updated.metadata() != member.metadata() {
             let value = Some(updated.metadata());
-            self.write(ctx, partition, ConsumerGroupRecord::MemberMetadata { group_id: group_id.clone(), member_id: member_id.clone(), value });
+            self.write(
+                ctx,
+                partition,
+                ConsumerGroupRecord::MemberMetadata { group_id: group_id.clone(), member_id: member_id.clone(), value },
+            );
         }
         let subscription_changed = updated.subscribed_topic_names != member.subscribed_topic_names;
         let mut bump = subscription_changed;
@@ -171,14 +181,21 @@ impl Shard {
         if bump {
             let epoch = group.group_epoch + 1;
             self.write(ctx, partition, ConsumerGroupRecord::Metadata { group_id: group_id.clone(), epoch });
-            out.emit(EventKind::Note { node: ctx.me, text: format!("group {group_id}: group epoch bumped to {epoch}") });
+            out.emit(EventKind::Note {
+                node: ctx.me,
+                text: format!("group {group_id}: group epoch bumped to {epoch}"),
+            });
         }
 
         // 2. A new target assignment, computed now if the group epoch is ahead of it
         //    and the assignment interval has passed since the last one (batching).
         let group = &self.consumer_groups[&group_id];
         if group.group_epoch > group.assignment_epoch {
-            if can_compute_next_target_assignment(group.assignment_timestamp, cfg.consumer_group_assignment_interval_ms, ctx.now) {
+            if can_compute_next_target_assignment(
+                group.assignment_timestamp,
+                cfg.consumer_group_assignment_interval_ms,
+                ctx.now,
+            ) {
                 self.update_target_assignment(ctx, partition, &group_id, out)?;
             } else if !self.consumer_groups[&group_id].assignment_deferred_noted {
                 let next = group.assignment_timestamp + cfg.consumer_group_assignment_interval_ms;
@@ -207,7 +224,15 @@ impl Shard {
             .build();
             if next != current {
                 let value = Some(next.current_assignment());
-                self.write(ctx, partition, ConsumerGroupRecord::CurrentMemberAssignment { group_id: group_id.clone(), member_id: member_id.clone(), value });
+                self.write(
+                    ctx,
+                    partition,
+                    ConsumerGroupRecord::CurrentMemberAssignment {
+                        group_id: group_id.clone(),
+                        member_id: member_id.clone(),
+                        value,
+                    },
+                );
                 self.arm_or_cancel_rebalance_timeout(ctx, &group_id, &next, out);
             }
         }
@@ -215,7 +240,9 @@ impl Shard {
 
         let now_member = &self.consumer_groups[&group_id].members[&member_id];
         let full = req.member_epoch == 0
-            || (req.rebalance_timeout_ms != -1 && req.subscribed_topic_names.is_some() && req.topic_partitions.is_some());
+            || (req.rebalance_timeout_ms != -1
+                && req.subscribed_topic_names.is_some()
+                && req.topic_partitions.is_some());
         let changed = now_member.assigned_partitions != member.assigned_partitions;
         Ok(Response::ConsumerGroupHeartbeat(ConsumerGroupHeartbeatResponse {
             error: Errors::NONE,
@@ -228,22 +255,61 @@ impl Shard {
 
     /// `replaceMember`: the old static member's records are removed and a copy
     /// under the new member id (epoch 0, same assignment and target) is written.
-    fn replace_static_member(&mut self, ctx: &mut Ctx, partition: u32, group_id: &str, old_id: &str, new: &ConsumerGroupMember) {
+    fn replace_static_member(
+        &mut self,
+        ctx: &mut Ctx,
+        partition: u32,
+        group_id: &str,
+        old_id: &str,
+        new: &ConsumerGroupMember,
+    ) {
         let target = self.consumer_groups[group_id].target_assignment.get(old_id).cloned();
         self.remove_member_records(ctx, partition, group_id, old_id);
         let (g, m) = (group_id.to_string(), new.member_id.clone());
-        self.write(ctx, partition, ConsumerGroupRecord::MemberMetadata { group_id: g.clone(), member_id: m.clone(), value: Some(new.metadata()) });
+        self.write(
+            ctx,
+            partition,
+            ConsumerGroupRecord::MemberMetadata {
+                group_id: g.clone(),
+                member_id: m.clone(),
+                value: Some(new.metadata()),
+            },
+        );
         if let Some(t) = target {
-            self.write(ctx, partition, ConsumerGroupRecord::TargetAssignmentMember { group_id: g.clone(), member_id: m.clone(), partitions: Some(t) });
+            self.write(
+                ctx,
+                partition,
+                ConsumerGroupRecord::TargetAssignmentMember {
+                    group_id: g.clone(),
+                    member_id: m.clone(),
+                    partitions: Some(t),
+                },
+            );
         }
-        self.write(ctx, partition, ConsumerGroupRecord::CurrentMemberAssignment { group_id: g, member_id: m, value: Some(new.current_assignment()) });
+        self.write(
+            ctx,
+            partition,
+            ConsumerGroupRecord::CurrentMemberAssignment {
+                group_id: g,
+                member_id: m,
+                value: Some(new.current_assignment()),
+            },
+        );
     }
 
     /// `removeMember`: tombstones for the current assignment, target and metadata.
     fn remove_member_records(&mut self, ctx: &mut Ctx, partition: u32, group_id: &str, member_id: &str) {
         let (g, m) = (group_id.to_string(), member_id.to_string());
-        self.write(ctx, partition, ConsumerGroupRecord::CurrentMemberAssignment { group_id: g.clone(), member_id: m.clone(), value: None });
-        self.write(ctx, partition, ConsumerGroupRecord::TargetAssignmentMember { group_id: g.clone(), member_id: m.clone(), partitions: None });
+        self.write(
+            ctx,
+            partition,
+            ConsumerGroupRecord::CurrentMemberAssignment { group_id: g.clone(), member_id: m.clone(), value: None },
+        );
+        self.write(
+            ctx,
+            partition,
+            ConsumerGroupRecord::TargetAssignmentMember { group_id: g.clone(), member_id: m.clone(), partitions: None },
+        );
         self.write(ctx, partition, ConsumerGroupRecord::MemberMetadata { group_id: g, member_id: m, value: None });
         if let Some(group) = self.consumer_groups.get_mut(group_id) {
             group.rebalance_timeouts.remove(member_id);
@@ -255,7 +321,8 @@ impl Shard {
     /// the metadata image changes; here every heartbeat looks.
     fn refresh_subscription_metadata(&mut self, ctx: &mut Ctx, partition: u32, group_id: &str) -> bool {
         let group = &self.consumer_groups[group_id];
-        let topics = ConsumerGroup::subscription_metadata_of(group.members.values(), |t| ctx.cluster.partition_count(t));
+        let topics =
+            ConsumerGroup::subscription_metadata_of(group.members.values(), |t| ctx.cluster.partition_count(t));
         if topics == group.subscription_metadata {
             return false;
         }
@@ -265,26 +332,47 @@ impl Shard {
 
     /// Step 2 (TAB `build`, facts E6): the preferred server assignor over the
     /// members' subscriptions and their previous *target* assignments.
-    fn update_target_assignment(&mut self, ctx: &mut Ctx, partition: u32, group_id: &str, out: &mut Out) -> Result<(), Errors> {
+    fn update_target_assignment(
+        &mut self,
+        ctx: &mut Ctx,
+        partition: u32,
+        group_id: &str,
+        out: &mut Out,
+    ) -> Result<(), Errors> {
         let group = &self.consumer_groups[group_id];
         let name = ConsumerGroup::preferred_server_assignor(group.members.values())
             .unwrap_or_else(|| ctx.broker_config.consumer_group_assignors[0].clone());
         let new_target = crate::sim::coordinator::consumer::target_assignment::compute(group, &name).map_err(|e| {
-            out.emit(EventKind::Note { node: ctx.me, text: format!("group {group_id}: the {name} assignor failed: {e}") });
+            out.emit(EventKind::Note {
+                node: ctx.me,
+                text: format!("group {group_id}: the {name} assignor failed: {e}"),
+            });
             Errors::UNKNOWN_SERVER_ERROR
         })?;
         let epoch = group.group_epoch;
         let changed: Vec<(String, BTreeSet<TopicPartition>)> =
             new_target.into_iter().filter(|(m, t)| group.target_assignment.get(m) != Some(t)).collect();
-        let text = crate::sim::coordinator::consumer::target_assignment::describe(&self.consumer_groups[group_id], &changed);
+        let text =
+            crate::sim::coordinator::consumer::target_assignment::describe(&self.consumer_groups[group_id], &changed);
         for (member_id, partitions) in changed {
-            let record = ConsumerGroupRecord::TargetAssignmentMember { group_id: group_id.into(), member_id, partitions: Some(partitions) };
+            let record = ConsumerGroupRecord::TargetAssignmentMember {
+                group_id: group_id.into(),
+                member_id,
+                partitions: Some(partitions),
+            };
             self.write(ctx, partition, record);
         }
-        let record = ConsumerGroupRecord::TargetAssignmentMetadata { group_id: group_id.into(), assignment_epoch: epoch, assignment_timestamp: ctx.now.max(1) };
+        let record = ConsumerGroupRecord::TargetAssignmentMetadata {
+            group_id: group_id.into(),
+            assignment_epoch: epoch,
+            assignment_timestamp: ctx.now.max(1),
+        };
         self.write(ctx, partition, record);
         self.consumer_groups.get_mut(group_id).expect("exists").assignment_deferred_noted = false;
-        out.emit(EventKind::Note { node: ctx.me, text: format!("group {group_id}: {name} assignor computed the target for epoch {epoch}: {text}") });
+        out.emit(EventKind::Note {
+            node: ctx.me,
+            text: format!("group {group_id}: {name} assignor computed the target for epoch {epoch}: {text}"),
+        });
         Ok(())
     }
 
@@ -302,12 +390,22 @@ impl Shard {
 
     /// `consumerGroupLeave`: epoch −1 removes the member; −2 (static) keeps it at
     /// epoch −2 with its partitions until it returns or its session expires.
-    fn consumer_group_leave(&mut self, ctx: &mut Ctx, partition: u32, req: &ConsumerGroupHeartbeatRequest, out: &mut Out) -> Result<Response, Errors> {
+    fn consumer_group_leave(
+        &mut self,
+        ctx: &mut Ctx,
+        partition: u32,
+        req: &ConsumerGroupHeartbeatRequest,
+        out: &mut Out,
+    ) -> Result<Response, Errors> {
         let group = self.consumer_groups.get(&req.group_id).ok_or(Errors::GROUP_ID_NOT_FOUND)?;
         let member = match &req.instance_id {
             None => group.members.get(&req.member_id).ok_or(Errors::UNKNOWN_MEMBER_ID)?,
             Some(inst) => {
-                let m = group.static_members.get(inst).and_then(|id| group.members.get(id)).ok_or(Errors::UNKNOWN_MEMBER_ID)?;
+                let m = group
+                    .static_members
+                    .get(inst)
+                    .and_then(|id| group.members.get(id))
+                    .ok_or(Errors::UNKNOWN_MEMBER_ID)?;
                 if m.member_id != req.member_id {
                     return Err(Errors::FENCED_INSTANCE_ID);
                 }
@@ -320,9 +418,19 @@ impl Shard {
             leaving.member_epoch = LEAVE_GROUP_STATIC_MEMBER_EPOCH;
             leaving.partitions_pending_revocation.clear();
             let value = Some(leaving.current_assignment());
-            let record = ConsumerGroupRecord::CurrentMemberAssignment { group_id: req.group_id.clone(), member_id: req.member_id.clone(), value };
+            let record = ConsumerGroupRecord::CurrentMemberAssignment {
+                group_id: req.group_id.clone(),
+                member_id: req.member_id.clone(),
+                value,
+            };
             self.write(ctx, partition, record);
-            out.emit(EventKind::Note { node: ctx.me, text: format!("static member {} left temporarily (epoch -2); its partitions stay assigned", req.member_id) });
+            out.emit(EventKind::Note {
+                node: ctx.me,
+                text: format!(
+                    "static member {} left temporarily (epoch -2); its partitions stay assigned",
+                    req.member_id
+                ),
+            });
         } else {
             self.fence_member(ctx, partition, &req.group_id, &req.member_id, "it left the group", out);
             epoch = LEAVE_GROUP_MEMBER_EPOCH;
@@ -339,7 +447,15 @@ impl Shard {
     /// `consumerGroupFenceMember`: remove the member, update the subscription
     /// metadata, bump the group epoch and cancel its timers. The next heartbeat of
     /// any member computes the new target.
-    pub(crate) fn fence_member(&mut self, ctx: &mut Ctx, partition: u32, group_id: &str, member_id: &str, why: &str, out: &mut Out) {
+    pub(crate) fn fence_member(
+        &mut self,
+        ctx: &mut Ctx,
+        partition: u32,
+        group_id: &str,
+        member_id: &str,
+        why: &str,
+        out: &mut Out,
+    ) {
         self.remove_member_records(ctx, partition, group_id, member_id);
         self.refresh_subscription_metadata(ctx, partition, group_id);
         let epoch = self.consumer_groups[group_id].group_epoch + 1;
@@ -347,7 +463,11 @@ impl Shard {
         if self.consumer_groups[group_id].members.is_empty() {
             // Kafka 4.4: an emptied group's assignment epoch follows its group epoch,
             // with timestamp 0 so that batching does not delay the next member.
-            let record = ConsumerGroupRecord::TargetAssignmentMetadata { group_id: group_id.into(), assignment_epoch: epoch, assignment_timestamp: 0 };
+            let record = ConsumerGroupRecord::TargetAssignmentMetadata {
+                group_id: group_id.into(),
+                assignment_epoch: epoch,
+                assignment_timestamp: 0,
+            };
             self.write(ctx, partition, record);
         }
         out.cancel_timer(session_key(group_id, member_id));
@@ -361,14 +481,20 @@ impl Shard {
     /// The session or rebalance timeout of a consumer-group member fired.
     pub(crate) fn handle_consumer_group_timer(&mut self, ctx: &mut Ctx, partition: u32, key: &TimerKey, out: &mut Out) {
         let (group_id, member_id, why) = match key {
-            TimerKey::ConsumerGroupSessionTimeout { group_id, member_id } => (group_id, member_id, "the member session expired".to_string()),
+            TimerKey::ConsumerGroupSessionTimeout { group_id, member_id } => {
+                (group_id, member_id, "the member session expired".to_string())
+            }
             TimerKey::ConsumerGroupRebalanceTimeout { group_id, member_id } => {
                 let Some(g) = self.consumer_groups.get(group_id) else { return };
-                let (armed, current) = (g.rebalance_timeouts.get(member_id), g.members.get(member_id).map(|m| m.member_epoch));
+                let (armed, current) =
+                    (g.rebalance_timeouts.get(member_id), g.members.get(member_id).map(|m| m.member_epoch));
                 if armed.is_none() || armed.copied() != current {
                     return;
                 }
-                let why = format!("it did not revoke its partitions within its rebalance timeout at epoch {}", current.unwrap_or(0));
+                let why = format!(
+                    "it did not revoke its partitions within its rebalance timeout at epoch {}",
+                    current.unwrap_or(0)
+                );
                 (group_id, member_id, why)
             }
             _ => return,
@@ -408,7 +534,10 @@ impl Shard {
             let text = format!("loaded consumer group {} as {}", group.group_id, group.describe());
             out.emit(EventKind::Note { node: ctx.me, text });
             for m in group.members.values() {
-                out.set_timer(session_key(&group.group_id, &m.member_id), ctx.now + ctx.broker_config.consumer_group_session_timeout_ms);
+                out.set_timer(
+                    session_key(&group.group_id, &m.member_id),
+                    ctx.now + ctx.broker_config.consumer_group_session_timeout_ms,
+                );
                 if m.state == MemberState::UNREVOKED_PARTITIONS {
                     group.rebalance_timeouts.insert(m.member_id.clone(), m.member_epoch);
                     out.set_timer(rebalance_key(&group.group_id, &m.member_id), ctx.now + m.rebalance_timeout_ms);
@@ -429,7 +558,8 @@ impl Shard {
         offsets: &[(TopicPartition, i64)],
         out: &mut Out,
     ) -> Errors {
-        let error = self.validate_consumer_group_offset_commit(group_id, member_id, member_epoch).unwrap_or(Errors::NONE);
+        let error =
+            self.validate_consumer_group_offset_commit(group_id, member_id, member_epoch).unwrap_or(Errors::NONE);
         if error == Errors::NONE {
             self.store_offsets(ctx, partition, group_id, offsets, out);
         }
@@ -446,13 +576,21 @@ impl Shard {
             Heartbeat { group_id, .. } | LeaveGroup { group_id, .. } => group_id,
             _ => return None,
         };
-        self.consumer_groups.get(group_id).filter(|g| !g.members.is_empty()).map(|_| Errors::INCONSISTENT_GROUP_PROTOCOL)
+        self.consumer_groups
+            .get(group_id)
+            .filter(|g| !g.members.is_empty())
+            .map(|_| Errors::INCONSISTENT_GROUP_PROTOCOL)
     }
 
     /// OffsetCommit from a consumer group (CSG `validateOffsetCommit`, facts F):
     /// a negative epoch only while the group is empty; otherwise the member must
     /// exist and send exactly its current member epoch.
-    pub fn validate_consumer_group_offset_commit(&self, group_id: &str, member_id: &str, member_epoch: i32) -> Option<Errors> {
+    pub fn validate_consumer_group_offset_commit(
+        &self,
+        group_id: &str,
+        member_id: &str,
+        member_epoch: i32,
+    ) -> Option<Errors> {
         let group = self.consumer_groups.get(group_id)?;
         if member_epoch < 0 && group.members.is_empty() {
             return Some(Errors::NONE);
@@ -467,7 +605,11 @@ impl Shard {
 
 /// The member the heartbeat is about (GMM `getOrMaybeSubscribe{Dynamic,Static}ConsumerGroupMember`),
 /// and the id of a static member it replaces, if any.
-fn member_for(group: &ConsumerGroup, member_id: &str, req: &ConsumerGroupHeartbeatRequest) -> Result<(ConsumerGroupMember, Option<String>), Errors> {
+fn member_for(
+    group: &ConsumerGroup,
+    member_id: &str,
+    req: &ConsumerGroupHeartbeatRequest,
+) -> Result<(ConsumerGroupMember, Option<String>), Errors> {
     let join = req.member_epoch == 0;
     let owned = req.topic_partitions.as_deref();
     let Some(instance_id) = &req.instance_id else {
@@ -481,7 +623,9 @@ fn member_for(group: &ConsumerGroup, member_id: &str, req: &ConsumerGroupHeartbe
     };
     let existing = group.static_members.get(instance_id).and_then(|id| group.members.get(id));
     match existing {
-        None if join => Ok((group.members.get(member_id).cloned().unwrap_or_else(|| ConsumerGroupMember::new(member_id)), None)),
+        None if join => {
+            Ok((group.members.get(member_id).cloned().unwrap_or_else(|| ConsumerGroupMember::new(member_id)), None))
+        }
         None => Err(Errors::UNKNOWN_MEMBER_ID),
         // A static member may take over its instance id only after the old one left with epoch −2.
         Some(old) if join && old.member_epoch != LEAVE_GROUP_STATIC_MEMBER_EPOCH => Err(Errors::UNRELEASED_INSTANCE_ID),
@@ -501,7 +645,11 @@ fn member_for(group: &ConsumerGroup, member_id: &str, req: &ConsumerGroupHeartbe
 }
 
 /// The member with the fields the request changed (`maybeUpdate*`).
-fn updated_member(member: &ConsumerGroupMember, req: &ConsumerGroupHeartbeatRequest, from: NodeId) -> ConsumerGroupMember {
+fn updated_member(
+    member: &ConsumerGroupMember,
+    req: &ConsumerGroupHeartbeatRequest,
+    from: NodeId,
+) -> ConsumerGroupMember {
     let mut m = member.clone();
     if req.instance_id.is_some() {
         m.instance_id = req.instance_id.clone();

@@ -9,9 +9,9 @@ pub mod heartbeat;
 pub mod records;
 pub mod target_assignment;
 
-use crate::sim::types::Millis;
 use crate::assign::TopicPartition;
 use crate::java;
+use crate::sim::types::Millis;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -151,7 +151,12 @@ impl ConsumerGroup {
     /// `Stable at group epoch 4 (target epoch 4) with 3 members`.
     pub fn describe(&self) -> String {
         let n = self.members.len();
-        format!("{} at group epoch {} (target epoch {}) with {n} members", self.state.name(), self.group_epoch, self.assignment_epoch)
+        format!(
+            "{} at group epoch {} (target epoch {}) with {n} members",
+            self.state.name(),
+            self.group_epoch,
+            self.assignment_epoch
+        )
     }
 
     /// `maybeUpdateGroupState` (facts E5).

@@ -5,9 +5,9 @@
 //! `replay`, so a coordinator that loads the log after failover rebuilds exactly
 //! the state the previous one had.
 
+use crate::assign::TopicPartition;
 use crate::sim::coordinator::consumer::{ConsumerGroup, ConsumerGroupMember, MemberState};
 use crate::sim::types::Millis;
-use crate::assign::TopicPartition;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -60,12 +60,26 @@ impl ConsumerGroupMember {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ConsumerGroupRecord {
     /// `ConsumerGroupMetadataValue`: the group epoch.
-    Metadata { group_id: String, epoch: i32 },
+    Metadata {
+        group_id: String,
+        epoch: i32,
+    },
     /// `ConsumerGroupPartitionMetadataValue`: partition counts of subscribed topics.
-    PartitionMetadata { group_id: String, topics: BTreeMap<String, i32> },
-    MemberMetadata { group_id: String, member_id: String, value: Option<MemberMetadata> },
+    PartitionMetadata {
+        group_id: String,
+        topics: BTreeMap<String, i32>,
+    },
+    MemberMetadata {
+        group_id: String,
+        member_id: String,
+        value: Option<MemberMetadata>,
+    },
     /// `ConsumerGroupTargetAssignmentMemberValue`.
-    TargetAssignmentMember { group_id: String, member_id: String, partitions: Option<BTreeSet<TopicPartition>> },
+    TargetAssignmentMember {
+        group_id: String,
+        member_id: String,
+        partitions: Option<BTreeSet<TopicPartition>>,
+    },
     /// `ConsumerGroupTargetAssignmentMetadataValue`: the assignment epoch and when
     /// it was computed (`AssignmentTimestamp`, Kafka 4.3+; 0 = unknown).
     TargetAssignmentMetadata {
@@ -74,7 +88,11 @@ pub enum ConsumerGroupRecord {
         #[serde(default)]
         assignment_timestamp: Millis,
     },
-    CurrentMemberAssignment { group_id: String, member_id: String, value: Option<CurrentAssignment> },
+    CurrentMemberAssignment {
+        group_id: String,
+        member_id: String,
+        value: Option<CurrentAssignment>,
+    },
 }
 
 impl ConsumerGroupRecord {

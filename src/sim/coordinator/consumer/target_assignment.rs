@@ -3,10 +3,10 @@
 //! assignment (not what it owns), members in `HashMap` order of their ids,
 //! topics by id — and the result converted back to topic names.
 
-use crate::sim::coordinator::consumer::ConsumerGroup;
 use crate::assign::server::{server_assignor, GroupSpec, MemberSpec, SubscriptionType, TopicInfo, TopicMetadata};
 use crate::assign::TopicPartition;
 use crate::java::{self, Uuid};
+use crate::sim::coordinator::consumer::ConsumerGroup;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The new target of every member, or the assignor's `PartitionAssignorException`.
