@@ -152,6 +152,9 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("broker.down", "DOWN", "宕机"),
     ("broker.loading", "loading __consumer_offsets…", "正在加载 __consumer_offsets…"),
     ("broker.coordinates", "coordinator of {0} (p{1})", "{0} 的协调者（p{1}）"),
+    // A broker's role in the phone's narrow drawing (the full line is in its tooltip).
+    ("broker.coordinator", "coordinator", "协调者"),
+    ("broker.loading.short", "loading…", "加载中…"),
     ("broker.leads", "{0} leads: {1}", "{0} 是这些分区的 leader：{1}"),
     ("consumer.select", "{0} — click to inspect it and inject faults", "{0} — 点击查看它的状态并注入故障"),
     ("consumer.generation", "gen {0}", "第 {0} 代"),

@@ -2,6 +2,8 @@
 //! clients and 1-5 brokers: brokers in a row at the top, clients in one row
 //! (up to six) or two staggered rows (7-16), each client with a column below
 //! it for its partition chips. Larger groups use the compact grid (`mod.rs`).
+//! On a phone the narrow frame puts clients in up to three columns and
+//! doubles the type, so labels stay at 10 px or more on a 360 px screen.
 
 use super::labels::text_width;
 use super::WIDTH;
@@ -13,6 +15,21 @@ pub const BROKER_H: f64 = 84.0;
 const FIRST_ROW_Y: f64 = 250.0;
 /// At most this many lines of partition chips under a client.
 pub const CHIP_LINES: usize = 3;
+
+/// Which drawing: the wide one (laptops, projectors) or the narrow one of a
+/// phone, whose 960 user units are shown about 370 px wide: its clients sit
+/// in up to three columns, every size is doubled (type of 28 units or more
+/// renders at 10 px on a 360 px screen), and a broker shows its name and role
+/// only (what it leads is in its tooltip and the inspector).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Frame {
+    #[default]
+    Wide,
+    Narrow,
+}
+
+/// The smallest type of the narrow frame, in user units.
+pub const NARROW_MIN_PX: f64 = 28.0;
 
 /// The geometry of one drawing, from how many clients it has.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -28,6 +45,15 @@ pub struct Layout {
     pub title_px: f64,
     pub sub_px: f64,
     pub chip_px: f64,
+    /// The generation line under the state.
+    pub gen_px: f64,
+    /// How much margins, strokes and markers are scaled (1 wide, 2 narrow).
+    pub unit: f64,
+    pub frame: Frame,
+    /// Centre line of the broker row, a broker box's height, and the first client row.
+    pub broker_y: f64,
+    pub broker_h: f64,
+    pub first_row_y: f64,
     /// Vertical distance between rows.
     pub row_pitch: f64,
     /// The drawing's height (its viewBox).
@@ -36,44 +62,88 @@ pub struct Layout {
 
 impl Layout {
     pub fn new(clients: usize) -> Layout {
+        Layout::framed(clients, Frame::Wide)
+    }
+
+    pub fn framed(clients: usize, frame: Frame) -> Layout {
         let n = clients.max(1);
-        let cols = if n <= 6 { n } else { n.div_ceil(2) };
-        let rows = n.div_ceil(cols);
-        let (radius, title_px, sub_px, chip_px) = match n {
-            0..=4 => (40.0, 16.0, 13.0, 12.5),
-            5..=6 => (34.0, 14.0, 11.5, 11.0),
-            _ => (36.0, 13.5, 10.5, 10.0),
+        let narrow = frame == Frame::Narrow;
+        let cols = match (frame, n) {
+            (Frame::Wide, 0..=6) => n,
+            (Frame::Wide, _) => n.div_ceil(2),
+            (Frame::Narrow, 0..=1) => 1,
+            (Frame::Narrow, 2..=4) => 2,
+            (Frame::Narrow, _) => 3,
         };
-        // Equal cells across the width; a second row is shifted by half a cell.
-        let pitch = WIDTH / (cols as f64 + if rows > 1 { 0.5 } else { 0.0 });
-        let row_pitch = 2.0 * (radius + 14.0) + 12.0 + CHIP_LINES as f64 * (chip_px + 9.0) + 8.0;
-        let last_row = FIRST_ROW_Y + (rows - 1) as f64 * row_pitch;
-        let height = last_row + radius + 14.0 + 10.0 + CHIP_LINES as f64 * (chip_px + 9.0) + 6.0;
-        Layout { clients: n, cols, rows, radius, pitch, title_px, sub_px, chip_px, row_pitch, height }
+        let rows = n.div_ceil(cols);
+        let (radius, title_px, sub_px, chip_px) = match (frame, n) {
+            (Frame::Narrow, _) => (92.0, 32.0, NARROW_MIN_PX, NARROW_MIN_PX),
+            (Frame::Wide, 0..=4) => (40.0, 16.0, 13.0, 12.5),
+            (Frame::Wide, 5..=6) => (34.0, 14.0, 11.5, 11.0),
+            (Frame::Wide, _) => (36.0, 13.5, 10.5, 10.0),
+        };
+        let (gen_px, unit) = if narrow { (sub_px, 2.0) } else { (sub_px * 0.92, 1.0) };
+        let (broker_y, broker_h) = if narrow { (62.0, 100.0) } else { (BROKER_Y, BROKER_H) };
+        // Narrow: the broker box ends at 116; the outer ring starts 50 units below it.
+        let first_row_y = if narrow { 290.0 } else { FIRST_ROW_Y };
+        // Equal cells across the width; a second wide row is shifted by half a cell.
+        let pitch = WIDTH / (cols as f64 + if rows > 1 && !narrow { 0.5 } else { 0.0 });
+        let chip_lines = CHIP_LINES as f64 * (chip_px + 9.0);
+        let row_pitch = 2.0 * (radius + 14.0 * unit) + 12.0 * unit + chip_lines + 8.0 * unit;
+        let last_row = first_row_y + (rows - 1) as f64 * row_pitch;
+        let height = last_row + radius + 24.0 * unit + chip_lines + 6.0 * unit;
+        Layout {
+            clients: n,
+            cols,
+            rows,
+            radius,
+            pitch,
+            title_px,
+            sub_px,
+            chip_px,
+            gen_px,
+            unit,
+            frame,
+            broker_y,
+            broker_h,
+            first_row_y,
+            row_pitch,
+            height,
+        }
     }
 
     /// Centre of client `i` (in index order).
     pub fn pos(&self, i: usize) -> (f64, f64) {
         let (row, col) = (i / self.cols, i % self.cols);
-        let y = FIRST_ROW_Y + row as f64 * self.row_pitch;
-        let shift = if row % 2 == 1 { 0.5 } else { 0.0 };
+        let y = self.first_row_y + row as f64 * self.row_pitch;
+        let shift = if row % 2 == 1 && self.frame == Frame::Wide { 0.5 } else { 0.0 };
         let x = self.pitch * (col as f64 + 0.5 + shift);
         (x, y)
     }
 
+    /// Top of a broker's box.
+    pub fn broker_top(&self) -> f64 {
+        self.broker_y - if self.frame == Frame::Narrow { 46.0 } else { 38.0 }
+    }
+
     /// Radii of the three rings (session, heartbeat, poll) outside the body.
     pub fn ring_radius(&self, i: usize) -> f64 {
-        self.radius + 4.0 + 5.0 * i as f64
+        self.radius + (4.0 + 5.0 * i as f64) * self.unit
     }
 
     /// Width available under a client for its chips.
     pub fn column_width(&self) -> f64 {
-        (self.pitch - 12.0).min(if self.cols == 1 { WIDTH - 140.0 } else { 260.0 })
+        let cap = match (self.cols, self.frame) {
+            (1, _) => WIDTH - 140.0,
+            (_, Frame::Narrow) => WIDTH,
+            _ => 260.0,
+        };
+        (self.pitch - 12.0 * self.unit).min(cap)
     }
 
     /// Top of the chip area under a client at height `y`.
     pub fn chips_top(&self, y: f64) -> f64 {
-        y + self.radius + 14.0 + 8.0
+        y + self.radius + 22.0 * self.unit
     }
 }
 
@@ -143,6 +213,14 @@ pub fn chips(labels: &[String], cx: f64, top: f64, width: f64, font_px: f64) -> 
 mod tests {
     use super::*;
 
+    /// Client `i`'s area: its outer ring and its chip column.
+    fn area(l: &Layout, i: usize) -> (f64, f64, f64, f64) {
+        let (x, y) = l.pos(i);
+        let w = l.column_width().max(2.0 * l.ring_radius(2));
+        let bottom = l.chips_top(y) + CHIP_LINES as f64 * (l.chip_px + 9.0);
+        (x - w / 2.0, y - l.ring_radius(2), w, bottom - (y - l.ring_radius(2)))
+    }
+
     fn overlaps(a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)) -> bool {
         a.0 < b.0 + b.2 && b.0 < a.0 + a.2 && a.1 < b.1 + b.3 && b.1 < a.1 + a.3
     }
@@ -152,12 +230,7 @@ mod tests {
     fn client_areas_never_overlap_for_one_to_sixteen_clients() {
         for n in 1..=16 {
             let l = Layout::new(n);
-            let area = |i: usize| {
-                let (x, y) = l.pos(i);
-                let w = l.column_width().max(2.0 * l.ring_radius(2));
-                let bottom = l.chips_top(y) + CHIP_LINES as f64 * (l.chip_px + 9.0);
-                (x - w / 2.0, y - l.ring_radius(2), w, bottom - (y - l.ring_radius(2)))
-            };
+            let area = |i: usize| area(&l, i);
             for i in 0..n {
                 let a = area(i);
                 assert!(
@@ -170,6 +243,33 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The phone's drawing: the same guarantees, and type that renders at 10 px
+    /// or more when the 960 units are drawn 348 px wide (a 360 px phone).
+    #[test]
+    fn the_narrow_frame_keeps_areas_apart_and_type_legible_on_a_phone() {
+        for n in 1..=16 {
+            let l = Layout::framed(n, Frame::Narrow);
+            assert!(l.cols <= 3, "{n} clients: {} columns", l.cols);
+            let scale = 348.0 / WIDTH;
+            for px in [l.title_px, l.sub_px, l.gen_px, l.chip_px] {
+                assert!(px * scale >= 10.0, "{n} clients: type of {px} units renders at {:.1} px", px * scale);
+            }
+            let area = |i: usize| area(&l, i);
+            for i in 0..n {
+                let a = area(i);
+                assert!(
+                    a.0 >= 0.0 && a.0 + a.2 <= WIDTH && a.1 + a.3 <= l.height,
+                    "{n} clients: client {i} inside: {a:?}"
+                );
+                assert!(a.1 > l.broker_top() + l.broker_h, "{n} clients: below the brokers");
+                for j in 0..i {
+                    assert!(!overlaps(a, area(j)), "{n} clients: {i} and {j} overlap");
+                }
+            }
+        }
+        assert_eq!(Layout::new(7), Layout::framed(7, Frame::Wide));
     }
 
     #[test]

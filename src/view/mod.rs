@@ -23,14 +23,19 @@ use crate::sim::{Millis, NodeId, World};
 pub const WIDTH: f64 = 960.0;
 /// The compact drawing's height (a large group's grid).
 pub const HEIGHT: f64 = 440.0;
-use layout::{Layout, BROKER_Y};
+pub use layout::Frame;
+use layout::Layout;
 
 /// The drawing's height: the compact grid's, or what its rows of clients need.
 pub fn height(world: &World) -> f64 {
+    height_in(world, Frame::Wide)
+}
+
+pub fn height_in(world: &World, frame: Frame) -> f64 {
     if is_large(world) {
         HEIGHT
     } else {
-        Layout::new(world.client_count()).height
+        Layout::framed(world.client_count(), frame).height
     }
 }
 
@@ -116,9 +121,13 @@ pub struct MessageView {
     pub request: bool,
 }
 
-fn spread(i: usize, n: usize) -> f64 {
+/// Where broker `i` of `n` sits across the drawing; the narrow frame gives
+/// each an equal cell (its boxes are as wide as the cell allows).
+fn spread(i: usize, n: usize, frame: Frame) -> f64 {
     let margin = 95.0;
-    if n <= 1 {
+    if frame == Frame::Narrow {
+        WIDTH * (i as f64 + 0.5) / n.max(1) as f64
+    } else if n <= 1 {
         WIDTH / 2.0
     } else {
         margin + (WIDTH - 2.0 * margin) * i as f64 / (n - 1) as f64
@@ -147,8 +156,13 @@ fn grid(i: usize, n: usize) -> (f64, f64) {
 }
 
 pub fn node_pos(world: &World, node: NodeId) -> (f64, f64) {
+    node_pos_in(world, node, Frame::Wide)
+}
+
+pub fn node_pos_in(world: &World, node: NodeId, frame: Frame) -> (f64, f64) {
+    let n = world.client_count();
     match node {
-        NodeId::Broker(b) => (spread(b as usize, world.brokers.len()), BROKER_Y),
+        NodeId::Broker(b) => (spread(b as usize, world.brokers.len(), frame), Layout::framed(n, frame).broker_y),
         NodeId::Client(c) => {
             // c's place among all clients (the three maps share one index space),
             // counted without building and sorting the list: this runs for every
@@ -156,22 +170,25 @@ pub fn node_pos(world: &World, node: NodeId) -> (f64, f64) {
             let i = world.consumers.range(..c).count()
                 + world.async_consumers.range(..c).count()
                 + world.workers.range(..c).count();
-            let n = world.client_count();
             if n > LARGE_GROUP {
                 grid(i, n)
             } else {
-                Layout::new(n).pos(i)
+                Layout::framed(n, frame).pos(i)
             }
         }
     }
 }
 
 pub fn brokers(world: &World) -> Vec<BrokerView> {
+    brokers_in(world, Frame::Wide)
+}
+
+pub fn brokers_in(world: &World, frame: Frame) -> Vec<BrokerView> {
     world
         .brokers
         .values()
         .map(|b| {
-            let (x, y) = node_pos(world, NodeId::Broker(b.id));
+            let (x, y) = node_pos_in(world, NodeId::Broker(b.id), frame);
             let group_ids = world
                 .scenario
                 .groups
@@ -320,8 +337,12 @@ fn shown_state(c: &ClientSummary) -> String {
 
 /// Every client, both protocols, by index.
 pub fn consumers(world: &World) -> Vec<ConsumerView> {
-    let mut all: Vec<ConsumerView> = world.consumers.values().map(|c| classic_consumer_view(world, c)).collect();
-    all.extend(world.async_consumers.values().map(|c| async_consumer_view(world, c)));
+    consumers_in(world, Frame::Wide)
+}
+
+pub fn consumers_in(world: &World, frame: Frame) -> Vec<ConsumerView> {
+    let mut all: Vec<ConsumerView> = world.consumers.values().map(|c| classic_consumer_view(world, c, frame)).collect();
+    all.extend(world.async_consumers.values().map(|c| async_consumer_view(world, c, frame)));
     all.sort_by_key(|v| v.idx);
     all
 }
@@ -363,13 +384,14 @@ struct PollInfo {
 
 fn consumer_view(
     world: &World,
+    frame: Frame,
     c: ClientSummary,
     rings: Vec<(&'static str, f64)>,
     poll: PollInfo,
     session_deadline: Option<Millis>,
 ) -> ConsumerView {
     let node = NodeId::Client(c.idx);
-    let (x, y) = node_pos(world, node);
+    let (x, y) = node_pos_in(world, node, frame);
     let paused = paused(world, node);
     let poll_deadline = poll.last + poll.interval;
     let stale = !c.alive || c.fatal.is_some() || out_of_group(&c.state);
@@ -401,7 +423,7 @@ fn consumer_view(
 
 /// A consumer-protocol client: its `MemberState`, member epoch (in `generation`)
 /// and owned partitions; the rings show its heartbeat and poll timers.
-fn async_consumer_view(world: &World, c: &AsyncConsumer) -> ConsumerView {
+fn async_consumer_view(world: &World, c: &AsyncConsumer, frame: Frame) -> ConsumerView {
     let node = c.node();
     let session = coordinator_session_deadline(world, &c.group_id, &c.member_id);
     let rings = vec![
@@ -410,12 +432,12 @@ fn async_consumer_view(world: &World, c: &AsyncConsumer) -> ConsumerView {
         ("poll", ring(world, node, TimerKey::PollTimeout, c.config.max_poll_interval_ms)),
     ];
     let poll = PollInfo { last: c.last_poll, interval: c.config.max_poll_interval_ms };
-    ConsumerView { epoch: true, ..consumer_view(world, c.into(), rings, poll, session) }
+    ConsumerView { epoch: true, ..consumer_view(world, frame, c.into(), rings, poll, session) }
 }
 
 /// A classic consumer; the rings show the coordinator's session deadline of
 /// its member, and its own heartbeat and poll timers.
-fn classic_consumer_view(world: &World, c: &ClassicConsumer) -> ConsumerView {
+fn classic_consumer_view(world: &World, c: &ClassicConsumer, frame: Frame) -> ConsumerView {
     let node = c.node();
     let session = coordinator_session_deadline(world, &c.group_id, &c.member_id);
     let rings = vec![
@@ -424,10 +446,14 @@ fn classic_consumer_view(world: &World, c: &ClassicConsumer) -> ConsumerView {
         ("poll", ring(world, node, TimerKey::PollTimeout, c.config.max_poll_interval_ms)),
     ];
     let poll = PollInfo { last: c.last_poll, interval: c.config.max_poll_interval_ms };
-    consumer_view(world, c.into(), rings, poll, session)
+    consumer_view(world, frame, c.into(), rings, poll, session)
 }
 
 pub fn messages(world: &World) -> Vec<MessageView> {
+    messages_in(world, Frame::Wide)
+}
+
+pub fn messages_in(world: &World, frame: Frame) -> Vec<MessageView> {
     world
         .in_flight()
         .map(|env| {
@@ -435,8 +461,8 @@ pub fn messages(world: &World) -> Vec<MessageView> {
             let progress = ((world.now.saturating_sub(env.sent_at)) as f64 / span).clamp(0.0, 1.0);
             MessageView {
                 id: env.id,
-                from: node_pos(world, env.from),
-                to: node_pos(world, env.to),
+                from: node_pos_in(world, env.from, frame),
+                to: node_pos_in(world, env.to, frame),
                 progress,
                 label: env.body.label(),
                 api: env.body.api(),
@@ -472,12 +498,16 @@ pub struct WorkerView {
 }
 
 pub fn workers(world: &World) -> Vec<WorkerView> {
+    workers_in(world, Frame::Wide)
+}
+
+pub fn workers_in(world: &World, frame: Frame) -> Vec<WorkerView> {
     world
         .workers
         .values()
         .map(|w| {
             let node = w.node();
-            let (x, y) = node_pos(world, node);
+            let (x, y) = node_pos_in(world, node, frame);
             let c = ClientSummary::from(w);
             WorkerView {
                 idx: c.idx,

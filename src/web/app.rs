@@ -381,6 +381,15 @@ pub fn App(props: &AppProps) -> Html {
     }
 
     {
+        // Turning a phone (or resizing the window) across the narrow drawing's width redraws it.
+        let redraw = redraw.clone();
+        use_effect_with((), move |_| {
+            let listener = EventListener::new(&gloo::utils::window(), "resize", move |_| redraw.emit(()));
+            move || drop(listener)
+        });
+    }
+
+    {
         // The welcome's doors: the first lesson of the course, the demo playing, or the sandbox.
         let (player, redraw, on_lesson, tab, notice) =
             (player.clone(), redraw.clone(), on_lesson.clone(), tab.clone(), notice.clone());

@@ -25,6 +25,18 @@ pub struct CompareHandlers {
     pub check: Callback<Fault, Result<(), String>>,
 }
 
+/// Pane `i`'s drawing under an id of its own (`topology-pane-1` …): the
+/// topology's SVG is `#topology`, and the page must not hold two elements with one id.
+fn pane_drawing(svg: Html, i: usize) -> Html {
+    match svg {
+        Html::VTag(mut tag) => {
+            std::rc::Rc::make_mut(&mut tag).add_attribute("id", format!("topology-pane-{}", i + 1));
+            Html::VTag(tag)
+        }
+        other => other,
+    }
+}
+
 pub fn compare_view(cp: &ComparePlayer, lang: Lang, h: &CompareHandlers) -> Html {
     let s = &cp.sbs;
     let on_pick = h.pick.reform(|e: Event| e.target_unchecked_into::<web_sys::HtmlSelectElement>().value());
@@ -51,14 +63,14 @@ pub fn compare_view(cp: &ComparePlayer, lang: Lang, h: &CompareHandlers) -> Html
             </div>
             <p class="hint">{ tr(lang, if this_run { "compare.thisrun.hint" } else { "compare.hint" }) }</p>
             <div class={classes!("panes", format!("n{}", s.lanes.len()))}>
-                { for s.lanes.iter().map(|lane| {
+                { for s.lanes.iter().enumerate().map(|(i, lane)| {
                     let g = view::groups(&lane.world).into_iter().find(|g| g.group_id == s.group);
                     html! {
                         <div class="pane" data-variant={lane.name.clone()} data-now={lane.world.now.to_string()}>
                             <h3>{ crate::view::compare_text::variant_name(&lane.name, lang) }</h3>
                             <p class="state">{ g.map(|g| format!("{} · {} {}", if g.state == "(no group yet)" { tr(lang, "group.none").to_string() } else { g.state }, tr(lang, "compare.generation"), g.generation)).unwrap_or_default() }</p>
                             <div class="pane-drawing table-scroll">
-                                { topology(&lane.world, lang, None, &[], noop_mouse.clone(), noop_key.clone(), None, false) }
+                                { pane_drawing(topology(&lane.world, lang, None, &[], noop_mouse.clone(), noop_key.clone(), None, false), i) }
                             </div>
                         </div>
                     }

@@ -10,7 +10,7 @@ use crate::lesson::conceal::{hidden, Kind};
 use crate::sim::world::parse_node;
 use crate::sim::{NodeId, World};
 use crate::view::labels::{fit, short_state, text_width};
-use crate::view::layout::{chips, Layout, BROKER_H};
+use crate::view::layout::{chips, Frame, Layout};
 use crate::view::{self, WIDTH};
 use yew::prelude::*;
 
@@ -82,18 +82,21 @@ pub fn topology(
     show_fetches: bool,
 ) -> Html {
     let is_sel = |s: Selection| selected == Some(&s);
-    let brokers = view::brokers(world);
+    // A phone gets the narrow drawing (larger type, clients in columns).
+    let frame = super::prefs::frame();
+    let unit = Layout::framed(world.client_count(), frame).unit;
+    let brokers = view::brokers_in(world, frame);
     let large = view::is_large(world);
     let reduced = super::prefs::reduced_motion();
-    let mut messages = view::messages(world);
+    let mut messages = view::messages_in(world, frame);
     if !show_fetches {
         messages.retain(|m| m.api != "Fetch");
     }
     let node_layer = if let Some((version, player)) = nodes.filter(|_| large) {
         let (player, selected, highlights) = (player.clone(), selected.cloned(), highlights.to_vec());
-        cached(version, move || node_layer(&player.0.borrow().world, lang, selected.as_ref(), &highlights))
+        cached(version, move || node_layer(&player.0.borrow().world, lang, selected.as_ref(), &highlights, frame))
     } else {
-        node_layer(world, lang, selected, highlights)
+        node_layer(world, lang, selected, highlights, frame)
     };
     // The links need only where each client is (the node layer builds the full views).
     let clients: Vec<(u32, f64, f64)> = if large {
@@ -103,14 +106,14 @@ pub fn topology(
             .client_indices()
             .into_iter()
             .map(|i| {
-                let (x, y) = view::node_pos(world, NodeId::Client(i));
+                let (x, y) = view::node_pos_in(world, NodeId::Client(i), frame);
                 (i, x, y)
             })
             .collect()
     };
     // Message labels only while there is room for them between the rows.
-    let message_labels = !large && world.client_count() <= 6;
-    let height = view::height(world);
+    let message_labels = !large && world.client_count() <= 6 && frame == Frame::Wide;
+    let height = view::height_in(world, frame);
     html! {
         <svg id="topology" onmousedown={on_press} onkeydown={on_key} viewBox={format!("0 0 {WIDTH} {height:.0}")} role="group" aria-label={tr(lang, "topology.label")}>
             // Per-pair links only while they can be told apart.
@@ -126,7 +129,7 @@ pub fn topology(
                     is_sel(Selection::Link(bn, cn)).then_some("selected"),
                 );
                 // Symmetric ends, so a link's middle is the middle between the two nodes (reduced motion parks messages there).
-                let (x1, y1, x2, y2) = (b.x.to_string(), (b.y + 40.0).to_string(), c.1.to_string(), (c.2 - 40.0).to_string());
+                let (x1, y1, x2, y2) = (b.x.to_string(), (b.y + 40.0 * unit).to_string(), c.1.to_string(), (c.2 - 40.0 * unit).to_string());
                 html! {
                     <g class={class} data-link={format!("{bn} {cn}")}>
                         <line class="link-hit" x1={x1.clone()} y1={y1.clone()} x2={x2.clone()} y2={y2.clone()} />
@@ -146,7 +149,7 @@ pub fn topology(
                 html! {
                     <g key={m.id} class={class} data-msg={m.id.to_string()}>
                         <title>{ crate::narrate::fault::message_label(&m.label, lang) }</title>
-                        <circle cx={x.to_string()} cy={y.to_string()} r={if large { "4" } else { "7" }} />
+                        <circle cx={x.to_string()} cy={y.to_string()} r={if large { "4" } else if frame == Frame::Narrow { "14" } else { "7" }} />
                         // Only mid-way, clear of the brokers' and clients' own labels;
                         // on the right half it reads leftwards, so it is never cut at the edge.
                         if message_labels && (0.28..=0.72).contains(&progress) {
@@ -164,8 +167,10 @@ pub fn topology(
 }
 
 /// The width of a broker's box: as wide as its neighbours allow.
-fn broker_width(n: usize) -> f64 {
-    if n <= 1 {
+fn broker_width(n: usize, frame: Frame) -> f64 {
+    if frame == Frame::Narrow {
+        (WIDTH / n.max(1) as f64 - 16.0).min(300.0)
+    } else if n <= 1 {
         180.0
     } else {
         ((WIDTH - 190.0) / (n - 1) as f64 - 12.0).min(180.0)
@@ -173,15 +178,16 @@ fn broker_width(n: usize) -> f64 {
 }
 
 /// Brokers, consumers and workers.
-fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlights: &[String]) -> Html {
+fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlights: &[String], frame: Frame) -> Html {
     let is_sel = |s: Selection| selected == Some(&s);
     let lit = |name: String| highlights.contains(&name).then_some("highlight");
-    let brokers = view::brokers(world);
-    let consumers = view::consumers(world);
-    let workers = view::workers(world);
+    let brokers = view::brokers_in(world, frame);
+    let consumers = view::consumers_in(world, frame);
+    let workers = view::workers_in(world, frame);
     let large = view::is_large(world);
-    let layout = Layout::new(world.client_count());
-    let bw = broker_width(brokers.len());
+    let layout = Layout::framed(world.client_count(), frame);
+    let bw = broker_width(brokers.len(), frame);
+    let narrow = frame == Frame::Narrow;
     html! {
         <>
             { for brokers.iter().map(|b| {
@@ -195,16 +201,25 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
                     else { b.coordinates.iter().filter(|(g, _)| !hidden(Kind::Coordinator, g)).map(|(g, p)| trf(lang, "broker.coordinates", &[g, p])).collect::<Vec<_>>().join(", ") };
                 let leads = b.leads.iter().map(|(t, ps)| if ps.len() <= 3 { format!("{t} {}", ps.iter().map(u32::to_string).collect::<Vec<_>>().join(",")) } else { format!("{t} ×{}", ps.len()) }).collect::<Vec<_>>().join(" · ");
                 let inner = bw - 14.0;
+                // The narrow drawing's one short role line.
+                let short_role = if !b.alive { role.clone() } else if b.loading { tr(lang, "broker.loading.short").to_string() }
+                    else if coord { tr(lang, "broker.coordinator").to_string() } else { String::new() };
                 let full = trf(lang, "broker.leads", &[&format!("broker-{}", b.id), &b.leads_summary()]);
                 html! {
                     <g class={class} data-broker={b.id.to_string()} tabindex="0" role="button">
                         <title>{ if role.is_empty() { full } else { format!("{role} · {full}") } }</title>
-                        <rect x={(b.x - bw / 2.0).to_string()} y={(b.y - 38.0).to_string()} width={bw.to_string()} height={BROKER_H.to_string()} rx="8" />
-                        { label(b.x, b.y - 16.0, "title", &format!("broker-{}", b.id), 15.0, true, inner) }
-                        { label(b.x, b.y + 2.0, "sub", &role, 12.0, false, inner) }
-                        // The partitions it leads: the coordinator of a group is the leader of the group's __consumer_offsets partition.
-                        { label(b.x, b.y + 19.0, "tiny leads", &leads, 11.0, false, inner) }
-                        { label(b.x, b.y + 35.0, "tiny leads", &format!("__consumer_offsets ×{}", b.offsets_led), 11.0, false, inner) }
+                        <rect x={(b.x - bw / 2.0).to_string()} y={layout.broker_top().to_string()} width={bw.to_string()} height={layout.broker_h.to_string()} rx={(8.0 * layout.unit).to_string()} />
+                        if narrow {
+                            // Name and role only; what it leads is in its tooltip and the inspector.
+                            { label(b.x, b.y - 8.0, "title", &format!("broker-{}", b.id), 32.0, true, inner - 14.0) }
+                            { label(b.x, b.y + 34.0, "sub", &short_role, 28.0, false, inner - 14.0) }
+                        } else {
+                            { label(b.x, b.y - 16.0, "title", &format!("broker-{}", b.id), 15.0, true, inner) }
+                            { label(b.x, b.y + 2.0, "sub", &role, 12.0, false, inner) }
+                            // The partitions it leads: the coordinator of a group is the leader of the group's __consumer_offsets partition.
+                            { label(b.x, b.y + 19.0, "tiny leads", &leads, 11.0, false, inner) }
+                            { label(b.x, b.y + 35.0, "tiny leads", &format!("__consumer_offsets ×{}", b.offsets_led), 11.0, false, inner) }
+                        }
                     </g>
                 }
             }) }
@@ -281,8 +296,11 @@ fn node_texts(l: &Layout, x: f64, y: f64, name: &str, leader: bool, state: &str,
     let state = state_label(&short_state(state), lang);
     // Three lines centred in the node, spaced by the fonts' ascent (0.93 em)
     // and descent (0.24 em) so their boxes never touch.
-    let (t, s, g) = (l.title_px, l.sub_px, l.sub_px * 0.92);
-    let (gap1, gap2) = (0.24 * t + 0.93 * s + 1.0, 0.24 * s + 0.93 * g + 1.0);
+    let (t, s, g) = (l.title_px, l.sub_px, l.gen_px);
+    // Noto Sans CJK's descent (0.32 em) is deeper than the estimate: at the
+    // narrow frame's doubled type the Chinese lines need 4 units between them.
+    let m = if l.frame == Frame::Narrow { 4.0 } else { 1.0 };
+    let (gap1, gap2) = (0.24 * t + 0.93 * s + m, 0.24 * s + 0.93 * g + m);
     let top = y - (0.93 * t + gap1 + gap2 + 0.24 * g) / 2.0;
     let (b1, b2) = (top + 0.93 * t, top + 0.93 * t + gap1);
     let b3 = b2 + gap2;
@@ -302,12 +320,12 @@ fn node_texts(l: &Layout, x: f64, y: f64, name: &str, leader: bool, state: &str,
 
 /// The red "!" of a member past `max.poll.interval.ms` without a `poll()`.
 fn overdue_badge(l: &Layout, x: f64, y: f64, lang: Lang) -> Html {
-    let (bx, by) = (x + l.radius * 0.8, y - l.radius * 0.8);
+    let (bx, by, u) = (x + l.radius * 0.8, y - l.radius * 0.8, l.unit);
     html! {
         <g class="overdue-badge">
             <title>{ tr(lang, "consumer.overdue") }</title>
-            <circle cx={bx.to_string()} cy={by.to_string()} r="9" />
-            <text x={bx.to_string()} y={(by + 4.5).to_string()} style={fs(13.0)}>{"!"}</text>
+            <circle cx={bx.to_string()} cy={by.to_string()} r={(9.0 * u).to_string()} />
+            <text x={bx.to_string()} y={(by + 4.5 * u).to_string()} style={fs(14.0 * u)}>{"!"}</text>
         </g>
     }
 }

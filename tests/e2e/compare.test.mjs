@@ -93,6 +93,12 @@ test('compare this run: the current scenario and its faults under eager, coopera
       if (viewport.width < 500) assert.ok(layout.tops.every((t, i) => i === 0 || t > layout.tops[i - 1]), `stacked on a phone: ${layout.tops}`);
       else assert.equal(new Set(layout.tops).size, 2, `two rows of two at 1440: ${layout.tops}`);
       assert.equal(layout.small, 0, `every label in the panes renders at 8 px or more (${layout.n} labels, least ${layout.least})`);
+      // On a phone the panes use the narrow drawing: 10 px or more.
+      if (viewport.width < 500) assert.ok(layout.least >= 10, `every label in a phone's pane renders at 10 px or more (least ${layout.least})`);
+      // Each pane's drawing has an id of its own: no id twice on the page (four panes, four SVGs).
+      const ids = await page.$$eval('[id]', (es) => es.map((e) => e.id));
+      assert.deepEqual(ids.filter((id, i) => ids.indexOf(id) !== i), [], 'no duplicate ids in side by side');
+      assert.deepEqual(await page.$$eval('#compare .pane svg', (ss) => ss.map((s) => s.id)), ['topology-pane-1', 'topology-pane-2', 'topology-pane-3', 'topology-pane-4']);
       await page.screenshot({ path: join(ARTIFACTS, `compare-this-run-${viewport.width}-${lang}.png`), fullPage: viewport.width < 500 });
       assert.deepEqual(foreign, []);
       assert.deepEqual(errors, []);

@@ -82,6 +82,38 @@ test('no label of the drawing overlaps another or is cut, for 1-16 clients, 1-5 
   assert.deepEqual(failures, []);
 }));
 
+/** The rendered size of every label of the drawing: its font size times the drawing's scale, and its box's height. */
+const renderedSizes = (page) => page.$$eval('#topology text', (ts) => ts.filter((t) => t.textContent.trim() && getComputedStyle(t).display !== 'none').map((t) => ({
+  text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * t.ownerSVGElement.getScreenCTM().a, h: t.getBoundingClientRect().height,
+})));
+
+test('on a 390x844 phone the narrow drawing keeps every label at 10 px or more (7 consumers and others), none overlapping, no sideways scrolling', () => withPage(async ({ page }) => {
+  const failures = [];
+  for (const lang of ['en', 'zh-CN']) {
+    await page.selectOption('#lang', lang);
+    for (const [clients, brokers, protocol] of [[7, 3, 'eager'], [7, 5, 'cooperative'], [7, 3, 'consumer'], [1, 1, 'eager'], [3, 3, 'eager'], [12, 4, 'cooperative'], [16, 5, 'eager']]) {
+      await page.evaluate((s) => window.groupscope.load(s), scenario(clients, brokers, protocol));
+      await page.waitForFunction((n) => document.querySelectorAll('#topology [data-member]').length === n, clients);
+      await seek(page, 20000);
+      const stable = [await renderedSizes(page), await badLabels(page)];
+      await page.evaluate(() => window.groupscope.inject('{"type": "crashConsumer", "consumer": 1}'));
+      await seek(page, 26500);
+      const moving = [await renderedSizes(page), await badLabels(page)];
+      for (const [moment, [sizes, bad]] of [['stable', stable], ['rebalancing', moving]]) {
+        const where = `${lang} ${clients} clients, ${brokers} brokers, ${protocol}, ${moment}`;
+        const small = sizes.filter((s) => s.px < 10 || s.h < 10).map((s) => `"${s.text}" ${s.px.toFixed(1)}px (box ${s.h.toFixed(1)})`);
+        if (small.length) failures.push(`${where}: small labels ${small.slice(0, 6).join(', ')}`);
+        if (bad.pairs.length || bad.outside.length) failures.push(`${where}: overlapping ${bad.pairs.join('; ')} outside ${bad.outside.join(', ')}`);
+        assert.ok(sizes.length > clients * 3, `${where}: labels were measured (${sizes.length})`);
+      }
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (wide > 390) failures.push(`${lang} ${clients} clients: the page is ${wide}px wide`);
+      if (clients === 7 && protocol === 'eager') await page.screenshot({ path: join(ARTIFACTS, `phone-390-7-clients-${lang}.png`), fullPage: true });
+    }
+  }
+  assert.deepEqual(failures, []);
+}, { viewport: { width: 390, height: 844 } }));
+
 test('a crashed member: its session keeps counting down on the coordinator, its partitions are stale, the inspector says crashed', () => withPage(async ({ page }) => {
   await seek(page, 12000);
   await page.click('g[data-member="c2"] circle.body');

@@ -2,8 +2,9 @@
 // README). Run after `bash scripts/build.sh`:  node tests/perf/page.mjs
 //  - first interactive render from a cold load (navigation start → the play
 //    button and the cluster drawn), median of 5 fresh pages; the same under
-//    network throttling (1.6 Mbps / 150 ms RTT and 9 Mbps / 40 ms), with the
-//    time until the static welcome shows;
+//    network throttling (1.6 Mbps / 150 ms RTT and 9 Mbps / 40 ms), each also
+//    with a 4× CPU slowdown, with the time until the static welcome shows;
+//    LOAD_ONLY=1 stops there (no frame measurements);
 //  - frame time p50/p95 while animating 10 and 100 members (100 with 1,000
 //    partitions, classic and KIP-848), measured from requestAnimationFrame deltas over 5 s of
 //    playing at 10×, with long tasks (> 50 ms) counted;
@@ -32,7 +33,11 @@ try {
   // The same under Chromium's network throttling (a slow and a decent mobile
   // link): the time from navigation to the first interactive drawing, and to
   // the welcome (static HTML, shown before the wasm arrives).
-  for (const [name, mbps, rtt] of [['1.6 Mbps / 150 ms', 1.6, 150], ['9 Mbps / 40 ms', 9, 40]]) {
+  // With a CPU slowdown too (Chromium's CPU throttling, 4×: a mid-range phone):
+  // compiling and starting the wasm then weighs as much as the download.
+  const links = [['1.6 Mbps / 150 ms', 1.6, 150, 1], ['9 Mbps / 40 ms', 9, 40, 1],
+    ['1.6 Mbps / 150 ms, 4× CPU slowdown', 1.6, 150, 4], ['9 Mbps / 40 ms, 4× CPU slowdown', 9, 40, 4]];
+  for (const [name, mbps, rtt, cpu] of links) {
     const times = [];
     const welcome = [];
     for (let i = 0; i < 3; i++) {
@@ -43,6 +48,7 @@ try {
       await cdp.send('Network.emulateNetworkConditions', {
         offline: false, latency: rtt, downloadThroughput: (mbps * 1e6) / 8, uploadThroughput: (mbps * 1e6) / 8,
       });
+      if (cpu > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpu });
       await page.goto(site.url, { waitUntil: 'commit' });
       await page.waitForSelector('#welcome:not([hidden])');
       welcome.push(await page.evaluate(() => performance.now()));
@@ -54,7 +60,8 @@ try {
     results[`welcomeMs (${name})`] = Math.round(pct(welcome, 50));
   }
 
-  for (const [members, partitions, protocol] of [[10, 60, 'classic'], [100, 1000, 'classic'], [100, 1000, 'consumer']]) {
+  const sizes = process.env.LOAD_ONLY === '1' ? [] : [[10, 60, 'classic'], [100, 1000, 'classic'], [100, 1000, 'consumer']];
+  for (const [members, partitions, protocol] of sizes) {
     const { page } = await openPage(browser, site);
     await page.evaluate((s) => window.groupscope.load(s), scenario(members, partitions, protocol));
     await page.evaluate(() => window.groupscope.seek(15000));

@@ -3,8 +3,8 @@
 //! `__consumer_offsets` are checked there, reading each record once).
 
 use crate::sim::invariants::monitor::Violation;
-use crate::sim::world::World;
 use crate::sim::invariants::owners::Owners;
+use crate::sim::world::World;
 
 pub(crate) fn check(world: &World, v: &mut Vec<Violation>) {
     single_owner_on_clients(world, v);
