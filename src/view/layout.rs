@@ -259,7 +259,10 @@ mod tests {
             let area = |i: usize| area(&l, i);
             for i in 0..n {
                 let a = area(i);
-                assert!(a.0 >= 0.0 && a.0 + a.2 <= WIDTH && a.1 + a.3 <= l.height, "{n} clients: client {i} inside: {a:?}");
+                assert!(
+                    a.0 >= 0.0 && a.0 + a.2 <= WIDTH && a.1 + a.3 <= l.height,
+                    "{n} clients: client {i} inside: {a:?}"
+                );
                 assert!(a.1 > l.broker_top() + l.broker_h, "{n} clients: below the brokers");
                 for j in 0..i {
                     assert!(!overlaps(a, area(j)), "{n} clients: {i} and {j} overlap");
