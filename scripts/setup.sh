@@ -4,7 +4,7 @@
 # the pinned wasm-bindgen CLI, and playwright-core. A second run installs nothing.
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
-packages=(rustc-web cargo-web rust-web-src rust-web-llvm rustfmt-web lld-22 chromium chromium-driver)
+packages=(rustc-web cargo-web rust-web-src rust-web-llvm rustfmt-web rust-web-clippy lld-22 chromium chromium-driver)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

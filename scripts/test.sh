@@ -7,6 +7,10 @@ bash scripts/setup.sh
 echo "== format: cargo fmt --check (rustfmt.toml)"
 cargo fmt --check
 
+echo "== lints: cargo clippy, natively and for wasm32 (warnings are errors)"
+cargo clippy --all-targets -- -D warnings
+CARGO_UNSTABLE_BUILD_STD=std,panic_abort cargo clippy --target wasm32-unknown-unknown --lib --test web -- -D warnings
+
 echo "== layout: no import cycle between the files of src/sim"
 python3 scripts/import-cycles.py
 

@@ -126,6 +126,8 @@ impl<K: PartialEq + Clone> JavaHashOrder<K> {
     }
 }
 
+/// Takes `&String`: it is the hash of a `JavaHashOrder<String>`, called with `&K`.
+#[allow(clippy::ptr_arg)]
 fn hash_string(s: &String) -> i32 {
     string_hash(s)
 }

@@ -8,7 +8,7 @@ use crate::narrate_zh::{translate_table, TRIGGERS};
 use crate::sim::Fault;
 
 fn secs(ms: u64) -> String {
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         format!("{}", ms / 1000)
     } else {
         format!("{:.1}", ms as f64 / 1000.0)

@@ -790,7 +790,7 @@ fn a_question_conceals_its_declared_items_only_while_it_waits_and_they_must_exis
     v["steps"][i]["question"]["conceals"] =
         serde_json::json!([{ "type": "leader", "group": "nowhere" }, { "type": "owners", "group": "demo" }]);
     let e = load_error(&v.to_string());
-    assert!(e.contains(&format!("question.conceals[0]: 'nowhere' is not a group of this lesson")), "{e}");
+    assert!(e.contains(&"question.conceals[0]: 'nowhere' is not a group of this lesson".to_string()), "{e}");
     assert!(!e.contains("conceals[1]"), "{e}");
 }
 

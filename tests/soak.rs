@@ -188,7 +188,7 @@ fn run(seed: u64) -> Result<(), String> {
                 .trace
                 .iter()
                 .any(|e| matches!(&e.kind, EventKind::Note { text, .. } if text.contains("SkipAssignment")));
-            if !owned && !(skipped && !stored && group.state == ClassicGroupState::Stable) {
+            if !(owned || skipped && !stored && group.state == ClassicGroupState::Stable) {
                 return Err(format!(
                     "seed {seed}: {topic}-{p} unowned {bound} ms after healing (group {:?} gen {})",
                     group.state, group.generation_id

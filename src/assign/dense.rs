@@ -195,7 +195,7 @@ impl Slots {
 
     /// The result map from one list per slot (already in key order, so the
     /// map is built without searching).
-    pub fn into_assignment(&self, members: &[Subscription], lists: Vec<Vec<TopicPartition>>) -> Assignment {
+    pub fn assignment_from(&self, members: &[Subscription], lists: Vec<Vec<TopicPartition>>) -> Assignment {
         self.firsts.iter().zip(lists).map(|(m, list)| (members[*m].member_id.clone(), list)).collect()
     }
 }

@@ -89,7 +89,7 @@ fn assign_without_racks(cluster: &ClusterMetadata, members: &[Subscription]) -> 
             next = end;
         }
     }
-    slots.into_assignment(members, lists)
+    slots.assignment_from(members, lists)
 }
 
 /// `RangeAssignor.TopicAssignmentState`.

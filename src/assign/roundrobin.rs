@@ -51,6 +51,6 @@ impl ClientAssignor for RoundRobinAssignor {
                 next = (place + 1) % circle.len();
             }
         }
-        Ok(slots.into_assignment(members, lists))
+        Ok(slots.assignment_from(members, lists))
     }
 }

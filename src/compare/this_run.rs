@@ -20,7 +20,7 @@ pub const STATIC: &str = "classic eager (range), static members";
 /// its last fault by half a minute, at least a minute.
 fn until(horizon: Millis, faults: &[ScheduledFault]) -> Millis {
     let last = faults.iter().map(|f| f.at).max().unwrap_or(0);
-    horizon.max(last + 30_000).max(60_000).min(crate::sim::scenario::limits::MAX_RUN_MS)
+    horizon.max(last + 30_000).clamp(60_000, crate::sim::scenario::limits::MAX_RUN_MS)
 }
 
 /// The comparison of `scenario` with the user's `script` merged into its fault

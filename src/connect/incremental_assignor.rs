@@ -97,6 +97,8 @@ fn hash_set_copy_order<T: PartialEq + Clone>(items: &[T], hash: fn(&T) -> i32) -
     set.keys().cloned().collect()
 }
 
+/// Takes `&String`: it is the hash of a `JavaHashOrder<String>`, called with `&K`.
+#[allow(clippy::ptr_arg)]
 fn string_hash(s: &String) -> i32 {
     java::string_hash(s)
 }

@@ -213,8 +213,7 @@ mod tests {
 
     #[test]
     fn task_ids_print_and_sort_like_kafka() {
-        let mut ids =
-            vec![ConnectorTaskId::new("sink", 10), ConnectorTaskId::new("sink", 2), ConnectorTaskId::new("a", 5)];
+        let mut ids = [ConnectorTaskId::new("sink", 10), ConnectorTaskId::new("sink", 2), ConnectorTaskId::new("a", 5)];
         ids.sort();
         let shown: Vec<String> = ids.iter().map(|t| t.to_string()).collect();
         assert_eq!(shown, ["a-5", "sink-2", "sink-10"]);

@@ -310,20 +310,20 @@ pub fn diagram(g: &Group) -> Diagram {
         d: Diagram::default(),
     };
     // members' lines first, so their requests and answers claim the broker lines they match
-    for i in 0..talk.len() {
-        if let By::Member(n) = &talk[i].by {
+    for (i, t) in talk.iter().enumerate() {
+        if let By::Member(n) = &t.by {
             if let Some(m) = b.member_lane(n) {
                 b.member_line(i, m, &n.clone());
             }
         }
     }
-    for i in 0..talk.len() {
-        if let By::Broker(id) = talk[i].by {
+    for (i, t) in talk.iter().enumerate() {
+        if let By::Broker(id) = t.by {
             // ends already drawn: a one-to-one arrival, a member's new epoch, a leader's SyncGroup
             // whose answers were drawn
             let drawn = b.used.contains(&i)
-                || matches!(talk[i].said, Said::CgState { .. })
-                || matches!(talk[i].said, Said::LeaderSync { .. }) && b.touched.contains(&i);
+                || matches!(t.said, Said::CgState { .. })
+                || matches!(t.said, Said::LeaderSync { .. }) && b.touched.contains(&i);
             if !drawn {
                 b.broker_line(i, id);
             }

@@ -109,7 +109,7 @@ impl Player {
         }
         let want = trace.stored_end() - max * KEEP_QUARTERS / 4;
         let limit = want.min(trace.len());
-        let Some(&cut) = self.checkpoints.keys().filter(|k| k.1 <= limit).last() else { return };
+        let Some(&cut) = self.checkpoints.keys().rfind(|k| k.1 <= limit) else { return };
         if cut.1 <= trace.first_id() {
             return;
         }

@@ -63,7 +63,6 @@ pub fn toolbar(t: Toolbar) -> Html {
     });
     let on_link = {
         let (player, link) = (t.shared.0.clone(), t.link.clone());
-        let lang = lang;
         Callback::from(move |_: MouseEvent| {
             // The moment of the click; compressing it takes the browser a moment.
             let run = Permalink::of(&player.borrow());

@@ -70,7 +70,6 @@ fn label(x: f64, y: f64, class: &'static str, text: &str, px: f64, bold: bool, m
 /// Without `nodes` everything is drawn every time.
 /// `show_fetches`: draw the consumers' Fetches to partition leaders (one
 /// message per consumer and broker, so a hundred members stay light).
-#[allow(clippy::too_many_arguments)]
 pub fn topology(
     world: &World,
     lang: Lang,
@@ -289,7 +288,6 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
 }
 
 /// Name, state and generation inside a node, each cut to the node's width.
-#[allow(clippy::too_many_arguments)]
 fn node_texts(l: &Layout, x: f64, y: f64, name: &str, leader: bool, state: &str, gen: &str, lang: Lang) -> Html {
     let r = l.radius;
     let title = if leader { format!("{name} ★") } else { name.to_string() };

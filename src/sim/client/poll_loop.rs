@@ -84,7 +84,6 @@ pub(crate) fn fetch_and_process(ctx: &mut Ctx, f: Fetching<'_>, main: &mut MainT
 
 /// A Fetch answer: into the buffer; an application waiting in `poll()` for
 /// records gets them at once (`poll(Duration)` returns when the fetch completes).
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn on_fetch_response(
     ctx: &Ctx,
     fetcher: &mut Fetcher,

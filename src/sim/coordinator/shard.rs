@@ -106,7 +106,6 @@ impl Shard {
     }
 
     /// OffsetCommit validation for classic groups (CG `validateOffsetCommit`).
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn commit_offsets(
         &mut self,
         ctx: &mut Ctx,

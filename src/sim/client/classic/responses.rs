@@ -40,14 +40,9 @@ impl ClassicConsumer {
             TimerKey::RequestTimeout { correlation } if crate::sim::client::fetcher::is_fetch(*correlation) => {
                 self.fetcher.on_failure(ctx, *correlation, &self.config, &mut self.connections, out);
             }
-            TimerKey::RequestTimeout { correlation } => {
-                if self.in_flight.contains_key(correlation) {
-                    out.emit(EventKind::Note {
-                        node: self.node(),
-                        text: "request timed out (request.timeout.ms)".into(),
-                    });
-                    self.request_failed(ctx, *correlation, out);
-                }
+            TimerKey::RequestTimeout { correlation } if self.in_flight.contains_key(correlation) => {
+                out.emit(EventKind::Note { node: self.node(), text: "request timed out (request.timeout.ms)".into() });
+                self.request_failed(ctx, *correlation, out);
             }
             _ => {}
         }

@@ -547,7 +547,6 @@ impl Shard {
     }
 
     /// OffsetCommit to a consumer group: validated with member epochs, then stored.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn commit_consumer_group_offsets(
         &mut self,
         ctx: &mut Ctx,
