@@ -56,7 +56,6 @@ pub enum Errors {
     UNRELEASED_INSTANCE_ID,
     UNSUPPORTED_ASSIGNOR,
     STALE_MEMBER_EPOCH,
-    NOT_LEADER_OR_FOLLOWER,
 }
 
 impl Errors {
@@ -89,7 +88,6 @@ impl Errors {
             UNRELEASED_INSTANCE_ID => 111,
             UNSUPPORTED_ASSIGNOR => 112,
             STALE_MEMBER_EPOCH => 113,
-            NOT_LEADER_OR_FOLLOWER => 6,
         }
     }
 

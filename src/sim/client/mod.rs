@@ -10,5 +10,4 @@ pub(crate) mod app_commit;
 pub mod classic;
 pub mod close_options;
 pub mod consumer;
-pub mod fetcher;
 pub mod poll_loop;

@@ -92,8 +92,7 @@ impl ConnectWorker {
             Response::LeaveGroup { .. }
             | Response::OffsetCommit { .. }
             | Response::OffsetFetch { .. }
-            | Response::ConsumerGroupHeartbeat(_)
-            | Response::Fetch { .. } => {}
+            | Response::ConsumerGroupHeartbeat(_) => {}
             Response::JoinGroup(_) | Response::SyncGroup { .. } => {
                 self.join_or_sync_failed(ctx, &f.api, Some(error), out)
             }

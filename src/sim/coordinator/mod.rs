@@ -40,7 +40,6 @@ fn error_response(request: &Request, error: Errors) -> Response {
         Request::LeaveGroup { .. } => Response::LeaveGroup { error },
         Request::OffsetCommit { offsets, .. } => Response::OffsetCommit { error, offsets: offsets.clone() },
         Request::OffsetFetch { .. } => Response::OffsetFetch { error, offsets: Vec::new() },
-        Request::Fetch { .. } => Response::Fetch { error, partitions: Vec::new() },
         Request::ConsumerGroupHeartbeat(_) => crate::sim::coordinator::consumer::heartbeat::heartbeat_error(error),
     }
 }
@@ -55,7 +54,6 @@ fn group_of(request: &Request) -> &str {
         | Request::OffsetCommit { group_id, .. }
         | Request::OffsetFetch { group_id, .. } => group_id,
         Request::ConsumerGroupHeartbeat(r) => &r.group_id,
-        Request::Fetch { .. } => "",
     }
 }
 
@@ -124,9 +122,7 @@ impl GroupCoordinator {
                 let response = shard.fetch_offsets(&group_id, &partitions);
                 out.respond(from, correlation, response);
             }
-            Request::FindCoordinator { .. } | Request::Fetch { .. } => {
-                unreachable!("brokers answer FindCoordinator and Fetch themselves")
-            }
+            Request::FindCoordinator { .. } => unreachable!("brokers answer FindCoordinator themselves"),
         }
     }
 

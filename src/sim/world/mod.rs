@@ -371,8 +371,7 @@ impl World {
         if !self.is_alive(node) {
             return;
         }
-        // The poll loop and a leader's held Fetch tick too often to be events of their own.
-        let cause = if matches!(key, TimerKey::Poll | TimerKey::FetchWait { .. }) {
+        let cause = if matches!(key, TimerKey::Poll) {
             None
         } else {
             Some(self.record(cause, EventKind::TimerFired { node, timer: key.describe() }))
