@@ -2,10 +2,9 @@
 //! `invariants.rs` after every step (the epochs persisted in
 //! `__consumer_offsets` are checked there, reading each record once).
 
-use crate::assign::TopicPartition;
 use crate::sim::invariants::monitor::Violation;
+use crate::sim::invariants::owners::Owners;
 use crate::sim::world::World;
-use std::collections::BTreeMap;
 
 pub(crate) fn check(world: &World, v: &mut Vec<Violation>) {
     single_owner_on_clients(world, v);
@@ -21,7 +20,7 @@ pub(crate) fn check(world: &World, v: &mut Vec<Violation>) {
 fn single_owner_on_clients(world: &World, v: &mut Vec<Violation>) {
     for g in &world.scenario.groups {
         let Some((_, group)) = world.consumer_group(&g.group_id) else { continue };
-        let mut owner: BTreeMap<&TopicPartition, u32> = BTreeMap::new();
+        let mut owner = Owners::new(&world.cluster);
         for c in world.group_async_consumers(&g.group_id) {
             if !c.alive || c.member_id.is_empty() || !group.members.contains_key(&c.member_id) {
                 continue;
@@ -43,7 +42,7 @@ fn single_owner_on_clients(world: &World, v: &mut Vec<Violation>) {
 fn single_owner_on_coordinator(world: &World, v: &mut Vec<Violation>) {
     for g in &world.scenario.groups {
         let Some((_, group)) = world.consumer_group(&g.group_id) else { continue };
-        let mut owner: BTreeMap<&TopicPartition, &str> = BTreeMap::new();
+        let mut owner: Owners<'_, &str> = Owners::new(&world.cluster);
         for m in group.members.values() {
             for tp in m.owned_on_coordinator() {
                 if let Some(other) = owner.insert(tp, &m.member_id) {

@@ -2,6 +2,7 @@
 
 mod consumer_group;
 pub mod monitor;
+mod owners;
 
 use crate::sim::client::abstract_coordinator::MemberState;
 use crate::sim::cluster::CoordinatorRecord;
@@ -183,7 +184,7 @@ impl Monitor {
 fn single_owner(world: &World, v: &mut Vec<Violation>) {
     for g in &world.scenario.groups {
         let Some((_, group)) = world.group(&g.group_id) else { continue };
-        let mut owner: BTreeMap<&crate::assign::TopicPartition, u32> = BTreeMap::new();
+        let mut owner = owners::Owners::new(&world.cluster);
         for c in world.group_consumers(&g.group_id) {
             let current = c.alive
                 && matches!(c.state, MemberState::STABLE | MemberState::COMPLETING_REBALANCE)
