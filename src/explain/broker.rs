@@ -79,46 +79,19 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
         return one(Ev::MemberFailed { group: s(c[1]), member: s(c[0]) });
     }
     // GroupMetadataManager.classicGroupLeave (4.x)
-    if let Some(c) = capture(
-        "[GroupId {}] Dynamic member {} has left group through explicit `LeaveGroup` request; client reason: {}",
-        msg,
-    ) {
-        return one(Ev::MemberLeft {
-            group: s(c[0]),
-            member: s(c[1]),
-            instance: None,
-            host: None,
-            client: None,
-            reason: s(c[2]),
-        });
-    }
     if let Some(c) = capture("[GroupId {}] Static member {} with instance id {} has left group through explicit `LeaveGroup` request; client reason: {}", msg) {
         return one(Ev::MemberLeft { group: s(c[0]), member: s(c[1]), instance: opt_instance(c[2]), host: None, client: None, reason: s(c[3]) });
     }
-    if let Some(c) =
-        capture("[Group {}] Member {} has left group through explicit `LeaveGroup` request; client reason: {}", msg)
-    {
-        return one(Ev::MemberLeft {
-            group: s(c[0]),
-            member: s(c[1]),
-            instance: None,
-            host: None,
-            client: None,
-            reason: s(c[2]),
-        });
-    }
-    if let Some(c) = capture(
+    // Dynamic and pending members leaving (4.x and 3.x wordings): group, member, reason.
+    for template in [
+        "[GroupId {}] Dynamic member {} has left group through explicit `LeaveGroup` request; client reason: {}",
+        "[Group {}] Member {} has left group through explicit `LeaveGroup` request; client reason: {}",
         "[Group {}] Pending member {} has left group through explicit `LeaveGroup` request; client reason: {}",
-        msg,
-    ) {
-        return one(Ev::MemberLeft {
-            group: s(c[0]),
-            member: s(c[1]),
-            instance: None,
-            host: None,
-            client: None,
-            reason: s(c[2]),
-        });
+    ] {
+        if let Some(c) = capture(template, msg) {
+            let (group, member, reason) = (s(c[0]), s(c[1]), s(c[2]));
+            return one(Ev::MemberLeft { group, member, instance: None, host: None, client: None, reason });
+        }
     }
     // 3.x GroupCoordinator.handleLeaveGroup: "Member MemberMetadata(memberId=..., groupInstanceId=...,
     // clientId=..., clientHost=/10.0.0.1, ...) has left group demo through explicit `LeaveGroup`; client reason: ..."
@@ -241,4 +214,35 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
         return one(Ev::Info);
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// GroupMetadataManager.classicGroupLeave's wordings (4.x `[GroupId ..] Dynamic member`,
+    /// `[Group ..] Member`, `[Group ..] Pending member`, and the static one) each give the group,
+    /// the member and the client's reason.
+    #[test]
+    fn each_leave_group_wording_gives_group_member_and_reason() {
+        let left = |group: &str, member: &str, instance: Option<&str>, reason: &str| {
+            Some(vec![Ev::MemberLeft {
+                group: group.into(),
+                member: member.into(),
+                instance: instance.map(String::from),
+                host: None,
+                client: None,
+                reason: reason.into(),
+            }])
+        };
+        let cases = [
+            ("[GroupId demo] Dynamic member m-1 has left group through explicit `LeaveGroup` request; client reason: the consumer is being closed", "demo", "m-1", None, "the consumer is being closed"),
+            ("[Group demo] Member m-2 has left group through explicit `LeaveGroup` request; client reason: not provided", "demo", "m-2", None, "not provided"),
+            ("[Group other] Pending member m-3 has left group through explicit `LeaveGroup` request; client reason: x", "other", "m-3", None, "x"),
+            ("[GroupId demo] Static member m-4 with instance id i-4 has left group through explicit `LeaveGroup` request; client reason: y", "demo", "m-4", Some("i-4"), "y"),
+        ];
+        for (line, group, member, instance, reason) in cases {
+            assert_eq!(parse(line), left(group, member, instance, reason), "{line}");
+        }
+    }
 }
