@@ -147,6 +147,32 @@ impl Layout {
     }
 }
 
+/// The compact drawing of a large group (more than 16 clients) on a phone:
+/// discs in `GRID_COLS` columns, one row after another, so each name keeps
+/// the narrow frame's type (28 units, 10 px on a 360 px screen) however many
+/// clients there are; the drawing grows downwards and the page scrolls.
+pub mod compact_narrow {
+    use super::{NARROW_MIN_PX, WIDTH};
+    pub const GRID_COLS: usize = 5;
+    /// Top of the first row's cells (below the narrow broker boxes, which end at 116).
+    pub const TOP: f64 = 150.0;
+    pub const CELL_H: f64 = 110.0;
+    /// A disc's radius and its name's size (user units).
+    pub const RADIUS: f64 = 44.0;
+    pub const NAME_PX: f64 = NARROW_MIN_PX;
+
+    /// Centre of client `i`.
+    pub fn pos(i: usize) -> (f64, f64) {
+        let cw = WIDTH / GRID_COLS as f64;
+        (cw * ((i % GRID_COLS) as f64 + 0.5), TOP + CELL_H * ((i / GRID_COLS) as f64 + 0.5))
+    }
+
+    /// The drawing's height for `n` clients.
+    pub fn height(n: usize) -> f64 {
+        TOP + CELL_H * n.div_ceil(GRID_COLS).max(1) as f64 + 16.0
+    }
+}
+
 /// A partition (or task) chip, placed: its text and box.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Chip {
@@ -270,6 +296,28 @@ mod tests {
             }
         }
         assert_eq!(Layout::new(7), Layout::framed(7, Frame::Wide));
+    }
+
+    /// A large group on a phone (17 clients or more): names stay at 10 px or more
+    /// on a 360 px screen (the drawing 348 px wide), discs apart and inside.
+    #[test]
+    fn the_narrow_compact_grid_keeps_names_legible_for_large_groups() {
+        use compact_narrow::*;
+        let scale = 348.0 / WIDTH;
+        assert!(NAME_PX * scale >= 10.0, "names render at {:.1} px", NAME_PX * scale);
+        for n in [17, 20, 40, 100, 250] {
+            let h = height(n);
+            let name_w = text_width(&format!("c{n}"), NAME_PX, false);
+            assert!(name_w < 2.0 * RADIUS - 4.0, "{n} clients: the name ({name_w:.0} units) fits its disc");
+            for i in 0..n {
+                let (x, y) = pos(i);
+                assert!(x - RADIUS >= 0.0 && x + RADIUS <= WIDTH && y - RADIUS > 116.0 && y + RADIUS <= h, "{n}: disc {i} inside");
+                for j in 0..i {
+                    let (a, b) = pos(j);
+                    assert!((x - a).hypot(y - b) > 2.0 * RADIUS + 8.0, "{n}: discs {i} and {j} apart");
+                }
+            }
+        }
     }
 
     #[test]

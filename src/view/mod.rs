@@ -33,7 +33,10 @@ pub fn height(world: &World) -> f64 {
 
 pub fn height_in(world: &World, frame: Frame) -> f64 {
     if is_large(world) {
-        HEIGHT
+        match frame {
+            Frame::Wide => HEIGHT,
+            Frame::Narrow => layout::compact_narrow::height(world.client_count()),
+        }
     } else {
         Layout::framed(world.client_count(), frame).height
     }
@@ -124,13 +127,36 @@ pub struct MessageView {
 /// Where broker `i` of `n` sits across the drawing; the narrow frame gives
 /// each an equal cell (its boxes are as wide as the cell allows).
 fn spread(i: usize, n: usize, frame: Frame) -> f64 {
-    let margin = 95.0;
+    let margin = broker_margin(n);
     if frame == Frame::Narrow {
         WIDTH * (i as f64 + 0.5) / n.max(1) as f64
     } else if n <= 1 {
         WIDTH / 2.0
     } else {
         margin + (WIDTH - 2.0 * margin) * i as f64 / (n - 1) as f64
+    }
+}
+
+/// The wide drawing's distance from its edges to the outer brokers' centres:
+/// wide enough that a box of `max_broker_width` fits at the edge.
+fn broker_margin(n: usize) -> f64 {
+    match n {
+        0..=1 => WIDTH / 2.0,
+        2 => 170.0,
+        3 => 160.0,
+        4 => 125.0,
+        _ => 95.0,
+    }
+}
+
+/// The widest a broker box of the wide drawing may be with `n` brokers: it
+/// stays inside the drawing and 12 units from its neighbours.
+pub fn max_broker_width(n: usize) -> f64 {
+    let m = broker_margin(n);
+    if n <= 1 {
+        400.0
+    } else {
+        (2.0 * m - 10.0).min((WIDTH - 2.0 * m) / (n - 1) as f64 - 12.0)
     }
 }
 
@@ -170,7 +196,9 @@ pub fn node_pos_in(world: &World, node: NodeId, frame: Frame) -> (f64, f64) {
             let i = world.consumers.range(..c).count()
                 + world.async_consumers.range(..c).count()
                 + world.workers.range(..c).count();
-            if n > LARGE_GROUP {
+            if n > LARGE_GROUP && frame == Frame::Narrow {
+                layout::compact_narrow::pos(i)
+            } else if n > LARGE_GROUP {
                 grid(i, n)
             } else {
                 Layout::framed(n, frame).pos(i)

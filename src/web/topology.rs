@@ -10,7 +10,7 @@ use crate::lesson::conceal::{hidden, Kind};
 use crate::sim::world::parse_node;
 use crate::sim::{NodeId, World};
 use crate::view::labels::{fit, short_state, text_width};
-use crate::view::layout::{chips, Frame, Layout};
+use crate::view::layout::{chips, compact_narrow, Frame, Layout};
 use crate::view::{self, WIDTH};
 use yew::prelude::*;
 
@@ -142,7 +142,7 @@ pub fn topology(
                 html! {
                     <g key={m.id} class={class} data-msg={m.id.to_string()}>
                         <title>{ crate::narrate::fault::message_label(&m.label, lang) }</title>
-                        <circle cx={x.to_string()} cy={y.to_string()} r={if large { "4" } else if frame == Frame::Narrow { "14" } else { "7" }} />
+                        <circle cx={x.to_string()} cy={y.to_string()} r={if frame == Frame::Narrow { "14" } else if large { "4" } else { "7" }} />
                         // Only mid-way, clear of the brokers' and clients' own labels;
                         // on the right half it reads leftwards, so it is never cut at the edge.
                         if message_labels && (0.28..=0.72).contains(&progress) {
@@ -159,15 +159,59 @@ pub fn topology(
     }
 }
 
-/// The width of a broker's box: as wide as its neighbours allow.
-fn broker_width(n: usize, frame: Frame) -> f64 {
+/// The width of a broker's box: the narrow frame's cell, or in the wide
+/// drawing as wide as its longest line needs (`needed`), at least 180 units
+/// and at most what its neighbours allow (`view::max_broker_width`).
+fn broker_width(n: usize, frame: Frame, needed: f64) -> f64 {
     if frame == Frame::Narrow {
         (WIDTH / n.max(1) as f64 - 16.0).min(300.0)
-    } else if n <= 1 {
-        180.0
     } else {
-        ((WIDTH - 190.0) / (n - 1) as f64 - 12.0).min(180.0)
+        let max = view::max_broker_width(n);
+        // `label` squeezes a line over 98 % of the inner width: leave it room.
+        (needed / 0.97 + 14.0).clamp(180.0_f64.min(max), max)
     }
+}
+
+/// `text` in at most three lines of at most `max` wide (broken between words;
+/// the last line cut with "…" only if even three do not hold it).
+fn wrap(text: &str, max: f64, px: f64) -> Vec<String> {
+    let mut lines: Vec<String> = vec![String::new()];
+    for word in text.split(' ') {
+        let n = lines.len();
+        let last = lines.last_mut().unwrap();
+        let joined = if last.is_empty() { word.to_string() } else { format!("{last} {word}") };
+        if text_width(&joined, px, false) <= max || last.is_empty() || n == 3 {
+            *last = joined;
+        } else {
+            lines.push(word.to_string());
+        }
+    }
+    lines.into_iter().map(|l| fit(&l, max, px, false)).collect()
+}
+
+/// A broker's role line: which groups it coordinates, that it is down, or loading.
+fn broker_role(b: &view::BrokerView, lang: Lang) -> String {
+    if !b.alive {
+        tr(lang, "broker.down").to_string()
+    } else if b.loading {
+        tr(lang, "broker.loading").to_string()
+    } else {
+        // A lesson question may conceal which broker coordinates a group.
+        b.coordinates
+            .iter()
+            .filter(|(g, _)| !hidden(Kind::Coordinator, g))
+            .map(|(g, p)| trf(lang, "broker.coordinates", &[g, p]))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+fn broker_leads(b: &view::BrokerView) -> String {
+    b.leads
+        .iter()
+        .map(|(t, ps)| if ps.len() <= 3 { format!("{t} {}", ps.iter().map(u32::to_string).collect::<Vec<_>>().join(",")) } else { format!("{t} ×{}", ps.len()) })
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 /// Brokers, consumers and workers.
@@ -179,7 +223,9 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
     let workers = view::workers_in(world, frame);
     let large = view::is_large(world);
     let layout = Layout::framed(world.client_count(), frame);
-    let bw = broker_width(brokers.len(), frame);
+    // As wide as the longest role or leads line needs (where the neighbours allow).
+    let needed = brokers.iter().map(|b| text_width(&broker_role(b, lang), 12.0, false).max(text_width(&broker_leads(b), 11.0, false))).fold(0.0, f64::max);
+    let bw = broker_width(brokers.len(), frame, needed);
     let narrow = frame == Frame::Narrow;
     html! {
         <>
@@ -188,12 +234,12 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
                 let coord = b.coordinates.iter().any(|(g, _)| !hidden(Kind::Coordinator, g));
                 let class = classes!("broker", (!b.alive).then_some("dead"), coord.then_some("coordinator"), b.loading.then_some("loading"),
                     is_sel(Selection::Node(NodeId::Broker(b.id))).then_some("selected"), lit(format!("broker-{}", b.id)));
-                let role = if !b.alive { tr(lang, "broker.down").to_string() }
-                    else if b.loading { tr(lang, "broker.loading").to_string() }
-                    // A lesson question may conceal which broker coordinates a group.
-                    else { b.coordinates.iter().filter(|(g, _)| !hidden(Kind::Coordinator, g)).map(|(g, p)| trf(lang, "broker.coordinates", &[g, p])).collect::<Vec<_>>().join(", ") };
-                let leads = b.leads.iter().map(|(t, ps)| if ps.len() <= 3 { format!("{t} {}", ps.iter().map(u32::to_string).collect::<Vec<_>>().join(",")) } else { format!("{t} ×{}", ps.len()) }).collect::<Vec<_>>().join(" · ");
+                let role = broker_role(b, lang);
+                let leads = broker_leads(b);
                 let inner = bw - 14.0;
+                // A role longer than the box wraps (to three lines at most); the box grows down by 15 units a line.
+                let role_lines = if narrow { Vec::new() } else { wrap(&role, inner, 12.0) };
+                let extra = 15.0 * role_lines.len().saturating_sub(1) as f64;
                 // The narrow drawing's one short role line.
                 let short_role = if !b.alive { role.clone() } else if b.loading { tr(lang, "broker.loading.short").to_string() }
                     else if coord { tr(lang, "broker.coordinator").to_string() } else { String::new() };
@@ -201,23 +247,23 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
                 html! {
                     <g class={class} data-broker={b.id.to_string()} tabindex="0" role="button">
                         <title>{ if role.is_empty() { full } else { format!("{role} · {full}") } }</title>
-                        <rect x={(b.x - bw / 2.0).to_string()} y={layout.broker_top().to_string()} width={bw.to_string()} height={layout.broker_h.to_string()} rx={(8.0 * layout.unit).to_string()} />
+                        <rect x={(b.x - bw / 2.0).to_string()} y={layout.broker_top().to_string()} width={bw.to_string()} height={(layout.broker_h + extra).to_string()} rx={(8.0 * layout.unit).to_string()} />
                         if narrow {
                             // Name and role only; what it leads is in its tooltip and the inspector.
                             { label(b.x, b.y - 8.0, "title", &format!("broker-{}", b.id), 32.0, true, inner - 14.0) }
                             { label(b.x, b.y + 34.0, "sub", &short_role, 28.0, false, inner - 14.0) }
                         } else {
                             { label(b.x, b.y - 16.0, "title", &format!("broker-{}", b.id), 15.0, true, inner) }
-                            { label(b.x, b.y + 2.0, "sub", &role, 12.0, false, inner) }
+                            { for role_lines.iter().enumerate().map(|(k, l)| label(b.x, b.y + 2.0 + 15.0 * k as f64, "sub role", l, 12.0, false, inner)) }
                             // The partitions it leads: the coordinator of a group is the leader of the group's __consumer_offsets partition.
-                            { label(b.x, b.y + 19.0, "tiny leads", &leads, 11.0, false, inner) }
-                            { label(b.x, b.y + 35.0, "tiny leads", &format!("__consumer_offsets ×{}", b.offsets_led), 11.0, false, inner) }
+                            { label(b.x, b.y + 19.0 + extra, "tiny leads", &leads, 11.0, false, inner) }
+                            { label(b.x, b.y + 35.0 + extra, "tiny leads", &format!("__consumer_offsets ×{}", b.offsets_led), 11.0, false, inner) }
                         }
                     </g>
                 }
             }) }
             if large {
-                { for consumers.iter().map(|c| compact_consumer(c, lang, is_sel(Selection::Node(NodeId::Client(c.idx))), lit(c.name.clone()).is_some())) }
+                { for consumers.iter().map(|c| compact_consumer(c, lang, is_sel(Selection::Node(NodeId::Client(c.idx))), lit(c.name.clone()).is_some(), frame)) }
             }
             { for consumers.iter().filter(|_| !large).map(|c| {
                 // A lesson question may conceal the group's leader or owners.
@@ -368,7 +414,9 @@ fn node_summary(
 
 /// A consumer in the compact drawing of a large group: a small disc with its
 /// name; the state is in its class and title, the details in the inspector.
-fn compact_consumer(c: &view::ConsumerView, lang: Lang, selected: bool, highlighted: bool) -> Html {
+/// On a phone (`Frame::Narrow`) the discs are larger and the names keep the
+/// narrow frame's type (`layout::compact_narrow`).
+fn compact_consumer(c: &view::ConsumerView, lang: Lang, selected: bool, highlighted: bool, frame: Frame) -> Html {
     let class = classes!(
         "consumer",
         "compact",
@@ -382,8 +430,13 @@ fn compact_consumer(c: &view::ConsumerView, lang: Lang, selected: bool, highligh
     html! {
         <g class={class} data-member={c.name.clone()} data-state={c.state.clone()} tabindex="0" role="button">
             <title>{ format!("{} · {} · {}", trf(lang, "consumer.select", &[&c.name]), state_label(&c.state, lang), c.owned.len()) }</title>
-            <circle class="body" cx={c.x.to_string()} cy={c.y.to_string()} r="11" style={format!("fill:{}", colour(c.idx))} />
-            <text x={c.x.to_string()} y={(c.y + 3.5).to_string()} class="tiny">{ c.name.clone() }</text>
+            if frame == Frame::Narrow {
+                <circle class="body" cx={c.x.to_string()} cy={c.y.to_string()} r={compact_narrow::RADIUS.to_string()} style={format!("fill:{}", colour(c.idx))} />
+                <text x={c.x.to_string()} y={(c.y + 0.35 * compact_narrow::NAME_PX).to_string()} class="compact-name" style={fs(compact_narrow::NAME_PX)}>{ c.name.clone() }</text>
+            } else {
+                <circle class="body" cx={c.x.to_string()} cy={c.y.to_string()} r="11" style={format!("fill:{}", colour(c.idx))} />
+                <text x={c.x.to_string()} y={(c.y + 3.5).to_string()} class="tiny">{ c.name.clone() }</text>
+            }
         </g>
     }
 }

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ARTIFACTS, launch, openPage, serveSite, withPage } from './harness.mjs';
+import { ARTIFACTS, launch, openPage, serveSite, withPage, withSite } from './harness.mjs';
 
 const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 async function seek(page, t) {
@@ -277,3 +277,98 @@ test('state diagrams: every state name fits inside its box, the current one (bol
     assert.deepEqual(await spill(), [], `at ${t} ms`);
   });
 });
+
+/** Where the caption ends and the state diagrams begin, and the side column's bottom. */
+const band = (page) => page.evaluate(() => ({
+  caption: document.querySelector('.caption-bar').getBoundingClientRect().bottom,
+  diagrams: document.querySelector('.diagrams').getBoundingClientRect().top,
+  side: document.querySelector('.side').getBoundingClientRect().bottom,
+}));
+
+test('1440x900: the state diagram follows the caption with no empty band, even when the side column is the taller', () => withSite(async ({ open }) => {
+  for (const lang of ['en', 'zh']) {
+    for (const path of [`?lang=${lang}`, `?lang=${lang}#lesson=4&step=2`]) {
+      const page = await open({ viewport: { width: 1440, height: 900 }, path });
+      if (path.includes('lesson')) await page.waitForSelector('#lesson');
+      await seek(page, 9000);
+      const plain = await band(page);
+      // The inspector of a selected consumer makes the side column taller than the drawing and the diagrams.
+      await page.click('g[data-member="c1"] circle.body');
+      await page.waitForSelector('#inspector h2');
+      await frames(page);
+      const selected = await band(page);
+      assert.ok(selected.side > selected.diagrams + 300, `${path}: the side column is the taller (${JSON.stringify(selected)})`);
+      for (const [when, b] of [['plain', plain], ['selected', selected]]) {
+        // The grid's row gap is .8rem (12.8 px).
+        assert.ok(b.diagrams - b.caption <= 16, `${path} ${when}: ${(b.diagrams - b.caption).toFixed(0)} px between the caption and the state diagram`);
+      }
+      if (!path.includes('lesson')) await page.screenshot({ path: join(ARTIFACTS, `glance-1440x900-selected-${lang}.png`) });
+    }
+  }
+}));
+
+/** Broker labels cut with "…" or squeezed to fit (textLength). */
+const cutBrokerLabels = (page) => page.$$eval('#topology [data-broker] text', (ts) => ts
+  .filter((t) => t.textContent.includes('…') || t.hasAttribute('textLength'))
+  .map((t) => `broker-${t.closest('[data-broker]').dataset.broker}: "${t.textContent}"`));
+
+test('no broker label is cut with an ellipsis at 1280x720 (presenter too) and 1440x900: the box is as wide as its role line, or the line wraps', () => withSite(async ({ open }) => {
+  const failures = [];
+  for (const lang of ['en', 'zh']) {
+    for (const [width, height, presenter] of [[1280, 720, false], [1280, 720, true], [1440, 900, false]]) {
+      const page = await open({ viewport: { width, height }, path: `?lang=${lang}` });
+      if (presenter) await page.click('#presenter');
+      const where = `${lang} ${width}x${height}${presenter ? ' presenter' : ''}`;
+      // The demo, a group on five brokers, and four groups (one broker coordinates two or more).
+      const four = JSON.stringify({
+        seed: 1, brokers: 3, topics: [{ name: 'orders', partitions: 6 }],
+        groups: ['payments-consumers', 'audit', 'search-indexer', 'billing'].map((g) => ({ groupId: g, consumers: 2, config: { topics: ['orders'] } })),
+      });
+      for (const [name, s] of [['demo', null], ['5 brokers', scenario(6, 5, 'cooperative')], ['4 groups', four]]) {
+        if (s) await page.evaluate((s) => window.groupscope.load(s), s);
+        await seek(page, 12000);
+        const roles = await page.$$eval('#topology [data-broker] text.role', (ts) => ts.map((t) => t.textContent).join(' '));
+        assert.ok(roles.length > 10, `${where} ${name}: a role line is drawn (${roles})`);
+        const cut = await cutBrokerLabels(page);
+        if (cut.length) failures.push(`${where} ${name}: ${cut.join(', ')}`);
+        const bad = await badLabels(page);
+        if (bad.pairs.length || bad.outside.length) failures.push(`${where} ${name}: overlapping ${bad.pairs.join('; ')} outside ${bad.outside.join(', ')}`);
+        if (name === 'demo') {
+          const tooltip = await page.$eval('#topology .broker.coordinator title', (t) => t.textContent);
+          const shown = await page.$$eval('#topology .broker.coordinator text.role', (ts) => ts.map((t) => t.textContent).join(' '));
+          assert.ok(tooltip.startsWith(shown), `${where}: the whole role line shows: "${shown}" of "${tooltip}"`);
+          if (!presenter) await page.screenshot({ path: join(ARTIFACTS, `brokers-${width}x${height}-${lang}.png`), clip: { x: 0, y: 0, width, height: Math.min(height, 420) } });
+        }
+        if (name === '4 groups' && width === 1440) await page.screenshot({ path: join(ARTIFACTS, `brokers-4-groups-1440-${lang}.png`), clip: { x: 0, y: 0, width, height: 420 } });
+      }
+    }
+  }
+  assert.deepEqual(failures, []);
+}));
+
+test('on a 390x844 phone a group of more than 16 consumers keeps its names at 10 px or more: five columns, the drawing grows down', () => withPage(async ({ page }) => {
+  const failures = [];
+  for (const lang of ['en', 'zh-CN']) {
+    await page.selectOption('#lang', lang);
+    for (const [clients, brokers, protocol] of [[17, 3, 'eager'], [40, 3, 'cooperative'], [100, 5, 'consumer']]) {
+      await page.evaluate((s) => window.groupscope.load(s), scenario(clients, brokers, protocol));
+      await page.waitForFunction((n) => document.querySelectorAll('#topology [data-member]').length === n, clients);
+      for (const t of [20000, 26500]) {
+        if (t === 26500) await page.evaluate(() => window.groupscope.inject('{"type": "crashConsumer", "consumer": 1}'));
+        await seek(page, t);
+        const where = `${lang} ${clients} clients, ${protocol}, t=${t}`;
+        const sizes = await renderedSizes(page);
+        const small = sizes.filter((s) => s.px < 10 || s.h < 10).map((s) => `"${s.text}" ${s.px.toFixed(1)}px`);
+        if (small.length) failures.push(`${where}: small labels ${small.slice(0, 6).join(', ')}`);
+        const names = await page.$$eval('#topology [data-member] text', (ts) => ts.length);
+        assert.equal(names, clients, `${where}: every consumer is named`);
+        const bad = await badLabels(page);
+        if (bad.pairs.length || bad.outside.length) failures.push(`${where}: overlapping ${bad.pairs.slice(0, 4).join('; ')} outside ${bad.outside.join(', ')}`);
+      }
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (wide > 390) failures.push(`${lang} ${clients} clients: the page is ${wide}px wide`);
+      if (clients === 40) await page.screenshot({ path: join(ARTIFACTS, `phone-390-40-clients-${lang}.png`) });
+    }
+  }
+  assert.deepEqual(failures, []);
+}, { viewport: { width: 390, height: 844 } }));

@@ -90,3 +90,28 @@ export async function withPage(body, options = {}) {
     site.close();
   }
 }
+
+/** Serves the site and launches the browser for `body({ browser, site, open })`,
+ * where `open(options)` opens a page (as `openPage`) and, when `body` returns,
+ * every page it opened is checked for foreign requests and errors; then
+ * everything is closed. For tests that open several pages (viewports, languages). */
+export async function withSite(body) {
+  const site = await serveSite();
+  const browser = await launch();
+  const opened = [];
+  try {
+    const open = async (options) => {
+      const p = await openPage(browser, site, options);
+      opened.push(p);
+      return p.page;
+    };
+    await body({ browser, site, open });
+    for (const { foreign, errors } of opened) {
+      assert.deepEqual(foreign, []);
+      assert.deepEqual(errors, []);
+    }
+  } finally {
+    await browser.close();
+    site.close();
+  }
+}

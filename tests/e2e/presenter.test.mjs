@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ARTIFACTS, withPage } from './harness.mjs';
+import { ARTIFACTS, withPage, withSite } from './harness.mjs';
 
 const events = (page) => page.evaluate(() => window.groupscope.state().events);
 const playing = (page) => page.evaluate(() => window.groupscope.state().playing);
@@ -124,5 +124,45 @@ test('prefers-reduced-motion parks messages at the middle of their link; otherwi
       assert.deepEqual(moved, both, 'every message in flight moves along its link');
       assert.notEqual(label, 'none');
     }
+  }
+}));
+
+/** Every label of the side-by-side panes, with its rendered size (font size times the drawing's scale). */
+const paneLabels = (page) => page.$$eval('#compare .pane svg text', (ts) => ts.filter((t) => t.textContent.trim() && getComputedStyle(t).display !== 'none').map((t) => ({
+  text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * t.ownerSVGElement.getScreenCTM().a,
+})));
+
+test('presenter mode at 1280x720: the side-by-side panes stack, and their drawings\' labels render at 12 px or more', () => withSite(async ({ open }) => {
+  for (const lang of ['en', 'zh']) {
+    const page = await open({ viewport: { width: 1280, height: 720 }, path: `?lang=${lang}` });
+    await page.evaluate(() => { window.groupscope.seek(9000); window.groupscope.inject(JSON.stringify({ type: 'crashConsumer', consumer: 2 })); });
+    await page.click('#tab-compare');
+    await page.waitForSelector('#compare .pane');
+    await page.click('#presenter');
+    await page.waitForFunction(() => document.querySelector('.groupscope').classList.contains('presenter'));
+    for (const which of ['shipped', 'this run']) {
+      if (which === 'this run') {
+        await page.click('#compare-this-run');
+        await page.waitForSelector('#compare[data-comparison="this-run"]');
+      }
+      // Mid-run: states, generations, chips and messages are all drawn.
+      await page.locator('#timeline').fill('20000');
+      await page.waitForFunction(() => [...document.querySelectorAll('#compare .pane')].every((p) => p.dataset.now === '20000'));
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const labels = await paneLabels(page);
+      const panes = await page.locator('#compare .pane').count();
+      assert.ok(labels.length > panes * 20, `${lang} ${which}: labels were measured (${labels.length})`);
+      const small = labels.filter((l) => l.px < 12).map((l) => `"${l.text}" ${l.px.toFixed(1)}px`);
+      assert.deepEqual(small, [], `${lang} ${which}: every pane label is 12 px or more`);
+      const lefts = await page.$$eval('#compare .pane', (ps) => ps.map((p) => Math.round(p.getBoundingClientRect().left)));
+      assert.equal(new Set(lefts).size, 1, `${lang} ${which}: one pane under another (${lefts})`);
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 1280, 'no sideways scrolling');
+      if (which === 'this run') await page.screenshot({ path: join(ARTIFACTS, `presenter-compare-1280x720-${lang}.png`) });
+    }
+    // Out of presenter mode the panes sit side by side again.
+    await page.click('#presenter');
+    await page.waitForFunction(() => !document.querySelector('.groupscope').classList.contains('presenter'));
+    const lefts = await page.$$eval('#compare .pane', (ps) => ps.map((p) => Math.round(p.getBoundingClientRect().left)));
+    assert.ok(new Set(lefts).size > 1, `side by side outside presenter mode (${lefts})`);
   }
 }));
