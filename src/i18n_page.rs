@@ -48,6 +48,7 @@ pub const PAGE: &[(&str, &str, &str)] = &[
     ("help.welcome", "Show the welcome again", "再次显示欢迎页"),
     // Side by side: plain words for the numbers
     ("compare.thisrun", "Compare this run", "对比当前运行"),
+    ("compare.lesson.back", "Back to the lesson", "返回课程"),
     ("compare.thisrun.title", "Run the Simulation tab's scenario and its faults under eager, cooperative, KIP-848 and static membership, side by side", "把模拟页的场景和它的故障分别放在 eager、cooperative、KIP-848 和静态成员下并排运行"),
     ("compare.thisrun.option", "this run, four ways", "当前运行的四种方式"),
     ("compare.thisrun.hint", "Your scenario and its faults (scripted and injected), run four ways at the same simulated time. For KIP-848 the session timeout and heartbeat interval are broker settings (group.consumer.*); this comparison gives them the values your consumers use, so every variant notices a crash equally fast. Play, Step and the timeline above drive all panes.", "你的场景和它的故障（预设的和注入的），以四种方式在同一模拟时刻运行。KIP-848 中会话超时和心跳间隔是 broker 的设置（group.consumer.*）；这里让它们取你的消费者所用的值，所以每种方式发现崩溃的速度一样。上方的播放、单步和时间轴同时驱动所有窗格。"),

@@ -1026,3 +1026,78 @@ fn lesson_16_grades_all_four_timeout_configs_and_the_hint_names_the_wrong_one() 
         "each of the four configs is the wrong one in some deployment: {wrong_configs:?}"
     );
 }
+
+fn storms_lesson() -> serde_json::Value {
+    let text = groupscope::lesson::registry::SOURCES
+        .iter()
+        .find(|(f, _)| f.starts_with("18-"))
+        .expect("lesson 18")
+        .1;
+    serde_json::from_str(text).unwrap()
+}
+
+/// Lesson 18's step `static-deploy` opens the rolling restart side by side: the
+/// same ten close()/restart pairs under eager, cooperative-sticky, the consumer
+/// protocol and static members, one group per pane. The comparison counts a
+/// rebalance when a classic group enters PreparingRebalance
+/// (`ClassicGroup.transitionTo`) or a consumer group leaves Stable. Each
+/// dynamic member's close() sends LeaveGroup and its restart a JoinGroup, each
+/// a rebalance (`GroupMetadataManager.classicGroupLeave`, `prepareRebalance`);
+/// cooperative-sticky adds a round after the revocation
+/// (`ConsumerCoordinator.onJoinComplete` rejoins when partitions were revoked);
+/// a static member sends no LeaveGroup and rejoins within session.timeout.ms
+/// with its group.instance.id, replaced without a rebalance
+/// (`GroupMetadataManager.updateStaticMemberThenRebalanceOrCompleteJoin`).
+/// The panes agree with the lesson's own four groups (their counts include the first join).
+#[test]
+fn lesson_18_opens_the_rolling_restart_side_by_side_and_the_panes_count_what_the_lesson_says() {
+    let lesson = course().iter().find(|l| l.number == 18).expect("lesson 18");
+    let step = lesson.steps.iter().find(|s| s.id == "static-deploy").expect("the static-deploy step");
+    let c = step.compare.as_ref().expect("the step offers a comparison").comparison().unwrap();
+    let names: Vec<&str> = c.variants.iter().map(|v| v.name.as_str()).collect();
+    use groupscope::compare::this_run::{CONSUMER, COOPERATIVE, EAGER, STATIC};
+    assert_eq!(names, [EAGER, COOPERATIVE, CONSUMER, STATIC], "the four panes, named as Compare this run names them");
+    let mut sbs = groupscope::compare::SideBySide::new(&c).unwrap();
+    sbs.advance_to(c.until.unwrap());
+    let rebalances: Vec<u32> = sbs.lanes.iter().map(|l| l.observer.metrics.rebalances).collect();
+    assert_eq!(sbs.lanes.iter().map(|l| l.violations).sum::<usize>(), 0, "no invariant broken");
+    assert_eq!(rebalances[0], 20, "eager: two per restarted member: {rebalances:?}");
+    assert_eq!(rebalances[1], 30, "cooperative-sticky: three per restarted member: {rebalances:?}");
+    assert_eq!(rebalances[3], 0, "static members replace themselves: {rebalances:?}");
+    assert!(rebalances[2] < rebalances[0], "the consumer protocol leaves Stable less often: {rebalances:?}");
+    assert_eq!(step_expectation_count(lesson, "dynamic-deploy"), rebalances[0] + 1);
+    assert_eq!(step_expectation_count(lesson, "coop-deploy"), rebalances[1] + 1);
+    assert_eq!(step_expectation_count(lesson, "static-deploy"), rebalances[3] + 1);
+}
+
+fn step_expectation_count(lesson: &Lesson, step: &str) -> u32 {
+    let v = serde_json::to_value(lesson.steps.iter().find(|s| s.id == step).unwrap()).unwrap();
+    v["expect"][0]["count"].as_u64().unwrap() as u32
+}
+
+#[test]
+fn a_step_comparison_that_is_missing_unknown_or_broken_is_rejected_naming_the_field() {
+    let at = "step 5 (static-deploy).compare";
+    let mut v = storms_lesson();
+    v["steps"][4]["compare"].as_object_mut().unwrap().remove("comparison");
+    assert!(load_error(&v.to_string()).contains(&format!("{at}.shipped, comparison: give a shipped comparison's id or a comparison")));
+    v["steps"][4]["compare"]["shipped"] = "compare-storms".into();
+    let e = load_error(&v.to_string());
+    assert!(e.contains(&format!("{at}.shipped: no comparison named 'compare-storms'; the shipped ones are compare-protocols")), "{e}");
+    v["steps"][4]["compare"]["shipped"] = "compare-crash".into();
+    assert!(load(&v.to_string()).is_ok(), "a shipped comparison by id");
+    let mut v = storms_lesson();
+    v["steps"][4]["compare"]["comparison"]["variants"].as_array_mut().unwrap().truncate(1);
+    let e = load_error(&v.to_string());
+    assert!(e.contains(&format!("{at}.comparison.variants: 1 given; a comparison runs 2 to 4")), "{e}");
+    let mut v = storms_lesson();
+    v["steps"][4]["compare"]["comparison"]["scenario"]["faults"][0]["fault"]["consumer"] = 99.into();
+    let e = load_error(&v.to_string());
+    assert!(e.contains(&format!("{at}.comparison.scenario.faults[0]")), "{e}");
+    let mut v = storms_lesson();
+    v["steps"][4]["compare"]["label"]["zh"] = "".into();
+    assert!(load_error(&v.to_string()).contains(&format!("{at}.label.zh: the Chinese text is missing or empty")));
+    let mut v = storms_lesson();
+    v["steps"][4]["compare"]["comparison"]["group"] = "nope".into();
+    assert!(load_error(&v.to_string()).contains(&format!("{at}.comparison.group: the scenario has no group 'nope'")));
+}

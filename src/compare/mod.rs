@@ -30,7 +30,7 @@ pub const MAX_VARIANTS: usize = 4;
 pub const MAX_VARIANT_NAME_LEN: usize = 100;
 
 /// One protocol configuration. Each patch is a JSON merge-patch (RFC 7386).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Variant {
     pub name: String,
@@ -45,7 +45,7 @@ pub struct Variant {
     pub broker: Option<Value>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Comparison {
     #[serde(default)]

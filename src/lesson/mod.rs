@@ -22,6 +22,6 @@ pub mod session;
 pub mod validate;
 
 pub use conceal::{Concealed, Secret};
-pub use model::{Choice, Condition, Expectation, Lang, Lesson, Question, Step, Task, TaskOption, Text};
+pub use model::{Choice, Condition, Expectation, Lang, Lesson, Question, Step, StepCompare, Task, TaskOption, Text};
 pub use registry::{find, lessons, parse_link};
 pub use session::{Feedback, LessonSession, Phase, Progress, Reached};

@@ -102,6 +102,41 @@ pub struct Step {
     /// Checked on the world when the event has happened.
     #[serde(default)]
     pub expect: Vec<Expectation>,
+    /// A side-by-side comparison the step offers (a button in the lesson
+    /// panel opens the Side by side tab on it): the same faults under
+    /// several protocols, each in its own pane on the toolbar's one clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compare: Option<StepCompare>,
+}
+
+/// The comparison of a step: a shipped one (`compare-protocols`,
+/// `compare-crash`) or one written in the lesson, in the format of
+/// `scenarios/compare-*.json`. Exactly one of the two.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StepCompare {
+    /// The button's words ("See the four deploys side by side").
+    pub label: Text,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shipped: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<crate::compare::Comparison>,
+}
+
+impl StepCompare {
+    /// The comparison to open, checked; an error names the field (`shipped`,
+    /// `comparison.variants`, ...).
+    pub fn comparison(&self) -> Result<crate::compare::Comparison, String> {
+        match (&self.shipped, &self.comparison) {
+            (Some(id), None) => crate::examples::comparison(id).map_err(|e| {
+                let ids: Vec<&str> = crate::examples::COMPARISONS.iter().map(|c| c.0).collect();
+                format!("shipped: {e}; the shipped ones are {}", ids.join(", "))
+            }),
+            (None, Some(c)) => c.validate().map(|()| c.clone()).map_err(|e| crate::json::under("comparison", &e)),
+            (Some(_), Some(_)) => Err("shipped, comparison: give one of them, not both".into()),
+            (None, None) => Err("shipped, comparison: give a shipped comparison's id or a comparison".into()),
+        }
+    }
 }
 
 fn default_within() -> Millis {

@@ -767,6 +767,12 @@ pub fn validate(lesson: &Lesson) -> Vec<String> {
         if let Some(t) = &step.task {
             rules::task(&mut errors, &names, &format!("{at}.task"), t);
         }
+        if let Some(c) = &step.compare {
+            text(&mut errors, &format!("{at}.compare.label"), &c.label);
+            if let Err(e) = c.comparison() {
+                errors.push(format!("{at}.compare.{e}"));
+            }
+        }
     }
     let questions = lesson.steps.iter().filter(|s| s.question.is_some()).count();
     if questions < 2 {

@@ -223,6 +223,7 @@ pub fn App(props: &AppProps) -> Html {
     let on_lesson = {
         let (player, redraw, lesson, tab, selection) =
             (player.clone(), redraw.clone(), lesson.clone(), tab.clone(), selection.clone());
+        let (compare, notice) = (compare.clone(), notice.clone());
         let revision = revision.clone();
         Callback::from(move |m: LessonMsg| {
             *revision.borrow_mut() += 1;
@@ -269,6 +270,19 @@ pub fn App(props: &AppProps) -> Html {
                 (LessonMsg::Next, Some(s)) => {
                     s.next(&mut p);
                     save_progress(s.progress());
+                }
+                (LessonMsg::Compare, Some(s)) => {
+                    // The step's comparison on the Side by side tab; the lesson waits
+                    // (the main simulation does while that tab shows) until "Back to the lesson".
+                    let built = s.current().compare.as_ref().ok_or_else(String::new).and_then(|c| c.comparison())
+                        .and_then(|c| crate::compare::SideBySide::new(&c));
+                    match built {
+                        Ok(sbs) => {
+                            *compare.borrow_mut() = Some(ComparePlayer::new(&super::compare_view::lesson_id(&s.lesson.id, &s.current().id), sbs));
+                            tab.set(Tab::Compare);
+                        }
+                        Err(e) => notice.set(Some(e)),
+                    }
                 }
                 (LessonMsg::Exit, _) => *l = None,
                 _ => {}
@@ -580,6 +594,13 @@ pub fn App(props: &AppProps) -> Html {
             })
         },
         fault: dispatch.reform(Action::Inject),
+        // Opened from a lesson's step: its button's words name the comparison, and a button goes back.
+        lesson: session.as_ref().and_then(|s| {
+            let c = s.current().compare.as_ref()?;
+            let id = super::compare_view::lesson_id(&s.lesson.id, &s.current().id);
+            let t = tab.clone();
+            Some((id, c.label.get(lang_v).to_string(), Callback::from(move |_: MouseEvent| t.set(Tab::Simulation))))
+        }),
         check: {
             let c = compare.clone();
             Callback::from(move |f: crate::sim::Fault| c.borrow().as_ref().map_or(Ok(()), |c| c.sbs.check_fault(&f)))

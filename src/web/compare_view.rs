@@ -23,6 +23,14 @@ pub struct CompareHandlers {
     pub this_run: Callback<MouseEvent>,
     pub fault: Callback<Fault>,
     pub check: Callback<Fault, Result<(), String>>,
+    /// The open lesson's step comparison, if its step has one: the id its
+    /// pane player gets, its name in the page's language, and "Back to the lesson".
+    pub lesson: Option<(String, String, Callback<MouseEvent>)>,
+}
+
+/// The id of a lesson step's comparison (`Step::compare`).
+pub fn lesson_id(lesson: &str, step: &str) -> String {
+    format!("lesson-{lesson}-{step}")
 }
 
 /// Pane `i`'s drawing under an id of its own (`topology-pane-1` …): the
@@ -35,6 +43,20 @@ fn pane_drawing(svg: Html, i: usize) -> Html {
         }
         other => other,
     }
+}
+
+/// The name the picker shows for the open comparison (the same words as its option).
+fn comparison_name(cp: &ComparePlayer, lang: Lang, h: &CompareHandlers) -> String {
+    if cp.id == THIS_RUN {
+        return tr(lang, "compare.thisrun.option").to_string();
+    }
+    if cp.id == FROM_LOGS {
+        return crate::i18n::trf(lang, "compare.from-logs", &[&cp.sbs.group]);
+    }
+    if let Some((_, name, _)) = h.lesson.as_ref().filter(|l| l.0 == cp.id) {
+        return name.clone();
+    }
+    COMPARISONS.iter().find(|c| c.0 == cp.id).map(|(_, en, zh, _)| if lang == Lang::Zh { *zh } else { *en }).unwrap_or_default().to_string()
 }
 
 pub fn compare_view(cp: &ComparePlayer, lang: Lang, h: &CompareHandlers) -> Html {
@@ -54,13 +76,20 @@ pub fn compare_view(cp: &ComparePlayer, lang: Lang, h: &CompareHandlers) -> Html
                         { for COMPARISONS.iter().map(|(k, en, zh, _)| html! {
                             <option value={*k} selected={*k == cp.id.as_str()}>{ if lang == Lang::Zh { *zh } else { *en } }</option>
                         }) }
+                        if let Some((id, name, _)) = h.lesson.as_ref().filter(|l| l.0 == cp.id) {
+                            <option value={id.clone()} selected=true>{ name.clone() }</option>
+                        }
                         if cp.id == FROM_LOGS {
                             <option value={FROM_LOGS} selected=true>{ crate::i18n::trf(lang, "compare.from-logs", &[&s.group]) }</option>
                         }
                     </select>
                 </label>
                 <button id="compare-this-run" class="primary" onclick={h.this_run.clone()} title={tr(lang, "compare.thisrun.title")}>{ tr(lang, "compare.thisrun") }</button>
+                if let Some((_, _, back)) = h.lesson.as_ref().filter(|l| l.0 == cp.id) {
+                    <button id="compare-back" onclick={back.clone()}>{ tr(lang, "compare.lesson.back") }</button>
+                }
             </div>
+            <p id="compare-name" class="compare-name">{ comparison_name(cp, lang, h) }</p>
             <p class="hint">{ tr(lang, if this_run { "compare.thisrun.hint" } else { "compare.hint" }) }</p>
             <div class={classes!("panes", format!("n{}", s.lanes.len()))}>
                 { for s.lanes.iter().enumerate().map(|(i, lane)| {

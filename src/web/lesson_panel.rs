@@ -23,6 +23,8 @@ pub enum LessonMsg {
     Choose(usize),
     Retry,
     Next,
+    /// Open the step's side-by-side comparison (`Step::compare`).
+    Compare,
     /// A "try it yourself" fault.
     Fault(Fault),
     Speed(f64),
@@ -362,6 +364,9 @@ pub fn lesson_panel(s: &LessonSession, speed: f64, lang: Lang, on: &Callback<Les
                 </div>
             } else {
                 <p class="narration" aria-live="polite">{ step.narration.get(lang).to_string() }</p>
+            }
+            if let Some(c) = step.compare.as_ref().filter(|_| s.phase != Phase::Free) {
+                <button id="lesson-compare" class="lesson-compare" onclick={on.reform(|_| LessonMsg::Compare)}>{ c.label.get(lang).to_string() }</button>
             }
             { question_view(s, lang, on) }
             { task_view(s, lang, on) }

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, ROOT, launch, openPage, serveSite } from './harness.mjs';
+import { ARTIFACTS, ROOT, launch, openPage, serveSite, withSite } from './harness.mjs';
 
 test('side by side: the toolbar\'s one clock drives three protocols under one crash', async () => {
   const site = await serveSite();
@@ -136,3 +136,39 @@ test('a KIP-848 group on the main page: ConsumerGroupState diagram and member ep
     site.close();
   }
 });
+
+test('on a 390 px phone the comparison\'s whole name shows, wrapped under the picker, for every comparison and both languages', () => withSite(async ({ open }) => {
+  for (const lang of ['en', 'zh']) {
+    const page = await open({ viewport: { width: 390, height: 844 }, path: `?lang=${lang}` });
+    await page.click('#tab-compare');
+    await page.waitForSelector('#compare .pane');
+    const ids = await page.$$eval('#compare-pick option', (os) => os.map((o) => o.value));
+    await page.click('#compare-this-run');
+    await page.waitForSelector('#compare[data-comparison="this-run"]');
+    for (const id of ['this-run', ...ids]) {
+      if (id !== 'this-run') {
+        await page.selectOption('#compare-pick', id);
+        await page.waitForSelector(`#compare[data-comparison="${id}"]`);
+      }
+      const name = await page.$eval('#compare-name', (p) => {
+        const r = p.getBoundingClientRect();
+        return { text: p.innerText.trim(), left: r.left, right: r.right, cut: p.scrollWidth > p.clientWidth + 1, shown: getComputedStyle(p).display !== 'none' };
+      });
+      const option = await page.$eval('#compare-pick', (s) => s.selectedOptions[0].textContent.trim());
+      assert.ok(name.shown, `${lang} ${id}: the name line shows on a phone`);
+      assert.equal(name.text, option, `${lang} ${id}: the name line says the picker's whole option`);
+      assert.ok(name.left >= 0 && name.right <= 390 && !name.cut, `${lang} ${id}: the name fits the screen (${JSON.stringify(name)})`);
+      const pick = await page.$eval('#compare-pick', (s) => s.getBoundingClientRect().right);
+      assert.ok(pick <= 390, `${lang}: the picker fits the screen (${pick})`);
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 390, `${lang} ${id}: no sideways scrolling`);
+      if (id === ids[0]) await page.screenshot({ path: join(ARTIFACTS, `phone-390-compare-name-${lang}.png`) });
+    }
+  }
+}));
+
+test('the name line is only for phones: on a laptop the picker is wide enough', () => withSite(async ({ open }) => {
+  const page = await open({ viewport: { width: 1440, height: 900 } });
+  await page.click('#tab-compare');
+  await page.waitForSelector('#compare .pane');
+  assert.equal(await page.$eval('#compare-name', (p) => getComputedStyle(p).display), 'none');
+}));

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, ROOT, launch, openPage, serveSite } from './harness.mjs';
+import { ARTIFACTS, ROOT, launch, openPage, serveSite, withSite } from './harness.mjs';
 
 const index = JSON.parse(readFileSync(join(ROOT, 'lessons', 'index.json'), 'utf8'));
 const lessons = index.map((f) => JSON.parse(readFileSync(join(ROOT, 'lessons', f), 'utf8')));
@@ -48,6 +48,26 @@ async function checkConcealed(page, lesson, step, lang) {
       assert.ok(statuses.every((x) => x !== 'revoking' && x !== 'pending'), `${at}: ${g} shows revoking/pending marks`);
     }
   }
+}
+
+/** A step with a comparison: its button opens the Side by side tab on it
+ * (one pane per variant, named in the page's language), and "Back to the
+ * lesson" returns to the same step. */
+async function openStepComparison(page, lesson, step, lang) {
+  const at = `lesson ${lesson.number} step ${step.id}`;
+  const [phase, stepNo] = [await page.getAttribute('#lesson', 'data-phase'), await page.getAttribute('#lesson', 'data-step')];
+  assert.equal((await page.textContent('#lesson-compare')).trim(), step.compare.label[lang], `${at}: the button says the step's words`);
+  await page.click('#lesson-compare');
+  await page.waitForSelector(`#compare[data-comparison="lesson-${lesson.id}-${step.id}"]`);
+  const variants = await page.$$eval('#compare .pane', (ps) => ps.map((p) => p.dataset.variant));
+  assert.deepEqual(variants, step.compare.comparison.variants.map((v) => v.name), `${at}: one pane per variant`);
+  assert.equal(await page.$eval('#compare-pick', (s) => s.selectedOptions[0].textContent.trim()), step.compare.label[lang]);
+  const titles = await page.$$eval('#compare .pane h3', (hs) => hs.map((h) => h.textContent));
+  if (lang === 'zh') assert.ok(titles.some((t) => t.includes('经典')) && titles.every((t) => !t.includes('classic')), `${at}: pane titles in Chinese: ${titles}`);
+  await page.click('#compare-back');
+  await page.waitForSelector('#lesson');
+  assert.equal(await page.getAttribute('#lesson', 'data-step'), stepNo, `${at}: back at the same step`);
+  assert.equal(await page.getAttribute('#lesson', 'data-phase'), phase);
 }
 
 /** Plays the open lesson to its end; `right` chooses right answers and does tasks right at once. */
@@ -113,6 +133,8 @@ async function playLesson(page, lesson, right, lang) {
       acted++;
     } else if (phase === 'Reached') {
       assert.equal(await page.locator('#lesson .fault-error').count(), 0, `lesson ${lesson.number} step ${stepNo}: expectations hold`);
+      if (step.compare) await openStepComparison(page, lesson, step, lang);
+      else assert.equal(await page.locator('#lesson-compare').count(), 0, `lesson ${lesson.number} step ${step.id}: no comparison button`);
       const before = await page.getAttribute('#lesson', 'data-step');
       await page.click('#lesson-next');
       await page.waitForFunction((b) => {
@@ -224,3 +246,30 @@ test('lessons that cannot be fetched are explained, and the simulation keeps run
     site.close();
   }
 });
+
+test('lesson 18 opens the rolling restart side by side: four panes on the toolbar\'s clock count the rebalances the lesson predicts', () => withSite(async ({ open }) => {
+  const lesson = lessons.find((l) => l.number === 18);
+  const step = lesson.steps.find((s) => s.compare);
+  for (const [lang, viewport] of [['en', { width: 1440, height: 900 }], ['zh', { width: 1440, height: 900 }], ['en', { width: 390, height: 844 }]]) {
+    const page = await open({ viewport, path: `?lang=${lang}#lesson=18&step=${step.id}` });
+    await page.waitForSelector('#lesson');
+    await page.click('#lesson-compare');
+    await page.waitForSelector(`#compare[data-comparison="lesson-${lesson.id}-${step.id}"]`);
+    assert.equal(await page.locator('#compare .pane').count(), 4);
+    await page.selectOption('#speed', '1000');
+    await page.click('#play');
+    // Playing stops by itself at the comparison's end.
+    await page.waitForFunction(() => document.querySelector('#play').getAttribute('aria-pressed') === 'false', null, { timeout: 60000 });
+    assert.equal(Number(await page.inputValue('#timeline')), step.compare.comparison.until);
+    const rows = await page.$$eval('#compare-metrics tr[data-variant]', (rs) => Object.fromEntries(rs.map((r) => [r.dataset.variant, Number(r.dataset.rebalances)])));
+    // The lesson's own groups count the same plus their first join (steps dynamic-deploy, coop-deploy, static-deploy).
+    const count = (id) => lesson.steps.find((s) => s.id === id).expect[0].count - 1;
+    assert.equal(rows['classic eager (range)'], count('dynamic-deploy'), JSON.stringify(rows));
+    assert.equal(rows['classic cooperative-sticky'], count('coop-deploy'), JSON.stringify(rows));
+    assert.equal(rows['classic eager (range), static members'], count('static-deploy'), JSON.stringify(rows));
+    await page.screenshot({ path: join(ARTIFACTS, `lesson-18-compare-${viewport.width}-${lang}.png`) });
+    await page.click('#compare-back');
+    await page.waitForSelector('#lesson');
+    assert.equal(await page.getAttribute('#lesson', 'data-lesson'), '18');
+  }
+}));
