@@ -1028,11 +1028,7 @@ fn lesson_16_grades_all_four_timeout_configs_and_the_hint_names_the_wrong_one() 
 }
 
 fn storms_lesson() -> serde_json::Value {
-    let text = groupscope::lesson::registry::SOURCES
-        .iter()
-        .find(|(f, _)| f.starts_with("18-"))
-        .expect("lesson 18")
-        .1;
+    let text = groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| f.starts_with("18-")).expect("lesson 18").1;
     serde_json::from_str(text).unwrap()
 }
 
@@ -1080,10 +1076,16 @@ fn a_step_comparison_that_is_missing_unknown_or_broken_is_rejected_naming_the_fi
     let at = "step 5 (static-deploy).compare";
     let mut v = storms_lesson();
     v["steps"][4]["compare"].as_object_mut().unwrap().remove("comparison");
-    assert!(load_error(&v.to_string()).contains(&format!("{at}.shipped, comparison: give a shipped comparison's id or a comparison")));
+    assert!(load_error(&v.to_string())
+        .contains(&format!("{at}.shipped, comparison: give a shipped comparison's id or a comparison")));
     v["steps"][4]["compare"]["shipped"] = "compare-storms".into();
     let e = load_error(&v.to_string());
-    assert!(e.contains(&format!("{at}.shipped: no comparison named 'compare-storms'; the shipped ones are compare-protocols")), "{e}");
+    assert!(
+        e.contains(&format!(
+            "{at}.shipped: no comparison named 'compare-storms'; the shipped ones are compare-protocols"
+        )),
+        "{e}"
+    );
     v["steps"][4]["compare"]["shipped"] = "compare-crash".into();
     assert!(load(&v.to_string()).is_ok(), "a shipped comparison by id");
     let mut v = storms_lesson();

@@ -311,7 +311,10 @@ mod tests {
             assert!(name_w < 2.0 * RADIUS - 4.0, "{n} clients: the name ({name_w:.0} units) fits its disc");
             for i in 0..n {
                 let (x, y) = pos(i);
-                assert!(x - RADIUS >= 0.0 && x + RADIUS <= WIDTH && y - RADIUS > 116.0 && y + RADIUS <= h, "{n}: disc {i} inside");
+                assert!(
+                    x - RADIUS >= 0.0 && x + RADIUS <= WIDTH && y - RADIUS > 116.0 && y + RADIUS <= h,
+                    "{n}: disc {i} inside"
+                );
                 for j in 0..i {
                     let (a, b) = pos(j);
                     assert!((x - a).hypot(y - b) > 2.0 * RADIUS + 8.0, "{n}: discs {i} and {j} apart");

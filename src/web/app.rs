@@ -274,11 +274,19 @@ pub fn App(props: &AppProps) -> Html {
                 (LessonMsg::Compare, Some(s)) => {
                     // The step's comparison on the Side by side tab; the lesson waits
                     // (the main simulation does while that tab shows) until "Back to the lesson".
-                    let built = s.current().compare.as_ref().ok_or_else(String::new).and_then(|c| c.comparison())
+                    let built = s
+                        .current()
+                        .compare
+                        .as_ref()
+                        .ok_or_else(String::new)
+                        .and_then(|c| c.comparison())
                         .and_then(|c| crate::compare::SideBySide::new(&c));
                     match built {
                         Ok(sbs) => {
-                            *compare.borrow_mut() = Some(ComparePlayer::new(&super::compare_view::lesson_id(&s.lesson.id, &s.current().id), sbs));
+                            *compare.borrow_mut() = Some(ComparePlayer::new(
+                                &super::compare_view::lesson_id(&s.lesson.id, &s.current().id),
+                                sbs,
+                            ));
                             tab.set(Tab::Compare);
                         }
                         Err(e) => notice.set(Some(e)),

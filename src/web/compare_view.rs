@@ -56,7 +56,11 @@ fn comparison_name(cp: &ComparePlayer, lang: Lang, h: &CompareHandlers) -> Strin
     if let Some((_, name, _)) = h.lesson.as_ref().filter(|l| l.0 == cp.id) {
         return name.clone();
     }
-    COMPARISONS.iter().find(|c| c.0 == cp.id).map(|(_, en, zh, _)| if lang == Lang::Zh { *zh } else { *en }).unwrap_or_default().to_string()
+    match COMPARISONS.iter().find(|c| c.0 == cp.id) {
+        Some((_, en, zh, _)) => if lang == Lang::Zh { zh } else { en }.to_string(),
+        // A lesson's comparison once its step is over: the name it was written with.
+        None => cp.sbs.comparison.name.clone(),
+    }
 }
 
 pub fn compare_view(cp: &ComparePlayer, lang: Lang, h: &CompareHandlers) -> Html {
@@ -76,8 +80,9 @@ pub fn compare_view(cp: &ComparePlayer, lang: Lang, h: &CompareHandlers) -> Html
                         { for COMPARISONS.iter().map(|(k, en, zh, _)| html! {
                             <option value={*k} selected={*k == cp.id.as_str()}>{ if lang == Lang::Zh { *zh } else { *en } }</option>
                         }) }
-                        if let Some((id, name, _)) = h.lesson.as_ref().filter(|l| l.0 == cp.id) {
-                            <option value={id.clone()} selected=true>{ name.clone() }</option>
+                        // A lesson step's comparison (named by its button while that step is open).
+                        if cp.id.starts_with("lesson-") {
+                            <option value={cp.id.clone()} selected=true>{ comparison_name(cp, lang, h) }</option>
                         }
                         if cp.id == FROM_LOGS {
                             <option value={FROM_LOGS} selected=true>{ crate::i18n::trf(lang, "compare.from-logs", &[&s.group]) }</option>

@@ -209,7 +209,13 @@ fn broker_role(b: &view::BrokerView, lang: Lang) -> String {
 fn broker_leads(b: &view::BrokerView) -> String {
     b.leads
         .iter()
-        .map(|(t, ps)| if ps.len() <= 3 { format!("{t} {}", ps.iter().map(u32::to_string).collect::<Vec<_>>().join(",")) } else { format!("{t} ×{}", ps.len()) })
+        .map(|(t, ps)| {
+            if ps.len() <= 3 {
+                format!("{t} {}", ps.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
+            } else {
+                format!("{t} ×{}", ps.len())
+            }
+        })
         .collect::<Vec<_>>()
         .join(" · ")
 }
@@ -224,7 +230,10 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
     let large = view::is_large(world);
     let layout = Layout::framed(world.client_count(), frame);
     // As wide as the longest role or leads line needs (where the neighbours allow).
-    let needed = brokers.iter().map(|b| text_width(&broker_role(b, lang), 12.0, false).max(text_width(&broker_leads(b), 11.0, false))).fold(0.0, f64::max);
+    let needed = brokers
+        .iter()
+        .map(|b| text_width(&broker_role(b, lang), 12.0, false).max(text_width(&broker_leads(b), 11.0, false)))
+        .fold(0.0, f64::max);
     let bw = broker_width(brokers.len(), frame, needed);
     let narrow = frame == Frame::Narrow;
     html! {
