@@ -112,6 +112,31 @@ pub const LEAVE_GROUP_MEMBER_EPOCH: i32 = -1;
 /// Member epoch of a static member's temporary leave (`LEAVE_GROUP_STATIC_MEMBER_EPOCH`).
 pub const LEAVE_GROUP_STATIC_MEMBER_EPOCH: i32 = -2;
 
+/// One partition of a `FetchRequest`: where to read from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FetchPartition {
+    pub partition: TopicPartition,
+    pub fetch_offset: i64,
+}
+
+/// One partition of a `FetchResponse`: its error, the records `[from, to)` it
+/// carries (none on an error), and, with NOT_LEADER_OR_FOLLOWER, the leader the
+/// broker's metadata names (`CurrentLeader`, KIP-951).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FetchedPartition {
+    pub partition: TopicPartition,
+    pub error: Errors,
+    pub from: i64,
+    pub to: i64,
+    pub current_leader: Option<u32>,
+}
+
+impl FetchedPartition {
+    pub fn records(&self) -> i64 {
+        (self.to - self.from).max(0)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Request {
     FindCoordinator {
@@ -141,6 +166,11 @@ pub enum Request {
         partitions: Vec<TopicPartition>,
     },
     ConsumerGroupHeartbeat(ConsumerGroupHeartbeatRequest),
+    /// `FetchRequest` from a consumer (replica id −1) to the leader of its partitions.
+    Fetch {
+        max_wait_ms: Millis,
+        partitions: Vec<FetchPartition>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -174,6 +204,10 @@ pub enum Response {
         offsets: Vec<(TopicPartition, i64)>,
     },
     ConsumerGroupHeartbeat(ConsumerGroupHeartbeatResponse),
+    Fetch {
+        error: Errors,
+        partitions: Vec<FetchedPartition>,
+    },
 }
 
 /// What travels on a link.
@@ -204,6 +238,7 @@ impl Request {
             Request::OffsetCommit { .. } => "OffsetCommit",
             Request::OffsetFetch { .. } => "OffsetFetch",
             Request::ConsumerGroupHeartbeat(_) => "ConsumerGroupHeartbeat",
+            Request::Fetch { .. } => "Fetch",
         }
     }
 }
@@ -219,6 +254,7 @@ impl Response {
             Response::OffsetCommit { .. } => "OffsetCommit",
             Response::OffsetFetch { .. } => "OffsetFetch",
             Response::ConsumerGroupHeartbeat(_) => "ConsumerGroupHeartbeat",
+            Response::Fetch { .. } => "Fetch",
         }
     }
 
@@ -229,7 +265,8 @@ impl Response {
             | Response::Heartbeat { error }
             | Response::LeaveGroup { error }
             | Response::OffsetCommit { error, .. }
-            | Response::OffsetFetch { error, .. } => *error,
+            | Response::OffsetFetch { error, .. }
+            | Response::Fetch { error, .. } => *error,
             Response::JoinGroup(r) => r.error,
             Response::ConsumerGroupHeartbeat(r) => r.error,
         }
@@ -277,10 +314,15 @@ impl Body {
                 Request::OffsetCommit { offsets, .. } => format!("OffsetCommit ({} partitions)", offsets.len()),
                 Request::OffsetFetch { .. } => "OffsetFetch".into(),
                 Request::ConsumerGroupHeartbeat(r) => consumer_heartbeat_label(r),
+                Request::Fetch { partitions, .. } => {
+                    let names: Vec<String> = partitions.iter().map(|p| p.partition.to_string()).collect();
+                    format!("Fetch {}", names.join(","))
+                }
             },
             Body::Response { response, .. } => {
                 let err = response.error();
                 match response {
+                    Response::Fetch { partitions, error: Errors::NONE } => fetch_response_label(partitions),
                     Response::FindCoordinator { node_id: Some(n), error: Errors::NONE, .. } => {
                         format!("FindCoordinator ← broker-{n}")
                     }
@@ -307,6 +349,21 @@ impl Body {
             }
             Body::Disconnected { .. } => "connection refused".into(),
         }
+    }
+}
+
+/// `Fetch ← 12 records`, or `Fetch ← NOT_LEADER_OR_FOLLOWER orders-0 (leader broker-2)`
+/// when a partition's leader moved.
+fn fetch_response_label(partitions: &[FetchedPartition]) -> String {
+    let moved: Vec<&FetchedPartition> = partitions.iter().filter(|p| p.error != Errors::NONE).collect();
+    let Some(first) = moved.first() else {
+        let n: i64 = partitions.iter().map(FetchedPartition::records).sum();
+        return format!("Fetch ← {n} record{}", if n == 1 { "" } else { "s" });
+    };
+    let names: Vec<String> = moved.iter().map(|p| p.partition.to_string()).collect();
+    match first.current_leader {
+        Some(l) => format!("Fetch ← {} {} (leader broker-{l})", first.error, names.join(",")),
+        None => format!("Fetch ← {} {}", first.error, names.join(",")),
     }
 }
 

@@ -105,6 +105,8 @@ pub fn App(props: &AppProps) -> Html {
     let tab = use_state(|| Tab::Simulation);
     let selection = use_state(|| None::<Selection>);
     let legend_open = use_state(|| false);
+    // "Show fetches": the learner's choice, or (None) on at 2× and slower.
+    let show_fetches = use_state(|| None::<bool>);
     // What the last fork discarded, while it can be undone.
     let undo = use_state(|| None::<Undo>);
     // The run a replay of logs replaced, while it can be brought back.
@@ -538,6 +540,7 @@ pub fn App(props: &AppProps) -> Html {
         session.as_ref().filter(|s| s.phase != Phase::Free).map(|s| s.current().highlights.clone()).unwrap_or_default();
     let p = player.borrow();
     let world = &p.world;
+    let fetches_on = show_fetches.unwrap_or(p.speed <= 2.0 + 1e-9);
     let on_fault = dispatch.reform(Action::Inject);
     let check_fault = {
         let pl = player.clone();
@@ -655,9 +658,13 @@ pub fn App(props: &AppProps) -> Html {
                     <main class="layout">
                         <section class="stage" aria-label={tr(lang_v, "topology.label")}>
                             <div class="drawing">
-                                { topology(world, lang_v, (*selection).as_ref(), &highlights, on_press, on_node_key, Some((slow(0), &shared))) }
+                                { topology(world, lang_v, (*selection).as_ref(), &highlights, on_press, on_node_key, Some((slow(0), &shared)), fetches_on) }
                             </div>
                             { caption(world, lang_v, &legend_open) }
+                            <label class="show-fetches" title={tr(lang_v, "fetches.hint")}>
+                                <input type="checkbox" id="show-fetches" checked={fetches_on} onchange={{ let s = show_fetches.clone(); move |_| s.set(Some(!fetches_on)) }} />
+                                { tr(lang_v, "fetches.show") }
+                            </label>
                             if presenting {
                                 <button id="panels-button" class="panels-button" aria-pressed={panels.to_string()} onclick={toggle_panels}>{ tr(lang_v, if *panels { "panels.hide" } else { "panels.show" }) }</button>
                             }
@@ -682,7 +689,7 @@ pub fn App(props: &AppProps) -> Html {
                         </aside>
                         <section class="diagrams secondary">
                             { cached(slow(2), { let pl = player.clone(); move || statecharts(&pl.borrow().world, lang_v) }) }
-                            { spacetime(world, lang_v, &dispatch, &on_select, (*selection).as_ref()) }
+                            { spacetime(world, lang_v, &dispatch, &on_select, (*selection).as_ref(), *show_fetches == Some(true)) }
                         </section>
                         <section id="log" class="log-wrap secondary">
                             <EventLog version={slow(6)} player={shared.clone()} />
