@@ -160,16 +160,14 @@ pub fn why(world: &World, e: &Event, lang: Lang) -> Vec<Why> {
 /// error in an answer (`REBALANCE_IN_PROGRESS`...) is not routine.
 pub fn routine_message(label: &str) -> bool {
     let api = label.split([' ', '(']).next().unwrap_or("");
-    let error = label.contains('_') || label.contains("→");
+    let error = || label.contains('_') || label.contains("→");
     match api {
-        "Heartbeat" | "OffsetCommit" | "OffsetFetch" => !error,
+        "Heartbeat" | "OffsetCommit" | "OffsetFetch" => !error(),
         // `Fetch orders-0,orders-3`, `Fetch ← 12 records`: routine, but not a
         // NOT_LEADER_OR_FOLLOWER (a topic name may hold '_', so only errors count).
-        "Fetch" => {
-            !label.contains("→") && !label.contains("NOT_LEADER_OR_FOLLOWER") && !label.contains("UNKNOWN_TOPIC")
-        }
+        "Fetch" => crate::spacetime::is_routine_fetch(label),
         "ConsumerGroupHeartbeat" => {
-            !error && !label.contains("owned=") && !label.contains("leave") && !label.contains('-')
+            !error() && !label.contains("owned=") && !label.contains("leave") && !label.contains('-')
         }
         _ => false,
     }

@@ -56,7 +56,17 @@ pub fn is_keepalive(label: &str) -> bool {
 /// (`Fetch orders-0,orders-3`, `Fetch ← 12 records`); a NOT_LEADER_OR_FOLLOWER
 /// answer is not routine: it shows the leader moved.
 pub fn is_routine_fetch(label: &str) -> bool {
-    label.starts_with("Fetch ") && crate::narrate::routine_message(label)
+    // Read from the label's start only: the page asks this of every message in
+    // the diagram's window, tens of thousands with a hundred members.
+    match label.strip_prefix("Fetch ") {
+        // An answer: `← 12 records` is routine; `← NOT_LEADER_OR_FOLLOWER …` is not.
+        Some(rest) => match rest.strip_prefix("← ") {
+            Some(answer) => answer.starts_with(|c: char| c.is_ascii_digit()),
+            // A request names partitions; an error answer is `Fetch → ERROR`.
+            None => !rest.starts_with('→'),
+        },
+        None => false,
+    }
 }
 
 /// Messages sent in `[now - window, now]`, oldest first, without keep-alive

@@ -5,6 +5,7 @@ use crate::assign::TopicPartition;
 use crate::connect::{ConnectAssignment, ConnectProtocolMetadata};
 use crate::sim::types::{Errors, Millis, NodeId};
 use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
 
 /// `ConsumerProtocolSubscription` (the bytes inside a JoinGroup protocol entry).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -315,8 +316,7 @@ impl Body {
                 Request::OffsetFetch { .. } => "OffsetFetch".into(),
                 Request::ConsumerGroupHeartbeat(r) => consumer_heartbeat_label(r),
                 Request::Fetch { partitions, .. } => {
-                    let names: Vec<String> = partitions.iter().map(|p| p.partition.to_string()).collect();
-                    format!("Fetch {}", names.join(","))
+                    fetch_request_label(partitions.iter().map(|p| &p.partition), partitions.len())
                 }
             },
             Body::Response { response, .. } => {
@@ -360,10 +360,37 @@ fn fetch_response_label(partitions: &[FetchedPartition]) -> String {
         let n: i64 = partitions.iter().map(FetchedPartition::records).sum();
         return format!("Fetch ← {n} record{}", if n == 1 { "" } else { "s" });
     };
-    let names: Vec<String> = moved.iter().map(|p| p.partition.to_string()).collect();
-    match first.current_leader {
-        Some(l) => format!("Fetch ← {} {} (leader broker-{l})", first.error, names.join(",")),
-        None => format!("Fetch ← {} {}", first.error, names.join(",")),
+    let mut s = format!("Fetch ← {} ", first.error);
+    push_partitions(&mut s, moved.iter().map(|p| &p.partition), moved.len());
+    if let Some(l) = first.current_leader {
+        let _ = write!(s, " (leader broker-{l})");
+    }
+    s
+}
+
+/// Partitions a Fetch label names at most; the rest are counted (`+7`).
+const FETCH_LABEL_PARTITIONS: usize = 3;
+
+/// `Fetch orders-0,orders-3,orders-6 +2`: a consumer's fetch to one leader
+/// (one of these goes out per leader broker about twice a second, so it is
+/// written straight into one string).
+fn fetch_request_label<'a>(partitions: impl Iterator<Item = &'a TopicPartition>, n: usize) -> String {
+    let mut s = String::with_capacity(48);
+    s.push_str("Fetch ");
+    push_partitions(&mut s, partitions, n);
+    s
+}
+
+fn push_partitions<'a>(s: &mut String, partitions: impl Iterator<Item = &'a TopicPartition>, n: usize) {
+    for (i, p) in partitions.take(FETCH_LABEL_PARTITIONS).enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&p.topic);
+        let _ = write!(s, "-{}", p.partition);
+    }
+    if n > FETCH_LABEL_PARTITIONS {
+        let _ = write!(s, " +{}", n - FETCH_LABEL_PARTITIONS);
     }
 }
 

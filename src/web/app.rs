@@ -353,9 +353,15 @@ pub fn App(props: &AppProps) -> Html {
                 let t = now_ms();
                 let dt = t - last;
                 last = t;
+                // Each frame simulates within a budget (`Pace`): when the run cannot
+                // keep up it plays slower than asked and the toolbar says so.
                 if *tab_now.borrow() == Tab::Compare {
                     if let Some(c) = compare.borrow_mut().as_mut().filter(|c| c.playing) {
-                        c.dispatch(Action::Tick(dt), player.borrow().speed);
+                        let speed = player.borrow().speed;
+                        let (before, wall) = (c.now(), c.pace.allow(dt, speed));
+                        c.dispatch(Action::Tick(wall), speed);
+                        let sim = c.now().saturating_sub(before) as f64;
+                        c.pace.observe(sim, now_ms() - t, dt);
                         redraw.emit(());
                     }
                     return;
@@ -364,14 +370,18 @@ pub fn App(props: &AppProps) -> Html {
                 if playing {
                     let mut l = lesson.borrow_mut();
                     let mut p = player.borrow_mut();
+                    let (before, wall) = (p.now(), p.pace.allow(dt, p.speed));
                     match l.as_mut() {
                         Some(s) => {
-                            if s.tick(&mut p, dt).is_some() {
+                            if s.tick(&mut p, wall).is_some() {
                                 save_progress(s.progress());
                             }
                         }
-                        None => p.dispatch(Action::Tick(dt)),
+                        None => p.dispatch(Action::Tick(wall)),
                     }
+                    // A seek back (a lesson's replay) simulated nothing new worth counting.
+                    let sim = p.now().saturating_sub(before) as f64;
+                    p.pace.observe(sim, now_ms() - t, dt);
                     drop((l, p));
                     redraw.emit(());
                 }
@@ -660,7 +670,7 @@ pub fn App(props: &AppProps) -> Html {
                             <div class="drawing">
                                 { topology(world, lang_v, (*selection).as_ref(), &highlights, on_press, on_node_key, Some((slow(0), &shared)), fetches_on) }
                             </div>
-                            { caption(world, lang_v, &legend_open) }
+                            { cached(version((slow(7), *legend_open)), { let (pl, lo) = (player.clone(), legend_open.clone()); move || caption(&pl.borrow().world, lang_v, &lo) }) }
                             <label class="show-fetches" title={tr(lang_v, "fetches.hint")}>
                                 <input type="checkbox" id="show-fetches" checked={fetches_on} onchange={{ let s = show_fetches.clone(); move |_| s.set(Some(!fetches_on)) }} />
                                 { tr(lang_v, "fetches.show") }
@@ -689,10 +699,16 @@ pub fn App(props: &AppProps) -> Html {
                         </aside>
                         <section class="diagrams secondary">
                             { cached(slow(2), { let pl = player.clone(); move || statecharts(&pl.borrow().world, lang_v) }) }
-                            { spacetime(world, lang_v, &dispatch, &on_select, (*selection).as_ref(), *show_fetches == Some(true)) }
+                            if world.client_indices().len() > crate::spacetime::MAX_LANES {
+                                // A large group's diagram (16 of its clients) follows at the slower panels' pace.
+                                { cached(slow(1), { let (pl, d, os, sel, sf) = (player.clone(), dispatch.clone(), on_select.clone(), (*selection).clone(), *show_fetches == Some(true));
+                                    move || spacetime(&pl.borrow().world, lang_v, &d, &os, sel.as_ref(), sf) }) }
+                            } else {
+                                { spacetime(world, lang_v, &dispatch, &on_select, (*selection).as_ref(), *show_fetches == Some(true)) }
+                            }
                         </section>
                         <section id="log" class="log-wrap secondary">
-                            <EventLog version={slow(6)} player={shared.clone()} />
+                            <EventLog version={slow(6)} player={shared.clone()} fetches={*show_fetches == Some(true)} />
                             { cached(version(lang_v), move || fidelity_notes(lang_v)) }
                         </section>
                     </main>
