@@ -31,8 +31,8 @@ pub const NOTES: &[Note] = &[
     },
     Note {
         area: "fetch",
-        en: "Fetch requests to partition leaders are not drawn: consumers read records directly from the partition's log.",
-        zh: "没有画出发往分区 leader 的 Fetch 请求：消费者直接从分区日志读取消息。",
+        en: "Consumers fetch records from partition leaders as Kafka's fetcher does: one Fetch per leader broker with every partition it leads that the consumer owns, the next one sent while a batch is processed, a leader with nothing new holding the request for fetch.max.wait.ms (500 ms), poll() returning at most max.poll.records; a broker that no longer leads a partition answers NOT_LEADER_OR_FOLLOWER naming the new leader (KIP-951), a dead one refuses the connection until the controller fences it. Simplified: no fetch sessions (KIP-227), no fetching from followers (KIP-392), no isolation.level or transactions, records have no size (a partition returns at most 1,000 per Fetch instead of max.partition.fetch.bytes), and the client's metadata refresh reads the cluster's metadata at once instead of sending a Metadata request. \"Show fetches\" draws them; they are hidden by default above 2× and in the space-time diagram.",
+        zh: "消费者像 Kafka 的 fetcher 一样从分区 leader 拉取记录：每个 leader broker 一个 Fetch，包含该 broker 上它所拥有的所有分区；处理一批记录时就发出下一个 Fetch；leader 没有新记录时把请求保留 fetch.max.wait.ms（500 毫秒）；poll() 最多返回 max.poll.records 条。不再是某分区 leader 的 broker 回复 NOT_LEADER_OR_FOLLOWER 并指明新的 leader（KIP-951）；死掉的 broker 会拒绝连接，直到控制器将其隔离。简化之处：没有拉取会话（KIP-227），不从 follower 拉取（KIP-392），没有 isolation.level 和事务，记录没有大小（每个分区每次 Fetch 最多返回 1000 条，而不是按 max.partition.fetch.bytes），客户端刷新元数据时直接读取集群元数据，而不发送 Metadata 请求。勾选“显示拉取请求（Fetch）”即可画出它们；速度高于 2× 时以及在时空图中默认隐藏。",
     },
     Note {
         area: "coordinator",
@@ -151,7 +151,7 @@ pub const NOTES: &[Note] = &[
     },
     Note {
         area: "compare",
-        en: "The comparison counts a partition as processed while its owner could process it (alive, not paused, holding a fetch position, its poll() not waiting for the group), even when there is nothing new to read; fetches from partition leaders take no time.",
-        zh: "在协议对比中，只要分区的所有者能够处理它（进程存活、没有暂停、已有拉取位置、poll() 没有在等待消费者组），就算作正在处理，即使此时没有新消息可读；从分区 leader 拉取消息不耗费时间。",
+        en: "The comparison counts a partition as processed while its owner could process it (alive, not paused, holding a fetch position, its poll() not waiting for the group), even when there is nothing new to read, and whether or not its records have arrived from the partition leader yet.",
+        zh: "在协议对比中，只要分区的所有者能够处理它（进程存活、没有暂停、已有拉取位置、poll() 没有在等待消费者组），就算作正在处理，即使此时没有新消息可读，也不论它的记录是否已经从分区 leader 拉取到。",
     },
 ];

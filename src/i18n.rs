@@ -220,7 +220,12 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("statechart.last", " · last transition: {0} → {1} ({2})", " · 最近一次转换：{0} → {1}（{2}）"),
     ("statechart.none", " · no transition yet", " · 还没有状态转换"),
     ("spacetime.label", "space-time diagram: one lane per node, messages as arrows", "时空图：每个节点一条泳道，消息画成箭头"),
-    ("spacetime.caption", "Space-time diagram of the last 12 s (keep-alive heartbeats hidden). Click an arrow to jump to the moment it was sent.", "最近 12 秒的时空图（隐藏了只用于保活的心跳）。点击箭头可跳到它被发送的时刻。"),
+    ("spacetime.caption", "Space-time diagram of the last 12 s (keep-alive heartbeats and fetches hidden). Click an arrow to jump to the moment it was sent.", "最近 12 秒的时空图（隐藏了只用于保活的心跳和拉取请求 Fetch）。点击箭头可跳到它被发送的时刻。"),
+    ("spacetime.caption.fetches", "Space-time diagram of the last 12 s (keep-alive heartbeats hidden). Click an arrow to jump to the moment it was sent.", "最近 12 秒的时空图（隐藏了只用于保活的心跳）。点击箭头可跳到它被发送的时刻。"),
+    ("pace.reached", "really ≈{0}×", "实际约 {0}×"),
+    ("pace.title", "This computer cannot simulate this run at the chosen speed: it plays as fast as it can and the page stays responsive.", "这台电脑无法以所选速度模拟这次运行：它会尽可能快地播放，页面仍可正常操作。"),
+    ("fetches.show", "Show fetches", "显示拉取请求（Fetch）"),
+    ("fetches.hint", "Each consumer sends one Fetch to the leader of its partitions on each broker; records come only from partition leaders. On by default at 2× and slower.", "每个消费者向每个 broker 上它所拥有分区的 leader 发送一个 Fetch；记录只来自分区的 leader。在 2× 及更慢的速度下默认显示。"),
     ("log.filter", "filter the log", "筛选日志"),
     // Configuration panel
     ("config.title", "Configuration", "配置"),

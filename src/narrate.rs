@@ -160,11 +160,14 @@ pub fn why(world: &World, e: &Event, lang: Lang) -> Vec<Why> {
 /// error in an answer (`REBALANCE_IN_PROGRESS`...) is not routine.
 pub fn routine_message(label: &str) -> bool {
     let api = label.split([' ', '(']).next().unwrap_or("");
-    let error = label.contains('_') || label.contains("→");
+    let error = || label.contains('_') || label.contains("→");
     match api {
-        "Heartbeat" | "OffsetCommit" | "OffsetFetch" => !error,
+        "Heartbeat" | "OffsetCommit" | "OffsetFetch" => !error(),
+        // `Fetch orders-0,orders-3`, `Fetch ← 12 records`: routine, but not a
+        // NOT_LEADER_OR_FOLLOWER (a topic name may hold '_', so only errors count).
+        "Fetch" => crate::spacetime::is_routine_fetch(label),
         "ConsumerGroupHeartbeat" => {
-            !error && !label.contains("owned=") && !label.contains("leave") && !label.contains('-')
+            !error() && !label.contains("owned=") && !label.contains("leave") && !label.contains('-')
         }
         _ => false,
     }
@@ -174,8 +177,10 @@ pub fn routine_message(label: &str) -> bool {
 /// is quiet instead of repeating an old event as if it had just happened.
 pub const QUIET_MS: crate::sim::Millis = 10_000;
 
-/// How far back the caption looks for an event worth a sentence.
-const CAPTION_LOOKBACK: usize = 5000;
+/// How far back the caption looks for an event worth a sentence (routine
+/// fetches to partition leaders are most of a settled group's events: a
+/// minute of the demo is about 7,000).
+const CAPTION_LOOKBACK: usize = 20_000;
 
 /// The caption under the drawing: the newest event worth a sentence (routine
 /// keep-alives and commits passed over), with its time. When nothing but

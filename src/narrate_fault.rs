@@ -162,10 +162,18 @@ pub fn message_label(label: &str, lang: Lang) -> String {
         (" members", " 个成员"),
         (" partitions)", " 个分区）"),
         (" leader, ", " leader，"),
+        (" records", " 条记录"),
+        (" record", " 条记录"),
+        (" (leader broker-", "（leader 为 broker-"),
     ] {
         s = s.replace(en, zh);
     }
-    s.replace("OffsetCommit (", "OffsetCommit（")
+    let s = s.replace("OffsetCommit (", "OffsetCommit（");
+    // `Fetch ← NOT_LEADER_OR_FOLLOWER orders-0（leader 为 broker-2)`: close the bracket in kind.
+    if s.contains("（leader 为 broker-") && s.ends_with(')') {
+        return format!("{}）", &s[..s.len() - 1]);
+    }
+    s
 }
 
 /// Why a message was lost, in `lang`.

@@ -71,6 +71,8 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("request timed out (request.timeout.ms)", "请求超时（request.timeout.ms）"),
     ("coordinator broker-{} marked unknown: {}", "协调者 broker-{0} 被标记为未知：{1}"),
     ("coordinator of {} is broker-{}", "{0} 的协调者是 broker-{1}"),
+    ("broker-{} no longer leads {}: fetching from broker-{}, the leader it names", "broker-{0} 不再是 {1} 的 leader：改从它指明的 leader broker-{2} 拉取"),
+    ("broker-{} no longer leads {}: refreshing metadata", "broker-{0} 不再是 {1} 的 leader：刷新元数据"),
     ("fatal error {}: the consumer raises it to the application", "致命错误 {0}：消费者将其抛给应用程序"),
     ("fatal error {}: the worker's herder stops", "致命错误 {0}：该 worker 的 herder 停止"),
     ("JoinGroup answered after this member had left: ignored, rejoining", "JoinGroup 的响应在该成员离开之后才到达：忽略，重新加入"),

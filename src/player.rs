@@ -20,7 +20,9 @@ use crate::sim::{Fault, Millis, Scenario, World};
 use std::collections::BTreeMap;
 
 mod memory;
+mod pace;
 pub use memory::{Bounds, Limits, MAX_TRACE_EVENTS};
+pub use pace::{Pace, FRAME_BUDGET_MS};
 
 /// Simulated time between checkpoints (at most).
 pub const CHECKPOINT_EVERY_MS: Millis = 2000;
@@ -74,6 +76,8 @@ pub struct Player {
     pub bounds: Bounds,
     /// While a seek re-runs over held events: the trace length at its target.
     rerun_to: Option<usize>,
+    /// How much a frame may simulate, when it cannot keep up (the page's clock feeds it).
+    pub pace: Pace,
 }
 
 impl Player {
@@ -93,6 +97,7 @@ impl Player {
             checkpoints: BTreeMap::new(),
             bounds,
             rerun_to: None,
+            pace: Pace::default(),
         };
         p.checkpoint();
         Ok(p)
@@ -137,9 +142,15 @@ impl Player {
 
     pub fn dispatch(&mut self, action: Action) {
         match action {
-            Action::TogglePlay => self.playing = !self.playing,
+            Action::TogglePlay => {
+                self.playing = !self.playing;
+                self.pace.restart();
+            }
             Action::Pause => self.playing = false,
-            Action::SetSpeed(s) => self.speed = s.clamp(0.01, 10_000.0),
+            Action::SetSpeed(s) => {
+                self.speed = s.clamp(0.01, 10_000.0);
+                self.pace.restart();
+            }
             Action::Tick(wall_ms) => {
                 if self.playing && wall_ms > 0.0 {
                     let dt = wall_ms.min(MAX_WALL_GAP_MS) * self.speed + self.carry;

@@ -52,9 +52,38 @@ pub fn is_keepalive(label: &str) -> bool {
             .is_some_and(|rest| plain_epoch(rest.strip_prefix("← ").unwrap_or(rest)))
 }
 
+/// A consumer's Fetch to a partition leader and its plain answer
+/// (`Fetch orders-0,orders-3`, `Fetch ← 12 records`); a NOT_LEADER_OR_FOLLOWER
+/// answer is not routine: it shows the leader moved.
+pub fn is_routine_fetch(label: &str) -> bool {
+    // Read from the label's start only: the page asks this of every message in
+    // the diagram's window, tens of thousands with a hundred members.
+    match label.strip_prefix("Fetch ") {
+        // An answer: `← 12 records` is routine; `← NOT_LEADER_OR_FOLLOWER …` is not.
+        Some(rest) => match rest.strip_prefix("← ") {
+            Some(answer) => answer.starts_with(|c: char| c.is_ascii_digit()),
+            // A request names partitions; an error answer is `Fetch → ERROR`.
+            None => !rest.starts_with('→'),
+        },
+        None => false,
+    }
+}
+
 /// Messages sent in `[now - window, now]`, oldest first, without keep-alive
-/// heartbeats if `hide_keepalives`.
+/// heartbeats and routine fetches if `hide_keepalives`.
 pub fn build(world: &World, window: Millis, hide_keepalives: bool) -> SpaceTime {
+    build_hiding(world, window, Hidden { keepalives: hide_keepalives, fetches: hide_keepalives })
+}
+
+/// What the diagram leaves out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hidden {
+    pub keepalives: bool,
+    pub fetches: bool,
+}
+
+/// Messages sent in `[now - window, now]`, oldest first, without what `hidden` names.
+pub fn build_hiding(world: &World, window: Millis, hidden: Hidden) -> SpaceTime {
     let from = world.now.saturating_sub(window);
     let mut lanes: Vec<NodeId> = world.brokers.keys().map(|b| NodeId::Broker(*b)).collect();
     // Every client: classic and consumer-protocol consumers and Connect workers.
@@ -65,7 +94,10 @@ pub fn build(world: &World, window: Millis, hide_keepalives: bool) -> SpaceTime 
     for e in &world.trace[start..] {
         match &e.kind {
             EventKind::MessageSent { msg, from: f, to, label, deliver_at } => {
-                if e.at + window < world.now || (hide_keepalives && is_keepalive(label)) {
+                if e.at + window < world.now
+                    || (hidden.keepalives && is_keepalive(label))
+                    || (hidden.fetches && is_routine_fetch(label))
+                {
                     continue;
                 }
                 arrows.insert(

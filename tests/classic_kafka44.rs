@@ -472,3 +472,51 @@ fn a_failed_heartbeat_is_retried_after_the_retry_backoff_not_a_full_interval() {
         sent_at(&t, C1, "FindCoordinator").into_iter().find(|at| *at >= failed).expect("c1 looks the coordinator up");
     assert_eq!(lookup, failed + 100, "retry.backoff.ms after the failed heartbeat");
 }
+
+/// `AbstractCoordinator.HeartbeatResponseHandler.handle`: FENCED_INSTANCE_ID is
+/// raised to the application only `if (generationUnchanged())`; the answer to a
+/// heartbeat sent under an older generation is ignored ("Ignoring heartbeat
+/// response with error FENCED_INSTANCE_ID"), and the member keeps its place.
+#[test]
+fn heartbeat_response_handler_acts_on_fenced_instance_id_only_if_the_generation_is_unchanged() {
+    use groupscope::sim::client::abstract_coordinator::{InFlight, MemberState};
+    use groupscope::sim::client::classic::ClassicConsumer;
+    use groupscope::sim::cluster::Cluster;
+    use groupscope::sim::ctx::Ctx;
+    use groupscope::sim::message::Response;
+    use groupscope::sim::out::Out;
+    use groupscope::sim::scenario::config::{BrokerConfig, ConsumerConfig};
+    use groupscope::sim::Errors;
+    use rand::SeedableRng;
+
+    let config = ConsumerConfig {
+        group_instance_id: Some("demo-1".into()),
+        topics: vec!["orders".into()],
+        ..ConsumerConfig::default()
+    };
+    let mut c = ClassicConsumer::new(1, "demo", config);
+    c.member_id = "demo-1-member".into();
+    c.generation = 3;
+    c.state = MemberState::STABLE;
+    c.rejoin_needed = false;
+    c.coordinator = Some(0);
+    let heartbeat = |generation| InFlight { broker: 0, api: "Heartbeat".into(), generation, for_join_prepare: false };
+    let mut cluster = Cluster::new(3, 50, 3);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    let broker_config = BrokerConfig::default();
+    let mut ctx = Ctx { now: 10_000, me: C1, rng: &mut rng, cluster: &mut cluster, broker_config: &broker_config };
+
+    // Sent under generation 2; the member has rejoined into generation 3 since.
+    c.in_flight.insert(7, heartbeat(2));
+    let mut out = Out::default();
+    c.handle_response(&mut ctx, 7, Response::Heartbeat { error: Errors::FENCED_INSTANCE_ID }, &mut out);
+    assert_eq!(c.fatal, None, "an old generation's FENCED_INSTANCE_ID is ignored");
+    assert_eq!((c.generation, c.state), (3, MemberState::STABLE));
+    assert_eq!(c.member_id, "demo-1-member");
+
+    // Sent under the current generation: fatal, raised to the application.
+    c.in_flight.insert(8, heartbeat(3));
+    let mut out = Out::default();
+    c.handle_response(&mut ctx, 8, Response::Heartbeat { error: Errors::FENCED_INSTANCE_ID }, &mut out);
+    assert!(c.fatal.as_deref().is_some_and(|f| f.contains("FENCED_INSTANCE_ID")), "{:?}", c.fatal);
+}

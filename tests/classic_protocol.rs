@@ -239,7 +239,10 @@ fn processing_slower_than_max_poll_interval_makes_a_dynamic_member_leave() {
     let mut t = TestWorld::new(scenario_with(|c| c.max_poll_interval_ms = 10_000));
     t.sleep(12_000);
     t.inject(Fault::SlowProcessing { consumer: 2, ms_per_record: 2000 });
-    t.sleep(25_000);
+    // The records prefetched before the slowdown (`AbstractFetch` fetches while
+    // a batch is processed; `FetchCollector` returns the buffered fetch first)
+    // are two small batches; the third holds everything appended meanwhile.
+    t.sleep(35_000);
     assert!(t.labels_sent().iter().any(|l| l == "LeaveGroup"), "the heartbeat thread sends LeaveGroup");
     assert!(t.notes().iter().any(|n| n.contains("max.poll.interval.ms")));
     let lost = t.world.trace.iter().any(|e| matches!(&e.kind, EventKind::CallbackInvoked { node, callback: Callback::OnPartitionsLost, .. } if *node == groupscope::sim::NodeId::Client(2)));

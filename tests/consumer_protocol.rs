@@ -7,6 +7,7 @@ mod common;
 use common::{consumer_protocol_demo, TestWorld};
 use groupscope::assign::TopicPartition;
 use groupscope::sim::client::consumer::MemberState;
+use groupscope::sim::client::poll_loop::MainThread;
 use groupscope::sim::coordinator::consumer::current_assignment_builder::CurrentAssignmentBuilder;
 use groupscope::sim::coordinator::consumer::heartbeat::{validate_member_epoch, validate_request};
 use groupscope::sim::coordinator::consumer::{
@@ -540,16 +541,21 @@ fn a_poll_timer_that_expires_while_the_coordinator_is_unknown_sends_no_leave_and
     let mut t = settled_world(s);
     let t0 = t.world.now;
     let brokers: Vec<String> = (0..t.world.brokers.len()).map(|b| format!("broker-{b}")).collect();
+    // 2 s a record: once a batch of more than 5 records (prefetched from the
+    // partition leaders) is being processed, the poll timer expires during it.
+    t.inject(Fault::SlowProcessing { consumer: 1, ms_per_record: 2000 });
+    t.sleep_until(
+        60_000,
+        |t| matches!(t.async_consumer(1).main, MainThread::Processing { until, .. } if until > t.world.now + 10_000),
+    );
     for b in &brokers {
         t.inject(Fault::CutLink { a: "c1".into(), b: b.clone() });
     }
-    // 8 records at 2 s each: the poll timer expires 10 s into each 16 s batch.
-    t.inject(Fault::SlowProcessing { consumer: 1, ms_per_record: 2000 });
     t.sleep_until(30_000, |t| t.notes().iter().any(|n| n.contains("but the coordinator is unknown: no leave yet")));
     assert!(t.async_consumer(1).link.coordinator.is_none());
     t.sleep(3000);
     t.inject(Fault::SlowProcessing { consumer: 1, ms_per_record: 5 });
-    t.sleep_until(t0 + 40_000 - t.world.now, |t| t.world.now >= t0 + 35_000);
+    t.sleep(8000);
     for b in &brokers {
         t.inject(Fault::HealLink { a: "c1".into(), b: b.clone() });
     }

@@ -128,3 +128,27 @@ fn a_quiet_group_gets_a_caption_that_says_so_not_an_old_event() {
     w.inject(Fault::CrashConsumer { consumer: 2 });
     assert_eq!(narrate::caption(&w, Lang::En).unwrap(), (400_000, "Fault: c2 crashed".to_string()));
 }
+
+/// Fetches to partition leaders: the request and a plain answer are routine
+/// (hidden in the space-time diagram and skipped by the caption); a leader
+/// move (`NOT_LEADER_OR_FOLLOWER`, KIP-951's CurrentLeader) or an error is not.
+#[test]
+fn routine_fetches_are_told_apart_from_leader_moves() {
+    use groupscope::spacetime::is_routine_fetch;
+    for routine in
+        ["Fetch orders-0,orders-3", "Fetch orders-0,orders-3,orders-6 +2", "Fetch ← 12 records", "Fetch ← 0 records"]
+    {
+        assert!(is_routine_fetch(routine), "{routine}");
+        assert!(narrate::routine_message(routine), "{routine}");
+    }
+    for notable in [
+        "Fetch ← NOT_LEADER_OR_FOLLOWER orders-0 (leader broker-2)",
+        "Fetch ← NOT_LEADER_OR_FOLLOWER orders-0",
+        "Fetch → UNKNOWN_TOPIC_OR_PARTITION",
+        "FetchOffsets",
+        "OffsetFetch",
+    ] {
+        assert!(!is_routine_fetch(notable), "{notable}");
+    }
+    assert!(!narrate::routine_message("Fetch ← NOT_LEADER_OR_FOLLOWER orders-0 (leader broker-2)"));
+}

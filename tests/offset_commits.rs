@@ -368,8 +368,10 @@ fn commit_mode_defaults_to_none_and_is_named_as_a_simulated_application_setting(
 #[test]
 fn kip848_commit_sync_answered_stale_member_epoch_is_retried_with_the_latest_epoch() {
     let mut s = manual(CommitMode::Sync, |c| c.group_protocol = GroupProtocol::Consumer);
-    s.groups[0].consumers = 10;
-    s.groups[0].start_stagger_ms = 20;
+    // Members joining 100 ms apart while the others commit after each batch
+    // (the batches' timing follows the Fetch answers from the partition leaders).
+    s.groups[0].consumers = 15;
+    s.groups[0].start_stagger_ms = 100;
     s.topics[0].partitions = 30;
     // Every join recomputes the target at once (no KIP-1263 batching), so epochs move often.
     s.broker.consumer_group_assignment_interval_ms = 0;

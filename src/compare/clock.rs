@@ -16,6 +16,8 @@ pub struct ComparePlayer {
     pub playing: bool,
     /// Sub-millisecond remainder of simulated time not yet run.
     carry: f64,
+    /// How much a frame may simulate (see `player::Pace`).
+    pub pace: crate::player::Pace,
 }
 
 /// The id of a comparison built from the page's current run.
@@ -23,7 +25,7 @@ pub const THIS_RUN: &str = "this-run";
 
 impl ComparePlayer {
     pub fn new(id: &str, sbs: SideBySide) -> ComparePlayer {
-        ComparePlayer { id: id.to_string(), sbs, playing: false, carry: 0.0 }
+        ComparePlayer { id: id.to_string(), sbs, playing: false, carry: 0.0, pace: Default::default() }
     }
 
     /// A shipped comparison (`examples::COMPARISONS`).

@@ -37,6 +37,11 @@ impl Connections {
         self.failed.insert(broker, Failed { failures: failures + 1, at: now, until: now + ms });
     }
 
+    /// In reconnect backoff (`NetworkClientUtils.isUnavailable`): no request to it now.
+    pub fn unavailable(&self, broker: u32, now: Millis) -> bool {
+        self.failed.get(&broker).is_some_and(|f| f.until > now)
+    }
+
     /// `broker` answered: the connection is established again.
     pub fn ready(&mut self, broker: u32) {
         self.failed.remove(&broker);

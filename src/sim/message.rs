@@ -5,6 +5,7 @@ use crate::assign::TopicPartition;
 use crate::connect::{ConnectAssignment, ConnectProtocolMetadata};
 use crate::sim::types::{Errors, Millis, NodeId};
 use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
 
 /// `ConsumerProtocolSubscription` (the bytes inside a JoinGroup protocol entry).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -112,6 +113,31 @@ pub const LEAVE_GROUP_MEMBER_EPOCH: i32 = -1;
 /// Member epoch of a static member's temporary leave (`LEAVE_GROUP_STATIC_MEMBER_EPOCH`).
 pub const LEAVE_GROUP_STATIC_MEMBER_EPOCH: i32 = -2;
 
+/// One partition of a `FetchRequest`: where to read from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FetchPartition {
+    pub partition: TopicPartition,
+    pub fetch_offset: i64,
+}
+
+/// One partition of a `FetchResponse`: its error, the records `[from, to)` it
+/// carries (none on an error), and, with NOT_LEADER_OR_FOLLOWER, the leader the
+/// broker's metadata names (`CurrentLeader`, KIP-951).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FetchedPartition {
+    pub partition: TopicPartition,
+    pub error: Errors,
+    pub from: i64,
+    pub to: i64,
+    pub current_leader: Option<u32>,
+}
+
+impl FetchedPartition {
+    pub fn records(&self) -> i64 {
+        (self.to - self.from).max(0)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Request {
     FindCoordinator {
@@ -141,6 +167,11 @@ pub enum Request {
         partitions: Vec<TopicPartition>,
     },
     ConsumerGroupHeartbeat(ConsumerGroupHeartbeatRequest),
+    /// `FetchRequest` from a consumer (replica id −1) to the leader of its partitions.
+    Fetch {
+        max_wait_ms: Millis,
+        partitions: Vec<FetchPartition>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -174,6 +205,10 @@ pub enum Response {
         offsets: Vec<(TopicPartition, i64)>,
     },
     ConsumerGroupHeartbeat(ConsumerGroupHeartbeatResponse),
+    Fetch {
+        error: Errors,
+        partitions: Vec<FetchedPartition>,
+    },
 }
 
 /// What travels on a link.
@@ -204,6 +239,7 @@ impl Request {
             Request::OffsetCommit { .. } => "OffsetCommit",
             Request::OffsetFetch { .. } => "OffsetFetch",
             Request::ConsumerGroupHeartbeat(_) => "ConsumerGroupHeartbeat",
+            Request::Fetch { .. } => "Fetch",
         }
     }
 }
@@ -219,6 +255,7 @@ impl Response {
             Response::OffsetCommit { .. } => "OffsetCommit",
             Response::OffsetFetch { .. } => "OffsetFetch",
             Response::ConsumerGroupHeartbeat(_) => "ConsumerGroupHeartbeat",
+            Response::Fetch { .. } => "Fetch",
         }
     }
 
@@ -229,7 +266,8 @@ impl Response {
             | Response::Heartbeat { error }
             | Response::LeaveGroup { error }
             | Response::OffsetCommit { error, .. }
-            | Response::OffsetFetch { error, .. } => *error,
+            | Response::OffsetFetch { error, .. }
+            | Response::Fetch { error, .. } => *error,
             Response::JoinGroup(r) => r.error,
             Response::ConsumerGroupHeartbeat(r) => r.error,
         }
@@ -277,10 +315,14 @@ impl Body {
                 Request::OffsetCommit { offsets, .. } => format!("OffsetCommit ({} partitions)", offsets.len()),
                 Request::OffsetFetch { .. } => "OffsetFetch".into(),
                 Request::ConsumerGroupHeartbeat(r) => consumer_heartbeat_label(r),
+                Request::Fetch { partitions, .. } => {
+                    fetch_request_label(partitions.iter().map(|p| &p.partition), partitions.len())
+                }
             },
             Body::Response { response, .. } => {
                 let err = response.error();
                 match response {
+                    Response::Fetch { partitions, error: Errors::NONE } => fetch_response_label(partitions),
                     Response::FindCoordinator { node_id: Some(n), error: Errors::NONE, .. } => {
                         format!("FindCoordinator ← broker-{n}")
                     }
@@ -307,6 +349,48 @@ impl Body {
             }
             Body::Disconnected { .. } => "connection refused".into(),
         }
+    }
+}
+
+/// `Fetch ← 12 records`, or `Fetch ← NOT_LEADER_OR_FOLLOWER orders-0 (leader broker-2)`
+/// when a partition's leader moved.
+fn fetch_response_label(partitions: &[FetchedPartition]) -> String {
+    let moved: Vec<&FetchedPartition> = partitions.iter().filter(|p| p.error != Errors::NONE).collect();
+    let Some(first) = moved.first() else {
+        let n: i64 = partitions.iter().map(FetchedPartition::records).sum();
+        return format!("Fetch ← {n} record{}", if n == 1 { "" } else { "s" });
+    };
+    let mut s = format!("Fetch ← {} ", first.error);
+    push_partitions(&mut s, moved.iter().map(|p| &p.partition), moved.len());
+    if let Some(l) = first.current_leader {
+        let _ = write!(s, " (leader broker-{l})");
+    }
+    s
+}
+
+/// Partitions a Fetch label names at most; the rest are counted (`+7`).
+const FETCH_LABEL_PARTITIONS: usize = 3;
+
+/// `Fetch orders-0,orders-3,orders-6 +2`: a consumer's fetch to one leader
+/// (one of these goes out per leader broker about twice a second, so it is
+/// written straight into one string).
+fn fetch_request_label<'a>(partitions: impl Iterator<Item = &'a TopicPartition>, n: usize) -> String {
+    let mut s = String::with_capacity(48);
+    s.push_str("Fetch ");
+    push_partitions(&mut s, partitions, n);
+    s
+}
+
+fn push_partitions<'a>(s: &mut String, partitions: impl Iterator<Item = &'a TopicPartition>, n: usize) {
+    for (i, p) in partitions.take(FETCH_LABEL_PARTITIONS).enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&p.topic);
+        let _ = write!(s, "-{}", p.partition);
+    }
+    if n > FETCH_LABEL_PARTITIONS {
+        let _ = write!(s, " +{}", n - FETCH_LABEL_PARTITIONS);
     }
 }
 

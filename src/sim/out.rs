@@ -22,6 +22,9 @@ pub enum TimerKey {
     ConsumerGroupSessionTimeout { group_id: String, member_id: String },
     /// A consumer-group member's rebalance timeout while it revokes partitions.
     ConsumerGroupRebalanceTimeout { group_id: String, member_id: String },
+    /// A consumer's Fetch held by the partition leader (`DelayedFetch`): answered
+    /// at the next append or after `fetch.max.wait.ms`.
+    FetchWait { client: NodeId, correlation: u64 },
     // --- classic consumer (client side) ---
     /// The application thread calls `poll()`.
     Poll,
@@ -49,6 +52,7 @@ impl TimerKey {
             TimerKey::Load { partition } => format!("load of __consumer_offsets-{partition}"),
             TimerKey::ConsumerGroupSessionTimeout { member_id, .. } => format!("session timeout of {member_id}"),
             TimerKey::ConsumerGroupRebalanceTimeout { member_id, .. } => format!("rebalance timeout of {member_id}"),
+            TimerKey::FetchWait { .. } => "fetch.max.wait.ms".into(),
             TimerKey::Poll => "poll()".into(),
             TimerKey::PollTimeout => "max.poll.interval.ms".into(),
             TimerKey::Heartbeat => "heartbeat.interval.ms".into(),

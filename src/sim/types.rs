@@ -56,6 +56,7 @@ pub enum Errors {
     UNRELEASED_INSTANCE_ID,
     UNSUPPORTED_ASSIGNOR,
     STALE_MEMBER_EPOCH,
+    NOT_LEADER_OR_FOLLOWER,
 }
 
 impl Errors {
@@ -88,6 +89,7 @@ impl Errors {
             UNRELEASED_INSTANCE_ID => 111,
             UNSUPPORTED_ASSIGNOR => 112,
             STALE_MEMBER_EPOCH => 113,
+            NOT_LEADER_OR_FOLLOWER => 6,
         }
     }
 

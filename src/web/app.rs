@@ -105,6 +105,8 @@ pub fn App(props: &AppProps) -> Html {
     let tab = use_state(|| Tab::Simulation);
     let selection = use_state(|| None::<Selection>);
     let legend_open = use_state(|| false);
+    // "Show fetches": the learner's choice, or (None) on at 2× and slower.
+    let show_fetches = use_state(|| None::<bool>);
     // What the last fork discarded, while it can be undone.
     let undo = use_state(|| None::<Undo>);
     // The run a replay of logs replaced, while it can be brought back.
@@ -373,9 +375,15 @@ pub fn App(props: &AppProps) -> Html {
                 let t = now_ms();
                 let dt = t - last;
                 last = t;
+                // Each frame simulates within a budget (`Pace`): when the run cannot
+                // keep up it plays slower than asked and the toolbar says so.
                 if *tab_now.borrow() == Tab::Compare {
                     if let Some(c) = compare.borrow_mut().as_mut().filter(|c| c.playing) {
-                        c.dispatch(Action::Tick(dt), player.borrow().speed);
+                        let speed = player.borrow().speed;
+                        let (before, wall) = (c.now(), c.pace.allow(dt, speed));
+                        c.dispatch(Action::Tick(wall), speed);
+                        let sim = c.now().saturating_sub(before) as f64;
+                        c.pace.observe(sim, now_ms() - t, dt);
                         redraw.emit(());
                     }
                     return;
@@ -384,14 +392,18 @@ pub fn App(props: &AppProps) -> Html {
                 if playing {
                     let mut l = lesson.borrow_mut();
                     let mut p = player.borrow_mut();
+                    let (before, wall) = (p.now(), p.pace.allow(dt, p.speed));
                     match l.as_mut() {
                         Some(s) => {
-                            if s.tick(&mut p, dt).is_some() {
+                            if s.tick(&mut p, wall).is_some() {
                                 save_progress(s.progress());
                             }
                         }
-                        None => p.dispatch(Action::Tick(dt)),
+                        None => p.dispatch(Action::Tick(wall)),
                     }
+                    // A seek back (a lesson's replay) simulated nothing new worth counting.
+                    let sim = p.now().saturating_sub(before) as f64;
+                    p.pace.observe(sim, now_ms() - t, dt);
                     drop((l, p));
                     redraw.emit(());
                 }
@@ -560,6 +572,7 @@ pub fn App(props: &AppProps) -> Html {
         session.as_ref().filter(|s| s.phase != Phase::Free).map(|s| s.current().highlights.clone()).unwrap_or_default();
     let p = player.borrow();
     let world = &p.world;
+    let fetches_on = show_fetches.unwrap_or(p.speed <= 2.0 + 1e-9);
     let on_fault = dispatch.reform(Action::Inject);
     let check_fault = {
         let pl = player.clone();
@@ -684,9 +697,13 @@ pub fn App(props: &AppProps) -> Html {
                     <main class="layout">
                         <section class="stage" aria-label={tr(lang_v, "topology.label")}>
                             <div class="drawing">
-                                { topology(world, lang_v, (*selection).as_ref(), &highlights, on_press, on_node_key, Some((slow(0), &shared))) }
+                                { topology(world, lang_v, (*selection).as_ref(), &highlights, on_press, on_node_key, Some((slow(0), &shared)), fetches_on) }
                             </div>
-                            { caption(world, lang_v, &legend_open) }
+                            { cached(version((slow(7), *legend_open)), { let (pl, lo) = (player.clone(), legend_open.clone()); move || caption(&pl.borrow().world, lang_v, &lo) }) }
+                            <label class="show-fetches" title={tr(lang_v, "fetches.hint")}>
+                                <input type="checkbox" id="show-fetches" checked={fetches_on} onchange={{ let s = show_fetches.clone(); move |_| s.set(Some(!fetches_on)) }} />
+                                { tr(lang_v, "fetches.show") }
+                            </label>
                             if presenting {
                                 <button id="panels-button" class="panels-button" aria-pressed={panels.to_string()} onclick={toggle_panels}>{ tr(lang_v, if *panels { "panels.hide" } else { "panels.show" }) }</button>
                             }
@@ -711,10 +728,16 @@ pub fn App(props: &AppProps) -> Html {
                         </aside>
                         <section class="diagrams secondary">
                             { cached(slow(2), { let pl = player.clone(); move || statecharts(&pl.borrow().world, lang_v) }) }
-                            { spacetime(world, lang_v, &dispatch, &on_select, (*selection).as_ref()) }
+                            if world.client_indices().len() > crate::spacetime::MAX_LANES {
+                                // A large group's diagram (16 of its clients) follows at the slower panels' pace.
+                                { cached(slow(1), { let (pl, d, os, sel, sf) = (player.clone(), dispatch.clone(), on_select.clone(), (*selection).clone(), *show_fetches == Some(true));
+                                    move || spacetime(&pl.borrow().world, lang_v, &d, &os, sel.as_ref(), sf) }) }
+                            } else {
+                                { spacetime(world, lang_v, &dispatch, &on_select, (*selection).as_ref(), *show_fetches == Some(true)) }
+                            }
                         </section>
                         <section id="log" class="log-wrap secondary">
-                            <EventLog version={slow(6)} player={shared.clone()} />
+                            <EventLog version={slow(6)} player={shared.clone()} fetches={*show_fetches == Some(true)} />
                             { cached(version(lang_v), move || fidelity_notes(lang_v)) }
                         </section>
                     </main>

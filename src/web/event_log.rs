@@ -8,6 +8,11 @@ use crate::narrate;
 use crate::sim::types::EventId;
 use yew::prelude::*;
 
+/// A routine Fetch to a partition leader (see `spacetime::is_routine_fetch`).
+fn is_routine_fetch(e: &crate::sim::trace::Event) -> bool {
+    matches!(&e.kind, crate::sim::trace::EventKind::MessageSent { label, .. } if crate::spacetime::is_routine_fetch(label))
+}
+
 /// Lines kept in the page (older ones stay in the trace and the export).
 const SHOWN: usize = 200;
 
@@ -17,6 +22,10 @@ pub struct EventLogProps {
     /// see `cached`).
     pub version: u64,
     pub player: SharedPlayer,
+    /// Whether routine fetches to partition leaders are listed: only when the
+    /// learner turned "Show fetches" on. A settled group of 100 sends about a
+    /// thousand a second, which would push every rebalance out of the log.
+    pub fetches: bool,
 }
 
 #[function_component]
@@ -27,10 +36,12 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     let p = props.player.0.borrow();
     let world = &p.world;
     let needle = filter.to_lowercase();
+    let listed = |e: &&crate::sim::trace::Event| props.fetches || !is_routine_fetch(e);
     let lines: Vec<(EventId, u64, String, bool)> = world
         .trace
         .iter()
         .rev()
+        .filter(listed)
         .filter_map(|e| narrate::sentence(world, e, lang).map(|s| (e.id, e.at, s, e.cause.is_some())))
         .filter(|(_, _, s, _)| needle.is_empty() || s.to_lowercase().contains(&needle))
         .take(SHOWN)
@@ -38,7 +49,9 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     // The newest sentence for the live region: the first line, unless a filter hides it.
     let latest = match lines.first() {
         Some((_, _, sentence, _)) if needle.is_empty() => sentence.clone(),
-        _ => world.trace.iter().rev().find_map(|e| narrate::sentence(world, e, lang)).unwrap_or_default(),
+        _ => {
+            world.trace.iter().rev().filter(listed).find_map(|e| narrate::sentence(world, e, lang)).unwrap_or_default()
+        }
     };
     let on_filter = {
         let filter = filter.clone();

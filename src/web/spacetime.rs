@@ -6,7 +6,7 @@ use crate::i18n::{tr, Lang};
 use crate::inspect::Selection;
 use crate::player::Action;
 use crate::sim::{Millis, World};
-use crate::spacetime::{build, Fate};
+use crate::spacetime::{build_hiding, Fate, Hidden};
 use yew::prelude::*;
 
 const W: f64 = 960.0;
@@ -15,14 +15,17 @@ const LEFT: f64 = 80.0;
 /// Simulated time shown, ending at the playhead.
 const WINDOW_MS: Millis = 12_000;
 
+/// Routine fetches are hidden like keep-alive heartbeats unless the learner
+/// turned "Show fetches" on (`show_fetches`).
 pub fn spacetime(
     world: &World,
     lang: Lang,
     dispatch: &Callback<Action>,
     on_select: &Callback<Option<Selection>>,
     selected: Option<&Selection>,
+    show_fetches: bool,
 ) -> Html {
-    let st = build(world, WINDOW_MS, true);
+    let st = build_hiding(world, WINDOW_MS, Hidden { keepalives: true, fetches: !show_fetches });
     let lanes = st.lanes.len().max(1) as f64;
     let lane_y = |n: crate::sim::NodeId| {
         let i = st.lanes.iter().position(|l| *l == n).unwrap_or(0) as f64;
@@ -61,7 +64,7 @@ pub fn spacetime(
                 }) }
                 <line class="playhead" x1={(W - 10.0).to_string()} x2={(W - 10.0).to_string()} y1="0" y2={H.to_string()} />
             </svg>
-            <figcaption>{ tr(lang, "spacetime.caption") }</figcaption>
+            <figcaption>{ tr(lang, if show_fetches { "spacetime.caption.fetches" } else { "spacetime.caption" }) }</figcaption>
         </figure>
     }
 }

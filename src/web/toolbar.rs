@@ -142,6 +142,11 @@ pub fn toolbar(t: Toolbar) -> Html {
                         }) }
                     </select>
                 </label>
+                if let Some(r) = p.pace.behind(speed).filter(|_| playing && t.panes.is_none()) {
+                    <span id="pace" class="pace" role="status" title={tr(lang, "pace.title")}>
+                        { trf(lang, "pace.reached", &[&if r >= 10.0 { format!("{r:.0}") } else { format!("{r:.1}") }]) }
+                    </span>
+                }
                 <button id="reset" onclick={d.reform(|_| Action::Reset)} title={tr(lang, if faults > 0 { "reset.keeps" } else { "reset.title" })}>{ tr(lang, "reset") }</button>
                 <span id="clock" class="clock">{ trf(lang, "clock", &[&format!("{:.1}", now as f64 / 1000.0)]) }</span>
                 <button id="presenter" onclick={{

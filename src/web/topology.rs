@@ -68,6 +68,8 @@ fn label(x: f64, y: f64, class: &'static str, text: &str, px: f64, bold: bool, m
 /// In the compact drawing of a large group the nodes are redrawn only when
 /// `nodes` (a version and the player) says so; the messages every frame.
 /// Without `nodes` everything is drawn every time.
+/// `show_fetches`: draw the consumers' Fetches to partition leaders (one
+/// message per consumer and broker, so a hundred members stay light).
 pub fn topology(
     world: &World,
     lang: Lang,
@@ -76,6 +78,7 @@ pub fn topology(
     on_press: Callback<MouseEvent>,
     on_key: Callback<KeyboardEvent>,
     nodes: Option<(u64, &SharedPlayer)>,
+    show_fetches: bool,
 ) -> Html {
     let is_sel = |s: Selection| selected == Some(&s);
     // A phone gets the narrow drawing (larger type, clients in columns).
@@ -84,7 +87,10 @@ pub fn topology(
     let brokers = view::brokers_in(world, frame);
     let large = view::is_large(world);
     let reduced = super::prefs::reduced_motion();
-    let messages = view::messages_in(world, frame);
+    let mut messages = view::messages_in(world, frame);
+    if !show_fetches {
+        messages.retain(|m| m.api != "Fetch");
+    }
     let node_layer = if let Some((version, player)) = nodes.filter(|_| large) {
         let (player, selected, highlights) = (player.clone(), selected.cloned(), highlights.to_vec());
         cached(version, move || node_layer(&player.0.borrow().world, lang, selected.as_ref(), &highlights, frame))
@@ -337,7 +343,6 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
 }
 
 /// Name, state and generation inside a node, each cut to the node's width.
-#[allow(clippy::too_many_arguments)]
 fn node_texts(l: &Layout, x: f64, y: f64, name: &str, leader: bool, state: &str, gen: &str, lang: Lang) -> Html {
     let r = l.radius;
     let title = if leader { format!("{name} ★") } else { name.to_string() };

@@ -1,7 +1,9 @@
 // Where the page's time goes while it animates a group (not a test: a tool
 // for finding hot spots). Build with function names first:
 //   PROFILE=1 bash scripts/build.sh && node tests/perf/profile.mjs [members] [filter]
-// (PROTOCOL=consumer profiles a KIP-848 group).
+// (PROTOCOL=consumer profiles a KIP-848 group; SPEED=100 plays at 100x;
+// SEEK=1 profiles the seek to 15 s as well, which a large group's first
+// frame waits for).
 // It plays `members` consumers (10 partitions each) at 10x for 4 s under the
 // Chrome DevTools CPU profiler and prints the functions with the most
 // inclusive time (each sample counted once per function on its stack),
@@ -20,15 +22,23 @@ try {
       config: { 'session.timeout.ms': 10000, 'heartbeat.interval.ms': 3000, 'auto.offset.reset': 'earliest', topics: ['orders'],
         'group.protocol': protocol } }],
   })), [members, process.env.PROTOCOL || 'classic']);
-  await page.evaluate(() => window.groupscope.seek(15000));
-  await page.selectOption('#speed', '10');
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-  await cdp.send('Profiler.start');
+  if (process.env.SEEK === '1') await cdp.send('Profiler.start');
+  const seekMs = await page.evaluate(() => { const t = performance.now(); window.groupscope.seek(15000); return performance.now() - t; });
+  console.log(`seek to 15 s: ${seekMs.toFixed(0)} ms`);
+  await page.selectOption('#speed', process.env.SPEED || '10');
+  if (process.env.SEEK !== '1') await cdp.send('Profiler.start');
+  const frames = await page.evaluate(() => { window.__gaps = []; let last = performance.now();
+    const tick = (t) => { window.__gaps.push(t - last); last = t; if (window.__gaps.length < 100000) requestAnimationFrame(tick); };
+    requestAnimationFrame(tick); return true; });
   await page.evaluate(() => window.groupscope.play());
   await new Promise((r) => setTimeout(r, 4000));
   const { profile } = await cdp.send('Profiler.stop');
+  const gaps = (await page.evaluate(() => window.__gaps)).sort((a, b) => a - b);
+  const simNow = await page.evaluate(() => window.groupscope.state().now);
+  if (frames) console.log(`frames: ${gaps.length}, median ${gaps[gaps.length >> 1]?.toFixed(1)} ms, p95 ${gaps[Math.floor(gaps.length * 0.95)]?.toFixed(1)} ms, max ${gaps[gaps.length - 1]?.toFixed(0)} ms; simulated clock at ${simNow} ms`);
 
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();

@@ -10,4 +10,5 @@ pub(crate) mod app_commit;
 pub mod classic;
 pub mod close_options;
 pub mod consumer;
+pub mod fetcher;
 pub mod poll_loop;

@@ -1,9 +1,13 @@
-//! The application side both consumers share: handing records to the
-//! application and timing their processing, recording what was processed,
-//! where a partition without a committed offset starts, and retry backoff.
+//! The application side both consumers share: handing the records the
+//! partition leaders sent (`fetcher.rs`) to the application and timing their
+//! processing, recording what was processed, where a partition without a
+//! committed offset starts, and retry backoff.
 
+use super::fetcher::Fetcher;
 use crate::assign::TopicPartition;
+use crate::sim::connections::Connections;
 use crate::sim::ctx::Ctx;
+use crate::sim::message::Response;
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::scenario::config::{AutoOffsetReset, ConsumerConfig};
 use crate::sim::trace::EventKind;
@@ -39,45 +43,62 @@ pub(crate) fn finish_batch(ctx: &mut Ctx, node: NodeId, group_id: &str, main: &m
     }
 }
 
-/// `poll()` returns up to `max.poll.records` records of the owned partitions; the
-/// application processes them for `processing.ms.per.record` each, then polls
-/// again. With nothing to return it polls again after a short wait. True when
-/// a batch was returned.
-pub(crate) fn fetch_and_process(
-    ctx: &mut Ctx,
-    config: &ConsumerConfig,
-    owned: &[TopicPartition],
-    positions: &mut BTreeMap<TopicPartition, i64>,
-    main: &mut MainThread,
-    out: &mut Out,
-) -> bool {
-    let mut budget = i64::from(config.max_poll_records);
-    let mut batch = Vec::new();
-    for tp in owned {
-        // A partition whose position is still being fetched (OffsetFetch) is skipped.
-        let Some(&pos) = positions.get(tp) else { continue };
-        let n = (ctx.cluster.end_offset(tp) - pos).clamp(0, budget);
-        if n > 0 {
-            batch.push((tp.clone(), pos, pos + n));
-            budget -= n;
-        }
-    }
+/// What the poll loop reads and moves: the consumer's assignment, positions,
+/// fetcher and connections.
+pub(crate) struct Fetching<'a> {
+    pub config: &'a ConsumerConfig,
+    pub owned: &'a [TopicPartition],
+    pub positions: &'a mut BTreeMap<TopicPartition, i64>,
+    pub fetcher: &'a mut Fetcher,
+    pub connections: &'a Connections,
+}
+
+/// `poll()` returns up to `max.poll.records` records the partition leaders
+/// sent (`FetchCollector.collectFetch`), and sends the next Fetches before
+/// returning (`sendFetches`, so the next batch is on its way while this one is
+/// processed); the application processes them for `processing.ms.per.record`
+/// each, then polls again. With nothing to return it waits: until a Fetch is
+/// answered, or a short while. True when a batch was returned.
+pub(crate) fn fetch_and_process(ctx: &mut Ctx, f: Fetching<'_>, main: &mut MainThread, out: &mut Out) -> bool {
+    let batch: Vec<(TopicPartition, i64, i64)> = f
+        .fetcher
+        .collect(f.owned, f.positions, f.config.max_poll_records)
+        .into_iter()
+        .map(|(tp, a, b, _)| (tp, a, b))
+        .collect();
+    f.fetcher.send_fetches(ctx, f.config, f.owned, f.positions, f.connections, out);
     let records: i64 = batch.iter().map(|(_, a, b)| b - a).sum();
     if records == 0 {
         *main = MainThread::Idle;
         out.set_timer(TimerKey::Poll, ctx.now + IDLE_POLL_MS);
         return false;
     }
-    for (tp, _, to) in &batch {
-        positions.insert(tp.clone(), *to);
-    }
     // poll() returns now: the poll timer runs from here (ConsumerCoordinator.poll
     // re-arms it on every pass of the poll loop).
-    out.set_timer(TimerKey::PollTimeout, ctx.now + config.max_poll_interval_ms);
-    let until = ctx.now + (records as u64 * config.processing_ms_per_record).max(1);
+    out.set_timer(TimerKey::PollTimeout, ctx.now + f.config.max_poll_interval_ms);
+    let until = ctx.now + (records as u64 * f.config.processing_ms_per_record).max(1);
     *main = MainThread::Processing { until, batch };
     out.set_timer(TimerKey::Poll, until);
     true
+}
+
+/// A Fetch answer: into the buffer; an application waiting in `poll()` for
+/// records gets them at once (`poll(Duration)` returns when the fetch completes).
+pub(crate) fn on_fetch_response(
+    ctx: &Ctx,
+    fetcher: &mut Fetcher,
+    positions: &BTreeMap<TopicPartition, i64>,
+    connections: &mut Connections,
+    main: &MainThread,
+    correlation: u64,
+    response: Response,
+    out: &mut Out,
+) {
+    let Response::Fetch { partitions, .. } = response else { return };
+    let outcome = fetcher.on_response(ctx, correlation, partitions, positions, connections, out);
+    if outcome.answered && *main == MainThread::Idle {
+        out.set_timer(TimerKey::Poll, ctx.now);
+    }
 }
 
 /// `poll()` does not wait for the group: while a JoinGroup or SyncGroup, the
@@ -90,16 +111,14 @@ pub(crate) fn fetch_and_process(
 /// (`all_pending_revocation`), so its poll loop waits. True when a batch was returned.
 pub(crate) fn fetch_while_waiting_for_group(
     ctx: &mut Ctx,
-    config: &ConsumerConfig,
-    owned: &[TopicPartition],
-    positions: &mut BTreeMap<TopicPartition, i64>,
+    f: Fetching<'_>,
     all_pending_revocation: bool,
     main: &mut MainThread,
     out: &mut Out,
 ) -> bool {
     !all_pending_revocation
-        && owned.iter().any(|tp| positions.contains_key(tp))
-        && fetch_and_process(ctx, config, owned, positions, main, out)
+        && f.owned.iter().any(|tp| f.positions.contains_key(tp))
+        && fetch_and_process(ctx, f, main, out)
 }
 
 /// Where a partition starts: its committed offset, or `auto.offset.reset`.

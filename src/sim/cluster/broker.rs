@@ -16,11 +16,20 @@ pub struct Broker {
     /// When the process died: the controller fences it `broker.session.timeout.ms` later.
     #[serde(default)]
     pub down_since: Option<crate::sim::types::Millis>,
+    /// Consumers' Fetches waiting for records (`DelayedFetch`).
+    #[serde(default)]
+    pub purgatory: super::broker_fetch::Purgatory,
 }
 
 impl Broker {
     pub fn new(id: u32) -> Broker {
-        Broker { id, alive: true, coordinator: GroupCoordinator::default(), down_since: None }
+        Broker {
+            id,
+            alive: true,
+            coordinator: GroupCoordinator::default(),
+            down_since: None,
+            purgatory: Default::default(),
+        }
     }
 
     pub fn handle_request(&mut self, ctx: &mut Ctx, from: NodeId, correlation: u64, request: Request, out: &mut Out) {
@@ -41,11 +50,24 @@ impl Broker {
                 };
                 out.respond(from, correlation, Response::FindCoordinator { error, node_id: leader });
             }
+            Request::Fetch { max_wait_ms, partitions } => super::broker_fetch::handle_fetch(
+                &mut self.purgatory,
+                ctx,
+                self.id,
+                from,
+                correlation,
+                max_wait_ms,
+                partitions,
+                out,
+            ),
             other => self.coordinator.handle_request(ctx, from, correlation, other, out),
         }
     }
 
     pub fn handle_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) {
+        if let TimerKey::FetchWait { client, correlation } = key {
+            return super::broker_fetch::complete_fetch(&mut self.purgatory, ctx, self.id, *client, *correlation, out);
+        }
         self.coordinator.handle_timer(ctx, key, out);
     }
 
@@ -54,5 +76,6 @@ impl Broker {
         self.alive = false;
         self.down_since = Some(now);
         self.coordinator = GroupCoordinator::default();
+        self.purgatory.clear();
     }
 }

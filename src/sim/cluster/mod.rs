@@ -2,6 +2,7 @@
 //! `__consumer_offsets` logs, the topic logs consumers read, and run statistics.
 
 pub mod broker;
+pub mod broker_fetch;
 pub mod record_log;
 
 use crate::assign::TopicPartition;
@@ -166,6 +167,11 @@ impl Cluster {
 
     pub fn partition_count(&self, topic: &str) -> i32 {
         self.topics.get(topic).map_or(0, |t| t.partitions.len() as i32)
+    }
+
+    /// The leader of a topic partition (`None`: offline or unknown).
+    pub fn leader_of(&self, tp: &TopicPartition) -> Option<u32> {
+        self.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize)).and_then(|p| p.leader)
     }
 
     pub fn end_offset(&self, tp: &TopicPartition) -> i64 {

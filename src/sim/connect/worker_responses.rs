@@ -92,7 +92,8 @@ impl ConnectWorker {
             Response::LeaveGroup { .. }
             | Response::OffsetCommit { .. }
             | Response::OffsetFetch { .. }
-            | Response::ConsumerGroupHeartbeat(_) => {}
+            | Response::ConsumerGroupHeartbeat(_)
+            | Response::Fetch { .. } => {}
             Response::JoinGroup(_) | Response::SyncGroup { .. } => {
                 self.join_or_sync_failed(ctx, &f.api, Some(error), out)
             }

@@ -40,6 +40,7 @@ fn error_response(request: &Request, error: Errors) -> Response {
         Request::LeaveGroup { .. } => Response::LeaveGroup { error },
         Request::OffsetCommit { offsets, .. } => Response::OffsetCommit { error, offsets: offsets.clone() },
         Request::OffsetFetch { .. } => Response::OffsetFetch { error, offsets: Vec::new() },
+        Request::Fetch { .. } => Response::Fetch { error, partitions: Vec::new() },
         Request::ConsumerGroupHeartbeat(_) => crate::sim::coordinator::consumer::heartbeat::heartbeat_error(error),
     }
 }
@@ -54,6 +55,7 @@ fn group_of(request: &Request) -> &str {
         | Request::OffsetCommit { group_id, .. }
         | Request::OffsetFetch { group_id, .. } => group_id,
         Request::ConsumerGroupHeartbeat(r) => &r.group_id,
+        Request::Fetch { .. } => "",
     }
 }
 
@@ -122,7 +124,9 @@ impl GroupCoordinator {
                 let response = shard.fetch_offsets(&group_id, &partitions);
                 out.respond(from, correlation, response);
             }
-            Request::FindCoordinator { .. } => unreachable!("brokers answer FindCoordinator themselves"),
+            Request::FindCoordinator { .. } | Request::Fetch { .. } => {
+                unreachable!("brokers answer FindCoordinator and Fetch themselves")
+            }
         }
     }
 

@@ -141,6 +141,10 @@ impl CommitMode {
     }
 }
 
+fn is_default_fetch_max_wait(ms: &u64) -> bool {
+    *ms == 500
+}
+
 fn is_default_reconnect_backoff(ms: &u64) -> bool {
     *ms == 50
 }
@@ -198,6 +202,9 @@ pub struct ConsumerConfig {
     pub request_timeout_ms: u64,
     #[serde(rename = "max.poll.records")]
     pub max_poll_records: u32,
+    /// How long a leader holds a Fetch that finds no new records (FetchRequest `MaxWaitMs`).
+    #[serde(rename = "fetch.max.wait.ms", skip_serializing_if = "is_default_fetch_max_wait")]
+    pub fetch_max_wait_ms: u64,
     #[serde(rename = "client.rack")]
     pub client_rack: Option<String>,
     /// Topics passed to `subscribe()`.
@@ -239,6 +246,7 @@ impl Default for ConsumerConfig {
             retry_backoff_max_ms: 1000,
             request_timeout_ms: 30_000,
             max_poll_records: 500,
+            fetch_max_wait_ms: 500,
             client_rack: None,
             topics: Vec::new(),
             processing_ms_per_record: 5,

@@ -174,6 +174,7 @@ fn consumer(at: &str, c: &ConsumerConfig) -> Result<(), String> {
     kafka_int(&f("auto.commit.interval.ms"), c.auto_commit_interval_ms, 1)?;
     kafka_int(&f("request.timeout.ms"), c.request_timeout_ms, 1)?;
     kafka_int(&f("max.poll.records"), u64::from(c.max_poll_records), 1)?;
+    kafka_int(&f("fetch.max.wait.ms"), c.fetch_max_wait_ms, 0)?;
     kafka_int(&f("default.api.timeout.ms"), c.default_api_timeout_ms, 0)?;
     // `long` configs in Kafka; here within a simulated day.
     let day = |name: &str, v: u64, min: u64| in_range(&f(name), v, min, limits::MAX_SIM_DURATION_MS, "a simulated day");

@@ -371,7 +371,8 @@ impl World {
         if !self.is_alive(node) {
             return;
         }
-        let cause = if matches!(key, TimerKey::Poll) {
+        // The poll loop and a leader's held Fetch tick too often to be events of their own.
+        let cause = if matches!(key, TimerKey::Poll | TimerKey::FetchWait { .. }) {
             None
         } else {
             Some(self.record(cause, EventKind::TimerFired { node, timer: key.describe() }))

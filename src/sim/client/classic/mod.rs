@@ -9,7 +9,7 @@ pub(crate) mod responses;
 use crate::assign::{client_assignor, RebalanceProtocol, TopicPartition};
 use crate::sim::client::abstract_coordinator::{InFlight, MemberState, NO_GENERATION};
 use crate::sim::client::app_commit::AppCommitter;
-use crate::sim::client::poll_loop::MainThread;
+use crate::sim::client::poll_loop::{self, MainThread};
 use crate::sim::connections::Connections;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{Body, JoinGroupRequest, JoinProtocol, ProtocolMetadata, Request};
@@ -91,6 +91,9 @@ pub struct ClassicConsumer {
     /// (UNJOINED, PREPARING_REBALANCE): it acts when the thread is enabled again.
     #[serde(default)]
     pub poll_timeout_pending: bool,
+    /// Fetches to the partition leaders and the records they returned.
+    #[serde(default)]
+    pub fetcher: crate::sim::client::fetcher::Fetcher,
 }
 
 impl ClassicConsumer {
@@ -145,6 +148,7 @@ impl ClassicConsumer {
             deferred_join: None,
             deferred_assignment: None,
             poll_timeout_pending: false,
+            fetcher: Default::default(),
         }
     }
 
@@ -358,30 +362,30 @@ impl ClassicConsumer {
     /// member's are all pending revocation (`poll_loop::fetch_while_waiting_for_group`).
     fn fetch_while_rebalancing(&mut self, ctx: &mut Ctx, out: &mut Out) {
         let eager = self.rebalance_protocol == RebalanceProtocol::EAGER;
-        if crate::sim::client::poll_loop::fetch_while_waiting_for_group(
-            ctx,
-            &self.config,
-            &self.owned,
-            &mut self.positions,
-            eager,
-            &mut self.main,
-            out,
-        ) {
+        let (f, main) = self.fetching();
+        if poll_loop::fetch_while_waiting_for_group(ctx, f, eager, main, out) {
             self.commit_before_processing(ctx, out);
         }
     }
 
-    /// Fetches from the owned partitions that have a position and starts
-    /// processing the batch (or idles briefly when there is nothing new).
+    /// The poll loop's view of this consumer.
+    fn fetching(&mut self) -> (poll_loop::Fetching<'_>, &mut MainThread) {
+        let f = poll_loop::Fetching {
+            config: &self.config,
+            owned: &self.owned,
+            positions: &mut self.positions,
+            fetcher: &mut self.fetcher,
+            connections: &self.connections,
+        };
+        (f, &mut self.main)
+    }
+
+    /// Takes the fetched records of the owned partitions, fetches more from
+    /// their leaders and starts processing the batch (or waits when there is
+    /// nothing new).
     fn fetch_and_process(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        if crate::sim::client::poll_loop::fetch_and_process(
-            ctx,
-            &self.config,
-            &self.owned,
-            &mut self.positions,
-            &mut self.main,
-            out,
-        ) {
+        let (f, main) = self.fetching();
+        if poll_loop::fetch_and_process(ctx, f, main, out) {
             self.commit_before_processing(ctx, out);
         }
     }

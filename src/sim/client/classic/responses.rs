@@ -37,6 +37,9 @@ impl ClassicConsumer {
             TimerKey::PollTimeout => self.poll_timeout(ctx, out),
             TimerKey::Heartbeat => self.heartbeat_tick(ctx, out),
             TimerKey::Backoff => self.drive(ctx, out),
+            TimerKey::RequestTimeout { correlation } if crate::sim::client::fetcher::is_fetch(*correlation) => {
+                self.fetcher.on_failure(ctx, *correlation, &self.config, &mut self.connections, out);
+            }
             TimerKey::RequestTimeout { correlation } if self.in_flight.contains_key(correlation) => {
                 out.emit(EventKind::Note { node: self.node(), text: "request timed out (request.timeout.ms)".into() });
                 self.request_failed(ctx, *correlation, out);
@@ -47,7 +50,9 @@ impl ClassicConsumer {
 
     /// The connection broke: the request failed (`CoordinatorResponseHandler.onFailure`).
     pub fn handle_disconnect(&mut self, ctx: &mut Ctx, correlation: u64, out: &mut Out) {
-        if self.in_flight.contains_key(&correlation) {
+        if crate::sim::client::fetcher::is_fetch(correlation) {
+            self.fetcher.on_failure(ctx, correlation, &self.config, &mut self.connections, out);
+        } else if self.in_flight.contains_key(&correlation) {
             self.request_failed(ctx, correlation, out);
         }
     }
@@ -55,6 +60,9 @@ impl ClassicConsumer {
     /// Every in-flight request to `broker` fails (the broker went down).
     pub fn connection_lost(&mut self, ctx: &mut Ctx, broker: u32, out: &mut Out) {
         self.connections.disconnected(broker, ctx.now, &self.config);
+        for c in self.fetcher.pending_to(broker) {
+            self.fetcher.on_failure(ctx, c, &self.config, &mut self.connections, out);
+        }
         let lost: Vec<u64> = self.in_flight.iter().filter(|(_, f)| f.broker == broker).map(|(c, _)| *c).collect();
         for c in lost {
             self.request_failed(ctx, c, out);
@@ -86,6 +94,19 @@ impl ClassicConsumer {
     }
 
     pub fn handle_response(&mut self, ctx: &mut Ctx, correlation: u64, response: Response, out: &mut Out) {
+        if crate::sim::client::fetcher::is_fetch(correlation) {
+            let (fetcher, positions, connections) = (&mut self.fetcher, &self.positions, &mut self.connections);
+            return crate::sim::client::poll_loop::on_fetch_response(
+                ctx,
+                fetcher,
+                positions,
+                connections,
+                &self.main,
+                correlation,
+                response,
+                out,
+            );
+        }
         let Some(f) = self.in_flight.remove(&correlation) else { return };
         out.cancel_timer(TimerKey::RequestTimeout { correlation });
         if f.api == "JoinGroup" && matches!(self.main, MainThread::Processing { .. }) {
@@ -137,7 +158,7 @@ impl ClassicConsumer {
             Response::LeaveGroup { .. } => {}
             Response::OffsetCommit { error, .. } => self.on_offset_commit(ctx, correlation, Some(error), &f, out),
             Response::OffsetFetch { error, offsets } => self.on_offset_fetch(ctx, error, offsets, out),
-            Response::ConsumerGroupHeartbeat(_) => {}
+            Response::ConsumerGroupHeartbeat(_) | Response::Fetch { .. } => {}
         }
     }
 

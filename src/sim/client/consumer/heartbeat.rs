@@ -157,6 +157,9 @@ impl AsyncConsumer {
                 self.maybe_heartbeat(ctx, out);
                 self.drive(ctx, out);
             }
+            TimerKey::RequestTimeout { correlation } if crate::sim::client::fetcher::is_fetch(*correlation) => {
+                self.fetcher.on_failure(ctx, *correlation, &self.config, &mut self.link.connections, out);
+            }
             TimerKey::RequestTimeout { correlation } => {
                 self.request_failed(ctx, *correlation, Some("request timed out (request.timeout.ms)"), out)
             }
@@ -166,12 +169,19 @@ impl AsyncConsumer {
 
     /// The connection broke under a request (`onFailure`).
     pub fn handle_disconnect(&mut self, ctx: &mut Ctx, correlation: u64, out: &mut Out) {
+        if crate::sim::client::fetcher::is_fetch(correlation) {
+            self.fetcher.on_failure(ctx, correlation, &self.config, &mut self.link.connections, out);
+            return;
+        }
         self.request_failed(ctx, correlation, None, out);
     }
 
     /// The broker went down: each of its in-flight requests fails.
     pub fn connection_lost(&mut self, ctx: &mut Ctx, broker: u32, out: &mut Out) {
         self.link.connections.disconnected(broker, ctx.now, &self.config);
+        for c in self.fetcher.pending_to(broker) {
+            self.fetcher.on_failure(ctx, c, &self.config, &mut self.link.connections, out);
+        }
         let to_broker: Vec<u64> =
             self.link.in_flight.keys().copied().filter(|c| self.link.in_flight[c].broker == broker).collect();
         to_broker.into_iter().for_each(|c| self.request_failed(ctx, c, None, out));
@@ -214,6 +224,19 @@ impl AsyncConsumer {
     }
 
     pub fn handle_response(&mut self, ctx: &mut Ctx, correlation: u64, response: Response, out: &mut Out) {
+        if crate::sim::client::fetcher::is_fetch(correlation) {
+            let (fetcher, positions, connections) = (&mut self.fetcher, &self.positions, &mut self.link.connections);
+            return crate::sim::client::poll_loop::on_fetch_response(
+                ctx,
+                fetcher,
+                positions,
+                connections,
+                &self.main,
+                correlation,
+                response,
+                out,
+            );
+        }
         let Some(p) = self.link.in_flight.remove(&correlation) else { return };
         out.cancel_timer(TimerKey::RequestTimeout { correlation });
         let error = response.error();

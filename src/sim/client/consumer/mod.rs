@@ -10,7 +10,7 @@ pub(crate) mod heartbeat;
 
 use crate::assign::TopicPartition;
 use crate::sim::client::app_commit::AppCommitter;
-use crate::sim::client::poll_loop::MainThread;
+use crate::sim::client::poll_loop::{self, MainThread};
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{Request, LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH};
 use crate::sim::out::{Out, TimerKey};
@@ -150,6 +150,10 @@ pub struct AsyncConsumer {
     /// In-flight OffsetCommits the simulated application sent itself, by correlation.
     #[serde(default)]
     pub app_commits: BTreeMap<u64, CommitMode>,
+    /// Fetches to the partition leaders and the records they returned
+    /// (`FetchRequestManager`, in the background thread).
+    #[serde(default)]
+    pub fetcher: crate::sim::client::fetcher::Fetcher,
 }
 
 impl AsyncConsumer {
@@ -181,6 +185,7 @@ impl AsyncConsumer {
             last_poll: 0,
             next_auto_commit: 0,
             app_commits: BTreeMap::new(),
+            fetcher: Default::default(),
         }
     }
 
@@ -309,30 +314,29 @@ impl AsyncConsumer {
                 self.commit_positions(ctx, c, false, out);
             }
         }
-        if crate::sim::client::poll_loop::fetch_and_process(
-            ctx,
-            &self.config,
-            &self.owned,
-            &mut self.positions,
-            &mut self.main,
-            out,
-        ) {
+        let (f, main) = self.fetching();
+        if poll_loop::fetch_and_process(ctx, f, main, out) {
             self.commit_before_processing(ctx, out);
         }
+    }
+
+    /// The poll loop's view of this consumer.
+    fn fetching(&mut self) -> (poll_loop::Fetching<'_>, &mut MainThread) {
+        let f = poll_loop::Fetching {
+            config: &self.config,
+            owned: &self.owned,
+            positions: &mut self.positions,
+            fetcher: &mut self.fetcher,
+            connections: &self.link.connections,
+        };
+        (f, &mut self.main)
     }
 
     /// Records of the owned partitions that have a position, while the group
     /// work runs (`poll_loop::fetch_while_waiting_for_group`).
     fn fetch_while_waiting_for_group(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        if crate::sim::client::poll_loop::fetch_while_waiting_for_group(
-            ctx,
-            &self.config,
-            &self.owned,
-            &mut self.positions,
-            false,
-            &mut self.main,
-            out,
-        ) {
+        let (f, main) = self.fetching();
+        if poll_loop::fetch_while_waiting_for_group(ctx, f, false, main, out) {
             self.commit_before_processing(ctx, out);
         }
     }
