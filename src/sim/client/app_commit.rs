@@ -7,7 +7,7 @@
 use crate::assign::TopicPartition;
 use crate::sim::client::poll_loop::MainThread;
 use crate::sim::ctx::Ctx;
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
 use crate::sim::trace::EventKind;
 use crate::sim::types::{Errors, NodeId};
@@ -112,7 +112,7 @@ pub(crate) trait AppCommitter {
         }
         if ctx.now < *retry_at {
             // Another wake-up (a FindCoordinator backoff) may have replaced this one.
-            out.set_timer(TimerKey::Backoff, *retry_at);
+            out.set_timer(TimerKey::Backoff(Retry::CommitSync), *retry_at);
             return;
         }
         if ctx.now >= *deadline {
@@ -185,7 +185,7 @@ pub(crate) trait AppCommitter {
                         if let MainThread::CommitSync { retry_at, .. } = f.main {
                             *retry_at = ctx.now + wait;
                         }
-                        out.set_timer(TimerKey::Backoff, ctx.now + wait);
+                        out.set_timer(TimerKey::Backoff(Retry::CommitSync), ctx.now + wait);
                         self.commit_note(&format!("commitSync(): {text}, retrying in {wait} ms"), out);
                     }
                     Some(text) => self.finish_commit_sync(ctx, Some(text), out),

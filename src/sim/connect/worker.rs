@@ -13,7 +13,7 @@ use crate::connect::{
 use crate::sim::client::abstract_coordinator::{InFlight, MemberState, NO_GENERATION};
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, Body, JoinGroupRequest, JoinProtocol, ProtocolMetadata, Request};
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::scenario::connect_config::WorkerConfig;
 use crate::sim::trace::{EventKind, Machine};
 use crate::sim::types::{Millis, NodeId};
@@ -199,7 +199,7 @@ impl ConnectWorker {
             return;
         }
         if ctx.now < self.join_retry_at {
-            return out.set_timer(TimerKey::Backoff, self.join_retry_at);
+            return out.set_timer(TimerKey::Backoff(Retry::JoinGroup), self.join_retry_at);
         }
         if self.needs_join_prepare {
             self.on_join_prepare(out);

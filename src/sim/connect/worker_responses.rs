@@ -10,14 +10,14 @@ use crate::sim::client::abstract_coordinator::{requests_to, take_in_flight, Memb
 use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, JoinGroupResponse, Request, Response, SyncGroupRequest};
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::types::Errors;
 
 impl ConnectWorker {
     pub fn handle_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) {
         match key {
             TimerKey::Heartbeat => self.heartbeat_tick(ctx, out),
-            TimerKey::Backoff => self.drive(ctx, out),
+            TimerKey::Backoff(_) => self.drive(ctx, out),
             TimerKey::ConnectCoordinatorDiscovery => self.coordinator_discovery_timeout(out),
             TimerKey::ConnectScheduledRebalance => {
                 self.scheduled_rebalance = None;
@@ -48,7 +48,7 @@ impl ConnectWorker {
         let Some(f) = take_in_flight(&mut self.in_flight, correlation, out) else { return };
         if f.api == ApiKey::FindCoordinator {
             let wait = self.backoff_ms();
-            return out.set_timer(TimerKey::Backoff, ctx.now + wait);
+            return out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
         }
         self.mark_coordinator_unknown(ctx, &format!("{} to broker-{} failed", f.api, f.broker), out);
         if f.api.is_join_or_sync() {
@@ -77,7 +77,7 @@ impl ConnectWorker {
             }
             Response::FindCoordinator { .. } => {
                 let wait = self.backoff_ms();
-                out.set_timer(TimerKey::Backoff, ctx.now + wait);
+                out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
             }
             Response::JoinGroup(r) if r.error == Errors::NONE => self.on_joined(ctx, r, out),
             Response::JoinGroup(r) if r.error == Errors::MEMBER_ID_REQUIRED => {
@@ -115,7 +115,7 @@ impl ConnectWorker {
                 }
                 // timer.sleep(rebalanceConfig.retryBackoffMs): a fixed backoff.
                 self.join_retry_at = ctx.now + self.config.retry_backoff_ms;
-                return out.set_timer(TimerKey::Backoff, self.join_retry_at);
+                return out.set_timer(TimerKey::Backoff(Retry::JoinGroup), self.join_retry_at);
             }
             JoinFailure::Fatal => {
                 self.fatal = Some(error.map(|e| e.to_string()).unwrap_or_default());

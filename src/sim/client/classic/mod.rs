@@ -13,7 +13,7 @@ use crate::sim::client::poll_loop::{self, MainThread};
 use crate::sim::connections::Connections;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, Body, JoinGroupRequest, JoinProtocol, ProtocolMetadata, Request};
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
 use crate::sim::trace::{Callback, EventKind, Machine};
 use crate::sim::types::{Millis, NodeId};
@@ -290,7 +290,7 @@ impl ClassicConsumer {
             }
             if ctx.now < self.join_retry_at {
                 // joinGroupIfNeeded sleeps retry.backoff.ms after a retriable failure.
-                out.set_timer(TimerKey::Backoff, self.join_retry_at);
+                out.set_timer(TimerKey::Backoff(Retry::JoinGroup), self.join_retry_at);
                 return self.fetch_while_rebalancing(ctx, out);
             }
             if self.needs_join_prepare && !self.on_join_prepare(ctx, coordinator, out) {
@@ -430,7 +430,7 @@ impl ClassicConsumer {
                 self.bootstrap_cursor = broker + 1;
                 self.send(ctx, broker, Request::FindCoordinator { key: self.group_id.clone() }, false, out);
             }
-            Err(at) => out.set_timer(TimerKey::Backoff, at),
+            Err(at) => out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), at),
         }
     }
 

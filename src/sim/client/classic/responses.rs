@@ -11,7 +11,7 @@ use crate::sim::client::classic::ClassicConsumer;
 use crate::sim::client::poll_loop::MainThread;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, JoinGroupResponse, Request, Response, SyncGroupRequest};
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::trace::{Callback, EventKind};
 use crate::sim::types::Errors;
 use crate::small_sort::StableSort;
@@ -36,7 +36,7 @@ impl ClassicConsumer {
             TimerKey::Poll => self.poll(ctx, out),
             TimerKey::PollTimeout => self.poll_timeout(ctx, out),
             TimerKey::Heartbeat => self.heartbeat_tick(ctx, out),
-            TimerKey::Backoff => self.drive(ctx, out),
+            TimerKey::Backoff(_) => self.drive(ctx, out),
             TimerKey::RequestTimeout { correlation } if crate::sim::client::fetcher::is_fetch(*correlation) => {
                 self.fetcher.on_failure(ctx, *correlation, &self.config, &mut self.connections, out);
             }
@@ -76,7 +76,7 @@ impl ClassicConsumer {
         self.connections.disconnected(f.broker, ctx.now, &self.config);
         if f.api == ApiKey::FindCoordinator {
             let wait = self.backoff_ms();
-            out.set_timer(TimerKey::Backoff, ctx.now + wait);
+            out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
             return;
         }
         self.mark_coordinator_unknown(&format!("{} to broker-{} failed", f.api, f.broker), out);
@@ -185,7 +185,7 @@ impl ClassicConsumer {
             (e, _) if e.is_fatal_for_classic_client() => self.fail_fatally(ctx, e, out),
             _ => {
                 let wait = self.backoff_ms();
-                out.set_timer(TimerKey::Backoff, ctx.now + wait);
+                out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
             }
         }
     }
@@ -270,7 +270,7 @@ impl ClassicConsumer {
             JoinFailure::Rediscover | JoinFailure::Backoff => {
                 // timer.sleep(rebalanceConfig.retryBackoffMs): a fixed backoff.
                 self.join_retry_at = ctx.now + self.config.retry_backoff_ms;
-                out.set_timer(TimerKey::Backoff, self.join_retry_at);
+                out.set_timer(TimerKey::Backoff(Retry::JoinGroup), self.join_retry_at);
                 out.emit(EventKind::Note {
                     node: self.node(),
                     text: format!("{api} again in retry.backoff.ms = {} ms ({why})", self.config.retry_backoff_ms),
@@ -479,7 +479,7 @@ impl ClassicConsumer {
             }
         } else if error == Errors::COORDINATOR_LOAD_IN_PROGRESS {
             let wait = self.backoff_ms();
-            out.set_timer(TimerKey::Backoff, ctx.now + wait);
+            out.set_timer(TimerKey::Backoff(Retry::OffsetFetch), ctx.now + wait);
             return;
         }
         self.drive(ctx, out);

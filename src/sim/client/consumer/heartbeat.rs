@@ -8,7 +8,7 @@ use crate::sim::client::consumer::{AsyncConsumer, LocalAssignment, MemberState, 
 use crate::sim::client::poll_loop::MainThread;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, Body, ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse, Request, Response};
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::trace::EventKind;
 use crate::sim::types::{Errors, NodeId};
 
@@ -42,7 +42,7 @@ impl AsyncConsumer {
                 self.link.bootstrap_cursor = broker + 1;
                 self.send(ctx, broker, Request::FindCoordinator { key: self.group_id.clone() }, out);
             }
-            Err(at) => out.set_timer(TimerKey::Backoff, at),
+            Err(at) => out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), at),
         }
     }
 
@@ -152,7 +152,7 @@ impl AsyncConsumer {
             TimerKey::Poll => self.poll(ctx, out),
             TimerKey::PollTimeout => self.poll_timeout(ctx, out),
             TimerKey::Heartbeat => self.maybe_heartbeat(ctx, out),
-            TimerKey::Backoff => {
+            TimerKey::Backoff(_) => {
                 self.ensure_coordinator(ctx, out);
                 self.maybe_heartbeat(ctx, out);
                 self.drive(ctx, out);
@@ -198,7 +198,7 @@ impl AsyncConsumer {
         self.link.connections.disconnected(p.broker, ctx.now, &self.config);
         let wait = crate::sim::client::poll_loop::backoff_ms(&self.config, &mut self.link.backoff_attempts);
         if p.api == ApiKey::FindCoordinator {
-            out.set_timer(TimerKey::Backoff, ctx.now + wait);
+            out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
             return;
         }
         self.mark_coordinator_unknown(&format!("{} to broker-{} failed", p.api, p.broker), out);
@@ -279,7 +279,7 @@ impl AsyncConsumer {
                     }
                 } else if error == Errors::COORDINATOR_LOAD_IN_PROGRESS {
                     let wait = crate::sim::client::poll_loop::backoff_ms(&self.config, &mut self.link.backoff_attempts);
-                    out.set_timer(TimerKey::Backoff, ctx.now + wait);
+                    out.set_timer(TimerKey::Backoff(Retry::OffsetFetch), ctx.now + wait);
                     return;
                 }
                 self.drive(ctx, out);
@@ -301,7 +301,7 @@ impl AsyncConsumer {
             }
             _ => {
                 let wait = crate::sim::client::poll_loop::backoff_ms(&self.config, &mut self.link.backoff_attempts);
-                out.set_timer(TimerKey::Backoff, ctx.now + wait);
+                out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
             }
         }
     }
