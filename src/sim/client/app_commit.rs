@@ -111,7 +111,9 @@ pub(crate) trait AppCommitter {
             return;
         }
         if ctx.now < *retry_at {
-            // Another wake-up (a FindCoordinator backoff) may have replaced this one.
+            // Woken early (e.g. by a coordinator lookup): the Backoff(CommitSync)
+            // timer is re-armed at the same instant. Dropping this re-arm would
+            // reorder same-millisecond events in some seeded runs (soak hashes).
             out.set_timer(TimerKey::Backoff(Retry::CommitSync), *retry_at);
             return;
         }

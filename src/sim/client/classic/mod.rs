@@ -289,7 +289,9 @@ impl ClassicConsumer {
                 return self.fetch_while_rebalancing(ctx, out);
             }
             if ctx.now < self.join_retry_at {
-                // joinGroupIfNeeded sleeps retry.backoff.ms after a retriable failure.
+                // joinGroupIfNeeded sleeps retry.backoff.ms after a retriable failure
+                // (the timer is already armed; re-arming it at the same instant keeps
+                // the event order of seeded runs as it was).
                 out.set_timer(TimerKey::Backoff(Retry::JoinGroup), self.join_retry_at);
                 return self.fetch_while_rebalancing(ctx, out);
             }
