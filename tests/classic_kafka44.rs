@@ -480,6 +480,7 @@ fn a_failed_heartbeat_is_retried_after_the_retry_backoff_not_a_full_interval() {
 #[test]
 fn heartbeat_response_handler_acts_on_fenced_instance_id_only_if_the_generation_is_unchanged() {
     use groupscope::sim::client::abstract_coordinator::{InFlight, MemberState};
+    use groupscope::sim::message::ApiKey;
     use groupscope::sim::client::classic::ClassicConsumer;
     use groupscope::sim::cluster::Cluster;
     use groupscope::sim::ctx::Ctx;
@@ -500,7 +501,7 @@ fn heartbeat_response_handler_acts_on_fenced_instance_id_only_if_the_generation_
     c.state = MemberState::STABLE;
     c.rejoin_needed = false;
     c.coordinator = Some(0);
-    let heartbeat = |generation| InFlight { broker: 0, api: "Heartbeat".into(), generation, for_join_prepare: false };
+    let heartbeat = |generation| InFlight { broker: 0, api: ApiKey::Heartbeat, generation, for_join_prepare: false };
     let mut cluster = Cluster::new(3, 50, 3);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
     let broker_config = BrokerConfig::default();

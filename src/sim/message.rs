@@ -228,35 +228,87 @@ pub enum Body {
     },
 }
 
-impl Request {
-    pub fn api(&self) -> &'static str {
+/// The APIs the simulated nodes exchange, named as Kafka's
+/// `org.apache.kafka.common.protocol.ApiKeys` names them (FIND_COORDINATOR,
+/// JOIN_GROUP, ...). What a client keeps of a request in flight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum ApiKey {
+    FindCoordinator,
+    JoinGroup,
+    SyncGroup,
+    Heartbeat,
+    LeaveGroup,
+    OffsetCommit,
+    OffsetFetch,
+    ConsumerGroupHeartbeat,
+    Fetch,
+}
+
+impl ApiKey {
+    /// The message name (`ApiKeys.name`, as in `FindCoordinatorRequest.json`).
+    pub fn name(self) -> &'static str {
         match self {
-            Request::FindCoordinator { .. } => "FindCoordinator",
-            Request::JoinGroup(_) => "JoinGroup",
-            Request::SyncGroup(_) => "SyncGroup",
-            Request::Heartbeat { .. } => "Heartbeat",
-            Request::LeaveGroup { .. } => "LeaveGroup",
-            Request::OffsetCommit { .. } => "OffsetCommit",
-            Request::OffsetFetch { .. } => "OffsetFetch",
-            Request::ConsumerGroupHeartbeat(_) => "ConsumerGroupHeartbeat",
-            Request::Fetch { .. } => "Fetch",
+            ApiKey::FindCoordinator => "FindCoordinator",
+            ApiKey::JoinGroup => "JoinGroup",
+            ApiKey::SyncGroup => "SyncGroup",
+            ApiKey::Heartbeat => "Heartbeat",
+            ApiKey::LeaveGroup => "LeaveGroup",
+            ApiKey::OffsetCommit => "OffsetCommit",
+            ApiKey::OffsetFetch => "OffsetFetch",
+            ApiKey::ConsumerGroupHeartbeat => "ConsumerGroupHeartbeat",
+            ApiKey::Fetch => "Fetch",
         }
+    }
+
+    /// JoinGroup or SyncGroup: the two requests of AbstractCoordinator's join future.
+    pub fn is_join_or_sync(self) -> bool {
+        matches!(self, ApiKey::JoinGroup | ApiKey::SyncGroup)
+    }
+}
+
+impl std::fmt::Display for ApiKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Request {
+    pub fn api_key(&self) -> ApiKey {
+        match self {
+            Request::FindCoordinator { .. } => ApiKey::FindCoordinator,
+            Request::JoinGroup(_) => ApiKey::JoinGroup,
+            Request::SyncGroup(_) => ApiKey::SyncGroup,
+            Request::Heartbeat { .. } => ApiKey::Heartbeat,
+            Request::LeaveGroup { .. } => ApiKey::LeaveGroup,
+            Request::OffsetCommit { .. } => ApiKey::OffsetCommit,
+            Request::OffsetFetch { .. } => ApiKey::OffsetFetch,
+            Request::ConsumerGroupHeartbeat(_) => ApiKey::ConsumerGroupHeartbeat,
+            Request::Fetch { .. } => ApiKey::Fetch,
+        }
+    }
+
+    pub fn api(&self) -> &'static str {
+        self.api_key().name()
     }
 }
 
 impl Response {
-    pub fn api(&self) -> &'static str {
+    pub fn api_key(&self) -> ApiKey {
         match self {
-            Response::FindCoordinator { .. } => "FindCoordinator",
-            Response::JoinGroup(_) => "JoinGroup",
-            Response::SyncGroup { .. } => "SyncGroup",
-            Response::Heartbeat { .. } => "Heartbeat",
-            Response::LeaveGroup { .. } => "LeaveGroup",
-            Response::OffsetCommit { .. } => "OffsetCommit",
-            Response::OffsetFetch { .. } => "OffsetFetch",
-            Response::ConsumerGroupHeartbeat(_) => "ConsumerGroupHeartbeat",
-            Response::Fetch { .. } => "Fetch",
+            Response::FindCoordinator { .. } => ApiKey::FindCoordinator,
+            Response::JoinGroup(_) => ApiKey::JoinGroup,
+            Response::SyncGroup { .. } => ApiKey::SyncGroup,
+            Response::Heartbeat { .. } => ApiKey::Heartbeat,
+            Response::LeaveGroup { .. } => ApiKey::LeaveGroup,
+            Response::OffsetCommit { .. } => ApiKey::OffsetCommit,
+            Response::OffsetFetch { .. } => ApiKey::OffsetFetch,
+            Response::ConsumerGroupHeartbeat(_) => ApiKey::ConsumerGroupHeartbeat,
+            Response::Fetch { .. } => ApiKey::Fetch,
         }
+    }
+
+    pub fn api(&self) -> &'static str {
+        self.api_key().name()
     }
 
     pub fn error(&self) -> Errors {

@@ -32,8 +32,9 @@ pub enum TimerKey {
     PollTimeout,
     /// The heartbeat thread wakes up (`heartbeat.interval.ms`).
     Heartbeat,
-    /// Retry after `retry.backoff.ms`.
-    Backoff,
+    /// A retry backoff (`retry.backoff.ms`), one key per purpose: arming one
+    /// never moves or cancels another.
+    Backoff(Retry),
     /// `request.timeout.ms` of one in-flight request.
     RequestTimeout { correlation: u64 },
     // --- Connect worker ---
@@ -56,12 +57,45 @@ impl TimerKey {
             TimerKey::Poll => "poll()".into(),
             TimerKey::PollTimeout => "max.poll.interval.ms".into(),
             TimerKey::Heartbeat => "heartbeat.interval.ms".into(),
-            TimerKey::Backoff => "retry.backoff.ms".into(),
+            TimerKey::Backoff(_) => "retry.backoff.ms".into(),
             TimerKey::RequestTimeout { .. } => "request.timeout.ms".into(),
             TimerKey::ConnectScheduledRebalance => "scheduled.rebalance.max.delay.ms".into(),
             TimerKey::ConnectCoordinatorDiscovery => "coordinator discovery timeout".into(),
         }
     }
+}
+
+/// What a client's retry backoff waits to retry, each named for the Kafka
+/// method whose sleep or backoff it models. All wait `retry.backoff.ms`
+/// (growing to `retry.backoff.max.ms` where Kafka uses `ExponentialBackoff`);
+/// when one fires the client runs its poll loop again (`drive`). A heartbeat
+/// retry (`Heartbeat.failHeartbeat`, `HeartbeatRequestState.onFailedAttempt`)
+/// is not one of these: it moves the `Heartbeat` timer itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Retry {
+    /// Coordinator discovery after a failed FindCoordinator, or while every
+    /// broker is in reconnect backoff (`leastLoadedNode` finds none):
+    /// AbstractCoordinator `ensureCoordinatorReady`'s
+    /// `timer.sleep(retryBackoff.backoff(attempts++))` (classic consumer,
+    /// Connect worker); CoordinatorRequestManager's
+    /// `coordinatorRequestState.onFailedAttempt` (KIP-848 consumer).
+    CoordinatorLookup,
+    /// AbstractCoordinator `joinGroupIfNeeded`: after a retriable JoinGroup or
+    /// SyncGroup failure, `timer.sleep(rebalanceConfig.retryBackoffMs)` before
+    /// the next JoinGroup.
+    JoinGroup,
+    /// ConsumerCoordinator `onJoinPrepare`: the auto-commit before a rebalance
+    /// failed retriably and is sent again (`pollTimer.sleep(...)`) until the
+    /// `joinPrepareTimer` expires.
+    JoinPrepareCommit,
+    /// `commitSync()` retrying a retriable failure: ConsumerCoordinator
+    /// `commitOffsetsSync`'s `timer.sleep(retryBackoff.backoff(attempts++))`;
+    /// CommitRequestManager `commitSyncWithRetries` (KIP-848 consumer).
+    CommitSync,
+    /// An OffsetFetch answered COORDINATOR_LOAD_IN_PROGRESS: ConsumerCoordinator
+    /// `fetchCommittedOffsets`'s `timer.sleep(retryBackoff.backoff(attempts++))`;
+    /// CommitRequestManager's `OffsetFetchRequestState.onFailedAttempt`.
+    OffsetFetch,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

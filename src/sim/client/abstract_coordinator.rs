@@ -3,6 +3,7 @@
 //! the join loop does after a failed JoinGroup or SyncGroup, whether a rebalance
 //! request is in flight, and the heartbeat thread's retry backoff.
 
+use crate::sim::message::ApiKey;
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::types::{Errors, Millis};
 use serde::{Deserialize, Serialize};
@@ -22,7 +23,7 @@ pub enum MemberState {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InFlight {
     pub broker: u32,
-    pub api: String,
+    pub api: ApiKey,
     /// Generation the request was sent with (heartbeat error handling).
     pub generation: i32,
     /// An OffsetCommit sent by `onJoinPrepare`, which the join waits for.
@@ -85,7 +86,7 @@ pub(crate) fn join_failure(error: Errors) -> JoinFailure {
 
 /// `joinFuture != null`: a JoinGroup, or the SyncGroup chained to it, is in flight.
 pub(crate) fn rebalance_in_flight(in_flight: &BTreeMap<u64, InFlight>) -> bool {
-    in_flight.values().any(|f| f.api == "JoinGroup" || f.api == "SyncGroup")
+    in_flight.values().any(|f| f.api.is_join_or_sync())
 }
 
 /// `Heartbeat.failHeartbeat`: the next heartbeat after a failed one waits

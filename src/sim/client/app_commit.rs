@@ -7,7 +7,7 @@
 use crate::assign::TopicPartition;
 use crate::sim::client::poll_loop::MainThread;
 use crate::sim::ctx::Ctx;
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
 use crate::sim::trace::EventKind;
 use crate::sim::types::{Errors, NodeId};
@@ -111,8 +111,10 @@ pub(crate) trait AppCommitter {
             return;
         }
         if ctx.now < *retry_at {
-            // Another wake-up (a FindCoordinator backoff) may have replaced this one.
-            out.set_timer(TimerKey::Backoff, *retry_at);
+            // Woken early (e.g. by a coordinator lookup): the Backoff(CommitSync)
+            // timer is re-armed at the same instant. Dropping this re-arm would
+            // reorder same-millisecond events in some seeded runs (soak hashes).
+            out.set_timer(TimerKey::Backoff(Retry::CommitSync), *retry_at);
             return;
         }
         if ctx.now >= *deadline {
@@ -185,7 +187,7 @@ pub(crate) trait AppCommitter {
                         if let MainThread::CommitSync { retry_at, .. } = f.main {
                             *retry_at = ctx.now + wait;
                         }
-                        out.set_timer(TimerKey::Backoff, ctx.now + wait);
+                        out.set_timer(TimerKey::Backoff(Retry::CommitSync), ctx.now + wait);
                         self.commit_note(&format!("commitSync(): {text}, retrying in {wait} ms"), out);
                     }
                     Some(text) => self.finish_commit_sync(ctx, Some(text), out),

@@ -12,8 +12,8 @@ use crate::connect::{
 };
 use crate::sim::client::abstract_coordinator::{InFlight, MemberState, NO_GENERATION};
 use crate::sim::ctx::Ctx;
-use crate::sim::message::{Body, JoinGroupRequest, JoinProtocol, ProtocolMetadata, Request};
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::message::{ApiKey, Body, JoinGroupRequest, JoinProtocol, ProtocolMetadata, Request};
+use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::scenario::connect_config::WorkerConfig;
 use crate::sim::trace::{EventKind, Machine};
 use crate::sim::types::{Millis, NodeId};
@@ -167,7 +167,7 @@ impl ConnectWorker {
         } else {
             self.config.request_timeout_ms
         };
-        let f = InFlight { broker, api: request.api().into(), generation: self.generation, for_join_prepare: false };
+        let f = InFlight { broker, api: request.api_key(), generation: self.generation, for_join_prepare: false };
         self.in_flight.insert(correlation, f);
         out.set_timer(TimerKey::RequestTimeout { correlation }, ctx.now + timeout);
         out.send(NodeId::Broker(broker), Body::Request { correlation, request });
@@ -186,7 +186,7 @@ impl ConnectWorker {
             return;
         }
         let Some(coordinator) = self.coordinator else {
-            if !self.in_flight.values().any(|f| f.api == "FindCoordinator") {
+            if !self.in_flight.values().any(|f| f.api == ApiKey::FindCoordinator) {
                 let broker = self.bootstrap_cursor % ctx.cluster.broker_count.max(1);
                 self.bootstrap_cursor += 1;
                 self.send(ctx, broker, Request::FindCoordinator { key: self.group_id.clone() }, out);
@@ -199,7 +199,7 @@ impl ConnectWorker {
             return;
         }
         if ctx.now < self.join_retry_at {
-            return out.set_timer(TimerKey::Backoff, self.join_retry_at);
+            return out.set_timer(TimerKey::Backoff(Retry::JoinGroup), self.join_retry_at);
         }
         if self.needs_join_prepare {
             self.on_join_prepare(out);

@@ -9,15 +9,15 @@ use crate::sim::client::abstract_coordinator::{heartbeat_retry_ms, join_failure,
 use crate::sim::client::abstract_coordinator::{requests_to, take_in_flight, MemberState, NO_GENERATION};
 use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::ctx::Ctx;
-use crate::sim::message::{JoinGroupResponse, Request, Response, SyncGroupRequest};
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::message::{ApiKey, JoinGroupResponse, Request, Response, SyncGroupRequest};
+use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::types::Errors;
 
 impl ConnectWorker {
     pub fn handle_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) {
         match key {
             TimerKey::Heartbeat => self.heartbeat_tick(ctx, out),
-            TimerKey::Backoff => self.drive(ctx, out),
+            TimerKey::Backoff(_) => self.drive(ctx, out),
             TimerKey::ConnectCoordinatorDiscovery => self.coordinator_discovery_timeout(out),
             TimerKey::ConnectScheduledRebalance => {
                 self.scheduled_rebalance = None;
@@ -46,16 +46,16 @@ impl ConnectWorker {
 
     fn request_failed(&mut self, ctx: &mut Ctx, correlation: u64, out: &mut Out) {
         let Some(f) = take_in_flight(&mut self.in_flight, correlation, out) else { return };
-        if f.api == "FindCoordinator" {
+        if f.api == ApiKey::FindCoordinator {
             let wait = self.backoff_ms();
-            return out.set_timer(TimerKey::Backoff, ctx.now + wait);
+            return out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
         }
         self.mark_coordinator_unknown(ctx, &format!("{} to broker-{} failed", f.api, f.broker), out);
-        if matches!(f.api.as_str(), "JoinGroup" | "SyncGroup") {
+        if f.api.is_join_or_sync() {
             // A DisconnectException: retriable, the join loop sleeps retry.backoff.ms.
-            return self.join_or_sync_failed(ctx, &f.api, None, out);
+            return self.join_or_sync_failed(ctx, f.api, None, out);
         }
-        if f.api == "Heartbeat" {
+        if f.api == ApiKey::Heartbeat {
             self.heartbeat_failed(ctx, out);
         }
         self.drive(ctx, out);
@@ -77,13 +77,13 @@ impl ConnectWorker {
             }
             Response::FindCoordinator { .. } => {
                 let wait = self.backoff_ms();
-                out.set_timer(TimerKey::Backoff, ctx.now + wait);
+                out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
             }
             Response::JoinGroup(r) if r.error == Errors::NONE => self.on_joined(ctx, r, out),
             Response::JoinGroup(r) if r.error == Errors::MEMBER_ID_REQUIRED => {
                 // The worker keeps PREPARING_REBALANCE and rejoins at once with the id.
                 self.member_id = r.member_id;
-                self.join_or_sync_failed(ctx, "JoinGroup", Some(Errors::MEMBER_ID_REQUIRED), out);
+                self.join_or_sync_failed(ctx, ApiKey::JoinGroup, Some(Errors::MEMBER_ID_REQUIRED), out);
             }
             Response::SyncGroup { error: Errors::NONE, connect_assignment, .. } => {
                 self.on_synced(ctx, connect_assignment, out)
@@ -95,7 +95,7 @@ impl ConnectWorker {
             | Response::ConsumerGroupHeartbeat(_)
             | Response::Fetch { .. } => {}
             Response::JoinGroup(_) | Response::SyncGroup { .. } => {
-                self.join_or_sync_failed(ctx, &f.api, Some(error), out)
+                self.join_or_sync_failed(ctx, f.api, Some(error), out)
             }
         }
     }
@@ -103,7 +103,7 @@ impl ConnectWorker {
     /// A failed JoinGroup or SyncGroup (`None`: the connection broke): the join
     /// loop's reaction (`JoinFailure`, shared with the classic consumer). The
     /// member state changes only on a reset.
-    fn join_or_sync_failed(&mut self, ctx: &mut Ctx, api: &str, error: Option<Errors>, out: &mut Out) {
+    fn join_or_sync_failed(&mut self, ctx: &mut Ctx, api: ApiKey, error: Option<Errors>, out: &mut Out) {
         let why = error.map_or_else(|| format!("{api} failed: the connection broke"), |e| format!("{api} → {e}"));
         self.rejoin_needed = true;
         match error.map_or(JoinFailure::Backoff, join_failure) {
@@ -115,7 +115,7 @@ impl ConnectWorker {
                 }
                 // timer.sleep(rebalanceConfig.retryBackoffMs): a fixed backoff.
                 self.join_retry_at = ctx.now + self.config.retry_backoff_ms;
-                return out.set_timer(TimerKey::Backoff, self.join_retry_at);
+                return out.set_timer(TimerKey::Backoff(Retry::JoinGroup), self.join_retry_at);
             }
             JoinFailure::Fatal => {
                 self.fatal = Some(error.map(|e| e.to_string()).unwrap_or_default());

@@ -7,7 +7,7 @@ use crate::sim::client::abstract_coordinator::{InFlight, MemberState};
 use crate::sim::client::app_commit::{describe, is_retriable_commit_error, AppCommitter, CommitFields};
 use crate::sim::client::classic::ClassicConsumer;
 use crate::sim::ctx::Ctx;
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::scenario::config::CommitMode;
 use crate::sim::types::{Errors, NodeId};
 
@@ -123,7 +123,7 @@ impl ClassicConsumer {
                     let wait = self.backoff_ms();
                     self.join_prepare_committed = false;
                     self.join_prepare_retry_at = ctx.now + wait;
-                    out.set_timer(TimerKey::Backoff, ctx.now + wait);
+                    out.set_timer(TimerKey::Backoff(Retry::JoinPrepareCommit), ctx.now + wait);
                     self.commit_note(&format!("onJoinPrepare commit failed: {text}; retrying in {wait} ms"), out);
                     return;
                 }

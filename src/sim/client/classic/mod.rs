@@ -12,8 +12,8 @@ use crate::sim::client::app_commit::AppCommitter;
 use crate::sim::client::poll_loop::{self, MainThread};
 use crate::sim::connections::Connections;
 use crate::sim::ctx::Ctx;
-use crate::sim::message::{Body, JoinGroupRequest, JoinProtocol, ProtocolMetadata, Request};
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::message::{ApiKey, Body, JoinGroupRequest, JoinProtocol, ProtocolMetadata, Request};
+use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
 use crate::sim::trace::{Callback, EventKind, Machine};
 use crate::sim::types::{Millis, NodeId};
@@ -204,14 +204,14 @@ impl ClassicConsumer {
         };
         self.in_flight.insert(
             correlation,
-            InFlight { broker, api: request.api().into(), generation: self.generation, for_join_prepare },
+            InFlight { broker, api: request.api_key(), generation: self.generation, for_join_prepare },
         );
         out.set_timer(TimerKey::RequestTimeout { correlation }, ctx.now + timeout);
         out.send(NodeId::Broker(broker), Body::Request { correlation, request });
         correlation
     }
 
-    pub(crate) fn has_in_flight(&self, api: &str) -> bool {
+    pub(crate) fn has_in_flight(&self, api: ApiKey) -> bool {
         self.in_flight.values().any(|f| f.api == api)
     }
 
@@ -289,8 +289,10 @@ impl ClassicConsumer {
                 return self.fetch_while_rebalancing(ctx, out);
             }
             if ctx.now < self.join_retry_at {
-                // joinGroupIfNeeded sleeps retry.backoff.ms after a retriable failure.
-                out.set_timer(TimerKey::Backoff, self.join_retry_at);
+                // joinGroupIfNeeded sleeps retry.backoff.ms after a retriable failure
+                // (the timer is already armed; re-arming it at the same instant keeps
+                // the event order of seeded runs as it was).
+                out.set_timer(TimerKey::Backoff(Retry::JoinGroup), self.join_retry_at);
                 return self.fetch_while_rebalancing(ctx, out);
             }
             if self.needs_join_prepare && !self.on_join_prepare(ctx, coordinator, out) {
@@ -310,7 +312,7 @@ impl ClassicConsumer {
         let missing: Vec<TopicPartition> =
             self.owned.iter().filter(|tp| !self.positions.contains_key(tp)).cloned().collect();
         if !missing.is_empty() {
-            if !self.has_in_flight("OffsetFetch") {
+            if !self.has_in_flight(ApiKey::OffsetFetch) {
                 let request = Request::OffsetFetch { group_id: self.group_id.clone(), partitions: missing };
                 self.send(ctx, coordinator, request, false, out);
             }
@@ -422,7 +424,7 @@ impl ClassicConsumer {
     /// FindCoordinator to the least loaded node: the next broker that is not in
     /// reconnect backoff; when all are, wait for the first backoff to end.
     pub(crate) fn ensure_coordinator(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        if self.has_in_flight("FindCoordinator") {
+        if self.has_in_flight(ApiKey::FindCoordinator) {
             return;
         }
         match self.connections.least_loaded(ctx.cluster.broker_count, self.bootstrap_cursor, ctx.now) {
@@ -430,7 +432,7 @@ impl ClassicConsumer {
                 self.bootstrap_cursor = broker + 1;
                 self.send(ctx, broker, Request::FindCoordinator { key: self.group_id.clone() }, false, out);
             }
-            Err(at) => out.set_timer(TimerKey::Backoff, at),
+            Err(at) => out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), at),
         }
     }
 

@@ -10,8 +10,8 @@ use crate::sim::client::abstract_coordinator::{join_failure, JoinFailure};
 use crate::sim::client::classic::ClassicConsumer;
 use crate::sim::client::poll_loop::MainThread;
 use crate::sim::ctx::Ctx;
-use crate::sim::message::{JoinGroupResponse, Request, Response, SyncGroupRequest};
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::message::{ApiKey, JoinGroupResponse, Request, Response, SyncGroupRequest};
+use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::trace::{Callback, EventKind};
 use crate::sim::types::Errors;
 use crate::small_sort::StableSort;
@@ -36,7 +36,7 @@ impl ClassicConsumer {
             TimerKey::Poll => self.poll(ctx, out),
             TimerKey::PollTimeout => self.poll_timeout(ctx, out),
             TimerKey::Heartbeat => self.heartbeat_tick(ctx, out),
-            TimerKey::Backoff => self.drive(ctx, out),
+            TimerKey::Backoff(_) => self.drive(ctx, out),
             TimerKey::RequestTimeout { correlation } if crate::sim::client::fetcher::is_fetch(*correlation) => {
                 self.fetcher.on_failure(ctx, *correlation, &self.config, &mut self.connections, out);
             }
@@ -74,21 +74,21 @@ impl ClassicConsumer {
         out.cancel_timer(TimerKey::RequestTimeout { correlation });
         // A refused or broken connection (or a request timeout, which closes it).
         self.connections.disconnected(f.broker, ctx.now, &self.config);
-        if f.api == "FindCoordinator" {
+        if f.api == ApiKey::FindCoordinator {
             let wait = self.backoff_ms();
-            out.set_timer(TimerKey::Backoff, ctx.now + wait);
+            out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
             return;
         }
         self.mark_coordinator_unknown(&format!("{} to broker-{} failed", f.api, f.broker), out);
-        if f.api == "OffsetCommit" {
+        if f.api == ApiKey::OffsetCommit {
             return self.on_offset_commit(ctx, correlation, None, &f, out);
         }
-        if f.api == "Heartbeat" {
+        if f.api == ApiKey::Heartbeat {
             self.heartbeat_failed(ctx, out);
         }
-        if matches!(f.api.as_str(), "JoinGroup" | "SyncGroup") {
+        if f.api.is_join_or_sync() {
             // A DisconnectException: retriable, the join loop sleeps retry.backoff.ms.
-            return self.join_failed(ctx, &f.api, None, &format!("{} failed: the connection broke", f.api), out);
+            return self.join_failed(ctx, f.api, None, &format!("{} failed: the connection broke", f.api), out);
         }
         self.drive(ctx, out);
     }
@@ -109,7 +109,7 @@ impl ClassicConsumer {
         }
         let Some(f) = self.in_flight.remove(&correlation) else { return };
         out.cancel_timer(TimerKey::RequestTimeout { correlation });
-        if f.api == "JoinGroup" && matches!(self.main, MainThread::Processing { .. }) {
+        if f.api == ApiKey::JoinGroup && matches!(self.main, MainThread::Processing { .. }) {
             // The heartbeat thread is disabled while PREPARING_REBALANCE: nobody
             // polls the network client until the application calls poll().
             self.connections.ready(f.broker);
@@ -137,14 +137,14 @@ impl ClassicConsumer {
         if error == Errors::NONE {
             self.backoff_attempts = 0;
         }
-        if is_coordinator_error(error) && f.api == "OffsetCommit" {
+        if is_coordinator_error(error) && f.api == ApiKey::OffsetCommit {
             self.mark_coordinator_unknown(&format!("{} answered {error}", f.api), out);
-        } else if is_coordinator_error(error) && f.api != "FindCoordinator" {
+        } else if is_coordinator_error(error) && f.api != ApiKey::FindCoordinator {
             self.mark_coordinator_unknown(&format!("{} answered {error}", f.api), out);
-            if matches!(f.api.as_str(), "JoinGroup" | "SyncGroup") {
-                return self.join_failed(ctx, &f.api, Some(error), &format!("{} → {error}", f.api), out);
+            if f.api.is_join_or_sync() {
+                return self.join_failed(ctx, f.api, Some(error), &format!("{} → {error}", f.api), out);
             }
-            if f.api == "Heartbeat" {
+            if f.api == ApiKey::Heartbeat {
                 self.heartbeat_failed(ctx, out);
             }
             self.drive(ctx, out);
@@ -185,7 +185,7 @@ impl ClassicConsumer {
             (e, _) if e.is_fatal_for_classic_client() => self.fail_fatally(ctx, e, out),
             _ => {
                 let wait = self.backoff_ms();
-                out.set_timer(TimerKey::Backoff, ctx.now + wait);
+                out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
             }
         }
     }
@@ -195,14 +195,14 @@ impl ClassicConsumer {
             // The coordinator was marked unknown meanwhile: the SyncGroup cannot be
             // sent (coordinatorNotAvailable, retriable), so the member rejoins.
             let why = "JoinGroup answered after the coordinator was marked unknown";
-            return self.join_failed(ctx, "JoinGroup", None, why, out);
+            return self.join_failed(ctx, ApiKey::JoinGroup, None, why, out);
         };
         match r.error {
             Errors::NONE if self.state != MemberState::PREPARING_REBALANCE => {
                 // The member left meanwhile (e.g. poll timeout): do not sync with a
                 // stale generation (UnjoinedGroupException, retriable after backoff).
                 let why = "JoinGroup answered after this member had left: ignored (UnjoinedGroupException)";
-                self.join_failed(ctx, "JoinGroup", None, why, out);
+                self.join_failed(ctx, ApiKey::JoinGroup, None, why, out);
             }
             Errors::NONE => {
                 self.generation = r.generation_id;
@@ -252,16 +252,16 @@ impl ClassicConsumer {
                     node: self.node(),
                     text: "MEMBER_ID_REQUIRED: rejoining with the given member id".into(),
                 });
-                self.join_failed(ctx, "JoinGroup", Some(Errors::MEMBER_ID_REQUIRED), "MEMBER_ID_REQUIRED", out);
+                self.join_failed(ctx, ApiKey::JoinGroup, Some(Errors::MEMBER_ID_REQUIRED), "MEMBER_ID_REQUIRED", out);
             }
-            e => self.join_failed(ctx, "JoinGroup", Some(e), &format!("JoinGroup → {e}"), out),
+            e => self.join_failed(ctx, ApiKey::JoinGroup, Some(e), &format!("JoinGroup → {e}"), out),
         }
     }
 
     /// The join future failed: `joinGroupIfNeeded`'s reaction (`JoinFailure`).
     /// The member state changes only on a reset; otherwise the next pass of the
     /// loop sends JoinGroup again, at once or after retry.backoff.ms.
-    fn join_failed(&mut self, ctx: &mut Ctx, api: &str, error: Option<Errors>, why: &str, out: &mut Out) {
+    fn join_failed(&mut self, ctx: &mut Ctx, api: ApiKey, error: Option<Errors>, why: &str, out: &mut Out) {
         let failure = error.map_or(JoinFailure::Backoff, join_failure);
         self.rejoin_needed = true;
         match failure {
@@ -270,7 +270,7 @@ impl ClassicConsumer {
             JoinFailure::Rediscover | JoinFailure::Backoff => {
                 // timer.sleep(rebalanceConfig.retryBackoffMs): a fixed backoff.
                 self.join_retry_at = ctx.now + self.config.retry_backoff_ms;
-                out.set_timer(TimerKey::Backoff, self.join_retry_at);
+                out.set_timer(TimerKey::Backoff(Retry::JoinGroup), self.join_retry_at);
                 out.emit(EventKind::Note {
                     node: self.node(),
                     text: format!("{api} again in retry.backoff.ms = {} ms ({why})", self.config.retry_backoff_ms),
@@ -374,7 +374,7 @@ impl ClassicConsumer {
                 self.on_join_complete(ctx, assignment, out);
                 self.drive(ctx, out);
             }
-            e => self.join_failed(ctx, "SyncGroup", Some(e), &format!("SyncGroup → {e}"), out),
+            e => self.join_failed(ctx, ApiKey::SyncGroup, Some(e), &format!("SyncGroup → {e}"), out),
         }
     }
 
@@ -479,7 +479,7 @@ impl ClassicConsumer {
             }
         } else if error == Errors::COORDINATOR_LOAD_IN_PROGRESS {
             let wait = self.backoff_ms();
-            out.set_timer(TimerKey::Backoff, ctx.now + wait);
+            out.set_timer(TimerKey::Backoff(Retry::OffsetFetch), ctx.now + wait);
             return;
         }
         self.drive(ctx, out);

@@ -7,8 +7,8 @@ use crate::assign::TopicPartition;
 use crate::sim::client::consumer::{AsyncConsumer, LocalAssignment, MemberState, Pending, SentFields};
 use crate::sim::client::poll_loop::MainThread;
 use crate::sim::ctx::Ctx;
-use crate::sim::message::{Body, ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse, Request, Response};
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::message::{ApiKey, Body, ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse, Request, Response};
+use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::trace::EventKind;
 use crate::sim::types::{Errors, NodeId};
 
@@ -20,20 +20,20 @@ impl AsyncConsumer {
             Request::ConsumerGroupHeartbeat(r) => r.member_epoch,
             _ => self.member_epoch,
         };
-        let pending = Pending { broker, api: request.api().into(), member_epoch, before_revocation: false };
+        let pending = Pending { broker, api: request.api_key(), member_epoch, before_revocation: false };
         self.link.in_flight.insert(correlation, pending);
         out.set_timer(TimerKey::RequestTimeout { correlation }, ctx.now + self.config.request_timeout_ms);
         out.send(NodeId::Broker(broker), Body::Request { correlation, request });
         correlation
     }
 
-    pub(crate) fn has_in_flight(&self, api: &str) -> bool {
+    pub(crate) fn has_in_flight(&self, api: ApiKey) -> bool {
         self.link.in_flight.values().any(|p| p.api == api)
     }
 
     /// FindCoordinator to the next bootstrap broker, unless one is in flight.
     pub(crate) fn ensure_coordinator(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        if self.link.coordinator.is_some() || self.has_in_flight("FindCoordinator") {
+        if self.link.coordinator.is_some() || self.has_in_flight(ApiKey::FindCoordinator) {
             return;
         }
         // leastLoadedNode: the next broker not in reconnect backoff.
@@ -42,7 +42,7 @@ impl AsyncConsumer {
                 self.link.bootstrap_cursor = broker + 1;
                 self.send(ctx, broker, Request::FindCoordinator { key: self.group_id.clone() }, out);
             }
-            Err(at) => out.set_timer(TimerKey::Backoff, at),
+            Err(at) => out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), at),
         }
     }
 
@@ -81,7 +81,7 @@ impl AsyncConsumer {
             self.leave_on_expired_poll_timer(out);
         }
         let leaving = self.state == MemberState::LEAVING;
-        if !leaving && self.has_in_flight("ConsumerGroupHeartbeat") {
+        if !leaving && self.has_in_flight(ApiKey::ConsumerGroupHeartbeat) {
             return;
         }
         let now_states = matches!(self.state, MemberState::JOINING | MemberState::ACKNOWLEDGING);
@@ -152,7 +152,7 @@ impl AsyncConsumer {
             TimerKey::Poll => self.poll(ctx, out),
             TimerKey::PollTimeout => self.poll_timeout(ctx, out),
             TimerKey::Heartbeat => self.maybe_heartbeat(ctx, out),
-            TimerKey::Backoff => {
+            TimerKey::Backoff(_) => {
                 self.ensure_coordinator(ctx, out);
                 self.maybe_heartbeat(ctx, out);
                 self.drive(ctx, out);
@@ -197,8 +197,8 @@ impl AsyncConsumer {
         out.cancel_timer(TimerKey::RequestTimeout { correlation });
         self.link.connections.disconnected(p.broker, ctx.now, &self.config);
         let wait = crate::sim::client::poll_loop::backoff_ms(&self.config, &mut self.link.backoff_attempts);
-        if p.api == "FindCoordinator" {
-            out.set_timer(TimerKey::Backoff, ctx.now + wait);
+        if p.api == ApiKey::FindCoordinator {
+            out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
             return;
         }
         self.mark_coordinator_unknown(&format!("{} to broker-{} failed", p.api, p.broker), out);
@@ -208,7 +208,7 @@ impl AsyncConsumer {
         if let Some(mode) = self.app_commits.remove(&correlation) {
             self.on_app_commit(ctx, mode, None, out);
         }
-        if p.api == "ConsumerGroupHeartbeat" {
+        if p.api == ApiKey::ConsumerGroupHeartbeat {
             self.sent = SentFields::default();
             self.heartbeat_failed_attempt(ctx);
         }
@@ -245,7 +245,7 @@ impl AsyncConsumer {
             self.link.backoff_attempts = 0;
         }
         let coordinator_error = matches!(error, Errors::NOT_COORDINATOR | Errors::COORDINATOR_NOT_AVAILABLE);
-        if coordinator_error && p.api != "FindCoordinator" {
+        if coordinator_error && p.api != ApiKey::FindCoordinator {
             self.mark_coordinator_unknown(&format!("{} answered {error}", p.api), out);
         }
         match response {
@@ -279,7 +279,7 @@ impl AsyncConsumer {
                     }
                 } else if error == Errors::COORDINATOR_LOAD_IN_PROGRESS {
                     let wait = crate::sim::client::poll_loop::backoff_ms(&self.config, &mut self.link.backoff_attempts);
-                    out.set_timer(TimerKey::Backoff, ctx.now + wait);
+                    out.set_timer(TimerKey::Backoff(Retry::OffsetFetch), ctx.now + wait);
                     return;
                 }
                 self.drive(ctx, out);
@@ -301,7 +301,7 @@ impl AsyncConsumer {
             }
             _ => {
                 let wait = crate::sim::client::poll_loop::backoff_ms(&self.config, &mut self.link.backoff_attempts);
-                out.set_timer(TimerKey::Backoff, ctx.now + wait);
+                out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
             }
         }
     }

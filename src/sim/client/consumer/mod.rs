@@ -12,7 +12,7 @@ use crate::assign::TopicPartition;
 use crate::sim::client::app_commit::AppCommitter;
 use crate::sim::client::poll_loop::{self, MainThread};
 use crate::sim::ctx::Ctx;
-use crate::sim::message::{Request, LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH};
+use crate::sim::message::{ApiKey, Request, LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH};
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
 use crate::sim::trace::{Callback, EventKind, Machine};
@@ -72,7 +72,7 @@ pub struct SentFields {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pending {
     pub broker: u32,
-    pub api: String,
+    pub api: ApiKey,
     /// The member epoch a heartbeat was sent with (−1/−2 for a leave).
     pub member_epoch: i32,
     /// The OffsetCommit a reconciliation waits for before revoking.
@@ -301,7 +301,7 @@ impl AsyncConsumer {
         let missing: Vec<TopicPartition> =
             self.owned.iter().filter(|tp| !self.positions.contains_key(tp)).cloned().collect();
         if !missing.is_empty() {
-            if let (Some(c), false) = (self.link.coordinator, self.has_in_flight("OffsetFetch")) {
+            if let (Some(c), false) = (self.link.coordinator, self.has_in_flight(ApiKey::OffsetFetch)) {
                 let request = Request::OffsetFetch { group_id: self.group_id.clone(), partitions: missing };
                 self.send(ctx, c, request, out);
             }
