@@ -699,11 +699,10 @@ pub fn App(props: &AppProps) -> Html {
                             <div class="drawing">
                                 { topology(world, lang_v, (*selection).as_ref(), &highlights, on_press, on_node_key, Some((slow(0), &shared)), fetches_on) }
                             </div>
-                            { cached(version((slow(7), *legend_open)), { let (pl, lo) = (player.clone(), legend_open.clone()); move || caption(&pl.borrow().world, lang_v, &lo) }) }
-                            <label class="show-fetches" title={tr(lang_v, "fetches.hint")}>
-                                <input type="checkbox" id="show-fetches" checked={fetches_on} onchange={{ let s = show_fetches.clone(); move |_| s.set(Some(!fetches_on)) }} />
-                                { tr(lang_v, "fetches.show") }
-                            </label>
+                            { cached(version((slow(7), *legend_open, fetches_on)), {
+                                let (pl, lo, sf) = (player.clone(), legend_open.clone(), show_fetches.clone());
+                                move || caption(&pl.borrow().world, lang_v, &lo, (fetches_on, { let sf = sf.clone(); Callback::from(move |_: Event| sf.set(Some(!fetches_on))) }))
+                            }) }
                             if presenting {
                                 <button id="panels-button" class="panels-button" aria-pressed={panels.to_string()} onclick={toggle_panels}>{ tr(lang_v, if *panels { "panels.hide" } else { "panels.show" }) }</button>
                             }

@@ -6,7 +6,8 @@ use crate::i18n::{tr, Lang};
 use crate::sim::World;
 use yew::prelude::*;
 
-pub fn caption(world: &World, lang: Lang, legend: &UseStateHandle<bool>) -> Html {
+/// `fetches`: whether fetches to partition leaders are drawn, and the toggle's handler.
+pub fn caption(world: &World, lang: Lang, legend: &UseStateHandle<bool>, fetches: (bool, Callback<Event>)) -> Html {
     let (at, text) = crate::narrate::caption(world, lang).unwrap_or_else(|| (0, tr(lang, "caption.start").to_string()));
     let show_log = Callback::from(|_: MouseEvent| {
         let doc = gloo::utils::document();
@@ -30,6 +31,10 @@ pub fn caption(world: &World, lang: Lang, legend: &UseStateHandle<bool>) -> Html
             <div class="caption-actions">
                 <button id="show-log" onclick={show_log}>{ tr(lang, "caption.log") }</button>
                 <button id="legend-button" aria-expanded={legend.to_string()} onclick={toggle}>{ tr(lang, "legend.button") }</button>
+                <label class="show-fetches" title={tr(lang, "fetches.hint")}>
+                    <input type="checkbox" id="show-fetches" checked={fetches.0} onchange={fetches.1} />
+                    { tr(lang, "fetches.show") }
+                </label>
             </div>
         </div>
     }

@@ -7,7 +7,9 @@ use crate::assign::TopicPartition;
 use crate::sim::client::consumer::{AsyncConsumer, LocalAssignment, MemberState, Pending, SentFields};
 use crate::sim::client::poll_loop::MainThread;
 use crate::sim::ctx::Ctx;
-use crate::sim::message::{ApiKey, Body, ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse, Request, Response};
+use crate::sim::message::{
+    ApiKey, Body, ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse, Request, Response,
+};
 use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::trace::EventKind;
 use crate::sim::types::{Errors, NodeId};
