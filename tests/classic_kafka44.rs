@@ -480,10 +480,10 @@ fn a_failed_heartbeat_is_retried_after_the_retry_backoff_not_a_full_interval() {
 #[test]
 fn heartbeat_response_handler_acts_on_fenced_instance_id_only_if_the_generation_is_unchanged() {
     use groupscope::sim::client::abstract_coordinator::{InFlight, MemberState};
-    use groupscope::sim::message::ApiKey;
     use groupscope::sim::client::classic::ClassicConsumer;
     use groupscope::sim::cluster::Cluster;
     use groupscope::sim::ctx::Ctx;
+    use groupscope::sim::message::ApiKey;
     use groupscope::sim::message::Response;
     use groupscope::sim::out::Out;
     use groupscope::sim::scenario::config::{BrokerConfig, ConsumerConfig};

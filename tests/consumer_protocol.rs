@@ -238,7 +238,9 @@ fn a_member_two_epochs_behind_is_fenced_loses_its_partitions_and_rejoins() {
     assert_eq!(t.async_consumer(1).member_epoch, t.consumer_group("demo").assignment_epoch);
     // Below the member's previous epoch (epochs start at 2: 1 is never a member's).
     // With no heartbeat in flight, whose answer would set the epoch back.
-    t.sleep_until(10_000, |t| !t.async_consumer(1).link.in_flight.values().any(|p| p.api == ApiKey::ConsumerGroupHeartbeat));
+    t.sleep_until(10_000, |t| {
+        !t.async_consumer(1).link.in_flight.values().any(|p| p.api == ApiKey::ConsumerGroupHeartbeat)
+    });
     t.world.async_consumers.get_mut(&1).unwrap().member_epoch = 1;
     t.sleep(6000);
     assert!(t.labels_sent().iter().any(|l| l == "ConsumerGroupHeartbeat → FENCED_MEMBER_EPOCH"));
@@ -329,7 +331,9 @@ fn a_fenced_member_rejoins_under_its_own_member_id_and_gets_its_epoch_and_assign
     let m = t.consumer_group("demo").members[&id].clone();
     assert_eq!(validate_member_epoch(&m, 0, Some(&[])), Ok(()), "epoch 0 is a rejoin");
     // With no heartbeat in flight, whose answer would set the epoch back.
-    t.sleep_until(10_000, |t| !t.async_consumer(1).link.in_flight.values().any(|p| p.api == ApiKey::ConsumerGroupHeartbeat));
+    t.sleep_until(10_000, |t| {
+        !t.async_consumer(1).link.in_flight.values().any(|p| p.api == ApiKey::ConsumerGroupHeartbeat)
+    });
     t.world.async_consumers.get_mut(&1).unwrap().member_epoch = 1;
     t.sleep_until(10_000, |t| t.member_states(1).contains(&"FENCED".to_string()));
     let fenced_at = t.world.now;
@@ -469,7 +473,9 @@ fn a_member_that_does_not_revoke_within_its_rebalance_timeout_is_fenced() {
     let mut t = settled_world(s);
     let b = coordinator(&t);
     // Hold the answers once no heartbeat is in flight, so c1's next one reaches the coordinator.
-    t.sleep_until(10_000, |t| !t.async_consumer(1).link.in_flight.values().any(|p| p.api == ApiKey::ConsumerGroupHeartbeat));
+    t.sleep_until(10_000, |t| {
+        !t.async_consumer(1).link.in_flight.values().any(|p| p.api == ApiKey::ConsumerGroupHeartbeat)
+    });
     t.inject(Fault::HoldLink { from: format!("broker-{b}"), to: "c1".into() });
     t.inject(Fault::AddConsumer { group: "demo".into() });
     t.sleep_until(40_000, |t| t.notes().iter().any(|n| n.contains("rebalance timeout")));
@@ -583,7 +589,11 @@ fn a_poll_timer_expiry_sends_the_leave_at_once_even_with_a_heartbeat_in_flight()
         t.notes().iter().any(|n| n.contains("no poll() for max.poll.interval.ms") && n.ends_with("leaving the group"))
     });
     assert!(
-        t.async_consumer(1).link.in_flight.values().any(|p| p.api == ApiKey::ConsumerGroupHeartbeat && p.member_epoch > 0),
+        t.async_consumer(1)
+            .link
+            .in_flight
+            .values()
+            .any(|p| p.api == ApiKey::ConsumerGroupHeartbeat && p.member_epoch > 0),
         "a heartbeat is still in flight"
     );
     let expired_at = t

@@ -40,20 +40,27 @@ fn coordinator_request_manager_looks_up_when_its_backoff_ends_while_commit_sync_
     step_until(&mut t, 30_000, |t| t.async_consumer(1).app_commits.values().any(|m| *m == CommitMode::Sync));
     t.inject(Fault::KillBroker { broker: 0 });
     // The commit fails (connection refused): commitSync() waits to retry it.
-    step_until(&mut t, 10_000, |t| {
-        matches!(t.async_consumer(1).main, MainThread::CommitSync { retry_at, .. } if retry_at > t.world.now)
-    });
+    step_until(
+        &mut t,
+        10_000,
+        |t| matches!(t.async_consumer(1).main, MainThread::CommitSync { retry_at, .. } if retry_at > t.world.now),
+    );
     let failed_at = t.world.now;
     let MainThread::CommitSync { retry_at, .. } = t.async_consumer(1).main else { unreachable!() };
     let reconnect_at = t.async_consumer(1).link.connections.failed[&0].until.max(failed_at);
-    assert!(reconnect_at < retry_at, "the reconnect backoff ({reconnect_at}) ends before the commit retry ({retry_at})");
+    assert!(
+        reconnect_at < retry_at,
+        "the reconnect backoff ({reconnect_at}) ends before the commit retry ({retry_at})"
+    );
     let lookups_after = |t: &TestWorld| -> Vec<u64> {
         t.world
             .trace
             .iter()
             .filter(|e| e.at >= failed_at)
             .filter_map(|e| match &e.kind {
-                EventKind::MessageSent { from: NodeId::Client(1), label, .. } if label.starts_with("FindCoordinator") => {
+                EventKind::MessageSent { from: NodeId::Client(1), label, .. }
+                    if label.starts_with("FindCoordinator") =>
+                {
                     Some(e.at)
                 }
                 _ => None,
