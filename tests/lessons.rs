@@ -1063,7 +1063,10 @@ fn lesson_18_opens_the_rolling_restart_side_by_side_and_the_panes_count_what_the
     // KIP-848 counts each epoch bump that leaves Stable (a leave, then a join:
     // at most two per restart, as many as eager), but no round stops the whole
     // group: members keep processing what they own (`ConsumerGroup` has no join barrier).
-    assert!(rebalances[2] <= rebalances[0], "the consumer protocol leaves Stable at most twice per restart: {rebalances:?}");
+    assert!(
+        rebalances[2] <= rebalances[0],
+        "the consumer protocol leaves Stable at most twice per restart: {rebalances:?}"
+    );
     let stop: Vec<u64> = sbs.lanes.iter().map(|l| l.observer.metrics.longest_stop_the_world_ms).collect();
     assert_eq!(stop[2], 0, "the consumer protocol never stops the whole group: {stop:?}");
     assert!(stop[0] > 0, "eager stops the whole group at every rebalance: {stop:?}");

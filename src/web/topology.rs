@@ -141,8 +141,13 @@ pub fn topology(
                 // With prefers-reduced-motion a message waits at the middle of its link
                 // instead of gliding along it.
                 let progress = if reduced { 0.5 } else { m.progress };
-                let x = m.from.0 + (m.to.0 - m.from.0) * progress;
-                let y = m.from.1 + (m.to.1 - m.from.1) * progress;
+                // From the edge of one node to the edge of the other, as the links are drawn,
+                // so a message leaving or reaching a broker does not sit on its text.
+                let client_reach = if large { 10.0 } else { 40.0 * unit };
+                let (from_reach, to_reach) = if m.request { (client_reach, 40.0 * unit) } else { (40.0 * unit, client_reach) };
+                let (from, to) = (edge(m.from, m.to, from_reach), edge(m.to, m.from, to_reach));
+                let x = from.0 + (to.0 - from.0) * progress;
+                let y = from.1 + (to.1 - from.1) * progress;
                 let class = classes!("msg", if m.request { "request" } else { "response" }, m.api.to_lowercase(),
                     is_sel(Selection::Message(m.id)).then_some("selected"));
                 html! {
@@ -163,6 +168,20 @@ pub fn topology(
             }) }
         </svg>
     }
+}
+
+/// Where a message's path leaves the node at `at` towards `other`, `reach`
+/// from its centre: the bottom of a broker's box, the top of a client's disc
+/// (the ends the links use).
+fn edge(at: (f64, f64), other: (f64, f64), reach: f64) -> (f64, f64) {
+    let dy = if other.1 > at.1 {
+        reach
+    } else if other.1 < at.1 {
+        -reach
+    } else {
+        0.0
+    };
+    (at.0, at.1 + dy)
 }
 
 /// The width of a broker's box: the narrow frame's cell, or in the wide
