@@ -149,7 +149,7 @@ pub fn inspect(world: &World, sel: &Selection) -> Option<Inspection> {
                     ("records redelivered", row.redelivered.to_string()),
                 ],
                 json: pretty(
-                    &world.cluster.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize)),
+                    &world.cluster.topics.get(tp.topic.as_str()).and_then(|t| t.partitions.get(tp.partition as usize)),
                 ),
             })
         }
@@ -328,8 +328,8 @@ pub fn actions(world: &World, sel: &Selection) -> Vec<Fault> {
         Selection::Partition(tp) => world
             .cluster
             .topics
-            .get(&tp.topic)
-            .map(|t| vec![Fault::AddPartitions { topic: tp.topic.clone(), count: t.partitions.len() as u32 + 1 }])
+            .get(tp.topic.as_str())
+            .map(|t| vec![Fault::AddPartitions { topic: tp.topic.to_string(), count: t.partitions.len() as u32 + 1 }])
             .unwrap_or_default(),
         Selection::Message(id) => find_message(world, *id)
             .map(|e| {

@@ -66,7 +66,7 @@ fn check_coverage(c: &Case, a: &Assignment, complete: bool) -> Result<(), TestCa
     for (m, parts) in a {
         for tp in parts {
             prop_assert!(seen.insert(tp.clone()), "{} assigned twice by {}", tp, c.assignor);
-            prop_assert!(subs[m].contains(&tp.topic), "{} got unsubscribed {} from {}", m, tp, c.assignor);
+            prop_assert!(subs[m].contains(tp.topic.as_str()), "{} got unsubscribed {} from {}", m, tp, c.assignor);
         }
     }
     if complete {

@@ -161,7 +161,7 @@ pub fn time_case(case: &Case, runs: Runs) -> Result<((f64, f64), Assignment), St
         let (group, topics) = case.group_spec()?;
         let assignor = server_assignor(name).ok_or_else(|| format!("no server assignor {name}"))?;
         let (ms, out) = timed(runs, || Ok(()), |_| assignor.assign(&group, &topics))?;
-        Ok((ms, topics.named(&out)))
+        Ok((ms, topics.named(&group, &out)))
     } else {
         let (cluster, subs) = (case.cluster(), case.subscriptions()?);
         let fresh = || {

@@ -212,7 +212,7 @@ impl Case {
                 SubscriptionFormat::parse(f).map_err(|e| format!("members[{i}].subscriptionFormat: {e}"))?;
             }
             for (j, tp) in m.owned.iter().enumerate() {
-                let count = self.topics.get(&tp.topic).copied();
+                let count = self.topics.get(tp.topic.as_str()).copied();
                 if count.is_some_and(|n| tp.partition >= n) {
                     return Err(format!(
                         "members[{i}].owned[{j}]: member '{}' owns {tp}, but {} has {} partitions",
@@ -371,7 +371,7 @@ impl Case {
             AnyAssignor::Client(a) => a.assign(&self.cluster(), &self.subscriptions()?),
             AnyAssignor::Server(a) => {
                 let (group, topics) = self.group_spec()?;
-                Ok(topics.named(&a.assign(&group, &topics)?))
+                Ok(topics.named(&group, &a.assign(&group, &topics)?))
             }
         }
     }

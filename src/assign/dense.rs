@@ -200,24 +200,6 @@ impl Slots {
     }
 }
 
-/// The result map from one list per member (members with distinct ids), in
-/// key order without searching.
-pub(crate) fn assignment_by_member(members: &[Subscription], lists: Vec<Vec<TopicPartition>>) -> Assignment {
-    by_member_id(members.iter().map(|m| m.member_id.as_str()), lists)
-}
-
-/// A map keyed by member id from one value per member (distinct ids, in the
-/// order of `ids`): sorted once, so the map is built without searching.
-pub(crate) fn by_member_id<'a, V>(
-    ids: impl Iterator<Item = &'a str>,
-    values: Vec<V>,
-) -> std::collections::BTreeMap<String, V> {
-    let ids: Vec<&str> = ids.collect();
-    let order = byte_sorted(ids.len(), |i| ids[i].as_bytes());
-    let mut values: Vec<Option<V>> = values.into_iter().map(Some).collect();
-    order.into_iter().filter_map(|i| Some((ids[i].to_string(), values.get_mut(i)?.take()?))).collect()
-}
-
 /// Topic ids -> dense indices (open addressing; the ids of one group).
 pub(crate) struct UuidIndex {
     slots: Vec<(Uuid, u32)>,
@@ -333,17 +315,6 @@ mod tests {
         let mut want: Vec<usize> = (0..keys.len()).collect();
         want.sort_by(|a, b| keys[*a].as_bytes().cmp(keys[*b].as_bytes()));
         assert_eq!(byte_sorted(keys.len(), |i| keys[i].as_bytes()), want);
-        let map = by_member_id(keys[..5].iter().copied(), vec![0, 1, 2, 3, 4]);
-        assert_eq!(
-            map.into_iter().collect::<Vec<_>>(),
-            keys[..5]
-                .iter()
-                .map(|k| k.to_string())
-                .zip([0, 1, 2, 3, 4])
-                .collect::<std::collections::BTreeMap<_, _>>()
-                .into_iter()
-                .collect::<Vec<_>>()
-        );
     }
 
     #[test]

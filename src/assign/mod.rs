@@ -21,7 +21,10 @@ pub mod range;
 pub mod roundrobin;
 pub mod server;
 pub mod sticky;
+mod topic_name;
 pub mod unsafe_duplicate;
+
+pub use topic_name::TopicName;
 
 pub use server::{
     server_assignor, GroupSpec, MemberSpec, ServerAssignment, ServerAssignor, SubscriptionType, TopicMetadata,
@@ -30,12 +33,12 @@ pub use server::{
 /// A topic partition, printed and parsed as Kafka prints it: `topic-partition`.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct TopicPartition {
-    pub topic: String,
+    pub topic: TopicName,
     pub partition: i32,
 }
 
 impl TopicPartition {
-    pub fn new(topic: impl Into<String>, partition: i32) -> Self {
+    pub fn new(topic: impl Into<TopicName>, partition: i32) -> Self {
         TopicPartition { topic: topic.into(), partition }
     }
 }

@@ -3,7 +3,9 @@
 
 use super::dense::{member_info_sorted, MemberTopics, Slots, TopicIds};
 use super::rack::{consumer_rack, partition_racks, use_rack_aware_assignment};
-use super::{topic_partition_order, Assignment, ClientAssignor, ClusterMetadata, Subscription, TopicPartition};
+use super::{
+    topic_partition_order, Assignment, ClientAssignor, ClusterMetadata, Subscription, TopicName, TopicPartition,
+};
 use crate::java::{hashmap_order, java_hash_order, string_hash};
 use crate::small_sort::StableSort;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -77,6 +79,7 @@ fn assign_without_racks(cluster: &ClusterMetadata, members: &[Subscription]) -> 
         let n = consumers.len() as i32;
         let (per_consumer, mut with_extra) = (count / n, count % n);
         let mut next = 0;
+        let shared = TopicName::from(name);
         for slot in &consumers {
             if next >= count {
                 break;
@@ -85,7 +88,7 @@ fn assign_without_racks(cluster: &ClusterMetadata, members: &[Subscription]) -> 
             if end - next > per_consumer {
                 with_extra -= 1;
             }
-            lists[*slot].extend((next..end).map(|p| TopicPartition::new(name, p)));
+            lists[*slot].extend((next..end).map(|p| TopicPartition::new(&shared, p)));
             next = end;
         }
     }
@@ -94,7 +97,8 @@ fn assign_without_racks(cluster: &ClusterMetadata, members: &[Subscription]) -> 
 
 /// `RangeAssignor.TopicAssignmentState`.
 struct TopicAssignmentState<'a> {
-    topic: &'a str,
+    /// The topic, shared by the partitions handed out.
+    name: TopicName,
     /// Subscribers in `MemberInfo` order with their racks.
     consumers: Vec<(&'a str, Option<&'a str>)>,
     needs_rack_aware_assignment: bool,
@@ -133,7 +137,7 @@ impl<'a> TopicAssignmentState<'a> {
         let needs_rack_aware_assignment =
             use_rack_aware_assignment(&consumer_racks, &all_partition_racks, partition_racks.iter(), prefer);
         TopicAssignmentState {
-            topic,
+            name: TopicName::from(topic),
             num_assigned: vec![0; consumers.len()],
             consumers,
             needs_rack_aware_assignment,
@@ -176,7 +180,7 @@ impl<'a> TopicAssignmentState<'a> {
 
 fn assign(state: &mut TopicAssignmentState, consumer: usize, partitions: Vec<i32>, out: &mut Assignment) {
     if let Some(list) = out.get_mut(state.consumers[consumer].0) {
-        list.extend(partitions.iter().map(|p| TopicPartition::new(state.topic, *p)));
+        list.extend(partitions.iter().map(|p| TopicPartition::new(&state.name, *p)));
     }
     state.on_assigned(consumer, &partitions);
 }

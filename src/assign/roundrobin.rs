@@ -1,7 +1,7 @@
 //! `org.apache.kafka.clients.consumer.RoundRobinAssignor` ("roundrobin").
 
 use super::dense::{member_info_sorted, MemberTopics, Slots, TopicIds};
-use super::{Assignment, ClientAssignor, ClusterMetadata, Subscription, TopicPartition};
+use super::{Assignment, ClientAssignor, ClusterMetadata, Subscription, TopicName, TopicPartition};
 use crate::java::compare_strings;
 
 pub struct RoundRobinAssignor;
@@ -41,13 +41,14 @@ impl ClientAssignor for RoundRobinAssignor {
         for t in topics {
             let topic = ids.names[t as usize];
             let Some(&count) = cluster.partitions.get(topic) else { continue };
+            let shared = TopicName::from(topic);
             for p in 0..count {
                 // every topic here has a subscriber, so this finds one within a lap
                 let Some(step) = (0..circle.len()).find(|k| takes((next + k) % circle.len(), t)) else {
                     return Err(format!("no member subscribes to topic {topic}"));
                 };
                 let place = (next + step) % circle.len();
-                lists[slots.of_member[circle[place]]].push(TopicPartition::new(topic, p));
+                lists[slots.of_member[circle[place]]].push(TopicPartition::new(&shared, p));
                 next = (place + 1) % circle.len();
             }
         }

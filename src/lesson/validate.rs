@@ -348,7 +348,7 @@ impl Names {
         let n = if tp.topic == "__consumer_offsets" {
             Some(self.offsets_partitions)
         } else {
-            self.topics.get(&tp.topic).copied()
+            self.topics.get(tp.topic.as_str()).copied()
         };
         match n {
             Some(n) if tp.partition >= 0 && (tp.partition as u32) < n => Ok(()),

@@ -80,21 +80,23 @@ impl GroupSpec {
         }
     }
 
-    /// Members sorted as `RangeAssignor.sortMemberIds`: static members first by
-    /// instance id, then the rest by member id.
-    pub(crate) fn sorted_members(&self) -> Vec<&MemberSpec> {
-        let mut sorted: Vec<&MemberSpec> = self.members.iter().collect();
+    /// Member positions sorted as `RangeAssignor.sortMemberIds`: static members
+    /// first by instance id, then the rest by member id.
+    pub(crate) fn sorted_member_positions(&self) -> Vec<usize> {
         let byte_order = |s: &str| s.bytes().all(|b| b < 0xEE);
         if self.members.iter().all(|m| m.instance_id.is_none() && byte_order(&m.member_id)) {
             // Java's String order is byte order here
-            let order = crate::assign::dense::byte_sorted(sorted.len(), |i| self.members[i].member_id.as_bytes());
-            return order.into_iter().map(|i| &self.members[i]).collect();
+            return crate::assign::dense::byte_sorted(self.members.len(), |i| self.members[i].member_id.as_bytes());
         }
-        sorted.stable_sort_by(|a, b| match (&a.instance_id, &b.instance_id) {
-            (Some(x), Some(y)) => compare_strings(x, y),
-            (Some(_), None) => std::cmp::Ordering::Less,
-            (None, Some(_)) => std::cmp::Ordering::Greater,
-            (None, None) => compare_strings(&a.member_id, &b.member_id),
+        let mut sorted: Vec<usize> = (0..self.members.len()).collect();
+        sorted.stable_sort_by(|a, b| {
+            let (a, b) = (&self.members[*a], &self.members[*b]);
+            match (&a.instance_id, &b.instance_id) {
+                (Some(x), Some(y)) => compare_strings(x, y),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => compare_strings(&a.member_id, &b.member_id),
+            }
         });
         sorted
     }
@@ -127,28 +129,116 @@ impl TopicMetadata {
         }
     }
 
-    /// Converts a server assignment to topic names (partitions ascending).
-    pub fn named(&self, assignment: &ServerAssignment) -> Assignment {
+    /// Converts the assignment of `group`'s members to topic names (partitions ascending).
+    pub fn named(&self, group: &GroupSpec, assignment: &ServerAssignment) -> Assignment {
         assignment
-            .iter()
-            .map(|(member, topics)| {
-                let mut list: Vec<TopicPartition> = topics
-                    .iter()
-                    .flat_map(|(id, ps)| {
-                        let name = self.topics.get(id).map_or_else(|| id.to_string(), |t| t.name.clone());
-                        ps.iter().map(move |p| TopicPartition::new(name.clone(), *p))
-                    })
-                    .collect();
+            .members(group)
+            .map(|(member, target)| {
+                let mut list: Vec<TopicPartition> = Vec::with_capacity(target.len());
+                for (id, ps) in target.topics() {
+                    let name = self.topics.get(&id).map_or_else(|| id.to_string(), |t| t.name.clone());
+                    list.extend(ps.map(|p| TopicPartition::new(name.clone(), p)));
+                }
                 list.stable_sort();
-                (member.clone(), list)
+                (member.to_string(), list)
             })
             .collect()
     }
 }
 
-/// `GroupAssignment`: member id -> topic id -> partitions. Members absent from
-/// the map get no entry (the uniform assignor returns none for an empty group).
-pub type ServerAssignment = BTreeMap<String, BTreeMap<Uuid, BTreeSet<i32>>>;
+/// `GroupAssignment`: each member's [`MemberAssignment`], by the member's
+/// position in [`GroupSpec::members`] (the spec's members are the dense member
+/// ids, so the result needs no map, no sort and no copy of a member id), or
+/// no entry at all, as when Kafka's assignors return an empty map (the
+/// uniform assignor for an empty group or an empty subscription).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ServerAssignment {
+    targets: Vec<MemberAssignment>,
+}
+
+impl ServerAssignment {
+    /// The empty `GroupAssignment`: no member has an entry.
+    pub fn new() -> Self {
+        ServerAssignment::default()
+    }
+
+    /// One target per member of the spec, in the spec's order.
+    pub(crate) fn of_members(group: &GroupSpec, targets: Vec<MemberAssignment>) -> Self {
+        debug_assert_eq!(targets.len(), group.members.len());
+        ServerAssignment { targets }
+    }
+
+    /// (member id, its assignment), in the spec's member order.
+    pub fn members<'a>(&'a self, group: &'a GroupSpec) -> impl Iterator<Item = (&'a str, &'a MemberAssignment)> {
+        group.members.iter().map(|m| m.member_id.as_str()).zip(&self.targets)
+    }
+
+    /// Whether no member has an entry (Kafka's empty map).
+    pub fn is_empty(&self) -> bool {
+        self.targets.is_empty()
+    }
+}
+
+/// `MemberAssignment.partitions()` (topic id -> set of partitions), held as one
+/// list of (topic id, partition) pairs ascending, without duplicates: one
+/// allocation per member instead of a map node and a set per topic, which is
+/// most of what building the result cost. A topic with no partitions has no
+/// entry (Kafka's assignors may leave an empty set; it assigns nothing).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MemberAssignment {
+    pairs: Vec<(Uuid, i32)>,
+}
+
+impl MemberAssignment {
+    /// From pairs in any order; duplicates collapse as in a `Set<Integer>`.
+    pub fn from_pairs(mut pairs: Vec<(Uuid, i32)>) -> Self {
+        // (topic, partition) pairs have no identity beyond their value: unstable is fine
+        pairs.sort_unstable();
+        pairs.dedup();
+        MemberAssignment { pairs }
+    }
+
+    /// From pairs the caller produced ascending and distinct.
+    pub(crate) fn from_sorted(pairs: Vec<(Uuid, i32)>) -> Self {
+        debug_assert!(pairs.windows(2).all(|w| w[0] < w[1]), "pairs not ascending");
+        MemberAssignment { pairs }
+    }
+
+    /// From a topic id -> partitions map.
+    pub fn from_sets(sets: &BTreeMap<Uuid, BTreeSet<i32>>) -> Self {
+        Self::from_sorted(sets.iter().flat_map(|(id, ps)| ps.iter().map(move |p| (*id, *p))).collect())
+    }
+
+    /// Every (topic id, partition), ascending.
+    pub fn iter(&self) -> impl Iterator<Item = (Uuid, i32)> + '_ {
+        self.pairs.iter().copied()
+    }
+
+    /// Each topic id with its partitions, ascending.
+    pub fn topics(&self) -> impl Iterator<Item = (Uuid, impl Iterator<Item = i32> + '_)> + '_ {
+        self.pairs.chunk_by(|a, b| a.0 == b.0).map(|run| (run[0].0, run.iter().map(|(_, p)| *p)))
+    }
+
+    /// The partitions of one topic, ascending (none if it has no entry).
+    pub fn partitions(&self, topic: Uuid) -> impl Iterator<Item = i32> + '_ {
+        let start = self.pairs.partition_point(|(id, _)| *id < topic);
+        self.pairs[start..].iter().take_while(move |(id, _)| *id == topic).map(|(_, p)| *p)
+    }
+
+    /// How many partitions, over every topic.
+    pub fn len(&self) -> usize {
+        self.pairs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pairs.is_empty()
+    }
+
+    /// As a topic id -> partitions map.
+    pub fn to_sets(&self) -> BTreeMap<Uuid, BTreeSet<i32>> {
+        self.topics().map(|(id, ps)| (id, ps.collect())).collect()
+    }
+}
 
 /// Mirrors `ConsumerGroupPartitionAssignor`: run by the group coordinator.
 pub trait ServerAssignor {

@@ -1,10 +1,11 @@
 //! Server-side `org.apache.kafka.coordinator.group.assignor.RangeAssignor`
 //! ("range"): not sticky; contiguous ranges per topic over sorted members.
 
-use super::{GroupSpec, ServerAssignment, ServerAssignor, SubscriptionType, TopicMetadata};
-use crate::assign::dense::UuidIndex;
+use super::{
+    GroupSpec, MemberAssignment, MemberSpec, ServerAssignment, ServerAssignor, SubscriptionType, TopicMetadata,
+};
+use crate::assign::dense::{FxSet, UuidIndex};
 use crate::java::Uuid;
-use std::collections::{BTreeMap, BTreeSet};
 
 pub struct RangeAssignor;
 
@@ -46,15 +47,16 @@ impl ServerAssignor for RangeAssignor {
     }
 
     fn assign(&self, group: &GroupSpec, topics: &TopicMetadata) -> Result<ServerAssignment, String> {
-        let members = group.sorted_members();
-        let Some(first) = members.first() else { return Ok(ServerAssignment::new()) };
+        let positions = group.sorted_member_positions();
+        let members: Vec<&MemberSpec> = positions.iter().map(|i| &group.members[*i]).collect();
+        let Some(first) = members.first().copied() else { return Ok(ServerAssignment::new()) };
         let homogeneous = group.subscription_type == SubscriptionType::Homogeneous;
         // topic ids -> dense index: the first member's for a homogeneous group
         let mut ids: Vec<Uuid> = Vec::new();
         if homogeneous {
             ids.extend(first.subscribed_topic_ids.iter().copied());
         } else {
-            let mut seen = std::collections::BTreeSet::new();
+            let mut seen: FxSet<Uuid> = FxSet::default();
             for m in &members {
                 ids.extend(m.subscribed_topic_ids.iter().copied().filter(|id| seen.insert(*id)));
             }
@@ -70,29 +72,52 @@ impl ServerAssignor for RangeAssignor {
             let first_time = index.get(id) == Some(ranges.len());
             ranges.push(first_time.then(|| TopicRange::new(n, if homogeneous { members.len() as i32 } else { 0 })));
         }
-        if !homogeneous {
+        // each topic (once) ranked by id: a member visiting its topics by rank
+        // (a topic listed twice stays adjacent) produces its pairs ascending
+        let mut by_rank: Vec<usize> = (0..ids.len()).filter(|t| ranges[*t].is_some()).collect();
+        by_rank.sort_unstable_by_key(|t| ids[*t]);
+        let mut rank = vec![0u32; ids.len()];
+        for (r, t) in by_rank.iter().enumerate() {
+            rank[*t] = r as u32;
+        }
+        let ranks_of = |m: &MemberSpec, into: &mut Vec<u32>| {
+            let start = into.len();
+            into.extend(m.subscribed_topic_ids.iter().filter_map(|id| index.get(id)).map(|t| rank[t]));
+            into[start..].sort_unstable();
+        };
+        // every member's ranks, member after member (`ranks[ends[i-1]..ends[i]]`);
+        // a homogeneous group visits the first member's topics for everyone
+        let mut ranks: Vec<u32> = Vec::new();
+        let mut ends: Vec<usize> = Vec::with_capacity(members.len());
+        if homogeneous {
+            ranks_of(first, &mut ranks);
+        } else {
             for m in &members {
-                for id in &m.subscribed_topic_ids {
-                    if let Some(Some(range)) = index.get(id).map(|i| ranges[i].as_mut()) {
-                        range.num_members += 1;
-                    }
+                ranks_of(m, &mut ranks);
+                ends.push(ranks.len());
+            }
+            for r in &ranks {
+                if let Some(range) = ranges[by_rank[*r as usize]].as_mut() {
+                    range.num_members += 1;
                 }
             }
         }
-        let mut out: Vec<(String, BTreeMap<Uuid, BTreeSet<i32>>)> = Vec::with_capacity(members.len());
-        for m in &members {
-            let mut entry = BTreeMap::new();
-            let subscribed = if homogeneous { first } else { m };
-            for id in &subscribed.subscribed_topic_ids {
-                if let Some(Some(range)) = index.get(id).map(|i| ranges[i].as_mut()) {
-                    let r = range.next();
-                    if !r.is_empty() {
-                        entry.entry(*id).or_insert_with(BTreeSet::new).extend(r);
-                    }
+        let mut pairs: Vec<(Uuid, i32)> = Vec::new();
+        let mut out: Vec<MemberAssignment> = vec![MemberAssignment::default(); members.len()];
+        for (i, position) in positions.iter().enumerate() {
+            let visits = match homogeneous {
+                true => &ranks[..],
+                false => &ranks[if i == 0 { 0 } else { ends[i - 1] }..ends[i]],
+            };
+            pairs.clear();
+            for r in visits {
+                let t = by_rank[*r as usize];
+                if let Some(range) = ranges[t].as_mut() {
+                    pairs.extend(range.next().map(|p| (ids[t], p)));
                 }
             }
-            out.push((m.member_id.clone(), entry));
+            out[*position] = MemberAssignment::from_sorted(pairs.as_slice().to_vec());
         }
-        Ok(out.into_iter().collect())
+        Ok(ServerAssignment::of_members(group, out))
     }
 }

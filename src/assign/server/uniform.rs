@@ -1,11 +1,12 @@
 //! `UniformAssignor` ("uniform") and its homogeneous builder
 //! (`UniformHomogeneousAssignmentBuilder`).
 
-use super::{uniform_heterogeneous, GroupSpec, ServerAssignment, ServerAssignor, SubscriptionType, TopicMetadata};
-use crate::assign::dense::{by_member_id, UuidIndex};
+use super::{
+    uniform_heterogeneous, GroupSpec, MemberAssignment, ServerAssignment, ServerAssignor, SubscriptionType,
+    TopicMetadata,
+};
+use crate::assign::dense::UuidIndex;
 use crate::java::{uuid_set_copy_order, Uuid};
-use std::collections::{BTreeMap, BTreeSet};
-
 pub struct UniformAssignor;
 
 impl ServerAssignor for UniformAssignor {
@@ -24,6 +25,17 @@ impl ServerAssignor for UniformAssignor {
     }
 }
 
+/// A (topic, partition) pair as one integer that sorts as the pair does:
+/// the topic's rank among the subscribed ids ascending, then the partition
+/// (sign bit flipped, so a negative number sorts first as in `Integer` order).
+fn key(rank: u32, partition: i32) -> u64 {
+    (u64::from(rank) << 32) | u64::from(partition as u32 ^ 0x8000_0000)
+}
+
+fn unkey(by_rank: &[Uuid], key: u64) -> (Uuid, i32) {
+    (by_rank[(key >> 32) as usize], (key as u32 ^ 0x8000_0000) as i32)
+}
+
 /// `UniformHomogeneousAssignmentBuilder.build` as of Kafka 4.1 (KAFKA-18688).
 fn build_homogeneous(group: &GroupSpec, topics: &TopicMetadata) -> Result<ServerAssignment, String> {
     let Some(first) = group.members.first() else { return Ok(ServerAssignment::new()) };
@@ -33,6 +45,10 @@ fn build_homogeneous(group: &GroupSpec, topics: &TopicMetadata) -> Result<Server
         return Ok(ServerAssignment::new());
     }
     let subscribed_index = UuidIndex::new(&subscribed);
+    // each subscribed topic's rank by id, so pairs sort as integers
+    let mut by_rank = subscribed.clone();
+    by_rank.sort_unstable();
+    let rank: Vec<u32> = subscribed.iter().map(|id| by_rank.partition_point(|x| x < id) as u32).collect();
     // isPartitionAssigned, per subscribed topic and partition
     let mut assigned: Vec<Vec<bool>> = Vec::with_capacity(subscribed.len());
     for id in &subscribed {
@@ -50,18 +66,21 @@ fn build_homogeneous(group: &GroupSpec, topics: &TopicMetadata) -> Result<Server
             }
         }
     }
-    let mut unassigned: Vec<(Uuid, i32)> = Vec::new();
+    // the unassigned partitions, in the order Kafka hands them out
+    let mut unassigned: Vec<u64> = Vec::new();
     let mut total: i64 = 0;
-    for (t, id) in subscribed.iter().enumerate() {
-        unassigned.extend((0..assigned[t].len() as i32).filter(|p| !assigned[t][*p as usize]).map(|p| (*id, p)));
-        total += assigned[t].len() as i64;
+    for (t, flags) in assigned.iter().enumerate() {
+        unassigned.extend((0..flags.len()).filter(|p| !flags[*p]).map(|p| key(rank[t], p as i32)));
+        total += flags.len() as i64;
     }
     let num_members = group.members.len() as i64;
     let min_quota = (total / num_members) as usize;
     let mut extra = total % num_members;
 
-    // maybeRevokePartitions; targets by member position, keyed by id at the end
-    let mut targets: Vec<BTreeMap<Uuid, BTreeSet<i32>>> = Vec::with_capacity(group.members.len());
+    // maybeRevokePartitions: what each member keeps, member after member in
+    // one buffer (`kept[ends[i-1]..ends[i]]` is member i's)
+    let mut kept: Vec<u64> = Vec::with_capacity(total.max(0) as usize);
+    let mut ends: Vec<usize> = Vec::with_capacity(group.members.len());
     let mut unfilled: Vec<(usize, usize)> = Vec::new();
     for (index, m) in group.members.iter().enumerate() {
         let mut quota = min_quota;
@@ -70,21 +89,18 @@ fn build_homogeneous(group: &GroupSpec, topics: &TopicMetadata) -> Result<Server
             quota += 1;
             quota_has_extra_partition = true;
         }
-        let mut entry: BTreeMap<Uuid, BTreeSet<i32>> = BTreeMap::new();
         for (id, partitions) in &m.assignment {
-            if subscribed_index.get(id).is_none() {
-                continue;
-            }
+            let Some(t) = subscribed_index.get(id) else { continue };
             if partitions.len() <= quota {
                 quota -= partitions.len();
-                entry.entry(*id).or_default().extend(partitions.iter().copied());
+                kept.extend(partitions.iter().map(|p| key(rank[t], *p)));
             } else {
                 for p in partitions {
                     if quota > 0 {
                         quota -= 1;
-                        entry.entry(*id).or_default().insert(*p);
+                        kept.push(key(rank[t], *p));
                     } else {
-                        unassigned.push((*id, *p));
+                        unassigned.push(key(rank[t], *p));
                     }
                 }
             }
@@ -103,23 +119,34 @@ fn build_homogeneous(group: &GroupSpec, topics: &TopicMetadata) -> Result<Server
         if quota_has_extra_partition {
             extra -= 1;
         }
-        targets.push(entry);
+        ends.push(kept.len());
     }
 
-    // assignRemainingPartitions
+    // assignRemainingPartitions: each unfilled member takes the next run
+    let mut added: Vec<(usize, usize)> = vec![(0, 0); group.members.len()];
     let mut next = 0;
     for (member, quota) in unfilled {
         let end = (next + quota).min(unassigned.len());
-        let entry = &mut targets[member];
-        for &(id, p) in &unassigned[next..end] {
-            entry.entry(id).or_default().insert(p);
-        }
+        added[member] = (next, end);
         next = end;
     }
     if next < unassigned.len() {
         return Err("Partitions were left unassigned".to_string());
     }
-    Ok(by_member_id(group.members.iter().map(|m| m.member_id.as_str()), targets))
+    let mut scratch: Vec<u64> = Vec::new();
+    let mut targets: Vec<MemberAssignment> = Vec::with_capacity(group.members.len());
+    for (index, end) in ends.iter().enumerate() {
+        let start = if index == 0 { 0 } else { ends[index - 1] };
+        let (from, to) = added[index];
+        scratch.clear();
+        scratch.extend_from_slice(&kept[start..*end]);
+        scratch.extend_from_slice(&unassigned[from..to]);
+        // a Set<Integer> per topic: ascending, duplicates collapse
+        scratch.sort_unstable();
+        scratch.dedup();
+        targets.push(MemberAssignment::from_sorted(scratch.iter().map(|k| unkey(&by_rank, *k)).collect()));
+    }
+    Ok(ServerAssignment::of_members(group, targets))
 }
 
 #[cfg(test)]
@@ -144,8 +171,8 @@ mod tests {
         (GroupSpec { members, ..GroupSpec::default() }, topics, t)
     }
 
-    fn held(out: &ServerAssignment, t: Uuid) -> Vec<Vec<i32>> {
-        out.values().map(|m| m.get(&t).map(|s| s.iter().copied().collect()).unwrap_or_default()).collect()
+    fn held(out: &ServerAssignment, group: &GroupSpec, t: Uuid) -> Vec<Vec<i32>> {
+        out.members(group).map(|(_, m)| m.partitions(t).collect()).collect()
     }
 
     /// KAFKA-18688, `UniformHomogeneousAssignmentBuilder.maybeRevokePartitions`
@@ -156,7 +183,7 @@ mod tests {
     fn maybe_revoke_partitions_keeps_a_balanced_assignment_where_it_is() {
         let (group, topics, t) = spec(&[&[0, 1], &[2, 3], &[4, 5, 6]]);
         let out = UniformAssignor.assign(&group, &topics).expect("assignment");
-        assert_eq!(held(&out, t), vec![vec![0, 1], vec![2, 3], vec![4, 5, 6]]);
+        assert_eq!(held(&out, &group, t), vec![vec![0, 1], vec![2, 3], vec![4, 5, 6]]);
     }
 
     /// The members that must take the extra partitions are the last ones in
@@ -165,7 +192,7 @@ mod tests {
     fn maybe_revoke_partitions_leaves_the_extra_partitions_to_the_last_members_of_a_fresh_group() {
         let (group, topics, t) = spec(&[&[], &[], &[]]);
         let out = UniformAssignor.assign(&group, &topics).expect("assignment");
-        let sizes: Vec<usize> = held(&out, t).iter().map(Vec::len).collect();
+        let sizes: Vec<usize> = held(&out, &group, t).iter().map(Vec::len).collect();
         assert_eq!(sizes, vec![2, 2, 3]);
     }
 }

@@ -1,8 +1,8 @@
 //! `UniformHeterogeneousAssignmentBuilder`: the uniform assignor for groups
 //! whose members subscribe to different topics.
 
-use super::{GroupSpec, ServerAssignment, TopicMetadata};
-use crate::assign::dense::{by_member_id, UuidIndex};
+use super::{GroupSpec, MemberAssignment, ServerAssignment, TopicMetadata};
+use crate::assign::dense::UuidIndex;
 use crate::java::Uuid;
 use crate::small_sort::StableSort;
 use std::cmp::Ordering;
@@ -183,19 +183,21 @@ impl<'a> Builder<'a> {
     }
 
     /// The target assignment: `owners` read back, unless it is kept.
-    fn into_target(self) -> Vec<BTreeMap<Uuid, BTreeSet<i32>>> {
+    fn into_target(self) -> Vec<MemberAssignment> {
         if let Some(target) = self.target {
-            return target;
+            return target.iter().map(MemberAssignment::from_sets).collect();
         }
-        let mut target = vec![BTreeMap::<Uuid, BTreeSet<i32>>::new(); self.group.members.len()];
+        // topics ascend by id and partitions by number: each member's pairs ascend
+        let mut pairs: Vec<Vec<(Uuid, i32)>> =
+            self.sizes.iter().map(|n| Vec::with_capacity((*n).max(0) as usize)).collect();
         for (t, owners) in self.owners.iter().enumerate() {
             for (p, owner) in owners.iter().enumerate() {
                 if *owner >= 0 {
-                    target[*owner as usize].entry(self.ids[t]).or_default().insert(p as i32);
+                    pairs[*owner as usize].push((self.ids[t], p as i32));
                 }
             }
         }
-        target
+        pairs.into_iter().map(MemberAssignment::from_sorted).collect()
     }
 
     fn assign_remaining_partitions(&mut self) {
@@ -317,5 +319,5 @@ pub fn build(group: &GroupSpec, topics: &TopicMetadata) -> Result<ServerAssignme
     builder.maybe_revoke_partitions()?;
     builder.assign_remaining_partitions();
     builder.balance();
-    Ok(by_member_id(group.members.iter().map(|m| m.member_id.as_str()), builder.into_target()))
+    Ok(ServerAssignment::of_members(group, builder.into_target()))
 }

@@ -11,10 +11,10 @@ mod general;
 mod movements;
 mod rack_info;
 
-use super::dense::assignment_by_member;
 use super::dense::{all_byte_ordered, byte_sorted, MemberTopics, TopicIds};
 use super::{
-    Assignment, ClientAssignor, ClusterMetadata, RebalanceProtocol, Subscription, SubscriptionFormat, TopicPartition,
+    Assignment, ClientAssignor, ClusterMetadata, RebalanceProtocol, Subscription, SubscriptionFormat, TopicName,
+    TopicPartition,
 };
 use crate::assign::dense::{FxMap as HashMap, FxSet as HashSet};
 use crate::java::{compare_strings, java_hash_order, string_hash};
@@ -36,6 +36,8 @@ pub(crate) struct Tp {
 /// the group's members.
 pub(crate) struct Ctx<'a> {
     pub topics: Vec<&'a str>,
+    /// `topics`, each shared by the partitions [`Ctx::external`] makes
+    pub names: Vec<TopicName>,
     pub topic_index: HashMap<&'a str, u32>,
     pub counts: Vec<i32>,
     pub topic_hashes: Vec<i32>,
@@ -44,6 +46,8 @@ pub(crate) struct Ctx<'a> {
     pub offsets: Vec<usize>,
     /// Position of each member id in Java `String.compareTo` order.
     pub id_rank: Vec<usize>,
+    /// The members in that order (`id_rank` inverted).
+    pub by_id: Vec<usize>,
     pub total_partitions: usize,
     /// Whether member i subscribes to exactly the list of member i - 1.
     pub same_topics_as_previous: Vec<bool>,
@@ -74,12 +78,14 @@ impl<'a> Ctx<'a> {
         Ctx {
             topic_index: topics.iter().enumerate().map(|(i, t)| (*t, i as u32)).collect(),
             topic_hashes: topics.iter().map(|t| string_hash(t)).collect(),
+            names: topics.iter().map(|t| TopicName::from(*t)).collect(),
             total_partitions: counts.iter().map(|c| *c as usize).sum(),
             offsets: counts.iter().scan(0, |sum, c| Some(std::mem::replace(sum, *sum + *c as usize))).collect(),
             counts,
             topics,
             members,
             id_rank,
+            by_id,
             same_topics_as_previous,
             has_duplicate_ids,
         }
@@ -109,7 +115,7 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn external(&self, tp: Tp) -> TopicPartition {
-        TopicPartition::new(self.topics[tp.topic as usize], tp.partition)
+        TopicPartition::new(&self.names[tp.topic as usize], tp.partition)
     }
 
     /// `TopicPartition.hashCode`.
@@ -345,8 +351,16 @@ impl ClientAssignor for StickyAssignor {
             }
         }
         let assignment = self.assign_partitions(&ctx, cluster)?;
-        let lists = assignment.into_iter().map(|list| list.into_iter().map(|tp| ctx.external(tp)).collect()).collect();
-        Ok(assignment_by_member(members, lists))
+        let mut lists: Vec<Option<Vec<TopicPartition>>> = assignment
+            .iter()
+            .map(|list| {
+                let mut out = Vec::with_capacity(list.len());
+                out.extend(list.iter().map(|tp| ctx.external(*tp)));
+                Some(out)
+            })
+            .collect();
+        // in member id order already (ids are distinct): the map is built without searching
+        Ok(ctx.by_id.iter().filter_map(|m| Some((members[*m].member_id.clone(), lists.get_mut(*m)?.take()?))).collect())
     }
 }
 

@@ -33,7 +33,7 @@ fn read(cluster: &Cluster, broker: u32, partitions: &[FetchPartition]) -> Vec<Fe
         .map(|p| {
             let leader = cluster
                 .topics
-                .get(&p.partition.topic)
+                .get(p.partition.topic.as_str())
                 .and_then(|t| t.partitions.get(p.partition.partition as usize))
                 .map(|s| s.leader);
             let (error, to, current_leader) = match leader {
@@ -54,7 +54,7 @@ fn read(cluster: &Cluster, broker: u32, partitions: &[FetchPartition]) -> Vec<Fe
 fn next_append(cluster: &Cluster, now: Millis, partitions: &[FetchPartition]) -> Option<Millis> {
     partitions
         .iter()
-        .filter_map(|p| cluster.topics.get(&p.partition.topic).map(|t| t.records_per_sec))
+        .filter_map(|p| cluster.topics.get(p.partition.topic.as_str()).map(|t| t.records_per_sec))
         .filter(|r| *r > 0)
         .map(|r| {
             let next = (now * r / 1000 + 1) * 1000;

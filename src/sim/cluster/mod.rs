@@ -171,11 +171,14 @@ impl Cluster {
 
     /// The leader of a topic partition (`None`: offline or unknown).
     pub fn leader_of(&self, tp: &TopicPartition) -> Option<u32> {
-        self.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize)).and_then(|p| p.leader)
+        self.topics.get(tp.topic.as_str()).and_then(|t| t.partitions.get(tp.partition as usize)).and_then(|p| p.leader)
     }
 
     pub fn end_offset(&self, tp: &TopicPartition) -> i64 {
-        self.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize)).map_or(0, |p| p.end_offset)
+        self.topics
+            .get(tp.topic.as_str())
+            .and_then(|t| t.partitions.get(tp.partition as usize))
+            .map_or(0, |p| p.end_offset)
     }
 
     /// The producers append `records_per_sec` to every partition, spread evenly.

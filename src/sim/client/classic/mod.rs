@@ -465,7 +465,7 @@ impl ClassicConsumer {
         } else {
             // COOPERATIVE: keep everything whose topic is still subscribed.
             let (keep, revoke): (Vec<_>, Vec<_>) =
-                owned.into_iter().partition(|tp| self.config.topics.contains(&tp.topic));
+                owned.into_iter().partition(|tp| self.config.topics.iter().any(|t| *t == tp.topic));
             if !revoke.is_empty() {
                 self.callback(Callback::OnPartitionsRevoked, revoke, out);
             }

@@ -59,7 +59,7 @@ impl CurrentAssignmentBuilder<'_> {
 
     /// `subscribedTopicIds`: the topics the member subscribes to now.
     fn subscribed(&self, tp: &TopicPartition) -> bool {
-        self.member.subscribed_topic_names.contains(&tp.topic)
+        self.member.subscribed_topic_names.iter().any(|t| *t == tp.topic)
     }
 
     /// `updateCurrentAssignment` (Kafka 4.2+, KAFKA-19431): after a subscription

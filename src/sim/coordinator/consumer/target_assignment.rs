@@ -41,7 +41,7 @@ pub fn compute(group: &ConsumerGroup, assignor: &str) -> Result<BTreeMap<String,
         .collect();
     let subscription_type = subscription_type(group);
     let spec = GroupSpec { members, subscription_type, without_inverted_assignment: false };
-    let result = topics.named(&assignor.assign(&spec, &topics)?);
+    let result = topics.named(&spec, &assignor.assign(&spec, &topics)?);
     Ok(group
         .members
         .keys()
