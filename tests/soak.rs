@@ -9,6 +9,9 @@
 //! show that thousands of seeded runs behave exactly as before (sort and diff).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
+use common::member_states::invalid_member_transitions;
 use groupscope::sim::coordinator::classic::ClassicGroupState;
 use groupscope::sim::scenario::config::{CommitMode, GroupProtocol};
 use groupscope::sim::trace::EventKind;
@@ -146,12 +149,17 @@ fn run(seed: u64) -> Result<(), String> {
     // One incremental monitor per run: it reads each offsets-log record once
     // (a fresh check rereads the whole log after every step).
     let mut monitor = invariants::Monitor::default();
+    let mut read = 0;
     let mut step_checked = |world: &mut World, until: u64| -> Result<(), String> {
         while world.next_time().is_some_and(|t| t <= until) {
             world.step();
             if let Some(v) = monitor.check(world).first() {
                 return Err(format!("seed {seed}: {} at {} ms: {}", v.invariant, world.now, v.detail));
             }
+            if let Some(t) = invalid_member_transitions(world, read).first() {
+                return Err(format!("seed {seed}: invalid member state transition at {t}"));
+            }
+            read = world.trace.len();
         }
         world.run_until(until);
         Ok(())
@@ -207,6 +215,7 @@ fn run_consumer_protocol(seed: u64) -> Result<(), String> {
     // One incremental monitor per run: it reads each offsets-log record once
     // (a fresh check rereads the whole log after every step).
     let mut monitor = invariants::Monitor::default();
+    let mut read = 0;
     let mut step_checked = |world: &mut World, until: u64, supervise: bool| -> Result<(), String> {
         while world.next_time().is_some_and(|t| t <= until) {
             world.step();
@@ -216,6 +225,10 @@ fn run_consumer_protocol(seed: u64) -> Result<(), String> {
                     v.invariant, world.now, v.detail
                 ));
             }
+            if let Some(t) = invalid_member_transitions(world, read).first() {
+                return Err(format!("seed {seed} (consumer protocol): invalid member state transition at {t}"));
+            }
+            read = world.trace.len();
             if supervise && world.async_consumers.values().any(|c| c.fatal.is_some()) {
                 restart_fatal(world);
             }
@@ -351,12 +364,17 @@ fn run_connect(seed: u64) -> Result<(), String> {
     // One incremental monitor per run: it reads each offsets-log record once
     // (a fresh check rereads the whole log after every step).
     let mut monitor = invariants::Monitor::default();
+    let mut read = 0;
     let mut step_checked = |world: &mut World, until: u64| -> Result<(), String> {
         while world.next_time().is_some_and(|t| t <= until) {
             world.step();
             if let Some(v) = monitor.check(world).first() {
                 return Err(format!("connect seed {seed}: {} at {} ms: {}", v.invariant, world.now, v.detail));
             }
+            if let Some(t) = invalid_member_transitions(world, read).first() {
+                return Err(format!("connect seed {seed}: invalid member state transition at {t}"));
+            }
+            read = world.trace.len();
         }
         world.run_until(until);
         Ok(())

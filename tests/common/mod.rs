@@ -5,6 +5,7 @@
 
 pub mod connect;
 pub mod logs;
+pub mod member_states;
 
 use groupscope::sim::client::classic::ClassicConsumer;
 use groupscope::sim::client::consumer::AsyncConsumer;

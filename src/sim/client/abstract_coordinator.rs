@@ -19,6 +19,40 @@ pub enum MemberState {
     STABLE,
 }
 
+impl MemberState {
+    pub const ALL: [MemberState; 4] = [
+        MemberState::UNJOINED,
+        MemberState::PREPARING_REBALANCE,
+        MemberState::COMPLETING_REBALANCE,
+        MemberState::STABLE,
+    ];
+
+    /// The states this one may be entered from. Kafka has no table here (the
+    /// state is assigned directly); this one is read off AbstractCoordinator's
+    /// assignments, and the clients check it as the consumer protocol's
+    /// `AbstractMembershipManager.transitionTo` checks its own:
+    /// - PREPARING_REBALANCE: `initiateJoinGroup` sets it whenever no join is in
+    ///   flight, from any state: UNJOINED (first join, after a reset), STABLE
+    ///   (`rejoinNeededOrPending`), COMPLETING_REBALANCE (a SyncGroup failed with
+    ///   REBALANCE_IN_PROGRESS: `joinGroupIfNeeded` loops without a reset).
+    /// - COMPLETING_REBALANCE: only from PREPARING_REBALANCE
+    ///   (`JoinGroupResponseHandler` raises `UnjoinedGroupException` otherwise).
+    /// - STABLE: only from COMPLETING_REBALANCE (`SyncGroupResponseHandler`
+    ///   checks `state == COMPLETING_REBALANCE` and an unreset generation).
+    /// - UNJOINED: `resetStateAndGeneration`, reached from any state through
+    ///   `resetStateOnResponseError` (JoinGroup, SyncGroup, Heartbeat),
+    ///   `resetGenerationOnLeaveGroup` (`maybeLeaveGroup`, `onLeavePrepare`) and
+    ///   `resetStateAndRejoin` in `joinGroupIfNeeded`.
+    pub fn valid_previous_states(self) -> &'static [MemberState] {
+        use MemberState::*;
+        match self {
+            UNJOINED | PREPARING_REBALANCE => &[UNJOINED, PREPARING_REBALANCE, COMPLETING_REBALANCE, STABLE],
+            COMPLETING_REBALANCE => &[PREPARING_REBALANCE],
+            STABLE => &[COMPLETING_REBALANCE],
+        }
+    }
+}
+
 /// A request waiting for its response.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InFlight {

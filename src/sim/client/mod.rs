@@ -11,4 +11,5 @@ pub mod classic;
 pub mod close_options;
 pub mod consumer;
 pub mod fetcher;
+pub mod member_transition;
 pub mod poll_loop;

@@ -11,6 +11,7 @@ use crate::connect::{
     ConnectorsAndTasks,
 };
 use crate::sim::client::abstract_coordinator::{InFlight, MemberState, NO_GENERATION};
+use crate::sim::client::member_transition::check_transition;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, Body, JoinGroupRequest, JoinProtocol, ProtocolMetadata, Request};
 use crate::sim::out::{Out, Retry, TimerKey};
@@ -135,10 +136,13 @@ impl ConnectWorker {
         self.drive(ctx, out);
     }
 
+    /// Every change of AbstractCoordinator's `state`, checked against
+    /// `MemberState::valid_previous_states`.
     pub(crate) fn set_state(&mut self, ctx: &Ctx, to: MemberState, trigger: &str, out: &mut Out) {
         if self.state == to {
             return;
         }
+        check_transition(self.node(), self.state, to, to.valid_previous_states(), out);
         let from = std::mem::replace(&mut self.state, to);
         out.emit(EventKind::StateChanged {
             node: self.node(),

@@ -9,6 +9,7 @@ pub(crate) mod responses;
 use crate::assign::{client_assignor, RebalanceProtocol, TopicPartition};
 use crate::sim::client::abstract_coordinator::{InFlight, MemberState, NO_GENERATION};
 use crate::sim::client::app_commit::AppCommitter;
+use crate::sim::client::member_transition::check_transition;
 use crate::sim::client::poll_loop::{self, MainThread};
 use crate::sim::connections::Connections;
 use crate::sim::ctx::Ctx;
@@ -166,10 +167,13 @@ impl ClassicConsumer {
         out.set_timer(TimerKey::Poll, ctx.now);
     }
 
+    /// Every change of AbstractCoordinator's `state`, checked against
+    /// `MemberState::valid_previous_states`.
     pub(crate) fn set_state(&mut self, ctx: &Ctx, to: MemberState, trigger: &str, out: &mut Out) {
         if self.state == to {
             return;
         }
+        check_transition(self.node(), self.state, to, to.valid_previous_states(), out);
         out.emit(EventKind::StateChanged {
             node: self.node(),
             machine: Machine::Member,

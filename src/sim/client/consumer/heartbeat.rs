@@ -69,7 +69,7 @@ impl AsyncConsumer {
         }
         let Some(coordinator) = self.link.coordinator else {
             if self.state == MemberState::LEAVING {
-                self.set_state(
+                self.transition_to(
                     MemberState::UNSUBSCRIBED,
                     "the leave heartbeat cannot be sent: coordinator unknown",
                     out,
@@ -99,11 +99,13 @@ impl AsyncConsumer {
         // onHeartbeatRequestGenerated.
         match self.state {
             MemberState::ACKNOWLEDGING if self.current == self.target => {
-                self.set_state(MemberState::STABLE, "acknowledged the assignment", out)
+                self.transition_to(MemberState::STABLE, "acknowledged the assignment", out)
             }
-            MemberState::ACKNOWLEDGING => self.set_state(MemberState::RECONCILING, "a newer target is waiting", out),
+            MemberState::ACKNOWLEDGING => {
+                self.transition_to(MemberState::RECONCILING, "a newer target is waiting", out)
+            }
             MemberState::LEAVING if self.poll_timer_expired => self.transition_to_stale(out),
-            MemberState::LEAVING => self.set_state(MemberState::UNSUBSCRIBED, "left the group", out),
+            MemberState::LEAVING => self.transition_to(MemberState::UNSUBSCRIBED, "left the group", out),
             _ => {}
         }
         if self.heartbeat_interval_ms > 0 && !self.state.is_not_in_group() {
@@ -356,9 +358,9 @@ impl AsyncConsumer {
         }
         if self.current != self.target {
             let label = crate::sim::message::partition_list(&self.target.as_ref().expect("set above").partitions);
-            self.set_state(MemberState::RECONCILING, &format!("new target assignment {label}"), out);
+            self.transition_to(MemberState::RECONCILING, &format!("new target assignment {label}"), out);
         } else if matches!(self.state, MemberState::RECONCILING | MemberState::JOINING) {
-            self.set_state(MemberState::STABLE, "the target is already reconciled", out);
+            self.transition_to(MemberState::STABLE, "the target is already reconciled", out);
         }
     }
 
@@ -370,23 +372,37 @@ impl AsyncConsumer {
     fn on_heartbeat_error(&mut self, ctx: &mut Ctx, error: Errors, out: &mut Out) {
         self.sent = SentFields::default();
         self.heartbeat_failed_attempt(ctx);
-        if matches!(
-            error,
-            Errors::NOT_COORDINATOR
-                | Errors::COORDINATOR_NOT_AVAILABLE
-                | Errors::FENCED_MEMBER_EPOCH
-                | Errors::UNKNOWN_MEMBER_ID
-        ) {
-            self.heartbeat_attempts = 0;
-            self.heartbeat_backoff_until = ctx.now;
-        }
         match error {
-            Errors::NOT_COORDINATOR | Errors::COORDINATOR_NOT_AVAILABLE | Errors::COORDINATOR_LOAD_IN_PROGRESS => {
+            Errors::NOT_COORDINATOR | Errors::COORDINATOR_NOT_AVAILABLE => {
+                self.heartbeat_attempts = 0;
+                self.heartbeat_backoff_until = ctx.now;
                 self.maybe_heartbeat(ctx, out)
             }
-            Errors::FENCED_MEMBER_EPOCH | Errors::UNKNOWN_MEMBER_ID => self.transition_to_fenced(ctx, error, out),
+            Errors::COORDINATOR_LOAD_IN_PROGRESS => self.maybe_heartbeat(ctx, out),
+            Errors::FENCED_MEMBER_EPOCH | Errors::UNKNOWN_MEMBER_ID if self.fencing_throws() => {}
+            Errors::FENCED_MEMBER_EPOCH | Errors::UNKNOWN_MEMBER_ID => {
+                self.heartbeat_attempts = 0;
+                self.heartbeat_backoff_until = ctx.now;
+                self.transition_to_fenced(ctx, error, out)
+            }
             e => self.transition_to_fatal(e, out),
         }
+    }
+
+    /// True when `transitionToFenced` would throw: a fencing error answering a
+    /// heartbeat sent before the member went STALE (the poll timer's leave goes
+    /// out even with a heartbeat in flight, `AbstractHeartbeatRequestManager.poll`)
+    /// or reaching a FATAL member. Neither is among FENCED's valid previous states
+    /// and `transitionToFenced` guards only PREPARE_LEAVING, LEAVING and
+    /// UNSUBSCRIBED, so `transitionTo(FENCED)` throws IllegalStateException; it
+    /// ends `onErrorResponse` inside the response future's `whenComplete`
+    /// callback, which swallows it. The member stays where it was: no
+    /// onPartitionsLost, no rejoin before the next `poll()`
+    /// (`maybeRejoinStaleMember`), no `heartbeatRequestState.reset()`.
+    fn fencing_throws(&self) -> bool {
+        let s = self.state;
+        let guarded = matches!(s, MemberState::PREPARE_LEAVING | MemberState::LEAVING | MemberState::UNSUBSCRIBED);
+        !guarded && s != MemberState::FENCED && !MemberState::FENCED.valid_previous_states().contains(&s)
     }
 
     /// `transitionToFenced`: epoch 0, `onPartitionsLost`, then rejoin at once.
@@ -394,29 +410,37 @@ impl AsyncConsumer {
         match self.state {
             MemberState::PREPARE_LEAVING | MemberState::LEAVING => {
                 // Fenced before the leave went out: no leave, no rejoin.
-                self.set_state(MemberState::UNSUBSCRIBED, &format!("heartbeat → {error} while leaving"), out);
+                self.transition_to(MemberState::UNSUBSCRIBED, &format!("heartbeat → {error} while leaving"), out);
                 return;
             }
             MemberState::UNSUBSCRIBED => return,
             _ => {}
         }
-        self.set_state(MemberState::FENCED, &format!("heartbeat → {error}"), out);
+        self.transition_to(MemberState::FENCED, &format!("heartbeat → {error}"), out);
         self.member_epoch = 0;
         self.lose_everything(out);
         self.transition_to_joining(ctx, "rejoining after being fenced", out);
     }
 
-    /// `transitionToFatal`: the error reaches the application; no more heartbeats.
+    /// `handleFatalFailure`: the error reaches the application (an ErrorEvent),
+    /// then `transitionToFatal`; no more heartbeats. From STALE or FENCED, not
+    /// among FATAL's valid previous states, `transitionTo(FATAL)` throws (swallowed
+    /// as in `fencing_throws`): the error is still raised, the state stays and
+    /// nothing more is released.
     fn transition_to_fatal(&mut self, error: Errors, out: &mut Out) {
         let previous = self.state;
+        let throws = previous != MemberState::FATAL && !MemberState::FATAL.valid_previous_states().contains(&previous);
         self.fatal = Some(error.to_string());
-        self.set_state(MemberState::FATAL, &format!("fatal {error}"), out);
+        if !throws {
+            self.transition_to(MemberState::FATAL, &format!("fatal {error}"), out);
+        }
         out.emit(EventKind::Note {
             node: self.node(),
             text: format!("fatal error {error}: the consumer raises it to the application"),
         });
         out.cancel_timer(TimerKey::Heartbeat);
-        if !matches!(previous, MemberState::UNSUBSCRIBED | MemberState::LEAVING | MemberState::PREPARE_LEAVING) {
+        let left = matches!(previous, MemberState::UNSUBSCRIBED | MemberState::LEAVING | MemberState::PREPARE_LEAVING);
+        if !left && !throws {
             self.lose_everything(out);
         }
         if self.main == MainThread::InPoll {

@@ -7,9 +7,13 @@
 
 pub(crate) mod commit;
 pub(crate) mod heartbeat;
+pub mod member_state;
+
+pub use member_state::MemberState;
 
 use crate::assign::TopicPartition;
 use crate::sim::client::app_commit::AppCommitter;
+use crate::sim::client::member_transition::check_transition;
 use crate::sim::client::poll_loop::{self, MainThread};
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, Request, LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH};
@@ -19,37 +23,6 @@ use crate::sim::trace::{Callback, EventKind, Machine};
 use crate::sim::types::{Millis, NodeId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-
-/// The client's `MemberState` (`clients/.../consumer/internals/MemberState.java`).
-#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum MemberState {
-    UNSUBSCRIBED,
-    JOINING,
-    RECONCILING,
-    ACKNOWLEDGING,
-    STABLE,
-    FENCED,
-    PREPARE_LEAVING,
-    LEAVING,
-    STALE,
-    FATAL,
-}
-
-impl MemberState {
-    /// `canHandleNewAssignment`.
-    pub fn can_handle_new_assignment(self) -> bool {
-        matches!(
-            self,
-            MemberState::JOINING | MemberState::RECONCILING | MemberState::ACKNOWLEDGING | MemberState::STABLE
-        )
-    }
-
-    /// `isNotInGroup`.
-    pub fn is_not_in_group(self) -> bool {
-        matches!(self, MemberState::UNSUBSCRIBED | MemberState::FENCED | MemberState::FATAL | MemberState::STALE)
-    }
-}
 
 /// `LocalAssignment`: partitions plus a local epoch bumped on every new target,
 /// so an acknowledgement re-sends the owned partitions.
@@ -206,10 +179,13 @@ impl AsyncConsumer {
         out.set_timer(TimerKey::Poll, ctx.now);
     }
 
-    pub(crate) fn set_state(&mut self, to: MemberState, trigger: &str, out: &mut Out) {
+    /// `AbstractMembershipManager.transitionTo`: every state change of this
+    /// client, checked against Kafka's valid-previous-states table.
+    pub(crate) fn transition_to(&mut self, to: MemberState, trigger: &str, out: &mut Out) {
         if self.state == to {
             return;
         }
+        check_transition(self.node(), self.state, to, to.valid_previous_states(), out);
         out.emit(EventKind::StateChanged {
             node: self.node(),
             machine: Machine::ConsumerMember,
@@ -231,7 +207,7 @@ impl AsyncConsumer {
         }
         self.member_epoch = 0;
         self.reconcile_commit = ReconcileCommit::default();
-        self.set_state(MemberState::JOINING, why, out);
+        self.transition_to(MemberState::JOINING, why, out);
         self.maybe_heartbeat(ctx, out);
     }
 
@@ -356,7 +332,7 @@ impl AsyncConsumer {
         if self.current.as_ref().is_some_and(|c| c.partitions == target.partitions) {
             // Same partitions under a newer local epoch: just acknowledge.
             self.current = Some(target);
-            self.set_state(MemberState::ACKNOWLEDGING, "target equals the current assignment", out);
+            self.transition_to(MemberState::ACKNOWLEDGING, "target equals the current assignment", out);
             self.maybe_heartbeat(ctx, out);
             return false;
         }
@@ -390,7 +366,7 @@ impl AsyncConsumer {
         self.positions.retain(|tp, _| target.partitions.contains(tp));
         self.callback(Callback::OnPartitionsAssigned, added, out);
         self.current = Some(target);
-        self.set_state(MemberState::ACKNOWLEDGING, "reconciled the new assignment", out);
+        self.transition_to(MemberState::ACKNOWLEDGING, "reconciled the new assignment", out);
         self.maybe_heartbeat(ctx, out);
         false
     }
@@ -485,14 +461,14 @@ impl AsyncConsumer {
                 self.config.max_poll_interval_ms
             ),
         });
-        self.set_state(MemberState::PREPARE_LEAVING, "poll timer expired", out);
+        self.transition_to(MemberState::PREPARE_LEAVING, "poll timer expired", out);
         self.member_epoch = if self.config.group_instance_id.is_some() {
             LEAVE_GROUP_STATIC_MEMBER_EPOCH
         } else {
             LEAVE_GROUP_MEMBER_EPOCH
         };
         self.current = None;
-        self.set_state(MemberState::LEAVING, "sending the leave heartbeat", out);
+        self.transition_to(MemberState::LEAVING, "sending the leave heartbeat", out);
     }
 
     /// `AsyncKafkaConsumer.close(CloseOptions)` (`prepareShutdown`): commit the
@@ -522,16 +498,16 @@ impl AsyncConsumer {
         else {
             return;
         };
-        self.set_state(MemberState::PREPARE_LEAVING, "close()", out);
+        self.transition_to(MemberState::PREPARE_LEAVING, "close()", out);
         self.member_epoch = epoch;
         self.current = None;
-        self.set_state(MemberState::LEAVING, "sending the leave heartbeat", out);
+        self.transition_to(MemberState::LEAVING, "sending the leave heartbeat", out);
         self.maybe_heartbeat(ctx, out);
     }
 
     /// `transitionToStale`: after the leave heartbeat, lose everything and wait for `poll()`.
     pub(crate) fn transition_to_stale(&mut self, out: &mut Out) {
-        self.set_state(MemberState::STALE, "left the group after the poll timer expired", out);
+        self.transition_to(MemberState::STALE, "left the group after the poll timer expired", out);
         self.lose_everything(out);
     }
 }

@@ -1,0 +1,66 @@
+//! The consumer-protocol client's `MemberState`
+//! (`org.apache.kafka.clients.consumer.internals.MemberState`) with Kafka's
+//! table of valid previous states, which `AbstractMembershipManager.transitionTo`
+//! enforces.
+
+use serde::{Deserialize, Serialize};
+
+/// The client's `MemberState` (`clients/.../consumer/internals/MemberState.java`).
+#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum MemberState {
+    UNSUBSCRIBED,
+    JOINING,
+    RECONCILING,
+    ACKNOWLEDGING,
+    STABLE,
+    FENCED,
+    PREPARE_LEAVING,
+    LEAVING,
+    STALE,
+    FATAL,
+}
+
+impl MemberState {
+    pub const ALL: [MemberState; 10] = [
+        MemberState::UNSUBSCRIBED,
+        MemberState::JOINING,
+        MemberState::RECONCILING,
+        MemberState::ACKNOWLEDGING,
+        MemberState::STABLE,
+        MemberState::FENCED,
+        MemberState::PREPARE_LEAVING,
+        MemberState::LEAVING,
+        MemberState::STALE,
+        MemberState::FATAL,
+    ];
+
+    /// The states this one may be entered from: `MemberState`'s static block
+    /// setting each state's `previousValidStates` (Kafka 4.4). A state without an
+    /// entry there (none in 4.4) could only be "entered" from itself.
+    pub fn valid_previous_states(self) -> &'static [MemberState] {
+        use MemberState::*;
+        match self {
+            STABLE => &[JOINING, ACKNOWLEDGING, RECONCILING],
+            RECONCILING => &[STABLE, JOINING, ACKNOWLEDGING, RECONCILING],
+            ACKNOWLEDGING => &[RECONCILING],
+            FATAL => &[JOINING, STABLE, RECONCILING, ACKNOWLEDGING, PREPARE_LEAVING, LEAVING, UNSUBSCRIBED],
+            FENCED => &[JOINING, STABLE, RECONCILING, ACKNOWLEDGING, PREPARE_LEAVING, LEAVING],
+            JOINING => &[FENCED, UNSUBSCRIBED, STALE],
+            PREPARE_LEAVING => &[JOINING, STABLE, RECONCILING, ACKNOWLEDGING, UNSUBSCRIBED],
+            LEAVING => &[PREPARE_LEAVING],
+            UNSUBSCRIBED => &[PREPARE_LEAVING, LEAVING, FENCED],
+            STALE => &[LEAVING],
+        }
+    }
+
+    /// `canHandleNewAssignment`: the states RECONCILING may be entered from.
+    pub fn can_handle_new_assignment(self) -> bool {
+        MemberState::RECONCILING.valid_previous_states().contains(&self)
+    }
+
+    /// `isNotInGroup`.
+    pub fn is_not_in_group(self) -> bool {
+        matches!(self, MemberState::UNSUBSCRIBED | MemberState::FENCED | MemberState::FATAL | MemberState::STALE)
+    }
+}
