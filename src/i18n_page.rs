@@ -56,7 +56,7 @@ pub const PAGE: &[(&str, &str, &str)] = &[
     ("compare.stayed", "stayed stable", "始终稳定"),
     ("compare.never", "never", "未恢复"),
     ("compare.differences", "What the numbers say", "这些数字说明了什么"),
-    ("compare.why.rebalances", "{0} counted {1} rebalance(s), {2} {3}: the count is how often the group left Stable (a classic group entering PreparingRebalance, a consumer-protocol group taking a new group epoch); what each one cost is in the stop-the-world and unavailable columns, not in this count.", "{0} 计了 {1} 次再均衡，{2} 为 {3} 次：这个次数是组离开 Stable 的次数（经典组进入 PreparingRebalance，consumer 协议的组进入新的组纪元）；每一次的代价要看“最长全体暂停”和“不可用时间”两列，而不是这个次数。"),
+    ("compare.why.rebalances", "{0} counted {1} rebalance(s), {2} {3}: the count is how often the group left Stable (a classic group entering PreparingRebalance, a consumer-protocol group taking a new group epoch); what each one cost is in the stop-the-world and unavailable columns, not in this count.", "{0} 计了 {1} 次再均衡，{2} 为 {3} 次：这个次数是组离开 Stable 的次数（经典组进入 PreparingRebalance，KIP-848 协议的组进入新的组纪元）；每一次的代价要看“最长全体暂停”和“不可用时间”两列，而不是这个次数。"),
     // One sentence per row of the metrics table: what that configuration's numbers mean.
     ("compare.rows", "What each row means", "每一行的含义"),
     ("compare.row.eager", "{0}: {1} rebalance(s). In each one every member gives up all its partitions and waits for the new assignment (eager), so the whole group stops, for up to {2} ms here.", "{0}：{1} 次再均衡。每一次，每个成员都要交出全部分区，等待新的分配（eager），所以整个组会停下，这里最长停了 {2} 毫秒。"),
