@@ -1070,6 +1070,24 @@ fn lesson_18_opens_the_rolling_restart_side_by_side_and_the_panes_count_what_the
     let stop: Vec<u64> = sbs.lanes.iter().map(|l| l.observer.metrics.longest_stop_the_world_ms).collect();
     assert_eq!(stop[2], 0, "the consumer protocol never stops the whole group: {stop:?}");
     assert!(stop[0] > 0, "eager stops the whole group at every rebalance: {stop:?}");
+    // The page's sentence for each row of the metrics table says so, in both
+    // languages: the KIP-848 count is the group leaving Stable, not a stop.
+    use groupscope::view::compare_text::{row_note, Kind};
+    let kip = &sbs.lanes[2];
+    assert_eq!(Kind::in_world(&kip.world, &sbs.group), Kind::Consumer);
+    let (en, zh) = (
+        row_note(&kip.name, Kind::Consumer, &kip.observer.metrics, groupscope::i18n::Lang::En),
+        row_note(&kip.name, Kind::Consumer, &kip.observer.metrics, groupscope::i18n::Lang::Zh),
+    );
+    assert!(en.contains(&format!("{} rebalance(s) counted", rebalances[2])), "{en}");
+    assert!(
+        en.contains("no member stops consuming the partitions it keeps") && en.contains("stopped for 0 ms"),
+        "{en}"
+    );
+    assert!(zh.contains(&format!("计了 {} 次再均衡", rebalances[2])) && zh.contains("停顿了 0 毫秒"), "{zh}");
+    assert_eq!(Kind::in_world(&sbs.lanes[0].world, &sbs.group), Kind::Eager);
+    assert_eq!(Kind::in_world(&sbs.lanes[1].world, &sbs.group), Kind::Cooperative);
+    assert_eq!(Kind::in_world(&sbs.lanes[3].world, &sbs.group), Kind::Static);
     assert_eq!(step_expectation_count(lesson, "dynamic-deploy"), rebalances[0] + 1);
     assert_eq!(step_expectation_count(lesson, "coop-deploy"), rebalances[1] + 1);
     assert_eq!(step_expectation_count(lesson, "static-deploy"), rebalances[3] + 1);

@@ -5,6 +5,8 @@
 
 use crate::compare::metrics::Metrics;
 use crate::i18n::{trf, Lang};
+use crate::sim::scenario::config::GroupProtocol;
+use crate::sim::scenario::GroupSpec;
 
 /// `time to stable` as the page shows it: the time, "stayed stable" when the
 /// fault did not unsettle the group (no rebalance, nothing unavailable), or "never".
@@ -37,6 +39,54 @@ pub fn variant_name(name: &str, lang: Lang) -> String {
         s = s.replace(en, zh);
     }
     s
+}
+
+/// How a compared group runs, for the sentence that explains its row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Classic protocol, an EAGER assignor (`ConsumerPartitionAssignor.RebalanceProtocol.EAGER`).
+    Eager,
+    /// Classic protocol, every assignor COOPERATIVE (`CooperativeStickyAssignor`).
+    Cooperative,
+    /// `group.protocol=consumer` (KIP-848).
+    Consumer,
+    /// Classic protocol with `group.instance.id` (KIP-345).
+    Static,
+}
+
+impl Kind {
+    /// The kind of `spec`'s group. `ConsumerCoordinator` uses COOPERATIVE only
+    /// when every assignor in partition.assignment.strategy supports it.
+    pub fn of(spec: &GroupSpec) -> Kind {
+        let c = &spec.config;
+        if c.group_protocol == GroupProtocol::Consumer {
+            Kind::Consumer
+        } else if spec.static_members || c.group_instance_id.is_some() {
+            Kind::Static
+        } else if !c.assignors.is_empty() && c.assignors.iter().all(|a| a == "cooperative-sticky") {
+            Kind::Cooperative
+        } else {
+            Kind::Eager
+        }
+    }
+
+    /// The kind of `group` as `world`'s scenario defines it (eager if absent).
+    pub fn in_world(world: &crate::sim::World, group: &str) -> Kind {
+        world.scenario.groups.iter().find(|g| g.group_id == group).map_or(Kind::Eager, Kind::of)
+    }
+}
+
+/// One sentence for a row of the metrics table: what that configuration's
+/// rebalance count and stop-the-world mean (a KIP-848 group counts a
+/// rebalance each time it leaves Stable, yet never stops the whole group).
+pub fn row_note(name: &str, kind: Kind, m: &Metrics, lang: Lang) -> String {
+    let key = match kind {
+        Kind::Eager => "compare.row.eager",
+        Kind::Cooperative => "compare.row.cooperative",
+        Kind::Consumer => "compare.row.consumer",
+        Kind::Static => "compare.row.static",
+    };
+    trf(lang, key, &[&variant_name(name, lang), &m.rebalances, &m.longest_stop_the_world_ms])
 }
 
 /// (value, key of the sentence): the metrics compared, lower is better.
@@ -101,5 +151,36 @@ mod tests {
         let never =
             Metrics { time_to_stable_ms: None, last_fault_ms: Some(15_000), rebalances: 2, ..Metrics::default() };
         assert_eq!(time_to_stable(&never, Lang::En), "never");
+    }
+
+    #[test]
+    fn each_row_says_what_its_numbers_mean_and_a_kip_848_count_is_no_stop_the_world() {
+        use crate::compare::this_run::{CONSUMER, COOPERATIVE, EAGER, STATIC};
+        let scenario: crate::sim::Scenario = serde_json::from_str(
+            r#"{"seed": 1, "brokers": 1, "topics": [{"name": "t", "partitions": 2}],
+                "groups": [{"groupId": "g", "consumers": 2, "config": {"topics": ["t"]}}]}"#,
+        )
+        .unwrap();
+        let c = crate::compare::this_run::comparison(&scenario, &[], 0).unwrap();
+        let sbs = crate::compare::SideBySide::new(&c).unwrap();
+        let kinds: Vec<(String, Kind)> =
+            sbs.lanes.iter().map(|l| (l.name.clone(), Kind::in_world(&l.world, &sbs.group))).collect();
+        assert_eq!(
+            kinds,
+            [
+                (EAGER.to_string(), Kind::Eager),
+                (COOPERATIVE.to_string(), Kind::Cooperative),
+                (CONSUMER.to_string(), Kind::Consumer),
+                (STATIC.to_string(), Kind::Static)
+            ]
+        );
+        let m = Metrics { rebalances: 20, longest_stop_the_world_ms: 0, ..Metrics::default() };
+        let en = row_note(CONSUMER, Kind::Consumer, &m, Lang::En);
+        assert!(en.contains("20 rebalance(s)") && en.contains("leaving") && en.contains("joining"), "{en}");
+        assert!(en.contains("no member stops consuming the partitions it keeps") && en.contains("0 ms"), "{en}");
+        let zh = row_note(CONSUMER, Kind::Consumer, &m, Lang::Zh);
+        assert!(zh.contains("20 次") && zh.contains("没有成员停止消费"), "{zh}");
+        let eager = Metrics { rebalances: 20, longest_stop_the_world_ms: 900, ..Metrics::default() };
+        assert!(row_note(EAGER, Kind::Eager, &eager, Lang::En).contains("up to 900 ms"));
     }
 }

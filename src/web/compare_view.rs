@@ -135,6 +135,15 @@ pub fn compare_view(cp: &ComparePlayer, lang: Lang, h: &CompareHandlers) -> Html
                 </tbody>
             </table>
             </div>
+            <section id="compare-rows" class="compare-why" aria-label={tr(lang, "compare.rows")}>
+                <h3>{ tr(lang, "compare.rows") }</h3>
+                <ul>
+                    { for s.lanes.iter().map(|l| {
+                        let kind = crate::view::compare_text::Kind::in_world(&l.world, &s.group);
+                        html! { <li data-variant={l.name.clone()}>{ crate::view::compare_text::row_note(&l.name, kind, &l.observer.metrics, lang) }</li> }
+                    }) }
+                </ul>
+            </section>
             <section id="compare-why" class="compare-why" aria-label={tr(lang, "compare.differences")}>
                 <h3>{ tr(lang, "compare.differences") }</h3>
                 <ul>

@@ -24,6 +24,7 @@ mod statechart;
 mod timeline;
 mod toolbar;
 mod topology;
+mod topology_msgs;
 mod welcome;
 
 pub use app::{App, AppProps};

@@ -4,6 +4,7 @@
 
 use super::app::SharedPlayer;
 use super::cached::cached;
+use super::topology_msgs::{message, place_messages};
 use crate::i18n::{tr, trf, Lang};
 use crate::inspect::Selection;
 use crate::lesson::conceal::{hidden, Kind};
@@ -48,7 +49,7 @@ fn state_label(state: &str, lang: Lang) -> String {
     }
 }
 
-fn fs(px: f64) -> String {
+pub(super) fn fs(px: f64) -> String {
     format!("font-size:{px:.1}px")
 }
 
@@ -83,7 +84,8 @@ pub fn topology(
     let is_sel = |s: Selection| selected == Some(&s);
     // A phone gets the narrow drawing (larger type, clients in columns).
     let frame = super::prefs::frame();
-    let unit = Layout::framed(world.client_count(), frame).unit;
+    let layout = Layout::framed(world.client_count(), frame);
+    let unit = layout.unit;
     let brokers = view::brokers_in(world, frame);
     let large = view::is_large(world);
     let reduced = super::prefs::reduced_motion();
@@ -113,6 +115,7 @@ pub fn topology(
     // Message labels only while there is room for them between the rows.
     let message_labels = !large && world.client_count() <= 6 && frame == Frame::Wide;
     let height = view::height_in(world, frame);
+    let placed = place_messages(&messages, &brokers, &clients, lang, &layout, large, reduced);
     html! {
         <svg id="topology" onmousedown={on_press} onkeydown={on_key} viewBox={format!("0 0 {WIDTH} {height:.0}")} role="group" aria-label={tr(lang, "topology.label")}>
             // Per-pair links only while they can be told apart.
@@ -136,52 +139,13 @@ pub fn topology(
                     </g>
                 }
             })) }
+            // A message crossing a client it neither leaves nor reaches passes behind
+            // that client's disc and chips (as the links do), never over its text.
+            { for placed.iter().filter(|p| p.behind).map(|p| message(p, lang, message_labels, is_sel(Selection::Message(p.m.id)))) }
             { node_layer }
-            { for messages.iter().map(|m| {
-                // With prefers-reduced-motion a message waits at the middle of its link
-                // instead of gliding along it.
-                let progress = if reduced { 0.5 } else { m.progress };
-                // From the edge of one node to the edge of the other, as the links are drawn,
-                // so a message leaving or reaching a broker does not sit on its text.
-                let client_reach = if large { 10.0 } else { 40.0 * unit };
-                let (from_reach, to_reach) = if m.request { (client_reach, 40.0 * unit) } else { (40.0 * unit, client_reach) };
-                let (from, to) = (edge(m.from, m.to, from_reach), edge(m.to, m.from, to_reach));
-                let x = from.0 + (to.0 - from.0) * progress;
-                let y = from.1 + (to.1 - from.1) * progress;
-                let class = classes!("msg", if m.request { "request" } else { "response" }, m.api.to_lowercase(),
-                    is_sel(Selection::Message(m.id)).then_some("selected"));
-                html! {
-                    <g key={m.id} class={class} data-msg={m.id.to_string()}>
-                        <title>{ crate::narrate::fault::message_label(&m.label, lang) }</title>
-                        <circle cx={x.to_string()} cy={y.to_string()} r={if frame == Frame::Narrow { "14" } else if large { "4" } else { "7" }} />
-                        // Only mid-way, clear of the brokers' and clients' own labels;
-                        // on the right half it reads leftwards, so it is never cut at the edge.
-                        if message_labels && (0.28..=0.72).contains(&progress) {
-                            if x > WIDTH / 2.0 {
-                                <text x={(x - 10.0).to_string()} y={(y + 4.0).to_string()} style={format!("{};text-anchor:end", fs(12.0))}>{ crate::narrate::fault::message_label(&m.label, lang) }</text>
-                            } else {
-                                <text x={(x + 10.0).to_string()} y={(y + 4.0).to_string()} style={fs(12.0)}>{ crate::narrate::fault::message_label(&m.label, lang) }</text>
-                            }
-                        }
-                    </g>
-                }
-            }) }
+            { for placed.iter().filter(|p| !p.behind).map(|p| message(p, lang, message_labels, is_sel(Selection::Message(p.m.id)))) }
         </svg>
     }
-}
-
-/// Where a message's path leaves the node at `at` towards `other`, `reach`
-/// from its centre: the bottom of a broker's box, the top of a client's disc
-/// (the ends the links use).
-fn edge(at: (f64, f64), other: (f64, f64), reach: f64) -> (f64, f64) {
-    let dy = if other.1 > at.1 {
-        reach
-    } else if other.1 < at.1 {
-        -reach
-    } else {
-        0.0
-    };
-    (at.0, at.1 + dy)
 }
 
 /// The width of a broker's box: the narrow frame's cell, or in the wide
@@ -245,6 +209,23 @@ fn broker_leads(b: &view::BrokerView) -> String {
         .join(" · ")
 }
 
+/// The width of the brokers' boxes (as wide as the longest role or leads line
+/// needs, where the neighbours allow) and each broker's role line wrapped to
+/// it (to three lines at most; none in the narrow drawing, which says the role
+/// in one short line).
+pub(super) fn broker_boxes(brokers: &[view::BrokerView], lang: Lang, frame: Frame) -> (f64, Vec<Vec<String>>) {
+    let needed = brokers
+        .iter()
+        .map(|b| text_width(&broker_role(b, lang), 12.0, false).max(text_width(&broker_leads(b), 11.0, false)))
+        .fold(0.0, f64::max);
+    let bw = broker_width(brokers.len(), frame, needed);
+    let lines = brokers
+        .iter()
+        .map(|b| if frame == Frame::Narrow { Vec::new() } else { wrap(&broker_role(b, lang), bw - 14.0, 12.0) })
+        .collect();
+    (bw, lines)
+}
+
 /// Brokers, consumers and workers.
 fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlights: &[String], frame: Frame) -> Html {
     let is_sel = |s: Selection| selected == Some(&s);
@@ -254,16 +235,11 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
     let workers = view::workers_in(world, frame);
     let large = view::is_large(world);
     let layout = Layout::framed(world.client_count(), frame);
-    // As wide as the longest role or leads line needs (where the neighbours allow).
-    let needed = brokers
-        .iter()
-        .map(|b| text_width(&broker_role(b, lang), 12.0, false).max(text_width(&broker_leads(b), 11.0, false)))
-        .fold(0.0, f64::max);
-    let bw = broker_width(brokers.len(), frame, needed);
+    let (bw, wrapped) = broker_boxes(&brokers, lang, frame);
     let narrow = frame == Frame::Narrow;
     html! {
         <>
-            { for brokers.iter().map(|b| {
+            { for brokers.iter().zip(wrapped).map(|(b, role_lines)| {
                 // A lesson question may conceal which broker coordinates a group.
                 let coord = b.coordinates.iter().any(|(g, _)| !hidden(Kind::Coordinator, g));
                 let class = classes!("broker", (!b.alive).then_some("dead"), coord.then_some("coordinator"), b.loading.then_some("loading"),
@@ -271,8 +247,7 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
                 let role = broker_role(b, lang);
                 let leads = broker_leads(b);
                 let inner = bw - 14.0;
-                // A role longer than the box wraps (to three lines at most); the box grows down by 15 units a line.
-                let role_lines = if narrow { Vec::new() } else { wrap(&role, inner, 12.0) };
+                // The box grows down by 15 units a line of the role.
                 let extra = 15.0 * role_lines.len().saturating_sub(1) as f64;
                 // The narrow drawing's one short role line.
                 let short_role = if !b.alive { role.clone() } else if b.loading { tr(lang, "broker.loading.short").to_string() }

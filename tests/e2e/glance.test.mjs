@@ -372,3 +372,46 @@ test('on a 390x844 phone a group of more than 16 consumers keeps its names at 10
   }
   assert.deepEqual(failures, []);
 }, { viewport: { width: 390, height: 844 } }));
+
+/** Message discs drawn over the nodes (not passed behind them) that cover a node's text, at this instant. */
+const messagesOverText = (page) => page.evaluate(() => {
+  const box = (e) => e.getBoundingClientRect();
+  const texts = [...document.querySelectorAll('#topology [data-member] text, #topology [data-broker] text')]
+    .filter((t) => t.textContent.trim() && getComputedStyle(t).display !== 'none')
+    .map((t) => ({ r: box(t), text: t.textContent, owner: t.closest('[data-member], [data-broker]').dataset.member || `broker-${t.closest('[data-broker]').dataset.broker}` }));
+  const hits = [];
+  for (const m of document.querySelectorAll('#topology .msg:not(.behind) circle')) {
+    const a = box(m);
+    for (const t of texts) {
+      const b = t.r;
+      if (Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5) hits.push(`${m.closest('.msg').getAttribute('class')} over "${t.text}" (${t.owner})`);
+    }
+  }
+  return hits;
+});
+
+test('with 9 and 12 consumers mid-rebalance, no message in flight covers a node\'s text: one crossing another node passes behind it', () => withSite(async ({ open }) => {
+  const failures = [];
+  for (const [width, height] of [[1440, 900], [390, 844]]) {
+    const page = await open({ viewport: { width, height } });
+    for (const [clients, protocol, fault] of [[9, 'eager', 'crash'], [12, 'cooperative', 'join'], [9, 'consumer', 'join'], [12, 'eager', 'join']]) {
+      await page.evaluate((s) => window.groupscope.load(s), scenario(clients, 3, protocol));
+      await seek(page, 20000);
+      await page.evaluate((f) => window.groupscope.inject(f === 'crash' ? '{"type": "crashConsumer", "consumer": 2}' : '{"type": "addConsumer", "group": "demo"}'), fault);
+      let seen = 0;
+      for (let t = 20100; t <= 27000; t += 150) {
+        await page.evaluate((t) => window.groupscope.seek(t), t);
+        seen += await page.locator('#topology .msg').count();
+        const hits = await messagesOverText(page);
+        if (hits.length) failures.push(`${width} ${clients} ${protocol} ${fault} t=${t}: ${hits.slice(0, 3).join('; ')}`);
+        // Mid-rebalance: c13 has just joined (PreparingRebalance), c2's session has just run out.
+        if ((width === 1440 && clients === 12 && protocol === 'cooperative' && t === 20550) || (width === 390 && clients === 9 && fault === 'crash' && t === 24900)) {
+          await frames(page);
+          await page.screenshot({ path: join(ARTIFACTS, `glance-${clients}-clients-${fault}-${width}-en.png`) });
+        }
+      }
+      assert.ok(seen > 20, `${width} ${clients} ${protocol}: messages were in flight (${seen})`);
+    }
+  }
+  assert.deepEqual(failures.slice(0, 12), []);
+}));

@@ -166,3 +166,21 @@ test('presenter mode at 1280x720: the side-by-side panes stack, and their drawin
     assert.ok(new Set(lefts).size > 1, `side by side outside presenter mode (${lefts})`);
   }
 }));
+
+test('the caption bar\'s "Show fetches" toggle is as legible as the buttons beside it in presenter mode at 1280x720, and a touch target on a phone', () => withSite(async ({ open }) => {
+  const box = (page, sel) => page.$eval(sel, (e) => { const r = e.getBoundingClientRect(); return { h: r.height, w: r.width, px: parseFloat(getComputedStyle(e).fontSize) }; });
+  for (const lang of ['en', 'zh']) {
+    const page = await open({ viewport: { width: 1280, height: 720 }, path: `?lang=${lang}` });
+    await page.click('#presenter');
+    await page.waitForFunction(() => document.querySelector('.groupscope').classList.contains('presenter'));
+    const [toggle, legend, check] = [await box(page, 'label.show-fetches'), await box(page, '#legend-button'), await box(page, '#show-fetches')];
+    assert.ok(toggle.px >= legend.px, `${lang}: the toggle's text (${toggle.px}px) is as large as Legend's (${legend.px}px)`);
+    assert.ok(toggle.h >= legend.h - 1, `${lang}: as tall as Legend (${toggle.h} vs ${legend.h})`);
+    assert.ok(check.h >= 0.9 * legend.px, `${lang}: its checkbox scales with the type (${check.h}px)`);
+    await page.close();
+    const phone = await open({ viewport: { width: 390, height: 844 }, path: `?lang=${lang}` });
+    const p = await box(phone, 'label.show-fetches');
+    assert.ok(p.h >= 44 && p.w >= 44, `${lang}: a touch target on a phone (${p.w}x${p.h})`);
+    await phone.close();
+  }
+}));

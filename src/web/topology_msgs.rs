@@ -1,0 +1,128 @@
+//! Messages in flight on the topology: where each disc is drawn, and whether it
+//! passes behind a client it neither leaves nor reaches (a message to the
+//! second row of clients crosses the first row: drawn over it, it covered the
+//! first row's names, states and partition chips).
+
+use super::topology::{broker_boxes, fs};
+use crate::i18n::Lang;
+use crate::view::layout::{Frame, Layout, CHIP_LINES};
+use crate::view::{self, MessageView, WIDTH};
+use yew::prelude::*;
+
+/// A message placed: its view, its disc's centre and radius, and whether it
+/// is drawn under the node layer.
+pub struct Placed<'a> {
+    pub m: &'a MessageView,
+    pub x: f64,
+    pub y: f64,
+    pub r: f64,
+    pub progress: f64,
+    pub behind: bool,
+}
+
+fn same(a: (f64, f64), b: (f64, f64)) -> bool {
+    (a.0 - b.0).abs() < 0.5 && (a.1 - b.1).abs() < 0.5
+}
+
+/// Where a message's path leaves the node at `at` towards `other`, `reach`
+/// from its centre: below a broker's box, the top of a client's disc (the
+/// ends the links use).
+fn edge(at: (f64, f64), other: (f64, f64), reach: f64) -> (f64, f64) {
+    let dy = if other.1 > at.1 {
+        reach
+    } else if other.1 < at.1 {
+        -reach
+    } else {
+        0.0
+    };
+    (at.0, at.1 + dy)
+}
+
+/// Places every message; `clients` are (index, x, y) of the clients drawn in
+/// full (empty for the compact drawing of a large group).
+pub fn place_messages<'a>(
+    messages: &'a [MessageView],
+    brokers: &[view::BrokerView],
+    clients: &[(u32, f64, f64)],
+    lang: Lang,
+    layout: &Layout,
+    large: bool,
+    reduced: bool,
+) -> Vec<Placed<'a>> {
+    let frame = layout.frame;
+    let unit = layout.unit;
+    let r = if frame == Frame::Narrow {
+        14.0
+    } else if large {
+        4.0
+    } else {
+        7.0
+    };
+    // A broker's end sits just under its box (a wrapped role line makes the box
+    // taller), so a message leaving or reaching it does not cover its last line.
+    let (_, role_lines) = broker_boxes(brokers, lang, frame);
+    let broker_reach = |at: (f64, f64)| {
+        brokers.iter().zip(&role_lines).find(|(b, _)| same((b.x, b.y), at)).map_or(40.0 * unit, |(b, lines)| {
+            let extra = 15.0 * lines.len().saturating_sub(1) as f64;
+            let bottom = layout.broker_top() + layout.broker_h + extra - b.y;
+            (bottom + r + 1.0).max(40.0 * unit)
+        })
+    };
+    let client_reach = if large { 10.0 } else { 40.0 * unit };
+    // A client's area: its outer ring and, under it, its chip column.
+    let half_w = layout.column_width().max(2.0 * layout.ring_radius(2)) / 2.0;
+    let crosses = |x: f64, y: f64, own: (f64, f64)| {
+        clients.iter().any(|&(_, cx, cy)| {
+            let (top, bottom) =
+                (cy - layout.ring_radius(2), layout.chips_top(cy) + CHIP_LINES as f64 * (layout.chip_px + 9.0));
+            !same((cx, cy), own) && (x - cx).abs() < half_w + r && y + r > top && y - r < bottom
+        })
+    };
+    messages
+        .iter()
+        .map(|m| {
+            // With prefers-reduced-motion a message waits at the middle of its link
+            // instead of gliding along it.
+            let progress = if reduced { 0.5 } else { m.progress };
+            let (broker_end, client_end) = if m.request { (m.to, m.from) } else { (m.from, m.to) };
+            let (from_reach, to_reach) = if m.request {
+                (client_reach, broker_reach(broker_end))
+            } else {
+                (broker_reach(broker_end), client_reach)
+            };
+            let (from, to) = (edge(m.from, m.to, from_reach), edge(m.to, m.from, to_reach));
+            let x = from.0 + (to.0 - from.0) * progress;
+            let y = from.1 + (to.1 - from.1) * progress;
+            Placed { m, x, y, r, progress, behind: crosses(x, y, client_end) }
+        })
+        .collect()
+}
+
+/// One message's disc (and, mid-way with room for it, its label).
+pub fn message(p: &Placed, lang: Lang, labels: bool, selected: bool) -> Html {
+    let m = p.m;
+    let class = classes!(
+        "msg",
+        if m.request { "request" } else { "response" },
+        m.api.to_lowercase(),
+        selected.then_some("selected"),
+        p.behind.then_some("behind")
+    );
+    let (x, y) = (p.x, p.y);
+    let label = crate::narrate::fault::message_label(&m.label, lang);
+    html! {
+        <g key={m.id} class={class} data-msg={m.id.to_string()}>
+            <title>{ label.clone() }</title>
+            <circle cx={x.to_string()} cy={y.to_string()} r={p.r.to_string()} />
+            // Only mid-way, clear of the brokers' and clients' own labels;
+            // on the right half it reads leftwards, so it is never cut at the edge.
+            if labels && !p.behind && (0.28..=0.72).contains(&p.progress) {
+                if x > WIDTH / 2.0 {
+                    <text x={(x - 10.0).to_string()} y={(y + 4.0).to_string()} style={format!("{};text-anchor:end", fs(12.0))}>{ label }</text>
+                } else {
+                    <text x={(x + 10.0).to_string()} y={(y + 4.0).to_string()} style={fs(12.0)}>{ label }</text>
+                }
+            }
+        </g>
+    }
+}
