@@ -18,7 +18,7 @@ echo "== native: cargo test"
 cargo test
 
 echo "== wasm: wasm-bindgen-test in headless Chromium"
-CARGO_UNSTABLE_BUILD_STD=std,panic_abort cargo test --target wasm32-unknown-unknown --test web
+CARGO_PROFILE_TEST_OPT_LEVEL=0 CARGO_UNSTABLE_BUILD_STD=std,panic_abort cargo test --target wasm32-unknown-unknown --test web
 
 echo "== site: release build"
 bash scripts/build.sh
