@@ -85,11 +85,12 @@ pub fn place_messages<'a>(
             // instead of gliding along it.
             let progress = if reduced { 0.5 } else { m.progress };
             let (broker_end, client_end) = if m.request { (m.to, m.from) } else { (m.from, m.to) };
-            let (from_reach, to_reach) = if m.request {
-                (client_reach, broker_reach(broker_end))
-            } else {
-                (broker_reach(broker_end), client_reach)
-            };
+            // Parked, it sits at the middle of the link as the link is drawn (its
+            // broker end 40 units under the broker's centre); only a gliding
+            // message starts below a taller box.
+            let broker_end_reach = if reduced { 40.0 * unit } else { broker_reach(broker_end) };
+            let (from_reach, to_reach) =
+                if m.request { (client_reach, broker_end_reach) } else { (broker_end_reach, client_reach) };
             let (from, to) = (edge(m.from, m.to, from_reach), edge(m.to, m.from, to_reach));
             let x = from.0 + (to.0 - from.0) * progress;
             let y = from.1 + (to.1 - from.1) * progress;
