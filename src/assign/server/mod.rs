@@ -172,11 +172,6 @@ impl ServerAssignment {
     pub fn members<'a>(&'a self, group: &'a GroupSpec) -> impl Iterator<Item = (&'a str, &'a MemberAssignment)> {
         group.members.iter().map(|m| m.member_id.as_str()).zip(&self.targets)
     }
-
-    /// Whether no member has an entry (Kafka's empty map).
-    pub fn is_empty(&self) -> bool {
-        self.targets.is_empty()
-    }
 }
 
 /// `MemberAssignment.partitions()` (topic id -> set of partitions), held as one
@@ -190,14 +185,6 @@ pub struct MemberAssignment {
 }
 
 impl MemberAssignment {
-    /// From pairs in any order; duplicates collapse as in a `Set<Integer>`.
-    pub fn from_pairs(mut pairs: Vec<(Uuid, i32)>) -> Self {
-        // (topic, partition) pairs have no identity beyond their value: unstable is fine
-        pairs.sort_unstable();
-        pairs.dedup();
-        MemberAssignment { pairs }
-    }
-
     /// From pairs the caller produced ascending and distinct.
     pub(crate) fn from_sorted(pairs: Vec<(Uuid, i32)>) -> Self {
         debug_assert!(pairs.windows(2).all(|w| w[0] < w[1]), "pairs not ascending");
@@ -207,11 +194,6 @@ impl MemberAssignment {
     /// From a topic id -> partitions map.
     pub fn from_sets(sets: &BTreeMap<Uuid, BTreeSet<i32>>) -> Self {
         Self::from_sorted(sets.iter().flat_map(|(id, ps)| ps.iter().map(move |p| (*id, *p))).collect())
-    }
-
-    /// Every (topic id, partition), ascending.
-    pub fn iter(&self) -> impl Iterator<Item = (Uuid, i32)> + '_ {
-        self.pairs.iter().copied()
     }
 
     /// Each topic id with its partitions, ascending.
@@ -232,11 +214,6 @@ impl MemberAssignment {
 
     pub fn is_empty(&self) -> bool {
         self.pairs.is_empty()
-    }
-
-    /// As a topic id -> partitions map.
-    pub fn to_sets(&self) -> BTreeMap<Uuid, BTreeSet<i32>> {
-        self.topics().map(|(id, ps)| (id, ps.collect())).collect()
     }
 }
 
