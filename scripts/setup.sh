@@ -21,9 +21,14 @@ if ((${#missing[@]})); then
 fi
 
 if ! "$TOOLS/bin/wasm-bindgen" --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION\$"; then
-  echo "setup: installing wasm-bindgen-cli $WASM_BINDGEN_VERSION into $TOOLS (takes ~10 minutes once)"
+  echo "setup: installing wasm-bindgen-cli $WASM_BINDGEN_VERSION into $TOOLS (takes a few minutes once)"
   # Outside the repo, so the project's settings do not apply to the tool build.
-  (cd /tmp && cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --root "$TOOLS")
+  # Built at opt-level 1 with many codegen units and no LTO: the CLI only
+  # rewrites one wasm file and serves tests, and a fresh machine (CI) pays for
+  # this build on every run.
+  (cd /tmp && CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_LTO=false \
+    CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_DEBUG=false \
+    cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --root "$TOOLS")
 fi
 
 if [ ! -f node_modules/playwright-core/package.json ] || ! cmp -s package-lock.json node_modules/.package-lock.json 2>/dev/null; then

@@ -2,7 +2,7 @@
 //! Kafka 4.4 does them: each test names the Kafka class and method it follows.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use common::TestWorld;
 use groupscope::sim::coordinator::classic::ClassicGroupState::*;

@@ -1,7 +1,7 @@
 //! The classic group protocol, checked against Kafka's behaviour (facts A1, B3-B12, C, F).
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use common::TestWorld;
 use groupscope::java;

@@ -2,7 +2,7 @@
 //! DEFAULT, LEAVE_GROUP and REMAIN_IN_GROUP, as fault options.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use common::{consumer_protocol_demo, TestWorld};
 use groupscope::sim::client::close_options::GroupMembershipOperation::{self, DEFAULT, LEAVE_GROUP, REMAIN_IN_GROUP};

@@ -1,7 +1,7 @@
 //! Kafka Connect distributed-herder groups (facts G, on the classic protocol of
 //! facts B). Every test checks all invariants after every step (TestWorld::sleep).
 
-mod common;
+use crate::common;
 
 use common::connect::*;
 use common::TestWorld;

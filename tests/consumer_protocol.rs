@@ -2,7 +2,7 @@
 //! (facts A3-A4, E1-E9, F). Broker defaults: 45 s session, 5 s heartbeat interval.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use common::{consumer_protocol_demo, TestWorld};
 use groupscope::assign::TopicPartition;

@@ -5,7 +5,7 @@
 use groupscope::explain::model::{Cause, Group, Report};
 use groupscope::explain::{explain_text, Explainer};
 
-mod common;
+use crate::common;
 use common::logs::fixture;
 
 const DAY: i64 = 1_714_521_600_000; // 2024-05-01T00:00:00Z

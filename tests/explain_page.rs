@@ -5,7 +5,7 @@ use groupscope::explain::model::{Cause, Problem};
 use groupscope::explain::view::{self, Mark, Names};
 use groupscope::explain::{diagnose, explain_text, replay, Explainer};
 
-mod common;
+use crate::common;
 use common::logs::{files, fixture};
 
 /// A paste is one text: the files of a story pasted one after the other read the same as the

@@ -4,7 +4,7 @@
 use groupscope::explain::spacetime::{diagram, Api, Diagram, Label, Lane};
 use groupscope::explain::spacetime_layout::{layout, text_px, BREAK_MS};
 
-mod common;
+use crate::common;
 use common::logs::fixture;
 
 fn member(n: &str) -> Lane {

@@ -4,7 +4,7 @@
 //! a move to the new leader after NOT_LEADER_OR_FOLLOWER or a broker's death.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use common::{consumer_protocol_demo, TestWorld};
 use groupscope::assign::TopicPartition;

@@ -413,7 +413,7 @@ fn the_readme_example_lesson_is_valid_and_runs_to_its_end() {
     assert!(report.failures.is_empty(), "{:?}", report.failures);
 }
 
-/// `LESSON=4 cargo test --test lessons show_a_lesson -- --nocapture` prints when
+/// `LESSON=4 cargo test --test native lessons::show_a_lesson -- --nocapture` prints when
 /// each step of lesson 4 ends and the trace's narration, for lesson authors;
 /// `LESSON_FILE=lessons/04-consumer-crashes.json` reads a draft from disk instead.
 #[test]
@@ -619,7 +619,7 @@ fn a_kip_848_expectation_that_does_not_hold_says_what_the_coordinator_holds() {
     );
 }
 
-/// Lesson authors: `COURSE_FROM_DISK=1 cargo test --test lessons the_course_on_disk -- --nocapture`
+/// Lesson authors: `COURSE_FROM_DISK=1 cargo test --test native lessons::the_course_on_disk -- --nocapture`
 /// validates the lessons/ folder as it is on disk (the page's runtime index
 /// included) and plays every lesson right and wrong, without a rebuild.
 #[test]

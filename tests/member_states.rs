@@ -6,7 +6,7 @@
 //! itself rejects a transition.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use common::member_states::invalid_member_transitions;
 use common::{consumer_protocol_demo, TestWorld};

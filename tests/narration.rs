@@ -3,7 +3,7 @@
 //! in the right placeholders, and each Chinese template keeps its English
 //! template's placeholders.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

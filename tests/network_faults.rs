@@ -2,7 +2,7 @@
 //! that grow; subscriptions that change.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use common::TestWorld;
 use groupscope::sim::coordinator::classic::ClassicGroupState::Stable;

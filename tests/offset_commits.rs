@@ -4,7 +4,7 @@
 //! broker dies (facts A2, A4, B11, F).
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use common::TestWorld;
 use groupscope::assign::TopicPartition;

@@ -2,7 +2,7 @@
 //! arming one retry never moves or cancels another one's wake-up.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use common::{consumer_protocol_demo, TestWorld};
 use groupscope::sim::client::consumer::MemberState;

@@ -3,13 +3,13 @@
 //! invariants are checked after every step; after the faults stop (everything
 //! restarted and healed), every partition must be owned again within a bound
 //! derived from the configured timeouts. A failure names the seed to rerun.
-//! `SOAK_SCHEDULES=10000 cargo test --release --test soak` runs a long soak.
+//! `SOAK_SCHEDULES=10000 cargo test --release --test native soak::` runs a long soak.
 //! The same schedules also run against consumer-protocol groups (KIP-848).
 //! `SOAK_HASHES=FILE` appends each run's trace hash to FILE, so a refactor can
 //! show that thousands of seeded runs behave exactly as before (sort and diff).
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use common::member_states::invalid_member_transitions;
 use groupscope::sim::coordinator::classic::ClassicGroupState;

@@ -2,7 +2,7 @@
 //! space-time diagram, linter, configuration fields and why-chains.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use groupscope::config_form;
 use groupscope::diagram::classic_group;

@@ -1,7 +1,7 @@
 //! The view model the page draws: ownership rows agree with the world.
 #![cfg(not(target_arch = "wasm32"))]
 
-mod common;
+use crate::common;
 
 use common::TestWorld;
 use groupscope::sim::trace::EventKind;

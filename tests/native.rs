@@ -1,0 +1,37 @@
+//! The native integration tests, one module a file, in one test binary (one
+//! link of the library instead of one per file). `cargo test --test native
+//! soak::` runs one file's tests; `tests/fuzz.rs` and the wasm `tests/web.rs`
+//! are binaries of their own.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+mod assignor_props;
+mod classic_kafka44;
+mod classic_protocol;
+mod close_options;
+mod compare;
+mod connect;
+mod consumer_protocol;
+mod determinism;
+mod explain;
+mod explain_page;
+mod explain_spacetime;
+mod fetch;
+mod glossary;
+mod lessons;
+mod member_states;
+mod narration;
+mod narration_page;
+mod network_faults;
+mod offset_commits;
+mod permalink;
+mod player;
+mod retry_backoffs;
+mod robustness;
+mod seek;
+mod small_sort;
+mod soak;
+mod ui_model;
+mod vectors;
+mod view;
