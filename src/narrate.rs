@@ -17,8 +17,8 @@ pub fn readable(world: &World, text: &str) -> String {
     let ids = world
         .consumers
         .values()
-        .map(|c| (c.idx, &c.member_id))
-        .chain(world.workers.values().map(|w| (w.idx, &w.member_id)));
+        .map(|c| (c.idx, &c.membership.member_id))
+        .chain(world.workers.values().map(|w| (w.idx, &w.membership.member_id)));
     let mut s = text.to_string();
     for (idx, id) in ids {
         if !id.is_empty() && s.contains(id.as_str()) {
@@ -102,7 +102,7 @@ pub struct Why {
 fn timer_client(world: &World, ev: &Event) -> Option<(crate::sim::NodeId, bool)> {
     let EventKind::TimerFired { node, timer } = &ev.kind else { return None };
     if let Some(member) = timer.strip_prefix("session timeout of ") {
-        let c = world.consumers.values().find(|c| c.member_id == member)?;
+        let c = world.consumers.values().find(|c| c.membership.member_id == member)?;
         return Some((crate::sim::NodeId::Client(c.idx), true));
     }
     (timer == "max.poll.interval.ms").then_some((*node, false))

@@ -84,7 +84,10 @@ fn close_during_the_first_join_sends_leave_group_as_soon_as_the_member_has_an_id
     let mut t = TestWorld::demo();
     t.sleep(2000);
     let c3 = t.consumer(3);
-    assert!(!c3.member_id.is_empty() && c3.generation == -1, "c3 waits in its first join with a member id");
+    assert!(
+        !c3.membership.member_id.is_empty() && c3.membership.generation == -1,
+        "c3 waits in its first join with a member id"
+    );
     t.inject(Fault::CloseConsumer { consumer: 3 });
     assert_eq!(labels_from(&t, NodeId::Client(3)).last().map(String::as_str), Some("LeaveGroup"));
     t.sleep(30_000);
@@ -145,7 +148,8 @@ fn close_during_a_rebalance_calls_on_partitions_lost_and_commits_nothing() {
     assert!(!t.owned(1).is_empty());
     t.inject(Fault::AddConsumer { group: "demo".into() });
     t.sleep_until(10_000, |t| {
-        t.consumer(1).state == groupscope::sim::client::abstract_coordinator::MemberState::PREPARING_REBALANCE
+        t.consumer(1).membership.state
+            == groupscope::sim::client::abstract_coordinator::MemberState::PREPARING_REBALANCE
     });
     let owned = t.consumer(1).owned.clone();
     assert!(!owned.is_empty(), "a cooperative member keeps its partitions while rebalancing");
@@ -259,7 +263,8 @@ fn a_sync_group_answered_rebalance_in_progress_keeps_completing_rebalance_until_
     let mut t = TestWorld::new(s);
     t.sleep_until(20_000, |t| t.world.group("demo").is_some_and(|(_, g)| g.state == CompletingRebalance));
     let (coordinator, g) = t.world.group("demo").unwrap();
-    let leader = t.world.consumers.values().find(|c| Some(&c.member_id) == g.leader_id.as_ref()).map(|c| c.idx);
+    let leader =
+        t.world.consumers.values().find(|c| Some(&c.membership.member_id) == g.leader_id.as_ref()).map(|c| c.idx);
     let leader = leader.unwrap_or(1);
     let follower = 3 - leader;
     t.inject(Fault::HoldLink { from: format!("c{leader}"), to: format!("broker-{coordinator}") });
@@ -335,7 +340,7 @@ fn a_controlled_shutdown_moves_leadership_first_and_clients_get_not_coordinator(
     t.sleep(5_000);
     assert!(!t.world.brokers[&old].alive, "then it stops");
     for i in 1..=3 {
-        assert_eq!(t.consumer(i).coordinator, Some(new), "c{i} found the new coordinator");
+        assert_eq!(t.consumer(i).membership.coordinator, Some(new), "c{i} found the new coordinator");
     }
     assert_eq!(t.group_state("demo"), (Stable, 1), "no rebalance");
 }
@@ -416,7 +421,7 @@ fn a_busy_leaders_join_group_answer_is_handled_at_its_next_poll_holding_up_the_s
     let mut t = TestWorld::new(s);
     t.sleep(12_000);
     let leader = t.world.group("demo").unwrap().1.leader_id.clone().unwrap();
-    assert_eq!(t.consumer(1).member_id, leader);
+    assert_eq!(t.consumer(1).membership.member_id, leader);
     t.inject(Fault::SlowProcessing { consumer: 1, ms_per_record: 100 });
     t.sleep(5_000);
     let at = t.world.now;
@@ -496,11 +501,11 @@ fn heartbeat_response_handler_acts_on_fenced_instance_id_only_if_the_generation_
         ..ConsumerConfig::default()
     };
     let mut c = ClassicConsumer::new(1, "demo", config);
-    c.member_id = "demo-1-member".into();
-    c.generation = 3;
-    c.state = MemberState::STABLE;
-    c.rejoin_needed = false;
-    c.coordinator = Some(0);
+    c.membership.member_id = "demo-1-member".into();
+    c.membership.generation = 3;
+    c.membership.state = MemberState::STABLE;
+    c.membership.rejoin_needed = false;
+    c.membership.coordinator = Some(0);
     let heartbeat = |generation| InFlight { broker: 0, api: ApiKey::Heartbeat, generation, for_join_prepare: false };
     let mut cluster = Cluster::new(3, 50, 3);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
@@ -508,15 +513,15 @@ fn heartbeat_response_handler_acts_on_fenced_instance_id_only_if_the_generation_
     let mut ctx = Ctx { now: 10_000, me: C1, rng: &mut rng, cluster: &mut cluster, broker_config: &broker_config };
 
     // Sent under generation 2; the member has rejoined into generation 3 since.
-    c.in_flight.insert(7, heartbeat(2));
+    c.membership.in_flight.insert(7, heartbeat(2));
     let mut out = Out::default();
     c.handle_response(&mut ctx, 7, Response::Heartbeat { error: Errors::FENCED_INSTANCE_ID }, &mut out);
     assert_eq!(c.fatal, None, "an old generation's FENCED_INSTANCE_ID is ignored");
-    assert_eq!((c.generation, c.state), (3, MemberState::STABLE));
-    assert_eq!(c.member_id, "demo-1-member");
+    assert_eq!((c.membership.generation, c.membership.state), (3, MemberState::STABLE));
+    assert_eq!(c.membership.member_id, "demo-1-member");
 
     // Sent under the current generation: fatal, raised to the application.
-    c.in_flight.insert(8, heartbeat(3));
+    c.membership.in_flight.insert(8, heartbeat(3));
     let mut out = Out::default();
     c.handle_response(&mut ctx, 8, Response::Heartbeat { error: Errors::FENCED_INSTANCE_ID }, &mut out);
     assert!(c.fatal.as_deref().is_some_and(|f| f.contains("FENCED_INSTANCE_ID")), "{:?}", c.fatal);

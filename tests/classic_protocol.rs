@@ -53,8 +53,12 @@ fn first_join_without_member_id_gets_member_id_required_then_rejoins_with_it() {
     assert_eq!(labels.iter().filter(|l| *l == "JoinGroup → MEMBER_ID_REQUIRED").count(), 3);
     assert_eq!(labels.iter().filter(|l| *l == "JoinGroup member=\"\"").count(), 3);
     for c in t.world.consumers.values() {
-        assert!(c.member_id.starts_with(&format!("{}-", c.client_id)), "member id is clientId-UUID: {}", c.member_id);
-        assert_eq!(c.state, MemberState::PREPARING_REBALANCE, "waiting in the join barrier");
+        assert!(
+            c.membership.member_id.starts_with(&format!("{}-", c.client_id)),
+            "member id is clientId-UUID: {}",
+            c.membership.member_id
+        );
+        assert_eq!(c.membership.state, MemberState::PREPARING_REBALANCE, "waiting in the join barrier");
     }
 }
 
@@ -102,13 +106,14 @@ fn join_and_sync_give_generation_1_and_the_range_assignment() {
         ["PreparingRebalance", "CompletingRebalance", "Stable"]
     );
     // RangeAssignor (facts D1): dynamic members sorted by member id take contiguous blocks.
-    let mut by_id: Vec<(String, u32)> = t.world.consumers.values().map(|c| (c.member_id.clone(), c.idx)).collect();
+    let mut by_id: Vec<(String, u32)> =
+        t.world.consumers.values().map(|c| (c.membership.member_id.clone(), c.idx)).collect();
     by_id.sort();
     for (i, (_, idx)) in by_id.iter().enumerate() {
         let expected = vec![format!("orders-{}", 2 * i), format!("orders-{}", 2 * i + 1)];
         assert_eq!(t.owned(*idx), expected, "c{idx} is member #{i} in member-id order");
-        assert_eq!(t.consumer(*idx).generation, 1);
-        assert_eq!(t.consumer(*idx).state, MemberState::STABLE);
+        assert_eq!(t.consumer(*idx).membership.generation, 1);
+        assert_eq!(t.consumer(*idx).membership.state, MemberState::STABLE);
     }
 }
 
@@ -120,7 +125,7 @@ fn crashed_member_is_removed_after_session_timeout_and_survivors_get_its_partiti
     t.inject(Fault::CrashConsumer { consumer: 2 });
     let crash_at = t.world.now;
     t.sleep(10_000);
-    let member = t.consumer(2).member_id.clone();
+    let member = t.consumer(2).membership.member_id.clone();
     // The session is re-armed by every Heartbeat and by every OffsetCommit of a
     // Stable group (OffsetMetadataManager.commitOffset); requests c2 sent before
     // crashing may still arrive after it.
@@ -177,7 +182,7 @@ fn the_same_seed_gives_the_same_trace_and_another_seed_other_member_ids() {
         let mut w = World::new(s).unwrap();
         w.schedule(12_000, Fault::CrashConsumer { consumer: 2 });
         w.run_until(30_000);
-        (trace_hash(&w.trace), w.consumers[&1].member_id.clone())
+        (trace_hash(&w.trace), w.consumers[&1].membership.member_id.clone())
     };
     assert_eq!(run(7), run(7));
     assert_ne!(run(7).1, run(8).1);
@@ -190,7 +195,7 @@ fn static_member_restarting_within_session_timeout_causes_no_rebalance() {
     let mut t = TestWorld::new(s);
     t.sleep(12_000);
     let before = t.owned(2);
-    let old_member = t.consumer(2).member_id.clone();
+    let old_member = t.consumer(2).membership.member_id.clone();
     t.inject(Fault::CrashConsumer { consumer: 2 });
     t.sleep(2000);
     t.inject(Fault::RestartConsumer { consumer: 2 });
@@ -198,8 +203,8 @@ fn static_member_restarting_within_session_timeout_causes_no_rebalance() {
     assert_eq!(t.group_state("demo"), (Stable, 1), "no new generation");
     assert_eq!(t.group_transitions().len(), 3, "only the initial Empty → Preparing → Completing → Stable");
     assert_eq!(t.owned(2), before, "the assignment is carried over to the new member id");
-    assert_ne!(t.consumer(2).member_id, old_member);
-    assert!(t.consumer(2).member_id.starts_with("demo-2-"), "static member id is <group.instance.id>-UUID");
+    assert_ne!(t.consumer(2).membership.member_id, old_member);
+    assert!(t.consumer(2).membership.member_id.starts_with("demo-2-"), "static member id is <group.instance.id>-UUID");
 }
 
 #[test]
@@ -228,7 +233,7 @@ fn coordinator_failover_reloads_the_group_at_its_last_synced_generation() {
     assert_eq!(on, new_coordinator);
     assert_eq!((group.state, group.generation_id), (Stable, 1), "loaded Stable at the persisted generation");
     for i in 1..=3 {
-        assert_eq!(t.consumer(i).coordinator, Some(new_coordinator), "c{i} rediscovered the coordinator");
+        assert_eq!(t.consumer(i).membership.coordinator, Some(new_coordinator), "c{i} rediscovered the coordinator");
         assert_eq!(t.owned(i), owned_before[i as usize - 1], "no rebalance was needed");
     }
     assert!(t.notes().iter().any(|n| n.contains(&format!("coordinator broker-{coordinator} marked unknown"))));
@@ -249,7 +254,7 @@ fn processing_slower_than_max_poll_interval_makes_a_dynamic_member_leave() {
     let (_, generation) = t.group_state("demo");
     assert!(generation >= 2, "the group rebalanced without c2");
     // c2 is still stuck processing, or it came back and lost its old partitions.
-    assert!(lost || t.consumer(2).state == MemberState::UNJOINED);
+    assert!(lost || t.consumer(2).membership.state == MemberState::UNJOINED);
 }
 
 #[test]
@@ -283,7 +288,7 @@ fn leader_that_never_syncs_is_removed_after_the_rebalance_timeout() {
     t.sleep(6550);
     t.inject(Fault::PauseConsumer { consumer: 1, duration_ms: 20_000 });
     t.sleep(9000);
-    let leader_member = t.consumer(1).member_id.clone();
+    let leader_member = t.consumer(1).membership.member_id.clone();
     assert!(t.notes().iter().any(|n| n.contains(&leader_member) && n.contains("did not send SyncGroup")));
     assert!(
         t.labels_sent().contains(&"SyncGroup → REBALANCE_IN_PROGRESS".to_string()),
@@ -344,7 +349,7 @@ fn a_cooperative_member_expelled_while_paused_loses_its_partitions_before_rejoin
     assert!(!held.is_empty());
     // A new member makes everyone rejoin; c2 freezes just after it learned that.
     t.inject(Fault::AddConsumer { group: "demo".into() });
-    while !t.consumer(2).rejoin_needed {
+    while !t.consumer(2).membership.rejoin_needed {
         t.sleep(10);
     }
     t.inject(Fault::PauseConsumer { consumer: 2, duration_ms: 15_000 });
@@ -553,7 +558,7 @@ fn find_coordinator_without_a_live_offsets_leader_gets_coordinator_not_available
     let mut t = TestWorld::new(s);
     t.sleep(12_000);
     assert_eq!(t.group_state("demo"), (Stable, 1));
-    let before: Vec<_> = (1..=3).map(|i| (t.consumer(i).member_id.clone(), t.owned(i))).collect();
+    let before: Vec<_> = (1..=3).map(|i| (t.consumer(i).membership.member_id.clone(), t.owned(i))).collect();
     let coordinator = t.world.cluster.coordinator_for("demo").unwrap();
     t.inject(Fault::KillBroker { broker: coordinator });
     // Under KRaft the dead broker stays leader until the controller fences it
@@ -564,10 +569,14 @@ fn find_coordinator_without_a_live_offsets_leader_gets_coordinator_not_available
     assert!(answers >= 3 * 5, "each consumer kept asking after a backoff: {answers} answers");
     for i in 1..=3 {
         let c = t.consumer(i);
-        assert_eq!((c.coordinator, c.fatal.as_deref()), (None, None), "c{i}: retriable, not fatal");
-        assert_eq!((c.state, c.generation), (MemberState::STABLE, 1), "c{i} keeps its generation");
+        assert_eq!((c.membership.coordinator, c.fatal.as_deref()), (None, None), "c{i}: retriable, not fatal");
         assert_eq!(
-            (c.member_id.clone(), t.owned(i)),
+            (c.membership.state, c.membership.generation),
+            (MemberState::STABLE, 1),
+            "c{i} keeps its generation"
+        );
+        assert_eq!(
+            (c.membership.member_id.clone(), t.owned(i)),
             before[i as usize - 1],
             "c{i} keeps its member id and partitions"
         );
@@ -576,8 +585,8 @@ fn find_coordinator_without_a_live_offsets_leader_gets_coordinator_not_available
     t.sleep(5_000);
     assert_eq!(t.group_state("demo"), (Stable, 1), "loaded at its generation, no rebalance");
     for i in 1..=3 {
-        assert_eq!(t.consumer(i).coordinator, Some(coordinator), "c{i} found the coordinator again");
-        assert_eq!((t.consumer(i).member_id.clone(), t.owned(i)), before[i as usize - 1]);
+        assert_eq!(t.consumer(i).membership.coordinator, Some(coordinator), "c{i} found the coordinator again");
+        assert_eq!((t.consumer(i).membership.member_id.clone(), t.owned(i)), before[i as usize - 1]);
     }
 }
 
@@ -601,7 +610,7 @@ fn a_static_member_that_missed_a_generation_gets_illegal_generation_and_rejoins_
     let mut t = TestWorld::new(s);
     t.sleep(12_000);
     assert_eq!(t.group_state("demo"), (Stable, 1));
-    let (member_id, owned) = (t.consumer(1).member_id.clone(), t.owned(1));
+    let (member_id, owned) = (t.consumer(1).membership.member_id.clone(), t.owned(1));
     t.inject(Fault::PauseConsumer { consumer: 1, duration_ms: 9000 });
     t.inject(Fault::AddConsumer { group: "demo".into() });
     t.sleep(8_000);
@@ -630,7 +639,7 @@ fn a_static_member_that_missed_a_generation_gets_illegal_generation_and_rejoins_
     assert_eq!(lost, owned, "the partitions of the old generation are lost, not revoked");
     let c1 = t.consumer(1);
     assert_eq!(
-        (c1.state, c1.generation, c1.member_id.as_str()),
+        (c1.membership.state, c1.membership.generation, c1.membership.member_id.as_str()),
         (MemberState::STABLE, 2, member_id.as_str()),
         "rejoined with its member id"
     );
@@ -701,7 +710,7 @@ fn a_consumer_with_an_empty_group_id_stops_with_the_fatal_invalid_group_id() {
     t.sleep(5_000);
     let c1 = t.consumer(1);
     assert_eq!(c1.fatal.as_deref(), Some("INVALID_GROUP_ID"));
-    assert_eq!((c1.state, c1.generation), (MemberState::UNJOINED, -1));
+    assert_eq!((c1.membership.state, c1.membership.generation), (MemberState::UNJOINED, -1));
     assert!(c1.owned.is_empty());
     assert!(t.world.group("").is_none(), "no group created");
 }

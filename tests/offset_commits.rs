@@ -171,7 +171,8 @@ fn commit_sync_during_a_cooperative_rebalance_fails_with_rebalance_in_progress_e
         "refused locally: never sent, no error answers"
     );
     assert_eq!(t.group_state("demo").0, Stable);
-    assert!((1..=4).all(|i| t.consumer(i).state == MemberState::STABLE && t.consumer(i).generation >= 2));
+    assert!((1..=4)
+        .all(|i| t.consumer(i).membership.state == MemberState::STABLE && t.consumer(i).membership.generation >= 2));
 }
 
 #[test]
@@ -180,7 +181,7 @@ fn an_offset_commit_from_a_removed_member_gets_unknown_member_id_and_commit_fail
     // (CommitFailedException); the member rejoins and reports its partitions lost.
     let mut t = TestWorld::new(manual(CommitMode::Sync, |c| c.processing_ms_per_record = 50));
     t.sleep(15_000);
-    let old_member = t.consumer(2).member_id.clone();
+    let old_member = t.consumer(2).membership.member_id.clone();
     while !matches!(t.consumer(2).main, MainThread::Processing { .. }) {
         t.sleep(1);
     }
@@ -198,8 +199,10 @@ fn an_offset_commit_from_a_removed_member_gets_unknown_member_id_and_commit_fail
         notes.iter().any(|n| n.contains("commitSync() failed: UNKNOWN_MEMBER_ID: CommitFailedException")),
         "{notes:?}"
     );
-    t.sleep_until(60_000, |t| t.group_state("demo").0 == Stable && t.consumer(2).state == MemberState::STABLE);
-    assert_ne!(t.consumer(2).member_id, old_member, "rejoined as a new member");
+    t.sleep_until(60_000, |t| {
+        t.group_state("demo").0 == Stable && t.consumer(2).membership.state == MemberState::STABLE
+    });
+    assert_ne!(t.consumer(2).membership.member_id, old_member, "rejoined as a new member");
     assert_eq!((1..=3).map(|i| t.owned(i).len()).sum::<usize>(), 6);
 }
 

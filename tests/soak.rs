@@ -180,7 +180,7 @@ fn run(seed: u64) -> Result<(), String> {
         for p in 0..t.partitions.len() {
             let owned = world.consumers.values().any(|c| {
                 c.alive
-                    && c.generation == group.generation_id
+                    && c.membership.generation == group.generation_id
                     && c.owned.iter().any(|tp| tp.topic == *topic && tp.partition == p as i32)
             });
             // Kafka's KIP-814 gap (tests/classic_protocol.rs,

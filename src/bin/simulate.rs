@@ -172,7 +172,7 @@ fn run() -> Result<(), Stop> {
         .map(|c| {
             json!({
                 "name": format!("c{}", c.idx), "group": c.group_id, "alive": c.alive,
-                "state": format!("{:?}", c.state), "generation": c.generation, "memberId": c.member_id,
+                "state": format!("{:?}", c.membership.state), "generation": c.membership.generation, "memberId": c.membership.member_id,
                 "owned": c.owned.iter().map(|p| p.to_string()).collect::<Vec<_>>(), "fatal": c.fatal,
             })
         })

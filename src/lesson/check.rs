@@ -66,8 +66,8 @@ impl Condition {
                 let idx = consumer_idx(consumer).unwrap_or(0);
                 let member = match (world.consumers.get(&idx), world.workers.get(&idx), world.async_consumers.get(&idx))
                 {
-                    (Some(c), _, _) => (c.group_id.clone(), c.member_id.clone()),
-                    (None, Some(w), _) => (w.group_id.clone(), w.member_id.clone()),
+                    (Some(c), _, _) => (c.group_id.clone(), c.membership.member_id.clone()),
+                    (None, Some(w), _) => (w.group_id.clone(), w.membership.member_id.clone()),
                     // The consumer group's session timer describes itself the same way.
                     (None, None, Some(c)) => (c.group_id.clone(), c.member_id.clone()),
                     _ => return false,
@@ -342,9 +342,9 @@ impl Expectation {
             Expectation::Leader { group, consumer: c } => {
                 let leader = group_of(group).and_then(|g| g.leader_id.clone());
                 let actual = leader.as_ref().and_then(|l| {
-                    let consumer = world.consumers.values().find(|k| &k.member_id == l).map(|k| k.idx);
+                    let consumer = world.consumers.values().find(|k| &k.membership.member_id == l).map(|k| k.idx);
                     consumer
-                        .or_else(|| world.workers.values().find(|w| &w.member_id == l).map(|w| w.idx))
+                        .or_else(|| world.workers.values().find(|w| &w.membership.member_id == l).map(|w| w.idx))
                         .map(|i| format!("c{i}"))
                 });
                 if actual.as_deref() == Some(c.as_str()) {
@@ -371,7 +371,7 @@ impl Expectation {
             }
             Expectation::KnownCoordinator { consumer: c, broker } => {
                 let actual = consumer(c)
-                    .and_then(|k| k.coordinator)
+                    .and_then(|k| k.membership.coordinator)
                     .or_else(|| modern(c).and_then(|k| k.link.coordinator))
                     .map(|b| format!("broker-{b}"));
                 if actual == *broker {
@@ -401,9 +401,9 @@ impl Expectation {
             }
             Expectation::MemberState { consumer: c, state } => {
                 let actual = consumer(c)
-                    .map(|k| (k.alive, k.state))
+                    .map(|k| (k.alive, k.membership.state))
                     .map(|(alive, state)| (alive, format!("{state:?}")))
-                    .or_else(|| worker(c).map(|w| (w.alive, format!("{:?}", w.state))))
+                    .or_else(|| worker(c).map(|w| (w.alive, format!("{:?}", w.membership.state))))
                     .or_else(|| modern(c).map(|k| (k.alive, format!("{:?}", k.state))))
                     .map(|(alive, state)| if alive { state } else { "crashed".into() });
                 if actual.as_deref() == Some(state.as_str()) {
@@ -566,7 +566,7 @@ impl Expectation {
                 }
             }
             Expectation::WorkerGeneration { worker: w, generation } => {
-                let actual = worker(w).map(|k| k.generation);
+                let actual = worker(w).map(|k| k.membership.generation);
                 if actual == Some(*generation) {
                     Ok(())
                 } else {

@@ -287,10 +287,10 @@ impl<'a> From<&'a ClassicConsumer> for ClientSummary<'a> {
         ClientSummary {
             idx: c.idx,
             group_id: &c.group_id,
-            member_id: &c.member_id,
+            member_id: &c.membership.member_id,
             alive: c.alive,
-            state: format!("{:?}", c.state),
-            generation: c.generation,
+            state: format!("{:?}", c.membership.state),
+            generation: c.membership.generation,
             leader: c.is_leader(),
             static_id: c.config.group_instance_id.as_deref(),
             owned: &c.owned,
@@ -324,10 +324,10 @@ impl<'a> From<&'a ConnectWorker> for ClientSummary<'a> {
         ClientSummary {
             idx: w.idx,
             group_id: &w.group_id,
-            member_id: &w.member_id,
+            member_id: &w.membership.member_id,
             alive: w.alive,
-            state: format!("{:?}", w.state),
-            generation: w.generation,
+            state: format!("{:?}", w.membership.state),
+            generation: w.membership.generation,
             leader: w.is_leader(),
             static_id: None,
             owned: &[],
@@ -467,7 +467,7 @@ fn async_consumer_view(world: &World, c: &AsyncConsumer, frame: Frame) -> Consum
 /// its member, and its own heartbeat and poll timers.
 fn classic_consumer_view(world: &World, c: &ClassicConsumer, frame: Frame) -> ConsumerView {
     let node = c.node();
-    let session = coordinator_session_deadline(world, &c.group_id, &c.member_id);
+    let session = coordinator_session_deadline(world, &c.group_id, &c.membership.member_id);
     let rings = vec![
         ("session", left(world, session, c.config.session_timeout_ms)),
         ("heartbeat", ring(world, node, TimerKey::Heartbeat, c.config.heartbeat_interval_ms)),
@@ -550,7 +550,7 @@ pub fn workers_in(world: &World, frame: Frame) -> Vec<WorkerView> {
                 generation: c.generation,
                 leader: c.leader,
                 configured_protocol: w.config.connect_protocol.protocol().to_string(),
-                protocol: w.protocol_name.clone(),
+                protocol: w.membership.protocol_name.clone(),
                 connectors: w.connectors.iter().map(|(c, s)| (c.clone(), format!("{s:?}"))).collect(),
                 tasks: w.tasks.iter().map(|(t, s)| (t.to_string(), format!("{s:?}"))).collect(),
                 scheduled_rebalance_in: w.scheduled_rebalance.map(|t| t.saturating_sub(world.now)),

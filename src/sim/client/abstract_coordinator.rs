@@ -1,13 +1,87 @@
-//! The pieces of AbstractCoordinator that the classic consumer
-//! (ConsumerCoordinator) and the Connect worker (WorkerCoordinator) share: what
-//! the join loop does after a failed JoinGroup or SyncGroup, whether a rebalance
-//! request is in flight, and the heartbeat thread's retry backoff.
+//! Kafka's `AbstractCoordinator`, which the classic consumer (`ConsumerCoordinator`)
+//! and the Connect worker (`WorkerCoordinator`) both extend: its fields
+//! ([`Membership`], embedded in both), its `MemberState`, the in-flight books,
+//! what the join loop does after a failed JoinGroup or SyncGroup
+//! ([`join_failure`]), the heartbeat thread's retry backoff, and the loop itself
+//! as the [`AbstractCoordinator`] trait: its required methods are what Kafka's
+//! subclasses supply (`protocolType`, `metadata`, `onJoinPrepare`, ...), its
+//! provided ones are AbstractCoordinator's own methods.
 
-use crate::sim::message::ApiKey;
-use crate::sim::out::{Out, TimerKey};
-use crate::sim::types::{Errors, Millis};
+use crate::sim::client::member_transition::check_transition;
+use crate::sim::ctx::Ctx;
+use crate::sim::message::{ApiKey, Body, JoinGroupRequest, JoinGroupResponse, JoinProtocol, Request, SyncGroupRequest};
+use crate::sim::out::{Out, Retry, TimerKey};
+use crate::sim::trace::{EventKind, Machine};
+use crate::sim::types::{Errors, Millis, NodeId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+
+/// AbstractCoordinator's fields: the coordinator (`coordinator`), `state`,
+/// `generation` (`Generation`: generation id, member id, protocol name), the
+/// leader (JoinGroup's `leader`), `rejoinNeeded`, `needsJoinPrepare`, the
+/// requests in flight, the coordinator lookup's and the join loop's backoff,
+/// and the heartbeat thread's `Heartbeat` bookkeeping.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Membership {
+    pub coordinator: Option<u32>,
+    pub state: MemberState,
+    pub member_id: String,
+    pub generation: i32,
+    pub protocol_name: Option<String>,
+    pub leader_id: Option<String>,
+    pub rejoin_needed: bool,
+    pub needs_join_prepare: bool,
+    pub in_flight: BTreeMap<u64, InFlight>,
+    pub next_correlation: u64,
+    /// `Heartbeat.lastHeartbeatReceive`.
+    pub last_heartbeat_ok: Millis,
+    /// Next bootstrap broker asked for the coordinator.
+    pub bootstrap_cursor: u32,
+    /// Attempts of the coordinator lookup's exponential backoff.
+    pub backoff_attempts: u32,
+    /// A failed JoinGroup or SyncGroup is retried from here on (`joinGroupIfNeeded`
+    /// sleeps retry.backoff.ms).
+    #[serde(default)]
+    pub join_retry_at: Millis,
+    /// `heartbeatAttempts` of the heartbeat's retry backoff.
+    #[serde(default)]
+    pub heartbeat_attempts: u32,
+}
+
+impl Default for Membership {
+    /// A new member: UNJOINED, no generation, no member id, a join needed.
+    fn default() -> Membership {
+        Membership {
+            coordinator: None,
+            state: MemberState::UNJOINED,
+            member_id: String::new(),
+            generation: NO_GENERATION,
+            protocol_name: None,
+            leader_id: None,
+            rejoin_needed: true,
+            needs_join_prepare: true,
+            in_flight: BTreeMap::new(),
+            next_correlation: 0,
+            last_heartbeat_ok: 0,
+            bootstrap_cursor: 0,
+            backoff_attempts: 0,
+            join_retry_at: 0,
+            heartbeat_attempts: 0,
+        }
+    }
+}
+
+impl Membership {
+    /// JoinGroup's `leader` is this member.
+    pub fn is_leader(&self) -> bool {
+        !self.member_id.is_empty() && self.leader_id.as_deref() == Some(self.member_id.as_str())
+    }
+
+    /// A request of `api` is in flight.
+    pub fn has_in_flight(&self, api: ApiKey) -> bool {
+        self.in_flight.values().any(|f| f.api == api)
+    }
+}
 
 /// AbstractCoordinator's `MemberState`.
 #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
@@ -131,4 +205,266 @@ pub(crate) fn heartbeat_retry_ms(retry_backoff_ms: Millis, retry_backoff_max_ms:
     let ms = retry_backoff_ms.saturating_mul(1 << (*attempts).min(20));
     *attempts += 1;
     ms.min(retry_backoff_max_ms.max(retry_backoff_ms))
+}
+
+/// Kafka's `GroupRebalanceConfig` (plus the client's request timeout and the
+/// lookup's reconnect backoff): what AbstractCoordinator reads from its
+/// subclass's configuration.
+pub(crate) struct GroupRebalanceConfig<'a> {
+    pub group_id: &'a str,
+    pub client_id: &'a str,
+    pub group_instance_id: Option<&'a String>,
+    pub session_timeout_ms: Millis,
+    pub rebalance_timeout_ms: Millis,
+    pub heartbeat_interval_ms: Millis,
+    pub retry_backoff_ms: Millis,
+    pub retry_backoff_max_ms: Millis,
+    pub request_timeout_ms: Millis,
+}
+
+/// `abstract class AbstractCoordinator`. The required methods are the fields'
+/// accessors and what its subclasses (`ConsumerCoordinator`, `WorkerCoordinator`)
+/// supply: `protocolType()`, `metadata()`, `ensureCoordinatorReady`'s lookup,
+/// the loop's next pass and `markCoordinatorUnknown`'s subclass reaction. The
+/// provided methods are AbstractCoordinator's own.
+pub(crate) trait AbstractCoordinator {
+    fn membership(&self) -> &Membership;
+    fn membership_mut(&mut self) -> &mut Membership;
+    /// The client node the trace names.
+    fn member_node(&self) -> NodeId;
+    fn rebalance_config(&self) -> GroupRebalanceConfig<'_>;
+    /// `protocolType()`: "consumer" or "connect".
+    fn protocol_type(&self) -> &'static str;
+    /// `metadata()`: the protocols this member supports, with their metadata.
+    fn metadata(&self) -> Vec<JoinProtocol>;
+    /// `ensureCoordinatorReady`: FindCoordinator when none is known or in flight.
+    fn ensure_coordinator(&mut self, ctx: &mut Ctx, out: &mut Out);
+    /// The next pass of the loop that calls `ensureActiveGroup` (the consumer's
+    /// `poll()`, the herder's tick).
+    fn drive(&mut self, ctx: &mut Ctx, out: &mut Out);
+    /// What the subclass does when the coordinator becomes unknown (nothing by default).
+    fn on_coordinator_unknown(&mut self, _ctx: &Ctx, _out: &mut Out) {}
+
+    /// Every change of AbstractCoordinator's `state`, checked against
+    /// `MemberState::valid_previous_states`. The heartbeat thread runs while
+    /// COMPLETING_REBALANCE or STABLE (`HeartbeatThread.run` disables itself
+    /// when `state.hasNotJoinedGroup()`); entering those states starts it.
+    fn transition_to(&mut self, ctx: &Ctx, to: MemberState, trigger: &str, out: &mut Out) {
+        let node = self.member_node();
+        let interval = self.rebalance_config().heartbeat_interval_ms;
+        let m = self.membership_mut();
+        if m.state == to {
+            return;
+        }
+        check_transition(node, m.state, to, to.valid_previous_states(), out);
+        let from = std::mem::replace(&mut m.state, to);
+        out.emit(EventKind::StateChanged {
+            node,
+            machine: Machine::Member,
+            from: format!("{from:?}"),
+            to: format!("{to:?}"),
+            trigger: trigger.into(),
+        });
+        let beats = |s| matches!(s, MemberState::COMPLETING_REBALANCE | MemberState::STABLE);
+        match (beats(from), beats(to)) {
+            (false, true) => {
+                m.last_heartbeat_ok = ctx.now;
+                out.set_timer(TimerKey::Heartbeat, ctx.now + interval);
+            }
+            (_, false) => out.cancel_timer(TimerKey::Heartbeat),
+            _ => {}
+        }
+    }
+
+    /// `ConsumerNetworkClient.send` to the coordinator (or a bootstrap broker):
+    /// the request goes on the in-flight books with its request timeout; a
+    /// JoinGroup waits up to the rebalance timeout (`joinGroupTimeoutMs`:
+    /// `max(requestTimeoutMs, rebalanceTimeoutMs + 5000)`).
+    fn send(&mut self, ctx: &Ctx, broker: u32, request: Request, for_join_prepare: bool, out: &mut Out) -> u64 {
+        let c = self.rebalance_config();
+        let timeout = match &request {
+            Request::JoinGroup(_) => c.request_timeout_ms.max(c.rebalance_timeout_ms + 5000),
+            _ => c.request_timeout_ms,
+        };
+        let m = self.membership_mut();
+        m.next_correlation += 1;
+        let correlation = m.next_correlation;
+        let f = InFlight { broker, api: request.api_key(), generation: m.generation, for_join_prepare };
+        m.in_flight.insert(correlation, f);
+        out.set_timer(TimerKey::RequestTimeout { correlation }, ctx.now + timeout);
+        out.send(NodeId::Broker(broker), Body::Request { correlation, request });
+        correlation
+    }
+
+    /// `markCoordinatorUnknown`: forget it; the next pass rediscovers it.
+    fn mark_coordinator_unknown(&mut self, ctx: &Ctx, reason: &str, out: &mut Out) {
+        let node = self.member_node();
+        if let Some(c) = self.membership_mut().coordinator.take() {
+            out.emit(EventKind::Note { node, text: format!("coordinator broker-{c} marked unknown: {reason}") });
+            self.on_coordinator_unknown(ctx, out);
+        }
+    }
+
+    /// `resetStateAndRejoin` (`resetStateAndGeneration` then `rejoinNeeded = true`):
+    /// resets the generation (and the member id unless kept) and asks for a
+    /// fresh `onJoinPrepare`, so the next join treats what this member still
+    /// holds as lost.
+    fn reset_generation(&mut self, ctx: &Ctx, keep_member_id: bool, why: &str, out: &mut Out) {
+        let m = self.membership_mut();
+        m.generation = NO_GENERATION;
+        if !keep_member_id {
+            m.member_id.clear();
+        }
+        m.rejoin_needed = true;
+        m.needs_join_prepare = true;
+        self.transition_to(ctx, MemberState::UNJOINED, why, out);
+    }
+
+    /// The coordinator lookup's backoff: `retry.backoff.ms` doubling per failed
+    /// attempt up to `retry.backoff.max.ms`; a success resets the attempts.
+    fn backoff_ms(&mut self) -> Millis {
+        let (base, max) = {
+            let c = self.rebalance_config();
+            (c.retry_backoff_ms, c.retry_backoff_max_ms)
+        };
+        let attempts = &mut self.membership_mut().backoff_attempts;
+        let ms = base.saturating_mul(1 << (*attempts).min(10));
+        *attempts += 1;
+        ms.min(max)
+    }
+
+    /// `sendJoinGroupRequest`: JoinGroup with `protocolType()` and `metadata()`;
+    /// the member is PREPARING_REBALANCE until the answer.
+    fn send_join_group(&mut self, ctx: &mut Ctx, coordinator: u32, out: &mut Out) {
+        let protocols = self.metadata();
+        let protocol_type = self.protocol_type().into();
+        let c = self.rebalance_config();
+        let request = Request::JoinGroup(JoinGroupRequest {
+            group_id: c.group_id.to_string(),
+            session_timeout_ms: c.session_timeout_ms,
+            rebalance_timeout_ms: c.rebalance_timeout_ms,
+            member_id: self.membership().member_id.clone(),
+            group_instance_id: c.group_instance_id.cloned(),
+            protocol_type,
+            protocols,
+            client_id: c.client_id.to_string(),
+        });
+        self.send(ctx, coordinator, request, false, out);
+        self.transition_to(ctx, MemberState::PREPARING_REBALANCE, "sent JoinGroup", out);
+    }
+
+    /// `JoinGroupResponseHandler` on success: the member takes the generation,
+    /// its member id, the chosen protocol and the leader, and is
+    /// COMPLETING_REBALANCE until SyncGroup answers.
+    fn joined(&mut self, ctx: &Ctx, r: &JoinGroupResponse, out: &mut Out) {
+        let m = self.membership_mut();
+        m.generation = r.generation_id;
+        m.member_id = r.member_id.clone();
+        m.protocol_name = r.protocol_name.clone();
+        m.leader_id = Some(r.leader.clone());
+        let why = format!("joined generation {}", r.generation_id);
+        self.transition_to(ctx, MemberState::COMPLETING_REBALANCE, &why, out);
+    }
+
+    /// `SyncGroupResponseHandler` on success: STABLE, no rejoin needed, true (the
+    /// subclass's `onJoinComplete` follows). When the generation was reset
+    /// meanwhile (or the member is no longer COMPLETING_REBALANCE) the answer is
+    /// ignored and the member rejoins at once, as after ILLEGAL_GENERATION: false.
+    fn synced(&mut self, ctx: &mut Ctx, out: &mut Out) -> bool {
+        let m = self.membership();
+        if m.state != MemberState::COMPLETING_REBALANCE || m.generation == NO_GENERATION {
+            let text = "SyncGroup answered after the generation was reset: ignored, rejoining".into();
+            out.emit(EventKind::Note { node: self.member_node(), text });
+            self.reset_generation(ctx, true, "SyncGroup after a generation reset", out);
+            self.drive(ctx, out);
+            return false;
+        }
+        self.membership_mut().rejoin_needed = false;
+        let why = format!("SyncGroup done, generation {}", self.membership().generation);
+        self.transition_to(ctx, MemberState::STABLE, &why, out);
+        true
+    }
+
+    /// `sendSyncGroupRequest` after JoinGroup: the leader's assignments
+    /// (`onLeaderElected`), empty from a follower.
+    fn send_sync_group(
+        &mut self,
+        ctx: &Ctx,
+        coordinator: u32,
+        assignments: Vec<(String, Vec<crate::assign::TopicPartition>)>,
+        connect_assignments: Vec<(String, crate::connect::ConnectAssignment)>,
+        out: &mut Out,
+    ) {
+        let c = self.rebalance_config();
+        let m = self.membership();
+        let request = Request::SyncGroup(SyncGroupRequest {
+            group_id: c.group_id.to_string(),
+            generation_id: m.generation,
+            member_id: m.member_id.clone(),
+            group_instance_id: c.group_instance_id.cloned(),
+            protocol_name: m.protocol_name.clone(),
+            assignments,
+            connect_assignments,
+        });
+        self.send(ctx, coordinator, request, false, out);
+    }
+
+    /// The heartbeat thread wakes up (`HeartbeatThread.run`): one Heartbeat per
+    /// interval, even if one is still in flight; no answer within the session
+    /// timeout makes the coordinator unknown (`sessionTimeoutExpired`).
+    fn heartbeat_tick(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        if !matches!(self.membership().state, MemberState::COMPLETING_REBALANCE | MemberState::STABLE) {
+            return;
+        }
+        let (interval, session) = {
+            let c = self.rebalance_config();
+            (c.heartbeat_interval_ms, c.session_timeout_ms)
+        };
+        out.set_timer(TimerKey::Heartbeat, ctx.now + interval);
+        if ctx.now.saturating_sub(self.membership().last_heartbeat_ok) > session {
+            self.mark_coordinator_unknown(ctx, "no heartbeat response within session.timeout.ms", out);
+        }
+        let Some(coordinator) = self.membership().coordinator else {
+            return self.ensure_coordinator(ctx, out);
+        };
+        let c = self.rebalance_config();
+        let m = self.membership();
+        let request = Request::Heartbeat {
+            group_id: c.group_id.to_string(),
+            generation_id: m.generation,
+            member_id: m.member_id.clone(),
+            group_instance_id: c.group_instance_id.cloned(),
+        };
+        self.send(ctx, coordinator, request, false, out);
+    }
+
+    /// `Heartbeat.receiveHeartbeat`.
+    fn heartbeat_received(&mut self, ctx: &Ctx) {
+        let m = self.membership_mut();
+        m.last_heartbeat_ok = ctx.now;
+        m.heartbeat_attempts = 0;
+    }
+
+    /// `Heartbeat.failHeartbeat`: the next heartbeat goes out after the
+    /// exponential retry backoff instead of a full heartbeat.interval.ms.
+    fn heartbeat_failed(&mut self, ctx: &Ctx, out: &mut Out) {
+        if !matches!(self.membership().state, MemberState::COMPLETING_REBALANCE | MemberState::STABLE) {
+            return;
+        }
+        let (base, max) = {
+            let c = self.rebalance_config();
+            (c.retry_backoff_ms, c.retry_backoff_max_ms)
+        };
+        let wait = heartbeat_retry_ms(base, max, &mut self.membership_mut().heartbeat_attempts);
+        out.set_timer(TimerKey::Heartbeat, ctx.now + wait);
+    }
+
+    /// `joinGroupIfNeeded` after a retriable failure: `timer.sleep(retryBackoffMs)`,
+    /// a fixed backoff, before the next JoinGroup.
+    fn retry_join_after_backoff(&mut self, ctx: &Ctx, out: &mut Out) {
+        let wait = self.rebalance_config().retry_backoff_ms;
+        let m = self.membership_mut();
+        m.join_retry_at = ctx.now + wait;
+        out.set_timer(TimerKey::Backoff(Retry::JoinGroup), m.join_retry_at);
+    }
 }

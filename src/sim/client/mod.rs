@@ -1,8 +1,8 @@
 //! The consumer clients. `classic/` is the classic protocol's consumer
 //! (ClassicKafkaConsumer with ConsumerCoordinator); `consumer/` is the consumer
 //! protocol's (AsyncKafkaConsumer with its membership manager, KIP-848).
-//! Shared: AbstractCoordinator's membership pieces (`abstract_coordinator`,
-//! also used by Connect workers), the application's poll loop (`poll_loop`),
+//! Shared: AbstractCoordinator's fields and join/sync/heartbeat loop
+//! (`abstract_coordinator`, also implemented by Connect workers), the application's poll loop (`poll_loop`),
 //! its commits (`app_commit`) and `close()` options (`close_options`).
 
 pub mod abstract_coordinator;

@@ -63,6 +63,7 @@ impl ConnectWorker {
     /// WC `onJoinComplete`, then DH `onAssigned` and `handleRebalanceCompleted`.
     pub(crate) fn on_join_complete(&mut self, ctx: &mut Ctx, mut a: ConnectAssignment, out: &mut Out) {
         let protocol = self
+            .membership
             .protocol_name
             .as_deref()
             .and_then(ConnectProtocolCompatibility::from_protocol)
@@ -80,8 +81,8 @@ impl ConnectWorker {
                 push_new(&mut a.tasks, &old.tasks);
             }
         }
-        self.last_completed_generation = self.generation;
-        self.needs_join_prepare = true;
+        self.last_completed_generation = self.membership.generation;
+        self.membership.needs_join_prepare = true;
         // onAssigned: the delay schedules a rejoin.
         self.scheduled_rebalance = (a.delay > 0).then_some(ctx.now + a.delay);
         match self.scheduled_rebalance {
@@ -90,12 +91,12 @@ impl ConnectWorker {
         }
         self.assignment_snapshot = Some(a.clone());
         if a.failed() {
-            self.rejoin_needed = true;
+            self.membership.rejoin_needed = true;
             return self.note("assignment failed (config mismatch): rejoining".into(), out);
         }
         self.start_work(&a, protocol, out);
         if !a.revoked_connectors.is_empty() || !a.revoked_tasks.is_empty() {
-            self.rejoin_needed = true;
+            self.membership.rejoin_needed = true;
             self.note("stopped revoked connectors and tasks: rejoining for the follow-up rebalance".into(), out);
         }
     }
@@ -104,7 +105,7 @@ impl ConnectWorker {
     /// Under eager the running assignment is then emptied, so the next
     /// rebalance starts everything again.
     fn start_work(&mut self, a: &ConnectAssignment, protocol: ConnectProtocolCompatibility, out: &mut Out) {
-        let trigger = format!("assigned in generation {}", self.generation);
+        let trigger = format!("assigned in generation {}", self.membership.generation);
         let running = std::mem::take(&mut self.running_assignment);
         for c in a.connectors.iter().filter(|c| !running.connectors.contains(c)) {
             self.set_connector(c, State::RUNNING, &trigger, out);

@@ -2,21 +2,23 @@
 //! `WorkerCoordinator` over AbstractCoordinator): coordinator discovery, the
 //! join loop with protocol type "connect", heartbeats and session timeout, the
 //! scheduled rebalance of an assignment's `delay`. Responses and the leader's
-//! assignment are in `connect_worker_responses.rs`; starting and stopping
-//! connectors and tasks (the herder) in `connect_herder.rs`. Facts B, G, J.
+//! assignment are in `worker_responses.rs`; starting and stopping connectors
+//! and tasks (the herder) in `herder.rs`. AbstractCoordinator's fields and loop
+//! are shared with the classic consumer (`client/abstract_coordinator.rs`).
 
 use crate::connect::incremental_assignor::IncrementalCooperativeAssignor;
 use crate::connect::{
     ConfigSnapshot, ConnectAssignment, ConnectProtocolCompatibility, ConnectProtocolMetadata, ConnectorTaskId,
     ConnectorsAndTasks,
 };
-use crate::sim::client::abstract_coordinator::{InFlight, MemberState, NO_GENERATION};
-use crate::sim::client::member_transition::check_transition;
+use crate::sim::client::abstract_coordinator::{
+    AbstractCoordinator, GroupRebalanceConfig, MemberState, Membership, NO_GENERATION,
+};
 use crate::sim::ctx::Ctx;
-use crate::sim::message::{ApiKey, Body, JoinGroupRequest, JoinProtocol, ProtocolMetadata, Request};
+use crate::sim::message::{ApiKey, JoinProtocol, ProtocolMetadata, Request};
 use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::scenario::connect_config::WorkerConfig;
-use crate::sim::trace::{EventKind, Machine};
+use crate::sim::trace::EventKind;
 use crate::sim::types::{Millis, NodeId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -46,22 +48,17 @@ pub struct ConnectWorker {
     pub config_snapshot: ConfigSnapshot,
     pub alive: bool,
     pub fatal: Option<String>,
-    pub coordinator: Option<u32>,
-    pub state: MemberState,
+    /// AbstractCoordinator's fields (WorkerCoordinator extends it).
+    #[serde(flatten)]
+    pub membership: Membership,
     /// `currentConnectProtocol`: the configured mode until a generation chooses one.
     pub current_protocol: ConnectProtocolCompatibility,
-    pub member_id: String,
-    pub generation: i32,
     /// `assignmentSnapshot`: everything this worker is assigned (None = never joined or revoked).
     pub assignment_snapshot: Option<ConnectAssignment>,
     /// `lastCompletedGenerationId`.
     pub last_completed_generation: i32,
-    pub leader_id: Option<String>,
-    pub protocol_name: Option<String>,
-    pub rejoin_needed: bool,
     /// The herder's `scheduledRebalance` (from the assignment's delay).
     pub scheduled_rebalance: Option<Millis>,
-    pub needs_join_prepare: bool,
     /// Connector and task instances on this worker (RUNNING or FAILED), from start until stopped.
     pub connectors: BTreeMap<String, State>,
     pub tasks: BTreeMap<ConnectorTaskId, State>,
@@ -69,17 +66,6 @@ pub struct ConnectWorker {
     pub running_assignment: ConnectorsAndTasks,
     /// The leader's assignor instance, kept across the rebalances this process leads.
     pub assignor: IncrementalCooperativeAssignor,
-    pub in_flight: BTreeMap<u64, InFlight>,
-    pub next_correlation: u64,
-    pub last_heartbeat_ok: Millis,
-    pub bootstrap_cursor: u32,
-    pub backoff_attempts: u32,
-    /// A failed JoinGroup or SyncGroup is retried from here on (retry.backoff.ms).
-    #[serde(default)]
-    pub join_retry_at: Millis,
-    /// `heartbeatAttempts` of the heartbeat's retry backoff.
-    #[serde(default)]
-    pub heartbeat_attempts: u32,
 }
 
 impl ConnectWorker {
@@ -95,27 +81,13 @@ impl ConnectWorker {
             config_snapshot,
             alive: true,
             fatal: None,
-            coordinator: None,
-            state: MemberState::UNJOINED,
-            member_id: String::new(),
-            generation: NO_GENERATION,
+            membership: Membership::default(),
             assignment_snapshot: None,
             last_completed_generation: NO_GENERATION,
-            leader_id: None,
-            protocol_name: None,
-            rejoin_needed: true,
             scheduled_rebalance: None,
-            needs_join_prepare: true,
             connectors: BTreeMap::new(),
             tasks: BTreeMap::new(),
             running_assignment: ConnectorsAndTasks::default(),
-            in_flight: BTreeMap::new(),
-            next_correlation: 0,
-            last_heartbeat_ok: 0,
-            bootstrap_cursor: 0,
-            backoff_attempts: 0,
-            join_retry_at: 0,
-            heartbeat_attempts: 0,
         }
     }
 
@@ -124,7 +96,7 @@ impl ConnectWorker {
     }
 
     pub fn is_leader(&self) -> bool {
-        !self.member_id.is_empty() && self.leader_id.as_deref() == Some(self.member_id.as_str())
+        self.membership.is_leader()
     }
 
     pub(crate) fn note(&self, text: String, out: &mut Out) {
@@ -136,76 +108,30 @@ impl ConnectWorker {
         self.drive(ctx, out);
     }
 
-    /// Every change of AbstractCoordinator's `state`, checked against
-    /// `MemberState::valid_previous_states`.
-    pub(crate) fn set_state(&mut self, ctx: &Ctx, to: MemberState, trigger: &str, out: &mut Out) {
-        if self.state == to {
-            return;
-        }
-        check_transition(self.node(), self.state, to, to.valid_previous_states(), out);
-        let from = std::mem::replace(&mut self.state, to);
-        out.emit(EventKind::StateChanged {
-            node: self.node(),
-            machine: Machine::Member,
-            from: format!("{from:?}"),
-            to: format!("{to:?}"),
-            trigger: trigger.into(),
-        });
-        let beats = |s| matches!(s, MemberState::COMPLETING_REBALANCE | MemberState::STABLE);
-        match (beats(from), beats(to)) {
-            (false, true) => {
-                self.last_heartbeat_ok = ctx.now;
-                out.set_timer(TimerKey::Heartbeat, ctx.now + self.config.heartbeat_interval_ms);
-            }
-            (_, false) => out.cancel_timer(TimerKey::Heartbeat),
-            _ => {}
-        }
-    }
-
-    pub(crate) fn send(&mut self, ctx: &Ctx, broker: u32, request: Request, out: &mut Out) {
-        self.next_correlation += 1;
-        let correlation = self.next_correlation;
-        let rebalance_wait = self.config.rebalance_timeout_ms + 5_000;
-        let timeout = if matches!(request, Request::JoinGroup(_)) {
-            self.config.request_timeout_ms.max(rebalance_wait)
-        } else {
-            self.config.request_timeout_ms
-        };
-        let f = InFlight { broker, api: request.api_key(), generation: self.generation, for_join_prepare: false };
-        self.in_flight.insert(correlation, f);
-        out.set_timer(TimerKey::RequestTimeout { correlation }, ctx.now + timeout);
-        out.send(NodeId::Broker(broker), Body::Request { correlation, request });
-    }
-
     /// `rejoinNeededOrPending`: also true while the worker holds no usable assignment.
     fn rejoin_needed_or_pending(&self) -> bool {
-        self.rejoin_needed
-            || self.state == MemberState::UNJOINED
+        self.membership.rejoin_needed
+            || self.membership.state == MemberState::UNJOINED
             || self.assignment_snapshot.as_ref().is_none_or(|a| a.failed())
     }
 
     /// One pass of the herder's tick: find the coordinator, (re)join when needed.
-    pub(crate) fn drive(&mut self, ctx: &mut Ctx, out: &mut Out) {
+    fn tick(&mut self, ctx: &mut Ctx, out: &mut Out) {
         if !self.alive || self.fatal.is_some() {
             return;
         }
-        let Some(coordinator) = self.coordinator else {
-            if !self.in_flight.values().any(|f| f.api == ApiKey::FindCoordinator) {
-                let broker = self.bootstrap_cursor % ctx.cluster.broker_count.max(1);
-                self.bootstrap_cursor += 1;
-                self.send(ctx, broker, Request::FindCoordinator { key: self.group_id.clone() }, out);
-            }
-            return;
+        let Some(coordinator) = self.membership.coordinator else {
+            return self.find_coordinator(ctx, out);
         };
         if !self.rejoin_needed_or_pending()
-            || crate::sim::client::abstract_coordinator::rebalance_in_flight(&self.in_flight)
+            || crate::sim::client::abstract_coordinator::rebalance_in_flight(&self.membership.in_flight)
         {
             return;
         }
-        if ctx.now < self.join_retry_at {
-            return out.set_timer(TimerKey::Backoff(Retry::JoinGroup), self.join_retry_at);
+        if ctx.now < self.membership.join_retry_at {
+            return out.set_timer(TimerKey::Backoff(Retry::JoinGroup), self.membership.join_retry_at);
         }
-        if self.needs_join_prepare {
+        if self.membership.needs_join_prepare {
             self.on_join_prepare(out);
         }
         self.send_join_group(ctx, coordinator, out);
@@ -213,7 +139,7 @@ impl ConnectWorker {
 
     /// `onJoinPrepare`: eager revokes everything; cooperative keeps it until told.
     fn on_join_prepare(&mut self, out: &mut Out) {
-        self.needs_join_prepare = false;
+        self.membership.needs_join_prepare = false;
         if self.current_protocol.is_incremental() {
             return;
         }
@@ -222,9 +148,20 @@ impl ConnectWorker {
         }
     }
 
-    fn send_join_group(&mut self, ctx: &mut Ctx, coordinator: u32, out: &mut Out) {
-        let protocols = self
-            .config
+    /// FindCoordinator to the bootstrap brokers in turn (no reconnect backoff).
+    fn find_coordinator(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        if !self.membership.has_in_flight(ApiKey::FindCoordinator) {
+            let broker = self.membership.bootstrap_cursor % ctx.cluster.broker_count.max(1);
+            self.membership.bootstrap_cursor += 1;
+            self.send(ctx, broker, Request::FindCoordinator { key: self.group_id.clone() }, false, out);
+        }
+    }
+
+    /// WorkerCoordinator `metadata()`: one protocol per advertised Connect
+    /// protocol (`ConnectProtocolCompatibility`), with this worker's URL, config
+    /// offset and, for the incremental ones, its assignment.
+    fn join_protocols(&self) -> Vec<JoinProtocol> {
+        self.config
             .connect_protocol
             .advertised()
             .iter()
@@ -233,7 +170,7 @@ impl ConnectWorker {
                 metadata: ProtocolMetadata {
                     topics: Vec::new(),
                     owned_partitions: Vec::new(),
-                    generation_id: self.generation,
+                    generation_id: self.membership.generation,
                     rack_id: None,
                     connect: Some(ConnectProtocolMetadata {
                         url: self.url.clone(),
@@ -242,53 +179,12 @@ impl ConnectWorker {
                     }),
                 },
             })
-            .collect();
-        let request = Request::JoinGroup(JoinGroupRequest {
-            group_id: self.group_id.clone(),
-            session_timeout_ms: self.config.session_timeout_ms,
-            rebalance_timeout_ms: self.config.rebalance_timeout_ms,
-            member_id: self.member_id.clone(),
-            group_instance_id: None,
-            protocol_type: "connect".into(),
-            protocols,
-            client_id: self.client_id.clone(),
-        });
-        self.send(ctx, coordinator, request, out);
-        self.set_state(ctx, MemberState::PREPARING_REBALANCE, "sent JoinGroup", out);
-    }
-
-    /// The heartbeat thread: one Heartbeat per interval; no answer within the
-    /// session timeout makes the coordinator unknown.
-    pub fn heartbeat_tick(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        if !matches!(self.state, MemberState::COMPLETING_REBALANCE | MemberState::STABLE) {
-            return;
-        }
-        out.set_timer(TimerKey::Heartbeat, ctx.now + self.config.heartbeat_interval_ms);
-        if ctx.now.saturating_sub(self.last_heartbeat_ok) > self.config.session_timeout_ms {
-            self.mark_coordinator_unknown(ctx, "no heartbeat response within session.timeout.ms", out);
-        }
-        let Some(coordinator) = self.coordinator else { return self.drive(ctx, out) };
-        let request = Request::Heartbeat {
-            group_id: self.group_id.clone(),
-            generation_id: self.generation,
-            member_id: self.member_id.clone(),
-            group_instance_id: None,
-        };
-        self.send(ctx, coordinator, request, out);
-    }
-
-    /// `markCoordinatorUnknown`. WorkerCoordinator gives discovery one
-    /// heartbeat.interval.ms before it revokes everything it runs.
-    pub(crate) fn mark_coordinator_unknown(&mut self, ctx: &Ctx, reason: &str, out: &mut Out) {
-        if let Some(c) = self.coordinator.take() {
-            self.note(format!("coordinator broker-{c} marked unknown: {reason}"), out);
-            out.set_timer(TimerKey::ConnectCoordinatorDiscovery, ctx.now + self.config.heartbeat_interval_ms);
-        }
+            .collect()
     }
 
     /// Discovery did not succeed within heartbeat.interval.ms (WC `poll`).
     pub(crate) fn coordinator_discovery_timeout(&mut self, out: &mut Out) {
-        if self.coordinator.is_some() {
+        if self.membership.coordinator.is_some() {
             return;
         }
         if let Some(a) = self.assignment_snapshot.take().filter(|a| !a.failed()) {
@@ -299,21 +195,58 @@ impl ConnectWorker {
             self.on_revoked(&a.connectors, &a.tasks, &why, out);
         }
     }
+}
 
-    /// AC `resetStateAndRejoin`.
-    pub(crate) fn reset_generation(&mut self, ctx: &Ctx, keep_member_id: bool, why: &str, out: &mut Out) {
-        self.generation = NO_GENERATION;
-        if !keep_member_id {
-            self.member_id.clear();
-        }
-        self.rejoin_needed = true;
-        self.needs_join_prepare = true;
-        self.set_state(ctx, MemberState::UNJOINED, why, out);
+/// WorkerCoordinator extends AbstractCoordinator.
+impl AbstractCoordinator for ConnectWorker {
+    fn membership(&self) -> &Membership {
+        &self.membership
     }
 
-    pub(crate) fn backoff_ms(&mut self) -> Millis {
-        let ms = self.config.retry_backoff_ms.saturating_mul(1 << self.backoff_attempts.min(10));
-        self.backoff_attempts += 1;
-        ms.min(self.config.retry_backoff_max_ms)
+    fn membership_mut(&mut self) -> &mut Membership {
+        &mut self.membership
+    }
+
+    fn member_node(&self) -> NodeId {
+        self.node()
+    }
+
+    /// A worker has no static membership (no group.instance.id).
+    fn rebalance_config(&self) -> GroupRebalanceConfig<'_> {
+        let c = &self.config;
+        GroupRebalanceConfig {
+            group_id: &self.group_id,
+            client_id: &self.client_id,
+            group_instance_id: None,
+            session_timeout_ms: c.session_timeout_ms,
+            rebalance_timeout_ms: c.rebalance_timeout_ms,
+            heartbeat_interval_ms: c.heartbeat_interval_ms,
+            retry_backoff_ms: c.retry_backoff_ms,
+            retry_backoff_max_ms: c.retry_backoff_max_ms,
+            request_timeout_ms: c.request_timeout_ms,
+        }
+    }
+
+    fn protocol_type(&self) -> &'static str {
+        "connect"
+    }
+
+    fn metadata(&self) -> Vec<JoinProtocol> {
+        self.join_protocols()
+    }
+
+    /// The worker looks the coordinator up on its next tick.
+    fn ensure_coordinator(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        self.tick(ctx, out);
+    }
+
+    fn drive(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        self.tick(ctx, out);
+    }
+
+    /// WorkerCoordinator gives discovery one heartbeat.interval.ms before it
+    /// revokes everything it runs (`poll`, `coordinatorDiscoveryTimeoutMs`).
+    fn on_coordinator_unknown(&mut self, ctx: &Ctx, out: &mut Out) {
+        out.set_timer(TimerKey::ConnectCoordinatorDiscovery, ctx.now + self.config.heartbeat_interval_ms);
     }
 }

@@ -5,11 +5,11 @@
 use crate::connect::incremental_assignor::WorkerLoad;
 use crate::connect::{eager_assignor, ConnectAssignment, ConnectProtocolCompatibility, ConnectorsAndTasks};
 use crate::java;
-use crate::sim::client::abstract_coordinator::{heartbeat_retry_ms, join_failure, JoinFailure};
-use crate::sim::client::abstract_coordinator::{requests_to, take_in_flight, MemberState, NO_GENERATION};
+use crate::sim::client::abstract_coordinator::{join_failure, AbstractCoordinator, JoinFailure};
+use crate::sim::client::abstract_coordinator::{requests_to, take_in_flight, MemberState};
 use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::ctx::Ctx;
-use crate::sim::message::{ApiKey, JoinGroupResponse, Request, Response, SyncGroupRequest};
+use crate::sim::message::{ApiKey, JoinGroupResponse, Response};
 use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::types::Errors;
 
@@ -21,11 +21,11 @@ impl ConnectWorker {
             TimerKey::ConnectCoordinatorDiscovery => self.coordinator_discovery_timeout(out),
             TimerKey::ConnectScheduledRebalance => {
                 self.scheduled_rebalance = None;
-                self.rejoin_needed = true;
+                self.membership.rejoin_needed = true;
                 self.note("scheduled rebalance delay elapsed: rejoining".into(), out);
                 self.drive(ctx, out);
             }
-            TimerKey::RequestTimeout { correlation } if self.in_flight.contains_key(correlation) => {
+            TimerKey::RequestTimeout { correlation } if self.membership.in_flight.contains_key(correlation) => {
                 self.note("request timed out (request.timeout.ms)".into(), out);
                 self.request_failed(ctx, *correlation, out);
             }
@@ -39,13 +39,13 @@ impl ConnectWorker {
 
     /// Every in-flight request to `broker` fails (the broker went down).
     pub fn connection_lost(&mut self, ctx: &mut Ctx, broker: u32, out: &mut Out) {
-        for c in requests_to(&self.in_flight, broker) {
+        for c in requests_to(&self.membership.in_flight, broker) {
             self.request_failed(ctx, c, out);
         }
     }
 
     fn request_failed(&mut self, ctx: &mut Ctx, correlation: u64, out: &mut Out) {
-        let Some(f) = take_in_flight(&mut self.in_flight, correlation, out) else { return };
+        let Some(f) = take_in_flight(&mut self.membership.in_flight, correlation, out) else { return };
         if f.api == ApiKey::FindCoordinator {
             let wait = self.backoff_ms();
             return out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
@@ -62,15 +62,15 @@ impl ConnectWorker {
     }
 
     pub fn handle_response(&mut self, ctx: &mut Ctx, correlation: u64, response: Response, out: &mut Out) {
-        let Some(f) = take_in_flight(&mut self.in_flight, correlation, out) else { return };
+        let Some(f) = take_in_flight(&mut self.membership.in_flight, correlation, out) else { return };
         let error = response.error();
         if error == Errors::NONE {
-            self.backoff_attempts = 0;
+            self.membership.backoff_attempts = 0;
         }
         match response {
             Response::FindCoordinator { error: Errors::NONE, node_id: Some(n) } => {
-                self.coordinator = Some(n);
-                self.last_heartbeat_ok = ctx.now;
+                self.membership.coordinator = Some(n);
+                self.membership.last_heartbeat_ok = ctx.now;
                 out.cancel_timer(TimerKey::ConnectCoordinatorDiscovery);
                 self.note(format!("coordinator of {} is broker-{n}", self.group_id), out);
                 self.drive(ctx, out);
@@ -82,7 +82,7 @@ impl ConnectWorker {
             Response::JoinGroup(r) if r.error == Errors::NONE => self.on_joined(ctx, r, out),
             Response::JoinGroup(r) if r.error == Errors::MEMBER_ID_REQUIRED => {
                 // The worker keeps PREPARING_REBALANCE and rejoins at once with the id.
-                self.member_id = r.member_id;
+                self.membership.member_id = r.member_id;
                 self.join_or_sync_failed(ctx, ApiKey::JoinGroup, Some(Errors::MEMBER_ID_REQUIRED), out);
             }
             Response::SyncGroup { error: Errors::NONE, connect_assignment, .. } => {
@@ -105,7 +105,7 @@ impl ConnectWorker {
     /// member state changes only on a reset.
     fn join_or_sync_failed(&mut self, ctx: &mut Ctx, api: ApiKey, error: Option<Errors>, out: &mut Out) {
         let why = error.map_or_else(|| format!("{api} failed: the connection broke"), |e| format!("{api} → {e}"));
-        self.rejoin_needed = true;
+        self.membership.rejoin_needed = true;
         match error.map_or(JoinFailure::Backoff, join_failure) {
             JoinFailure::Reset { keep_member_id } => self.reset_generation(ctx, keep_member_id, &why, out),
             JoinFailure::RejoinNow => {}
@@ -113,14 +113,12 @@ impl ConnectWorker {
                 if failure == JoinFailure::Rediscover {
                     self.mark_coordinator_unknown(ctx, &why, out);
                 }
-                // timer.sleep(rebalanceConfig.retryBackoffMs): a fixed backoff.
-                self.join_retry_at = ctx.now + self.config.retry_backoff_ms;
-                return out.set_timer(TimerKey::Backoff(Retry::JoinGroup), self.join_retry_at);
+                return self.retry_join_after_backoff(ctx, out);
             }
             JoinFailure::Fatal => {
                 self.fatal = Some(error.map(|e| e.to_string()).unwrap_or_default());
                 self.note(format!("fatal error {why}: the worker's herder stops"), out);
-                return self.set_state(ctx, MemberState::UNJOINED, &why, out);
+                return self.transition_to(ctx, MemberState::UNJOINED, &why, out);
             }
         }
         self.drive(ctx, out);
@@ -132,12 +130,12 @@ impl ConnectWorker {
             (Errors::NONE, _) => self.heartbeat_received(ctx),
             (Errors::REBALANCE_IN_PROGRESS, _) => {
                 self.heartbeat_received(ctx);
-                if self.state == MemberState::STABLE && !self.rejoin_needed {
-                    self.rejoin_needed = true;
+                if self.membership.state == MemberState::STABLE && !self.membership.rejoin_needed {
+                    self.membership.rejoin_needed = true;
                     self.note("heartbeat says REBALANCE_IN_PROGRESS: rejoining".into(), out);
                 }
             }
-            (_, JoinFailure::Reset { keep_member_id }) if sent_generation == self.generation => {
+            (_, JoinFailure::Reset { keep_member_id }) if sent_generation == self.membership.generation => {
                 self.reset_generation(ctx, keep_member_id, &format!("Heartbeat → {error}"), out)
             }
             (_, JoinFailure::Reset { .. }) => {}
@@ -150,47 +148,16 @@ impl ConnectWorker {
         self.drive(ctx, out);
     }
 
-    /// `Heartbeat.receiveHeartbeat`.
-    fn heartbeat_received(&mut self, ctx: &Ctx) {
-        self.last_heartbeat_ok = ctx.now;
-        self.heartbeat_attempts = 0;
-    }
-
-    /// `Heartbeat.failHeartbeat`: retry after the exponential backoff.
-    fn heartbeat_failed(&mut self, ctx: &Ctx, out: &mut Out) {
-        if matches!(self.state, MemberState::COMPLETING_REBALANCE | MemberState::STABLE) {
-            let wait = heartbeat_retry_ms(
-                self.config.retry_backoff_ms,
-                self.config.retry_backoff_max_ms,
-                &mut self.heartbeat_attempts,
-            );
-            out.set_timer(TimerKey::Heartbeat, ctx.now + wait);
-        }
-    }
-
     fn on_joined(&mut self, ctx: &mut Ctx, r: JoinGroupResponse, out: &mut Out) {
-        let Some(coordinator) = self.coordinator else { return };
-        if self.state != MemberState::PREPARING_REBALANCE {
+        let Some(coordinator) = self.membership.coordinator else { return };
+        if self.membership.state != MemberState::PREPARING_REBALANCE {
             self.note("JoinGroup answered after this worker had left: ignored, rejoining".into(), out);
-            self.rejoin_needed = true;
+            self.membership.rejoin_needed = true;
             return self.drive(ctx, out);
         }
-        self.generation = r.generation_id;
-        self.member_id = r.member_id.clone();
-        self.protocol_name = r.protocol_name.clone();
-        self.leader_id = Some(r.leader.clone());
-        self.set_state(ctx, MemberState::COMPLETING_REBALANCE, &format!("joined generation {}", r.generation_id), out);
+        self.joined(ctx, &r, out);
         let connect_assignments = if self.is_leader() { self.perform_assignment(ctx, &r, out) } else { Vec::new() };
-        let request = Request::SyncGroup(SyncGroupRequest {
-            group_id: self.group_id.clone(),
-            generation_id: self.generation,
-            member_id: self.member_id.clone(),
-            group_instance_id: None,
-            protocol_name: self.protocol_name.clone(),
-            assignments: Vec::new(),
-            connect_assignments,
-        });
-        self.send(ctx, coordinator, request, out);
+        self.send_sync_group(ctx, coordinator, Vec::new(), connect_assignments, out);
     }
 
     /// WC `onLeaderElected`: the eager or the incremental cooperative assignor,
@@ -210,11 +177,11 @@ impl ConnectWorker {
         let order = java::member_map_order(r.members.iter().map(|m| m.member_id.as_str()));
         let metadata = |id: &str| r.members.iter().find(|m| m.member_id == id).and_then(|m| m.metadata.connect.clone());
         let max_offset = order.iter().filter_map(|id| metadata(id)).map(|m| m.config_offset).max().unwrap_or(0);
-        let leader_url = metadata(&self.member_id).map(|m| m.url).unwrap_or_default();
+        let leader_url = metadata(&self.membership.member_id).map(|m| m.url).unwrap_or_default();
         let base = ConnectAssignment {
             version: mode.protocol_version(),
             error: crate::connect::protocol::NO_ERROR,
-            leader: self.member_id.clone(),
+            leader: self.membership.member_id.clone(),
             leader_url,
             config_offset: max_offset,
             connectors: Vec::new(),
@@ -239,7 +206,7 @@ impl ConnectWorker {
                 ctx.now,
                 &self.config_snapshot,
                 self.last_completed_generation,
-                self.generation,
+                self.membership.generation,
                 &loads,
             );
             order
@@ -287,13 +254,9 @@ impl ConnectWorker {
     }
 
     fn on_synced(&mut self, ctx: &mut Ctx, assignment: Option<ConnectAssignment>, out: &mut Out) {
-        if self.state != MemberState::COMPLETING_REBALANCE || self.generation == NO_GENERATION {
-            self.note("SyncGroup answered after the generation was reset: ignored, rejoining".into(), out);
-            self.reset_generation(ctx, true, "SyncGroup after a generation reset", out);
-            return self.drive(ctx, out);
+        if !self.synced(ctx, out) {
+            return;
         }
-        self.rejoin_needed = false;
-        self.set_state(ctx, MemberState::STABLE, &format!("SyncGroup done, generation {}", self.generation), out);
         let a = assignment.unwrap_or_else(|| ConnectAssignment {
             version: 0,
             error: crate::connect::protocol::CONFIG_MISMATCH,

@@ -132,7 +132,7 @@ fn connect_single_runner(world: &World, v: &mut Vec<Violation>) {
         let mut tasks: BTreeMap<&crate::connect::ConnectorTaskId, u32> = BTreeMap::new();
         for w in world.group_workers(&c.group_id) {
             let current = w.alive
-                && group.members.contains_key(&w.member_id)
+                && group.members.contains_key(&w.membership.member_id)
                 && w.last_completed_generation == group.generation_id;
             if !current {
                 continue;
@@ -187,9 +187,9 @@ fn single_owner(world: &World, v: &mut Vec<Violation>) {
         let mut owner = owners::Owners::new(&world.cluster);
         for c in world.group_consumers(&g.group_id) {
             let current = c.alive
-                && matches!(c.state, MemberState::STABLE | MemberState::COMPLETING_REBALANCE)
-                && c.generation == group.generation_id
-                && group.members.contains_key(&c.member_id);
+                && matches!(c.membership.state, MemberState::STABLE | MemberState::COMPLETING_REBALANCE)
+                && c.membership.generation == group.generation_id
+                && group.members.contains_key(&c.membership.member_id);
             if !current {
                 continue;
             }

@@ -3,7 +3,7 @@
 //! `OffsetCommitResponseHandler` for every commit path.
 
 use crate::assign::TopicPartition;
-use crate::sim::client::abstract_coordinator::{InFlight, MemberState};
+use crate::sim::client::abstract_coordinator::{AbstractCoordinator, InFlight, MemberState};
 use crate::sim::client::app_commit::{describe, is_retriable_commit_error, AppCommitter, CommitFields};
 use crate::sim::client::classic::ClassicConsumer;
 use crate::sim::ctx::Ctx;
@@ -20,9 +20,9 @@ impl AppCommitter for ClassicConsumer {
             app_commits: &mut self.app_commits,
             owned: &self.owned,
             positions: &self.positions,
-            coordinator: self.coordinator,
+            coordinator: self.membership.coordinator,
             fatal: self.fatal.is_some(),
-            backoff_attempts: &mut self.backoff_attempts,
+            backoff_attempts: &mut self.membership.backoff_attempts,
         }
     }
 
@@ -31,7 +31,7 @@ impl AppCommitter for ClassicConsumer {
     /// at once, with RebalanceInProgressException while a rebalance is running
     /// (`rebalanceInProgress`) and CommitFailedException otherwise.
     fn commit_refused_locally(&self) -> Option<&'static str> {
-        match self.state {
+        match self.membership.state {
             MemberState::STABLE => None,
             MemberState::PREPARING_REBALANCE | MemberState::COMPLETING_REBALANCE => {
                 Some("RebalanceInProgressException")
@@ -50,7 +50,7 @@ impl AppCommitter for ClassicConsumer {
 
     /// Without a known coordinator the commit fails and the client looks it up.
     fn commit_async(&mut self, ctx: &mut Ctx, offsets: Vec<(TopicPartition, i64)>, out: &mut Out) {
-        let Some(coordinator) = self.coordinator else {
+        let Some(coordinator) = self.membership.coordinator else {
             self.commit_note(
                 "commitAsync() failed: coordinator unknown (RetriableCommitFailedException to the callback)",
                 out,
@@ -84,7 +84,7 @@ impl ClassicConsumer {
     ) {
         let app = self.app_commits.remove(&correlation);
         if error == Some(Errors::REQUEST_TIMED_OUT) {
-            self.mark_coordinator_unknown("OffsetCommit answered REQUEST_TIMED_OUT", out);
+            self.mark_coordinator_unknown(ctx, "OffsetCommit answered REQUEST_TIMED_OUT", out);
         }
         let retriable = is_retriable_commit_error(error);
         let exception: Option<String> = match error {
@@ -95,18 +95,20 @@ impl ClassicConsumer {
                 Some("REBALANCE_IN_PROGRESS: RebalanceInProgressException, rejoin requested".into())
             }
             Some(e @ (Errors::UNKNOWN_MEMBER_ID | Errors::ILLEGAL_GENERATION)) => {
-                if f.generation != self.generation && self.state == MemberState::PREPARING_REBALANCE {
+                if f.generation != self.membership.generation
+                    && self.membership.state == MemberState::PREPARING_REBALANCE
+                {
                     Some(format!("{e}: RebalanceInProgressException, the member already rejoins"))
                 } else {
                     self.reset_generation(ctx, e == Errors::ILLEGAL_GENERATION, &format!("OffsetCommit → {e}"), out);
                     Some(format!("{e}: CommitFailedException"))
                 }
             }
-            Some(Errors::FENCED_INSTANCE_ID) if f.generation == self.generation => {
+            Some(Errors::FENCED_INSTANCE_ID) if f.generation == self.membership.generation => {
                 self.fail_fatally(ctx, Errors::FENCED_INSTANCE_ID, out);
                 return;
             }
-            Some(Errors::FENCED_INSTANCE_ID) if self.state == MemberState::PREPARING_REBALANCE => {
+            Some(Errors::FENCED_INSTANCE_ID) if self.membership.state == MemberState::PREPARING_REBALANCE => {
                 Some("FENCED_INSTANCE_ID for an old generation: RebalanceInProgressException".into())
             }
             Some(Errors::FENCED_INSTANCE_ID) => {
@@ -147,8 +149,8 @@ impl ClassicConsumer {
 
     /// `requestRejoin`: the next `poll()` rejoins.
     fn request_rejoin(&mut self, why: &str, out: &mut Out) {
-        if !self.rejoin_needed {
-            self.rejoin_needed = true;
+        if !self.membership.rejoin_needed {
+            self.membership.rejoin_needed = true;
             self.commit_note(&format!("{why}: rejoin on next poll()"), out);
         }
     }

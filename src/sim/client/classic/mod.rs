@@ -1,22 +1,25 @@
 //! A classic `KafkaConsumer` (ClassicKafkaConsumer with AbstractCoordinator and
 //! ConsumerCoordinator): the application's poll loop, the heartbeat thread,
-//! coordinator discovery and the join loop. Response handling is in
-//! `consumer_responses.rs`.
+//! coordinator discovery and the join loop. AbstractCoordinator's fields and
+//! loop are shared with the Connect worker (`client/abstract_coordinator.rs`);
+//! this consumer implements its trait as ConsumerCoordinator extends the class.
+//! Response handling is in `responses.rs`, commits in `commit.rs`.
 
 pub(crate) mod commit;
 pub(crate) mod responses;
 
 use crate::assign::{client_assignor, RebalanceProtocol, TopicPartition};
-use crate::sim::client::abstract_coordinator::{InFlight, MemberState, NO_GENERATION};
+use crate::sim::client::abstract_coordinator::{
+    AbstractCoordinator, GroupRebalanceConfig, InFlight, MemberState, Membership, NO_GENERATION,
+};
 use crate::sim::client::app_commit::AppCommitter;
-use crate::sim::client::member_transition::check_transition;
 use crate::sim::client::poll_loop::{self, MainThread};
 use crate::sim::connections::Connections;
 use crate::sim::ctx::Ctx;
-use crate::sim::message::{ApiKey, Body, JoinGroupRequest, JoinProtocol, ProtocolMetadata, Request};
+use crate::sim::message::{ApiKey, JoinProtocol, ProtocolMetadata, Request};
 use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
-use crate::sim::trace::{Callback, EventKind, Machine};
+use crate::sim::trace::{Callback, EventKind};
 use crate::sim::types::{Millis, NodeId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -30,15 +33,10 @@ pub struct ClassicConsumer {
     pub alive: bool,
     /// Set when an error Kafka treats as fatal reached the application.
     pub fatal: Option<String>,
-    pub coordinator: Option<u32>,
-    pub state: MemberState,
-    pub member_id: String,
-    pub generation: i32,
-    pub protocol_name: Option<String>,
-    pub leader_id: Option<String>,
+    /// AbstractCoordinator's fields (ConsumerCoordinator extends it).
+    #[serde(flatten)]
+    pub membership: Membership,
     pub rebalance_protocol: RebalanceProtocol,
-    pub rejoin_needed: bool,
-    pub needs_join_prepare: bool,
     /// `onJoinPrepare` already sent its commit for this rebalance.
     pub join_prepare_committed: bool,
     /// Partitions currently assigned (owned), sorted.
@@ -47,14 +45,9 @@ pub struct ClassicConsumer {
     pub last_assignment: Vec<TopicPartition>,
     /// Next offset to fetch per owned partition.
     pub positions: BTreeMap<TopicPartition, i64>,
-    pub in_flight: BTreeMap<u64, InFlight>,
-    pub next_correlation: u64,
     pub main: MainThread,
     pub last_poll: Millis,
-    pub last_heartbeat_ok: Millis,
     pub next_auto_commit: Millis,
-    pub bootstrap_cursor: u32,
-    pub backoff_attempts: u32,
     /// Leader only: partition counts of the group's topics when it last assigned
     /// (ConsumerCoordinator's `assignmentSnapshot`).
     pub assignment_snapshot: BTreeMap<String, i32>,
@@ -72,13 +65,6 @@ pub struct ClassicConsumer {
     pub join_prepare_deadline: Option<Millis>,
     #[serde(default)]
     pub join_prepare_retry_at: Millis,
-    /// A failed JoinGroup or SyncGroup is retried from here on (`joinGroupIfNeeded`
-    /// sleeps retry.backoff.ms).
-    #[serde(default)]
-    pub join_retry_at: Millis,
-    /// `heartbeatAttempts` of the heartbeat's retry backoff.
-    #[serde(default)]
-    pub heartbeat_attempts: u32,
     /// A JoinGroup answer that arrived while the application was processing a
     /// batch: the heartbeat thread is disabled while PREPARING_REBALANCE, so it
     /// is handled when the application next calls poll() (`joinGroupIfNeeded`).
@@ -117,35 +103,21 @@ impl ClassicConsumer {
             config,
             alive: true,
             fatal: None,
-            coordinator: None,
-            state: MemberState::UNJOINED,
-            member_id: String::new(),
-            generation: NO_GENERATION,
-            protocol_name: None,
-            leader_id: None,
+            membership: Membership::default(),
             rebalance_protocol,
-            rejoin_needed: true,
-            needs_join_prepare: true,
             join_prepare_committed: false,
             owned: Vec::new(),
             last_assignment: Vec::new(),
             positions: BTreeMap::new(),
-            in_flight: BTreeMap::new(),
-            next_correlation: 0,
             main: MainThread::Idle,
             last_poll: 0,
-            last_heartbeat_ok: 0,
             next_auto_commit: 0,
-            bootstrap_cursor: 0,
-            backoff_attempts: 0,
             assignment_snapshot: BTreeMap::new(),
             assignor_max_generation: crate::assign::sticky::DEFAULT_GENERATION,
             connections: Connections::default(),
             app_commits: BTreeMap::new(),
             join_prepare_deadline: None,
             join_prepare_retry_at: 0,
-            join_retry_at: 0,
-            heartbeat_attempts: 0,
             deferred_join: None,
             deferred_assignment: None,
             poll_timeout_pending: false,
@@ -158,7 +130,7 @@ impl ClassicConsumer {
     }
 
     pub fn is_leader(&self) -> bool {
-        self.leader_id.as_deref() == Some(self.member_id.as_str()) && !self.member_id.is_empty()
+        self.membership.is_leader()
     }
 
     /// The process starts: the application calls `subscribe()` then `poll()`.
@@ -167,83 +139,8 @@ impl ClassicConsumer {
         out.set_timer(TimerKey::Poll, ctx.now);
     }
 
-    /// Every change of AbstractCoordinator's `state`, checked against
-    /// `MemberState::valid_previous_states`.
-    pub(crate) fn set_state(&mut self, ctx: &Ctx, to: MemberState, trigger: &str, out: &mut Out) {
-        if self.state == to {
-            return;
-        }
-        check_transition(self.node(), self.state, to, to.valid_previous_states(), out);
-        out.emit(EventKind::StateChanged {
-            node: self.node(),
-            machine: Machine::Member,
-            from: format!("{:?}", self.state),
-            to: format!("{to:?}"),
-            trigger: trigger.into(),
-        });
-        let heartbeating = |s| matches!(s, MemberState::COMPLETING_REBALANCE | MemberState::STABLE);
-        let was = heartbeating(self.state);
-        self.state = to;
-        if heartbeating(to) && !was {
-            self.last_heartbeat_ok = ctx.now;
-            out.set_timer(TimerKey::Heartbeat, ctx.now + self.config.heartbeat_interval_ms);
-        } else if !heartbeating(to) {
-            out.cancel_timer(TimerKey::Heartbeat);
-        }
-    }
-
-    pub(crate) fn send(
-        &mut self,
-        ctx: &Ctx,
-        broker: u32,
-        request: Request,
-        for_join_prepare: bool,
-        out: &mut Out,
-    ) -> u64 {
-        self.next_correlation += 1;
-        let correlation = self.next_correlation;
-        let timeout = match &request {
-            Request::JoinGroup(_) => self.config.request_timeout_ms.max(self.config.max_poll_interval_ms + 5000),
-            _ => self.config.request_timeout_ms,
-        };
-        self.in_flight.insert(
-            correlation,
-            InFlight { broker, api: request.api_key(), generation: self.generation, for_join_prepare },
-        );
-        out.set_timer(TimerKey::RequestTimeout { correlation }, ctx.now + timeout);
-        out.send(NodeId::Broker(broker), Body::Request { correlation, request });
-        correlation
-    }
-
-    pub(crate) fn has_in_flight(&self, api: ApiKey) -> bool {
-        self.in_flight.values().any(|f| f.api == api)
-    }
-
     pub(crate) fn callback(&self, cb: Callback, partitions: Vec<TopicPartition>, out: &mut Out) {
         out.emit(EventKind::CallbackInvoked { node: self.node(), callback: cb, partitions });
-    }
-
-    /// `markCoordinatorUnknown`: forget it; the next step rediscovers it.
-    pub(crate) fn mark_coordinator_unknown(&mut self, reason: &str, out: &mut Out) {
-        if let Some(c) = self.coordinator.take() {
-            out.emit(EventKind::Note {
-                node: self.node(),
-                text: format!("coordinator broker-{c} marked unknown: {reason}"),
-            });
-        }
-    }
-
-    /// Resets generation (and member id unless kept) and asks for a fresh
-    /// `onJoinPrepare`, as AC's `resetStateAndRejoin`: the next join treats what
-    /// this member still holds as lost.
-    pub(crate) fn reset_generation(&mut self, ctx: &Ctx, keep_member_id: bool, why: &str, out: &mut Out) {
-        self.generation = NO_GENERATION;
-        if !keep_member_id {
-            self.member_id.clear();
-        }
-        self.rejoin_needed = true;
-        self.needs_join_prepare = true;
-        self.set_state(ctx, MemberState::UNJOINED, why, out);
     }
 
     /// The application thread calls `poll()`.
@@ -274,7 +171,7 @@ impl ClassicConsumer {
     }
 
     /// Continues `poll()`: coordinator, join, offsets, then fetch and process.
-    pub(crate) fn drive(&mut self, ctx: &mut Ctx, out: &mut Out) {
+    fn poll_pass(&mut self, ctx: &mut Ctx, out: &mut Out) {
         if !self.alive || self.fatal.is_some() {
             return;
         }
@@ -284,29 +181,29 @@ impl ClassicConsumer {
         if self.main != MainThread::InPoll {
             return;
         }
-        let Some(coordinator) = self.coordinator else {
+        let Some(coordinator) = self.membership.coordinator else {
             self.ensure_coordinator(ctx, out);
             return;
         };
-        if self.rejoin_needed || self.state == MemberState::UNJOINED {
-            if crate::sim::client::abstract_coordinator::rebalance_in_flight(&self.in_flight) {
+        if self.membership.rejoin_needed || self.membership.state == MemberState::UNJOINED {
+            if crate::sim::client::abstract_coordinator::rebalance_in_flight(&self.membership.in_flight) {
                 return self.fetch_while_rebalancing(ctx, out);
             }
-            if ctx.now < self.join_retry_at {
+            if ctx.now < self.membership.join_retry_at {
                 // joinGroupIfNeeded sleeps retry.backoff.ms after a retriable failure
                 // (the timer is already armed; re-arming it at the same instant keeps
                 // the event order of seeded runs as it was).
-                out.set_timer(TimerKey::Backoff(Retry::JoinGroup), self.join_retry_at);
+                out.set_timer(TimerKey::Backoff(Retry::JoinGroup), self.membership.join_retry_at);
                 return self.fetch_while_rebalancing(ctx, out);
             }
-            if self.needs_join_prepare && !self.on_join_prepare(ctx, coordinator, out) {
+            if self.membership.needs_join_prepare && !self.on_join_prepare(ctx, coordinator, out) {
                 // waiting for the onJoinPrepare commit
                 return self.fetch_while_rebalancing(ctx, out);
             }
             self.send_join_group(ctx, coordinator, out);
             return self.fetch_while_rebalancing(ctx, out);
         }
-        if self.state != MemberState::STABLE {
+        if self.membership.state != MemberState::STABLE {
             return;
         }
         if self.leader_sees_metadata_change(ctx, out) {
@@ -316,7 +213,7 @@ impl ClassicConsumer {
         let missing: Vec<TopicPartition> =
             self.owned.iter().filter(|tp| !self.positions.contains_key(tp)).cloned().collect();
         if !missing.is_empty() {
-            if !self.has_in_flight(ApiKey::OffsetFetch) {
+            if !self.membership.has_in_flight(ApiKey::OffsetFetch) {
                 let request = Request::OffsetFetch { group_id: self.group_id.clone(), partitions: missing };
                 self.send(ctx, coordinator, request, false, out);
             }
@@ -345,7 +242,7 @@ impl ClassicConsumer {
             return false;
         }
         self.assignment_snapshot.clear();
-        self.rejoin_needed = true;
+        self.membership.rejoin_needed = true;
         out.emit(EventKind::Note {
             node: self.node(),
             text: format!("the leader sees new partitions of {}: rejoining to reassign", changed.join(", ")),
@@ -359,7 +256,7 @@ impl ClassicConsumer {
             return;
         }
         self.config.topics = topics;
-        self.rejoin_needed = true;
+        self.membership.rejoin_needed = true;
         out.emit(EventKind::Note { node: self.node(), text: "subscription changed: the next poll() rejoins".into() });
     }
 
@@ -417,8 +314,8 @@ impl ClassicConsumer {
     ) -> u64 {
         let request = Request::OffsetCommit {
             group_id: self.group_id.clone(),
-            generation_id: self.generation,
-            member_id: self.member_id.clone(),
+            generation_id: self.membership.generation,
+            member_id: self.membership.member_id.clone(),
             group_instance_id: self.config.group_instance_id.clone(),
             offsets,
         };
@@ -427,13 +324,13 @@ impl ClassicConsumer {
 
     /// FindCoordinator to the least loaded node: the next broker that is not in
     /// reconnect backoff; when all are, wait for the first backoff to end.
-    pub(crate) fn ensure_coordinator(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        if self.has_in_flight(ApiKey::FindCoordinator) {
+    fn find_coordinator(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        if self.membership.has_in_flight(ApiKey::FindCoordinator) {
             return;
         }
-        match self.connections.least_loaded(ctx.cluster.broker_count, self.bootstrap_cursor, ctx.now) {
+        match self.connections.least_loaded(ctx.cluster.broker_count, self.membership.bootstrap_cursor, ctx.now) {
             Ok(broker) => {
-                self.bootstrap_cursor = broker + 1;
+                self.membership.bootstrap_cursor = broker + 1;
                 self.send(ctx, broker, Request::FindCoordinator { key: self.group_id.clone() }, false, out);
             }
             Err(at) => out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), at),
@@ -443,10 +340,12 @@ impl ClassicConsumer {
     /// `onJoinPrepare`: commit (and wait), then revoke or lose partitions.
     /// Returns false while the commit is still in flight.
     fn on_join_prepare(&mut self, ctx: &mut Ctx, coordinator: u32, out: &mut Out) -> bool {
-        if self.in_flight.values().any(|f| f.for_join_prepare) || ctx.now < self.join_prepare_retry_at {
+        if self.membership.in_flight.values().any(|f| f.for_join_prepare) || ctx.now < self.join_prepare_retry_at {
             return false;
         }
-        let can_commit = self.state == MemberState::STABLE && self.generation >= 0 && !self.positions.is_empty();
+        let can_commit = self.membership.state == MemberState::STABLE
+            && self.membership.generation >= 0
+            && !self.positions.is_empty();
         let in_time = self.join_prepare_deadline.is_none_or(|d| ctx.now < d);
         if self.config.enable_auto_commit && can_commit && !self.join_prepare_committed && in_time {
             self.commit_positions(ctx, coordinator, true, out);
@@ -458,7 +357,7 @@ impl ClassicConsumer {
         self.join_prepare_committed = false;
         self.join_prepare_deadline = None;
         let owned = std::mem::take(&mut self.owned);
-        if self.generation == NO_GENERATION || self.member_id.is_empty() {
+        if self.membership.generation == NO_GENERATION || self.membership.member_id.is_empty() {
             if !owned.is_empty() {
                 self.callback(Callback::OnPartitionsLost, owned.clone(), out);
             }
@@ -476,64 +375,8 @@ impl ClassicConsumer {
             self.owned = keep;
         }
         self.positions.retain(|tp, _| self.owned.contains(tp));
-        self.needs_join_prepare = false;
+        self.membership.needs_join_prepare = false;
         true
-    }
-
-    pub(crate) fn send_join_group(&mut self, ctx: &mut Ctx, coordinator: u32, out: &mut Out) {
-        let protocols = self
-            .config
-            .assignors
-            .iter()
-            .map(|name| {
-                let owned = if name == "sticky" { self.last_assignment.clone() } else { self.owned.clone() };
-                JoinProtocol {
-                    name: name.clone(),
-                    metadata: ProtocolMetadata {
-                        topics: self.config.topics.clone(),
-                        owned_partitions: owned,
-                        generation_id: self.generation,
-                        rack_id: self.config.client_rack.clone(),
-                        connect: None,
-                    },
-                }
-            })
-            .collect();
-        let request = Request::JoinGroup(JoinGroupRequest {
-            group_id: self.group_id.clone(),
-            session_timeout_ms: self.config.session_timeout_ms,
-            rebalance_timeout_ms: self.config.max_poll_interval_ms,
-            member_id: self.member_id.clone(),
-            group_instance_id: self.config.group_instance_id.clone(),
-            protocol_type: "consumer".into(),
-            protocols,
-            client_id: self.client_id.clone(),
-        });
-        self.send(ctx, coordinator, request, false, out);
-        self.set_state(ctx, MemberState::PREPARING_REBALANCE, "sent JoinGroup", out);
-    }
-
-    /// The heartbeat thread wakes up.
-    pub fn heartbeat_tick(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        if !matches!(self.state, MemberState::COMPLETING_REBALANCE | MemberState::STABLE) {
-            return;
-        }
-        out.set_timer(TimerKey::Heartbeat, ctx.now + self.config.heartbeat_interval_ms);
-        if ctx.now.saturating_sub(self.last_heartbeat_ok) > self.config.session_timeout_ms {
-            self.mark_coordinator_unknown("no heartbeat response within session.timeout.ms", out);
-        }
-        let Some(coordinator) = self.coordinator else {
-            self.ensure_coordinator(ctx, out);
-            return;
-        };
-        // Like Kafka's heartbeat thread: one per interval, even if one is still in flight.
-        let request = Request::Heartbeat {
-            group_id: self.group_id.clone(),
-            generation_id: self.generation,
-            member_id: self.member_id.clone(),
-            group_instance_id: self.config.group_instance_id.clone(),
-        };
-        self.send(ctx, coordinator, request, false, out);
     }
 
     /// `KafkaConsumer.close()` (ConsumerCoordinator `close`, then AbstractCoordinator
@@ -555,11 +398,12 @@ impl ClassicConsumer {
         operation: crate::sim::client::close_options::GroupMembershipOperation,
         out: &mut Out,
     ) {
-        let Some(coordinator) = self.coordinator else {
+        let Some(coordinator) = self.membership.coordinator else {
             self.on_leave_prepare(out);
             return;
         };
-        if self.config.enable_auto_commit && self.state == MemberState::STABLE && !self.positions.is_empty() {
+        if self.config.enable_auto_commit && self.membership.state == MemberState::STABLE && !self.positions.is_empty()
+        {
             self.commit_positions(ctx, coordinator, false, out);
         }
         self.on_leave_prepare(out);
@@ -575,8 +419,9 @@ impl ClassicConsumer {
             return;
         }
         let owned = std::mem::take(&mut self.owned);
-        let reset = self.generation == NO_GENERATION || self.member_id.is_empty();
-        let rebalancing = matches!(self.state, MemberState::PREPARING_REBALANCE | MemberState::COMPLETING_REBALANCE);
+        let reset = self.membership.generation == NO_GENERATION || self.membership.member_id.is_empty();
+        let rebalancing =
+            matches!(self.membership.state, MemberState::PREPARING_REBALANCE | MemberState::COMPLETING_REBALANCE);
         let cb = if reset || rebalancing { Callback::OnPartitionsLost } else { Callback::OnPartitionsRevoked };
         self.callback(cb, owned, out);
         self.positions.clear();
@@ -586,9 +431,9 @@ impl ClassicConsumer {
     /// not UNJOINED, a member id, and the close operation asks for it (LEAVE_GROUP,
     /// or DEFAULT for a dynamic member).
     fn should_send_leave_group(&self, operation: crate::sim::client::close_options::GroupMembershipOperation) -> bool {
-        self.coordinator.is_some()
-            && self.state != MemberState::UNJOINED
-            && !self.member_id.is_empty()
+        self.membership.coordinator.is_some()
+            && self.membership.state != MemberState::UNJOINED
+            && !self.membership.member_id.is_empty()
             && operation.classic_sends_leave_group(self.config.group_instance_id.is_some())
     }
 
@@ -596,7 +441,7 @@ impl ClassicConsumer {
         let request = Request::LeaveGroup {
             group_id: self.group_id.clone(),
             members: vec![crate::sim::message::MemberIdentity {
-                member_id: self.member_id.clone(),
+                member_id: self.membership.member_id.clone(),
                 group_instance_id: self.config.group_instance_id.clone(),
             }],
         };
@@ -609,10 +454,10 @@ impl ClassicConsumer {
             out.set_timer(TimerKey::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
             return;
         }
-        if matches!(self.state, MemberState::UNJOINED | MemberState::PREPARING_REBALANCE) {
+        if matches!(self.membership.state, MemberState::UNJOINED | MemberState::PREPARING_REBALANCE) {
             // HeartbeatThread.run: `if (state.hasNotJoinedGroup() ...) disable()`; the
             // poll timer is checked only by the enabled heartbeat thread.
-            self.poll_timeout_pending = self.state == MemberState::PREPARING_REBALANCE;
+            self.poll_timeout_pending = self.membership.state == MemberState::PREPARING_REBALANCE;
             return;
         }
         out.emit(EventKind::Note {
@@ -623,7 +468,7 @@ impl ClassicConsumer {
             ),
         });
         if let (Some(c), true) = (
-            self.coordinator,
+            self.membership.coordinator,
             self.should_send_leave_group(crate::sim::client::close_options::GroupMembershipOperation::DEFAULT),
         ) {
             self.send_leave_group(ctx, c, out);
@@ -631,7 +476,74 @@ impl ClassicConsumer {
         self.reset_generation(ctx, false, "poll timeout expired", out);
     }
 
-    pub fn backoff_ms(&mut self) -> Millis {
-        crate::sim::client::poll_loop::backoff_ms(&self.config, &mut self.backoff_attempts)
+    /// ConsumerCoordinator `metadata()`: one protocol per configured assignor,
+    /// each with the subscription, the owned partitions (the sticky assignor's
+    /// userData carries the assignment before an eager revocation), the
+    /// generation and the rack.
+    fn join_protocols(&self) -> Vec<JoinProtocol> {
+        self.config
+            .assignors
+            .iter()
+            .map(|name| {
+                let owned = if name == "sticky" { self.last_assignment.clone() } else { self.owned.clone() };
+                JoinProtocol {
+                    name: name.clone(),
+                    metadata: ProtocolMetadata {
+                        topics: self.config.topics.clone(),
+                        owned_partitions: owned,
+                        generation_id: self.membership.generation,
+                        rack_id: self.config.client_rack.clone(),
+                        connect: None,
+                    },
+                }
+            })
+            .collect()
+    }
+}
+
+/// ConsumerCoordinator extends AbstractCoordinator.
+impl AbstractCoordinator for ClassicConsumer {
+    fn membership(&self) -> &Membership {
+        &self.membership
+    }
+
+    fn membership_mut(&mut self) -> &mut Membership {
+        &mut self.membership
+    }
+
+    fn member_node(&self) -> NodeId {
+        self.node()
+    }
+
+    /// The consumer's rebalance timeout is max.poll.interval.ms.
+    fn rebalance_config(&self) -> GroupRebalanceConfig<'_> {
+        let c = &self.config;
+        GroupRebalanceConfig {
+            group_id: &self.group_id,
+            client_id: &self.client_id,
+            group_instance_id: c.group_instance_id.as_ref(),
+            session_timeout_ms: c.session_timeout_ms,
+            rebalance_timeout_ms: c.max_poll_interval_ms,
+            heartbeat_interval_ms: c.heartbeat_interval_ms,
+            retry_backoff_ms: c.retry_backoff_ms,
+            retry_backoff_max_ms: c.retry_backoff_max_ms,
+            request_timeout_ms: c.request_timeout_ms,
+        }
+    }
+
+    fn protocol_type(&self) -> &'static str {
+        "consumer"
+    }
+
+    fn metadata(&self) -> Vec<JoinProtocol> {
+        self.join_protocols()
+    }
+
+    fn ensure_coordinator(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        self.find_coordinator(ctx, out);
+    }
+
+    fn drive(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        self.poll_pass(ctx, out);
     }
 }

@@ -5,12 +5,12 @@
 use crate::assign::{
     client_assignor_resuming, leader_member_order, ClusterMetadata, RebalanceProtocol, Subscription, TopicPartition,
 };
-use crate::sim::client::abstract_coordinator::MemberState;
-use crate::sim::client::abstract_coordinator::{join_failure, JoinFailure};
+use crate::sim::client::abstract_coordinator::{join_failure, requests_to, take_in_flight, JoinFailure};
+use crate::sim::client::abstract_coordinator::{AbstractCoordinator, MemberState};
 use crate::sim::client::classic::ClassicConsumer;
 use crate::sim::client::poll_loop::MainThread;
 use crate::sim::ctx::Ctx;
-use crate::sim::message::{ApiKey, JoinGroupResponse, Request, Response, SyncGroupRequest};
+use crate::sim::message::{ApiKey, JoinGroupResponse, Response};
 use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::trace::{Callback, EventKind};
 use crate::sim::types::Errors;
@@ -40,7 +40,7 @@ impl ClassicConsumer {
             TimerKey::RequestTimeout { correlation } if crate::sim::client::fetcher::is_fetch(*correlation) => {
                 self.fetcher.on_failure(ctx, *correlation, &self.config, &mut self.connections, out);
             }
-            TimerKey::RequestTimeout { correlation } if self.in_flight.contains_key(correlation) => {
+            TimerKey::RequestTimeout { correlation } if self.membership.in_flight.contains_key(correlation) => {
                 out.emit(EventKind::Note { node: self.node(), text: "request timed out (request.timeout.ms)".into() });
                 self.request_failed(ctx, *correlation, out);
             }
@@ -52,7 +52,7 @@ impl ClassicConsumer {
     pub fn handle_disconnect(&mut self, ctx: &mut Ctx, correlation: u64, out: &mut Out) {
         if crate::sim::client::fetcher::is_fetch(correlation) {
             self.fetcher.on_failure(ctx, correlation, &self.config, &mut self.connections, out);
-        } else if self.in_flight.contains_key(&correlation) {
+        } else if self.membership.in_flight.contains_key(&correlation) {
             self.request_failed(ctx, correlation, out);
         }
     }
@@ -63,15 +63,13 @@ impl ClassicConsumer {
         for c in self.fetcher.pending_to(broker) {
             self.fetcher.on_failure(ctx, c, &self.config, &mut self.connections, out);
         }
-        let lost: Vec<u64> = self.in_flight.iter().filter(|(_, f)| f.broker == broker).map(|(c, _)| *c).collect();
-        for c in lost {
+        for c in requests_to(&self.membership.in_flight, broker) {
             self.request_failed(ctx, c, out);
         }
     }
 
     fn request_failed(&mut self, ctx: &mut Ctx, correlation: u64, out: &mut Out) {
-        let Some(f) = self.in_flight.remove(&correlation) else { return };
-        out.cancel_timer(TimerKey::RequestTimeout { correlation });
+        let Some(f) = take_in_flight(&mut self.membership.in_flight, correlation, out) else { return };
         // A refused or broken connection (or a request timeout, which closes it).
         self.connections.disconnected(f.broker, ctx.now, &self.config);
         if f.api == ApiKey::FindCoordinator {
@@ -79,7 +77,7 @@ impl ClassicConsumer {
             out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
             return;
         }
-        self.mark_coordinator_unknown(&format!("{} to broker-{} failed", f.api, f.broker), out);
+        self.mark_coordinator_unknown(ctx, &format!("{} to broker-{} failed", f.api, f.broker), out);
         if f.api == ApiKey::OffsetCommit {
             return self.on_offset_commit(ctx, correlation, None, &f, out);
         }
@@ -107,8 +105,7 @@ impl ClassicConsumer {
                 out,
             );
         }
-        let Some(f) = self.in_flight.remove(&correlation) else { return };
-        out.cancel_timer(TimerKey::RequestTimeout { correlation });
+        let Some(f) = take_in_flight(&mut self.membership.in_flight, correlation, out) else { return };
         if f.api == ApiKey::JoinGroup && matches!(self.main, MainThread::Processing { .. }) {
             // The heartbeat thread is disabled while PREPARING_REBALANCE: nobody
             // polls the network client until the application calls poll().
@@ -135,12 +132,12 @@ impl ClassicConsumer {
         let error = response.error();
         self.connections.ready(f.broker);
         if error == Errors::NONE {
-            self.backoff_attempts = 0;
+            self.membership.backoff_attempts = 0;
         }
         if is_coordinator_error(error) && f.api == ApiKey::OffsetCommit {
-            self.mark_coordinator_unknown(&format!("{} answered {error}", f.api), out);
+            self.mark_coordinator_unknown(ctx, &format!("{} answered {error}", f.api), out);
         } else if is_coordinator_error(error) && f.api != ApiKey::FindCoordinator {
-            self.mark_coordinator_unknown(&format!("{} answered {error}", f.api), out);
+            self.mark_coordinator_unknown(ctx, &format!("{} answered {error}", f.api), out);
             if f.api.is_join_or_sync() {
                 return self.join_failed(ctx, f.api, Some(error), &format!("{} → {error}", f.api), out);
             }
@@ -168,14 +165,14 @@ impl ClassicConsumer {
             node: self.node(),
             text: format!("fatal error {error}: the consumer raises it to the application"),
         });
-        self.set_state(ctx, MemberState::UNJOINED, &format!("fatal {error}"), out);
+        self.transition_to(ctx, MemberState::UNJOINED, &format!("fatal {error}"), out);
     }
 
     fn on_find_coordinator(&mut self, ctx: &mut Ctx, error: Errors, node: Option<u32>, out: &mut Out) {
         match (error, node) {
             (Errors::NONE, Some(n)) => {
-                self.coordinator = Some(n);
-                self.last_heartbeat_ok = ctx.now;
+                self.membership.coordinator = Some(n);
+                self.membership.last_heartbeat_ok = ctx.now;
                 out.emit(EventKind::Note {
                     node: self.node(),
                     text: format!("coordinator of {} is broker-{n}", self.group_id),
@@ -191,30 +188,21 @@ impl ClassicConsumer {
     }
 
     fn on_join_group(&mut self, ctx: &mut Ctx, r: JoinGroupResponse, out: &mut Out) {
-        let Some(coordinator) = self.coordinator else {
+        let Some(coordinator) = self.membership.coordinator else {
             // The coordinator was marked unknown meanwhile: the SyncGroup cannot be
             // sent (coordinatorNotAvailable, retriable), so the member rejoins.
             let why = "JoinGroup answered after the coordinator was marked unknown";
             return self.join_failed(ctx, ApiKey::JoinGroup, None, why, out);
         };
         match r.error {
-            Errors::NONE if self.state != MemberState::PREPARING_REBALANCE => {
+            Errors::NONE if self.membership.state != MemberState::PREPARING_REBALANCE => {
                 // The member left meanwhile (e.g. poll timeout): do not sync with a
                 // stale generation (UnjoinedGroupException, retriable after backoff).
                 let why = "JoinGroup answered after this member had left: ignored (UnjoinedGroupException)";
                 self.join_failed(ctx, ApiKey::JoinGroup, None, why, out);
             }
             Errors::NONE => {
-                self.generation = r.generation_id;
-                self.member_id = r.member_id.clone();
-                self.protocol_name = r.protocol_name.clone();
-                self.leader_id = Some(r.leader.clone());
-                self.set_state(
-                    ctx,
-                    MemberState::COMPLETING_REBALANCE,
-                    &format!("joined generation {}", r.generation_id),
-                    out,
-                );
+                self.joined(ctx, &r, out);
                 let assignments = if !self.is_leader() {
                     Vec::new()
                 } else if r.skip_assignment {
@@ -230,16 +218,7 @@ impl ClassicConsumer {
                 } else {
                     self.run_assignor(ctx, &r, out)
                 };
-                let request = Request::SyncGroup(SyncGroupRequest {
-                    group_id: self.group_id.clone(),
-                    generation_id: self.generation,
-                    member_id: self.member_id.clone(),
-                    group_instance_id: self.config.group_instance_id.clone(),
-                    protocol_name: self.protocol_name.clone(),
-                    assignments,
-                    connect_assignments: Vec::new(),
-                });
-                self.send(ctx, coordinator, request, false, out);
+                self.send_sync_group(ctx, coordinator, assignments, Vec::new(), out);
                 if std::mem::take(&mut self.poll_timeout_pending) {
                     // The heartbeat thread is enabled again and finds the poll timer expired.
                     self.poll_timeout(ctx, out);
@@ -247,7 +226,7 @@ impl ClassicConsumer {
             }
             Errors::MEMBER_ID_REQUIRED => {
                 // The member keeps PREPARING_REBALANCE and rejoins at once with the id.
-                self.member_id = r.member_id;
+                self.membership.member_id = r.member_id;
                 out.emit(EventKind::Note {
                     node: self.node(),
                     text: "MEMBER_ID_REQUIRED: rejoining with the given member id".into(),
@@ -263,14 +242,12 @@ impl ClassicConsumer {
     /// loop sends JoinGroup again, at once or after retry.backoff.ms.
     fn join_failed(&mut self, ctx: &mut Ctx, api: ApiKey, error: Option<Errors>, why: &str, out: &mut Out) {
         let failure = error.map_or(JoinFailure::Backoff, join_failure);
-        self.rejoin_needed = true;
+        self.membership.rejoin_needed = true;
         match failure {
             JoinFailure::Reset { keep_member_id } => self.reset_generation(ctx, keep_member_id, why, out),
             JoinFailure::RejoinNow => {}
             JoinFailure::Rediscover | JoinFailure::Backoff => {
-                // timer.sleep(rebalanceConfig.retryBackoffMs): a fixed backoff.
-                self.join_retry_at = ctx.now + self.config.retry_backoff_ms;
-                out.set_timer(TimerKey::Backoff(Retry::JoinGroup), self.join_retry_at);
+                self.retry_join_after_backoff(ctx, out);
                 out.emit(EventKind::Note {
                     node: self.node(),
                     text: format!("{api} again in retry.backoff.ms = {} ms ({why})", self.config.retry_backoff_ms),
@@ -340,27 +317,10 @@ impl ClassicConsumer {
 
     fn on_sync_group(&mut self, ctx: &mut Ctx, error: Errors, assignment: Vec<TopicPartition>, out: &mut Out) {
         match error {
-            Errors::NONE
-                if self.state != MemberState::COMPLETING_REBALANCE
-                    || self.generation == crate::sim::client::abstract_coordinator::NO_GENERATION =>
-            {
-                // The generation was reset meanwhile: fail this rebalance as
-                // ILLEGAL_GENERATION so the member rejoins at once.
-                out.emit(EventKind::Note {
-                    node: self.node(),
-                    text: "SyncGroup answered after the generation was reset: ignored, rejoining".into(),
-                });
-                self.reset_generation(ctx, true, "SyncGroup after a generation reset", out);
-                self.drive(ctx, out);
-            }
             Errors::NONE => {
-                self.rejoin_needed = false;
-                self.set_state(
-                    ctx,
-                    MemberState::STABLE,
-                    &format!("SyncGroup done, generation {}", self.generation),
-                    out,
-                );
+                if !self.synced(ctx, out) {
+                    return;
+                }
                 if matches!(self.main, MainThread::Processing { .. } | MainThread::CommitSync { .. }) {
                     // The heartbeat thread completed the SyncGroup; onJoinComplete runs in
                     // joinGroupIfNeeded, on the application thread's next poll().
@@ -392,7 +352,7 @@ impl ClassicConsumer {
                 self.owned.iter().filter(|tp| !assignment.contains(tp)).cloned().collect();
             if !revoked.is_empty() {
                 self.callback(Callback::OnPartitionsRevoked, revoked, out);
-                self.rejoin_needed = true;
+                self.membership.rejoin_needed = true;
                 out.emit(EventKind::Note {
                     node: self.node(),
                     text: "revoked partitions: rejoining for the follow-up rebalance".into(),
@@ -403,7 +363,7 @@ impl ClassicConsumer {
         self.last_assignment = assignment;
         self.positions.retain(|tp, _| self.owned.contains(tp));
         self.callback(Callback::OnPartitionsAssigned, added, out);
-        self.needs_join_prepare = true;
+        self.membership.needs_join_prepare = true;
     }
 
     /// `HeartbeatResponseHandler`, then the heartbeat thread's listener:
@@ -417,8 +377,8 @@ impl ClassicConsumer {
             Errors::NONE => self.heartbeat_received(ctx),
             Errors::REBALANCE_IN_PROGRESS => {
                 self.heartbeat_received(ctx);
-                if self.state == MemberState::STABLE && !self.rejoin_needed {
-                    self.rejoin_needed = true;
+                if self.membership.state == MemberState::STABLE && !self.membership.rejoin_needed {
+                    self.membership.rejoin_needed = true;
                     out.emit(EventKind::Note {
                         node: self.node(),
                         text: "heartbeat says REBALANCE_IN_PROGRESS: rejoin on next poll()".into(),
@@ -426,7 +386,7 @@ impl ClassicConsumer {
                 }
             }
             Errors::ILLEGAL_GENERATION | Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID
-                if sent_generation == self.generation =>
+                if sent_generation == self.membership.generation =>
             {
                 let keep = error == Errors::ILLEGAL_GENERATION;
                 self.reset_generation(ctx, keep, &format!("Heartbeat → {error}"), out);
@@ -445,27 +405,6 @@ impl ClassicConsumer {
         if self.main == MainThread::InPoll {
             self.drive(ctx, out);
         }
-    }
-
-    /// `Heartbeat.receiveHeartbeat`.
-    fn heartbeat_received(&mut self, ctx: &Ctx) {
-        self.last_heartbeat_ok = ctx.now;
-        self.heartbeat_attempts = 0;
-    }
-
-    /// `Heartbeat.failHeartbeat`: the next heartbeat goes out after the
-    /// exponential retry backoff instead of a full heartbeat.interval.ms.
-    pub(crate) fn heartbeat_failed(&mut self, ctx: &Ctx, out: &mut Out) {
-        if !matches!(self.state, MemberState::COMPLETING_REBALANCE | MemberState::STABLE) {
-            return;
-        }
-        let c = &self.config;
-        let wait = crate::sim::client::abstract_coordinator::heartbeat_retry_ms(
-            c.retry_backoff_ms,
-            c.retry_backoff_max_ms,
-            &mut self.heartbeat_attempts,
-        );
-        out.set_timer(TimerKey::Heartbeat, ctx.now + wait);
     }
 
     fn on_offset_fetch(&mut self, ctx: &mut Ctx, error: Errors, offsets: Vec<(TopicPartition, i64)>, out: &mut Out) {
