@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what is missing, idempotently: Debian's Rust with std sources and
 # lld (no prebuilt wasm32 std is reachable here), Chromium and ChromeDriver,
+# zopfli (the shipped wasm's gzip),
 # the pinned wasm-bindgen CLI, and playwright-core. A second run installs nothing.
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
-packages=(rustc-web cargo-web rust-web-src rust-web-llvm rustfmt-web rust-web-clippy lld-22 chromium chromium-driver)
+packages=(rustc-web cargo-web rust-web-src rust-web-llvm rustfmt-web rust-web-clippy lld-22 chromium chromium-driver zopfli)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

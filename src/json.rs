@@ -19,8 +19,8 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, String> {
 }
 
 /// `input` (the text as a `Value`, when the caller has it) lets an error
-/// inside an internally tagged enum (a fault, a lesson expectation: serde
-/// buffers those, so the path stops at the enum) name the field it blames.
+/// inside an internally tagged enum (a fault: serde buffers those, so the
+/// path stops at the enum) name the field it blames.
 fn read<T: DeserializeOwned>(text: &str, input: Option<&Value>) -> Result<T, String> {
     let mut de = serde_json::Deserializer::from_str(text);
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {

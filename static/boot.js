@@ -3,7 +3,10 @@
 // Also runs the first-visit welcome (static HTML in index.html, so it shows
 // before the wasm is ready): a choice is remembered and handed to the app as
 // a `groupscope-door` event (or kept in `window.groupscopeDoor` until it starts).
-import init, * as gs from '../pkg/groupscope.js';
+// The glue (pkg/groupscope.js) is imported once the welcome is up, together
+// with the wasm's download: a static import would hold this script, and so the
+// welcome, until the glue had arrived.
+let gs = null;
 
 const WELCOMED = 'groupscope.welcomed';
 
@@ -120,7 +123,84 @@ if (welcome) {
   }
 }
 
-init(new URL('../pkg/groupscope_bg.wasm', import.meta.url)).then(() => {
+// The wasm is shipped twice: gzipped (pkg/groupscope_bg.wasm.gz, about a third
+// of the bytes, so a plain static host that compresses nothing sends that) and
+// as is. The gzipped file is unzipped in the browser (DecompressionStream) and
+// compiled as it streams in; the plain file is the fallback where that is
+// missing or fails. A host that sends the .gz with `Content-Encoding: gzip`
+// has let the browser unzip it already: its first bytes are then the wasm
+// magic, not gzip's, and it is compiled as it is.
+const WASM = new URL('../pkg/groupscope_bg.wasm', import.meta.url);
+const WASM_GZ = new URL('../pkg/groupscope_bg.wasm.gz', import.meta.url);
+
+// The download's progress, on the static first frame and the welcome
+// (`.load-progress` in index.html); hidden once the wasm has arrived.
+function progress(fraction) {
+  for (const bar of document.querySelectorAll('.load-progress')) {
+    if (fraction === null) bar.hidden = true;
+    else bar.value = Math.min(fraction, 0.99);
+  }
+}
+
+// The response's body, counted into `progress` as it arrives.
+function counted(response) {
+  const total = Number(response.headers.get('Content-Length')) || 0;
+  // Without a length the bars run without a value (indeterminate).
+  if (!total) for (const bar of document.querySelectorAll('.load-progress')) bar.removeAttribute('value');
+  let loaded = 0;
+  return response.body.pipeThrough(new TransformStream({
+    transform(chunk, out) {
+      loaded += chunk.byteLength;
+      if (total) progress(loaded / total);
+      out.enqueue(chunk);
+    },
+  }));
+}
+
+// The stream with its first chunk read: whether it starts as gzip (1f 8b), and
+// the whole stream again.
+async function sniff(stream) {
+  const reader = stream.getReader();
+  const first = await reader.read();
+  const head = first.done ? new Uint8Array() : first.value;
+  const whole = new ReadableStream({
+    start(out) { if (head.byteLength) out.enqueue(head); },
+    async pull(out) {
+      const { done, value } = await reader.read();
+      if (done) out.close(); else out.enqueue(value);
+    },
+    cancel(reason) { return reader.cancel(reason); },
+  });
+  return { gzip: head[0] === 0x1f && head[1] === 0x8b, whole };
+}
+
+async function compileGzipped() {
+  if (typeof DecompressionStream !== 'function' || typeof WebAssembly.compileStreaming !== 'function') {
+    throw new Error('no DecompressionStream');
+  }
+  const response = await fetch(WASM_GZ);
+  if (!response.ok || !response.body) throw new Error(`${WASM_GZ}: HTTP ${response.status}`);
+  const { gzip, whole } = await sniff(counted(response));
+  const wasm = gzip ? whole.pipeThrough(new DecompressionStream('gzip')) : whole;
+  return WebAssembly.compileStreaming(new Response(wasm, { headers: { 'Content-Type': 'application/wasm' } }));
+}
+
+// A compiled module from the gzipped file, or else the plain file's address
+// (wasm-bindgen's loader fetches and instantiates that itself).
+async function wasmModule() {
+  try {
+    return await compileGzipped();
+  } catch (e) {
+    console.warn('GroupScope: loading the plain wasm (' + (e && e.message ? e.message : e) + ')');
+    return WASM;
+  }
+}
+
+Promise.all([import('../pkg/groupscope.js'), wasmModule()]).then(([glue, module_or_path]) => {
+  progress(null);
+  gs = glue;
+  return glue.default({ module_or_path });
+}).then(() => {
   // A small API for page authors (documented in the README).
   const { assign, load, play, pause, step, seek, setSpeed, inject, state, explain } = gs;
   const api = { assign, load, play, pause, step, seek, setSpeed, inject };

@@ -214,7 +214,7 @@ fn an_answer_out_of_range_is_rejected() {
 fn unknown_nodes_partitions_and_states_are_rejected() {
     let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
     v["steps"][0]["highlights"] = serde_json::json!(["c7", "broker-3", "orders-6", "payments-0"]);
-    v["steps"][1]["until"] = serde_json::json!({ "type": "groupState", "group": "demo", "state": "Rebalancing" });
+    v["steps"][1]["until"] = serde_json::json!({ "groupState": { "group": "demo", "state": "Rebalancing" } });
     v["steps"][3]["question"]["targets"] = serde_json::json!(["c1", "c4", "c3"]);
     let e = load_error(&v.to_string());
     for needle in [
@@ -248,13 +248,12 @@ fn a_question_asked_after_its_outcome_or_an_event_that_never_comes_fails_the_run
     let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
     // A controlled shutdown moves leadership at once (a crash only after broker.session.timeout.ms).
     v["steps"][1]["actions"] = serde_json::json!([{ "type": "shutdownBroker", "broker": 1 }]);
-    v["steps"][1]["until"] = serde_json::json!({ "type": "coordinatorState", "group": "demo", "state": "LOADING" });
+    v["steps"][1]["until"] = serde_json::json!({ "coordinatorState": { "group": "demo", "state": "LOADING" } });
     let e = run(&load(&v.to_string()).unwrap(), Answers::Correct).unwrap_err();
     assert_eq!(e, "lesson 4 (consumer-crashes), step 2 (crash): the question comes after its outcome (the coordinator context of group demo becomes LOADING already happened)");
     // Predict first, then act: the same step is fine.
     v["steps"][1]["actionsAfterAnswer"] = true.into();
-    v["steps"][1]["expect"] =
-        serde_json::json!([{ "type": "knownCoordinator", "consumer": "c1", "broker": "broker-1" }]);
+    v["steps"][1]["expect"] = serde_json::json!([{ "knownCoordinator": { "consumer": "c1", "broker": "broker-1" } }]);
     v["steps"].as_array_mut().unwrap().truncate(2);
     v["steps"][0]["question"] = v["steps"][1]["question"].clone();
     // A lesson needs a task: crash c1 (the wrong option crashes c3 and leaves c1 alive).
@@ -263,14 +262,14 @@ fn a_question_asked_after_its_outcome_or_an_event_that_never_comes_fails_the_run
         "task": { "prompt": { "en": "Crash c1.", "zh": "让 c1 崩溃。" },
                   "options": [{ "label": { "en": "c1", "zh": "c1" }, "faults": [{ "type": "crashConsumer", "consumer": 1 }] },
                               { "label": { "en": "c3", "zh": "c3" }, "faults": [{ "type": "crashConsumer", "consumer": 3 }] }],
-                  "answer": 0, "goal": [{ "type": "memberState", "consumer": "c1", "state": "crashed" }],
+                  "answer": 0, "goal": [{ "memberState": { "consumer": "c1", "state": "crashed" } }],
                   "hint": { "en": "Not c1.", "zh": "不是 c1。" }, "done": { "en": "Done.", "zh": "完成。" } },
-        "until": { "type": "acted" } }));
+        "until": "acted" }));
     let report = run(&load(&v.to_string()).unwrap(), Answers::Correct).unwrap();
     assert!(report.failures.is_empty(), "{:?}", report.failures);
 
     let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
-    v["steps"][1]["until"] = serde_json::json!({ "type": "groupState", "group": "demo", "state": "Dead" });
+    v["steps"][1]["until"] = serde_json::json!({ "groupState": { "group": "demo", "state": "Dead" } });
     v["steps"][1]["withinMs"] = 20000.into();
     let e = run(&load(&v.to_string()).unwrap(), Answers::Correct).unwrap_err();
     assert!(e.contains("step 2 (crash): waited for \"group demo changes to Dead\" from 6800 ms to 26800 ms of simulated time (withinMs = 20000), and it did not happen"), "{e}");
@@ -279,8 +278,8 @@ fn a_question_asked_after_its_outcome_or_an_event_that_never_comes_fails_the_run
 #[test]
 fn an_expectation_that_does_not_hold_is_reported_with_what_the_world_holds() {
     let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
-    v["steps"][3]["expect"] = serde_json::json!([{ "type": "owner", "partition": "orders-3", "consumer": "c1" },
-                                                 { "type": "generation", "group": "demo", "generation": 5 }]);
+    v["steps"][3]["expect"] = serde_json::json!([{ "owner": { "partition": "orders-3", "consumer": "c1" } },
+                                                 { "generation": { "group": "demo", "generation": 5 } }]);
     let report = run(&load(&v.to_string()).unwrap(), Answers::Correct).unwrap();
     assert_eq!(
         report.failures,
@@ -315,21 +314,21 @@ fn lesson_11_holds_the_lost_tasks_for_the_delay_and_a_rebalance_does_not_restart
 fn connect_names_in_a_lesson_are_checked_against_its_workers_connectors_and_tasks() {
     let mut v = connect_lesson();
     v["steps"][0]["until"] =
-        serde_json::json!({ "type": "taskState", "group": "connect-cluster", "task": "sink-6", "state": "RUNNING" });
+        serde_json::json!({ "taskState": { "group": "connect-cluster", "task": "sink-6", "state": "RUNNING" } });
     v["steps"][0]["highlights"] = serde_json::json!(["c4", "sink-0", "sink"]);
-    v["steps"][1]["until"] = serde_json::json!({ "type": "taskState", "group": "connect-cluster", "task": "source-0", "state": "RUNNING", "worker": "c2" });
+    v["steps"][1]["until"] = serde_json::json!({ "taskState": { "group": "connect-cluster", "task": "source-0", "state": "RUNNING", "worker": "c2" } });
     v["steps"][1]["expect"] = serde_json::json!([
-        { "type": "task", "group": "connect-cluster", "task": "sink-1", "worker": null, "state": "BROKEN" },
-        { "type": "task", "group": "demo", "task": "sink-1", "worker": null },
-        { "type": "workerGeneration", "worker": "c9", "generation": 2 },
-        { "type": "task", "group": "connect-cluster", "task": "sink", "worker": "c1" },
-        { "type": "connector", "group": "connect-cluster", "connector": "sink", "worker": "c1", "state": "RUNNING" }
+        { "task": { "group": "connect-cluster", "task": "sink-1", "worker": null, "state": "BROKEN" } },
+        { "task": { "group": "demo", "task": "sink-1", "worker": null } },
+        { "workerGeneration": { "worker": "c9", "generation": 2 } },
+        { "task": { "group": "connect-cluster", "task": "sink", "worker": "c1" } },
+        { "connector": { "group": "connect-cluster", "connector": "sink", "worker": "c1", "state": "RUNNING" } }
     ]);
     v["steps"][5]["actions"] = serde_json::json!([{ "type": "failTask", "group": "connect-cluster", "connector": "sink", "task": 8 },
                                                   { "type": "crashConsumer", "consumer": 5 },
                                                   { "type": "addWorker", "group": "nowhere" }]);
     v["steps"][6]["until"] =
-        serde_json::json!({ "type": "scheduledRebalance", "group": "connect-cluster", "worker": "broker-1" });
+        serde_json::json!({ "scheduledRebalance": { "group": "connect-cluster", "worker": "broker-1" } });
     let e = load_error(&v.to_string());
     for needle in [
         "step 1 (workers-join).until: task sink-6: connector sink of connect-cluster has tasks sink-0..sink-5",
@@ -359,9 +358,9 @@ fn workers_are_numbered_after_consumers_and_a_worker_is_not_a_consumer() {
     v["scenario"]["groups"] =
         serde_json::json!([{ "groupId": "demo", "consumers": 2, "config": { "topics": ["orders"] } }]);
     // Workers are now c3..c5: c1 is a consumer, c6 does not exist; a worker cannot be a consumer.
-    v["steps"][0]["until"] = serde_json::json!({ "type": "taskState", "group": "connect-cluster", "task": "sink-5", "state": "RUNNING", "worker": "c1" });
-    v["steps"][1]["until"] = serde_json::json!({ "type": "pollTimeout", "consumer": "c4" });
-    v["steps"][1]["expect"] = serde_json::json!([{ "type": "workerTasks", "worker": "c6", "tasks": [] }, { "type": "leader", "group": "demo", "consumer": "c5" }]);
+    v["steps"][0]["until"] = serde_json::json!({ "taskState": { "group": "connect-cluster", "task": "sink-5", "state": "RUNNING", "worker": "c1" } });
+    v["steps"][1]["until"] = serde_json::json!({ "pollTimeout": { "consumer": "c4" } });
+    v["steps"][1]["expect"] = serde_json::json!([{ "workerTasks": { "worker": "c6", "tasks": [] } }, { "leader": { "group": "demo", "consumer": "c5" } }]);
     let e = load_error(&v.to_string());
     for needle in [
         "step 1 (workers-join).until: 'c1' is not a Connect worker of this lesson (c3 of connect-cluster, c4 of connect-cluster, c5 of connect-cluster)",
@@ -380,11 +379,11 @@ fn workers_are_numbered_after_consumers_and_a_worker_is_not_a_consumer() {
 fn a_connect_expectation_that_does_not_hold_says_where_the_task_is() {
     let mut v = connect_lesson();
     v["steps"][2]["expect"] = serde_json::json!([
-        { "type": "task", "group": "connect-cluster", "task": "sink-1", "worker": "c1" },
-        { "type": "task", "group": "connect-cluster", "task": "sink-0", "worker": null },
-        { "type": "task", "group": "connect-cluster", "task": "sink-2", "worker": "c3", "state": "FAILED" },
-        { "type": "workerGeneration", "worker": "c1", "generation": 7 },
-        { "type": "scheduledRebalance", "worker": "c1", "at": null }
+        { "task": { "group": "connect-cluster", "task": "sink-1", "worker": "c1" } },
+        { "task": { "group": "connect-cluster", "task": "sink-0", "worker": null } },
+        { "task": { "group": "connect-cluster", "task": "sink-2", "worker": "c3", "state": "FAILED" } },
+        { "workerGeneration": { "worker": "c1", "generation": 7 } },
+        { "scheduledRebalance": { "worker": "c1", "at": null } }
     ]);
     let report = run(&load(&v.to_string()).unwrap(), Answers::Correct).unwrap();
     let at = "lesson 12 step 3 (lost-tasks-held): ";
@@ -517,17 +516,16 @@ fn lesson_10_fences_the_crashed_member_one_session_timeout_after_its_last_heartb
 #[test]
 fn kip_848_names_are_checked_against_the_protocol_of_the_group_and_consumer() {
     let mut v = kip848_lesson();
-    v["steps"][0]["until"] =
-        serde_json::json!({ "type": "groupState", "group": "demo", "state": "PreparingRebalance" });
+    v["steps"][0]["until"] = serde_json::json!({ "groupState": { "group": "demo", "state": "PreparingRebalance" } });
     v["steps"][1]["expect"] = serde_json::json!([
-        { "type": "generation", "group": "demo", "generation": 1 },
-        { "type": "leader", "group": "demo", "consumer": "c1" },
-        { "type": "coordinatorMemberState", "consumer": "c1", "state": "UNREVOKED" },
-        { "type": "memberState", "consumer": "c1", "state": "COMPLETING_REBALANCE" },
-        { "type": "groupState", "group": "demo", "state": "Reconciling" },
-        { "type": "memberEpoch", "consumer": "c9", "epoch": 1 }
+        { "generation": { "group": "demo", "generation": 1 } },
+        { "leader": { "group": "demo", "consumer": "c1" } },
+        { "coordinatorMemberState": { "consumer": "c1", "state": "UNREVOKED" } },
+        { "memberState": { "consumer": "c1", "state": "COMPLETING_REBALANCE" } },
+        { "groupState": { "group": "demo", "state": "Reconciling" } },
+        { "memberEpoch": { "consumer": "c9", "epoch": 1 } }
     ]);
-    v["steps"][2]["until"] = serde_json::json!({ "type": "memberState", "consumer": "c2", "state": "ACKNOWLEDGING" });
+    v["steps"][2]["until"] = serde_json::json!({ "memberState": { "consumer": "c2", "state": "ACKNOWLEDGING" } });
     let e = load_error(&v.to_string());
     for needle in [
         "step 1 (first-heartbeat).until: unknown consumer group state 'PreparingRebalance' (Kafka's ConsumerGroupState for group.protocol=consumer: Empty, Assigning, Reconciling, Stable, Dead)",
@@ -546,13 +544,13 @@ fn kip_848_names_are_checked_against_the_protocol_of_the_group_and_consumer() {
 
     // The other way round: KIP-848 pieces on a classic group and consumer.
     let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
-    v["steps"][1]["until"] = serde_json::json!({ "type": "fenced", "consumer": "c2" });
+    v["steps"][1]["until"] = serde_json::json!({ "fenced": { "consumer": "c2" } });
     v["steps"][1]["expect"] = serde_json::json!([
-        { "type": "groupEpoch", "group": "demo", "epoch": 2 },
-        { "type": "targetAssignmentEpoch", "group": "demo", "epoch": 2 },
-        { "type": "memberEpoch", "consumer": "c1", "epoch": null },
-        { "type": "targetAssignment", "consumer": "c1", "partitions": ["orders-0"] },
-        { "type": "groupState", "group": "demo", "state": "Assigning" }
+        { "groupEpoch": { "group": "demo", "epoch": 2 } },
+        { "targetAssignmentEpoch": { "group": "demo", "epoch": 2 } },
+        { "memberEpoch": { "consumer": "c1", "epoch": null } },
+        { "targetAssignment": { "consumer": "c1", "partitions": ["orders-0"] } },
+        { "groupState": { "group": "demo", "state": "Assigning" } }
     ]);
     let e = load_error(&v.to_string());
     for needle in [
@@ -577,8 +575,8 @@ fn a_consumer_added_to_a_kip_848_group_is_a_consumer_protocol_consumer() {
         .unwrap()
         .push(serde_json::json!({ "groupId": "classic", "consumers": 1, "config": { "topics": ["orders"] } }));
     v["steps"][3]["expect"] = serde_json::json!([
-        { "type": "memberEpoch", "consumer": "c4", "epoch": 3 },
-        { "type": "memberEpoch", "consumer": "c3", "epoch": 3 }
+        { "memberEpoch": { "consumer": "c4", "epoch": 3 } },
+        { "memberEpoch": { "consumer": "c3", "epoch": 3 } }
     ]);
     let e = load_error(&v.to_string());
     assert!(e.contains("step 4 (revoke-first).expect[1]: 'c3' is a classic consumer"), "{e}");
@@ -589,16 +587,16 @@ fn a_consumer_added_to_a_kip_848_group_is_a_consumer_protocol_consumer() {
 fn a_kip_848_expectation_that_does_not_hold_says_what_the_coordinator_holds() {
     let mut v = kip848_part2();
     v["steps"][2]["expect"] = serde_json::json!([
-        { "type": "groupEpoch", "group": "demo", "epoch": 2 },
-        { "type": "targetAssignmentEpoch", "group": "demo", "epoch": 5 },
-        { "type": "memberEpoch", "consumer": "c3", "epoch": null },
-        { "type": "consumerEpoch", "consumer": "c1", "epoch": 4 },
-        { "type": "targetAssignment", "consumer": "c3", "partitions": ["orders-0"] },
-        { "type": "coordinatorMemberState", "consumer": "c3", "state": "STABLE" },
-        { "type": "owns", "consumer": "c1", "partitions": ["orders-0"] },
-        { "type": "owner", "partition": "orders-5", "consumer": "c3" },
-        { "type": "groupState", "group": "demo", "state": "Stable" },
-        { "type": "memberState", "consumer": "c3", "state": "RECONCILING" }
+        { "groupEpoch": { "group": "demo", "epoch": 2 } },
+        { "targetAssignmentEpoch": { "group": "demo", "epoch": 5 } },
+        { "memberEpoch": { "consumer": "c3", "epoch": null } },
+        { "consumerEpoch": { "consumer": "c1", "epoch": 4 } },
+        { "targetAssignment": { "consumer": "c3", "partitions": ["orders-0"] } },
+        { "coordinatorMemberState": { "consumer": "c3", "state": "STABLE" } },
+        { "owns": { "consumer": "c1", "partitions": ["orders-0"] } },
+        { "owner": { "partition": "orders-5", "consumer": "c3" } },
+        { "groupState": { "group": "demo", "state": "Stable" } },
+        { "memberState": { "consumer": "c3", "state": "RECONCILING" } }
     ]);
     let report = run(&load(&v.to_string()).unwrap(), Answers::Correct).unwrap();
     let at = "lesson 11 step 3 (third-member-joins): ";
@@ -784,11 +782,11 @@ fn a_question_conceals_its_declared_items_only_while_it_waits_and_they_must_exis
     assert!(s.concealed().is_empty(), "once answered, the run may show it");
     let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
     let i = v["steps"].as_array().unwrap().iter().position(|s| s["question"].is_object()).unwrap();
-    v["steps"][i]["question"]["conceals"] = serde_json::json!([{ "type": "leader", "group": "nowhere" }, { "type": "owners", "group": "demo" }, { "type": "ring", "group": "demo" }]);
+    v["steps"][i]["question"]["conceals"] = serde_json::json!([{ "leader": { "group": "nowhere" } }, { "owners": { "group": "demo" } }, { "ring": { "group": "demo" } }]);
     let e = load_error(&v.to_string());
     assert!(e.contains("unknown variant `ring`"), "{e}");
     v["steps"][i]["question"]["conceals"] =
-        serde_json::json!([{ "type": "leader", "group": "nowhere" }, { "type": "owners", "group": "demo" }]);
+        serde_json::json!([{ "leader": { "group": "nowhere" } }, { "owners": { "group": "demo" } }]);
     let e = load_error(&v.to_string());
     assert!(e.contains(&"question.conceals[0]: 'nowhere' is not a group of this lesson".to_string()), "{e}");
     assert!(!e.contains("conceals[1]"), "{e}");
@@ -864,8 +862,8 @@ fn every_lesson_has_a_task_and_no_step_waits_more_than_ten_seconds_of_wall_time(
     let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
     for st in v["steps"].as_array_mut().unwrap() {
         st.as_object_mut().unwrap().remove("task");
-        if st["until"]["type"] == "acted" {
-            st["until"] = serde_json::json!({ "type": "elapsed", "ms": 1 });
+        if st["until"] == "acted" {
+            st["until"] = serde_json::json!({ "elapsed": { "ms": 1 } });
         }
     }
     let e = load_error(&v.to_string());
@@ -948,21 +946,67 @@ fn lesson_17_duplicate_and_loss_bounds_are_derived_from_the_groups_configs() {
     assert!(report.failures.is_empty(), "{:?}", report.failures);
 }
 
-/// Issue 17: a wrong type inside a lesson expectation (an internally tagged
-/// enum, whose path serde loses) is blamed on the array element that has it.
+/// Issue 17: a wrong type inside a lesson expectation is blamed on the field
+/// that has it, under its kind (`expect[0].owns.partitions[1]`).
 #[test]
 fn a_wrong_type_inside_an_expectation_list_names_the_element() {
     let mut v: serde_json::Value = serde_json::from_str(
         groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| f.starts_with("17-")).unwrap().1,
     )
     .unwrap();
-    v["steps"][0]["expect"] = serde_json::json!([{ "type": "owns", "consumer": "c1", "partitions": ["orders-0", 7] }]);
+    v["steps"][0]["expect"] = serde_json::json!([{ "owns": { "consumer": "c1", "partitions": ["orders-0", 7] } }]);
     let e = load(&v.to_string()).unwrap_err();
-    assert!(e.contains("steps[0].expect[0].partitions[1]: invalid type: integer `7`"), "{e}");
-    v["steps"][0]["expect"] =
-        serde_json::json!([{ "type": "owns", "consumer": "c1", "partitions": ["orders-0", "c1"] }]);
+    assert!(e.contains("steps[0].expect[0].owns.partitions[1]: invalid type: integer `7`"), "{e}");
+    v["steps"][0]["expect"] = serde_json::json!([{ "owns": { "consumer": "c1", "partitions": ["orders-0", "c1"] } }]);
     let e = load(&v.to_string()).unwrap_err();
     assert!(e.contains("expect[0]: partitions[1]: 'c1' is not a topic-partition"), "{e}");
+}
+
+/// A lesson file in the older format, where conditions, expectations and
+/// secrets carried their kind inside (`{"type": "owns", "consumer": ...}`,
+/// `{"type": "acted"}`), reads as the same lesson as today's
+/// (`{"owns": {"consumer": ...}}`, `"acted"`); faults keep their `type`.
+#[test]
+fn a_lesson_in_the_older_internally_tagged_format_reads_the_same() {
+    use serde_json::{json, Value};
+    fn old(v: &mut Value) {
+        *v = match v.take() {
+            Value::String(kind) => json!({ "type": kind }),
+            Value::Object(m) => {
+                let (kind, fields) = m.into_iter().next().expect("one kind");
+                let mut fields = fields.as_object().cloned().expect("fields");
+                fields.insert("type".into(), Value::String(kind));
+                Value::Object(fields)
+            }
+            other => panic!("not a kind: {other}"),
+        };
+    }
+    let mut seen = 0;
+    for (file, text) in groupscope::lesson::registry::SOURCES {
+        let mut v: Value = serde_json::from_str(text).unwrap();
+        for st in v["steps"].as_array_mut().unwrap() {
+            old(&mut st["until"]);
+            st.get_mut("expect").and_then(Value::as_array_mut).into_iter().flatten().for_each(old);
+            if let Some(q) = st.get_mut("question") {
+                q.get_mut("conceals").and_then(Value::as_array_mut).into_iter().flatten().for_each(old);
+            }
+            if let Some(t) = st.get_mut("task") {
+                t.get_mut("goal").and_then(Value::as_array_mut).into_iter().flatten().for_each(old);
+                for o in t["options"].as_array_mut().unwrap() {
+                    for c in o.get_mut("checks").and_then(Value::as_array_mut).into_iter().flatten() {
+                        old(&mut c["expect"]);
+                        seen += 1;
+                    }
+                }
+            }
+        }
+        let older = v.to_string();
+        let tags = |t: &str| t.matches(r#""type":"#).count();
+        let today: Value = serde_json::from_str(text).unwrap();
+        assert!(tags(&older) > tags(&today.to_string()), "{file} was rewritten to the older form");
+        assert_eq!(load(&older).unwrap(), load(text).unwrap(), "{file}");
+    }
+    assert!(seen > 0, "some task option has checks");
 }
 
 /// Lesson 16 grades the whole choice of session.timeout.ms,
@@ -1095,7 +1139,7 @@ fn lesson_18_opens_the_rolling_restart_side_by_side_and_the_panes_count_what_the
 
 fn step_expectation_count(lesson: &Lesson, step: &str) -> u32 {
     let v = serde_json::to_value(lesson.steps.iter().find(|s| s.id == step).unwrap()).unwrap();
-    v["expect"][0]["count"].as_u64().unwrap() as u32
+    v["expect"][0]["rebalances"]["count"].as_u64().unwrap() as u32
 }
 
 #[test]

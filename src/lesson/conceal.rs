@@ -9,9 +9,9 @@ use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::collections::BTreeSet;
 
-/// One thing the drawing can hide, for one group.
+/// One thing the drawing can hide, for one group: `{"owners": {"group": "demo"}}`.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub enum Secret {
     /// Which broker coordinates the group: the broker's "coordinator of"
     /// label and the group panel's `abs(hashCode) % partitions` line.

@@ -793,7 +793,11 @@ pub fn validate(lesson: &Lesson) -> Vec<String> {
 }
 
 /// Parses a lesson file and validates it; the error lists every problem.
+/// A file in the older format (see [`upgrade`]) is read too.
 pub fn load(json: &str) -> Result<Lesson, String> {
+    let mut value: Option<serde_json::Value> = crate::json::from_str(json).ok();
+    let upgraded = value.as_mut().and_then(|v| upgrade(v).then(|| v.to_string()));
+    let json = upgraded.as_deref().unwrap_or(json);
     let lesson: Lesson = crate::json::from_str_object(json).map_err(|e| format!("lesson JSON: {e}"))?;
     let errors = validate(&lesson);
     if errors.is_empty() {
@@ -801,4 +805,44 @@ pub fn load(json: &str) -> Result<Lesson, String> {
     } else {
         Err(errors.join("\n"))
     }
+}
+
+/// Rewrites a lesson written in the older format, where a step's `until`, its
+/// `expect`, a task's `goal` and `checks[].expect`, and a question's
+/// `conceals` were tagged inside (`{"type": "groupState", "group": "demo"}`),
+/// to today's (`{"groupState": {"group": "demo"}}`, and `"acted"`). Faults
+/// keep their `type`. Says whether anything changed.
+pub fn upgrade(lesson: &mut serde_json::Value) -> bool {
+    use serde_json::Value;
+    fn tagged(v: &mut Value) -> bool {
+        let Some(map) = v.as_object_mut() else { return false };
+        let Some(Value::String(kind)) = map.get("type").cloned() else { return false };
+        map.remove("type");
+        let fields = std::mem::take(map);
+        *v = if fields.is_empty() && kind == "acted" {
+            Value::String(kind)
+        } else {
+            Value::Object([(kind, Value::Object(fields))].into_iter().collect())
+        };
+        true
+    }
+    fn each(v: Option<&mut Value>, f: &mut impl FnMut(&mut Value) -> bool) -> bool {
+        let Some(Value::Array(xs)) = v else { return false };
+        xs.iter_mut().fold(false, |changed, x| f(x) | changed)
+    }
+    let mut changed = false;
+    for step in lesson.get_mut("steps").and_then(Value::as_array_mut).into_iter().flatten() {
+        changed |= step.get_mut("until").is_some_and(tagged);
+        changed |= each(step.get_mut("expect"), &mut tagged);
+        if let Some(q) = step.get_mut("question") {
+            changed |= each(q.get_mut("conceals"), &mut tagged);
+        }
+        if let Some(t) = step.get_mut("task") {
+            changed |= each(t.get_mut("goal"), &mut tagged);
+            changed |= each(t.get_mut("options"), &mut |o| {
+                each(o.get_mut("checks"), &mut |c| c.get_mut("expect").is_some_and(tagged))
+            });
+        }
+    }
+    changed
 }

@@ -203,7 +203,7 @@ test('first visit: a welcome with three doors before the wasm is ready; remember
   try {
     // Without the wasm the welcome and the static first frame still show.
     const bare = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-    await bare.route('**/*.wasm', (r) => r.abort());
+    await bare.route(/\.wasm(\.gz)?$/, (r) => r.abort());
     await bare.goto(site.url);
     await bare.waitForSelector('#welcome:not([hidden])');
     assert.equal(await bare.locator('#welcome .door').count(), 3);

@@ -24,13 +24,14 @@ async function checkConcealed(page, lesson, step, lang) {
   const at = `lesson ${lesson.number} step ${step.id}`;
   const text = await visible(page);
   assert.ok(!text.includes(q.explanation[lang]), `${at}: the explanation is not on the page`);
-  for (const s of q.conceals || []) {
+  for (const secret of q.conceals || []) {
+    const [kind, s] = Object.entries(secret)[0];
     const g = s.group;
-    if (s.type === 'coordinator') {
+    if (kind === 'coordinator') {
       for (const needle of [`coordinator of ${g} (p`, `${g} 的协调者（p`, `abs("${g}".hashCode() =`]) {
         assert.ok(!text.includes(needle), `${at}: '${needle}' is visible`);
       }
-    } else if (s.type === 'leader') {
+    } else if (kind === 'leader') {
       const state = await page.locator(`.group[data-group="${g}"] .state`).innerText();
       assert.ok(!/leader c\d/.test(state), `${at}: the group panel names ${g}'s leader: ${state}`);
       if (typeof q.answer === 'string' && q.answer.startsWith('c')) {
@@ -40,10 +41,10 @@ async function checkConcealed(page, lesson, step, lang) {
           assert.ok(!(await node.locator('text.title').textContent()).includes('★'), `${at}: ${q.answer} has the leader's star`);
         }
       }
-    } else if (s.type === 'owners') {
+    } else if (kind === 'owners') {
       const owners = await page.locator(`#ownership tr[data-group="${g}"] td.owner`).allInnerTexts();
       assert.ok(owners.every((o) => o.trim() === ''), `${at}: owners of ${g} are visible: ${owners}`);
-    } else if (s.type === 'status') {
+    } else if (kind === 'status') {
       const statuses = await page.locator(`#ownership tr[data-group="${g}"]`).evaluateAll((rows) => rows.map((r) => r.dataset.status));
       assert.ok(statuses.every((x) => x !== 'revoking' && x !== 'pending'), `${at}: ${g} shows revoking/pending marks`);
     }
@@ -263,7 +264,7 @@ test('lesson 18 opens the rolling restart side by side: four panes on the toolba
     assert.equal(Number(await page.inputValue('#timeline')), step.compare.comparison.until);
     const rows = await page.$$eval('#compare-metrics tr[data-variant]', (rs) => Object.fromEntries(rs.map((r) => [r.dataset.variant, Number(r.dataset.rebalances)])));
     // The lesson's own groups count the same plus their first join (steps dynamic-deploy, coop-deploy, static-deploy).
-    const count = (id) => lesson.steps.find((s) => s.id === id).expect[0].count - 1;
+    const count = (id) => lesson.steps.find((s) => s.id === id).expect[0].rebalances.count - 1;
     assert.equal(rows['classic eager (range)'], count('dynamic-deploy'), JSON.stringify(rows));
     assert.equal(rows['classic cooperative-sticky'], count('coop-deploy'), JSON.stringify(rows));
     assert.equal(rows['classic eager (range), static members'], count('static-deploy'), JSON.stringify(rows));
