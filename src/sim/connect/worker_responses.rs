@@ -53,7 +53,7 @@ impl ConnectWorker {
         self.mark_coordinator_unknown(ctx, &format!("{} to broker-{} failed", f.api, f.broker), out);
         if f.api.is_join_or_sync() {
             // A DisconnectException: retriable, the join loop sleeps retry.backoff.ms.
-            return self.join_or_sync_failed(ctx, f.api, None, out);
+            return self.join_failed(ctx, f.api, None, &format!("{} failed: the connection broke", f.api), out);
         }
         if f.api == ApiKey::Heartbeat {
             self.heartbeat_failed(ctx, out);
@@ -79,12 +79,7 @@ impl ConnectWorker {
                 let wait = self.backoff_ms();
                 out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
             }
-            Response::JoinGroup(r) if r.error == Errors::NONE => self.on_joined(ctx, r, out),
-            Response::JoinGroup(r) if r.error == Errors::MEMBER_ID_REQUIRED => {
-                // The worker keeps PREPARING_REBALANCE and rejoins at once with the id.
-                self.membership.member_id = r.member_id;
-                self.join_or_sync_failed(ctx, ApiKey::JoinGroup, Some(Errors::MEMBER_ID_REQUIRED), out);
-            }
+            Response::JoinGroup(r) => self.on_joined(ctx, r, out),
             Response::SyncGroup { error: Errors::NONE, connect_assignment, .. } => {
                 self.on_synced(ctx, connect_assignment, out)
             }
@@ -94,34 +89,10 @@ impl ConnectWorker {
             | Response::OffsetFetch { .. }
             | Response::ConsumerGroupHeartbeat(_)
             | Response::Fetch { .. } => {}
-            Response::JoinGroup(_) | Response::SyncGroup { .. } => {
-                self.join_or_sync_failed(ctx, f.api, Some(error), out)
+            Response::SyncGroup { .. } => {
+                self.join_failed(ctx, f.api, Some(error), &format!("{} → {error}", f.api), out)
             }
         }
-    }
-
-    /// A failed JoinGroup or SyncGroup (`None`: the connection broke): the join
-    /// loop's reaction (`JoinFailure`, shared with the classic consumer). The
-    /// member state changes only on a reset.
-    fn join_or_sync_failed(&mut self, ctx: &mut Ctx, api: ApiKey, error: Option<Errors>, out: &mut Out) {
-        let why = error.map_or_else(|| format!("{api} failed: the connection broke"), |e| format!("{api} → {e}"));
-        self.membership.rejoin_needed = true;
-        match error.map_or(JoinFailure::Backoff, join_failure) {
-            JoinFailure::Reset { keep_member_id } => self.reset_generation(ctx, keep_member_id, &why, out),
-            JoinFailure::RejoinNow => {}
-            failure @ (JoinFailure::Rediscover | JoinFailure::Backoff) => {
-                if failure == JoinFailure::Rediscover {
-                    self.mark_coordinator_unknown(ctx, &why, out);
-                }
-                return self.retry_join_after_backoff(ctx, out);
-            }
-            JoinFailure::Fatal => {
-                self.fatal = Some(error.map(|e| e.to_string()).unwrap_or_default());
-                self.note(format!("fatal error {why}: the worker's herder stops"), out);
-                return self.transition_to(ctx, MemberState::UNJOINED, &why, out);
-            }
-        }
-        self.drive(ctx, out);
     }
 
     /// As the classic consumer's (`HeartbeatResponseHandler`, `failHeartbeat`).
@@ -149,13 +120,7 @@ impl ConnectWorker {
     }
 
     fn on_joined(&mut self, ctx: &mut Ctx, r: JoinGroupResponse, out: &mut Out) {
-        let Some(coordinator) = self.membership.coordinator else { return };
-        if self.membership.state != MemberState::PREPARING_REBALANCE {
-            self.note("JoinGroup answered after this worker had left: ignored, rejoining".into(), out);
-            self.membership.rejoin_needed = true;
-            return self.drive(ctx, out);
-        }
-        self.joined(ctx, &r, out);
+        let Some(coordinator) = self.join_answered(ctx, &r, out) else { return };
         let connect_assignments = if self.is_leader() { self.perform_assignment(ctx, &r, out) } else { Vec::new() };
         self.send_sync_group(ctx, coordinator, Vec::new(), connect_assignments, out);
     }
