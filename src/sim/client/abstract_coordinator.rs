@@ -247,6 +247,12 @@ pub(crate) trait AbstractCoordinator {
     /// A fatal error out of the join loop: `ensureActiveGroup` throws it; the
     /// consumer raises it to the application, the worker's herder stops.
     fn raise_fatal(&mut self, ctx: &Ctx, error: Errors, why: &str, out: &mut Out);
+    /// What follows a heartbeat answer on the thread that handled it: the
+    /// consumer's heartbeat thread leaves the loop to the application's
+    /// `poll()` (it goes on only inside one), the worker's herder ticks on.
+    fn after_heartbeat(&mut self, ctx: &mut Ctx, out: &mut Out);
+    /// When a rejoin the heartbeat asked for (`requestRejoin`) happens, for the narration.
+    fn rejoin_when(&self) -> &'static str;
 
     /// Every change of AbstractCoordinator's `state`, checked against
     /// `MemberState::valid_previous_states`. The heartbeat thread runs while
@@ -446,6 +452,53 @@ pub(crate) trait AbstractCoordinator {
         let m = self.membership_mut();
         m.last_heartbeat_ok = ctx.now;
         m.heartbeat_attempts = 0;
+    }
+
+    /// `HeartbeatResponseHandler.handle`, then the heartbeat thread's listener:
+    /// success and REBALANCE_IN_PROGRESS count as a received heartbeat
+    /// (`receiveHeartbeat`; REBALANCE_IN_PROGRESS `requestRejoin`s when
+    /// STABLE); NOT_COORDINATOR / COORDINATOR_NOT_AVAILABLE
+    /// `markCoordinatorUnknown`; ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID and
+    /// FENCED_INSTANCE_ID are acted on only `if (generationUnchanged())`
+    /// (`resetStateOnResponseError`) and ignored for an older generation
+    /// ("Ignoring heartbeat response with error ..."); FENCED_INSTANCE_ID is
+    /// then fatal (`setFailureCause`); other failures `failHeartbeat`.
+    fn heartbeat_answered(&mut self, ctx: &mut Ctx, error: Errors, sent_generation: i32, out: &mut Out) {
+        let node = self.member_node();
+        match error {
+            Errors::NONE => self.heartbeat_received(ctx),
+            Errors::REBALANCE_IN_PROGRESS => {
+                self.heartbeat_received(ctx);
+                let when = self.rejoin_when();
+                let m = self.membership_mut();
+                if m.state == MemberState::STABLE && !m.rejoin_needed {
+                    m.rejoin_needed = true;
+                    let text = format!("heartbeat says REBALANCE_IN_PROGRESS: {when}");
+                    out.emit(EventKind::Note { node, text });
+                }
+            }
+            Errors::ILLEGAL_GENERATION | Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID
+                if sent_generation == self.membership().generation =>
+            {
+                let why = format!("Heartbeat → {error}");
+                self.reset_generation(ctx, error == Errors::ILLEGAL_GENERATION, &why, out);
+                if error == Errors::FENCED_INSTANCE_ID {
+                    self.raise_fatal(ctx, error, &why, out);
+                }
+            }
+            Errors::ILLEGAL_GENERATION | Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID => {
+                let text = format!(
+                    "Heartbeat of generation {sent_generation} → {error}: ignored, the generation has changed since"
+                );
+                out.emit(EventKind::Note { node, text });
+            }
+            Errors::NOT_COORDINATOR | Errors::COORDINATOR_NOT_AVAILABLE => {
+                self.mark_coordinator_unknown(ctx, &format!("Heartbeat → {error}"), out);
+                self.heartbeat_failed(ctx, out);
+            }
+            _ => self.heartbeat_failed(ctx, out),
+        }
+        self.after_heartbeat(ctx, out);
     }
 
     /// `Heartbeat.failHeartbeat`: the next heartbeat goes out after the

@@ -250,6 +250,15 @@ impl AbstractCoordinator for ConnectWorker {
         out.set_timer(TimerKey::ConnectCoordinatorDiscovery, ctx.now + self.config.heartbeat_interval_ms);
     }
 
+    /// The herder's tick goes on (`WorkerCoordinator.poll` runs in it).
+    fn after_heartbeat(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        self.tick(ctx, out);
+    }
+
+    fn rejoin_when(&self) -> &'static str {
+        "rejoining"
+    }
+
     /// `WorkerCoordinator.poll` throws to the herder's tick, which stops.
     fn raise_fatal(&mut self, ctx: &Ctx, error: Errors, why: &str, out: &mut Out) {
         self.fatal = Some(error.to_string());

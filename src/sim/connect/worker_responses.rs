@@ -5,8 +5,8 @@
 use crate::connect::incremental_assignor::WorkerLoad;
 use crate::connect::{eager_assignor, ConnectAssignment, ConnectProtocolCompatibility, ConnectorsAndTasks};
 use crate::java;
-use crate::sim::client::abstract_coordinator::{join_failure, AbstractCoordinator, JoinFailure};
-use crate::sim::client::abstract_coordinator::{requests_to, take_in_flight, MemberState};
+use crate::sim::client::abstract_coordinator::AbstractCoordinator;
+use crate::sim::client::abstract_coordinator::{requests_to, take_in_flight};
 use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, JoinGroupResponse, Response};
@@ -83,7 +83,7 @@ impl ConnectWorker {
             Response::SyncGroup { error: Errors::NONE, connect_assignment, .. } => {
                 self.on_synced(ctx, connect_assignment, out)
             }
-            Response::Heartbeat { error } => self.on_heartbeat(ctx, error, f.generation, out),
+            Response::Heartbeat { error } => self.heartbeat_answered(ctx, error, f.generation, out),
             Response::LeaveGroup { .. }
             | Response::OffsetCommit { .. }
             | Response::OffsetFetch { .. }
@@ -93,30 +93,6 @@ impl ConnectWorker {
                 self.join_failed(ctx, f.api, Some(error), &format!("{} → {error}", f.api), out)
             }
         }
-    }
-
-    /// As the classic consumer's (`HeartbeatResponseHandler`, `failHeartbeat`).
-    fn on_heartbeat(&mut self, ctx: &mut Ctx, error: Errors, sent_generation: i32, out: &mut Out) {
-        match (error, join_failure(error)) {
-            (Errors::NONE, _) => self.heartbeat_received(ctx),
-            (Errors::REBALANCE_IN_PROGRESS, _) => {
-                self.heartbeat_received(ctx);
-                if self.membership.state == MemberState::STABLE && !self.membership.rejoin_needed {
-                    self.membership.rejoin_needed = true;
-                    self.note("heartbeat says REBALANCE_IN_PROGRESS: rejoining".into(), out);
-                }
-            }
-            (_, JoinFailure::Reset { keep_member_id }) if sent_generation == self.membership.generation => {
-                self.reset_generation(ctx, keep_member_id, &format!("Heartbeat → {error}"), out)
-            }
-            (_, JoinFailure::Reset { .. }) => {}
-            (_, JoinFailure::Rediscover) => {
-                self.mark_coordinator_unknown(ctx, &format!("Heartbeat → {error}"), out);
-                self.heartbeat_failed(ctx, out);
-            }
-            _ => self.heartbeat_failed(ctx, out),
-        }
-        self.drive(ctx, out);
     }
 
     fn on_joined(&mut self, ctx: &mut Ctx, r: JoinGroupResponse, out: &mut Out) {

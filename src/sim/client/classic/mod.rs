@@ -547,6 +547,17 @@ impl AbstractCoordinator for ClassicConsumer {
         self.poll_pass(ctx, out);
     }
 
+    /// The heartbeat thread hands over to `poll()` only while the application is in one.
+    fn after_heartbeat(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        if self.main == MainThread::InPoll {
+            self.drive(ctx, out);
+        }
+    }
+
+    fn rejoin_when(&self) -> &'static str {
+        "rejoin on next poll()"
+    }
+
     /// `ensureActiveGroup` throws out of `poll()`: the application sees it.
     fn raise_fatal(&mut self, ctx: &Ctx, error: Errors, _why: &str, out: &mut Out) {
         self.fail_fatally(ctx, error, out);

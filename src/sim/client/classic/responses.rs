@@ -151,7 +151,7 @@ impl ClassicConsumer {
             Response::FindCoordinator { error, node_id } => self.on_find_coordinator(ctx, error, node_id, out),
             Response::JoinGroup(r) => self.on_join_group(ctx, r, out),
             Response::SyncGroup { error, assignment, .. } => self.on_sync_group(ctx, error, assignment, out),
-            Response::Heartbeat { error } => self.on_heartbeat(ctx, error, f.generation, out),
+            Response::Heartbeat { error } => self.heartbeat_answered(ctx, error, f.generation, out),
             Response::LeaveGroup { .. } => {}
             Response::OffsetCommit { error, .. } => self.on_offset_commit(ctx, correlation, Some(error), &f, out),
             Response::OffsetFetch { error, offsets } => self.on_offset_fetch(ctx, error, offsets, out),
@@ -315,47 +315,6 @@ impl ClassicConsumer {
         self.positions.retain(|tp, _| self.owned.contains(tp));
         self.callback(Callback::OnPartitionsAssigned, added, out);
         self.membership.needs_join_prepare = true;
-    }
-
-    /// `HeartbeatResponseHandler`, then the heartbeat thread's listener:
-    /// success and REBALANCE_IN_PROGRESS count as a received heartbeat
-    /// (`receiveHeartbeat`); ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID and
-    /// FENCED_INSTANCE_ID are acted on only `if (generationUnchanged())` and are
-    /// ignored for an older generation; FENCED_INSTANCE_ID is then fatal
-    /// (`setFailureCause`); other failures `failHeartbeat`.
-    fn on_heartbeat(&mut self, ctx: &mut Ctx, error: Errors, sent_generation: i32, out: &mut Out) {
-        match error {
-            Errors::NONE => self.heartbeat_received(ctx),
-            Errors::REBALANCE_IN_PROGRESS => {
-                self.heartbeat_received(ctx);
-                if self.membership.state == MemberState::STABLE && !self.membership.rejoin_needed {
-                    self.membership.rejoin_needed = true;
-                    out.emit(EventKind::Note {
-                        node: self.node(),
-                        text: "heartbeat says REBALANCE_IN_PROGRESS: rejoin on next poll()".into(),
-                    });
-                }
-            }
-            Errors::ILLEGAL_GENERATION | Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID
-                if sent_generation == self.membership.generation =>
-            {
-                let keep = error == Errors::ILLEGAL_GENERATION;
-                self.reset_generation(ctx, keep, &format!("Heartbeat → {error}"), out);
-                if error == Errors::FENCED_INSTANCE_ID {
-                    self.fail_fatally(ctx, error, out);
-                }
-            }
-            Errors::ILLEGAL_GENERATION | Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID => {
-                out.emit(EventKind::Note {
-                    node: self.node(),
-                    text: format!("Heartbeat of generation {sent_generation} → {error}: ignored, the generation has changed since"),
-                });
-            }
-            _ => self.heartbeat_failed(ctx, out),
-        }
-        if self.main == MainThread::InPoll {
-            self.drive(ctx, out);
-        }
     }
 
     fn on_offset_fetch(&mut self, ctx: &mut Ctx, error: Errors, offsets: Vec<(TopicPartition, i64)>, out: &mut Out) {
