@@ -294,3 +294,70 @@ fn an_eager_revoke_does_not_overwrite_a_failed_status() {
     assert!(!sink0.contains(&("FAILED".to_string(), "UNASSIGNED".to_string())), "{sink0:?}");
     assert!(sink0.last().is_some_and(|(_, to)| to == "RUNNING"), "the eager rebalance starts it again: {sink0:?}");
 }
+
+/// `AbstractCoordinator.JoinGroupResponseHandler.handle`: a JoinGroup answer that
+/// finds the worker no longer PREPARING_REBALANCE (it left meanwhile) raises
+/// `UnjoinedGroupException`, a `RetriableException`, so `joinGroupIfNeeded`
+/// sleeps `retry.backoff.ms` before the next JoinGroup, as `WorkerCoordinator`
+/// inherits it; one that finds the coordinator unknown cannot send its SyncGroup
+/// (`coordinatorNotAvailable`, retriable) and backs off too instead of being dropped.
+#[test]
+fn join_group_response_handler_backs_off_after_an_answer_the_worker_can_no_longer_use() {
+    use groupscope::connect::ConfigSnapshot;
+    use groupscope::sim::client::abstract_coordinator::{InFlight, MemberState};
+    use groupscope::sim::cluster::Cluster;
+    use groupscope::sim::connect::worker::ConnectWorker;
+    use groupscope::sim::ctx::Ctx;
+    use groupscope::sim::message::{ApiKey, Body, JoinGroupResponse, Response};
+    use groupscope::sim::out::{Out, Retry, TimerKey, TimerOp};
+    use groupscope::sim::scenario::config::BrokerConfig;
+    use groupscope::sim::scenario::connect_config::WorkerConfig;
+    use groupscope::sim::{Errors, NodeId};
+    use rand::SeedableRng;
+
+    let answer = || {
+        Response::JoinGroup(JoinGroupResponse {
+            error: Errors::NONE,
+            generation_id: 4,
+            protocol_name: Some("sessioned".into()),
+            leader: "other".into(),
+            skip_assignment: false,
+            member_id: "connect-1-member".into(),
+            members: Vec::new(),
+        })
+    };
+    let join = InFlight { broker: 0, api: ApiKey::JoinGroup, generation: -1, for_join_prepare: false };
+    let mut cluster = Cluster::new(3, 50, 3);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    let broker_config = BrokerConfig::default();
+    let now = 10_000;
+    let mut ctx =
+        Ctx { now, me: NodeId::Client(1), rng: &mut rng, cluster: &mut cluster, broker_config: &broker_config };
+    let backoff = WorkerConfig::default().retry_backoff_ms;
+    let backs_off = |out: &Out| {
+        out.timers.contains(&TimerOp::Set(TimerKey::Backoff(Retry::JoinGroup), now + backoff))
+            && !out
+                .sends
+                .iter()
+                .any(|(_, b)| matches!(b, Body::Request { request, .. } if request.api_key() == ApiKey::JoinGroup))
+    };
+
+    // The worker left (UNJOINED) while its JoinGroup was in flight.
+    let mut w = ConnectWorker::new(1, "connect-cluster", WorkerConfig::default(), ConfigSnapshot::default());
+    w.membership.coordinator = Some(0);
+    w.membership.state = MemberState::UNJOINED;
+    w.membership.in_flight.insert(7, join.clone());
+    let mut out = Out::default();
+    w.handle_response(&mut ctx, 7, answer(), &mut out);
+    assert!(backs_off(&out), "UnjoinedGroupException sleeps retry.backoff.ms: {out:?}");
+    assert_eq!((w.membership.state, w.membership.generation), (MemberState::UNJOINED, -1));
+
+    // The coordinator was marked unknown while the JoinGroup was in flight.
+    let mut w = ConnectWorker::new(1, "connect-cluster", WorkerConfig::default(), ConfigSnapshot::default());
+    w.membership.state = MemberState::PREPARING_REBALANCE;
+    w.membership.in_flight.insert(8, join);
+    let mut out = Out::default();
+    w.handle_response(&mut ctx, 8, answer(), &mut out);
+    assert!(backs_off(&out), "no SyncGroup without a coordinator: retry.backoff.ms: {out:?}");
+    assert!(w.membership.rejoin_needed);
+}

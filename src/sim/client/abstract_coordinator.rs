@@ -244,6 +244,15 @@ pub(crate) trait AbstractCoordinator {
     fn drive(&mut self, ctx: &mut Ctx, out: &mut Out);
     /// What the subclass does when the coordinator becomes unknown (nothing by default).
     fn on_coordinator_unknown(&mut self, _ctx: &Ctx, _out: &mut Out) {}
+    /// A fatal error out of the join loop: `ensureActiveGroup` throws it; the
+    /// consumer raises it to the application, the worker's herder stops.
+    fn raise_fatal(&mut self, ctx: &Ctx, error: Errors, why: &str, out: &mut Out);
+    /// What follows a heartbeat answer on the thread that handled it: the
+    /// consumer's heartbeat thread leaves the loop to the application's
+    /// `poll()` (it goes on only inside one), the worker's herder ticks on.
+    fn after_heartbeat(&mut self, ctx: &mut Ctx, out: &mut Out);
+    /// When a rejoin the heartbeat asked for (`requestRejoin`) happens, for the narration.
+    fn rejoin_when(&self) -> &'static str;
 
     /// Every change of AbstractCoordinator's `state`, checked against
     /// `MemberState::valid_previous_states`. The heartbeat thread runs while
@@ -445,6 +454,53 @@ pub(crate) trait AbstractCoordinator {
         m.heartbeat_attempts = 0;
     }
 
+    /// `HeartbeatResponseHandler.handle`, then the heartbeat thread's listener:
+    /// success and REBALANCE_IN_PROGRESS count as a received heartbeat
+    /// (`receiveHeartbeat`; REBALANCE_IN_PROGRESS `requestRejoin`s when
+    /// STABLE); NOT_COORDINATOR / COORDINATOR_NOT_AVAILABLE
+    /// `markCoordinatorUnknown`; ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID and
+    /// FENCED_INSTANCE_ID are acted on only `if (generationUnchanged())`
+    /// (`resetStateOnResponseError`) and ignored for an older generation
+    /// ("Ignoring heartbeat response with error ..."); FENCED_INSTANCE_ID is
+    /// then fatal (`setFailureCause`); other failures `failHeartbeat`.
+    fn heartbeat_answered(&mut self, ctx: &mut Ctx, error: Errors, sent_generation: i32, out: &mut Out) {
+        let node = self.member_node();
+        match error {
+            Errors::NONE => self.heartbeat_received(ctx),
+            Errors::REBALANCE_IN_PROGRESS => {
+                self.heartbeat_received(ctx);
+                let when = self.rejoin_when();
+                let m = self.membership_mut();
+                if m.state == MemberState::STABLE && !m.rejoin_needed {
+                    m.rejoin_needed = true;
+                    let text = format!("heartbeat says REBALANCE_IN_PROGRESS: {when}");
+                    out.emit(EventKind::Note { node, text });
+                }
+            }
+            Errors::ILLEGAL_GENERATION | Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID
+                if sent_generation == self.membership().generation =>
+            {
+                let why = format!("Heartbeat → {error}");
+                self.reset_generation(ctx, error == Errors::ILLEGAL_GENERATION, &why, out);
+                if error == Errors::FENCED_INSTANCE_ID {
+                    self.raise_fatal(ctx, error, &why, out);
+                }
+            }
+            Errors::ILLEGAL_GENERATION | Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID => {
+                let text = format!(
+                    "Heartbeat of generation {sent_generation} → {error}: ignored, the generation has changed since"
+                );
+                out.emit(EventKind::Note { node, text });
+            }
+            Errors::NOT_COORDINATOR | Errors::COORDINATOR_NOT_AVAILABLE => {
+                self.mark_coordinator_unknown(ctx, &format!("Heartbeat → {error}"), out);
+                self.heartbeat_failed(ctx, out);
+            }
+            _ => self.heartbeat_failed(ctx, out),
+        }
+        self.after_heartbeat(ctx, out);
+    }
+
     /// `Heartbeat.failHeartbeat`: the next heartbeat goes out after the
     /// exponential retry backoff instead of a full heartbeat.interval.ms.
     fn heartbeat_failed(&mut self, ctx: &Ctx, out: &mut Out) {
@@ -457,6 +513,73 @@ pub(crate) trait AbstractCoordinator {
         };
         let wait = heartbeat_retry_ms(base, max, &mut self.membership_mut().heartbeat_attempts);
         out.set_timer(TimerKey::Heartbeat, ctx.now + wait);
+    }
+
+    /// `JoinGroupResponseHandler.handle`, up to `onJoinLeader`/`onJoinFollower`:
+    /// on success the member takes the generation (`joined`) and the coordinator
+    /// to send SyncGroup to comes back; otherwise the join future fails
+    /// (`join_failed`) and None comes back. An answer that finds the member no
+    /// longer PREPARING_REBALANCE (it left meanwhile) raises
+    /// `UnjoinedGroupException`, a `RetriableException`: `joinGroupIfNeeded`
+    /// sleeps retry.backoff.ms. So does one that finds the coordinator unknown
+    /// (the SyncGroup could not be sent: `coordinatorNotAvailable`, retriable).
+    fn join_answered(&mut self, ctx: &mut Ctx, r: &JoinGroupResponse, out: &mut Out) -> Option<u32> {
+        let Some(coordinator) = self.membership().coordinator else {
+            let why = "JoinGroup answered after the coordinator was marked unknown";
+            self.join_failed(ctx, ApiKey::JoinGroup, None, why, out);
+            return None;
+        };
+        match r.error {
+            Errors::NONE if self.membership().state != MemberState::PREPARING_REBALANCE => {
+                let why = "JoinGroup answered after this member had left: ignored (UnjoinedGroupException)";
+                self.join_failed(ctx, ApiKey::JoinGroup, None, why, out);
+                None
+            }
+            Errors::NONE => {
+                self.joined(ctx, r, out);
+                Some(coordinator)
+            }
+            Errors::MEMBER_ID_REQUIRED => {
+                // The member keeps PREPARING_REBALANCE and rejoins at once with the id.
+                self.membership_mut().member_id = r.member_id.clone();
+                let text = "MEMBER_ID_REQUIRED: rejoining with the given member id".into();
+                out.emit(EventKind::Note { node: self.member_node(), text });
+                self.join_failed(ctx, ApiKey::JoinGroup, Some(Errors::MEMBER_ID_REQUIRED), "MEMBER_ID_REQUIRED", out);
+                None
+            }
+            e => {
+                self.join_failed(ctx, ApiKey::JoinGroup, Some(e), &format!("JoinGroup → {e}"), out);
+                None
+            }
+        }
+    }
+
+    /// The join future failed (`error` None: the connection broke):
+    /// `joinGroupIfNeeded`'s reaction (`JoinFailure`). The member state changes
+    /// only on a reset; otherwise the next pass of the loop sends JoinGroup
+    /// again, at once or after retry.backoff.ms ("Attempt to join group failed
+    /// due to ...").
+    fn join_failed(&mut self, ctx: &mut Ctx, api: ApiKey, error: Option<Errors>, why: &str, out: &mut Out) {
+        let failure = error.map_or(JoinFailure::Backoff, join_failure);
+        self.membership_mut().rejoin_needed = true;
+        match failure {
+            JoinFailure::Reset { keep_member_id } => self.reset_generation(ctx, keep_member_id, why, out),
+            JoinFailure::RejoinNow => {}
+            JoinFailure::Rediscover | JoinFailure::Backoff => {
+                if failure == JoinFailure::Rediscover {
+                    self.mark_coordinator_unknown(ctx, why, out);
+                }
+                self.retry_join_after_backoff(ctx, out);
+                let wait = self.rebalance_config().retry_backoff_ms;
+                let text = format!("{api} again in retry.backoff.ms = {wait} ms ({why})");
+                out.emit(EventKind::Note { node: self.member_node(), text });
+                return;
+            }
+            JoinFailure::Fatal => {
+                return self.raise_fatal(ctx, error.unwrap_or(Errors::UNKNOWN_SERVER_ERROR), why, out)
+            }
+        }
+        self.drive(ctx, out);
     }
 
     /// `joinGroupIfNeeded` after a retriable failure: `timer.sleep(retryBackoffMs)`,

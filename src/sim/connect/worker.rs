@@ -19,7 +19,7 @@ use crate::sim::message::{ApiKey, JoinProtocol, ProtocolMetadata, Request};
 use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::scenario::connect_config::WorkerConfig;
 use crate::sim::trace::EventKind;
-use crate::sim::types::{Millis, NodeId};
+use crate::sim::types::{Errors, Millis, NodeId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -248,5 +248,21 @@ impl AbstractCoordinator for ConnectWorker {
     /// revokes everything it runs (`poll`, `coordinatorDiscoveryTimeoutMs`).
     fn on_coordinator_unknown(&mut self, ctx: &Ctx, out: &mut Out) {
         out.set_timer(TimerKey::ConnectCoordinatorDiscovery, ctx.now + self.config.heartbeat_interval_ms);
+    }
+
+    /// The herder's tick goes on (`WorkerCoordinator.poll` runs in it).
+    fn after_heartbeat(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        self.tick(ctx, out);
+    }
+
+    fn rejoin_when(&self) -> &'static str {
+        "rejoining"
+    }
+
+    /// `WorkerCoordinator.poll` throws to the herder's tick, which stops.
+    fn raise_fatal(&mut self, ctx: &Ctx, error: Errors, why: &str, out: &mut Out) {
+        self.fatal = Some(error.to_string());
+        self.note(format!("fatal error {why}: the worker's herder stops"), out);
+        self.transition_to(ctx, MemberState::UNJOINED, why, out);
     }
 }

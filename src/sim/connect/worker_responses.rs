@@ -5,8 +5,8 @@
 use crate::connect::incremental_assignor::WorkerLoad;
 use crate::connect::{eager_assignor, ConnectAssignment, ConnectProtocolCompatibility, ConnectorsAndTasks};
 use crate::java;
-use crate::sim::client::abstract_coordinator::{join_failure, AbstractCoordinator, JoinFailure};
-use crate::sim::client::abstract_coordinator::{requests_to, take_in_flight, MemberState};
+use crate::sim::client::abstract_coordinator::AbstractCoordinator;
+use crate::sim::client::abstract_coordinator::{requests_to, take_in_flight};
 use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, JoinGroupResponse, Response};
@@ -53,7 +53,7 @@ impl ConnectWorker {
         self.mark_coordinator_unknown(ctx, &format!("{} to broker-{} failed", f.api, f.broker), out);
         if f.api.is_join_or_sync() {
             // A DisconnectException: retriable, the join loop sleeps retry.backoff.ms.
-            return self.join_or_sync_failed(ctx, f.api, None, out);
+            return self.join_failed(ctx, f.api, None, &format!("{} failed: the connection broke", f.api), out);
         }
         if f.api == ApiKey::Heartbeat {
             self.heartbeat_failed(ctx, out);
@@ -79,83 +79,24 @@ impl ConnectWorker {
                 let wait = self.backoff_ms();
                 out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
             }
-            Response::JoinGroup(r) if r.error == Errors::NONE => self.on_joined(ctx, r, out),
-            Response::JoinGroup(r) if r.error == Errors::MEMBER_ID_REQUIRED => {
-                // The worker keeps PREPARING_REBALANCE and rejoins at once with the id.
-                self.membership.member_id = r.member_id;
-                self.join_or_sync_failed(ctx, ApiKey::JoinGroup, Some(Errors::MEMBER_ID_REQUIRED), out);
-            }
+            Response::JoinGroup(r) => self.on_joined(ctx, r, out),
             Response::SyncGroup { error: Errors::NONE, connect_assignment, .. } => {
                 self.on_synced(ctx, connect_assignment, out)
             }
-            Response::Heartbeat { error } => self.on_heartbeat(ctx, error, f.generation, out),
+            Response::Heartbeat { error } => self.heartbeat_answered(ctx, error, f.generation, out),
             Response::LeaveGroup { .. }
             | Response::OffsetCommit { .. }
             | Response::OffsetFetch { .. }
             | Response::ConsumerGroupHeartbeat(_)
             | Response::Fetch { .. } => {}
-            Response::JoinGroup(_) | Response::SyncGroup { .. } => {
-                self.join_or_sync_failed(ctx, f.api, Some(error), out)
+            Response::SyncGroup { .. } => {
+                self.join_failed(ctx, f.api, Some(error), &format!("{} → {error}", f.api), out)
             }
         }
-    }
-
-    /// A failed JoinGroup or SyncGroup (`None`: the connection broke): the join
-    /// loop's reaction (`JoinFailure`, shared with the classic consumer). The
-    /// member state changes only on a reset.
-    fn join_or_sync_failed(&mut self, ctx: &mut Ctx, api: ApiKey, error: Option<Errors>, out: &mut Out) {
-        let why = error.map_or_else(|| format!("{api} failed: the connection broke"), |e| format!("{api} → {e}"));
-        self.membership.rejoin_needed = true;
-        match error.map_or(JoinFailure::Backoff, join_failure) {
-            JoinFailure::Reset { keep_member_id } => self.reset_generation(ctx, keep_member_id, &why, out),
-            JoinFailure::RejoinNow => {}
-            failure @ (JoinFailure::Rediscover | JoinFailure::Backoff) => {
-                if failure == JoinFailure::Rediscover {
-                    self.mark_coordinator_unknown(ctx, &why, out);
-                }
-                return self.retry_join_after_backoff(ctx, out);
-            }
-            JoinFailure::Fatal => {
-                self.fatal = Some(error.map(|e| e.to_string()).unwrap_or_default());
-                self.note(format!("fatal error {why}: the worker's herder stops"), out);
-                return self.transition_to(ctx, MemberState::UNJOINED, &why, out);
-            }
-        }
-        self.drive(ctx, out);
-    }
-
-    /// As the classic consumer's (`HeartbeatResponseHandler`, `failHeartbeat`).
-    fn on_heartbeat(&mut self, ctx: &mut Ctx, error: Errors, sent_generation: i32, out: &mut Out) {
-        match (error, join_failure(error)) {
-            (Errors::NONE, _) => self.heartbeat_received(ctx),
-            (Errors::REBALANCE_IN_PROGRESS, _) => {
-                self.heartbeat_received(ctx);
-                if self.membership.state == MemberState::STABLE && !self.membership.rejoin_needed {
-                    self.membership.rejoin_needed = true;
-                    self.note("heartbeat says REBALANCE_IN_PROGRESS: rejoining".into(), out);
-                }
-            }
-            (_, JoinFailure::Reset { keep_member_id }) if sent_generation == self.membership.generation => {
-                self.reset_generation(ctx, keep_member_id, &format!("Heartbeat → {error}"), out)
-            }
-            (_, JoinFailure::Reset { .. }) => {}
-            (_, JoinFailure::Rediscover) => {
-                self.mark_coordinator_unknown(ctx, &format!("Heartbeat → {error}"), out);
-                self.heartbeat_failed(ctx, out);
-            }
-            _ => self.heartbeat_failed(ctx, out),
-        }
-        self.drive(ctx, out);
     }
 
     fn on_joined(&mut self, ctx: &mut Ctx, r: JoinGroupResponse, out: &mut Out) {
-        let Some(coordinator) = self.membership.coordinator else { return };
-        if self.membership.state != MemberState::PREPARING_REBALANCE {
-            self.note("JoinGroup answered after this worker had left: ignored, rejoining".into(), out);
-            self.membership.rejoin_needed = true;
-            return self.drive(ctx, out);
-        }
-        self.joined(ctx, &r, out);
+        let Some(coordinator) = self.join_answered(ctx, &r, out) else { return };
         let connect_assignments = if self.is_leader() { self.perform_assignment(ctx, &r, out) } else { Vec::new() };
         self.send_sync_group(ctx, coordinator, Vec::new(), connect_assignments, out);
     }

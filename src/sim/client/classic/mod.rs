@@ -20,7 +20,7 @@ use crate::sim::message::{ApiKey, JoinProtocol, ProtocolMetadata, Request};
 use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
 use crate::sim::trace::{Callback, EventKind};
-use crate::sim::types::{Millis, NodeId};
+use crate::sim::types::{Errors, Millis, NodeId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -545,5 +545,21 @@ impl AbstractCoordinator for ClassicConsumer {
 
     fn drive(&mut self, ctx: &mut Ctx, out: &mut Out) {
         self.poll_pass(ctx, out);
+    }
+
+    /// The heartbeat thread hands over to `poll()` only while the application is in one.
+    fn after_heartbeat(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        if self.main == MainThread::InPoll {
+            self.drive(ctx, out);
+        }
+    }
+
+    fn rejoin_when(&self) -> &'static str {
+        "rejoin on next poll()"
+    }
+
+    /// `ensureActiveGroup` throws out of `poll()`: the application sees it.
+    fn raise_fatal(&mut self, ctx: &Ctx, error: Errors, _why: &str, out: &mut Out) {
+        self.fail_fatally(ctx, error, out);
     }
 }

@@ -5,7 +5,7 @@
 use crate::assign::{
     client_assignor_resuming, leader_member_order, ClusterMetadata, RebalanceProtocol, Subscription, TopicPartition,
 };
-use crate::sim::client::abstract_coordinator::{join_failure, requests_to, take_in_flight, JoinFailure};
+use crate::sim::client::abstract_coordinator::{requests_to, take_in_flight};
 use crate::sim::client::abstract_coordinator::{AbstractCoordinator, MemberState};
 use crate::sim::client::classic::ClassicConsumer;
 use crate::sim::client::poll_loop::MainThread;
@@ -151,7 +151,7 @@ impl ClassicConsumer {
             Response::FindCoordinator { error, node_id } => self.on_find_coordinator(ctx, error, node_id, out),
             Response::JoinGroup(r) => self.on_join_group(ctx, r, out),
             Response::SyncGroup { error, assignment, .. } => self.on_sync_group(ctx, error, assignment, out),
-            Response::Heartbeat { error } => self.on_heartbeat(ctx, error, f.generation, out),
+            Response::Heartbeat { error } => self.heartbeat_answered(ctx, error, f.generation, out),
             Response::LeaveGroup { .. } => {}
             Response::OffsetCommit { error, .. } => self.on_offset_commit(ctx, correlation, Some(error), &f, out),
             Response::OffsetFetch { error, offsets } => self.on_offset_fetch(ctx, error, offsets, out),
@@ -188,75 +188,26 @@ impl ClassicConsumer {
     }
 
     fn on_join_group(&mut self, ctx: &mut Ctx, r: JoinGroupResponse, out: &mut Out) {
-        let Some(coordinator) = self.membership.coordinator else {
-            // The coordinator was marked unknown meanwhile: the SyncGroup cannot be
-            // sent (coordinatorNotAvailable, retriable), so the member rejoins.
-            let why = "JoinGroup answered after the coordinator was marked unknown";
-            return self.join_failed(ctx, ApiKey::JoinGroup, None, why, out);
+        let Some(coordinator) = self.join_answered(ctx, &r, out) else { return };
+        let assignments = if !self.is_leader() {
+            Vec::new()
+        } else if r.skip_assignment {
+            // KIP-814: keep the stored assignment; the metadata seen now becomes
+            // the snapshot (ConsumerCoordinator.onLeaderElected).
+            self.assignment_snapshot = group_topic_counts(ctx, &r);
+            out.emit(EventKind::Note {
+                node: self.node(),
+                text: "returning static leader: SkipAssignment, the group keeps its assignment (KIP-814)".into(),
+            });
+            Vec::new()
+        } else {
+            self.run_assignor(ctx, &r, out)
         };
-        match r.error {
-            Errors::NONE if self.membership.state != MemberState::PREPARING_REBALANCE => {
-                // The member left meanwhile (e.g. poll timeout): do not sync with a
-                // stale generation (UnjoinedGroupException, retriable after backoff).
-                let why = "JoinGroup answered after this member had left: ignored (UnjoinedGroupException)";
-                self.join_failed(ctx, ApiKey::JoinGroup, None, why, out);
-            }
-            Errors::NONE => {
-                self.joined(ctx, &r, out);
-                let assignments = if !self.is_leader() {
-                    Vec::new()
-                } else if r.skip_assignment {
-                    // KIP-814: keep the stored assignment; the metadata seen now becomes
-                    // the snapshot (ConsumerCoordinator.onLeaderElected).
-                    self.assignment_snapshot = group_topic_counts(ctx, &r);
-                    out.emit(EventKind::Note {
-                        node: self.node(),
-                        text: "returning static leader: SkipAssignment, the group keeps its assignment (KIP-814)"
-                            .into(),
-                    });
-                    Vec::new()
-                } else {
-                    self.run_assignor(ctx, &r, out)
-                };
-                self.send_sync_group(ctx, coordinator, assignments, Vec::new(), out);
-                if std::mem::take(&mut self.poll_timeout_pending) {
-                    // The heartbeat thread is enabled again and finds the poll timer expired.
-                    self.poll_timeout(ctx, out);
-                }
-            }
-            Errors::MEMBER_ID_REQUIRED => {
-                // The member keeps PREPARING_REBALANCE and rejoins at once with the id.
-                self.membership.member_id = r.member_id;
-                out.emit(EventKind::Note {
-                    node: self.node(),
-                    text: "MEMBER_ID_REQUIRED: rejoining with the given member id".into(),
-                });
-                self.join_failed(ctx, ApiKey::JoinGroup, Some(Errors::MEMBER_ID_REQUIRED), "MEMBER_ID_REQUIRED", out);
-            }
-            e => self.join_failed(ctx, ApiKey::JoinGroup, Some(e), &format!("JoinGroup → {e}"), out),
+        self.send_sync_group(ctx, coordinator, assignments, Vec::new(), out);
+        if std::mem::take(&mut self.poll_timeout_pending) {
+            // The heartbeat thread is enabled again and finds the poll timer expired.
+            self.poll_timeout(ctx, out);
         }
-    }
-
-    /// The join future failed: `joinGroupIfNeeded`'s reaction (`JoinFailure`).
-    /// The member state changes only on a reset; otherwise the next pass of the
-    /// loop sends JoinGroup again, at once or after retry.backoff.ms.
-    fn join_failed(&mut self, ctx: &mut Ctx, api: ApiKey, error: Option<Errors>, why: &str, out: &mut Out) {
-        let failure = error.map_or(JoinFailure::Backoff, join_failure);
-        self.membership.rejoin_needed = true;
-        match failure {
-            JoinFailure::Reset { keep_member_id } => self.reset_generation(ctx, keep_member_id, why, out),
-            JoinFailure::RejoinNow => {}
-            JoinFailure::Rediscover | JoinFailure::Backoff => {
-                self.retry_join_after_backoff(ctx, out);
-                out.emit(EventKind::Note {
-                    node: self.node(),
-                    text: format!("{api} again in retry.backoff.ms = {} ms ({why})", self.config.retry_backoff_ms),
-                });
-                return;
-            }
-            JoinFailure::Fatal => return self.fail_fatally(ctx, error.unwrap_or(Errors::UNKNOWN_SERVER_ERROR), out),
-        }
-        self.drive(ctx, out);
     }
 
     /// The leader runs the group's chosen assignor over every member's subscription.
@@ -364,47 +315,6 @@ impl ClassicConsumer {
         self.positions.retain(|tp, _| self.owned.contains(tp));
         self.callback(Callback::OnPartitionsAssigned, added, out);
         self.membership.needs_join_prepare = true;
-    }
-
-    /// `HeartbeatResponseHandler`, then the heartbeat thread's listener:
-    /// success and REBALANCE_IN_PROGRESS count as a received heartbeat
-    /// (`receiveHeartbeat`); ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID and
-    /// FENCED_INSTANCE_ID are acted on only `if (generationUnchanged())` and are
-    /// ignored for an older generation; FENCED_INSTANCE_ID is then fatal
-    /// (`setFailureCause`); other failures `failHeartbeat`.
-    fn on_heartbeat(&mut self, ctx: &mut Ctx, error: Errors, sent_generation: i32, out: &mut Out) {
-        match error {
-            Errors::NONE => self.heartbeat_received(ctx),
-            Errors::REBALANCE_IN_PROGRESS => {
-                self.heartbeat_received(ctx);
-                if self.membership.state == MemberState::STABLE && !self.membership.rejoin_needed {
-                    self.membership.rejoin_needed = true;
-                    out.emit(EventKind::Note {
-                        node: self.node(),
-                        text: "heartbeat says REBALANCE_IN_PROGRESS: rejoin on next poll()".into(),
-                    });
-                }
-            }
-            Errors::ILLEGAL_GENERATION | Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID
-                if sent_generation == self.membership.generation =>
-            {
-                let keep = error == Errors::ILLEGAL_GENERATION;
-                self.reset_generation(ctx, keep, &format!("Heartbeat → {error}"), out);
-                if error == Errors::FENCED_INSTANCE_ID {
-                    self.fail_fatally(ctx, error, out);
-                }
-            }
-            Errors::ILLEGAL_GENERATION | Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID => {
-                out.emit(EventKind::Note {
-                    node: self.node(),
-                    text: format!("Heartbeat of generation {sent_generation} → {error}: ignored, the generation has changed since"),
-                });
-            }
-            _ => self.heartbeat_failed(ctx, out),
-        }
-        if self.main == MainThread::InPoll {
-            self.drive(ctx, out);
-        }
     }
 
     fn on_offset_fetch(&mut self, ctx: &mut Ctx, error: Errors, offsets: Vec<(TopicPartition, i64)>, out: &mut Out) {
