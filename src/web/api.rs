@@ -71,8 +71,11 @@ pub fn step() -> Result<f64, JsError> {
 /// Moves the playhead to `ms` of simulated time (backwards re-runs deterministically).
 #[wasm_bindgen]
 pub fn seek(ms: f64) -> Result<(), JsError> {
-    let t = crate::sim::scenario::limits::check_seek(ms).map_err(|e| JsError::new(&e))?;
-    with(|p| p.dispatch(Action::Seek(t)))
+    // Anywhere the run has been, and at most 6 simulated hours past it.
+    with(|p| {
+        crate::sim::scenario::limits::check_seek_from(ms, p.horizon.max(p.now())).map(|t| p.dispatch(Action::Seek(t)))
+    })?
+    .map_err(|e| JsError::new(&e))
 }
 
 #[wasm_bindgen(js_name = setSpeed)]

@@ -31,15 +31,24 @@ pub const MAX_FAULTS: usize = 10_000;
 /// Most topics one consumer subscribes to.
 pub const MAX_SUBSCRIBED_TOPICS: usize = 1_000;
 
-/// Checks a seek target (the page's scrubber, `groupscope.seek`, a link's
-/// playhead) and returns it as whole simulated milliseconds.
+/// Checks a seek target from a permalink or an import (nothing run yet) and
+/// returns it as whole simulated milliseconds.
 pub fn check_seek(ms: f64) -> Result<Millis, String> {
+    check_seek_from(ms, 0)
+}
+
+/// Checks a seek target (the page's scrubber, `groupscope.seek`) in a run
+/// that has reached `reached`: a seek may re-run at most `MAX_SEEK_MS` past
+/// it, so anywhere the run has been stays reachable however long it plays.
+pub fn check_seek_from(ms: f64, reached: Millis) -> Result<Millis, String> {
     if !ms.is_finite() || ms < 0.0 {
         return Err("seek: give a time in simulated milliseconds, 0 or more".into());
     }
-    if ms > MAX_SEEK_MS as f64 {
+    let limit = reached.saturating_add(MAX_SEEK_MS);
+    if ms > limit as f64 {
+        let past = if reached == 0 { String::new() } else { format!(" past the {reached} ms this run has reached") };
         return Err(format!(
-            "seek: {ms} ms is past the furthest playhead a seek may ask for, {MAX_SEEK_MS} ms (6 simulated hours)"
+            "seek: {ms} ms is past the furthest playhead a seek may ask for, {limit} ms (6 simulated hours{past})"
         ));
     }
     Ok(ms as Millis)
@@ -108,6 +117,15 @@ mod tests {
         assert!(check_seek(1e8).unwrap_err().contains("furthest playhead"));
         assert!(check_seek(f64::NAN).is_err());
         assert!(check_seek(-1.0).is_err());
+    }
+
+    #[test]
+    fn a_run_that_played_past_six_hours_can_still_seek_anywhere_it_has_been() {
+        let reached = 160 * 3_600_000;
+        assert_eq!(check_seek_from(159.5 * 3_600_000.0, reached), Ok(159 * 3_600_000 + 1_800_000));
+        assert_eq!(check_seek_from((reached + MAX_SEEK_MS) as f64, reached), Ok(reached + MAX_SEEK_MS));
+        let e = check_seek_from((reached + MAX_SEEK_MS + 1) as f64, reached).unwrap_err();
+        assert!(e.contains("furthest playhead") && e.contains("this run has reached"), "{e}");
     }
 
     #[test]
