@@ -10,6 +10,12 @@ let gs = null;
 
 const WELCOMED = 'groupscope.welcomed';
 
+// The static first frame's accessible names, in the page's language (lang.js
+// set it; the visible texts switch by CSS, attributes cannot).
+if (document.documentElement.lang.startsWith('zh')) {
+  for (const el of document.querySelectorAll('[data-label-zh]')) el.setAttribute('aria-label', el.dataset.labelZh);
+}
+
 function showError(message) {
   const panel = document.getElementById('error-panel');
   if (panel) {

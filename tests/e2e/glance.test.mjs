@@ -211,6 +211,16 @@ test('first visit: a welcome with three doors before the wasm is ready; remember
     assert.match(await bare.textContent('#welcome .welcome-what'), /Kafka/);
     await bare.screenshot({ path: join(ARTIFACTS, 'welcome-before-wasm.png') });
     await bare.close();
+    // The static frame's accessible names follow the language as its texts do.
+    const bareZh = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await bareZh.route(/\.wasm(\.gz)?$/, (r) => r.abort());
+    await bareZh.goto(site.url + '?lang=zh');
+    await bareZh.waitForSelector('#welcome:not([hidden])');
+    const labels = await bareZh.$$eval('#welcome [aria-label], #prelude [aria-label]', (els) => els.map((e) => e.getAttribute('aria-label')));
+    assert.ok(labels.length >= 3, `labels: ${labels}`);
+    // Kafka's own names (broker) stay in English, as in every Chinese text.
+    for (const label of labels) assert.doesNotMatch(label.replace(/\bbroker\b/g, ''), /[a-z]{4,}/i, `an English accessible name on the Chinese page: ${label}`);
+    await bareZh.close();
 
     for (const [door, check] of [
       ['demo', async (page) => page.waitForFunction(() => window.groupscope.state().playing)],
