@@ -8,6 +8,7 @@
 //! provided ones are AbstractCoordinator's own methods.
 
 use crate::sim::client::member_transition::check_transition;
+use crate::sim::client::poll_loop::exponential_backoff_ms;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, Body, JoinGroupRequest, JoinGroupResponse, JoinProtocol, Request, SyncGroupRequest};
 use crate::sim::out::{Out, Retry, TimerKey};
@@ -336,10 +337,7 @@ pub(crate) trait AbstractCoordinator {
             let c = self.rebalance_config();
             (c.retry_backoff_ms, c.retry_backoff_max_ms)
         };
-        let attempts = &mut self.membership_mut().backoff_attempts;
-        let ms = base.saturating_mul(1 << (*attempts).min(10));
-        *attempts += 1;
-        ms.min(max)
+        exponential_backoff_ms(base, max, &mut self.membership_mut().backoff_attempts)
     }
 
     /// `sendJoinGroupRequest`: JoinGroup with `protocolType()` and `metadata()`;

@@ -134,7 +134,13 @@ pub(crate) fn start_offset(ctx: &Ctx, config: &ConsumerConfig, tp: &TopicPartiti
 
 /// Exponential backoff from `retry.backoff.ms` up to `retry.backoff.max.ms`.
 pub(crate) fn backoff_ms(config: &ConsumerConfig, attempts: &mut u32) -> Millis {
-    let ms = config.retry_backoff_ms.saturating_mul(1 << (*attempts).min(10));
+    exponential_backoff_ms(config.retry_backoff_ms, config.retry_backoff_max_ms, attempts)
+}
+
+/// `base` doubling per failed attempt (counted in `attempts`) up to `max`; a
+/// success resets the attempts. Every client's coordinator lookup backs off so.
+pub(crate) fn exponential_backoff_ms(base: Millis, max: Millis, attempts: &mut u32) -> Millis {
+    let ms = base.saturating_mul(1 << (*attempts).min(10));
     *attempts += 1;
-    ms.min(config.retry_backoff_max_ms)
+    ms.min(max)
 }
