@@ -1076,17 +1076,21 @@ fn a_persisted_group_epoch_that_goes_back_is_a_violation() {
     assert!(monitor.check(&t.world).is_empty());
     let epoch = t.consumer_group("demo").group_epoch;
     let p = t.world.cluster.offsets_partition_for("demo") as usize;
-    t.world.cluster.offsets_logs[p].push(CoordinatorRecord::ConsumerGroup(ConsumerGroupRecord::Metadata {
-        group_id: "demo".into(),
-        epoch: epoch - 1,
-    }));
-    t.world.cluster.offsets_logs[p].push(CoordinatorRecord::ConsumerGroup(
-        ConsumerGroupRecord::TargetAssignmentMetadata {
+    let now = t.world.now;
+    t.world.cluster.offsets_logs[p].push(
+        now,
+        CoordinatorRecord::ConsumerGroup(ConsumerGroupRecord::Metadata { group_id: "demo".into(), epoch: epoch - 1 }),
+        true,
+    );
+    t.world.cluster.offsets_logs[p].push(
+        now,
+        CoordinatorRecord::ConsumerGroup(ConsumerGroupRecord::TargetAssignmentMetadata {
             group_id: "demo".into(),
             assignment_epoch: 0,
             assignment_timestamp: 0,
-        },
-    ));
+        }),
+        true,
+    );
     let kinds = |v: Vec<groupscope::sim::invariants::Violation>| {
         v.into_iter().map(|v| (v.invariant, v.detail)).collect::<Vec<_>>()
     };

@@ -25,6 +25,7 @@ mod narration;
 mod narration_page;
 mod network_faults;
 mod offset_commits;
+mod offsets_compaction;
 mod permalink;
 mod player;
 mod retry_backoffs;

@@ -3,6 +3,7 @@
 
 pub mod broker;
 pub mod broker_fetch;
+pub mod record_key;
 pub mod record_log;
 
 use crate::assign::TopicPartition;

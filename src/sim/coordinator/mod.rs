@@ -132,15 +132,7 @@ impl GroupCoordinator {
 
     /// This broker became leader of `__consumer_offsets-<partition>`: load it.
     pub fn become_leader(&mut self, ctx: &mut Ctx, partition: u32, out: &mut Out) {
-        self.shards.insert(
-            partition,
-            Shard {
-                state: CoordinatorState::LOADING,
-                groups: BTreeMap::new(),
-                offsets: BTreeMap::new(),
-                consumer_groups: BTreeMap::new(),
-            },
-        );
+        self.shards.insert(partition, Shard::loading());
         out.emit(EventKind::StateChanged {
             node: ctx.me,
             machine: Machine::CoordinatorContext { partition },

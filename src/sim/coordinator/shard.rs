@@ -55,12 +55,24 @@ pub(crate) fn transition(ctx: &Ctx, group: &mut ClassicGroup, to: ClassicGroupSt
 
 impl Shard {
     pub(crate) fn append(ctx: &mut Ctx, partition: u32, record: CoordinatorRecord) {
-        ctx.cluster.offsets_logs[partition as usize].push(record);
+        let now = ctx.now;
+        let cleaner = ctx.broker_config.log_cleaner_enable;
+        ctx.cluster.offsets_logs[partition as usize].push(now, record, cleaner);
+    }
+
+    /// A context about to load its partition.
+    pub fn loading() -> Shard {
+        Shard {
+            state: CoordinatorState::LOADING,
+            groups: BTreeMap::new(),
+            offsets: BTreeMap::new(),
+            consumer_groups: BTreeMap::new(),
+        }
     }
 
     /// Recreates state from one record: a classic group comes back Stable if it
     /// has members, Empty otherwise, at its last synced generation.
-    pub(crate) fn replay(&mut self, record: CoordinatorRecord) {
+    pub fn replay(&mut self, record: CoordinatorRecord) {
         match record {
             CoordinatorRecord::GroupMetadata {
                 group_id,
@@ -100,6 +112,17 @@ impl Shard {
                 }
             }
             CoordinatorRecord::ConsumerGroup(r) => {
+                // GMM `getOrMaybeCreatePersistedConsumerGroup`: a simple classic
+                // group (no protocol type, empty), which an offset record created
+                // because no group existed yet, is replaced by the consumer group.
+                // A compacted log can hold a group's offsets before its oldest
+                // kept consumer-group record.
+                let group_id = r.group_id();
+                if self.groups.get(group_id).is_some_and(|g| {
+                    g.protocol_type.is_none() && g.members.is_empty() && g.is(ClassicGroupState::Empty)
+                }) {
+                    self.groups.remove(group_id);
+                }
                 crate::sim::coordinator::consumer::records::replay(&mut self.consumer_groups, &r)
             }
         }

@@ -35,8 +35,9 @@ impl Monitor {
         let logs = &world.cluster.offsets_logs;
         self.read.resize(logs.len(), 0);
         for (i, log) in logs.iter().enumerate() {
-            if log.len() < self.read[i] {
-                // A log never shrinks; if it did, start over rather than miss records.
+            if log.end_offset() < self.read[i] {
+                // A log end offset never goes back (compaction removes records but
+                // keeps offsets); if it did, start over rather than miss records.
                 self.read[i] = 0;
                 self.generations.retain(|(l, _), _| *l != i);
                 self.offsets.retain(|(l, _, _), _| *l != i);
@@ -82,7 +83,7 @@ impl Monitor {
                     _ => {}
                 }
             }
-            self.read[i] = log.len();
+            self.read[i] = log.end_offset();
         }
     }
 

@@ -10,15 +10,16 @@ pub struct Violation {
     pub detail: String,
 }
 
-/// The invariants checked step after step: the `__consumer_offsets` logs only
-/// grow, so the generation and offset checks read each record once (after a
+/// The invariants checked step after step: the `__consumer_offsets` logs' end
+/// offsets only grow (compaction removes records but never renumbers them), so
+/// the generation and offset checks read each record once (after a
 /// minute a large group has tens of thousands of records; rereading them after
 /// every step made the page crawl). A fresh monitor checks everything.
 #[derive(Clone, Debug, Default)]
 pub struct Monitor {
-    /// Per offsets-log partition: records already read, last generation per
+    /// Per offsets-log partition: the offset read up to, last generation per
     /// group and last committed offset per (group, partition).
-    pub(super) read: Vec<usize>,
+    pub(super) read: Vec<i64>,
     pub(super) generations: BTreeMap<(usize, String), i32>,
     pub(super) offsets: BTreeMap<(usize, String, crate::assign::TopicPartition), i64>,
     /// KIP-848: last group epoch and target assignment epoch per group.

@@ -26,6 +26,9 @@ pub struct BrokerConfig {
     /// KRaft: a broker without a heartbeat to the controller for this long is fenced.
     #[serde(rename = "broker.session.timeout.ms")]
     pub broker_session_timeout_ms: u64,
+    /// The log cleaner compacts `__consumer_offsets` (`LogCleaner`; on by default).
+    #[serde(rename = "log.cleaner.enable")]
+    pub log_cleaner_enable: bool,
     // --- consumer groups (KIP-848), GroupCoordinatorConfig, facts E8 ---
     #[serde(rename = "group.consumer.session.timeout.ms")]
     pub consumer_group_session_timeout_ms: u64,
@@ -60,6 +63,7 @@ impl Default for BrokerConfig {
             offsets_topic_replication_factor: 3,
             coordinator_load_ms: 500,
             broker_session_timeout_ms: 9000,
+            log_cleaner_enable: true,
             consumer_group_session_timeout_ms: 45_000,
             consumer_group_min_session_timeout_ms: 45_000,
             consumer_group_max_session_timeout_ms: 60_000,

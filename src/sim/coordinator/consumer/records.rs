@@ -148,8 +148,19 @@ pub fn replay(groups: &mut BTreeMap<String, ConsumerGroup>, record: &ConsumerGro
             group.assignment_epoch = *assignment_epoch;
             group.assignment_timestamp = *assignment_timestamp;
         }
+        // GMM `replay(ConsumerGroupCurrentMemberAssignmentKey, ...)`: a value
+        // creates the member if its metadata record has not been replayed yet
+        // (`getOrMaybeCreateMember(memberId, true)`; after compaction the
+        // metadata record may come later); a tombstone for an unknown member is
+        // ignored.
         ConsumerGroupRecord::CurrentMemberAssignment { member_id, value, .. } => {
-            if let Some(m) = group.members.get_mut(member_id) {
+            let member = match value {
+                Some(_) => {
+                    Some(group.members.entry(member_id.clone()).or_insert_with(|| ConsumerGroupMember::new(member_id)))
+                }
+                None => group.members.get_mut(member_id),
+            };
+            if let Some(m) = member {
                 let v = value.clone().unwrap_or(CurrentAssignment {
                     member_epoch: 0,
                     previous_member_epoch: 0,
