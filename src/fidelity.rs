@@ -51,8 +51,8 @@ pub const NOTES: &[Note] = &[
     },
     Note {
         area: "cluster",
-        en: "The KRaft controller is not drawn and never fails. min.insync.replicas is 1, so only the last in-sync replica of a partition moves to the ELR; a restarted broker rejoins the ISR of every partition that has a leader at once (catching up takes no time). There is no preferred-leader election (auto.leader.rebalance.enable), so leadership does not move back to a restarted broker. A controlled shutdown ends after broker.heartbeat.interval.ms (2 s).",
-        zh: "没有画出 KRaft 控制器，它也从不出故障。min.insync.replicas 为 1，所以只有分区最后一个同步副本会进入 ELR；重启的 broker 会立刻重新加入每个有 leader 的分区的 ISR（追赶数据不花时间）。没有首选 leader 选举（auto.leader.rebalance.enable），所以 leader 不会回到重启的 broker。受控关闭在 broker.heartbeat.interval.ms（2 秒）之后结束。",
+        en: "The KRaft controller is not drawn and never fails. min.insync.replicas is 1, so only the last in-sync replica of a partition moves to the ELR; a restarted broker rejoins the ISR of every partition that has a leader at once (catching up takes no time). Preferred-leader election (auto.leader.rebalance.enable, on by default) runs every leader.imbalance.check.interval.seconds (300) counted from time 0, as the controller's periodic electPreferred task does: a restarted broker leads its preferred partitions again at the next run, and a coordinator moves back with its partition (clients get NOT_COORDINATOR and find it). As in KRaft, leader.imbalance.per.broker.percentage plays no part. A controlled shutdown ends after broker.heartbeat.interval.ms (2 s).",
+        zh: "没有画出 KRaft 控制器，它也从不出故障。min.insync.replicas 为 1，所以只有分区最后一个同步副本会进入 ELR；重启的 broker 会立刻重新加入每个有 leader 的分区的 ISR（追赶数据不花时间）。首选 leader 选举（auto.leader.rebalance.enable，默认开启）像控制器的周期任务 electPreferred 那样，从时间 0 起每隔 leader.imbalance.check.interval.seconds（300 秒）运行一次：重启的 broker 在下一次运行时重新成为它的首选分区的 leader，协调者也随分区迁回（客户端收到 NOT_COORDINATOR 后重新找到它）。与 KRaft 一样，leader.imbalance.per.broker.percentage 不起作用。受控关闭在 broker.heartbeat.interval.ms（2 秒）之后结束。",
     },
     Note {
         area: "cluster",

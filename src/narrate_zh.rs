@@ -62,6 +62,10 @@ pub const TEMPLATES: &[(&str, &str)] = &[
         "controller: no heartbeat from broker-{} for broker.session.timeout.ms = {} ms, fenced",
         "控制器：broker.session.timeout.ms = {1} ms 内没有收到 broker-{0} 的心跳，已将其隔离",
     ),
+    (
+        "controller: preferred leader election (leader.imbalance.check.interval.seconds = {}): broker-{} leads its {} preferred partitions again",
+        "控制器：首选 leader 选举（leader.imbalance.check.interval.seconds = {0}）：broker-{1} 重新成为它的 {2} 个首选分区的 leader",
+    ),
     ("broker-{} finished its controlled shutdown and stopped", "broker-{0} 完成受控关闭（controlled shutdown），已停止"),
     ("no worker of {} runs task {}: nothing fails", "{0} 中没有 worker 运行任务 {1}：没有任务失败"),
     ("task {} is not assigned to any worker of {} (NotAssignedException)", "任务 {0} 未分配给 {1} 的任何 worker（NotAssignedException）"),

@@ -382,6 +382,69 @@ fn a_replica_that_was_down_cannot_lead_and_the_partition_stays_offline_until_the
     assert_eq!(t.group_state("demo"), (Stable, 1));
 }
 
+// --- 13. Preferred-leader election after a restart ---
+
+#[test]
+fn the_controller_moves_leadership_back_to_a_restarted_preferred_replica_at_its_next_imbalance_check() {
+    // QuorumController.registerElectPreferred runs ReplicationControlManager
+    // .maybeBalancePartitionLeaders every leader.imbalance.check.interval.seconds
+    // (PeriodicTaskControlManager, from activation) when auto.leader.rebalance.enable
+    // (ControllerServer); PartitionChangeBuilder.electPreferredLeader gives each
+    // partition back to its first replica once it is in the ISR and active. The
+    // coordinator moves back with its __consumer_offsets partition, so the old one
+    // answers NOT_COORDINATOR and the clients rediscover it.
+    for (interval_s, enabled) in [(300, true), (60, true), (60, false)] {
+        let mut s = Scenario::demo();
+        s.broker.leader_imbalance_check_interval_seconds = interval_s;
+        s.broker.auto_leader_rebalance_enable = enabled;
+        let mut t = TestWorld::new(s);
+        t.sleep(12_000);
+        let preferred = t.world.cluster.coordinator_for("demo").unwrap();
+        let p = t.world.cluster.offsets_partition_for("demo") as usize;
+        assert_eq!(t.world.cluster.offsets_partitions[p].replicas[0], preferred, "sanity: it starts as leader");
+        t.inject(Fault::KillBroker { broker: preferred });
+        t.sleep(10_000);
+        let other = t.world.cluster.coordinator_for("demo").unwrap();
+        assert_ne!(other, preferred, "fenced, so leadership moved");
+        t.sleep(8_000);
+        t.inject(Fault::RestartBroker { broker: preferred });
+        let check = interval_s * 1000;
+        t.sleep(check - 100 - t.world.now);
+        assert_eq!(t.world.cluster.coordinator_for("demo"), Some(other), "nothing moves before the check");
+        let before = t.world.now;
+        t.sleep(20_000);
+        if !enabled {
+            assert_eq!(t.world.cluster.coordinator_for("demo"), Some(other), "auto.leader.rebalance.enable=false");
+            continue;
+        }
+        assert_eq!(t.world.cluster.coordinator_for("demo"), Some(preferred), "back at the {interval_s} s check");
+        let led_by_preferred =
+            |m: (&Option<u32>, &Vec<u32>)| *m.0 == m.1.first().copied() || m.1.first().is_none_or(|r| *r != preferred);
+        assert!(
+            t.world.cluster.offsets_partitions.iter().all(|m| led_by_preferred((&m.leader, &m.replicas))),
+            "every __consumer_offsets partition preferring broker-{preferred} is led by it again"
+        );
+        assert!(
+            t.world
+                .cluster
+                .topics
+                .values()
+                .flat_map(|t| &t.partitions)
+                .all(|m| led_by_preferred((&m.leader, &m.replicas))),
+            "and so is every topic partition"
+        );
+        let not_coordinator = t.world.trace.iter().filter(|e| e.at >= before).any(|e| {
+            matches!(&e.kind, EventKind::MessageSent { from, label, .. }
+                if *from == NodeId::Broker(other) && label.ends_with("→ NOT_COORDINATOR"))
+        });
+        assert!(not_coordinator, "the old coordinator sends clients away");
+        for i in 1..=3 {
+            assert_eq!(t.consumer(i).membership.coordinator, Some(preferred), "c{i} found the coordinator again");
+        }
+        assert_eq!(t.group_state("demo"), (Stable, 1), "the group moved without a rebalance");
+    }
+}
+
 // --- 14. FindCoordinatorResponse has no partition ---
 
 #[test]

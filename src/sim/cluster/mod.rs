@@ -258,6 +258,44 @@ impl Cluster {
         changed
     }
 
+    /// Whether some partition is led by another replica while its preferred
+    /// one (the first of its replicas) could lead: what the controller's
+    /// `imbalancedPartitions` set holds, narrowed to elections that would succeed.
+    pub fn preferred_leader_electable(&self) -> bool {
+        let usable: BTreeSet<u32> = self.alive.difference(&self.shutting_down).copied().collect();
+        let offsets = self.offsets_partitions.iter().map(|m| (m.leader, &m.replicas, &m.isr));
+        let topics = self.topics.values().flat_map(|t| t.partitions.iter()).map(|p| (p.leader, &p.replicas, &p.isr));
+        offsets
+            .chain(topics)
+            .any(|(leader, replicas, isr)| preferred_if_electable(leader, replicas, isr, &usable).is_some())
+    }
+
+    /// `ReplicationControlManager.maybeBalancePartitionLeaders`: every partition
+    /// led by another replica than its preferred one is given to the preferred
+    /// replica if it is in the ISR and may lead (`PartitionChangeBuilder.electPreferredLeader`);
+    /// otherwise the current leader stays. Returns the `__consumer_offsets`
+    /// partitions whose leader changed and, per broker that gained leadership,
+    /// how many partitions it now leads again.
+    pub fn elect_preferred_leaders(&mut self) -> (Vec<LeaderChange>, BTreeMap<u32, usize>) {
+        let usable: BTreeSet<u32> = self.alive.difference(&self.shutting_down).copied().collect();
+        let mut changed = Vec::new();
+        let mut moved = BTreeMap::new();
+        for (p, m) in self.offsets_partitions.iter_mut().enumerate() {
+            if let Some(to) = preferred_if_electable(m.leader, &m.replicas, &m.isr, &usable) {
+                changed.push(LeaderChange { partition: p as u32, from: m.leader, to: Some(to) });
+                m.leader = Some(to);
+                *moved.entry(to).or_insert(0) += 1;
+            }
+        }
+        for part in self.topics.values_mut().flat_map(|t| t.partitions.iter_mut()) {
+            if let Some(to) = preferred_if_electable(part.leader, &part.replicas, &part.isr, &usable) {
+                part.leader = Some(to);
+                *moved.entry(to).or_insert(0) += 1;
+            }
+        }
+        (changed, moved)
+    }
+
     /// Records that `group` processed offsets [from, to) of `tp`; returns how
     /// many of them had already been processed before (redeliveries).
     pub fn record_processed(&mut self, group: &str, tp: &TopicPartition, from: i64, to: i64) -> i64 {
@@ -274,6 +312,16 @@ impl Cluster {
         }
         again
     }
+}
+
+/// The preferred replica of a partition that has a leader other than it, if
+/// it may lead: in the ISR and registered, unfenced and not shutting down
+/// (`PartitionChangeBuilder.isValidNewLeader`, `ClusterControlManager.isActive`).
+/// A partition with no leader is left to the online election.
+fn preferred_if_electable(leader: Option<u32>, replicas: &[u32], isr: &[u32], usable: &BTreeSet<u32>) -> Option<u32> {
+    let preferred = *replicas.first()?;
+    (leader.is_some() && leader != Some(preferred) && isr.contains(&preferred) && usable.contains(&preferred))
+        .then_some(preferred)
 }
 
 /// A `__consumer_offsets` partition changed leader (`None`: offline).

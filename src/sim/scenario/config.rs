@@ -29,6 +29,13 @@ pub struct BrokerConfig {
     /// The log cleaner compacts `__consumer_offsets` (`LogCleaner`; on by default).
     #[serde(rename = "log.cleaner.enable")]
     pub log_cleaner_enable: bool,
+    /// KRaft: the controller moves leadership back to each partition's
+    /// preferred replica (`QuorumController.registerElectPreferred`).
+    #[serde(rename = "auto.leader.rebalance.enable")]
+    pub auto_leader_rebalance_enable: bool,
+    /// How often the controller's `electPreferred` task runs.
+    #[serde(rename = "leader.imbalance.check.interval.seconds")]
+    pub leader_imbalance_check_interval_seconds: u64,
     // --- consumer groups (KIP-848), GroupCoordinatorConfig, facts E8 ---
     #[serde(rename = "group.consumer.session.timeout.ms")]
     pub consumer_group_session_timeout_ms: u64,
@@ -64,6 +71,8 @@ impl Default for BrokerConfig {
             coordinator_load_ms: 500,
             broker_session_timeout_ms: 9000,
             log_cleaner_enable: true,
+            auto_leader_rebalance_enable: true,
+            leader_imbalance_check_interval_seconds: 300,
             consumer_group_session_timeout_ms: 45_000,
             consumer_group_min_session_timeout_ms: 45_000,
             consumer_group_max_session_timeout_ms: 60_000,

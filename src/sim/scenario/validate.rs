@@ -129,6 +129,13 @@ fn broker(b: &BrokerConfig) -> Result<(), String> {
         limits::MAX_SIM_DURATION_MS,
         "a simulated day",
     )?;
+    in_range(
+        &f("leader.imbalance.check.interval.seconds"),
+        b.leader_imbalance_check_interval_seconds,
+        1,
+        limits::MAX_SIM_DURATION_MS / 1000,
+        "a simulated day",
+    )?;
     for (name, v) in [
         ("group.consumer.session.timeout.ms", b.consumer_group_session_timeout_ms),
         ("group.consumer.min.session.timeout.ms", b.consumer_group_min_session_timeout_ms),

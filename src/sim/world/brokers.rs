@@ -111,6 +111,37 @@ impl World {
         }
         let changes = self.cluster.unfence(broker);
         self.leaders_changed(changes, cause);
+        self.schedule_preferred_election();
+    }
+
+    /// The controller runs `electPreferred` every
+    /// `leader.imbalance.check.interval.seconds` from its activation at time 0
+    /// (`PeriodicTaskControlManager`), when `auto.leader.rebalance.enable`
+    /// (ControllerServer). Only a restart makes a preferred replica able to
+    /// lead again, so the next run is queued then, if it would move a leader.
+    fn schedule_preferred_election(&mut self) {
+        let b = &self.scenario.broker;
+        if !b.auto_leader_rebalance_enable || !self.cluster.preferred_leader_electable() {
+            return;
+        }
+        let interval = b.leader_imbalance_check_interval_seconds.max(1) * 1000;
+        let next = (self.now / interval + 1) * interval;
+        self.push(next, Item::ElectPreferred);
+    }
+
+    /// `ReplicationControlManager.maybeBalancePartitionLeaders`: leadership goes
+    /// back to preferred replicas; a coordinator moves back with its partition.
+    pub(super) fn elect_preferred_leaders(&mut self) {
+        let (changes, moved) = self.cluster.elect_preferred_leaders();
+        let interval = self.scenario.broker.leader_imbalance_check_interval_seconds;
+        for (broker, n) in moved {
+            let text = format!(
+                "controller: preferred leader election (leader.imbalance.check.interval.seconds = {interval}): broker-{broker} leads its {n} preferred partitions again"
+            );
+            let cause = Some(self.record(None, EventKind::Note { node: NodeId::Broker(broker), text }));
+            let mine = changes.iter().copied().filter(|c| c.to == Some(broker)).collect();
+            self.leaders_changed(mine, cause);
+        }
     }
 
     /// Coordinator contexts follow leadership of `__consumer_offsets`: the old

@@ -46,6 +46,9 @@ pub enum Item {
     ShutdownComplete {
         broker: u32,
     },
+    /// The controller's periodic `electPreferred` task, queued only for the
+    /// runs that can move a leader (the others change nothing).
+    ElectPreferred,
 }
 
 #[derive(Clone, Debug)]
@@ -279,7 +282,9 @@ impl World {
         let node = match &item {
             Item::Deliver { env, .. } => Some(env.to),
             Item::Timer { node, .. } | Item::Start { node } => Some(*node),
-            Item::Fault { .. } | Item::FenceBroker { .. } | Item::ShutdownComplete { .. } => None,
+            Item::Fault { .. } | Item::FenceBroker { .. } | Item::ShutdownComplete { .. } | Item::ElectPreferred => {
+                None
+            }
         };
         if let Some(n) = node {
             if let Some(&until) = self.paused_until.get(&n) {
@@ -307,6 +312,7 @@ impl World {
             Item::Fault { fault } => self.apply_fault(fault),
             Item::FenceBroker { broker } => self.session_expired(broker),
             Item::ShutdownComplete { broker } => self.finish_controlled_shutdown(broker),
+            Item::ElectPreferred => self.elect_preferred_leaders(),
         }
         true
     }
