@@ -15,6 +15,7 @@ use groupscope::sim::coordinator::consumer::{
 };
 use groupscope::sim::coordinator::shard::{CoordinatorState, Shard};
 use groupscope::sim::message::{ApiKey, ConsumerGroupHeartbeatRequest};
+use groupscope::sim::note::Note;
 use groupscope::sim::trace::{Callback, EventKind};
 use groupscope::sim::{Errors, Fault, NodeId, Scenario};
 use std::collections::{BTreeMap, BTreeSet};
@@ -601,7 +602,7 @@ fn a_poll_timer_expiry_sends_the_leave_at_once_even_with_a_heartbeat_in_flight()
         .trace
         .iter()
         .rev()
-        .find(|e| matches!(&e.kind, EventKind::Note { text, .. } if text.ends_with("leaving the group")))
+        .find(|e| matches!(&e.kind, EventKind::Note { note: Note::PollTimeoutLeaving { .. }, .. }))
         .unwrap()
         .at;
     assert!(
@@ -810,11 +811,13 @@ fn a_member_joining_within_the_assignment_interval_waits_in_assigning_until_a_he
         settled(t) && t.world.async_consumers.len() == 3 && (1..=3).all(|c| t.async_owned(c).len() == 2)
     });
     let computed_at = |e: i32| {
-        let text = format!("group demo: uniform assignor computed the target for epoch {e}:");
         t.world
             .trace
             .iter()
-            .find(|ev| matches!(&ev.kind, EventKind::Note { text: x, .. } if x.starts_with(&text)))
+            .find(|ev| {
+                matches!(&ev.kind, EventKind::Note { note: Note::TargetAssignmentComputed { group_id, assignor, epoch, .. }, .. }
+                    if group_id == "demo" && assignor == "uniform" && *epoch == e)
+            })
             .map(|ev| ev.at)
     };
     let (first, second) =

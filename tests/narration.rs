@@ -87,10 +87,18 @@ fn every_note_of_the_shipped_scenarios_has_a_chinese_translation() {
     let mut seen = 0;
     let mut missing = BTreeSet::new();
     for (name, t) in &runs {
-        for text in t.notes() {
+        for note in t.typed_notes() {
             seen += 1;
-            if translate(&text).is_none() {
-                missing.insert(format!("{name}: {text}"));
+            let text = note.en();
+            match translate(&text) {
+                None => {
+                    missing.insert(format!("{name}: {text}"));
+                }
+                // The typed Chinese is what matching the English gave.
+                Some(zh) if zh != groupscope::narrate_zh::note(note) => {
+                    missing.insert(format!("{name}: {text}: {} != {zh}", groupscope::narrate_zh::note(note)));
+                }
+                Some(_) => {}
             }
         }
     }

@@ -47,7 +47,7 @@ fn notes_of(t: &TestWorld, idx: u32) -> Vec<String> {
         .trace
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::Note { node, text } if *node == NodeId::Client(idx) => Some(text.clone()),
+            EventKind::Note { node, note } if *node == NodeId::Client(idx) => Some(note.en()),
             _ => None,
         })
         .collect()

@@ -1,6 +1,7 @@
 //! The typed event trace: everything the world does, in order, with causes.
 
 use crate::assign::TopicPartition;
+use crate::sim::note::Note;
 use crate::sim::types::{EventId, Millis, NodeId};
 use serde::{Deserialize, Serialize};
 
@@ -75,7 +76,9 @@ pub enum EventKind {
     /// A protocol fact worth narrating (coordinator chosen, leader elected, assignment computed...).
     Note {
         node: NodeId,
-        text: String,
+        /// Serialized as `text`, the English sentence (see `Note`).
+        #[serde(rename = "text")]
+        note: Note,
     },
     RecordsProcessed {
         node: NodeId,
@@ -296,7 +299,12 @@ mod tests {
     use super::*;
 
     fn note(id: EventId, at: Millis) -> Event {
-        Event { id, at, cause: None, kind: EventKind::Note { node: NodeId::Broker(0), text: format!("n{id}") } }
+        Event {
+            id,
+            at,
+            cause: None,
+            kind: EventKind::Note { node: NodeId::Broker(0), note: Note::Text(format!("n{id}")) },
+        }
     }
 
     fn ids(t: &Trace) -> Vec<EventId> {

@@ -11,6 +11,7 @@ use groupscope::sim::client::classic::ClassicConsumer;
 use groupscope::sim::client::consumer::AsyncConsumer;
 use groupscope::sim::coordinator::classic::ClassicGroupState;
 use groupscope::sim::coordinator::consumer::ConsumerGroup;
+use groupscope::sim::note::Note;
 use groupscope::sim::scenario::config::GroupProtocol;
 use groupscope::sim::trace::EventKind;
 use groupscope::sim::trace::Machine;
@@ -67,12 +68,18 @@ impl TestWorld {
     }
 
     /// Every `Note` text, in order.
+    /// Every note, in English (what the English page shows).
     pub fn notes(&self) -> Vec<String> {
+        self.typed_notes().iter().map(|n| n.en()).collect()
+    }
+
+    /// Every note, as data: for `matches!` on its variant.
+    pub fn typed_notes(&self) -> Vec<&Note> {
         self.world
             .trace
             .iter()
             .filter_map(|e| match &e.kind {
-                EventKind::Note { text, .. } => Some(text.clone()),
+                EventKind::Note { note, .. } => Some(note),
                 _ => None,
             })
             .collect()
