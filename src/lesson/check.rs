@@ -119,8 +119,10 @@ impl Condition {
             (Condition::Fault { contains }, EventKind::FaultInjected { description }) => {
                 description.contains(contains.as_str())
             }
-            (Condition::Note { contains, node }, EventKind::Note { node: n, note }) => {
-                note.en().contains(contains.as_str()) && node_is(node, *n)
+            (Condition::Note { kind, contains, node }, EventKind::Note { node: n, note }) => {
+                kind.as_deref().is_none_or(|k| note.kind() == k)
+                    && (contains.is_empty() || note.en().contains(contains.as_str()))
+                    && node_is(node, *n)
             }
             (
                 Condition::TaskState { group, task, state, worker },
@@ -171,6 +173,10 @@ impl Condition {
             Condition::CoordinatorState { group, state } => {
                 format!("the coordinator context of group {group} becomes {state}")
             }
+            Condition::Note { kind: Some(k), contains, .. } if !contains.is_empty() => {
+                format!("a {k} note containing '{contains}'")
+            }
+            Condition::Note { kind: Some(k), .. } => format!("a {k} note"),
             Condition::Note { contains, .. } => format!("a note containing '{contains}'"),
             Condition::Fault { contains } => format!("a fault '{contains}…' is injected"),
             Condition::Elapsed { ms } => format!("{ms} ms of simulated time pass"),

@@ -10,7 +10,7 @@
 
 use crate::assign::TopicPartition;
 use crate::sim::types::{Errors, Millis, NodeId};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Serialize, Serializer};
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -244,8 +244,6 @@ pub enum Note {
     CommitFailed {
         error: Errors,
     },
-    /// A note not yet typed (or read back from a trace as text).
-    Text(String),
 }
 
 impl Note {
@@ -253,6 +251,158 @@ impl Note {
     pub fn en(&self) -> String {
         self.to_string()
     }
+
+    /// The variant's name (`"CoordinatorFound"`): what a lesson's `note`
+    /// condition names as its `kind`.
+    pub fn kind(&self) -> &'static str {
+        use Note::*;
+        match self {
+            GroupCreated { .. } => "GroupCreated",
+            MemberAdded { .. } => "MemberAdded",
+            InitialRebalanceDelay { .. } => "InitialRebalanceDelay",
+            InitialDelayExtended { .. } => "InitialDelayExtended",
+            MemberDidNotRejoin { .. } => "MemberDidNotRejoin",
+            LeaderOfGeneration { .. } => "LeaderOfGeneration",
+            StaticMemberReplaced { .. } => "StaticMemberReplaced",
+            PendingMemberDropped { .. } => "PendingMemberDropped",
+            SessionTimeout { .. } => "SessionTimeout",
+            SyncGroupTimeout { .. } => "SyncGroupTimeout",
+            GroupLoaded { .. } => "GroupLoaded",
+            GroupEpochBumped { .. } => "GroupEpochBumped",
+            TargetAssignmentDeferred { .. } => "TargetAssignmentDeferred",
+            ServerAssignorFailed { .. } => "ServerAssignorFailed",
+            TargetAssignmentComputed { .. } => "TargetAssignmentComputed",
+            StaticMemberLeftTemporarily { .. } => "StaticMemberLeftTemporarily",
+            MemberFenced { .. } => "MemberFenced",
+            ConsumerGroupLoaded { .. } => "ConsumerGroupLoaded",
+            Started { .. } => "Started",
+            HeldOnLink { .. } => "HeldOnLink",
+            NoSuchTopic { .. } => "NoSuchTopic",
+            FaultIgnoredUnknownNode { .. } => "FaultIgnoredUnknownNode",
+            FaultIgnored { .. } => "FaultIgnored",
+            LeadershipMoved { .. } => "LeadershipMoved",
+            PartitionOffline { .. } => "PartitionOffline",
+            BrokerStillAlive { .. } => "BrokerStillAlive",
+            BrokerFenced { .. } => "BrokerFenced",
+            ControlledShutdownDone { .. } => "ControlledShutdownDone",
+            NoWorkerRunsTask { .. } => "NoWorkerRunsTask",
+            TaskNotAssigned { .. } => "TaskNotAssigned",
+            RestartMatchedNothing { .. } => "RestartMatchedNothing",
+            NoConnectCluster { .. } => "NoConnectCluster",
+            RequestTimedOut => "RequestTimedOut",
+            CoordinatorUnknown { .. } => "CoordinatorUnknown",
+            CoordinatorFound { .. } => "CoordinatorFound",
+            NotLeader { .. } => "NotLeader",
+            FatalToApplication { .. } => "FatalToApplication",
+            FatalHerderStops { .. } => "FatalHerderStops",
+            SyncAfterGenerationReset => "SyncAfterGenerationReset",
+            SkipAssignment => "SkipAssignment",
+            RetryAfterBackoff { .. } => "RetryAfterBackoff",
+            JoinAnsweredNextPoll => "JoinAnsweredNextPoll",
+            SyncAnsweredNextPoll => "SyncAnsweredNextPoll",
+            MemberIdRequired => "MemberIdRequired",
+            StaleHeartbeat { .. } => "StaleHeartbeat",
+            UnknownAssignor { .. } => "UnknownAssignor",
+            LeaderRanAssignor { .. } => "LeaderRanAssignor",
+            ConnectLeaderRan { .. } => "ConnectLeaderRan",
+            AssignorFailed { .. } => "AssignorFailed",
+            RevokedRejoining => "RevokedRejoining",
+            HeartbeatRebalanceInProgress { .. } => "HeartbeatRebalanceInProgress",
+            NewPartitionsRejoin { .. } => "NewPartitionsRejoin",
+            SubscriptionChangedNextPoll => "SubscriptionChangedNextPoll",
+            SubscriptionChangedNextHeartbeat => "SubscriptionChangedNextHeartbeat",
+            PollTimeoutLeaving { .. } => "PollTimeoutLeaving",
+            PollTimeoutCoordinatorUnknown { .. } => "PollTimeoutCoordinatorUnknown",
+            RejoinOnNextPoll { .. } => "RejoinOnNextPoll",
+            ScheduledRebalanceElapsed => "ScheduledRebalanceElapsed",
+            AssignmentConfigMismatch => "AssignmentConfigMismatch",
+            StoppedRevoked => "StoppedRevoked",
+            RevokeCommitTimedOut => "RevokeCommitTimedOut",
+            CommitAsyncCoordinatorUnknown => "CommitAsyncCoordinatorUnknown",
+            CommitAsyncNotStable { .. } => "CommitAsyncNotStable",
+            CommitAsyncFailed { .. } => "CommitAsyncFailed",
+            CommitSyncFailed { .. } => "CommitSyncFailed",
+            CommitSyncRetry { .. } => "CommitSyncRetry",
+            JoinPrepareCommitRetry { .. } => "JoinPrepareCommitRetry",
+            JoinPrepareCommitFailed { .. } => "JoinPrepareCommitFailed",
+            AutoCommitFailed { .. } => "AutoCommitFailed",
+            CommitFailed { .. } => "CommitFailed",
+        }
+    }
+
+    /// Every kind, for validating a lesson's `note` condition.
+    pub const KINDS: &'static [&'static str] = &[
+        "GroupCreated",
+        "MemberAdded",
+        "InitialRebalanceDelay",
+        "InitialDelayExtended",
+        "MemberDidNotRejoin",
+        "LeaderOfGeneration",
+        "StaticMemberReplaced",
+        "PendingMemberDropped",
+        "SessionTimeout",
+        "SyncGroupTimeout",
+        "GroupLoaded",
+        "GroupEpochBumped",
+        "TargetAssignmentDeferred",
+        "ServerAssignorFailed",
+        "TargetAssignmentComputed",
+        "StaticMemberLeftTemporarily",
+        "MemberFenced",
+        "ConsumerGroupLoaded",
+        "Started",
+        "HeldOnLink",
+        "NoSuchTopic",
+        "FaultIgnoredUnknownNode",
+        "FaultIgnored",
+        "LeadershipMoved",
+        "PartitionOffline",
+        "BrokerStillAlive",
+        "BrokerFenced",
+        "ControlledShutdownDone",
+        "NoWorkerRunsTask",
+        "TaskNotAssigned",
+        "RestartMatchedNothing",
+        "NoConnectCluster",
+        "RequestTimedOut",
+        "CoordinatorUnknown",
+        "CoordinatorFound",
+        "NotLeader",
+        "FatalToApplication",
+        "FatalHerderStops",
+        "SyncAfterGenerationReset",
+        "SkipAssignment",
+        "RetryAfterBackoff",
+        "JoinAnsweredNextPoll",
+        "SyncAnsweredNextPoll",
+        "MemberIdRequired",
+        "StaleHeartbeat",
+        "UnknownAssignor",
+        "LeaderRanAssignor",
+        "ConnectLeaderRan",
+        "AssignorFailed",
+        "RevokedRejoining",
+        "HeartbeatRebalanceInProgress",
+        "NewPartitionsRejoin",
+        "SubscriptionChangedNextPoll",
+        "SubscriptionChangedNextHeartbeat",
+        "PollTimeoutLeaving",
+        "PollTimeoutCoordinatorUnknown",
+        "RejoinOnNextPoll",
+        "ScheduledRebalanceElapsed",
+        "AssignmentConfigMismatch",
+        "StoppedRevoked",
+        "RevokeCommitTimedOut",
+        "CommitAsyncCoordinatorUnknown",
+        "CommitAsyncNotStable",
+        "CommitAsyncFailed",
+        "CommitSyncFailed",
+        "CommitSyncRetry",
+        "JoinPrepareCommitRetry",
+        "JoinPrepareCommitFailed",
+        "AutoCommitFailed",
+        "CommitFailed",
+    ];
 }
 
 impl fmt::Display for Note {
@@ -421,7 +571,6 @@ impl fmt::Display for Note {
             JoinPrepareCommitFailed { exception } => write!(f, "onJoinPrepare commit failed: {exception}; joining anyway"),
             AutoCommitFailed { exception } => write!(f, "auto-commit failed: {exception}"),
             CommitFailed { error } => write!(f, "commit failed: {error}"),
-            Text(text) => f.write_str(text),
         }
     }
 }
@@ -431,16 +580,10 @@ pub fn join(partitions: &[TopicPartition]) -> String {
     partitions.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", ")
 }
 
-/// A note is written as its English sentence (what `text` held before notes were typed).
+/// A note is written as its English sentence (what `text` held before notes
+/// were typed). Nothing reads a trace back, so events are not deserialized.
 impl Serialize for Note {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)
-    }
-}
-
-/// A sentence read back from a trace: kept as text.
-impl<'de> Deserialize<'de> for Note {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        String::deserialize(d).map(Note::Text)
     }
 }

@@ -32,7 +32,8 @@ pub enum Callback {
     OnPartitionsLost,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Serialized for trace hashes and `simulate`'s output; never read back.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum EventKind {
     MessageSent {
         msg: u64,
@@ -97,7 +98,7 @@ pub enum EventKind {
     },
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Event {
     pub id: EventId,
     pub at: Millis,
@@ -303,7 +304,7 @@ mod tests {
             id,
             at,
             cause: None,
-            kind: EventKind::Note { node: NodeId::Broker(0), note: Note::Text(format!("n{id}")) },
+            kind: EventKind::Note { node: NodeId::Broker(0), note: Note::NoSuchTopic { topic: format!("n{id}") } },
         }
     }
 

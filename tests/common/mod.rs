@@ -6,6 +6,7 @@
 pub mod connect;
 pub mod logs;
 pub mod member_states;
+pub mod notes;
 
 use groupscope::sim::client::classic::ClassicConsumer;
 use groupscope::sim::client::consumer::AsyncConsumer;
@@ -71,6 +72,11 @@ impl TestWorld {
     /// Every note, in English (what the English page shows).
     pub fn notes(&self) -> Vec<String> {
         self.typed_notes().iter().map(|n| n.en()).collect()
+    }
+
+    /// Whether some note so far is one `f` accepts (`|n| matches!(n, Note::SkipAssignment)`).
+    pub fn any_note(&self, f: impl Fn(&Note) -> bool) -> bool {
+        self.typed_notes().into_iter().any(f)
     }
 
     /// Every note, as data: for `matches!` on its variant.
