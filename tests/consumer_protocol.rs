@@ -479,7 +479,9 @@ fn a_member_that_does_not_revoke_within_its_rebalance_timeout_is_fenced() {
     });
     t.inject(Fault::HoldLink { from: format!("broker-{b}"), to: "c1".into() });
     t.inject(Fault::AddConsumer { group: "demo".into() });
-    t.sleep_until(40_000, |t| t.notes().iter().any(|n| n.contains("rebalance timeout")));
+    t.sleep_until(40_000, |t| {
+        t.any_note(|n| matches!(n, Note::MemberFenced { reason, .. } if reason.contains("rebalance timeout")))
+    });
     let c1 = t.async_consumer(1).member_id.clone();
     assert!(!t.consumer_group("demo").members.contains_key(&c1), "c1 was removed");
     t.inject(Fault::ReleaseLink { from: format!("broker-{b}"), to: "c1".into() });
