@@ -73,9 +73,9 @@ pub fn sentence(world: &World, e: &Event, lang: Lang) -> Option<String> {
             };
             f("n.callback", &[node, &name, &partitions(lang, ps)])
         }
-        EventKind::Note { node, text } => match lang {
-            Lang::Zh => f("n.note", &[node, &crate::narrate_zh::translate(text).unwrap_or_else(|| text.clone())]),
-            Lang::En => f("n.note", &[node, text]),
+        EventKind::Note { node, note } => match lang {
+            Lang::Zh => f("n.note", &[node, &crate::narrate_zh::note(note)]),
+            Lang::En => f("n.note", &[node, note]),
         },
         EventKind::RecordsProcessed { redelivered: 0, .. } => return None,
         EventKind::RecordsProcessed { node, partition, redelivered, .. } => {

@@ -1,132 +1,20 @@
-//! Simplified Chinese for the core's free-text notes (`EventKind::Note`).
+//! Simplified Chinese for the core's narration: its notes (`EventKind::Note`),
+//! the phrases inside them, and the triggers of state transitions.
 //!
-//! The core writes its notes in English with `format!` (src/sim/*.rs); the
-//! trace keeps them as they are. For the Chinese page, [`translate`] matches a
-//! note against the English templates below (`{}` for each variable part),
-//! captures the variable parts and fills the Chinese template (`{0}`, `{1}`...).
-//! Kafka's names (configs, states, error codes, APIs, member ids, `c<n>`,
-//! `broker-<n>`, topic-partitions) stay untranslated inside the Chinese.
+//! A note is data (`crate::sim::note::Note`): [`note`] writes its Chinese from
+//! the variant and its fields, one arm per variant, so a new note does not
+//! compile until it has its Chinese. Kafka's names (configs, states, error
+//! codes, APIs, member ids, `c<n>`, `broker-<n>`, topic-partitions) stay
+//! untranslated inside the Chinese.
 //!
-//! Some variable parts are themselves English phrases built in the core (a
-//! reason, a commit exception, a group description); those are translated with
-//! [`FRAGMENTS`] when they match one, and kept as they are otherwise.
-//!
-//! When the core gains or changes a note, add or change its row here:
-//! tests/narration.rs fails on any note of the shipped scenarios left untranslated.
+//! Some parts of a note are English phrases the core builds and also uses
+//! elsewhere (a reason, a commit exception, a group's description); those,
+//! and the transition triggers (`StateChanged::trigger`, free text), are still
+//! matched against English templates ([`FRAGMENTS`], [`TRIGGERS`]): [`capture`]
+//! finds the variable parts (`{}`) and [`fill`] puts them into the Chinese
+//! (`{0}`, `{1}`...); a phrase that matches none stays as it is.
 
-/// (English template with `{}`, Chinese template with `{0}`, `{1}`...): every
-/// `EventKind::Note` the core emits, whole.
-pub const TEMPLATES: &[(&str, &str)] = &[
-    // Group coordinator, classic protocol (classic_join.rs, classic_sync.rs, coordinator.rs)
-    ("created group {} (Empty)", "已创建组 {0}（Empty）"),
-    ("added member {} to group {}", "已将成员 {0} 加入组 {1}"),
-    (
-        "initial rebalance: waiting group.initial.rebalance.delay.ms = {} ms for more members",
-        "首次再均衡：等待 group.initial.rebalance.delay.ms = {0} ms，以便更多成员加入",
-    ),
-    ("new members joined during the initial delay: waiting another {} ms", "初始延迟期间有新成员加入：再等待 {0} ms"),
-    ("member {} did not rejoin in time and was removed", "成员 {0} 未及时重新加入，已被移除"),
-    ("{} is the leader of generation {}; only it receives the member list", "{0} 是第 {1} 代的 leader；只有它收到成员列表"),
-    ("static member {} rejoined: {} replaced by {}, assignment kept", "静态成员 {0} 重新加入：{1} 被替换为 {2}，分配保持不变"),
-    ("pending member {} never rejoined; dropped", "待定成员 {0} 始终没有重新加入，已丢弃"),
-    ("no heartbeat from {} for session.timeout.ms = {} ms: removing it", "session.timeout.ms = {1} ms 内没有收到 {0} 的心跳：将其移除"),
-    ("{} did not send SyncGroup within the rebalance timeout; removed", "{0} 未在再均衡超时内发送 SyncGroup，已被移除"),
-    ("loaded group {} as {} at generation {} with {} members", "已加载组 {0}：状态 {1}，第 {2} 代，{3} 个成员"),
-    // Group coordinator, consumer protocol (consumer_group_heartbeat.rs)
-    ("group {}: group epoch bumped to {}", "组 {0}：组纪元增至 {1}"),
-    (
-        "group {}: new target assignment deferred until {} ms (group.consumer.assignment.interval.ms), on the first heartbeat after it",
-        "组 {0}：新的目标分配推迟到 {1} ms（group.consumer.assignment.interval.ms）之后的第一次心跳时计算",
-    ),
-    ("group {}: the {} assignor failed: {}", "组 {0}：{1} 分配器失败：{2}"),
-    ("group {}: {} assignor computed the target for epoch {}: {}", "组 {0}：{1} 分配器算出了纪元 {2} 的目标分配：{3}"),
-    ("static member {} left temporarily (epoch -2); its partitions stay assigned", "静态成员 {0} 暂时离开（纪元 -2），其分区仍保持分配"),
-    ("member {} fenced from {} because {}; group epoch bumped to {}", "成员 {0} 被组 {1} 隔离（fenced），原因：{2}；组纪元增至 {3}"),
-    ("loaded consumer group {} as {}", "已加载消费者组 {0}（group.protocol=consumer）：{1}"),
-    // The world: processes, links, faults, leadership (world.rs, world_connect.rs)
-    ("{} started", "{0} 已启动"),
-    ("{} from {} is held on the link", "来自 {1} 的 {0} 被扣留在链路上"),
-    ("no topic named {}", "没有名为 {0} 的主题"),
-    (
-        "fault ignored: unknown node in '{}' / '{}' (use c<n> or broker-<n>)",
-        "故障已忽略：'{0}' / '{1}' 中有未知节点（请用 c<n> 或 broker-<n>）",
-    ),
-    ("fault ignored: {}", "故障已忽略：{0}"),
-    ("__consumer_offsets-{}: leadership moved to broker-{}", "__consumer_offsets-{0}：leader 转移到 broker-{1}"),
-    ("__consumer_offsets-{}: no eligible replica (in-sync or ELR), the partition is offline", "__consumer_offsets-{0}：没有合格的副本（ISR 或 ELR 中），该分区离线"),
-    (
-        "the controller still sees broker-{} as alive: it fences it after broker.session.timeout.ms = {} ms without a heartbeat",
-        "控制器仍认为 broker-{0} 存活：要在 broker.session.timeout.ms = {1} ms 内收不到心跳后才会将其隔离",
-    ),
-    (
-        "controller: no heartbeat from broker-{} for broker.session.timeout.ms = {} ms, fenced",
-        "控制器：broker.session.timeout.ms = {1} ms 内没有收到 broker-{0} 的心跳，已将其隔离",
-    ),
-    (
-        "controller: preferred leader election (leader.imbalance.check.interval.seconds = {}): broker-{} leads its {} preferred partitions again",
-        "控制器：首选 leader 选举（leader.imbalance.check.interval.seconds = {0}）：broker-{1} 重新成为它的 {2} 个首选分区的 leader",
-    ),
-    ("broker-{} finished its controlled shutdown and stopped", "broker-{0} 完成受控关闭（controlled shutdown），已停止"),
-    ("no worker of {} runs task {}: nothing fails", "{0} 中没有 worker 运行任务 {1}：没有任务失败"),
-    ("task {} is not assigned to any worker of {} (NotAssignedException)", "任务 {0} 未分配给 {1} 的任何 worker（NotAssignedException）"),
-    ("restart of {} in {}: nothing matched", "重启 {1} 中的 {0}：没有匹配的对象"),
-    ("no Connect cluster named {}", "没有名为 {0} 的 Connect 集群"),
-    // Clients: classic consumer, consumer-protocol consumer, Connect worker
-    ("request timed out (request.timeout.ms)", "请求超时（request.timeout.ms）"),
-    ("coordinator broker-{} marked unknown: {}", "协调者 broker-{0} 被标记为未知：{1}"),
-    ("coordinator of {} is broker-{}", "{0} 的协调者是 broker-{1}"),
-    ("broker-{} no longer leads {}: fetching from broker-{}, the leader it names", "broker-{0} 不再是 {1} 的 leader：改从它指明的 leader broker-{2} 拉取"),
-    ("broker-{} no longer leads {}: refreshing metadata", "broker-{0} 不再是 {1} 的 leader：刷新元数据"),
-    ("fatal error {}: the consumer raises it to the application", "致命错误 {0}：消费者将其抛给应用程序"),
-    ("fatal error {}: the worker's herder stops", "致命错误 {0}：该 worker 的 herder 停止"),
-    ("JoinGroup answered after this member had left: ignored, rejoining", "JoinGroup 的响应在该成员离开之后才到达：忽略，重新加入"),
-    ("JoinGroup answered after this worker had left: ignored, rejoining", "JoinGroup 的响应在该 worker 离开之后才到达：忽略，重新加入"),
-    ("SyncGroup answered after the generation was reset: ignored, rejoining", "SyncGroup 的响应在代重置之后才到达：忽略，重新加入"),
-    (
-        "returning static leader: SkipAssignment, the group keeps its assignment (KIP-814)",
-        "静态 leader 回归：SkipAssignment，组保留现有分配（KIP-814）",
-    ),
-    ("{} again in retry.backoff.ms = {} ms ({})", "{1} ms（retry.backoff.ms）后再次发送 {0}（{2}）"),
-    ("JoinGroup answered: handled at the application's next poll()", "JoinGroup 已有响应：在应用程序下一次调用 poll() 时处理"),
-    ("SyncGroup answered: the assignment is applied at the application's next poll()", "SyncGroup 已有响应：分配在应用程序下一次调用 poll() 时生效"),
-    ("MEMBER_ID_REQUIRED: rejoining with the given member id", "MEMBER_ID_REQUIRED：用协调者给出的成员 ID 重新加入"),
-    ("Heartbeat of generation {} → {}: ignored, the generation has changed since", "第 {0} 代的心跳返回 {1}：忽略，代在此期间已经变化"),
-    ("unknown assignor {}", "未知的分配器 {0}"),
-    ("leader ran the {} assignor: {}", "leader 运行了 {0} 分配器：{1}"),
-    ("leader ran the {}: {}", "leader 运行了 {0}：{1}"),
-    ("assignor {} failed: {}", "分配器 {0} 失败：{1}"),
-    ("revoked partitions: rejoining for the follow-up rebalance", "已撤销分区：为后续的再均衡重新加入"),
-    ("heartbeat says REBALANCE_IN_PROGRESS: rejoin on next poll()", "心跳返回 REBALANCE_IN_PROGRESS：下次 poll() 时重新加入"),
-    ("heartbeat says REBALANCE_IN_PROGRESS: rejoining", "心跳返回 REBALANCE_IN_PROGRESS：重新加入"),
-    ("the leader sees new partitions of {}: rejoining to reassign", "leader 发现 {0} 有新分区：重新加入以重新分配"),
-    ("subscription changed: the next poll() rejoins", "订阅已变更：下次 poll() 时重新加入"),
-    ("subscription changed: the next heartbeat sends it", "订阅已变更：下一次心跳会发送新订阅"),
-    ("no poll() for max.poll.interval.ms = {} ms: leaving the group", "超过 max.poll.interval.ms = {0} ms 没有调用 poll()：离开组"),
-    (
-        "no poll() for max.poll.interval.ms = {} ms, but the coordinator is unknown: no leave yet",
-        "超过 max.poll.interval.ms = {0} ms 没有调用 poll()，但协调者未知：暂不离开组",
-    ),
-    ("{}: rejoin on next poll()", "{0}：下次 poll() 时重新加入"),
-    ("scheduled rebalance delay elapsed: rejoining", "计划的再均衡延迟已到：重新加入"),
-    ("assignment failed (config mismatch): rejoining", "分配失败（配置不一致）：重新加入"),
-    (
-        "stopped revoked connectors and tasks: rejoining for the follow-up rebalance",
-        "已停止被撤销的 连接器和任务：为后续的再均衡重新加入",
-    ),
-    // Offset commits (app_commit.rs, async_consumer_heartbeat.rs)
-    (
-        "commitAsync() failed: coordinator unknown (RetriableCommitFailedException to the callback)",
-        "commitAsync() 失败：协调者未知（回调收到 RetriableCommitFailedException）",
-    ),
-    ("commitAsync() failed: {}, the member is not in a stable generation", "commitAsync() 失败：{0}，该成员不在稳定的代中"),
-    ("commitAsync() failed: {}; passed to the callback, not retried", "commitAsync() 失败：{0}；交给回调，不重试"),
-    ("commitSync() failed: {}; the application logs it and polls again", "commitSync() 失败：{0}；应用程序记录日志后再次 poll"),
-    ("commitSync(): {}, retrying in {} ms", "commitSync()：{0}，{1} ms 后重试"),
-    ("onJoinPrepare commit failed: {}; retrying in {} ms", "onJoinPrepare 提交失败：{0}；{1} ms 后重试"),
-    ("onJoinPrepare commit failed: {}; joining anyway", "onJoinPrepare 提交失败：{0}；仍然加入"),
-    ("auto-commit failed: {}", "自动提交失败：{0}"),
-    ("commit failed: {}", "提交失败：{0}"),
-];
+use crate::sim::note::Note;
 
 /// English phrases the core puts inside notes (reasons, commit exceptions, a
 /// group's description), translated where a captured part matches one whole.
@@ -171,13 +59,8 @@ pub const FRAGMENTS: &[(&str, &str)] = &[
 /// How deep captured parts are translated again (a fragment inside a fragment).
 const MAX_DEPTH: usize = 3;
 
-/// The Chinese for a note, or `None` when it matches no template.
-pub fn translate(text: &str) -> Option<String> {
-    translate_with(TEMPLATES, text, 0)
-}
-
-/// The Chinese for `text` from another table of the same form (fault
-/// sentences, transition triggers), its parts translated as fragments.
+/// The Chinese for `text` from a table of English and Chinese templates (fault
+/// sentences, transition triggers, [`FRAGMENTS`]), its parts translated as fragments.
 pub fn translate_table(table: &[(&str, &str)], text: &str) -> Option<String> {
     translate_with(table, text, 0)
 }
@@ -302,8 +185,8 @@ pub fn fill(zh: &str, args: &[String]) -> String {
 }
 
 /// The best match in `table`: the matching template with the most literal
-/// text (so "heartbeat says REBALANCE_IN_PROGRESS: rejoin on next poll()" wins
-/// over "{}: rejoin on next poll()"), its captures translated as fragments.
+/// text (so the trigger "heartbeat → {}" wins over "{} → {}"), its
+/// captures translated as fragments.
 fn translate_with(table: &[(&str, &str)], text: &str, depth: usize) -> Option<String> {
     let (zh, caps) = table
         .iter()
@@ -318,4 +201,158 @@ fn translate_with(table: &[(&str, &str)], text: &str, depth: usize) -> Option<St
         })
         .collect();
     Some(fill(zh, &args))
+}
+
+/// A phrase the core built in English inside a note (a reason, an exception,
+/// a group's description): its Chinese from [`FRAGMENTS`], or as it is.
+fn fragment(text: &str) -> String {
+    translate_with(FRAGMENTS, text, 1).unwrap_or_else(|| text.to_string())
+}
+
+/// The Chinese for a note, from its fields. Kafka's names stay as Kafka spells them.
+pub fn note(n: &Note) -> String {
+    use Note::*;
+    let f =
+        |zh: &str, args: &[&dyn std::fmt::Display]| fill(zh, &args.iter().map(|a| a.to_string()).collect::<Vec<_>>());
+    match n {
+        GroupCreated { group_id } => f("已创建组 {0}（Empty）", &[group_id]),
+        MemberAdded { member_id, group_id } => f("已将成员 {0} 加入组 {1}", &[member_id, group_id]),
+        InitialRebalanceDelay { delay_ms } => {
+            f("首次再均衡：等待 group.initial.rebalance.delay.ms = {0} ms，以便更多成员加入", &[delay_ms])
+        }
+        InitialDelayExtended { wait_ms } => f("初始延迟期间有新成员加入：再等待 {0} ms", &[wait_ms]),
+        MemberDidNotRejoin { member_id } => f("成员 {0} 未及时重新加入，已被移除", &[member_id]),
+        LeaderOfGeneration { leader_id, generation } => {
+            f("{0} 是第 {1} 代的 leader；只有它收到成员列表", &[leader_id, generation])
+        }
+        StaticMemberReplaced { instance_id, old_member_id, new_member_id } => {
+            f("静态成员 {0} 重新加入：{1} 被替换为 {2}，分配保持不变", &[instance_id, old_member_id, new_member_id])
+        }
+        PendingMemberDropped { member_id } => f("待定成员 {0} 始终没有重新加入，已丢弃", &[member_id]),
+        SessionTimeout { member_id, session_timeout_ms } => {
+            f("session.timeout.ms = {1} ms 内没有收到 {0} 的心跳：将其移除", &[member_id, session_timeout_ms])
+        }
+        SyncGroupTimeout { member_id } => f("{0} 未在再均衡超时内发送 SyncGroup，已被移除", &[member_id]),
+        GroupLoaded { group_id, state, generation, members } => {
+            f("已加载组 {0}：状态 {1}，第 {2} 代，{3} 个成员", &[group_id, state, generation, members])
+        }
+        GroupEpochBumped { group_id, epoch } => f("组 {0}：组纪元增至 {1}", &[group_id, epoch]),
+        TargetAssignmentDeferred { group_id, until_ms } => f(
+            "组 {0}：新的目标分配推迟到 {1} ms（group.consumer.assignment.interval.ms）之后的第一次心跳时计算",
+            &[group_id, until_ms],
+        ),
+        ServerAssignorFailed { group_id, assignor, error } => {
+            f("组 {0}：{1} 分配器失败：{2}", &[group_id, assignor, &fragment(error)])
+        }
+        TargetAssignmentComputed { group_id, assignor, epoch, summary } => {
+            f("组 {0}：{1} 分配器算出了纪元 {2} 的目标分配：{3}", &[group_id, assignor, epoch, &fragment(summary)])
+        }
+        StaticMemberLeftTemporarily { member_id } => {
+            f("静态成员 {0} 暂时离开（纪元 -2），其分区仍保持分配", &[member_id])
+        }
+        MemberFenced { member_id, group_id, reason, epoch } => f(
+            "成员 {0} 被组 {1} 隔离（fenced），原因：{2}；组纪元增至 {3}",
+            &[member_id, group_id, &fragment(reason), epoch],
+        ),
+        ConsumerGroupLoaded { group_id, description } => {
+            f("已加载消费者组 {0}（group.protocol=consumer）：{1}", &[group_id, &fragment(description)])
+        }
+        Started { node } => f("{0} 已启动", &[node]),
+        HeldOnLink { label, from } => f("来自 {1} 的 {0} 被扣留在链路上", &[label, from]),
+        NoSuchTopic { topic } => f("没有名为 {0} 的主题", &[topic]),
+        FaultIgnoredUnknownNode { a, b } => {
+            f("故障已忽略：'{0}' / '{1}' 中有未知节点（请用 c<n> 或 broker-<n>）", &[a, b])
+        }
+        FaultIgnored { reason } => f("故障已忽略：{0}", &[&fragment(reason)]),
+        LeadershipMoved { partition, leader } => {
+            f("__consumer_offsets-{0}：leader 转移到 broker-{1}", &[partition, leader])
+        }
+        PartitionOffline { partition } => {
+            f("__consumer_offsets-{0}：没有合格的副本（ISR 或 ELR 中），该分区离线", &[partition])
+        }
+        BrokerStillAlive { broker, session_timeout_ms } => f(
+            "控制器仍认为 broker-{0} 存活：要在 broker.session.timeout.ms = {1} ms 内收不到心跳后才会将其隔离",
+            &[broker, session_timeout_ms],
+        ),
+        BrokerFenced { broker, session_timeout_ms } => f(
+            "控制器：broker.session.timeout.ms = {1} ms 内没有收到 broker-{0} 的心跳，已将其隔离",
+            &[broker, session_timeout_ms],
+        ),
+        ControlledShutdownDone { broker } => f("broker-{0} 完成受控关闭（controlled shutdown），已停止", &[broker]),
+        PreferredLeadersElected { broker, partitions, interval_s } => f(
+            "控制器：首选 leader 选举（leader.imbalance.check.interval.seconds = {0}）：broker-{1} 重新成为它的 {2} 个首选分区的 leader",
+            &[interval_s, broker, partitions],
+        ),
+        NoWorkerRunsTask { group, task } => f("{0} 中没有 worker 运行任务 {1}：没有任务失败", &[group, task]),
+        TaskNotAssigned { task, group } => {
+            f("任务 {0} 未分配给 {1} 的任何 worker（NotAssignedException）", &[task, group])
+        }
+        RestartMatchedNothing { target, group } => f("重启 {1} 中的 {0}：没有匹配的对象", &[target, group]),
+        NoConnectCluster { group } => f("没有名为 {0} 的 Connect 集群", &[group]),
+        RequestTimedOut => "请求超时（request.timeout.ms）".into(),
+        CoordinatorUnknown { broker, reason } => f("协调者 broker-{0} 被标记为未知：{1}", &[broker, &fragment(reason)]),
+        CoordinatorFound { group_id, broker } => f("{0} 的协调者是 broker-{1}", &[group_id, broker]),
+        NotLeader { broker, partitions, new_leader: Some(l) } => f(
+            "broker-{0} 不再是 {1} 的 leader：改从它指明的 leader broker-{2} 拉取",
+            &[broker, &crate::sim::note::join(partitions), l],
+        ),
+        NotLeader { broker, partitions, new_leader: None } => {
+            f("broker-{0} 不再是 {1} 的 leader：刷新元数据", &[broker, &crate::sim::note::join(partitions)])
+        }
+        FatalToApplication { error } => f("致命错误 {0}：消费者将其抛给应用程序", &[error]),
+        FatalHerderStops { why } => f("致命错误 {0}：该 worker 的 herder 停止", &[&fragment(why)]),
+        SyncAfterGenerationReset => "SyncGroup 的响应在代重置之后才到达：忽略，重新加入".into(),
+        SkipAssignment => "静态 leader 回归：SkipAssignment，组保留现有分配（KIP-814）".into(),
+        RetryAfterBackoff { api, wait_ms, why } => {
+            f("{1} ms（retry.backoff.ms）后再次发送 {0}（{2}）", &[api, wait_ms, &fragment(why)])
+        }
+        JoinAnsweredNextPoll => "JoinGroup 已有响应：在应用程序下一次调用 poll() 时处理".into(),
+        SyncAnsweredNextPoll => "SyncGroup 已有响应：分配在应用程序下一次调用 poll() 时生效".into(),
+        MemberIdRequired => "MEMBER_ID_REQUIRED：用协调者给出的成员 ID 重新加入".into(),
+        StaleHeartbeat { generation, error } => {
+            f("第 {0} 代的心跳返回 {1}：忽略，代在此期间已经变化", &[generation, error])
+        }
+        UnknownAssignor { name } => f("未知的分配器 {0}", &[name]),
+        LeaderRanAssignor { name, summary } => f("leader 运行了 {0} 分配器：{1}", &[name, &fragment(summary)]),
+        ConnectLeaderRan { assignor, summary } => f("leader 运行了 {0}：{1}", &[assignor, &fragment(summary)]),
+        AssignorFailed { name, error } => f("分配器 {0} 失败：{1}", &[name, &fragment(error)]),
+        RevokedRejoining => "已撤销分区：为后续的再均衡重新加入".into(),
+        HeartbeatRebalanceInProgress { next_poll: true } => {
+            "心跳返回 REBALANCE_IN_PROGRESS：下次 poll() 时重新加入".into()
+        }
+        HeartbeatRebalanceInProgress { next_poll: false } => "心跳返回 REBALANCE_IN_PROGRESS：重新加入".into(),
+        NewPartitionsRejoin { topics } => f("leader 发现 {0} 有新分区：重新加入以重新分配", &[&topics.join(", ")]),
+        SubscriptionChangedNextPoll => "订阅已变更：下次 poll() 时重新加入".into(),
+        SubscriptionChangedNextHeartbeat => "订阅已变更：下一次心跳会发送新订阅".into(),
+        PollTimeoutLeaving { max_poll_interval_ms } => {
+            f("超过 max.poll.interval.ms = {0} ms 没有调用 poll()：离开组", &[max_poll_interval_ms])
+        }
+        PollTimeoutCoordinatorUnknown { max_poll_interval_ms } => {
+            f("超过 max.poll.interval.ms = {0} ms 没有调用 poll()，但协调者未知：暂不离开组", &[max_poll_interval_ms])
+        }
+        RejoinOnNextPoll { why } => f("{0}：下次 poll() 时重新加入", &[&fragment(why)]),
+        ScheduledRebalanceElapsed => "计划的再均衡延迟已到：重新加入".into(),
+        AssignmentConfigMismatch => "分配失败（配置不一致）：重新加入".into(),
+        StoppedRevoked => "已停止被撤销的 连接器和任务：为后续的再均衡重新加入".into(),
+        RevokeCommitTimedOut => "撤销前的提交未能在再均衡超时内成功：仍然撤销".into(),
+        CommitAsyncCoordinatorUnknown => {
+            "commitAsync() 失败：协调者未知（回调收到 RetriableCommitFailedException）".into()
+        }
+        CommitAsyncNotStable { exception } => {
+            f("commitAsync() 失败：{0}，该成员不在稳定的代中", &[&fragment(exception)])
+        }
+        CommitAsyncFailed { exception } => f("commitAsync() 失败：{0}；交给回调，不重试", &[&fragment(exception)]),
+        CommitSyncFailed { exception } => {
+            f("commitSync() 失败：{0}；应用程序记录日志后再次 poll", &[&fragment(exception)])
+        }
+        CommitSyncRetry { exception, wait_ms } => {
+            f("commitSync()：{0}，{1} ms 后重试", &[&fragment(exception), wait_ms])
+        }
+        JoinPrepareCommitRetry { exception, wait_ms } => {
+            f("onJoinPrepare 提交失败：{0}；{1} ms 后重试", &[&fragment(exception), wait_ms])
+        }
+        JoinPrepareCommitFailed { exception } => f("onJoinPrepare 提交失败：{0}；仍然加入", &[&fragment(exception)]),
+        AutoCommitFailed { exception } => f("自动提交失败：{0}", &[&fragment(exception)]),
+        CommitFailed { error } => f("提交失败：{0}", &[error]),
+    }
 }

@@ -6,6 +6,7 @@ use crate::common;
 
 use common::TestWorld;
 use groupscope::sim::coordinator::classic::ClassicGroupState::*;
+use groupscope::sim::note::Note;
 use groupscope::sim::trace::{Callback, EventKind, Machine};
 use groupscope::sim::{Fault, NodeId, Scenario};
 
@@ -454,17 +455,17 @@ fn clients_are_not_narrated_as_knowing_the_coordinators_partition() {
     // coordinator's node.
     let mut t = TestWorld::demo();
     t.sleep(10_000);
-    let client_notes: Vec<&String> = t
+    let client_notes: Vec<&Note> = t
         .world
         .trace
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::Note { node: NodeId::Client(_), text } => Some(text),
+            EventKind::Note { node: NodeId::Client(_), note } => Some(note),
             _ => None,
         })
         .collect();
-    assert!(client_notes.iter().any(|n| n.starts_with("coordinator of demo is broker-")));
-    assert!(client_notes.iter().all(|n| !n.contains("__consumer_offsets")), "{client_notes:?}");
+    assert!(client_notes.iter().any(|n| matches!(n, Note::CoordinatorFound { group_id, .. } if group_id == "demo")));
+    assert!(client_notes.iter().all(|n| !n.en().contains("__consumer_offsets")), "{client_notes:?}");
 }
 
 // --- 4. AbstractCoordinator.joinGroupIfNeeded on the application thread ---

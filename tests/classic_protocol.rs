@@ -7,6 +7,7 @@ use common::TestWorld;
 use groupscope::java;
 use groupscope::sim::client::abstract_coordinator::MemberState;
 use groupscope::sim::coordinator::classic::ClassicGroupState::{self, *};
+use groupscope::sim::note::Note;
 use groupscope::sim::scenario::config::ConsumerConfig;
 use groupscope::sim::trace::{trace_hash, Callback, EventKind};
 use groupscope::sim::{Fault, Scenario, World};
@@ -144,7 +145,7 @@ fn crashed_member_is_removed_after_session_timeout_and_survivors_get_its_partiti
         last_heartbeat + 6000,
         "removed exactly session.timeout.ms after its last heartbeat or commit"
     );
-    assert!(t.notes().iter().any(|n| n.contains(&member) && n.contains("session.timeout.ms")));
+    assert!(t.any_note(|n| matches!(n, Note::SessionTimeout { member_id, .. } if *member_id == member)));
     assert_eq!(t.group_state("demo"), (Stable, 2));
     let mut all: Vec<String> = t.owned(1).into_iter().chain(t.owned(3)).collect();
     all.sort();
@@ -236,7 +237,7 @@ fn coordinator_failover_reloads_the_group_at_its_last_synced_generation() {
         assert_eq!(t.consumer(i).membership.coordinator, Some(new_coordinator), "c{i} rediscovered the coordinator");
         assert_eq!(t.owned(i), owned_before[i as usize - 1], "no rebalance was needed");
     }
-    assert!(t.notes().iter().any(|n| n.contains(&format!("coordinator broker-{coordinator} marked unknown"))));
+    assert!(t.any_note(|n| matches!(n, Note::CoordinatorUnknown { broker, .. } if *broker == coordinator)));
 }
 
 #[test]
@@ -249,7 +250,7 @@ fn processing_slower_than_max_poll_interval_makes_a_dynamic_member_leave() {
     // are two small batches; the third holds everything appended meanwhile.
     t.sleep(35_000);
     assert!(t.labels_sent().iter().any(|l| l == "LeaveGroup"), "the heartbeat thread sends LeaveGroup");
-    assert!(t.notes().iter().any(|n| n.contains("max.poll.interval.ms")));
+    assert!(t.any_note(|n| matches!(n, Note::PollTimeoutLeaving { .. })));
     let lost = t.world.trace.iter().any(|e| matches!(&e.kind, EventKind::CallbackInvoked { node, callback: Callback::OnPartitionsLost, .. } if *node == groupscope::sim::NodeId::Client(2)));
     let (_, generation) = t.group_state("demo");
     assert!(generation >= 2, "the group rebalanced without c2");
@@ -289,7 +290,7 @@ fn leader_that_never_syncs_is_removed_after_the_rebalance_timeout() {
     t.inject(Fault::PauseConsumer { consumer: 1, duration_ms: 20_000 });
     t.sleep(9000);
     let leader_member = t.consumer(1).membership.member_id.clone();
-    assert!(t.notes().iter().any(|n| n.contains(&leader_member) && n.contains("did not send SyncGroup")));
+    assert!(t.any_note(|n| matches!(n, Note::SyncGroupTimeout { member_id } if *member_id == leader_member)));
     assert!(
         t.labels_sent().contains(&"SyncGroup → REBALANCE_IN_PROGRESS".to_string()),
         "parked followers are told to rejoin"
@@ -387,7 +388,7 @@ fn a_restarted_static_leader_skips_assignment_and_leaves_partitions_added_meanwh
     t.sleep(1000);
     t.inject(Fault::RestartConsumer { consumer: 1 });
     t.sleep(20_000);
-    assert!(t.notes().iter().any(|n| n.contains("SkipAssignment")));
+    assert!(t.any_note(|n| matches!(n, Note::SkipAssignment)));
     assert_eq!(t.group_state("demo"), (Stable, 1), "no rebalance");
     assert_eq!((1..=3).map(|i| t.owned(i).len()).sum::<usize>(), 6, "orders-6..8 stay unowned");
 }
@@ -535,7 +536,7 @@ fn a_static_cooperative_leader_restarted_between_the_two_phases_leaves_the_withh
     t.inject(Fault::CrashConsumer { consumer: 1 });
     t.inject(Fault::RestartConsumer { consumer: 1 });
     t.sleep(30_000);
-    assert!(t.notes().iter().any(|n| n.contains("SkipAssignment")), "the returning static leader skips the assignment");
+    assert!(t.any_note(|n| matches!(n, Note::SkipAssignment)), "the returning static leader skips the assignment");
     assert_eq!(t.group_state("demo").0, Stable);
     assert_eq!(
         (1..=2).map(|i| t.owned(i).len()).sum::<usize>(),
@@ -621,7 +622,7 @@ fn a_static_member_that_missed_a_generation_gets_illegal_generation_and_rejoins_
     let labels = t.labels_sent();
     assert!(labels.contains(&"Heartbeat → ILLEGAL_GENERATION".to_string()));
     assert!(labels.contains(&"OffsetCommit → ILLEGAL_GENERATION".to_string()));
-    assert!(t.notes().contains(&"auto-commit failed: ILLEGAL_GENERATION: CommitFailedException".to_string()));
+    assert!(t.any_note(|n| matches!(n, Note::AutoCommitFailed { exception } if exception == "ILLEGAL_GENERATION: CommitFailedException")));
     let lost: Vec<String> = t
         .world
         .trace

@@ -7,6 +7,7 @@ use common::connect::*;
 use common::TestWorld;
 use groupscope::connect::ConnectProtocolCompatibility::{self, *};
 use groupscope::sim::connect::worker::State;
+use groupscope::sim::note::Note;
 use groupscope::sim::Fault;
 use std::collections::BTreeMap;
 
@@ -108,7 +109,7 @@ fn incremental_cooperative_revokes_only_what_moves_and_needs_a_second_rejoin() {
         let expected = if id == *moved[0] { 2 } else { 1 };
         assert_eq!(starts(&t.world, &id), expected, "{id}: only the moved task is stopped and started again");
     }
-    assert!(t.notes().iter().any(|n| n.contains("rejoining for the follow-up rebalance")));
+    assert!(t.any_note(|n| matches!(n, Note::StoppedRevoked)));
     assert_eq!(t.group_state(GROUP).1, gen_before + 2, "the join and the follow-up rebalance");
 }
 

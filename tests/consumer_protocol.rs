@@ -15,6 +15,7 @@ use groupscope::sim::coordinator::consumer::{
 };
 use groupscope::sim::coordinator::shard::{CoordinatorState, Shard};
 use groupscope::sim::message::{ApiKey, ConsumerGroupHeartbeatRequest};
+use groupscope::sim::note::Note;
 use groupscope::sim::trace::{Callback, EventKind};
 use groupscope::sim::{Errors, Fault, NodeId, Scenario};
 use std::collections::{BTreeMap, BTreeSet};
@@ -313,7 +314,7 @@ fn a_new_consumer_group_starts_at_epoch_1_with_an_empty_target_and_its_first_mem
     );
     let g = t.consumer_group("demo");
     assert_eq!((g.group_epoch, g.assignment_epoch), (2, 2));
-    assert!(t.notes().iter().any(|n| n == "group demo: group epoch bumped to 2"));
+    assert!(t.any_note(|n| matches!(n, Note::GroupEpochBumped { group_id, epoch: 2 } if group_id == "demo")));
 }
 
 #[test]
@@ -478,7 +479,9 @@ fn a_member_that_does_not_revoke_within_its_rebalance_timeout_is_fenced() {
     });
     t.inject(Fault::HoldLink { from: format!("broker-{b}"), to: "c1".into() });
     t.inject(Fault::AddConsumer { group: "demo".into() });
-    t.sleep_until(40_000, |t| t.notes().iter().any(|n| n.contains("rebalance timeout")));
+    t.sleep_until(40_000, |t| {
+        t.any_note(|n| matches!(n, Note::MemberFenced { reason, .. } if reason.contains("rebalance timeout")))
+    });
     let c1 = t.async_consumer(1).member_id.clone();
     assert!(!t.consumer_group("demo").members.contains_key(&c1), "c1 was removed");
     t.inject(Fault::ReleaseLink { from: format!("broker-{b}"), to: "c1".into() });
@@ -557,7 +560,7 @@ fn a_poll_timer_that_expires_while_the_coordinator_is_unknown_sends_no_leave_and
     for b in &brokers {
         t.inject(Fault::CutLink { a: "c1".into(), b: b.clone() });
     }
-    t.sleep_until(30_000, |t| t.notes().iter().any(|n| n.contains("but the coordinator is unknown: no leave yet")));
+    t.sleep_until(30_000, |t| t.any_note(|n| matches!(n, Note::PollTimeoutCoordinatorUnknown { .. })));
     assert!(t.async_consumer(1).link.coordinator.is_none());
     t.sleep(3000);
     t.inject(Fault::SlowProcessing { consumer: 1, ms_per_record: 5 });
@@ -585,9 +588,7 @@ fn a_poll_timer_expiry_sends_the_leave_at_once_even_with_a_heartbeat_in_flight()
     let sent = heartbeats_sent_by(&t, 1).len();
     t.sleep_until(10_000, |t| heartbeats_sent_by(t, 1).len() > sent);
     t.inject(Fault::HoldLink { from: format!("broker-{b}"), to: "c1".into() });
-    t.sleep_until(40_000, |t| {
-        t.notes().iter().any(|n| n.contains("no poll() for max.poll.interval.ms") && n.ends_with("leaving the group"))
-    });
+    t.sleep_until(40_000, |t| t.any_note(|n| matches!(n, Note::PollTimeoutLeaving { .. })));
     assert!(
         t.async_consumer(1)
             .link
@@ -601,7 +602,7 @@ fn a_poll_timer_expiry_sends_the_leave_at_once_even_with_a_heartbeat_in_flight()
         .trace
         .iter()
         .rev()
-        .find(|e| matches!(&e.kind, EventKind::Note { text, .. } if text.ends_with("leaving the group")))
+        .find(|e| matches!(&e.kind, EventKind::Note { note: Note::PollTimeoutLeaving { .. }, .. }))
         .unwrap()
         .at;
     assert!(
@@ -717,7 +718,7 @@ fn the_group_uses_the_most_requested_server_assignor_or_the_first_configured() {
     let mut s = consumer_protocol_demo(3);
     s.groups[0].config.group_remote_assignor = Some("range".into());
     let t = settled_world(s);
-    assert!(t.notes().iter().any(|n| n.contains("range assignor computed the target")));
+    assert!(t.any_note(|n| matches!(n, Note::TargetAssignmentComputed { assignor, .. } if assignor == "range")));
     let mut ranges: Vec<Vec<String>> = (1..=3).map(|c| t.async_owned(c)).collect();
     ranges.sort();
     assert_eq!(
@@ -726,7 +727,7 @@ fn the_group_uses_the_most_requested_server_assignor_or_the_first_configured() {
         "server range: contiguous blocks"
     );
     let t = settled_world(consumer_protocol_demo(1));
-    assert!(t.notes().iter().any(|n| n.contains("uniform assignor computed the target")));
+    assert!(t.any_note(|n| matches!(n, Note::TargetAssignmentComputed { assignor, .. } if assignor == "uniform")));
 }
 
 #[test]
@@ -810,17 +811,19 @@ fn a_member_joining_within_the_assignment_interval_waits_in_assigning_until_a_he
         settled(t) && t.world.async_consumers.len() == 3 && (1..=3).all(|c| t.async_owned(c).len() == 2)
     });
     let computed_at = |e: i32| {
-        let text = format!("group demo: uniform assignor computed the target for epoch {e}:");
         t.world
             .trace
             .iter()
-            .find(|ev| matches!(&ev.kind, EventKind::Note { text: x, .. } if x.starts_with(&text)))
+            .find(|ev| {
+                matches!(&ev.kind, EventKind::Note { note: Note::TargetAssignmentComputed { group_id, assignor, epoch, .. }, .. }
+                    if group_id == "demo" && assignor == "uniform" && *epoch == e)
+            })
             .map(|ev| ev.at)
     };
     let (first, second) =
         (computed_at(epoch + 1).expect("c2's join computed at once"), computed_at(epoch + 2).expect("then c3's"));
     assert!(second >= first + 1000, "the next target waits the interval: {first} then {second}");
-    assert!(t.notes().iter().any(|n| n.starts_with("group demo: new target assignment deferred until")));
+    assert!(t.any_note(|n| matches!(n, Note::TargetAssignmentDeferred { group_id, .. } if group_id == "demo")));
     let c3_first = t.world.trace.iter().find_map(|e| match &e.kind {
         EventKind::MessageDelivered { to: NodeId::Client(3), label, .. }
             if label.starts_with("ConsumerGroupHeartbeat ←") =>

@@ -9,6 +9,7 @@ use crate::common;
 use common::{consumer_protocol_demo, TestWorld};
 use groupscope::assign::TopicPartition;
 use groupscope::sim::message::{Body, Envelope, Request, Response};
+use groupscope::sim::note::Note;
 use groupscope::sim::trace::EventKind;
 use groupscope::sim::{Errors, Fault, NodeId, Scenario};
 use std::collections::{BTreeMap, BTreeSet};
@@ -264,8 +265,9 @@ fn not_leader_or_follower_sends_the_consumer_to_the_new_leader_after_a_controlle
                 && ps.iter().any(|f| f.partition == tp)),
             "c1 fetches {tp} from broker-{new} next"
         );
-        assert!(t.notes().iter().any(|n| n.contains(&format!("broker-{old} no longer leads"))
-            && n.contains(&format!("fetching from broker-{new}"))));
+        assert!(t.any_note(
+            |n| matches!(n, Note::NotLeader { broker, new_leader: Some(l), .. } if *broker == old && *l == new)
+        ));
         let after: i64 = records_processed(&t)
             .iter()
             .filter(|(at, n, p, ..)| *at > shutdown_at && *n == NodeId::Client(1) && *p == tp)

@@ -6,7 +6,7 @@
 
 use groupscope::i18n::{PAGE, TABLE};
 use groupscope::narrate::fault::DESCRIPTIONS;
-use groupscope::narrate_zh::{FRAGMENTS, TEMPLATES, TRIGGERS};
+use groupscope::narrate_zh::{self, FRAGMENTS, TRIGGERS};
 
 struct Term {
     english: String,
@@ -62,8 +62,11 @@ fn plain_words(zh: &str) -> Vec<String> {
 fn chinese_texts() -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> =
         TABLE.iter().chain(PAGE.iter()).map(|(k, _, zh)| (k.to_string(), zh.to_string())).collect();
-    for (en, zh) in TEMPLATES.iter().chain(FRAGMENTS).chain(TRIGGERS).chain(DESCRIPTIONS) {
+    for (en, zh) in FRAGMENTS.iter().chain(TRIGGERS).chain(DESCRIPTIONS) {
         out.push((en.to_string(), zh.to_string()));
+    }
+    for n in crate::common::notes::one_of_each() {
+        out.push((n.en(), narrate_zh::note(&n)));
     }
     out
 }

@@ -198,6 +198,21 @@ fn a_lesson_without_chinese_text_is_rejected_naming_the_field() {
 }
 
 #[test]
+fn a_note_condition_names_a_kind_of_note_or_a_piece_of_its_english() {
+    let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
+    v["steps"][1]["until"] = serde_json::json!({ "note": { "kind": "CoordinatorLost" } });
+    assert!(load_error(&v.to_string())
+        .contains("step 2 (crash).until: no note kind 'CoordinatorLost' (kinds: GroupCreated,"));
+    v["steps"][1]["until"] = serde_json::json!({ "note": { "node": "broker-0" } });
+    assert!(load_error(&v.to_string()).contains("step 2 (crash).until: note text is empty"));
+    // The older form (text only) and the typed one both load.
+    v["steps"][1]["until"] = serde_json::json!({ "note": { "contains": "no heartbeat from" } });
+    load(&v.to_string()).expect("a note by its English");
+    v["steps"][1]["until"] = serde_json::json!({ "note": { "kind": "SessionTimeout", "node": "broker-0" } });
+    load(&v.to_string()).expect("a note by its kind");
+}
+
+#[test]
 fn an_answer_out_of_range_is_rejected() {
     let mut v: serde_json::Value = serde_json::from_str(&demo_lesson()).unwrap();
     v["steps"][1]["question"]["answer"] = 7.into();

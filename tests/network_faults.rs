@@ -6,6 +6,7 @@ use crate::common;
 
 use common::TestWorld;
 use groupscope::sim::coordinator::classic::ClassicGroupState::Stable;
+use groupscope::sim::note::Note;
 use groupscope::sim::scenario::TopicSpec;
 use groupscope::sim::trace::EventKind;
 use groupscope::sim::{Fault, NodeId, Scenario};
@@ -100,7 +101,7 @@ fn the_leader_rebalances_when_a_subscribed_topic_gains_partitions() {
     t.inject(Fault::AddPartitions { topic: "orders".into(), count: 9 });
     t.sleep(5000);
     assert_eq!(t.group_state("demo"), (Stable, 2));
-    assert!(t.notes().iter().any(|n| n.contains("new partitions of orders")));
+    assert!(t.any_note(|n| matches!(n, Note::NewPartitionsRejoin { topics } if topics.iter().any(|t| t == "orders"))));
     let mut all: Vec<String> = (1..=3).flat_map(|i| t.owned(i)).collect();
     all.sort_by_key(|p| p[7..].parse::<u32>().unwrap());
     assert_eq!(all, (0..9).map(|p| format!("orders-{p}")).collect::<Vec<_>>());
@@ -130,6 +131,6 @@ fn a_fault_naming_an_unknown_node_is_ignored_with_a_note() {
     let mut t = TestWorld::demo();
     t.sleep(1000);
     t.inject(Fault::CutLink { a: "c9".into(), b: "broker-0".into() });
-    assert!(t.notes().iter().any(|n| n.contains("unknown node")));
+    assert!(t.any_note(|n| matches!(n, Note::FaultIgnoredUnknownNode { .. })));
     assert!(t.world.network.is_clear());
 }

@@ -11,6 +11,7 @@ use groupscope::assign::TopicPartition;
 use groupscope::sim::client::abstract_coordinator::MemberState;
 use groupscope::sim::client::poll_loop::MainThread;
 use groupscope::sim::coordinator::classic::ClassicGroupState::Stable;
+use groupscope::sim::note::Note;
 use groupscope::sim::scenario::config::{CommitMode, ConsumerConfig, GroupProtocol};
 use groupscope::sim::trace::EventKind;
 use groupscope::sim::{Fault, NodeId, Scenario};
@@ -43,11 +44,15 @@ fn redelivered(t: &TestWorld, tp: &TopicPartition) -> i64 {
 }
 
 fn notes_of(t: &TestWorld, idx: u32) -> Vec<String> {
+    typed_notes_of(t, idx).into_iter().map(|n| n.en()).collect()
+}
+
+fn typed_notes_of(t: &TestWorld, idx: u32) -> Vec<&Note> {
     t.world
         .trace
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::Note { node, text } if *node == NodeId::Client(idx) => Some(text.clone()),
+            EventKind::Note { node, note } if *node == NodeId::Client(idx) => Some(note),
             _ => None,
         })
         .collect()
@@ -149,7 +154,10 @@ fn commit_mode_async_commits_after_each_batch_without_waiting() {
     let committed = t.world.committed_offsets("demo").cloned().unwrap_or_default();
     assert_eq!(committed.len(), 6, "every partition has a committed offset");
     assert!(t.world.consumers.values().all(|c| !matches!(c.main, MainThread::CommitSync { .. })));
-    assert!(t.notes().iter().all(|n| !n.contains("commitAsync() failed")));
+    assert!(!t.any_note(|n| matches!(
+        n,
+        Note::CommitAsyncFailed { .. } | Note::CommitAsyncNotStable { .. } | Note::CommitAsyncCoordinatorUnknown
+    )));
 }
 
 #[test]
@@ -162,10 +170,15 @@ fn commit_sync_during_a_cooperative_rebalance_fails_with_rebalance_in_progress_e
     t.sleep(15_000);
     t.inject(Fault::AddConsumer { group: "demo".into() });
     t.sleep(15_000);
-    let failed: Vec<String> =
-        (1..=3).flat_map(|i| notes_of(&t, i)).filter(|n| n.starts_with("commitSync() failed")).collect();
+    let failed: Vec<String> = (1..=3)
+        .flat_map(|i| typed_notes_of(&t, i))
+        .filter_map(|n| match n {
+            Note::CommitSyncFailed { exception } => Some(exception.clone()),
+            _ => None,
+        })
+        .collect();
     assert!(!failed.is_empty(), "some member committed mid-rebalance");
-    assert!(failed.iter().all(|n| n.contains("RebalanceInProgressException")), "{failed:?}");
+    assert!(failed.iter().all(|e| e.contains("RebalanceInProgressException")), "{failed:?}");
     assert!(
         !t.labels_sent().iter().any(|l| l.starts_with("OffsetCommit →")),
         "refused locally: never sent, no error answers"
@@ -231,7 +244,7 @@ fn commit_sync_through_coordinator_failover_is_retried_until_the_new_coordinator
         .notes()
         .iter()
         .any(|n| n.contains("commitSync(): COORDINATOR_LOAD_IN_PROGRESS (retriable), retrying in")));
-    assert!(t.notes().iter().all(|n| !n.contains("commitSync() failed")), "no commit was reported failed");
+    assert!(!t.any_note(|n| matches!(n, Note::CommitSyncFailed { .. })), "no commit was reported failed");
     let new = t.world.cluster.coordinator_for("demo").unwrap();
     assert_ne!(new, old);
     for i in committing {
@@ -348,8 +361,12 @@ fn the_consumer_protocol_client_commits_sync_after_each_batch_too() {
     // facts F: a commit sent with the epoch the member had before the coordinator
     // bumped it (c1 takes c2's partitions) gets STALE_MEMBER_EPOCH, which
     // commitSync turns into CommitFailedException (CommitRequestManager); no other failure.
-    let failed: Vec<String> = t.notes().into_iter().filter(|n| n.contains("commitSync() failed")).collect();
-    assert!(failed.iter().all(|n| n.contains("STALE_MEMBER_EPOCH: CommitFailedException")), "{failed:?}");
+    let failed: Vec<&Note> =
+        t.typed_notes().into_iter().filter(|n| matches!(n, Note::CommitSyncFailed { .. })).collect();
+    assert!(
+        failed.iter().all(|n| matches!(n, Note::CommitSyncFailed { exception } if exception == "STALE_MEMBER_EPOCH: CommitFailedException")),
+        "{failed:?}"
+    );
 }
 
 #[test]

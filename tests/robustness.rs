@@ -7,6 +7,7 @@ use groupscope::assign::case::assign_text;
 use groupscope::compare::{table, Comparison, Metrics, RunResult};
 use groupscope::permalink::Permalink;
 use groupscope::player::Player;
+use groupscope::sim::note::Note;
 use groupscope::sim::scenario::limits::{check_seek, MAX_SEEK_MS};
 use groupscope::sim::scenario::{ScheduledFault, MAX_CONSUMERS};
 use groupscope::sim::trace::EventKind;
@@ -207,12 +208,12 @@ fn the_world_ignores_additions_beyond_the_caps_whatever_the_door() {
     w.run_until(1000);
     w.inject(Fault::AddPartitions { topic: "orders".into(), count: u32::MAX });
     assert_eq!(w.cluster.topics["orders"].partitions.len(), 6, "4294967295 partitions reached 3.8 GB");
-    let notes: Vec<String> = w
+    let notes: Vec<&Note> = w
         .trace
         .iter()
-        .filter_map(|e| if let EventKind::Note { text, .. } = &e.kind { Some(text.clone()) } else { None })
+        .filter_map(|e| if let EventKind::Note { note, .. } = &e.kind { Some(note) } else { None })
         .collect();
-    assert!(notes.iter().any(|n| n.starts_with("fault ignored: ")), "{notes:?}");
+    assert!(notes.iter().any(|n| matches!(n, Note::FaultIgnored { .. })), "{notes:?}");
     let mut s = Scenario::demo();
     s.groups[0].consumers = MAX_CONSUMERS;
     s.topics[0].partitions = 10;

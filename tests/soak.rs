@@ -13,6 +13,7 @@ use crate::common;
 
 use common::member_states::invalid_member_transitions;
 use groupscope::sim::coordinator::classic::ClassicGroupState;
+use groupscope::sim::note::Note;
 use groupscope::sim::scenario::config::{CommitMode, GroupProtocol};
 use groupscope::sim::trace::EventKind;
 use groupscope::sim::{invariants, Fault, Scenario, World};
@@ -192,10 +193,8 @@ fn run(seed: u64) -> Result<(), String> {
                 .members
                 .values()
                 .any(|m| m.assignment.iter().any(|tp| tp.topic == *topic && tp.partition == p as i32));
-            let skipped = world
-                .trace
-                .iter()
-                .any(|e| matches!(&e.kind, EventKind::Note { text, .. } if text.contains("SkipAssignment")));
+            let skipped =
+                world.trace.iter().any(|e| matches!(&e.kind, EventKind::Note { note: Note::SkipAssignment, .. }));
             if !(owned || skipped && !stored && group.state == ClassicGroupState::Stable) {
                 return Err(format!(
                     "seed {seed}: {topic}-{p} unowned {bound} ms after healing (group {:?} gen {})",

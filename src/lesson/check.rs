@@ -4,6 +4,7 @@
 use super::model::{Condition, Expectation};
 use crate::assign::TopicPartition;
 use crate::sim::coordinator::consumer::ConsumerGroupMember;
+use crate::sim::note::Note;
 use crate::sim::out::TimerKey;
 use crate::sim::trace::{Callback, Event, EventKind, Machine};
 use crate::sim::world::parse_node;
@@ -108,16 +109,20 @@ impl Condition {
                 Condition::CoordinatorState { group, state },
                 EventKind::StateChanged { machine: Machine::CoordinatorContext { partition }, to, .. },
             ) => *partition == world.cluster.offsets_partition_for(group) && to == state,
-            (Condition::Fenced { consumer }, EventKind::Note { node: NodeId::Broker(_), text }) => {
+            (
+                Condition::Fenced { consumer },
+                EventKind::Note { node: NodeId::Broker(_), note: Note::MemberFenced { member_id, group_id, .. } },
+            ) => {
                 let Some(c) = consumer_idx(consumer).and_then(|i| world.async_consumers.get(&i)) else { return false };
-                !c.member_id.is_empty()
-                    && text.starts_with(&format!("member {} fenced from {} ", c.member_id, c.group_id))
+                !c.member_id.is_empty() && *member_id == c.member_id && *group_id == c.group_id
             }
             (Condition::Fault { contains }, EventKind::FaultInjected { description }) => {
                 description.contains(contains.as_str())
             }
-            (Condition::Note { contains, node }, EventKind::Note { node: n, text }) => {
-                text.contains(contains.as_str()) && node_is(node, *n)
+            (Condition::Note { kind, contains, node }, EventKind::Note { node: n, note }) => {
+                kind.as_deref().is_none_or(|k| note.kind() == k)
+                    && (contains.is_empty() || note.en().contains(contains.as_str()))
+                    && node_is(node, *n)
             }
             (
                 Condition::TaskState { group, task, state, worker },
@@ -168,6 +173,10 @@ impl Condition {
             Condition::CoordinatorState { group, state } => {
                 format!("the coordinator context of group {group} becomes {state}")
             }
+            Condition::Note { kind: Some(k), contains, .. } if !contains.is_empty() => {
+                format!("a {k} note containing '{contains}'")
+            }
+            Condition::Note { kind: Some(k), .. } => format!("a {k} note"),
             Condition::Note { contains, .. } => format!("a note containing '{contains}'"),
             Condition::Fault { contains } => format!("a fault '{contains}…' is injected"),
             Condition::Elapsed { ms } => format!("{ms} ms of simulated time pass"),

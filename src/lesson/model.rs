@@ -283,8 +283,12 @@ pub enum Condition {
     /// A fault is injected, from the lesson or scheduled in its scenario (its
     /// description contains `contains`, e.g. `c11 closed`): a scripted deploy's next stage.
     Fault { contains: String },
-    /// A protocol note containing `contains` (the narration of the core).
+    /// A protocol note of the core: of `kind` (a `sim::note::Note` variant,
+    /// `CoordinatorFound`), its English containing `contains`; at least one.
     Note {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        kind: Option<String>,
+        #[serde(default, skip_serializing_if = "String::is_empty")]
         contains: String,
         #[serde(default)]
         node: Option<String>,

@@ -475,9 +475,13 @@ impl Names {
                     Ok(())
                 }
             }
-            Condition::Note { contains, node } => {
-                if contains.trim().is_empty() {
-                    return Err("note text is empty".into());
+            Condition::Note { kind, contains, node } => {
+                match kind.as_deref() {
+                    Some(k) if !crate::sim::note::Note::KINDS.contains(&k) => {
+                        return Err(format!("no note kind '{k}' (kinds: {})", crate::sim::note::Note::KINDS.join(", ")))
+                    }
+                    None if contains.trim().is_empty() => return Err("note text is empty".into()),
+                    _ => {}
                 }
                 node.as_deref().map_or(Ok(()), |n| self.node(n))
             }

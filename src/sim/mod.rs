@@ -26,6 +26,7 @@ pub mod fault;
 pub mod invariants;
 pub mod message;
 pub mod network;
+pub mod note;
 pub mod out;
 pub mod scenario;
 pub mod trace;

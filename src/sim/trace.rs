@@ -1,6 +1,7 @@
 //! The typed event trace: everything the world does, in order, with causes.
 
 use crate::assign::TopicPartition;
+use crate::sim::note::Note;
 use crate::sim::types::{EventId, Millis, NodeId};
 use serde::{Deserialize, Serialize};
 
@@ -31,7 +32,8 @@ pub enum Callback {
     OnPartitionsLost,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Serialized for trace hashes and `simulate`'s output; never read back.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum EventKind {
     MessageSent {
         msg: u64,
@@ -75,7 +77,9 @@ pub enum EventKind {
     /// A protocol fact worth narrating (coordinator chosen, leader elected, assignment computed...).
     Note {
         node: NodeId,
-        text: String,
+        /// Serialized as `text`, the English sentence (see `Note`).
+        #[serde(rename = "text")]
+        note: Note,
     },
     RecordsProcessed {
         node: NodeId,
@@ -94,7 +98,7 @@ pub enum EventKind {
     },
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Event {
     pub id: EventId,
     pub at: Millis,
@@ -296,7 +300,12 @@ mod tests {
     use super::*;
 
     fn note(id: EventId, at: Millis) -> Event {
-        Event { id, at, cause: None, kind: EventKind::Note { node: NodeId::Broker(0), text: format!("n{id}") } }
+        Event {
+            id,
+            at,
+            cause: None,
+            kind: EventKind::Note { node: NodeId::Broker(0), note: Note::NoSuchTopic { topic: format!("n{id}") } },
+        }
     }
 
     fn ids(t: &Trace) -> Vec<EventId> {

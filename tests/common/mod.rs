@@ -6,11 +6,13 @@
 pub mod connect;
 pub mod logs;
 pub mod member_states;
+pub mod notes;
 
 use groupscope::sim::client::classic::ClassicConsumer;
 use groupscope::sim::client::consumer::AsyncConsumer;
 use groupscope::sim::coordinator::classic::ClassicGroupState;
 use groupscope::sim::coordinator::consumer::ConsumerGroup;
+use groupscope::sim::note::Note;
 use groupscope::sim::scenario::config::GroupProtocol;
 use groupscope::sim::trace::EventKind;
 use groupscope::sim::trace::Machine;
@@ -67,12 +69,23 @@ impl TestWorld {
     }
 
     /// Every `Note` text, in order.
+    /// Every note, in English (what the English page shows).
     pub fn notes(&self) -> Vec<String> {
+        self.typed_notes().iter().map(|n| n.en()).collect()
+    }
+
+    /// Whether some note so far is one `f` accepts (`|n| matches!(n, Note::SkipAssignment)`).
+    pub fn any_note(&self, f: impl Fn(&Note) -> bool) -> bool {
+        self.typed_notes().into_iter().any(f)
+    }
+
+    /// Every note, as data: for `matches!` on its variant.
+    pub fn typed_notes(&self) -> Vec<&Note> {
         self.world
             .trace
             .iter()
             .filter_map(|e| match &e.kind {
-                EventKind::Note { text, .. } => Some(text.clone()),
+                EventKind::Note { note, .. } => Some(note),
                 _ => None,
             })
             .collect()

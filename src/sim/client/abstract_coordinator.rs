@@ -11,6 +11,7 @@ use crate::sim::client::member_transition::check_transition;
 use crate::sim::client::poll_loop::exponential_backoff_ms;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, Body, JoinGroupRequest, JoinGroupResponse, JoinProtocol, Request, SyncGroupRequest};
+use crate::sim::note::Note;
 use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::trace::{EventKind, Machine};
 use crate::sim::types::{Errors, Millis, NodeId};
@@ -252,8 +253,9 @@ pub(crate) trait AbstractCoordinator {
     /// consumer's heartbeat thread leaves the loop to the application's
     /// `poll()` (it goes on only inside one), the worker's herder ticks on.
     fn after_heartbeat(&mut self, ctx: &mut Ctx, out: &mut Out);
-    /// When a rejoin the heartbeat asked for (`requestRejoin`) happens, for the narration.
-    fn rejoin_when(&self) -> &'static str;
+    /// Whether a rejoin the coordinator asks for waits for the application's
+    /// next `poll()` (the classic consumer) or starts at once (a Connect worker).
+    fn rejoins_on_next_poll(&self) -> bool;
 
     /// Every change of AbstractCoordinator's `state`, checked against
     /// `MemberState::valid_previous_states`. The heartbeat thread runs while
@@ -310,7 +312,10 @@ pub(crate) trait AbstractCoordinator {
     fn mark_coordinator_unknown(&mut self, ctx: &Ctx, reason: &str, out: &mut Out) {
         let node = self.member_node();
         if let Some(c) = self.membership_mut().coordinator.take() {
-            out.emit(EventKind::Note { node, text: format!("coordinator broker-{c} marked unknown: {reason}") });
+            out.emit(EventKind::Note {
+                node,
+                note: Note::CoordinatorUnknown { broker: c, reason: reason.to_string() },
+            });
             self.on_coordinator_unknown(ctx, out);
         }
     }
@@ -380,8 +385,7 @@ pub(crate) trait AbstractCoordinator {
     fn synced(&mut self, ctx: &mut Ctx, out: &mut Out) -> bool {
         let m = self.membership();
         if m.state != MemberState::COMPLETING_REBALANCE || m.generation == NO_GENERATION {
-            let text = "SyncGroup answered after the generation was reset: ignored, rejoining".into();
-            out.emit(EventKind::Note { node: self.member_node(), text });
+            out.emit(EventKind::Note { node: self.member_node(), note: Note::SyncAfterGenerationReset });
             self.reset_generation(ctx, true, "SyncGroup after a generation reset", out);
             self.drive(ctx, out);
             return false;
@@ -467,12 +471,11 @@ pub(crate) trait AbstractCoordinator {
             Errors::NONE => self.heartbeat_received(ctx),
             Errors::REBALANCE_IN_PROGRESS => {
                 self.heartbeat_received(ctx);
-                let when = self.rejoin_when();
+                let next_poll = self.rejoins_on_next_poll();
                 let m = self.membership_mut();
                 if m.state == MemberState::STABLE && !m.rejoin_needed {
                     m.rejoin_needed = true;
-                    let text = format!("heartbeat says REBALANCE_IN_PROGRESS: {when}");
-                    out.emit(EventKind::Note { node, text });
+                    out.emit(EventKind::Note { node, note: Note::HeartbeatRebalanceInProgress { next_poll } });
                 }
             }
             Errors::ILLEGAL_GENERATION | Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID
@@ -485,10 +488,8 @@ pub(crate) trait AbstractCoordinator {
                 }
             }
             Errors::ILLEGAL_GENERATION | Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID => {
-                let text = format!(
-                    "Heartbeat of generation {sent_generation} → {error}: ignored, the generation has changed since"
-                );
-                out.emit(EventKind::Note { node, text });
+                let note = Note::StaleHeartbeat { generation: sent_generation, error };
+                out.emit(EventKind::Note { node, note });
             }
             Errors::NOT_COORDINATOR | Errors::COORDINATOR_NOT_AVAILABLE => {
                 self.mark_coordinator_unknown(ctx, &format!("Heartbeat → {error}"), out);
@@ -540,8 +541,7 @@ pub(crate) trait AbstractCoordinator {
             Errors::MEMBER_ID_REQUIRED => {
                 // The member keeps PREPARING_REBALANCE and rejoins at once with the id.
                 self.membership_mut().member_id = r.member_id.clone();
-                let text = "MEMBER_ID_REQUIRED: rejoining with the given member id".into();
-                out.emit(EventKind::Note { node: self.member_node(), text });
+                out.emit(EventKind::Note { node: self.member_node(), note: Note::MemberIdRequired });
                 self.join_failed(ctx, ApiKey::JoinGroup, Some(Errors::MEMBER_ID_REQUIRED), "MEMBER_ID_REQUIRED", out);
                 None
             }
@@ -569,8 +569,8 @@ pub(crate) trait AbstractCoordinator {
                 }
                 self.retry_join_after_backoff(ctx, out);
                 let wait = self.rebalance_config().retry_backoff_ms;
-                let text = format!("{api} again in retry.backoff.ms = {wait} ms ({why})");
-                out.emit(EventKind::Note { node: self.member_node(), text });
+                let note = Note::RetryAfterBackoff { api: api.to_string(), wait_ms: wait, why: why.to_string() };
+                out.emit(EventKind::Note { node: self.member_node(), note });
                 return;
             }
             JoinFailure::Fatal => {

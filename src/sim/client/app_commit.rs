@@ -7,6 +7,7 @@
 use crate::assign::TopicPartition;
 use crate::sim::client::poll_loop::MainThread;
 use crate::sim::ctx::Ctx;
+use crate::sim::note::Note;
 use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
 use crate::sim::trace::EventKind;
@@ -74,9 +75,9 @@ pub(crate) trait AppCommitter {
     /// The application calls `poll()` again.
     fn return_to_poll(&mut self, ctx: &mut Ctx, out: &mut Out);
 
-    fn commit_note(&mut self, text: &str, out: &mut Out) {
+    fn commit_note(&mut self, note: Note, out: &mut Out) {
         let node = self.commit_fields().node;
-        out.emit(EventKind::Note { node, text: text.into() });
+        out.emit(EventKind::Note { node, note });
     }
 
     /// The application finished a batch: commit as `simulated.commit.mode` says.
@@ -149,7 +150,7 @@ pub(crate) trait AppCommitter {
     /// exception and polls again).
     fn finish_commit_sync(&mut self, ctx: &mut Ctx, failure: Option<String>, out: &mut Out) {
         if let Some(text) = failure {
-            self.commit_note(&format!("commitSync() failed: {text}; the application logs it and polls again"), out);
+            self.commit_note(Note::CommitSyncFailed { exception: text }, out);
         }
         self.return_to_poll(ctx, out);
     }
@@ -169,10 +170,7 @@ pub(crate) trait AppCommitter {
             CommitMode::Async => {
                 if let Some(text) = exception {
                     let text = if retriable { format!("RetriableCommitFailedException ({text})") } else { text };
-                    self.commit_note(
-                        &format!("commitAsync() failed: {text}; passed to the callback, not retried"),
-                        out,
-                    );
+                    self.commit_note(Note::CommitAsyncFailed { exception: text }, out);
                 }
             }
             CommitMode::Sync => {
@@ -188,7 +186,7 @@ pub(crate) trait AppCommitter {
                             *retry_at = ctx.now + wait;
                         }
                         out.set_timer(TimerKey::Backoff(Retry::CommitSync), ctx.now + wait);
-                        self.commit_note(&format!("commitSync(): {text}, retrying in {wait} ms"), out);
+                        self.commit_note(Note::CommitSyncRetry { exception: text, wait_ms: wait }, out);
                     }
                     Some(text) => self.finish_commit_sync(ctx, Some(text), out),
                 }

@@ -14,6 +14,7 @@ use crate::assign::TopicPartition;
 use crate::sim::connections::Connections;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{Body, FetchPartition, FetchedPartition, Request};
+use crate::sim::note::Note;
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::scenario::config::ConsumerConfig;
 use crate::sim::trace::EventKind;
@@ -207,16 +208,10 @@ impl Fetcher {
             }
         }
         if !moved.is_empty() {
-            let names: Vec<String> = moved.iter().map(|(tp, _)| tp.to_string()).collect();
-            let text = match moved[0].1 {
-                Some(l) => format!(
-                    "broker-{} no longer leads {}: fetching from broker-{l}, the leader it names",
-                    pending.broker,
-                    names.join(", ")
-                ),
-                None => format!("broker-{} no longer leads {}: refreshing metadata", pending.broker, names.join(", ")),
-            };
-            out.emit(EventKind::Note { node: ctx.me, text });
+            let new_leader = moved[0].1;
+            let partitions = moved.into_iter().map(|(tp, _)| tp).collect();
+            let note = Note::NotLeader { broker: pending.broker, partitions, new_leader };
+            out.emit(EventKind::Note { node: ctx.me, note });
         }
         outcome
     }

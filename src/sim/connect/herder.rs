@@ -7,6 +7,7 @@ use crate::connect::protocol::push_new;
 use crate::connect::{ConnectAssignment, ConnectProtocolCompatibility, ConnectorTaskId, ConnectorsAndTasks};
 use crate::sim::connect::worker::{ConnectWorker, State};
 use crate::sim::ctx::Ctx;
+use crate::sim::note::Note;
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::trace::{EventKind, Machine};
 
@@ -92,12 +93,12 @@ impl ConnectWorker {
         self.assignment_snapshot = Some(a.clone());
         if a.failed() {
             self.membership.rejoin_needed = true;
-            return self.note("assignment failed (config mismatch): rejoining".into(), out);
+            return self.note(Note::AssignmentConfigMismatch, out);
         }
         self.start_work(&a, protocol, out);
         if !a.revoked_connectors.is_empty() || !a.revoked_tasks.is_empty() {
             self.membership.rejoin_needed = true;
-            self.note("stopped revoked connectors and tasks: rejoining for the follow-up rebalance".into(), out);
+            self.note(Note::StoppedRevoked, out);
         }
     }
 

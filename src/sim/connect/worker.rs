@@ -16,6 +16,7 @@ use crate::sim::client::abstract_coordinator::{
 };
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, JoinProtocol, ProtocolMetadata, Request};
+use crate::sim::note::Note;
 use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::scenario::connect_config::WorkerConfig;
 use crate::sim::trace::EventKind;
@@ -99,8 +100,8 @@ impl ConnectWorker {
         self.membership.is_leader()
     }
 
-    pub(crate) fn note(&self, text: String, out: &mut Out) {
-        out.emit(EventKind::Note { node: self.node(), text });
+    pub(crate) fn note(&self, note: Note, out: &mut Out) {
+        out.emit(EventKind::Note { node: self.node(), note });
     }
 
     /// The herder starts: it joins the group on its first tick.
@@ -255,14 +256,14 @@ impl AbstractCoordinator for ConnectWorker {
         self.tick(ctx, out);
     }
 
-    fn rejoin_when(&self) -> &'static str {
-        "rejoining"
+    fn rejoins_on_next_poll(&self) -> bool {
+        false
     }
 
     /// `WorkerCoordinator.poll` throws to the herder's tick, which stops.
     fn raise_fatal(&mut self, ctx: &Ctx, error: Errors, why: &str, out: &mut Out) {
         self.fatal = Some(error.to_string());
-        self.note(format!("fatal error {why}: the worker's herder stops"), out);
+        self.note(Note::FatalHerderStops { why: why.to_string() }, out);
         self.transition_to(ctx, MemberState::UNJOINED, why, out);
     }
 }

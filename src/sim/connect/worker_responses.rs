@@ -10,6 +10,7 @@ use crate::sim::client::abstract_coordinator::{requests_to, take_in_flight};
 use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, JoinGroupResponse, Response};
+use crate::sim::note::Note;
 use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::types::Errors;
 
@@ -22,11 +23,11 @@ impl ConnectWorker {
             TimerKey::ConnectScheduledRebalance => {
                 self.scheduled_rebalance = None;
                 self.membership.rejoin_needed = true;
-                self.note("scheduled rebalance delay elapsed: rejoining".into(), out);
+                self.note(Note::ScheduledRebalanceElapsed, out);
                 self.drive(ctx, out);
             }
             TimerKey::RequestTimeout { correlation } if self.membership.in_flight.contains_key(correlation) => {
-                self.note("request timed out (request.timeout.ms)".into(), out);
+                self.note(Note::RequestTimedOut, out);
                 self.request_failed(ctx, *correlation, out);
             }
             _ => {}
@@ -72,7 +73,7 @@ impl ConnectWorker {
                 self.membership.coordinator = Some(n);
                 self.membership.last_heartbeat_ok = ctx.now;
                 out.cancel_timer(TimerKey::ConnectCoordinatorDiscovery);
-                self.note(format!("coordinator of {} is broker-{n}", self.group_id), out);
+                self.note(Note::CoordinatorFound { group_id: self.group_id.clone(), broker: n }, out);
                 self.drive(ctx, out);
             }
             Response::FindCoordinator { .. } => {
@@ -190,7 +191,7 @@ impl ConnectWorker {
             .collect::<Vec<_>>()
             .join(" ");
         let name = if mode.is_incremental() { "IncrementalCooperativeAssignor" } else { "EagerAssignor" };
-        self.note(format!("leader ran the {name}: {text}"), out);
+        self.note(Note::ConnectLeaderRan { assignor: name.to_string(), summary: text }, out);
         assignments
     }
 

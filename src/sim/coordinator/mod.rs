@@ -11,6 +11,7 @@ pub mod shard;
 pub use crate::sim::coordinator::shard::{CoordinatorState, Shard};
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{Request, Response};
+use crate::sim::note::Note;
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::trace::{EventKind, Machine};
 use crate::sim::types::{Errors, NodeId};
@@ -218,13 +219,12 @@ impl GroupCoordinator {
             if !group.members.is_empty() {
                 out.emit(EventKind::Note {
                     node: ctx.me,
-                    text: format!(
-                        "loaded group {} as {} at generation {} with {} members",
-                        group.group_id,
-                        group.state.name(),
-                        group.generation_id,
-                        group.members.len()
-                    ),
+                    note: Note::GroupLoaded {
+                        group_id: group.group_id.clone(),
+                        state: group.state.name().to_string(),
+                        generation: group.generation_id,
+                        members: group.members.len(),
+                    },
                 });
             }
             for m in group.members.values() {

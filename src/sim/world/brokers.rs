@@ -8,6 +8,7 @@ use super::{Item, NodeRef, World};
 use crate::sim::cluster::broker::Broker;
 use crate::sim::cluster::LeaderChange;
 use crate::sim::fault::Fault;
+use crate::sim::note::Note;
 use crate::sim::trace::EventKind;
 use crate::sim::types::{EventId, NodeId};
 
@@ -37,8 +38,8 @@ impl World {
             return self.leaders_changed(changes, cause);
         }
         let timeout = self.scenario.broker.broker_session_timeout_ms;
-        let text = format!("the controller still sees broker-{broker} as alive: it fences it after broker.session.timeout.ms = {timeout} ms without a heartbeat");
-        self.record(cause, EventKind::Note { node: NodeId::Broker(broker), text });
+        let note = Note::BrokerStillAlive { broker, session_timeout_ms: timeout };
+        self.record(cause, EventKind::Note { node: NodeId::Broker(broker), note });
         self.push(now + timeout, Item::FenceBroker { broker });
     }
 
@@ -65,10 +66,8 @@ impl World {
         if !expired || !self.cluster.alive.contains(&broker) {
             return;
         }
-        let text = format!(
-            "controller: no heartbeat from broker-{broker} for broker.session.timeout.ms = {timeout} ms, fenced"
-        );
-        let cause = Some(self.record(None, EventKind::Note { node: NodeId::Broker(broker), text }));
+        let note = Note::BrokerFenced { broker, session_timeout_ms: timeout };
+        let cause = Some(self.record(None, EventKind::Note { node: NodeId::Broker(broker), note }));
         let changes = self.cluster.fence(broker);
         self.leaders_changed(changes, cause);
     }
@@ -91,8 +90,8 @@ impl World {
         let now = self.now;
         let Some(b) = self.brokers.get_mut(&broker).filter(|b| b.alive) else { return };
         b.crash(now);
-        let text = format!("broker-{broker} finished its controlled shutdown and stopped");
-        let cause = Some(self.record(None, EventKind::Note { node: NodeId::Broker(broker), text }));
+        let note = Note::ControlledShutdownDone { broker };
+        let cause = Some(self.record(None, EventKind::Note { node: NodeId::Broker(broker), note }));
         self.cancel_timers_of(NodeId::Broker(broker));
         self.clients_lose(broker, cause);
         let changes = self.cluster.fence(broker);
@@ -135,10 +134,8 @@ impl World {
         let (changes, moved) = self.cluster.elect_preferred_leaders();
         let interval = self.scenario.broker.leader_imbalance_check_interval_seconds;
         for (broker, n) in moved {
-            let text = format!(
-                "controller: preferred leader election (leader.imbalance.check.interval.seconds = {interval}): broker-{broker} leads its {n} preferred partitions again"
-            );
-            let cause = Some(self.record(None, EventKind::Note { node: NodeId::Broker(broker), text }));
+            let note = Note::PreferredLeadersElected { broker, partitions: n, interval_s: interval };
+            let cause = Some(self.record(None, EventKind::Note { node: NodeId::Broker(broker), note }));
             let mine = changes.iter().copied().filter(|c| c.to == Some(broker)).collect();
             self.leaders_changed(mine, cause);
         }
@@ -148,13 +145,11 @@ impl World {
     /// leader (if still running) closes its context, the new one loads.
     fn leaders_changed(&mut self, changes: Vec<LeaderChange>, cause: Option<EventId>) {
         for LeaderChange { partition, from, to } in changes {
-            let text = match to {
-                Some(l) => format!("__consumer_offsets-{partition}: leadership moved to broker-{l}"),
-                None => format!(
-                    "__consumer_offsets-{partition}: no eligible replica (in-sync or ELR), the partition is offline"
-                ),
+            let note = match to {
+                Some(leader) => Note::LeadershipMoved { partition, leader },
+                None => Note::PartitionOffline { partition },
             };
-            self.record(cause, EventKind::Note { node: NodeId::Broker(to.or(from).unwrap_or(0)), text });
+            self.record(cause, EventKind::Note { node: NodeId::Broker(to.or(from).unwrap_or(0)), note });
             if let Some(old) = from.filter(|b| self.brokers.get(b).is_some_and(|b| b.alive)) {
                 self.with_node(NodeId::Broker(old), cause, |n, ctx, out| {
                     if let NodeRef::Broker(b) = n {

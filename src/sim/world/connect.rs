@@ -6,6 +6,7 @@ use super::{NodeRef, World};
 use crate::connect::ConnectorTaskId;
 use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::fault::Fault;
+use crate::sim::note::Note;
 use crate::sim::trace::EventKind;
 use crate::sim::types::{EventId, NodeId};
 
@@ -39,8 +40,8 @@ impl World {
         });
     }
 
-    fn note_world(&mut self, cause: Option<EventId>, text: String) {
-        self.record(cause, EventKind::Note { node: NodeId::Broker(0), text });
+    fn note_world(&mut self, cause: Option<EventId>, note: Note) {
+        self.record(cause, EventKind::Note { node: NodeId::Broker(0), note });
     }
 
     /// Live workers of `group`, by index.
@@ -61,7 +62,7 @@ impl World {
                     });
                 }
                 if !failed {
-                    self.note_world(cause, format!("no worker of {group} runs task {id}: nothing fails"));
+                    self.note_world(cause, Note::NoWorkerRunsTask { group, task: id.to_string() });
                 }
             }
             Fault::RestartTask { group, connector, task } => {
@@ -76,10 +77,7 @@ impl World {
                     });
                 }
                 if !done {
-                    self.note_world(
-                        cause,
-                        format!("task {id} is not assigned to any worker of {group} (NotAssignedException)"),
-                    );
+                    self.note_world(cause, Note::TaskNotAssigned { task: id.to_string(), group });
                 }
             }
             Fault::RestartConnector { group, connector, include_tasks, only_failed } => {
@@ -94,12 +92,12 @@ impl World {
                     });
                 }
                 if restarted == 0 {
-                    self.note_world(cause, format!("restart of {connector} in {group}: nothing matched"));
+                    self.note_world(cause, Note::RestartMatchedNothing { target: connector, group });
                 }
             }
             Fault::AddWorker { group } => {
                 let Some(spec) = self.scenario.connect_clusters.iter().find(|c| c.group_id == group).cloned() else {
-                    return self.note_world(cause, format!("no Connect cluster named {group}"));
+                    return self.note_world(cause, Note::NoConnectCluster { group });
                 };
                 let k = self.group_workers(&group).count();
                 let idx = self.add_worker_process(&spec, k);

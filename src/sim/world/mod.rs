@@ -12,6 +12,7 @@ use crate::sim::ctx::Ctx;
 use crate::sim::fault::Fault;
 use crate::sim::message::{Body, Envelope};
 use crate::sim::network::{link, Fate, Network};
+use crate::sim::note::Note;
 use crate::sim::out::{Out, TimerKey, TimerOp};
 use crate::sim::scenario::Scenario;
 use crate::sim::trace::{Event, EventKind, Trace};
@@ -301,7 +302,7 @@ impl World {
             Item::Deliver { env, sent_event } => self.deliver(env, sent_event),
             Item::Timer { node, key, cause } => self.fire(node, key, cause),
             Item::Start { node } => {
-                let cause = self.record(None, EventKind::Note { node, text: format!("{node} started") });
+                let cause = self.record(None, EventKind::Note { node, note: Note::Started { node } });
                 self.with_node(node, Some(cause), |n, ctx, out| match n {
                     NodeRef::Consumer(c) => c.start(ctx, out),
                     NodeRef::Worker(w) => w.start(ctx, out),
@@ -328,10 +329,7 @@ impl World {
                 return;
             }
             Fate::Held => {
-                self.record(
-                    Some(sent_event),
-                    EventKind::Note { node: to, text: format!("{label} from {from} is held on the link") },
-                );
+                self.record(Some(sent_event), EventKind::Note { node: to, note: Note::HeldOnLink { label, from } });
                 self.network.held_messages.push((env, sent_event));
                 return;
             }
@@ -478,7 +476,10 @@ impl World {
     fn apply_fault(&mut self, fault: Fault) {
         let cause = Some(self.record(None, EventKind::FaultInjected { description: fault.describe() }));
         if let Err(e) = self.within_caps(&fault) {
-            self.record(cause, EventKind::Note { node: NodeId::Broker(0), text: format!("fault ignored: {e}") });
+            self.record(
+                cause,
+                EventKind::Note { node: NodeId::Broker(0), note: Note::FaultIgnored { reason: e.to_string() } },
+            );
             return;
         }
         match fault {
@@ -605,10 +606,7 @@ impl World {
             }
             Fault::AddPartitions { topic, count } => {
                 if !self.cluster.add_partitions(&topic, count) {
-                    self.record(
-                        cause,
-                        EventKind::Note { node: NodeId::Broker(0), text: format!("no topic named {topic}") },
-                    );
+                    self.record(cause, EventKind::Note { node: NodeId::Broker(0), note: Note::NoSuchTopic { topic } });
                 }
             }
             Fault::ChangeSubscription { consumer, topics } => {
@@ -657,8 +655,8 @@ impl World {
         match (known(a), known(b)) {
             (Some(x), Some(y)) => Some((x, y)),
             _ => {
-                let text = format!("fault ignored: unknown node in '{a}' / '{b}' (use c<n> or broker-<n>)");
-                self.record(cause, EventKind::Note { node: NodeId::Broker(0), text });
+                let note = Note::FaultIgnoredUnknownNode { a: a.to_string(), b: b.to_string() };
+                self.record(cause, EventKind::Note { node: NodeId::Broker(0), note });
                 None
             }
         }

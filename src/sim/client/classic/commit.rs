@@ -7,6 +7,7 @@ use crate::sim::client::abstract_coordinator::{AbstractCoordinator, InFlight, Me
 use crate::sim::client::app_commit::{describe, is_retriable_commit_error, AppCommitter, CommitFields};
 use crate::sim::client::classic::ClassicConsumer;
 use crate::sim::ctx::Ctx;
+use crate::sim::note::Note;
 use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::scenario::config::CommitMode;
 use crate::sim::types::{Errors, NodeId};
@@ -51,15 +52,12 @@ impl AppCommitter for ClassicConsumer {
     /// Without a known coordinator the commit fails and the client looks it up.
     fn commit_async(&mut self, ctx: &mut Ctx, offsets: Vec<(TopicPartition, i64)>, out: &mut Out) {
         let Some(coordinator) = self.membership.coordinator else {
-            self.commit_note(
-                "commitAsync() failed: coordinator unknown (RetriableCommitFailedException to the callback)",
-                out,
-            );
+            self.commit_note(Note::CommitAsyncCoordinatorUnknown, out);
             self.ensure_coordinator(ctx, out);
             return;
         };
         if let Some(e) = self.commit_refused_locally() {
-            self.commit_note(&format!("commitAsync() failed: {e}, the member is not in a stable generation"), out);
+            self.commit_note(Note::CommitAsyncNotStable { exception: e.to_string() }, out);
             return;
         }
         let correlation = self.send_offset_commit(ctx, coordinator, offsets, false, out);
@@ -126,17 +124,17 @@ impl ClassicConsumer {
                     self.join_prepare_committed = false;
                     self.join_prepare_retry_at = ctx.now + wait;
                     out.set_timer(TimerKey::Backoff(Retry::JoinPrepareCommit), ctx.now + wait);
-                    self.commit_note(&format!("onJoinPrepare commit failed: {text}; retrying in {wait} ms"), out);
+                    self.commit_note(Note::JoinPrepareCommitRetry { exception: text.clone(), wait_ms: wait }, out);
                     return;
                 }
                 if let Some(text) = exception {
-                    self.commit_note(&format!("onJoinPrepare commit failed: {text}; joining anyway"), out);
+                    self.commit_note(Note::JoinPrepareCommitFailed { exception: text }, out);
                 }
                 self.drive(ctx, out);
             }
             None => {
                 if let Some(text) = exception {
-                    self.commit_note(&format!("auto-commit failed: {text}"), out);
+                    self.commit_note(Note::AutoCommitFailed { exception: text }, out);
                     if retriable {
                         // autoCommitOffsetsAsync: a retriable failure retries after a fixed
                         // retry.backoff.ms (`nextAutoCommitTimer.updateAndReset(retryBackoffMs)`).
@@ -151,7 +149,7 @@ impl ClassicConsumer {
     fn request_rejoin(&mut self, why: &str, out: &mut Out) {
         if !self.membership.rejoin_needed {
             self.membership.rejoin_needed = true;
-            self.commit_note(&format!("{why}: rejoin on next poll()"), out);
+            self.commit_note(Note::RejoinOnNextPoll { why: why.to_string() }, out);
         }
     }
 }

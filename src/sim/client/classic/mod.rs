@@ -17,6 +17,7 @@ use crate::sim::client::poll_loop::{self, MainThread};
 use crate::sim::connections::Connections;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, JoinProtocol, ProtocolMetadata, Request};
+use crate::sim::note::Note;
 use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
 use crate::sim::trace::{Callback, EventKind};
@@ -243,10 +244,7 @@ impl ClassicConsumer {
         }
         self.assignment_snapshot.clear();
         self.membership.rejoin_needed = true;
-        out.emit(EventKind::Note {
-            node: self.node(),
-            text: format!("the leader sees new partitions of {}: rejoining to reassign", changed.join(", ")),
-        });
+        out.emit(EventKind::Note { node: self.node(), note: Note::NewPartitionsRejoin { topics: changed } });
         true
     }
 
@@ -257,7 +255,7 @@ impl ClassicConsumer {
         }
         self.config.topics = topics;
         self.membership.rejoin_needed = true;
-        out.emit(EventKind::Note { node: self.node(), text: "subscription changed: the next poll() rejoins".into() });
+        out.emit(EventKind::Note { node: self.node(), note: Note::SubscriptionChangedNextPoll });
     }
 
     /// While its onJoinPrepare commit, JoinGroup or SyncGroup is in flight, a
@@ -462,10 +460,7 @@ impl ClassicConsumer {
         }
         out.emit(EventKind::Note {
             node: self.node(),
-            text: format!(
-                "no poll() for max.poll.interval.ms = {} ms: leaving the group",
-                self.config.max_poll_interval_ms
-            ),
+            note: Note::PollTimeoutLeaving { max_poll_interval_ms: self.config.max_poll_interval_ms },
         });
         if let (Some(c), true) = (
             self.membership.coordinator,
@@ -554,8 +549,8 @@ impl AbstractCoordinator for ClassicConsumer {
         }
     }
 
-    fn rejoin_when(&self) -> &'static str {
-        "rejoin on next poll()"
+    fn rejoins_on_next_poll(&self) -> bool {
+        true
     }
 
     /// `ensureActiveGroup` throws out of `poll()`: the application sees it.

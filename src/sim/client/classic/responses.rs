@@ -11,6 +11,7 @@ use crate::sim::client::classic::ClassicConsumer;
 use crate::sim::client::poll_loop::MainThread;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, JoinGroupResponse, Response};
+use crate::sim::note::Note;
 use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::trace::{Callback, EventKind};
 use crate::sim::types::Errors;
@@ -41,7 +42,7 @@ impl ClassicConsumer {
                 self.fetcher.on_failure(ctx, *correlation, &self.config, &mut self.connections, out);
             }
             TimerKey::RequestTimeout { correlation } if self.membership.in_flight.contains_key(correlation) => {
-                out.emit(EventKind::Note { node: self.node(), text: "request timed out (request.timeout.ms)".into() });
+                out.emit(EventKind::Note { node: self.node(), note: Note::RequestTimedOut });
                 self.request_failed(ctx, *correlation, out);
             }
             _ => {}
@@ -110,10 +111,7 @@ impl ClassicConsumer {
             // The heartbeat thread is disabled while PREPARING_REBALANCE: nobody
             // polls the network client until the application calls poll().
             self.connections.ready(f.broker);
-            out.emit(EventKind::Note {
-                node: self.node(),
-                text: "JoinGroup answered: handled at the application's next poll()".into(),
-            });
+            out.emit(EventKind::Note { node: self.node(), note: Note::JoinAnsweredNextPoll });
             self.deferred_join = Some((correlation, f, response));
             return;
         }
@@ -161,10 +159,7 @@ impl ClassicConsumer {
 
     pub(crate) fn fail_fatally(&mut self, ctx: &Ctx, error: Errors, out: &mut Out) {
         self.fatal = Some(error.to_string());
-        out.emit(EventKind::Note {
-            node: self.node(),
-            text: format!("fatal error {error}: the consumer raises it to the application"),
-        });
+        out.emit(EventKind::Note { node: self.node(), note: Note::FatalToApplication { error } });
         self.transition_to(ctx, MemberState::UNJOINED, &format!("fatal {error}"), out);
     }
 
@@ -173,10 +168,8 @@ impl ClassicConsumer {
             (Errors::NONE, Some(n)) => {
                 self.membership.coordinator = Some(n);
                 self.membership.last_heartbeat_ok = ctx.now;
-                out.emit(EventKind::Note {
-                    node: self.node(),
-                    text: format!("coordinator of {} is broker-{n}", self.group_id),
-                });
+                let note = Note::CoordinatorFound { group_id: self.group_id.clone(), broker: n };
+                out.emit(EventKind::Note { node: self.node(), note });
                 self.drive(ctx, out);
             }
             (e, _) if e.is_fatal_for_classic_client() => self.fail_fatally(ctx, e, out),
@@ -195,10 +188,7 @@ impl ClassicConsumer {
             // KIP-814: keep the stored assignment; the metadata seen now becomes
             // the snapshot (ConsumerCoordinator.onLeaderElected).
             self.assignment_snapshot = group_topic_counts(ctx, &r);
-            out.emit(EventKind::Note {
-                node: self.node(),
-                text: "returning static leader: SkipAssignment, the group keeps its assignment (KIP-814)".into(),
-            });
+            out.emit(EventKind::Note { node: self.node(), note: Note::SkipAssignment });
             Vec::new()
         } else {
             self.run_assignor(ctx, &r, out)
@@ -220,7 +210,7 @@ impl ClassicConsumer {
         let name = r.protocol_name.clone().unwrap_or_default();
         // One assignor instance per leader process: sticky's maxGeneration carries over.
         let Some(mut assignor) = client_assignor_resuming(&name, self.assignor_max_generation) else {
-            out.emit(EventKind::Note { node: self.node(), text: format!("unknown assignor {name}") });
+            out.emit(EventKind::Note { node: self.node(), note: Note::UnknownAssignor { name } });
             return Vec::new();
         };
         // The leader builds a java.util.HashMap<memberId, Subscription>.
@@ -253,14 +243,15 @@ impl ClassicConsumer {
                     .map(|(m, ps)| format!("{}={}", m, crate::sim::message::partition_list(ps)))
                     .collect::<Vec<_>>()
                     .join(" ");
-                out.emit(EventKind::Note {
-                    node: self.node(),
-                    text: format!("leader ran the {name} assignor: {text}"),
-                });
+                let note = Note::LeaderRanAssignor { name, summary: text };
+                out.emit(EventKind::Note { node: self.node(), note });
                 a.into_iter().collect()
             }
             Err(e) => {
-                out.emit(EventKind::Note { node: self.node(), text: format!("assignor {name} failed: {e}") });
+                out.emit(EventKind::Note {
+                    node: self.node(),
+                    note: Note::AssignorFailed { name, error: e.to_string() },
+                });
                 Vec::new()
             }
         }
@@ -275,10 +266,7 @@ impl ClassicConsumer {
                 if matches!(self.main, MainThread::Processing { .. } | MainThread::CommitSync { .. }) {
                     // The heartbeat thread completed the SyncGroup; onJoinComplete runs in
                     // joinGroupIfNeeded, on the application thread's next poll().
-                    out.emit(EventKind::Note {
-                        node: self.node(),
-                        text: "SyncGroup answered: the assignment is applied at the application's next poll()".into(),
-                    });
+                    out.emit(EventKind::Note { node: self.node(), note: Note::SyncAnsweredNextPoll });
                     self.deferred_assignment = Some(assignment);
                     return;
                 }
@@ -304,10 +292,7 @@ impl ClassicConsumer {
             if !revoked.is_empty() {
                 self.callback(Callback::OnPartitionsRevoked, revoked, out);
                 self.membership.rejoin_needed = true;
-                out.emit(EventKind::Note {
-                    node: self.node(),
-                    text: "revoked partitions: rejoining for the follow-up rebalance".into(),
-                });
+                out.emit(EventKind::Note { node: self.node(), note: Note::RevokedRejoining });
             }
         }
         self.owned = assignment.clone();

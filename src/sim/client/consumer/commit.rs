@@ -6,6 +6,7 @@ use crate::assign::TopicPartition;
 use crate::sim::client::app_commit::{describe, is_retriable_commit_error, AppCommitter, CommitFields};
 use crate::sim::client::consumer::AsyncConsumer;
 use crate::sim::ctx::Ctx;
+use crate::sim::note::Note;
 use crate::sim::out::Out;
 use crate::sim::scenario::config::CommitMode;
 use crate::sim::types::{Errors, NodeId};
@@ -43,10 +44,7 @@ impl AppCommitter for AsyncConsumer {
                 let correlation = self.send_offset_commit(ctx, c, offsets, out);
                 self.app_commits.insert(correlation, CommitMode::Async);
             }
-            None => self.commit_note(
-                "commitAsync() failed: coordinator unknown (RetriableCommitFailedException to the callback)",
-                out,
-            ),
+            None => self.commit_note(Note::CommitAsyncCoordinatorUnknown, out),
         }
     }
 

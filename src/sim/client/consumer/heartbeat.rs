@@ -10,6 +10,7 @@ use crate::sim::ctx::Ctx;
 use crate::sim::message::{
     ApiKey, Body, ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse, Request, Response,
 };
+use crate::sim::note::Note;
 use crate::sim::out::{Out, Retry, TimerKey};
 use crate::sim::trace::EventKind;
 use crate::sim::types::{Errors, NodeId};
@@ -50,10 +51,8 @@ impl AsyncConsumer {
 
     pub(crate) fn mark_coordinator_unknown(&mut self, reason: &str, out: &mut Out) {
         if let Some(c) = self.link.coordinator.take() {
-            out.emit(EventKind::Note {
-                node: self.node(),
-                text: format!("coordinator broker-{c} marked unknown: {reason}"),
-            });
+            let note = Note::CoordinatorUnknown { broker: c, reason: reason.to_string() };
+            out.emit(EventKind::Note { node: self.node(), note });
         }
     }
 
@@ -165,7 +164,7 @@ impl AsyncConsumer {
                 self.fetcher.on_failure(ctx, *correlation, &self.config, &mut self.link.connections, out);
             }
             TimerKey::RequestTimeout { correlation } => {
-                self.request_failed(ctx, *correlation, Some("request timed out (request.timeout.ms)"), out)
+                self.request_failed(ctx, *correlation, Some(Note::RequestTimedOut), out)
             }
             _ => {}
         }
@@ -193,10 +192,10 @@ impl AsyncConsumer {
 
     /// A request failed without a response: rediscover the coordinator; a
     /// heartbeat is retried after a backoff with all its fields.
-    fn request_failed(&mut self, ctx: &mut Ctx, correlation: u64, note: Option<&str>, out: &mut Out) {
+    fn request_failed(&mut self, ctx: &mut Ctx, correlation: u64, note: Option<Note>, out: &mut Out) {
         let Some(p) = self.link.in_flight.remove(&correlation) else { return };
-        if let Some(text) = note {
-            out.emit(EventKind::Note { node: self.node(), text: text.into() });
+        if let Some(note) = note {
+            out.emit(EventKind::Note { node: self.node(), note });
         }
         out.cancel_timer(TimerKey::RequestTimeout { correlation });
         self.link.connections.disconnected(p.broker, ctx.now, &self.config);
@@ -264,7 +263,7 @@ impl AsyncConsumer {
             }
             Response::OffsetCommit { error, .. } => {
                 if !matches!(error, Errors::NONE) {
-                    out.emit(EventKind::Note { node: self.node(), text: format!("commit failed: {error}") });
+                    out.emit(EventKind::Note { node: self.node(), note: Note::CommitFailed { error } });
                 }
                 if p.before_revocation {
                     if error != Errors::NONE && self.commit_retriable(Some(error)) {
@@ -296,10 +295,8 @@ impl AsyncConsumer {
         match (error, node) {
             (Errors::NONE, Some(n)) => {
                 self.link.coordinator = Some(n);
-                out.emit(EventKind::Note {
-                    node: self.node(),
-                    text: format!("coordinator of {} is broker-{n}", self.group_id),
-                });
+                let note = Note::CoordinatorFound { group_id: self.group_id.clone(), broker: n };
+                out.emit(EventKind::Note { node: self.node(), note });
                 self.maybe_heartbeat(ctx, out);
                 self.drive(ctx, out);
             }
@@ -434,10 +431,7 @@ impl AsyncConsumer {
         if !throws {
             self.transition_to(MemberState::FATAL, &format!("fatal {error}"), out);
         }
-        out.emit(EventKind::Note {
-            node: self.node(),
-            text: format!("fatal error {error}: the consumer raises it to the application"),
-        });
+        out.emit(EventKind::Note { node: self.node(), note: Note::FatalToApplication { error } });
         out.cancel_timer(TimerKey::Heartbeat);
         let left = matches!(previous, MemberState::UNSUBSCRIBED | MemberState::LEAVING | MemberState::PREPARE_LEAVING);
         if !left && !throws {

@@ -17,6 +17,7 @@ use crate::sim::client::member_transition::check_transition;
 use crate::sim::client::poll_loop::{self, MainThread};
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, Request, LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH};
+use crate::sim::note::Note;
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
 use crate::sim::trace::{Callback, EventKind, Machine};
@@ -349,10 +350,7 @@ impl AsyncConsumer {
                 }
                 return true;
             }
-            out.emit(EventKind::Note {
-                node: self.node(),
-                text: "the commit before revoking did not succeed within the rebalance timeout; revoking anyway".into(),
-            });
+            out.emit(EventKind::Note { node: self.node(), note: Note::RevokeCommitTimedOut });
         }
         self.reconcile_commit = ReconcileCommit::default();
         let revoked: Vec<TopicPartition> =
@@ -411,10 +409,7 @@ impl AsyncConsumer {
         }
         self.config.topics = topics;
         self.subscription_updated = true;
-        out.emit(EventKind::Note {
-            node: self.node(),
-            text: "subscription changed: the next heartbeat sends it".into(),
-        });
+        out.emit(EventKind::Note { node: self.node(), note: Note::SubscriptionChangedNextHeartbeat });
     }
 
     /// `max.poll.interval.ms` passed without a `poll()`: the poll timer is expired.
@@ -442,10 +437,7 @@ impl AsyncConsumer {
         if self.link.coordinator.is_none() {
             out.emit(EventKind::Note {
                 node: self.node(),
-                text: format!(
-                    "no poll() for max.poll.interval.ms = {} ms, but the coordinator is unknown: no leave yet",
-                    self.config.max_poll_interval_ms
-                ),
+                note: Note::PollTimeoutCoordinatorUnknown { max_poll_interval_ms: self.config.max_poll_interval_ms },
             });
         }
         self.maybe_heartbeat(ctx, out);
@@ -456,10 +448,7 @@ impl AsyncConsumer {
     pub(crate) fn leave_on_expired_poll_timer(&mut self, out: &mut Out) {
         out.emit(EventKind::Note {
             node: self.node(),
-            text: format!(
-                "no poll() for max.poll.interval.ms = {} ms: leaving the group",
-                self.config.max_poll_interval_ms
-            ),
+            note: Note::PollTimeoutLeaving { max_poll_interval_ms: self.config.max_poll_interval_ms },
         });
         self.transition_to(MemberState::PREPARE_LEAVING, "poll timer expired", out);
         self.member_epoch = if self.config.group_instance_id.is_some() {

@@ -11,6 +11,7 @@ use crate::sim::coordinator::classic::{ClassicGroup, ClassicGroupState};
 use crate::sim::coordinator::shard::{rearm_heartbeat, validate_member, Shard};
 use crate::sim::ctx::Ctx;
 use crate::sim::message::MemberIdentity;
+use crate::sim::note::Note;
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::trace::EventKind;
 use crate::sim::types::Errors;
@@ -147,7 +148,10 @@ fn expire_member_heartbeat(ctx: &mut Ctx, group: &mut ClassicGroup, member_id: &
         return;
     }
     if group.pending_members.remove(member_id) {
-        out.emit(EventKind::Note { node: ctx.me, text: format!("pending member {member_id} never rejoined; dropped") });
+        out.emit(EventKind::Note {
+            node: ctx.me,
+            note: Note::PendingMemberDropped { member_id: member_id.to_string() },
+        });
         if group.is(ClassicGroupState::PreparingRebalance) && group.has_all_members_joined() {
             out.cancel_timer(TimerKey::Join { group_id: group.group_id.clone() });
             group.initial_delay = None;
@@ -161,10 +165,8 @@ fn expire_member_heartbeat(ctx: &mut Ctx, group: &mut ClassicGroup, member_id: &
         return;
     }
     let timeout = m.session_timeout_ms;
-    out.emit(EventKind::Note {
-        node: ctx.me,
-        text: format!("no heartbeat from {member_id} for session.timeout.ms = {timeout} ms: removing it"),
-    });
+    let note = Note::SessionTimeout { member_id: member_id.to_string(), session_timeout_ms: timeout };
+    out.emit(EventKind::Note { node: ctx.me, note });
     remove_member(group, member_id, out);
     after_member_removed(ctx, group, &format!("member {member_id} expired (session timeout)"), out);
 }

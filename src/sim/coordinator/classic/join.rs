@@ -10,6 +10,7 @@ use crate::sim::coordinator::classic::{ClassicGroup, ClassicGroupMember, Classic
 use crate::sim::coordinator::shard::{rearm_heartbeat, transition, validate_member, Shard};
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{JoinGroupRequest, JoinGroupResponse, JoinGroupResponseMember, Response};
+use crate::sim::note::Note;
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::trace::EventKind;
 use crate::sim::types::{Errors, NodeId};
@@ -102,7 +103,7 @@ impl Shard {
                 return reject(out, Errors::UNKNOWN_MEMBER_ID);
             }
             self.groups.insert(req.group_id.clone(), ClassicGroup::new(&req.group_id));
-            out.emit(EventKind::Note { node: ctx.me, text: format!("created group {} (Empty)", req.group_id) });
+            out.emit(EventKind::Note { node: ctx.me, note: Note::GroupCreated { group_id: req.group_id.clone() } });
         }
         let group = self.groups.get_mut(&req.group_id).expect("group exists");
         if group.is(ClassicGroupState::Dead) {
@@ -183,7 +184,8 @@ fn add_member_then_rebalance_or_complete_join(
         group.protocol_type = Some(protocol_type.to_string());
     }
     group.add(member);
-    out.emit(EventKind::Note { node: ctx.me, text: format!("added member {member_id} to group {}", group.group_id) });
+    let note = Note::MemberAdded { member_id: member_id.clone(), group_id: group.group_id.clone() };
+    out.emit(EventKind::Note { node: ctx.me, note });
     rearm_heartbeat(ctx, &group.group_id.clone(), &member_id, NEW_MEMBER_JOIN_TIMEOUT_MS, out);
     maybe_prepare_rebalance_or_complete_join(ctx, group, &format!("member {member_id} joined"), out);
 }
@@ -223,10 +225,7 @@ pub(crate) fn prepare_rebalance(ctx: &mut Ctx, group: &mut ClassicGroup, reason:
         let remaining = group.rebalance_timeout_ms().saturating_sub(d);
         group.initial_delay = Some(InitialDelay { delay_ms: d, remaining_ms: remaining });
         out.set_timer(join_key, ctx.now + d);
-        out.emit(EventKind::Note {
-            node: ctx.me,
-            text: format!("initial rebalance: waiting group.initial.rebalance.delay.ms = {d} ms for more members"),
-        });
+        out.emit(EventKind::Note { node: ctx.me, note: Note::InitialRebalanceDelay { delay_ms: d } });
     }
     transition(ctx, group, ClassicGroupState::PreparingRebalance, reason, out);
     if !initial {
@@ -255,10 +254,7 @@ pub(crate) fn try_complete_initial_rebalance(
         let remaining = delay.remaining_ms.saturating_sub(delay.delay_ms);
         group.initial_delay = Some(InitialDelay { delay_ms: next, remaining_ms: remaining });
         out.set_timer(TimerKey::Join { group_id: group.group_id.clone() }, ctx.now + next);
-        out.emit(EventKind::Note {
-            node: ctx.me,
-            text: format!("new members joined during the initial delay: waiting another {next} ms"),
-        });
+        out.emit(EventKind::Note { node: ctx.me, note: Note::InitialDelayExtended { wait_ms: next } });
     } else {
         complete_join(ctx, partition, group, out);
     }
@@ -277,7 +273,7 @@ pub(crate) fn complete_join(ctx: &mut Ctx, partition: u32, group: &mut ClassicGr
         .map(|m| m.member_id.clone())
         .collect();
     for id in gone {
-        out.emit(EventKind::Note { node: ctx.me, text: format!("member {id} did not rejoin in time and was removed") });
+        out.emit(EventKind::Note { node: ctx.me, note: Note::MemberDidNotRejoin { member_id: id.clone() } });
         remove_member(group, &id, out);
     }
     if !maybe_elect_new_joined_leader(group) && !group.members.is_empty() {
@@ -299,10 +295,7 @@ pub(crate) fn complete_join(ctx: &mut Ctx, partition: u32, group: &mut ClassicGr
     transition(ctx, group, ClassicGroupState::CompletingRebalance, &trigger, out);
     out.emit(EventKind::Note {
         node: ctx.me,
-        text: format!(
-            "{} is the leader of generation {gen}; only it receives the member list",
-            group.leader_id.clone().unwrap_or_default()
-        ),
+        note: Note::LeaderOfGeneration { leader_id: group.leader_id.clone().unwrap_or_default(), generation: gen },
     });
     let ids: Vec<String> = group.members.keys().cloned().collect();
     for id in &ids {
@@ -420,7 +413,11 @@ fn join_new_static_member(
     }
     out.emit(EventKind::Note {
         node: ctx.me,
-        text: format!("static member {instance} rejoined: {old_id} replaced by {new_id}, assignment kept"),
+        note: Note::StaticMemberReplaced {
+            instance_id: instance.to_string(),
+            old_member_id: old_id.to_string(),
+            new_member_id: new_id.to_string(),
+        },
     });
     rearm_heartbeat(ctx, &group.group_id.clone(), &new_id, req.session_timeout_ms, out);
     match group.state {

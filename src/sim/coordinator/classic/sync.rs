@@ -8,6 +8,7 @@ use crate::sim::coordinator::classic::{ClassicGroup, ClassicGroupState, Parked};
 use crate::sim::coordinator::shard::{rearm_heartbeat, transition, validate_member, Shard};
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{Response, SyncGroupRequest};
+use crate::sim::note::Note;
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::trace::EventKind;
 use crate::sim::types::{Errors, NodeId};
@@ -116,10 +117,7 @@ pub(crate) fn expire_pending_sync(ctx: &mut Ctx, group: &mut ClassicGroup, out: 
     }
     let pending: Vec<String> = group.pending_sync.iter().cloned().collect();
     for id in &pending {
-        out.emit(EventKind::Note {
-            node: ctx.me,
-            text: format!("{id} did not send SyncGroup within the rebalance timeout; removed"),
-        });
+        out.emit(EventKind::Note { node: ctx.me, note: Note::SyncGroupTimeout { member_id: id.to_string() } });
         if let Some(mut m) = group.remove(id) {
             if let Some(p) = m.awaiting_sync.take() {
                 out.respond(p.client, p.correlation, sync_error(Errors::REBALANCE_IN_PROGRESS));

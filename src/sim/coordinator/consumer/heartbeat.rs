@@ -14,6 +14,7 @@ use crate::sim::message::{
     ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse, Response, LEAVE_GROUP_MEMBER_EPOCH,
     LEAVE_GROUP_STATIC_MEMBER_EPOCH,
 };
+use crate::sim::note::Note;
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::trace::{EventKind, Machine};
 use crate::sim::types::{Errors, Millis, NodeId};
@@ -183,7 +184,7 @@ impl Shard {
             self.write(ctx, partition, ConsumerGroupRecord::Metadata { group_id: group_id.clone(), epoch });
             out.emit(EventKind::Note {
                 node: ctx.me,
-                text: format!("group {group_id}: group epoch bumped to {epoch}"),
+                note: Note::GroupEpochBumped { group_id: group_id.clone(), epoch },
             });
         }
 
@@ -199,8 +200,8 @@ impl Shard {
                 self.update_target_assignment(ctx, partition, &group_id, out)?;
             } else if !self.consumer_groups[&group_id].assignment_deferred_noted {
                 let next = group.assignment_timestamp + cfg.consumer_group_assignment_interval_ms;
-                let text = format!("group {group_id}: new target assignment deferred until {next} ms (group.consumer.assignment.interval.ms), on the first heartbeat after it");
-                out.emit(EventKind::Note { node: ctx.me, text });
+                let note = Note::TargetAssignmentDeferred { group_id: group_id.clone(), until_ms: next };
+                out.emit(EventKind::Note { node: ctx.me, note });
                 self.consumer_groups.get_mut(&group_id).expect("exists").assignment_deferred_noted = true;
             }
         }
@@ -345,7 +346,11 @@ impl Shard {
         let new_target = crate::sim::coordinator::consumer::target_assignment::compute(group, &name).map_err(|e| {
             out.emit(EventKind::Note {
                 node: ctx.me,
-                text: format!("group {group_id}: the {name} assignor failed: {e}"),
+                note: Note::ServerAssignorFailed {
+                    group_id: group_id.to_string(),
+                    assignor: name.clone(),
+                    error: e.to_string(),
+                },
             });
             Errors::UNKNOWN_SERVER_ERROR
         })?;
@@ -371,7 +376,12 @@ impl Shard {
         self.consumer_groups.get_mut(group_id).expect("exists").assignment_deferred_noted = false;
         out.emit(EventKind::Note {
             node: ctx.me,
-            text: format!("group {group_id}: {name} assignor computed the target for epoch {epoch}: {text}"),
+            note: Note::TargetAssignmentComputed {
+                group_id: group_id.to_string(),
+                assignor: name,
+                epoch,
+                summary: text,
+            },
         });
         Ok(())
     }
@@ -426,10 +436,7 @@ impl Shard {
             self.write(ctx, partition, record);
             out.emit(EventKind::Note {
                 node: ctx.me,
-                text: format!(
-                    "static member {} left temporarily (epoch -2); its partitions stay assigned",
-                    req.member_id
-                ),
+                note: Note::StaticMemberLeftTemporarily { member_id: req.member_id.clone() },
             });
         } else {
             self.fence_member(ctx, partition, &req.group_id, &req.member_id, "it left the group", out);
@@ -474,7 +481,12 @@ impl Shard {
         out.cancel_timer(rebalance_key(group_id, member_id));
         out.emit(EventKind::Note {
             node: ctx.me,
-            text: format!("member {member_id} fenced from {group_id} because {why}; group epoch bumped to {epoch}"),
+            note: Note::MemberFenced {
+                member_id: member_id.to_string(),
+                group_id: group_id.to_string(),
+                reason: why.to_string(),
+                epoch,
+            },
         });
     }
 
@@ -531,8 +543,8 @@ impl Shard {
             if group.members.is_empty() && group.group_epoch == ConsumerGroup::INITIAL_EPOCH {
                 continue;
             }
-            let text = format!("loaded consumer group {} as {}", group.group_id, group.describe());
-            out.emit(EventKind::Note { node: ctx.me, text });
+            let note = Note::ConsumerGroupLoaded { group_id: group.group_id.clone(), description: group.describe() };
+            out.emit(EventKind::Note { node: ctx.me, note });
             for m in group.members.values() {
                 out.set_timer(
                     session_key(&group.group_id, &m.member_id),
