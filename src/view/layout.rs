@@ -4,6 +4,8 @@
 //! it for its partition chips. Larger groups use the compact grid (`mod.rs`).
 //! On a phone the narrow frame puts clients in up to three columns and
 //! doubles the type, so labels stay at 10 px or more on a 360 px screen.
+//! Presenter mode's frame is drawn about 1.31 times its units at 1280x720:
+//! its type of 12.5 units or more renders at 16 px or more.
 
 use super::labels::text_width;
 use super::WIDTH;
@@ -16,16 +18,28 @@ const FIRST_ROW_Y: f64 = 250.0;
 /// At most this many lines of partition chips under a client.
 pub const CHIP_LINES: usize = 3;
 
+/// The presenter frame's drawing at 1280x720: 960 units on about 1261 px
+/// (the screen less the page's margins), when it is at most this tall; its
+/// smallest type (12.5 units) then renders at 16 px or more.
+pub const PRESENTER_SCALE: f64 = 1.31;
+pub const PRESENTER_MAX_HEIGHT: f64 = 414.0;
+/// The smallest type of the presenter frame, in user units.
+pub const PRESENTER_MIN_PX: f64 = 12.5;
+
 /// Which drawing: the wide one (laptops, projectors) or the narrow one of a
 /// phone, whose 960 user units are shown about 370 px wide: its clients sit
 /// in up to three columns, every size is doubled (type of 28 units or more
 /// renders at 10 px on a 360 px screen), and a broker shows its name and role
 /// only (what it leads is in its tooltip and the inspector).
+/// Presenter mode's drawing fills a projected screen: up to eight clients in
+/// one row, 9-16 in two staggered rows of up to eight, larger nodes, type of
+/// 12.5 units or more, and brokers with their name and role (wrapped) only.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Frame {
     #[default]
     Wide,
     Narrow,
+    Presenter,
 }
 
 /// The smallest type of the narrow frame, in user units.
@@ -50,10 +64,17 @@ pub struct Layout {
     /// How much margins, strokes and markers are scaled (1 wide, 2 narrow).
     pub unit: f64,
     pub frame: Frame,
-    /// Centre line of the broker row, a broker box's height, and the first client row.
+    /// Centre line of the broker row, a broker box's top and height (with one
+    /// line of its role), and the first client row.
     pub broker_y: f64,
+    pub broker_top: f64,
     pub broker_h: f64,
     pub first_row_y: f64,
+    /// How much a broker's box grows for each further line of its role.
+    pub role_step: f64,
+    /// At most this many lines of chips under a client (`CHIP_LINES`, or two
+    /// in the presenter frame's two rows).
+    pub chip_lines: usize,
     /// Vertical distance between rows.
     pub row_pitch: f64,
     /// The drawing's height (its viewBox).
@@ -68,9 +89,10 @@ impl Layout {
     pub fn framed(clients: usize, frame: Frame) -> Layout {
         let n = clients.max(1);
         let narrow = frame == Frame::Narrow;
+        let presenter = frame == Frame::Presenter;
         let cols = match (frame, n) {
-            (Frame::Wide, 0..=6) => n,
-            (Frame::Wide, _) => n.div_ceil(2),
+            (Frame::Wide, 0..=6) | (Frame::Presenter, 0..=8) => n,
+            (Frame::Wide | Frame::Presenter, _) => n.div_ceil(2),
             (Frame::Narrow, 0..=1) => 1,
             (Frame::Narrow, 2..=4) => 2,
             (Frame::Narrow, _) => 3,
@@ -78,17 +100,39 @@ impl Layout {
         let rows = n.div_ceil(cols);
         let (radius, title_px, sub_px, chip_px) = match (frame, n) {
             (Frame::Narrow, _) => (92.0, 32.0, NARROW_MIN_PX, NARROW_MIN_PX),
+            (Frame::Presenter, 0..=4) => (52.0, 18.0, 15.0, 15.0),
+            (Frame::Presenter, 5..=6) => (48.0, 16.0, 14.0, 14.0),
+            (Frame::Presenter, 7..=8) => (44.0, 15.0, 13.0, 13.0),
+            (Frame::Presenter, _) => (40.0, 14.0, PRESENTER_MIN_PX, PRESENTER_MIN_PX),
             (Frame::Wide, 0..=4) => (40.0, 16.0, 13.0, 12.5),
             (Frame::Wide, 5..=6) => (34.0, 14.0, 11.5, 11.0),
             (Frame::Wide, _) => (36.0, 13.5, 10.5, 10.0),
         };
-        let (gen_px, unit) = if narrow { (sub_px, 2.0) } else { (sub_px * 0.92, 1.0) };
-        let (broker_y, broker_h) = if narrow { (62.0, 100.0) } else { (BROKER_Y, BROKER_H) };
+        let (gen_px, unit) = match frame {
+            Frame::Narrow => (sub_px, 2.0),
+            Frame::Presenter => (sub_px, 1.0),
+            Frame::Wide => (sub_px * 0.92, 1.0),
+        };
+        let lines = if presenter && rows > 1 { 2 } else { CHIP_LINES };
+        // Presenter: a broker's box (name and one line of role) runs from 6 to
+        // 56; one row of clients leaves room for two more role lines and the
+        // messages, two rows for one more line (the outer ring starts at 76).
+        // Its links start 40 units under `broker_y`, at the box's bottom.
+        let (broker_y, broker_top, broker_h, role_step) = match frame {
+            Frame::Narrow => (62.0, 16.0, 100.0, 15.0),
+            Frame::Presenter => (18.0, 6.0, 50.0, 17.0),
+            Frame::Wide => (BROKER_Y, BROKER_Y - 38.0, BROKER_H, 15.0),
+        };
         // Narrow: the broker box ends at 116; the outer ring starts 50 units below it.
-        let first_row_y = if narrow { 290.0 } else { FIRST_ROW_Y };
+        let first_row_y = match frame {
+            Frame::Narrow => 290.0,
+            Frame::Presenter if rows > 1 => 76.0 + radius + 14.0,
+            Frame::Presenter => 130.0 + radius + 14.0,
+            Frame::Wide => FIRST_ROW_Y,
+        };
         // Equal cells across the width; a second wide row is shifted by half a cell.
         let pitch = WIDTH / (cols as f64 + if rows > 1 && !narrow { 0.5 } else { 0.0 });
-        let chip_lines = CHIP_LINES as f64 * (chip_px + 9.0);
+        let chip_lines = lines as f64 * (chip_px + 9.0);
         let row_pitch = 2.0 * (radius + 14.0 * unit) + 12.0 * unit + chip_lines + 8.0 * unit;
         let last_row = first_row_y + (rows - 1) as f64 * row_pitch;
         let height = last_row + radius + 24.0 * unit + chip_lines + 6.0 * unit;
@@ -105,8 +149,11 @@ impl Layout {
             unit,
             frame,
             broker_y,
+            broker_top,
             broker_h,
             first_row_y,
+            role_step,
+            chip_lines: lines,
             row_pitch,
             height,
         }
@@ -116,14 +163,14 @@ impl Layout {
     pub fn pos(&self, i: usize) -> (f64, f64) {
         let (row, col) = (i / self.cols, i % self.cols);
         let y = self.first_row_y + row as f64 * self.row_pitch;
-        let shift = if row % 2 == 1 && self.frame == Frame::Wide { 0.5 } else { 0.0 };
+        let shift = if row % 2 == 1 && self.frame != Frame::Narrow { 0.5 } else { 0.0 };
         let x = self.pitch * (col as f64 + 0.5 + shift);
         (x, y)
     }
 
-    /// Top of a broker's box.
-    pub fn broker_top(&self) -> f64 {
-        self.broker_y - if self.frame == Frame::Narrow { 46.0 } else { 38.0 }
+    /// How much taller than `broker_h` a broker's box is with `lines` lines of role.
+    pub fn broker_extra(&self, lines: usize) -> f64 {
+        self.role_step * lines.saturating_sub(1) as f64
     }
 
     /// Radii of the three rings (session, heartbeat, poll) outside the body.
@@ -186,9 +233,9 @@ pub struct Chip {
 }
 
 /// Lays `labels` out as chips wrapped in lines centred on `cx` within
-/// `width`, starting at `top`; what does not fit in `CHIP_LINES` lines is
+/// `width`, starting at `top`; what does not fit in `max_lines` lines is
 /// counted in a last "+n" chip.
-pub fn chips(labels: &[String], cx: f64, top: f64, width: f64, font_px: f64) -> Vec<Chip> {
+pub fn chips(labels: &[String], cx: f64, top: f64, width: f64, font_px: f64, max_lines: usize) -> Vec<Chip> {
     let (h, gap, pad) = (font_px + 6.0, 4.0, 5.0);
     let w_of = |s: &str| text_width(s, font_px, false) + 2.0 * pad;
     let mut lines: Vec<Vec<(usize, f64)>> = vec![Vec::new()];
@@ -198,7 +245,7 @@ pub fn chips(labels: &[String], cx: f64, top: f64, width: f64, font_px: f64) -> 
         let w = w_of(l).min(width);
         let line_w = if lines.last().unwrap().is_empty() { w } else { used + gap + w };
         if line_w > width && !lines.last().unwrap().is_empty() {
-            if lines.len() == CHIP_LINES {
+            if lines.len() == max_lines {
                 overflow = labels.len() - i;
                 break;
             }
@@ -243,7 +290,7 @@ mod tests {
     fn area(l: &Layout, i: usize) -> (f64, f64, f64, f64) {
         let (x, y) = l.pos(i);
         let w = l.column_width().max(2.0 * l.ring_radius(2));
-        let bottom = l.chips_top(y) + CHIP_LINES as f64 * (l.chip_px + 9.0);
+        let bottom = l.chips_top(y) + l.chip_lines as f64 * (l.chip_px + 9.0);
         (x - w / 2.0, y - l.ring_radius(2), w, bottom - (y - l.ring_radius(2)))
     }
 
@@ -251,23 +298,28 @@ mod tests {
         a.0 < b.0 + b.2 && b.0 < a.0 + a.2 && a.1 < b.1 + b.3 && b.1 < a.1 + a.3
     }
 
+    /// Every client's area of `l` is inside the drawing, below `brokers` and
+    /// apart from every other's.
+    fn assert_apart(l: &Layout, brokers: f64) {
+        let n = l.clients;
+        for i in 0..n {
+            let a = area(l, i);
+            assert!(
+                a.0 >= 0.0 && a.0 + a.2 <= WIDTH && a.1 + a.3 <= l.height,
+                "{n} clients: client {i} inside the drawing: {a:?}"
+            );
+            assert!(a.1 > brokers, "{n} clients: below the brokers ({} > {brokers})", a.1);
+            for j in 0..i {
+                assert!(!overlaps(a, area(l, j)), "{n} clients: {i} and {j} overlap");
+            }
+        }
+    }
+
     /// Every client's area (rings and chip column) is apart from every other's.
     #[test]
     fn client_areas_never_overlap_for_one_to_sixteen_clients() {
         for n in 1..=16 {
-            let l = Layout::new(n);
-            let area = |i: usize| area(&l, i);
-            for i in 0..n {
-                let a = area(i);
-                assert!(
-                    a.0 >= 0.0 && a.0 + a.2 <= WIDTH && a.1 + a.3 <= l.height,
-                    "{n} clients: client {i} inside the drawing: {a:?}"
-                );
-                assert!(a.1 > BROKER_Y + BROKER_H / 2.0, "{n} clients: below the brokers");
-                for j in 0..i {
-                    assert!(!overlaps(a, area(j)), "{n} clients: {i} and {j} overlap");
-                }
-            }
+            assert_apart(&Layout::new(n), BROKER_Y + BROKER_H / 2.0);
         }
     }
 
@@ -282,20 +334,31 @@ mod tests {
             for px in [l.title_px, l.sub_px, l.gen_px, l.chip_px] {
                 assert!(px * scale >= 10.0, "{n} clients: type of {px} units renders at {:.1} px", px * scale);
             }
-            let area = |i: usize| area(&l, i);
-            for i in 0..n {
-                let a = area(i);
-                assert!(
-                    a.0 >= 0.0 && a.0 + a.2 <= WIDTH && a.1 + a.3 <= l.height,
-                    "{n} clients: client {i} inside: {a:?}"
-                );
-                assert!(a.1 > l.broker_top() + l.broker_h, "{n} clients: below the brokers");
-                for j in 0..i {
-                    assert!(!overlaps(a, area(j)), "{n} clients: {i} and {j} overlap");
-                }
-            }
+            assert_apart(&l, l.broker_top + l.broker_h);
         }
         assert_eq!(Layout::new(7), Layout::framed(7, Frame::Wide));
+    }
+
+    /// Presenter mode at 1280x720 (the drawing 1261 px wide): at most two rows
+    /// of at most eight, type that renders at 16 px or more, areas apart and
+    /// inside, the first row under a broker box of three role lines (one row)
+    /// or two (two rows), and a drawing short enough to be scaled by its width.
+    #[test]
+    fn the_presenter_frame_keeps_areas_apart_and_type_at_16_px_at_1280x720() {
+        for n in 1..=16 {
+            let l = Layout::framed(n, Frame::Presenter);
+            assert!(l.rows <= 2 && l.cols <= 8, "{n} clients: {} rows of {}", l.rows, l.cols);
+            assert!(l.height <= PRESENTER_MAX_HEIGHT, "{n} clients: {} units tall", l.height);
+            for px in [l.title_px, l.sub_px, l.gen_px, l.chip_px] {
+                assert!(
+                    px * PRESENTER_SCALE >= 16.0,
+                    "{n} clients: {px} units render at {:.1} px",
+                    px * PRESENTER_SCALE
+                );
+            }
+            let role_lines = if l.rows > 1 { 2 } else { 3 };
+            assert_apart(&l, l.broker_top + l.broker_h + l.broker_extra(role_lines));
+        }
     }
 
     /// A large group on a phone (17 clients or more): names stay at 10 px or more
@@ -326,12 +389,14 @@ mod tests {
     #[test]
     fn chips_wrap_within_their_column_and_count_what_does_not_fit() {
         let labels: Vec<String> = (0..30).map(|p| format!("orders-{p}")).collect();
-        let cs = chips(&labels, 300.0, 100.0, 120.0, 10.0);
+        let cs = chips(&labels, 300.0, 100.0, 120.0, 10.0, CHIP_LINES);
         assert!(cs.iter().all(|c| c.x >= 240.0 - 0.01 && c.x + c.w <= 360.0 + 0.01), "inside the column");
         assert_eq!(cs.iter().map(|c| (c.y * 10.0) as i64).collect::<std::collections::BTreeSet<_>>().len(), CHIP_LINES);
         let shown = cs.iter().filter(|c| c.index.is_some()).count();
         let more = cs.iter().find(|c| c.index.is_none()).expect("a +n chip");
         assert_eq!(more.text, format!("+{}", 30 - shown));
-        assert!(chips(&[], 0.0, 0.0, 100.0, 10.0).is_empty());
+        assert!(chips(&[], 0.0, 0.0, 100.0, 10.0, CHIP_LINES).is_empty());
+        let two = chips(&labels, 300.0, 100.0, 120.0, 10.0, 2);
+        assert_eq!(two.iter().map(|c| (c.y * 10.0) as i64).collect::<std::collections::BTreeSet<_>>().len(), 2);
     }
 }

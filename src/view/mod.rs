@@ -34,7 +34,7 @@ pub fn height(world: &World) -> f64 {
 pub fn height_in(world: &World, frame: Frame) -> f64 {
     if is_large(world) {
         match frame {
-            Frame::Wide => HEIGHT,
+            Frame::Wide | Frame::Presenter => HEIGHT,
             Frame::Narrow => layout::compact_narrow::height(world.client_count()),
         }
     } else {

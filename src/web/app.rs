@@ -697,7 +697,7 @@ pub fn App(props: &AppProps) -> Html {
                     <main class="layout">
                         <section class="stage" aria-label={tr(lang_v, "topology.label")}>
                             <div class="drawing">
-                                { topology(world, lang_v, (*selection).as_ref(), &highlights, on_press, on_node_key, Some((slow(0), &shared)), fetches_on) }
+                                { topology(world, lang_v, (*selection).as_ref(), &highlights, on_press, on_node_key, Some((slow(0), &shared)), fetches_on, presenting) }
                             </div>
                             { cached(version((slow(7), *legend_open, fetches_on)), {
                                 let (pl, lo, sf) = (player.clone(), legend_open.clone(), show_fetches.clone());

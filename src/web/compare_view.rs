@@ -104,7 +104,7 @@ pub fn compare_view(cp: &ComparePlayer, lang: Lang, h: &CompareHandlers) -> Html
                             <h3>{ crate::view::compare_text::variant_name(&lane.name, lang) }</h3>
                             <p class="state">{ g.map(|g| format!("{} · {} {}", if g.state == "(no group yet)" { tr(lang, "group.none").to_string() } else { g.state }, tr(lang, "compare.generation"), g.generation)).unwrap_or_default() }</p>
                             <div class="pane-drawing table-scroll">
-                                { pane_drawing(topology(&lane.world, lang, None, &[], noop_mouse.clone(), noop_key.clone(), None, false), i) }
+                                { pane_drawing(topology(&lane.world, lang, None, &[], noop_mouse.clone(), noop_key.clone(), None, false, false), i) }
                             </div>
                         </div>
                     }

@@ -59,13 +59,14 @@ pub fn reduced_motion() -> bool {
 }
 
 /// The narrow drawing on a phone-sized window (the width at which the page's
-/// style stacks its panels, `@media (max-width: 760px)`), the wide one elsewhere.
-pub fn frame() -> crate::view::Frame {
+/// style stacks its panels, `@media (max-width: 760px)`), the presenter's in
+/// presenter mode elsewhere, the wide one otherwise.
+pub fn frame(presenter: bool) -> crate::view::Frame {
     let narrow =
         web_sys::window().and_then(|w| w.match_media("(max-width: 760px)").ok().flatten()).is_some_and(|m| m.matches());
-    if narrow {
-        crate::view::Frame::Narrow
-    } else {
-        crate::view::Frame::Wide
+    match (narrow, presenter) {
+        (true, _) => crate::view::Frame::Narrow,
+        (false, true) => crate::view::Frame::Presenter,
+        (false, false) => crate::view::Frame::Wide,
     }
 }

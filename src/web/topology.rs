@@ -11,7 +11,7 @@ use crate::lesson::conceal::{hidden, Kind};
 use crate::sim::world::parse_node;
 use crate::sim::{NodeId, World};
 use crate::view::labels::{fit, short_state, text_width};
-use crate::view::layout::{chips, compact_narrow, Frame, Layout};
+use crate::view::layout::{chips, compact_narrow, Frame, Layout, PRESENTER_MIN_PX};
 use crate::view::{self, WIDTH};
 use yew::prelude::*;
 
@@ -64,6 +64,20 @@ fn label(x: f64, y: f64, class: &'static str, text: &str, px: f64, bold: bool, m
     }
 }
 
+/// A label that is squeezed (textLength) rather than cut while it is at most
+/// a third wider than `max`: the presenter frame's nodes keep Kafka's whole
+/// (abbreviated) state names, such as COMPL_REB and PREP_LEAVE.
+fn squeezed(x: f64, y: f64, class: &'static str, text: &str, px: f64, bold: bool, max: f64) -> Html {
+    let w = text_width(text, px, bold);
+    if w <= max * 0.98 || w > max / 0.75 {
+        return label(x, y, class, text, px, bold, max);
+    }
+    html! {
+        <text x={format!("{x:.1}")} y={format!("{y:.1}")} class={class} style={fs(px)}
+            textLength={format!("{:.1}", max * 0.98)} lengthAdjust="spacingAndGlyphs">{ text }</text>
+    }
+}
+
 /// The SVG; `on_press` and `on_key` are stable callbacks (one listener on the
 /// SVG, not one per node re-created every frame) that resolve the node pressed.
 /// In the compact drawing of a large group the nodes are redrawn only when
@@ -71,6 +85,7 @@ fn label(x: f64, y: f64, class: &'static str, text: &str, px: f64, bold: bool, m
 /// Without `nodes` everything is drawn every time.
 /// `show_fetches`: draw the consumers' Fetches to partition leaders (one
 /// message per consumer and broker, so a hundred members stay light).
+/// `presenter`: presenter mode is on (its frame, unless on a phone).
 pub fn topology(
     world: &World,
     lang: Lang,
@@ -80,10 +95,12 @@ pub fn topology(
     on_key: Callback<KeyboardEvent>,
     nodes: Option<(u64, &SharedPlayer)>,
     show_fetches: bool,
+    presenter: bool,
 ) -> Html {
     let is_sel = |s: Selection| selected == Some(&s);
-    // A phone gets the narrow drawing (larger type, clients in columns).
-    let frame = super::prefs::frame();
+    // A phone gets the narrow drawing (larger type, clients in columns), a
+    // projector the presenter's (larger type, at most two rows).
+    let frame = super::prefs::frame(presenter);
     let layout = Layout::framed(world.client_count(), frame);
     let unit = layout.unit;
     let brokers = view::brokers_in(world, frame);
@@ -148,9 +165,9 @@ pub fn topology(
     }
 }
 
-/// The width of a broker's box: the narrow frame's cell, or in the wide
-/// drawing as wide as its longest line needs (`needed`), at least 180 units
-/// and at most what its neighbours allow (`view::max_broker_width`).
+/// The width of a broker's box: the narrow frame's cell, or in the wide and
+/// presenter drawings as wide as its longest line needs (`needed`), at least
+/// 180 units and at most what its neighbours allow (`view::max_broker_width`).
 fn broker_width(n: usize, frame: Frame, needed: f64) -> f64 {
     if frame == Frame::Narrow {
         (WIDTH / n.max(1) as f64 - 16.0).min(300.0)
@@ -209,19 +226,29 @@ fn broker_leads(b: &view::BrokerView) -> String {
         .join(" · ")
 }
 
+/// The size of a broker's role line: 12 units, or in the presenter frame
+/// its smallest type (its leads are only in the tooltip and the inspector).
+fn role_px(frame: Frame) -> f64 {
+    if frame == Frame::Presenter {
+        PRESENTER_MIN_PX
+    } else {
+        12.0
+    }
+}
+
 /// The width of the brokers' boxes (as wide as the longest role or leads line
 /// needs, where the neighbours allow) and each broker's role line wrapped to
 /// it (to three lines at most; none in the narrow drawing, which says the role
 /// in one short line).
 pub(super) fn broker_boxes(brokers: &[view::BrokerView], lang: Lang, frame: Frame) -> (f64, Vec<Vec<String>>) {
-    let needed = brokers
-        .iter()
-        .map(|b| text_width(&broker_role(b, lang), 12.0, false).max(text_width(&broker_leads(b), 11.0, false)))
-        .fold(0.0, f64::max);
+    let px = role_px(frame);
+    let leads =
+        |b: &view::BrokerView| if frame == Frame::Presenter { 0.0 } else { text_width(&broker_leads(b), 11.0, false) };
+    let needed = brokers.iter().map(|b| text_width(&broker_role(b, lang), px, false).max(leads(b))).fold(0.0, f64::max);
     let bw = broker_width(brokers.len(), frame, needed);
     let lines = brokers
         .iter()
-        .map(|b| if frame == Frame::Narrow { Vec::new() } else { wrap(&broker_role(b, lang), bw - 14.0, 12.0) })
+        .map(|b| if frame == Frame::Narrow { Vec::new() } else { wrap(&broker_role(b, lang), bw - 14.0, px) })
         .collect();
     (bw, lines)
 }
@@ -247,8 +274,9 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
                 let role = broker_role(b, lang);
                 let leads = broker_leads(b);
                 let inner = bw - 14.0;
-                // The box grows down by 15 units a line of the role.
-                let extra = 15.0 * role_lines.len().saturating_sub(1) as f64;
+                // The box grows down by a line's height for each line of the role after the first.
+                let extra = layout.broker_extra(role_lines.len());
+                let top = layout.broker_top;
                 // The narrow drawing's one short role line.
                 let short_role = if !b.alive { role.clone() } else if b.loading { tr(lang, "broker.loading.short").to_string() }
                     else if coord { tr(lang, "broker.coordinator").to_string() } else { String::new() };
@@ -256,11 +284,15 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
                 html! {
                     <g class={class} data-broker={b.id.to_string()} tabindex="0" role="button">
                         <title>{ if role.is_empty() { full } else { format!("{role} · {full}") } }</title>
-                        <rect x={(b.x - bw / 2.0).to_string()} y={layout.broker_top().to_string()} width={bw.to_string()} height={(layout.broker_h + extra).to_string()} rx={(8.0 * layout.unit).to_string()} />
+                        <rect x={(b.x - bw / 2.0).to_string()} y={top.to_string()} width={bw.to_string()} height={(layout.broker_h + extra).to_string()} rx={(8.0 * layout.unit).to_string()} />
                         if narrow {
                             // Name and role only; what it leads is in its tooltip and the inspector.
                             { label(b.x, b.y - 8.0, "title", &format!("broker-{}", b.id), 32.0, true, inner - 14.0) }
                             { label(b.x, b.y + 34.0, "sub", &short_role, 28.0, false, inner - 14.0) }
+                        } else if frame == Frame::Presenter {
+                            // Name and the whole role; what it leads is in its tooltip and the inspector.
+                            { label(b.x, top + 20.0, "title", &format!("broker-{}", b.id), 16.0, true, inner) }
+                            { for role_lines.iter().enumerate().map(|(k, l)| label(b.x, top + 39.0 + layout.role_step * k as f64, "sub role", l, PRESENTER_MIN_PX, false, inner)) }
                         } else {
                             { label(b.x, b.y - 16.0, "title", &format!("broker-{}", b.id), 15.0, true, inner) }
                             { for role_lines.iter().enumerate().map(|(k, l)| label(b.x, b.y + 2.0 + 15.0 * k as f64, "sub role", l, 12.0, false, inner)) }
@@ -345,8 +377,13 @@ fn node_texts(l: &Layout, x: f64, y: f64, name: &str, leader: bool, state: &str,
     // and descent (0.24 em) so their boxes never touch.
     let (t, s, g) = (l.title_px, l.sub_px, l.gen_px);
     // Noto Sans CJK's descent (0.32 em) is deeper than the estimate: at the
-    // narrow frame's doubled type the Chinese lines need 4 units between them.
-    let m = if l.frame == Frame::Narrow { 4.0 } else { 1.0 };
+    // narrow frame's doubled type the Chinese lines need 4 units between them,
+    // at the presenter's larger type 2.
+    let m = match l.frame {
+        Frame::Narrow => 4.0,
+        Frame::Presenter => 2.0,
+        Frame::Wide => 1.0,
+    };
     let (gap1, gap2) = (0.24 * t + 0.93 * s + m, 0.24 * s + 0.93 * g + m);
     let top = y - (0.93 * t + gap1 + gap2 + 0.24 * g) / 2.0;
     let (b1, b2) = (top + 0.93 * t, top + 0.93 * t + gap1);
@@ -356,11 +393,12 @@ fn node_texts(l: &Layout, x: f64, y: f64, name: &str, leader: bool, state: &str,
         let dy = (baseline - 0.93 * px - y).abs().max((baseline + 0.24 * px - y).abs());
         2.0 * (r * r - dy * dy).max(0.0).sqrt() - 6.0
     };
+    let text = if l.frame == Frame::Presenter { squeezed } else { label };
     html! {
         <>
-            { label(x, b1, "title", &title, t, true, chord(b1, t)) }
-            { label(x, b2, "sub state", &state, s, false, chord(b2, s)) }
-            { label(x, b3, "sub gen", gen, g, false, chord(b3, g)) }
+            { text(x, b1, "title", &title, t, true, chord(b1, t)) }
+            { text(x, b2, "sub state", &state, s, false, chord(b2, s)) }
+            { text(x, b3, "sub gen", gen, g, false, chord(b3, g)) }
         </>
     }
 }
@@ -380,11 +418,12 @@ fn overdue_badge(l: &Layout, x: f64, y: f64, lang: Lang) -> Html {
 /// A client's partitions (or tasks) as wrapped chips under it.
 fn chip_row(l: &Layout, x: f64, y: f64, items: &[(String, &'static str)]) -> Html {
     let texts: Vec<String> = items.iter().map(|(t, _)| t.clone()).collect();
-    let placed = chips(&texts, x, l.chips_top(y), l.column_width(), l.chip_px);
+    let placed = chips(&texts, x, l.chips_top(y), l.column_width(), l.chip_px, l.chip_lines);
     html! {
         <g class="chips">
             { for placed.iter().map(|c| {
-                let class = c.index.map_or("more", |i| items[i].1);
+                // "+n" is a `rest` chip: the toolbar's `.more` menu is hidden in presenter mode.
+                let class = c.index.map_or("rest", |i| items[i].1);
                 html! {
                     <g class={classes!("chip", class)}>
                         <rect x={format!("{:.1}", c.x)} y={format!("{:.1}", c.y)} width={format!("{:.1}", c.w)} height={format!("{:.1}", c.h)} rx="4" />

@@ -5,7 +5,7 @@
 
 use super::topology::{broker_boxes, fs};
 use crate::i18n::Lang;
-use crate::view::layout::{Frame, Layout, CHIP_LINES};
+use crate::view::layout::{Frame, Layout};
 use crate::view::{self, MessageView, WIDTH};
 use yew::prelude::*;
 
@@ -63,8 +63,7 @@ pub fn place_messages<'a>(
     let (_, role_lines) = broker_boxes(brokers, lang, frame);
     let broker_reach = |at: (f64, f64)| {
         brokers.iter().zip(&role_lines).find(|(b, _)| same((b.x, b.y), at)).map_or(40.0 * unit, |(b, lines)| {
-            let extra = 15.0 * lines.len().saturating_sub(1) as f64;
-            let bottom = layout.broker_top() + layout.broker_h + extra - b.y;
+            let bottom = layout.broker_top + layout.broker_h + layout.broker_extra(lines.len()) - b.y;
             (bottom + r + 1.0).max(40.0 * unit)
         })
     };
@@ -74,7 +73,7 @@ pub fn place_messages<'a>(
     let crosses = |x: f64, y: f64, own: (f64, f64)| {
         clients.iter().any(|&(_, cx, cy)| {
             let (top, bottom) =
-                (cy - layout.ring_radius(2), layout.chips_top(cy) + CHIP_LINES as f64 * (layout.chip_px + 9.0));
+                (cy - layout.ring_radius(2), layout.chips_top(cy) + layout.chip_lines as f64 * (layout.chip_px + 9.0));
             !same((cx, cy), own) && (x - cx).abs() < half_w + r && y + r > top && y - r < bottom
         })
     };

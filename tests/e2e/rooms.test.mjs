@@ -8,7 +8,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ARTIFACTS, launch, openPage, serveSite, withPage } from './harness.mjs';
+import { ARTIFACTS, launch, openPage, serveSite, withPage, withSite } from './harness.mjs';
+import { badLabels, scenario } from './drawing.mjs';
 
 const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 async function seek(page, t) {
@@ -107,6 +108,56 @@ test('presenter mode at 1280x720: the drawing fills the screen, labels of 16 px 
     site.close();
   }
 });
+
+/** Every label of a node, a partition chip or a broker (not the messages):
+ * its text, the size it renders at (font size times the drawing's scale), its
+ * box's height, and whether it was cut ("…") or squeezed (textLength). */
+const nodeLabels = (page) => page.$$eval('#topology [data-member] text, #topology [data-broker] text', (ts) => ts
+  .filter((t) => t.textContent.trim() && getComputedStyle(t).display !== 'none')
+  .map((t) => ({
+    text: t.textContent, owner: t.closest('[data-member], [data-broker]').dataset.member || `broker-${t.closest('[data-broker]').dataset.broker}`,
+    px: parseFloat(getComputedStyle(t).fontSize) * t.ownerSVGElement.getScreenCTM().a, h: t.getBoundingClientRect().height,
+    cut: t.textContent.includes('…') && !/__consumer_offsets…$/.test(t.textContent),
+  })));
+
+test('presenter mode at 1280x720 with 1, 4, 8, 12 and 16 consumers: every node, partition and broker label renders at 16 px or more, none overlapping or cut, the drawing on screen', () => withSite(async ({ open }) => {
+  const failures = [];
+  const smallest = {};
+  for (const lang of ['en', 'zh']) {
+    const page = await open({ viewport: { width: 1280, height: 720 }, path: `?lang=${lang}` });
+    await page.click('#presenter');
+    await page.waitForSelector('.groupscope.presenter');
+    for (const clients of [1, 4, 8, 12, 16]) {
+      for (const [protocol, brokers] of [['eager', 3], ['cooperative', 5], ['consumer', 1 + (clients % 5)]]) {
+        await page.evaluate((s) => window.groupscope.load(s), scenario(clients, brokers, protocol));
+        await page.waitForFunction((n) => document.querySelectorAll('#topology [data-member]').length === n, clients);
+        // Joining, stable, then mid-rebalance: a member leaves (close()) and
+        // the group rebalances (classic) or reconciles (KIP-848).
+        const moments = [['joining', 1500, null], ['stable', 20000, null], ['rebalancing', 20400, 'closeConsumer']];
+        for (const [moment, t, fault] of moments) {
+          if (fault) await page.evaluate((f) => window.groupscope.inject(JSON.stringify({ type: f, consumer: 1 })), fault);
+          await seek(page, t);
+          const where = `${lang} ${clients} consumers, ${protocol}, ${brokers} brokers, ${moment}`;
+          const labels = await nodeLabels(page);
+          assert.ok(labels.length >= clients * 2 + brokers, `${where}: labels were measured (${labels.length})`);
+          const small = labels.filter((l) => l.px < 16 || l.h < 16).map((l) => `"${l.text}" (${l.owner}) ${l.px.toFixed(1)}px, box ${l.h.toFixed(1)}`);
+          if (small.length) failures.push(`${where}: small ${small.slice(0, 4).join('; ')}`);
+          const cut = labels.filter((l) => l.cut).map((l) => `"${l.text}" (${l.owner})`);
+          if (cut.length) failures.push(`${where}: cut ${cut.join(', ')}`);
+          const bad = await badLabels(page);
+          if (bad.pairs.length || bad.outside.length) failures.push(`${where}: overlapping ${bad.pairs.slice(0, 4).join('; ')} outside ${bad.outside.join(', ')}`);
+          const screen = await page.evaluate(() => ({ svg: document.querySelector('#topology').getBoundingClientRect().bottom, caption: document.querySelector('#caption').getBoundingClientRect().top, wide: document.documentElement.scrollWidth }));
+          if (screen.svg > 720 || screen.caption > 680 || screen.wide > 1280) failures.push(`${where}: the drawing ends at ${screen.svg}px, the caption starts at ${screen.caption}px, the page is ${screen.wide}px wide`);
+          const min = Math.min(...labels.map((l) => l.px));
+          smallest[clients] = Math.min(smallest[clients] ?? 99, min);
+        }
+        if (protocol === 'eager' && (clients === 12 || clients === 16)) await page.screenshot({ path: join(ARTIFACTS, `presenter-${clients}-clients-1280x720-${lang}.png`) });
+      }
+    }
+  }
+  console.log(`presenter 1280x720, smallest label by consumers: ${Object.entries(smallest).map(([n, px]) => `${n}: ${px.toFixed(1)} px`).join(', ')}`);
+  assert.deepEqual(failures, []);
+}));
 
 /** Plain English words in `text`: Kafka's identifiers (configs with dots,
  * STATES, ERROR_CODES, CamelCase APIs and callbacks), ids (c2, broker-1,
