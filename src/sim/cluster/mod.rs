@@ -210,7 +210,7 @@ impl Cluster {
     /// until it is fenced.
     pub fn begin_controlled_shutdown(&mut self, broker: u32) -> Vec<LeaderChange> {
         self.shutting_down.insert(broker);
-        let usable: BTreeSet<u32> = self.alive.difference(&self.shutting_down).copied().collect();
+        let usable = self.usable_brokers();
         self.for_each_partition(|mut r| {
             if r.isr.iter().any(|b| *b != broker && usable.contains(b)) {
                 r.remove_from_isr(broker);
@@ -227,6 +227,12 @@ impl Cluster {
         self.elect_leaders()
     }
 
+    /// Brokers that may lead: registered, unfenced and not in controlled
+    /// shutdown (`ClusterControlManager.isActive`).
+    fn usable_brokers(&self) -> BTreeSet<u32> {
+        self.alive.difference(&self.shutting_down).copied().collect()
+    }
+
     fn for_each_partition(&mut self, mut f: impl FnMut(Replication<'_>)) {
         for m in &mut self.offsets_partitions {
             f(Replication { leader: &mut m.leader, replicas: &m.replicas, isr: &mut m.isr, elr: &mut m.elr });
@@ -241,7 +247,7 @@ impl Cluster {
     /// partition with a leader are back in its ISR (they catch up at once here).
     /// Returns the `__consumer_offsets` partitions whose leader changed.
     pub fn elect_leaders(&mut self) -> Vec<LeaderChange> {
-        let usable: BTreeSet<u32> = self.alive.difference(&self.shutting_down).copied().collect();
+        let usable = self.usable_brokers();
         let mut changed = Vec::new();
         for (p, m) in self.offsets_partitions.iter_mut().enumerate() {
             let from = m.leader;
@@ -262,7 +268,7 @@ impl Cluster {
     /// one (the first of its replicas) could lead: what the controller's
     /// `imbalancedPartitions` set holds, narrowed to elections that would succeed.
     pub fn preferred_leader_electable(&self) -> bool {
-        let usable: BTreeSet<u32> = self.alive.difference(&self.shutting_down).copied().collect();
+        let usable = self.usable_brokers();
         let offsets = self.offsets_partitions.iter().map(|m| (m.leader, &m.replicas, &m.isr));
         let topics = self.topics.values().flat_map(|t| t.partitions.iter()).map(|p| (p.leader, &p.replicas, &p.isr));
         offsets
@@ -277,7 +283,7 @@ impl Cluster {
     /// partitions whose leader changed and, per broker that gained leadership,
     /// how many partitions it now leads again.
     pub fn elect_preferred_leaders(&mut self) -> (Vec<LeaderChange>, BTreeMap<u32, usize>) {
-        let usable: BTreeSet<u32> = self.alive.difference(&self.shutting_down).copied().collect();
+        let usable = self.usable_brokers();
         let mut changed = Vec::new();
         let mut moved = BTreeMap::new();
         for (p, m) in self.offsets_partitions.iter_mut().enumerate() {

@@ -21,7 +21,7 @@
 
 use crate::sim::types::Millis;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// Records per segment.
@@ -98,28 +98,19 @@ impl<T: Clone + Keyed> RecordLog<T> {
     /// each key and dropping tombstones past `delete.retention.ms`. Here every
     /// segment is closed: `push` cleans just before it opens a new one.
     fn clean_closed(&mut self, now: Millis) {
-        let mut latest: BTreeMap<T::Key, i64> = BTreeMap::new();
-        for e in self.chunks.iter().flat_map(|c| c.iter()) {
-            latest.insert(e.record.key(), e.offset);
-        }
-        let mut kept: Vec<Arc<Vec<Entry<T>>>> = Vec::new();
-        let mut segment: Vec<Entry<T>> = Vec::with_capacity(SEGMENT);
-        let mut len = 0;
-        for e in self.chunks.iter().flat_map(|c| c.iter()) {
-            let newest = latest.get(&e.record.key()) == Some(&e.offset);
+        // Newest first: the first record seen of a key is its latest.
+        let mut seen: BTreeSet<T::Key> = BTreeSet::new();
+        let mut survivors: Vec<Entry<T>> = Vec::new();
+        for e in self.chunks.iter().rev().flat_map(|c| c.iter().rev()) {
+            let newest = seen.insert(e.record.key());
             let expired = e.record.is_tombstone() && e.timestamp.saturating_add(DELETE_RETENTION_MS) <= now;
             if newest && !expired {
-                segment.push(e.clone());
-                len += 1;
-                if segment.len() == SEGMENT {
-                    kept.push(Arc::new(std::mem::replace(&mut segment, Vec::with_capacity(SEGMENT))));
-                }
+                survivors.push(e.clone());
             }
         }
-        if !segment.is_empty() {
-            kept.push(Arc::new(segment));
-        }
-        self.chunks = kept;
+        survivors.reverse();
+        let len = survivors.len();
+        self.chunks = segments(survivors);
         self.len = len;
         self.clean = len;
         self.cleanings += 1;
@@ -167,6 +158,16 @@ impl<T> RecordLog<T> {
     }
 }
 
+/// `records` cut into full segments of `SEGMENT`, the last one partly full.
+fn segments<T>(records: Vec<Entry<T>>) -> Vec<Arc<Vec<Entry<T>>>> {
+    let mut records = records.into_iter().peekable();
+    let mut chunks = Vec::new();
+    while records.peek().is_some() {
+        chunks.push(Arc::new(records.by_ref().take(SEGMENT).collect()));
+    }
+    chunks
+}
+
 /// Written and read as the log end offset and the records kept, with their
 /// offsets and timestamps.
 #[derive(Deserialize)]
@@ -210,12 +211,13 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for RecordLog<T> {
             return Err(D::Error::custom("a log's offsets must rise and stay below its end offset"));
         }
         let len = s.records.len();
-        let mut chunks = Vec::new();
-        let mut records = s.records.into_iter().peekable();
-        while records.peek().is_some() {
-            chunks.push(Arc::new(records.by_ref().take(SEGMENT).collect::<Vec<_>>()));
-        }
-        Ok(RecordLog { chunks, len, end_offset: s.end_offset, clean: s.clean, cleanings: s.cleanings })
+        Ok(RecordLog {
+            chunks: segments(s.records),
+            len,
+            end_offset: s.end_offset,
+            clean: s.clean,
+            cleanings: s.cleanings,
+        })
     }
 }
 
