@@ -4,10 +4,12 @@
 //    button and the cluster drawn), median of 5 fresh pages; the same under
 //    network throttling (1.6 Mbps / 150 ms RTT and 9 Mbps / 40 ms), each also
 //    with a 4× CPU slowdown, with the time until the static welcome shows;
-//    LOAD_ONLY=1 stops there (no frame measurements);
+//    LOAD_ONLY=1 stops there (no frame measurements), FRAMES_ONLY=1 skips them;
 //  - frame time p50/p95 while animating 10 and 100 members (100 with 1,000
 //    partitions, classic and KIP-848), measured from requestAnimationFrame deltas over 5 s of
-//    playing at 10×, with long tasks (> 50 ms) counted;
+//    playing at 10×, with long tasks (> 50 ms) counted; CASES picks some of
+//    them by name, e.g. CASES=KIP-848 or CASES='100 members' (substrings of the
+//    printed names, comma-separated), RUNS=n measures each n times;
 //  - gzipped size of the wasm and JS the page loads.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +22,8 @@ const browser = await launch();
 const results = {};
 try {
   const loads = [];
-  for (let i = 0; i < 5; i++) {
+  const loadRuns = process.env.FRAMES_ONLY === '1' ? 0 : 5;
+  for (let i = 0; i < loadRuns; i++) {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(site.url);
@@ -28,7 +31,7 @@ try {
     loads.push(await page.evaluate(() => performance.now()));
     await context.close();
   }
-  results.firstRenderMs = Math.round(pct(loads, 50));
+  if (loads.length) results.firstRenderMs = Math.round(pct(loads, 50));
 
   // The same under Chromium's network throttling (a slow and a decent mobile
   // link): the time from navigation to the first interactive drawing, and to
@@ -37,7 +40,7 @@ try {
   // compiling and starting the wasm then weighs as much as the download.
   const links = [['1.6 Mbps / 150 ms', 1.6, 150, 1], ['9 Mbps / 40 ms', 9, 40, 1],
     ['1.6 Mbps / 150 ms, 4× CPU slowdown', 1.6, 150, 4], ['9 Mbps / 40 ms, 4× CPU slowdown', 9, 40, 4]];
-  for (const [name, mbps, rtt, cpu] of links) {
+  for (const [name, mbps, rtt, cpu] of process.env.FRAMES_ONLY === '1' ? [] : links) {
     const times = [];
     const welcome = [];
     for (let i = 0; i < 3; i++) {
@@ -60,8 +63,12 @@ try {
     results[`welcomeMs (${name})`] = Math.round(pct(welcome, 50));
   }
 
-  const sizes = process.env.LOAD_ONLY === '1' ? [] : [[10, 60, 'classic'], [100, 1000, 'classic'], [100, 1000, 'consumer']];
-  for (const [members, partitions, protocol] of sizes) {
+  const caseName = (members, protocol) => `${members} members${protocol === 'consumer' ? ' (KIP-848)' : ''}`;
+  const picked = process.env.CASES ? process.env.CASES.split(',') : null;
+  const sizes = (process.env.LOAD_ONLY === '1' ? [] : [[10, 60, 'classic'], [100, 1000, 'classic'], [100, 1000, 'consumer']])
+    .filter(([m, , p]) => !picked || picked.some((n) => caseName(m, p).includes(n)));
+  const runs = Number(process.env.RUNS || 1);
+  for (const [members, partitions, protocol] of sizes.flatMap((s) => Array(runs).fill(s))) {
     const { page } = await openPage(browser, site);
     await page.evaluate((s) => window.groupscope.load(s), scenario(members, partitions, protocol));
     await page.evaluate(() => window.groupscope.seek(15000));
@@ -86,7 +93,9 @@ try {
       obs.disconnect();
       return { deltas: deltas.slice(1), longTasks, now: window.groupscope.state().now };
     });
-    results[`${members} members${protocol === 'consumer' ? ' (KIP-848)' : ''}`] = {
+    const name = caseName(members, protocol);
+    const taken = Object.keys(results).filter((k) => k.startsWith(name) && !k.startsWith(`${name} (`)).length;
+    results[taken ? `${name} #${taken + 1}` : name] = {
       p50: +pct(frames.deltas, 50).toFixed(1),
       p95: +pct(frames.deltas, 95).toFixed(1),
       // Frames that missed a vsync (a delta of 1.5 frames or more at 60 Hz).
