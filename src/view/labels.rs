@@ -23,6 +23,7 @@ pub fn text_width(text: &str, font_px: f64, bold: bool) -> f64 {
 
 /// A short form of a client state for the inside of a node (at most about
 /// nine characters); the full name goes in the tooltip and the inspector.
+/// Each word of Kafka's name keeps its start, so the name can be read back.
 pub fn short_state(state: &str) -> String {
     let short = match state {
         "PREPARING_REBALANCE" => "PREP_REB",
@@ -31,7 +32,20 @@ pub fn short_state(state: &str) -> String {
         "ACKNOWLEDGING" => "ACKING",
         "UNSUBSCRIBED" => "UNSUB",
         "PREPARE_LEAVING" => "PREP_LEAVE",
+        "UNREVOKED_PARTITIONS" => "UNREVOKED",
         s => s,
+    };
+    short.to_string()
+}
+
+/// The shortest form of a client state, for a node too small for
+/// `short_state` even squeezed: at most nine characters, each word's start.
+pub fn shortest_state(state: &str) -> String {
+    let short = match state {
+        "COMPLETING_REBALANCE" => "COMP_REB",
+        "PREPARE_LEAVING" => "PREP_LEAV",
+        "UNREVOKED_PARTITIONS" => "UNREVOKD",
+        s => return short_state(s),
     };
     short.to_string()
 }
@@ -60,6 +74,25 @@ mod tests {
     fn long_states_are_shortened_and_labels_cut_to_fit() {
         assert_eq!(short_state("PREPARING_REBALANCE"), "PREP_REB");
         assert_eq!(short_state("STABLE"), "STABLE");
+        for s in [
+            "PREPARING_REBALANCE",
+            "COMPLETING_REBALANCE",
+            "RECONCILING",
+            "ACKNOWLEDGING",
+            "UNSUBSCRIBED",
+            "PREPARE_LEAVING",
+            "UNREVOKED_PARTITIONS",
+        ] {
+            let (a, b) = (short_state(s), shortest_state(s));
+            assert!(
+                a.len() <= 10 && b.len() <= 9 && text_width(&b, 10.0, false) <= text_width(&a, 10.0, false),
+                "{s}: {a} {b}"
+            );
+            // Every word of the shortest forms starts as a word of Kafka's name does.
+            for w in b.split('_') {
+                assert!(s.split('_').any(|k| k.starts_with(&w[..w.len().min(3)])), "{s}: {b}");
+            }
+        }
         let cut = fit("coordinator of payments-consumers (p12)", 120.0, 11.0, false);
         assert!(cut.ends_with('…') && text_width(&cut, 11.0, false) <= 120.0, "{cut}");
         assert_eq!(fit("broker-1", 120.0, 11.0, false), "broker-1");

@@ -10,7 +10,7 @@ use crate::inspect::Selection;
 use crate::lesson::conceal::{hidden, Kind};
 use crate::sim::world::parse_node;
 use crate::sim::{NodeId, World};
-use crate::view::labels::{fit, short_state, text_width};
+use crate::view::labels::{fit, short_state, shortest_state, text_width};
 use crate::view::layout::{chips, compact_narrow, Frame, Layout, PRESENTER_MIN_PX};
 use crate::view::{self, WIDTH};
 use yew::prelude::*;
@@ -372,6 +372,7 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
 fn node_texts(l: &Layout, x: f64, y: f64, name: &str, leader: bool, state: &str, gen: &str, lang: Lang) -> Html {
     let r = l.radius;
     let title = if leader { format!("{name} ★") } else { name.to_string() };
+    let full_state = state;
     let state = state_label(&short_state(state), lang);
     // Three lines centred in the node, spaced by the fonts' ascent (0.93 em)
     // and descent (0.24 em) so their boxes never touch.
@@ -397,10 +398,18 @@ fn node_texts(l: &Layout, x: f64, y: f64, name: &str, leader: bool, state: &str,
     html! {
         <>
             { text(x, b1, "title", &title, t, true, chord(b1, t)) }
-            { text(x, b2, "sub state", &state, s, false, chord(b2, s)) }
+            { state_text(x, b2, &state, &state_label(&shortest_state(full_state), lang), s, chord(b2, s)) }
             { text(x, b3, "sub gen", gen, g, false, chord(b3, g)) }
         </>
     }
+}
+
+/// The state line of a node: the short form of Kafka's name, squeezed a
+/// little where it must; where even that would cut it, the shortest form, so
+/// a state is never cut to a stub ("PREP_R…") that loses its meaning.
+fn state_text(x: f64, y: f64, short: &str, shortest: &str, px: f64, max: f64) -> Html {
+    let t = if text_width(short, px, false) <= max / 0.75 { short } else { shortest };
+    squeezed(x, y, "sub state", t, px, false, max)
 }
 
 /// The red "!" of a member past `max.poll.interval.ms` without a `poll()`.

@@ -48,3 +48,15 @@ export const renderedSizes = (page) => page.$$eval('#topology text', (ts) => ts.
   text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * t.ownerSVGElement.getScreenCTM().a, h: t.getBoundingClientRect().height,
 })));
 
+
+/** Node state labels cut to a stub ("PREP_R…") or squeezed past legibility
+ * (textLength under 75 % of the text's natural width): each with its member
+ * and Kafka's full state (data-state), so a failure says what was lost. */
+export const cutStates = (page) => page.$$eval('#topology g[data-member] text.state', (ts) => ts
+  .filter((t) => t.textContent.trim() && getComputedStyle(t).display !== 'none')
+  .filter((t) => {
+    const squeezedTo = t.getAttribute('textLength');
+    const natural = t.getComputedTextLength ? (() => { const c = t.cloneNode(true); c.removeAttribute('textLength'); t.parentNode.appendChild(c); const w = c.getComputedTextLength(); c.remove(); return w; })() : 0;
+    return t.textContent.includes('…') || (squeezedTo && natural && parseFloat(squeezedTo) < natural * 0.75);
+  })
+  .map((t) => `"${t.textContent}" (${t.closest('[data-member]').dataset.member}, ${t.closest('[data-member]').dataset.state})`));

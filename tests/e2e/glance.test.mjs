@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { ARTIFACTS, launch, openPage, serveSite, withPage, withSite } from './harness.mjs';
-import { badLabels, renderedSizes, scenario } from './drawing.mjs';
+import { badLabels, cutStates, renderedSizes, scenario } from './drawing.mjs';
 
 const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 async function seek(page, t) {
@@ -26,12 +26,18 @@ test('no label of the drawing overlaps another or is cut, for 1-16 clients, 1-5 
     await page.selectOption('#lang', lang);
     for (const [clients, brokers, protocol] of cases) {
       await page.evaluate((s) => window.groupscope.load(s), scenario(clients, brokers, protocol));
+      // Joining: every member's state is a long one (PREPARING_REBALANCE, JOINING, ...).
+      await seek(page, 1500);
+      const joining = await cutStates(page);
+      if (joining.length) failures.push(`${lang} ${clients} clients, ${protocol}, joining: states cut ${joining.join(', ')}`);
       await seek(page, 20000);
       const stable = await badLabels(page);
       // Mid-rebalance: a member crashes, its session runs out, the group rebalances.
       await page.evaluate(() => window.groupscope.inject('{"type": "crashConsumer", "consumer": 1}'));
       await seek(page, 26500);
       const moving = await badLabels(page);
+      const states = await cutStates(page);
+      if (states.length) failures.push(`${lang} ${clients} clients, ${protocol}, rebalancing: states cut ${states.join(', ')}`);
       for (const [moment, r] of [['stable', stable], ['rebalancing', moving]]) {
         if (r.pairs.length || r.outside.length) failures.push(`${lang} ${clients} clients, ${brokers} brokers, ${protocol}, ${moment}: overlapping ${r.pairs.join('; ')} outside ${r.outside.join(', ')}`);
         assert.ok(r.count > clients, 'labels were measured');
