@@ -38,8 +38,8 @@ fn find_message(world: &World, id: u64) -> Option<&Envelope> {
 /// (a message that arrived, a node of another timeline).
 pub fn inspect(world: &World, sel: &Selection) -> Option<Inspection> {
     match sel {
-        Selection::Node(NodeId::Client(c)) if world.workers.contains_key(c) => {
-            let w = &world.workers[c];
+        Selection::Node(NodeId::Client(c)) if world.clients.worker(*c).is_some() => {
+            let w = world.clients.worker(*c)?;
             let details = vec![
                 ("connectors", list(w.connectors.iter().map(|(n, s)| format!("{n} {s:?}")))),
                 ("tasks", list(w.tasks.iter().map(|(t, s)| format!("{t} {s:?}")))),
@@ -52,11 +52,11 @@ pub fn inspect(world: &World, sel: &Selection) -> Option<Inspection> {
                     "generation",
                     details,
                 ),
-                json: pretty(w),
+                json: pretty(w.client()),
             })
         }
-        Selection::Node(NodeId::Client(c)) if world.async_consumers.contains_key(c) => {
-            let a = &world.async_consumers[c];
+        Selection::Node(NodeId::Client(c)) if world.clients.async_consumer(*c).is_some() => {
+            let a = world.clients.async_consumer(*c)?;
             let client = ClientSummary::from(a);
             let identity = instance_fact(&client);
             let mut details = vec![
@@ -67,11 +67,11 @@ pub fn inspect(world: &World, sel: &Selection) -> Option<Inspection> {
             Some(Inspection {
                 title: format!("c{c} (group.protocol=consumer)"),
                 facts: client_facts(client, identity, "member epoch", details),
-                json: pretty(a),
+                json: pretty(a.client()),
             })
         }
         Selection::Node(NodeId::Client(c)) => {
-            let cons = world.consumers.get(c)?;
+            let cons = world.clients.classic(*c)?;
             let client = ClientSummary::from(cons);
             let mut details = vec![owned_fact(&client)];
             details.extend(liveness_facts(world, &client, cons.last_poll, cons.config.max_poll_interval_ms));
@@ -79,7 +79,7 @@ pub fn inspect(world: &World, sel: &Selection) -> Option<Inspection> {
             Some(Inspection {
                 title: format!("c{c}"),
                 facts: client_facts(client, identity, "generation", details),
-                json: pretty(cons),
+                json: pretty(cons.client()),
             })
         }
         Selection::Node(NodeId::Broker(b)) => {
@@ -251,7 +251,7 @@ fn name(n: NodeId) -> String {
 /// Every fault the user can inject on the selection, ready to dispatch.
 pub fn actions(world: &World, sel: &Selection) -> Vec<Fault> {
     match sel {
-        Selection::Node(NodeId::Client(c)) if world.workers.contains_key(c) => worker_actions(world, *c),
+        Selection::Node(NodeId::Client(c)) if world.clients.worker(*c).is_some() => worker_actions(world, *c),
         Selection::Node(NodeId::Client(c)) => {
             let Some(client) = crate::view::client(world, *c) else { return Vec::new() };
             let (alive, group_id, is_static) = (client.alive, client.group_id.to_string(), client.static_id.is_some());
@@ -344,7 +344,7 @@ pub fn actions(world: &World, sel: &Selection) -> Vec<Fault> {
 /// failed tasks or a connector (the REST API), add a worker.
 fn worker_actions(world: &World, idx: u32) -> Vec<Fault> {
     use crate::sim::connect::worker::State;
-    let w = &world.workers[&idx];
+    let w = &world.clients.worker(idx).unwrap();
     let group = w.group_id.clone();
     if !w.alive {
         return vec![Fault::RestartConsumer { consumer: idx }, Fault::AddWorker { group }];

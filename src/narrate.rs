@@ -15,17 +15,17 @@ pub fn readable(world: &World, text: &str) -> String {
         return text.to_string();
     }
     let ids = world
-        .consumers
-        .values()
-        .map(|c| (c.idx, &c.membership.member_id))
-        .chain(world.workers.values().map(|w| (w.idx, &w.membership.member_id)));
+        .clients
+        .classics()
+        .map(|c| (c.idx, &c.client().membership.member_id))
+        .chain(world.clients.workers().map(|w| (w.idx, &w.client().membership.member_id)));
     let mut s = text.to_string();
     for (idx, id) in ids {
         if !id.is_empty() && s.contains(id.as_str()) {
             s = s.replace(id.as_str(), &format!("c{idx} ({})", short_member(id)));
         }
     }
-    for c in world.async_consumers.values() {
+    for c in world.clients.async_consumers() {
         if !c.member_id.is_empty() {
             s = s.replace(&c.member_id, &format!("c{} ({})", c.idx, short_member(&c.member_id)));
         }
@@ -102,7 +102,7 @@ pub struct Why {
 fn timer_client(world: &World, ev: &Event) -> Option<(crate::sim::NodeId, bool)> {
     let EventKind::TimerFired { node, timer } = &ev.kind else { return None };
     if let Some(member) = timer.strip_prefix("session timeout of ") {
-        let c = world.consumers.values().find(|c| c.membership.member_id == member)?;
+        let c = world.clients.classics().find(|c| c.membership.member_id == member)?;
         return Some((crate::sim::NodeId::Client(c.idx), true));
     }
     (timer == "max.poll.interval.ms").then_some((*node, false))

@@ -265,7 +265,7 @@ fn a_sync_group_answered_rebalance_in_progress_keeps_completing_rebalance_until_
     t.sleep_until(20_000, |t| t.world.group("demo").is_some_and(|(_, g)| g.state == CompletingRebalance));
     let (coordinator, g) = t.world.group("demo").unwrap();
     let leader =
-        t.world.consumers.values().find(|c| Some(&c.membership.member_id) == g.leader_id.as_ref()).map(|c| c.idx);
+        t.world.clients.classics().find(|c| Some(&c.membership.member_id) == g.leader_id.as_ref()).map(|c| c.idx);
     let leader = leader.unwrap_or(1);
     let follower = 3 - leader;
     t.inject(Fault::HoldLink { from: format!("c{leader}"), to: format!("broker-{coordinator}") });

@@ -53,7 +53,7 @@ fn first_join_without_member_id_gets_member_id_required_then_rejoins_with_it() {
     let labels = t.labels_sent();
     assert_eq!(labels.iter().filter(|l| *l == "JoinGroup → MEMBER_ID_REQUIRED").count(), 3);
     assert_eq!(labels.iter().filter(|l| *l == "JoinGroup member=\"\"").count(), 3);
-    for c in t.world.consumers.values() {
+    for c in t.world.clients.classics() {
         assert!(
             c.membership.member_id.starts_with(&format!("{}-", c.client_id)),
             "member id is clientId-UUID: {}",
@@ -93,7 +93,7 @@ fn only_the_leader_receives_the_member_list() {
     let labels = t.labels_sent();
     assert_eq!(labels.iter().filter(|l| *l == "JoinGroup ← gen=1 leader, 3 members").count(), 1);
     assert_eq!(labels.iter().filter(|l| *l == "JoinGroup ← gen=1").count(), 2);
-    let leaders: Vec<u32> = t.world.consumers.values().filter(|c| c.is_leader()).map(|c| c.idx).collect();
+    let leaders: Vec<u32> = t.world.clients.classics().filter(|c| c.is_leader()).map(|c| c.idx).collect();
     assert_eq!(leaders, vec![1], "the first member added to the empty group leads it");
 }
 
@@ -108,7 +108,7 @@ fn join_and_sync_give_generation_1_and_the_range_assignment() {
     );
     // RangeAssignor (facts D1): dynamic members sorted by member id take contiguous blocks.
     let mut by_id: Vec<(String, u32)> =
-        t.world.consumers.values().map(|c| (c.membership.member_id.clone(), c.idx)).collect();
+        t.world.clients.classics().map(|c| (c.membership.member_id.clone(), c.idx)).collect();
     by_id.sort();
     for (i, (_, idx)) in by_id.iter().enumerate() {
         let expected = vec![format!("orders-{}", 2 * i), format!("orders-{}", 2 * i + 1)];
@@ -183,7 +183,7 @@ fn the_same_seed_gives_the_same_trace_and_another_seed_other_member_ids() {
         let mut w = World::new(s).unwrap();
         w.schedule(12_000, Fault::CrashConsumer { consumer: 2 });
         w.run_until(30_000);
-        (trace_hash(&w.trace), w.consumers[&1].membership.member_id.clone())
+        (trace_hash(&w.trace), w.clients.classic(1).unwrap().membership.member_id.clone())
     };
     assert_eq!(run(7), run(7));
     assert_ne!(run(7).1, run(8).1);
@@ -458,7 +458,7 @@ fn a_closed_dynamic_member_leaves_at_once_and_a_closed_static_member_keeps_its_p
         "the rebalance starts on the LeaveGroup, not after session.timeout.ms (at {} ms)",
         rebalance.at
     );
-    assert!(!w.consumers[&2].alive);
+    assert!(!w.clients.classic(2).unwrap().alive);
     // A static member closes without LeaveGroup (KIP-345): no rebalance within the session timeout.
     let mut s = groupscope::sim::Scenario::demo();
     s.groups[0].static_members = true;
@@ -485,7 +485,7 @@ fn a_member_restarted_as_static_then_restarts_without_a_rebalance() {
     let mut w = groupscope::sim::World::new(groupscope::sim::Scenario::demo()).unwrap();
     w.run_until(15_000);
     w.inject(groupscope::sim::Fault::RestartConsumerAs { consumer: 2, static_member: true });
-    assert_eq!(w.consumers[&2].config.group_instance_id.as_deref(), Some("demo-2"));
+    assert_eq!(w.clients.classic(2).unwrap().config.group_instance_id.as_deref(), Some("demo-2"));
     w.run_until(40_000);
     assert_eq!(w.group("demo").unwrap().1.state.name(), "Stable");
     let generation = w.group("demo").unwrap().1.generation_id;

@@ -56,7 +56,7 @@ fn small(consumers: u32, partitions: u32, assignor: &str) -> Scenario {
 }
 
 fn owned_at(world: &World, c: u32) -> Vec<TopicPartition> {
-    world.consumers[&c].owned.clone()
+    world.clients.classic(c).unwrap().owned.clone()
 }
 
 // ---- merge-patch and validation ----
@@ -209,7 +209,7 @@ fn eager_run_revokes_every_members_partitions_and_stops_the_world() {
     let mut before: BTreeMap<u32, Vec<TopicPartition>> = BTreeMap::new();
     let (world, obs) = watch(variant("classic eager range"), UNTIL, |w, _| {
         if w.now < CRASH_AT {
-            before = w.consumers.iter().map(|(i, c)| (*i, c.owned.clone())).collect();
+            before = w.clients.classics().map(|c| (c.idx, c.owned.clone())).collect();
         }
     });
     for (c, owned) in before.iter().filter(|(c, _)| **c != 3) {
@@ -236,7 +236,7 @@ fn cooperative_run_leaves_unaffected_members_processing() {
     let mut stopped: Vec<(Millis, TopicPartition)> = Vec::new();
     let (world, obs) = watch(variant("classic cooperative-sticky"), UNTIL, |w, o| {
         if w.now < CRASH_AT {
-            before = w.consumers.iter().map(|(i, c)| (*i, c.owned.clone())).collect();
+            before = w.clients.classics().map(|c| (c.idx, c.owned.clone())).collect();
         } else {
             let snap = snapshot(w, "demo");
             for tp in before.iter().filter(|(c, _)| **c != 3).flat_map(|(_, o)| o) {
@@ -370,7 +370,7 @@ fn consumer_protocol_run_leaves_unaffected_members_processing() {
     let mut stopped: Vec<(Millis, TopicPartition)> = Vec::new();
     let (world, obs) = watch(s.clone(), UNTIL, |w, _| {
         if w.now < CRASH_AT {
-            before = w.async_consumers.iter().map(|(i, c)| (*i, c.owned.clone())).collect();
+            before = w.clients.async_consumers().map(|c| (c.idx, c.owned.clone())).collect();
         } else {
             let snap = snapshot(w, "demo");
             for tp in before.iter().filter(|(c, _)| **c != 3).flat_map(|(_, o)| o) {

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 /// Which worker runs each task (tasks running nowhere are absent).
 fn placement(t: &TestWorld) -> BTreeMap<String, u32> {
     let mut m = BTreeMap::new();
-    for w in t.world.workers.values().filter(|w| w.alive) {
+    for w in t.world.clients.workers().filter(|w| w.alive) {
         for id in w.tasks.keys() {
             assert!(m.insert(id.to_string(), w.idx).is_none(), "{id} runs twice");
         }
@@ -52,7 +52,7 @@ fn workers_form_a_connect_group_and_every_task_runs_on_exactly_one_worker() {
         v.sort();
         v
     });
-    let connector_runs = t.world.workers.values().filter(|w| w.connectors.contains_key("sink")).count();
+    let connector_runs = t.world.clients.workers().filter(|w| w.connectors.contains_key("sink")).count();
     assert_eq!(connector_runs, 1);
     let per_worker: Vec<usize> = (1..=3).map(|i| worker(&t.world, i).tasks.len()).collect();
     assert_eq!(per_worker, [2, 2, 2], "least-loaded round robin balances 6 tasks over 3 workers");
@@ -211,7 +211,7 @@ fn restart_connector_with_only_failed_restarts_only_the_failed_tasks() {
         task_changes(&t.world)[changes..].iter().filter(|c| c.3 == "RESTARTING").map(|c| c.1.clone()).collect();
     assert_eq!(restarted, ["sink-0", "sink-3"]);
     assert_eq!(placement(&t).len(), 4);
-    assert!(t.world.workers.values().all(|w| w.tasks.values().all(|s| *s == State::RUNNING)));
+    assert!(t.world.clients.workers().all(|w| w.tasks.values().all(|s| *s == State::RUNNING)));
     assert!(!t.world.trace.iter().any(|e| matches!(&e.kind,
         groupscope::sim::trace::EventKind::StateChanged { machine: groupscope::sim::trace::Machine::Connector { .. }, to, .. } if to == "RESTARTING")));
 }

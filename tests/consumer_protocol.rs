@@ -33,7 +33,7 @@ fn set(ps: &[i32]) -> BTreeSet<TopicPartition> {
 fn settled(t: &TestWorld) -> bool {
     let Some((_, g)) = t.world.consumer_group("demo") else { return false };
     g.state == ConsumerGroupState::Stable
-        && t.world.async_consumers.values().filter(|c| c.alive && c.fatal.is_none()).all(|c| {
+        && t.world.clients.async_consumers().filter(|c| c.alive && c.fatal.is_none()).all(|c| {
             c.state == MemberState::STABLE
                 && g.members
                     .get(&c.member_id)
@@ -242,7 +242,7 @@ fn a_member_two_epochs_behind_is_fenced_loses_its_partitions_and_rejoins() {
     t.sleep_until(10_000, |t| {
         !t.async_consumer(1).link.in_flight.values().any(|p| p.api == ApiKey::ConsumerGroupHeartbeat)
     });
-    t.world.async_consumers.get_mut(&1).unwrap().member_epoch = 1;
+    t.world.clients.async_consumer_mut(1).unwrap().member_epoch = 1;
     t.sleep(6000);
     assert!(t.labels_sent().iter().any(|l| l == "ConsumerGroupHeartbeat → FENCED_MEMBER_EPOCH"));
     let states = t.member_states(1);
@@ -260,7 +260,7 @@ fn a_new_member_bumps_the_group_epoch_and_gets_partitions_only_after_their_owner
     let before = t.consumer_group("demo").group_epoch;
     let transitions_before = t.consumer_group_transitions().len();
     t.inject(Fault::AddConsumer { group: "demo".into() });
-    t.sleep_until(60_000, |t| t.world.async_consumers.get(&3).is_some_and(|c| !c.owned.is_empty()));
+    t.sleep_until(60_000, |t| t.world.clients.async_consumer(3).is_some_and(|c| !c.owned.is_empty()));
     assert_eq!(t.consumer_group("demo").group_epoch, before + 1, "one bump for the join");
     let revoked: Vec<(u64, Vec<TopicPartition>)> =
         [1, 2].iter().flat_map(|c| callbacks(&t, *c, Callback::OnPartitionsRevoked)).collect();
@@ -335,7 +335,7 @@ fn a_fenced_member_rejoins_under_its_own_member_id_and_gets_its_epoch_and_assign
     t.sleep_until(10_000, |t| {
         !t.async_consumer(1).link.in_flight.values().any(|p| p.api == ApiKey::ConsumerGroupHeartbeat)
     });
-    t.world.async_consumers.get_mut(&1).unwrap().member_epoch = 1;
+    t.world.clients.async_consumer_mut(1).unwrap().member_epoch = 1;
     t.sleep_until(10_000, |t| t.member_states(1).contains(&"FENCED".to_string()));
     let fenced_at = t.world.now;
     t.sleep_until(2000, settled);
@@ -808,7 +808,7 @@ fn a_member_joining_within_the_assignment_interval_waits_in_assigning_until_a_he
     t.sleep(50);
     t.inject(Fault::AddConsumer { group: "demo".into() });
     t.sleep_until(30_000, |t| {
-        settled(t) && t.world.async_consumers.len() == 3 && (1..=3).all(|c| t.async_owned(c).len() == 2)
+        settled(t) && t.world.clients.async_consumers().count() == 3 && (1..=3).all(|c| t.async_owned(c).len() == 2)
     });
     let computed_at = |e: i32| {
         t.world
@@ -891,7 +891,7 @@ fn a_new_coordinator_replays_the_consumer_group_and_rearms_its_session_timers() 
         (g.group_epoch, g.assignment_epoch, &g.members, &g.target_assignment),
         (before.group_epoch, before.assignment_epoch, &before.members, &before.target_assignment)
     );
-    t.sleep_until(20_000, |t| t.world.async_consumers.values().all(|c| c.link.coordinator == Some(new)));
+    t.sleep_until(20_000, |t| t.world.clients.async_consumers().all(|c| c.link.coordinator == Some(new)));
     t.sleep(10_000);
     assert_eq!(
         t.consumer_group("demo").group_epoch,

@@ -174,7 +174,7 @@ fn prepare_fetch_requests_sends_one_fetch_per_leader_node_with_the_partitions_it
     }
     // After the first rebalance each consumer's last Fetch to a broker names
     // every partition it owns that the broker leads.
-    for c in t.world.consumers.values() {
+    for c in t.world.clients.classics() {
         let mut per_broker: BTreeMap<u32, BTreeSet<TopicPartition>> = BTreeMap::new();
         for tp in &c.owned {
             per_broker.entry(t.world.cluster.leader_of(tp).unwrap()).or_default().insert(tp.clone());
@@ -213,9 +213,9 @@ fn records_come_only_from_partition_leaders_never_from_the_coordinator_or_anothe
 
 /// The partitions `broker` leads that consumer `c` owns.
 fn led_by(t: &TestWorld, c: u32, broker: u32) -> Vec<TopicPartition> {
-    let owned = match t.world.consumers.get(&c) {
+    let owned = match t.world.clients.classic(c) {
         Some(c) => c.owned.clone(),
-        None => t.world.async_consumers[&c].owned.clone(),
+        None => t.world.clients.async_consumer(c).unwrap().owned.clone(),
     };
     owned.into_iter().filter(|tp| t.world.cluster.leader_of(tp) == Some(broker)).collect()
 }

@@ -136,7 +136,7 @@ fn a_deep_link_opens_the_lesson_at_its_step_with_earlier_steps_played() {
     assert!(parse_link("#lesson=4&step=99").is_none());
     let (s, player) = LessonSession::open_at(lesson.clone(), index).unwrap();
     assert_eq!(s.step, 2);
-    assert!(!player.world.consumers[&2].alive, "step 2's crash was applied on the way");
+    assert!(!player.world.clients.classic(2).unwrap().alive, "step 2's crash was applied on the way");
     assert_eq!(
         s.feedback[1].as_ref().map(|f| f.chosen.is_none()),
         Some(true),
@@ -159,7 +159,7 @@ fn seeking_back_returns_the_lesson_to_the_step_of_that_time_and_replays_identica
     player.dispatch(Action::Seek(times[0] + 1000));
     s.resync(&mut player);
     assert_eq!((s.step, s.phase), (1, Phase::Running));
-    assert!(!player.world.consumers[&2].alive, "the crash is replayed from the timeline");
+    assert!(!player.world.clients.classic(2).unwrap().alive, "the crash is replayed from the timeline");
     while s.phase != Phase::Free {
         s.play_step_through(&mut player, None).unwrap();
         s.next(&mut player);
@@ -1040,7 +1040,7 @@ fn lesson_16_grades_all_four_timeout_configs_and_the_hint_names_the_wrong_one() 
             Fault::CrashConsumer { consumer } => Some(*consumer),
             _ => None,
         });
-        w.consumers[&c.expect("a crash")].group_id.clone()
+        w.clients.classic(c.expect("a crash")).unwrap().group_id.clone()
     };
     let four = |w: &groupscope::sim::World, g: &str| {
         let c = &l.scenario.groups.iter().find(|s| s.group_id == g).unwrap().config;

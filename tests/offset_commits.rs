@@ -87,7 +87,7 @@ fn commit_mode_sync_redelivers_at_most_the_batch_in_flight_at_a_crash() {
     t.sleep(20_000);
     // Every batch c2 finished was committed before its next poll(): nothing it
     // processed is processed again; the new owner starts at the in-flight batch.
-    for tp in &t.world.consumers[&2].owned.clone() {
+    for tp in &t.world.clients.classic(2).unwrap().owned.clone() {
         assert_eq!(redelivered(&t, tp), 0, "{tp}");
     }
     for (tp, from, _) in &batch {
@@ -153,7 +153,7 @@ fn commit_mode_async_commits_after_each_batch_without_waiting() {
     t.sleep(20_000);
     let committed = t.world.committed_offsets("demo").cloned().unwrap_or_default();
     assert_eq!(committed.len(), 6, "every partition has a committed offset");
-    assert!(t.world.consumers.values().all(|c| !matches!(c.main, MainThread::CommitSync { .. })));
+    assert!(t.world.clients.classics().all(|c| !matches!(c.main, MainThread::CommitSync { .. })));
     assert!(!t.any_note(|n| matches!(
         n,
         Note::CommitAsyncFailed { .. } | Note::CommitAsyncNotStable { .. } | Note::CommitAsyncCoordinatorUnknown
@@ -227,11 +227,11 @@ fn commit_sync_through_coordinator_failover_is_retried_until_the_new_coordinator
     let mut t = TestWorld::new(manual(CommitMode::Sync, |c| c.processing_ms_per_record = 1));
     t.sleep(15_000);
     let old = t.world.cluster.coordinator_for("demo").unwrap();
-    while !t.world.consumers.values().any(|c| matches!(c.main, MainThread::CommitSync { .. })) {
+    while !t.world.clients.classics().any(|c| matches!(c.main, MainThread::CommitSync { .. })) {
         t.sleep(1);
     }
     let committing: Vec<u32> =
-        t.world.consumers.values().filter(|c| matches!(c.main, MainThread::CommitSync { .. })).map(|c| c.idx).collect();
+        t.world.clients.classics().filter(|c| matches!(c.main, MainThread::CommitSync { .. })).map(|c| c.idx).collect();
     t.inject(Fault::KillBroker { broker: old });
     // The dead broker is fenced after broker.session.timeout.ms, then the new one loads.
     t.sleep(9_000 + 10_000);
@@ -257,7 +257,7 @@ fn commit_sync_through_coordinator_failover_is_retried_until_the_new_coordinator
         assert!(accepted, "c{i} got out of commitSync");
     }
     let committed = t.world.committed_offsets("demo").expect("loaded");
-    for c in t.world.consumers.values() {
+    for c in t.world.clients.classics() {
         for tp in &c.owned {
             assert!(committed.get(tp).copied().unwrap_or(-1) > 0, "{tp} committed on the new coordinator");
         }

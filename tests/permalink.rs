@@ -18,7 +18,7 @@ fn a_permalink_restores_the_same_run_at_the_same_moment() {
     let restored = Permalink::decode(&format!("#{fragment}")).unwrap().restore().unwrap();
     assert_eq!(restored.now(), 25_000);
     assert_eq!(trace_hash(restored.events()), trace_hash(p.events()));
-    assert!(!restored.world.consumers[&2].alive);
+    assert!(!restored.world.clients.classic(2).unwrap().alive);
 }
 
 #[test]

@@ -21,13 +21,13 @@ fn seeking_back_and_forward_again_reproduces_the_same_trace() {
     let mut p = played_to(12_000);
     p.dispatch(Action::Inject(Fault::CrashConsumer { consumer: 2 }));
     p.dispatch(Action::Seek(30_000));
-    let reference = (trace_hash(p.events()), p.world.consumers[&1].owned.clone());
+    let reference = (trace_hash(p.events()), p.world.clients.classic(1).unwrap().owned.clone());
     p.dispatch(Action::Seek(5_000));
     assert_eq!(p.now(), 5_000);
-    assert!(p.world.consumers[&2].alive, "before the crash c2 is alive again");
+    assert!(p.world.clients.classic(2).unwrap().alive, "before the crash c2 is alive again");
     p.dispatch(Action::Seek(30_000));
-    assert_eq!((trace_hash(p.events()), p.world.consumers[&1].owned.clone()), reference);
-    assert!(!p.world.consumers[&2].alive, "the scripted crash is replayed at its time");
+    assert_eq!((trace_hash(p.events()), p.world.clients.classic(1).unwrap().owned.clone()), reference);
+    assert!(!p.world.clients.classic(2).unwrap().alive, "the scripted crash is replayed at its time");
 }
 
 #[test]
@@ -39,8 +39,8 @@ fn acting_in_the_past_discards_the_old_future() {
     p.dispatch(Action::Inject(Fault::CrashConsumer { consumer: 3 }));
     p.dispatch(Action::Seek(30_000));
     assert_eq!(p.script.len(), 1, "the crash of c2 belonged to the discarded future");
-    assert!(p.world.consumers[&2].alive);
-    assert!(!p.world.consumers[&3].alive);
+    assert!(p.world.clients.classic(2).unwrap().alive);
+    assert!(!p.world.clients.classic(3).unwrap().alive);
 }
 
 #[test]
@@ -80,7 +80,7 @@ fn faults_ahead_of_a_replay_checkpoint_still_happen() {
     p.dispatch(Action::Seek(7_000));
     p.dispatch(Action::Seek(5_000));
     p.dispatch(Action::Seek(30_000));
-    assert!(!p.world.consumers[&2].alive, "the crash at 10 s happened again");
+    assert!(!p.world.clients.classic(2).unwrap().alive, "the crash at 10 s happened again");
     assert_eq!(p.world.trace, reference, "the replay is the same run");
 }
 
@@ -94,10 +94,10 @@ fn a_fault_taken_back_at_its_own_instant_leaves_the_world_as_before_it() {
     let at = p.now();
     let before = (trace_hash(p.events()), p.script.len(), p.world.injected.len());
     p.dispatch(Action::Inject(Fault::CrashConsumer { consumer: 2 }));
-    assert!(!p.world.consumers[&2].alive);
+    assert!(!p.world.clients.classic(2).unwrap().alive);
     p.unscript_from(before.1);
     p.seek(at);
     assert_eq!(p.now(), at);
     assert_eq!((trace_hash(p.events()), p.script.len(), p.world.injected.len()), before);
-    assert!(p.world.consumers[&2].alive, "the taken-back crash is not applied");
+    assert!(p.world.clients.classic(2).unwrap().alive, "the taken-back crash is not applied");
 }

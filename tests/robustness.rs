@@ -179,7 +179,7 @@ fn the_largest_accepted_intervals_run_without_overflow() {
     let mut w = World::new(s).unwrap();
     w.run_until(60_000);
     assert_eq!(w.now, 60_000);
-    assert!(w.consumers.values().all(|c| !c.owned.is_empty()), "the group still forms");
+    assert!(w.clients.classics().all(|c| !c.owned.is_empty()), "the group still forms");
 }
 
 #[test]
@@ -219,7 +219,7 @@ fn the_world_ignores_additions_beyond_the_caps_whatever_the_door() {
     s.topics[0].partitions = 10;
     let mut w = World::new(s).unwrap();
     w.inject(Fault::AddConsumer { group: "demo".into() });
-    assert_eq!(w.consumers.len(), MAX_CONSUMERS as usize);
+    assert_eq!(w.clients.classics().count(), MAX_CONSUMERS as usize);
     assert!(w.check_fault(&Fault::AddConsumer { group: "demo".into() }).unwrap_err().contains("at most 500"));
 }
 
@@ -308,7 +308,7 @@ fn scheduled_faults_run_as_the_script_says() {
     ];
     let mut w = World::new(s).unwrap();
     w.run_until(25_000);
-    assert!(!w.consumers[&4].alive);
+    assert!(!w.clients.classic(4).unwrap().alive);
 }
 
 #[test]

@@ -136,9 +136,9 @@ fn heal(world: &mut World) {
 /// static member, UNRELEASED_INSTANCE_ID while its old member is still in the
 /// group) is closed and started again.
 fn restart_fatal(world: &mut World) {
-    let classic = world.consumers.values().filter(|c| c.fatal.is_some()).map(|c| c.idx);
+    let classic = world.clients.classics().filter(|c| c.fatal.is_some()).map(|c| c.idx);
     let fatal: Vec<u32> =
-        classic.chain(world.async_consumers.values().filter(|c| c.fatal.is_some()).map(|c| c.idx)).collect();
+        classic.chain(world.clients.async_consumers().filter(|c| c.fatal.is_some()).map(|c| c.idx)).collect();
     for c in fatal {
         world.inject(Fault::CrashConsumer { consumer: c });
         world.inject(Fault::RestartConsumer { consumer: c });
@@ -179,7 +179,7 @@ fn run(seed: u64) -> Result<(), String> {
     let (_, group) = world.group("demo").ok_or(format!("seed {seed}: group not loaded after healing"))?;
     for (topic, t) in &world.cluster.topics {
         for p in 0..t.partitions.len() {
-            let owned = world.consumers.values().any(|c| {
+            let owned = world.clients.classics().any(|c| {
                 c.alive
                     && c.membership.generation == group.generation_id
                     && c.owned.iter().any(|tp| tp.topic == *topic && tp.partition == p as i32)
@@ -228,7 +228,7 @@ fn run_consumer_protocol(seed: u64) -> Result<(), String> {
                 return Err(format!("seed {seed} (consumer protocol): invalid member state transition at {t}"));
             }
             read = world.trace.len();
-            if supervise && world.async_consumers.values().any(|c| c.fatal.is_some()) {
+            if supervise && world.clients.async_consumers().any(|c| c.fatal.is_some()) {
                 restart_fatal(world);
             }
         }
@@ -247,7 +247,7 @@ fn run_consumer_protocol(seed: u64) -> Result<(), String> {
         world.consumer_group("demo").ok_or(format!("seed {seed}: consumer group not loaded after healing"))?;
     for (topic, t) in &world.cluster.topics {
         for p in 0..t.partitions.len() {
-            let owned = world.async_consumers.values().any(|c| {
+            let owned = world.clients.async_consumers().any(|c| {
                 c.alive
                     && group.members.contains_key(&c.member_id)
                     && c.owned.iter().any(|tp| tp.topic == *topic && tp.partition == p as i32)
@@ -380,7 +380,7 @@ fn run_connect(seed: u64) -> Result<(), String> {
     };
     step_checked(&mut world, faults_end + 1)?;
     heal(&mut world);
-    for w in world.workers.keys().copied().collect::<Vec<_>>() {
+    for w in world.clients.workers().map(|c| c.idx).collect::<Vec<_>>() {
         world.inject(Fault::RestartConsumer { consumer: w });
     }
     let spec = world.scenario.connect_clusters[0].clone();

@@ -93,7 +93,13 @@ fn every_fault_kind_is_reachable_from_a_click() {
     let mut kinds = BTreeSet::new();
     let mut selections: Vec<Selection> = Vec::new();
     selections.extend(w.brokers.keys().map(|b| Selection::Node(NodeId::Broker(*b))));
-    selections.extend(w.consumers.keys().chain(w.workers.keys()).map(|c| Selection::Node(NodeId::Client(*c))));
+    selections.extend(
+        w.clients
+            .classics()
+            .map(|c| c.idx)
+            .chain(w.clients.workers().map(|w| w.idx))
+            .map(|c| Selection::Node(NodeId::Client(c))),
+    );
     selections.push(Selection::Link(NodeId::Broker(0), NodeId::Client(1)));
     for sel in &selections {
         for f in actions(&w, sel) {
@@ -111,7 +117,7 @@ fn every_fault_kind_is_reachable_from_a_click() {
         Selection::Node(NodeId::Broker(0)),
         Selection::Link(NodeId::Broker(0), NodeId::Client(1)),
     ];
-    again.extend(w.workers.keys().map(|c| Selection::Node(NodeId::Client(*c))));
+    again.extend(w.clients.workers().map(|w| Selection::Node(NodeId::Client(w.idx))));
     for sel in again {
         for f in actions(&w, &sel) {
             kinds.insert(serde_json::to_value(&f).unwrap()["type"].as_str().unwrap().to_string());
@@ -386,7 +392,7 @@ fn the_space_time_diagram_has_a_lane_for_every_client_of_every_kind() {
         })
         .collect();
     assert_eq!(lanes, w.client_indices());
-    assert!(!w.async_consumers.is_empty() && !w.workers.is_empty());
+    assert!(w.clients.async_consumers().next().is_some() && w.clients.workers().next().is_some());
     for c in w.client_indices() {
         assert!(st.arrows.iter().any(|a| a.from == NodeId::Client(c)), "c{c} sent something in the window");
     }

@@ -57,7 +57,7 @@ fn a_fenced_zombie_is_not_shown_as_the_owner() {
         s.next(&mut p);
     }
     s.play_step_through(&mut p, None).unwrap();
-    let zombie = &p.world.consumers[&4];
+    let zombie = &p.world.clients.classic(4).unwrap();
     assert!(zombie.fatal.is_some() && zombie.alive, "c4 is fenced but its process is still up");
     for r in view::partitions(&p.world).iter().filter(|r| r.partition.topic == "audit-log") {
         assert_eq!(r.owner, Some(5), "{} belongs to the replacement c5", r.partition);
@@ -79,7 +79,13 @@ fn two_groups_on_one_topic_each_get_their_own_rows() {
     assert_eq!(rows.len(), 12, "6 partitions × 2 groups");
     for r in &rows {
         let owner = r.owner.expect("every partition owned in both groups");
-        assert_eq!(w.consumers[&owner].group_id, r.group, "{} of {} is owned inside the group", r.partition, r.group);
+        assert_eq!(
+            w.clients.classic(owner).unwrap().group_id,
+            r.group,
+            "{} of {} is owned inside the group",
+            r.partition,
+            r.group
+        );
     }
     let audit_owner: std::collections::BTreeSet<u32> =
         rows.iter().filter(|r| r.group == "audit").filter_map(|r| r.owner).collect();

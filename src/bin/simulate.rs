@@ -167,8 +167,8 @@ fn run() -> Result<(), Stop> {
         })
         .collect();
     let consumers: Vec<_> = world
-        .consumers
-        .values()
+        .clients
+        .classics()
         .map(|c| {
             json!({
                 "name": format!("c{}", c.idx), "group": c.group_id, "alive": c.alive,
@@ -176,7 +176,7 @@ fn run() -> Result<(), Stop> {
                 "owned": c.owned.iter().map(|p| p.to_string()).collect::<Vec<_>>(), "fatal": c.fatal,
             })
         })
-        .chain(world.async_consumers.values().map(|c| {
+        .chain(world.clients.async_consumers().map(|c| {
             json!({
                 "name": format!("c{}", c.idx), "group": c.group_id, "alive": c.alive,
                 "state": format!("{:?}", c.state), "memberEpoch": c.member_epoch, "memberId": c.member_id,

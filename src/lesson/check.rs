@@ -7,7 +7,7 @@ use crate::sim::coordinator::consumer::ConsumerGroupMember;
 use crate::sim::note::Note;
 use crate::sim::out::TimerKey;
 use crate::sim::trace::{Callback, Event, EventKind, Machine};
-use crate::sim::world::parse_node;
+use crate::sim::world::{parse_node, Client, Process};
 use crate::sim::{Millis, NodeId, World};
 
 /// `c3` → 3.
@@ -65,13 +65,12 @@ impl Condition {
             ) => parse_node(consumer) == Some(*node) && to == state,
             (Condition::SessionTimeout { consumer }, EventKind::TimerFired { node: NodeId::Broker(_), timer }) => {
                 let idx = consumer_idx(consumer).unwrap_or(0);
-                let member = match (world.consumers.get(&idx), world.workers.get(&idx), world.async_consumers.get(&idx))
-                {
-                    (Some(c), _, _) => (c.group_id.clone(), c.membership.member_id.clone()),
-                    (None, Some(w), _) => (w.group_id.clone(), w.membership.member_id.clone()),
+                let member = match world.clients.get(idx).map(|p| &p.client) {
+                    Some(Client::Classic(c)) => (c.group_id.clone(), c.membership.member_id.clone()),
+                    Some(Client::Worker(w)) => (w.group_id.clone(), w.membership.member_id.clone()),
                     // The consumer group's session timer describes itself the same way.
-                    (None, None, Some(c)) => (c.group_id.clone(), c.member_id.clone()),
-                    _ => return false,
+                    Some(Client::Consumer(c)) => (c.group_id.clone(), c.member_id.clone()),
+                    None => return false,
                 };
                 let key = TimerKey::MemberHeartbeat { group_id: member.0, member_id: member.1.clone() };
                 !member.1.is_empty() && *timer == key.describe()
@@ -113,7 +112,9 @@ impl Condition {
                 Condition::Fenced { consumer },
                 EventKind::Note { node: NodeId::Broker(_), note: Note::MemberFenced { member_id, group_id, .. } },
             ) => {
-                let Some(c) = consumer_idx(consumer).and_then(|i| world.async_consumers.get(&i)) else { return false };
+                let Some(c) = consumer_idx(consumer).and_then(|i| world.clients.async_consumer(i)) else {
+                    return false;
+                };
                 !c.member_id.is_empty() && *member_id == c.member_id && *group_id == c.group_id
             }
             (Condition::Fault { contains }, EventKind::FaultInjected { description }) => {
@@ -204,7 +205,7 @@ impl Condition {
 
 /// Whether `node` is a Connect worker of the cluster `group`.
 fn worker_of(world: &World, node: NodeId, group: &str) -> bool {
-    matches!(node, NodeId::Client(i) if world.workers.get(&i).is_some_and(|w| w.group_id == group))
+    matches!(node, NodeId::Client(i) if world.clients.worker(i).is_some_and(|w| w.group_id == group))
 }
 
 /// The live workers of `group` running a task (or, with `connector`, a
@@ -260,18 +261,15 @@ fn check_instance(
 
 /// The live consumers owning `tp` (client view: what each consumer believes it owns).
 fn owners(world: &World, tp: &TopicPartition) -> Vec<String> {
-    let classic = world.consumers.values().filter(|c| c.alive && c.owned.contains(tp)).map(|c| c.idx);
-    let modern = world.async_consumers.values().filter(|c| c.alive && c.owned.contains(tp)).map(|c| c.idx);
-    let mut all: Vec<u32> = classic.chain(modern).collect();
-    all.sort_unstable();
-    all.into_iter().map(|i| format!("c{i}")).collect()
+    let owns = |p: &Process| p.alive && p.client.owned().contains(tp);
+    world.clients.iter().filter(|(_, p)| owns(p)).map(|(i, _)| format!("c{i}")).collect()
 }
 
 /// The member of consumer `c` (KIP-848) on its group's coordinator: by the
 /// member id the client holds, or, before the client has read the response
 /// that gave it one, by its client id.
 fn coordinator_member<'a>(world: &'a World, c: &str) -> Option<&'a ConsumerGroupMember> {
-    let k = consumer_idx(c).and_then(|i| world.async_consumers.get(&i))?;
+    let k = consumer_idx(c).and_then(|i| world.clients.async_consumer(i))?;
     let group = world.consumer_group(&k.group_id)?.1;
     if k.member_id.is_empty() {
         let node = k.node().to_string();
@@ -316,10 +314,10 @@ impl Expectation {
     /// `Err` says what the world holds instead.
     pub fn check(&self, world: &World) -> Result<(), String> {
         let group_of = |g: &str| world.group(g).map(|(_, gr)| gr);
-        let consumer = |c: &str| consumer_idx(c).and_then(|i| world.consumers.get(&i));
-        let modern = |c: &str| consumer_idx(c).and_then(|i| world.async_consumers.get(&i));
+        let consumer = |c: &str| consumer_idx(c).and_then(|i| world.clients.classic(i));
+        let modern = |c: &str| consumer_idx(c).and_then(|i| world.clients.async_consumer(i));
         let consumer_group = |g: &str| world.consumer_group(g).map(|(_, gr)| gr);
-        let worker = |c: &str| consumer_idx(c).and_then(|i| world.workers.get(&i));
+        let worker = |c: &str| consumer_idx(c).and_then(|i| world.clients.worker(i));
         let fail = |what: String, actual: String| Err(format!("expected {what}, but it is {actual}"));
         match self {
             Expectation::GroupState { group, state } => {
@@ -351,9 +349,9 @@ impl Expectation {
             Expectation::Leader { group, consumer: c } => {
                 let leader = group_of(group).and_then(|g| g.leader_id.clone());
                 let actual = leader.as_ref().and_then(|l| {
-                    let consumer = world.consumers.values().find(|k| &k.membership.member_id == l).map(|k| k.idx);
+                    let consumer = world.clients.classics().find(|k| &k.membership.member_id == l).map(|k| k.idx);
                     consumer
-                        .or_else(|| world.workers.values().find(|w| &w.membership.member_id == l).map(|w| w.idx))
+                        .or_else(|| world.clients.workers().find(|w| &w.membership.member_id == l).map(|w| w.idx))
                         .map(|i| format!("c{i}"))
                 });
                 if actual.as_deref() == Some(c.as_str()) {
@@ -400,7 +398,7 @@ impl Expectation {
                 }
             }
             Expectation::Owns { consumer: c, partitions } => {
-                let owned = consumer(c).map(|k| &k.owned).or_else(|| modern(c).map(|k| &k.owned));
+                let owned = consumer(c).map(|k| &k.client().owned).or_else(|| modern(c).map(|k| &k.client().owned));
                 let actual: Vec<String> = owned.map(|o| o.iter().map(|p| p.to_string()).collect()).unwrap_or_default();
                 if same_set(&actual, partitions) {
                     Ok(())

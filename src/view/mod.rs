@@ -18,6 +18,7 @@ use crate::sim::client::poll_loop::MainThread;
 use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::message::Body;
 use crate::sim::out::TimerKey;
+use crate::sim::world::Seen;
 use crate::sim::{Millis, NodeId, World};
 
 pub const WIDTH: f64 = 960.0;
@@ -190,12 +191,9 @@ pub fn node_pos_in(world: &World, node: NodeId, frame: Frame) -> (f64, f64) {
     match node {
         NodeId::Broker(b) => (spread(b as usize, world.brokers.len(), frame), Layout::framed(n, frame).broker_y),
         NodeId::Client(c) => {
-            // c's place among all clients (the three maps share one index space),
-            // counted without building and sorting the list: this runs for every
-            // node and message on every frame.
-            let i = world.consumers.range(..c).count()
-                + world.async_consumers.range(..c).count()
-                + world.workers.range(..c).count();
+            // c's place among all clients, counted without building the list:
+            // this runs for every node and message on every frame.
+            let i = world.clients.position(c);
             if n > LARGE_GROUP && frame == Frame::Narrow {
                 layout::compact_narrow::pos(i)
             } else if n > LARGE_GROUP {
@@ -282,13 +280,14 @@ pub struct ClientSummary<'a> {
     pub fatal: Option<&'a str>,
 }
 
-impl<'a> From<&'a ClassicConsumer> for ClientSummary<'a> {
-    fn from(c: &'a ClassicConsumer) -> Self {
+impl<'a> From<Seen<'a, ClassicConsumer>> for ClientSummary<'a> {
+    fn from(seen: Seen<'a, ClassicConsumer>) -> Self {
+        let c = seen.client();
         ClientSummary {
             idx: c.idx,
             group_id: &c.group_id,
             member_id: &c.membership.member_id,
-            alive: c.alive,
+            alive: seen.alive,
             state: format!("{:?}", c.membership.state),
             generation: c.membership.generation,
             leader: c.is_leader(),
@@ -301,13 +300,14 @@ impl<'a> From<&'a ClassicConsumer> for ClientSummary<'a> {
 }
 
 /// A consumer-protocol member has no leader: the coordinator assigns.
-impl<'a> From<&'a AsyncConsumer> for ClientSummary<'a> {
-    fn from(c: &'a AsyncConsumer) -> Self {
+impl<'a> From<Seen<'a, AsyncConsumer>> for ClientSummary<'a> {
+    fn from(seen: Seen<'a, AsyncConsumer>) -> Self {
+        let c = seen.client();
         ClientSummary {
             idx: c.idx,
             group_id: &c.group_id,
             member_id: &c.member_id,
-            alive: c.alive,
+            alive: seen.alive,
             state: format!("{:?}", c.state),
             generation: c.member_epoch,
             leader: false,
@@ -319,13 +319,14 @@ impl<'a> From<&'a AsyncConsumer> for ClientSummary<'a> {
     }
 }
 
-impl<'a> From<&'a ConnectWorker> for ClientSummary<'a> {
-    fn from(w: &'a ConnectWorker) -> Self {
+impl<'a> From<Seen<'a, ConnectWorker>> for ClientSummary<'a> {
+    fn from(seen: Seen<'a, ConnectWorker>) -> Self {
+        let w = seen.client();
         ClientSummary {
             idx: w.idx,
             group_id: &w.group_id,
             member_id: &w.membership.member_id,
-            alive: w.alive,
+            alive: seen.alive,
             state: format!("{:?}", w.membership.state),
             generation: w.membership.generation,
             leader: w.is_leader(),
@@ -339,15 +340,15 @@ impl<'a> From<&'a ConnectWorker> for ClientSummary<'a> {
 
 /// Client `idx`, of whichever kind it is.
 pub fn client(world: &World, idx: u32) -> Option<ClientSummary<'_>> {
-    let classic = world.consumers.get(&idx).map(ClientSummary::from);
+    let classic = world.clients.classic(idx).map(ClientSummary::from);
     classic
-        .or_else(|| world.async_consumers.get(&idx).map(ClientSummary::from))
-        .or_else(|| world.workers.get(&idx).map(ClientSummary::from))
+        .or_else(|| world.clients.async_consumer(idx).map(ClientSummary::from))
+        .or_else(|| world.clients.worker(idx).map(ClientSummary::from))
 }
 
 /// The consumers of both protocols (not Connect workers), classic first.
 pub(super) fn consumer_summaries(world: &World) -> impl Iterator<Item = ClientSummary<'_>> {
-    world.consumers.values().map(ClientSummary::from).chain(world.async_consumers.values().map(ClientSummary::from))
+    world.clients.classics().map(ClientSummary::from).chain(world.clients.async_consumers().map(ClientSummary::from))
 }
 
 fn paused(world: &World, node: NodeId) -> bool {
@@ -369,8 +370,8 @@ pub fn consumers(world: &World) -> Vec<ConsumerView> {
 }
 
 pub fn consumers_in(world: &World, frame: Frame) -> Vec<ConsumerView> {
-    let mut all: Vec<ConsumerView> = world.consumers.values().map(|c| classic_consumer_view(world, c, frame)).collect();
-    all.extend(world.async_consumers.values().map(|c| async_consumer_view(world, c, frame)));
+    let mut all: Vec<ConsumerView> = world.clients.classics().map(|c| classic_consumer_view(world, c, frame)).collect();
+    all.extend(world.clients.async_consumers().map(|c| async_consumer_view(world, c, frame)));
     all.sort_by_key(|v| v.idx);
     all
 }
@@ -451,7 +452,7 @@ fn consumer_view(
 
 /// A consumer-protocol client: its `MemberState`, member epoch (in `generation`)
 /// and owned partitions; the rings show its heartbeat and poll timers.
-fn async_consumer_view(world: &World, c: &AsyncConsumer, frame: Frame) -> ConsumerView {
+fn async_consumer_view(world: &World, c: Seen<AsyncConsumer>, frame: Frame) -> ConsumerView {
     let node = c.node();
     let session = coordinator_session_deadline(world, &c.group_id, &c.member_id);
     let rings = vec![
@@ -465,7 +466,7 @@ fn async_consumer_view(world: &World, c: &AsyncConsumer, frame: Frame) -> Consum
 
 /// A classic consumer; the rings show the coordinator's session deadline of
 /// its member, and its own heartbeat and poll timers.
-fn classic_consumer_view(world: &World, c: &ClassicConsumer, frame: Frame) -> ConsumerView {
+fn classic_consumer_view(world: &World, c: Seen<ClassicConsumer>, frame: Frame) -> ConsumerView {
     let node = c.node();
     let session = coordinator_session_deadline(world, &c.group_id, &c.membership.member_id);
     let rings = vec![
@@ -531,8 +532,8 @@ pub fn workers(world: &World) -> Vec<WorkerView> {
 
 pub fn workers_in(world: &World, frame: Frame) -> Vec<WorkerView> {
     world
-        .workers
-        .values()
+        .clients
+        .workers()
         .map(|w| {
             let node = w.node();
             let (x, y) = node_pos_in(world, node, frame);

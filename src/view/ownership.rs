@@ -3,6 +3,7 @@
 
 use super::consumer_summaries;
 use crate::assign::TopicPartition;
+use crate::sim::world::Seen;
 use crate::sim::World;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -67,17 +68,18 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
     for g in &world.scenario.groups {
         topics_of.entry(g.group_id.as_str()).or_default().extend(g.config.topics.iter().map(String::as_str));
     }
-    let subscribed = world.consumers.values().map(|c| (c.group_id.as_str(), &c.config.topics));
-    for (g, topics) in subscribed.chain(world.async_consumers.values().map(|c| (c.group_id.as_str(), &c.config.topics)))
+    let subscribed = world.clients.classics().map(Seen::client).map(|c| (c.group_id.as_str(), &c.config.topics));
+    for (g, topics) in subscribed
+        .chain(world.clients.async_consumers().map(Seen::client).map(|c| (c.group_id.as_str(), &c.config.topics)))
     {
         topics_of.entry(g).or_default().extend(topics.iter().map(String::as_str));
     }
     // KIP-848: the coordinator's target assignment, by client index.
     let mut targets: BTreeMap<(&str, &TopicPartition), Option<u32>> = BTreeMap::new();
-    for c in world.async_consumers.values() {
+    for c in world.clients.async_consumers() {
         let Some((_, g)) = world.consumer_group(&c.group_id) else { continue };
         for tp in g.target_assignment.get(&c.member_id).into_iter().flatten() {
-            targets.insert((c.group_id.as_str(), tp), Some(c.idx).filter(|_| c.alive && c.fatal.is_none()));
+            targets.insert((c.client().group_id.as_str(), tp), Some(c.idx).filter(|_| c.alive && c.fatal.is_none()));
         }
     }
     let read: BTreeSet<&str> = topics_of.values().flatten().copied().collect();

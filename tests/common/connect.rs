@@ -32,7 +32,7 @@ pub fn with_protocol(p: ConnectProtocolCompatibility) -> impl FnOnce(&mut Worker
 }
 
 pub fn worker(world: &World, idx: u32) -> &ConnectWorker {
-    &world.workers[&idx]
+    world.clients.worker(idx).unwrap().client()
 }
 
 /// Task instances on a worker with their state, e.g. `sink-0 RUNNING`.

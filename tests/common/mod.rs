@@ -61,7 +61,7 @@ impl TestWorld {
     }
 
     pub fn consumer(&self, idx: u32) -> &ClassicConsumer {
-        &self.world.consumers[&idx]
+        self.world.clients.classic(idx).unwrap().client()
     }
 
     pub fn owned(&self, idx: u32) -> Vec<String> {
@@ -119,7 +119,7 @@ impl TestWorld {
 
 impl TestWorld {
     pub fn async_consumer(&self, idx: u32) -> &AsyncConsumer {
-        &self.world.async_consumers[&idx]
+        self.world.clients.async_consumer(idx).unwrap().client()
     }
 
     pub fn async_owned(&self, idx: u32) -> Vec<String> {

@@ -47,7 +47,6 @@ pub struct ConnectWorker {
     pub config: WorkerConfig,
     /// The config topic as this worker has read it.
     pub config_snapshot: ConfigSnapshot,
-    pub alive: bool,
     pub fatal: Option<String>,
     /// AbstractCoordinator's fields (WorkerCoordinator extends it).
     #[serde(flatten)]
@@ -80,7 +79,6 @@ impl ConnectWorker {
             assignor: IncrementalCooperativeAssignor::new(config.scheduled_rebalance_max_delay_ms),
             config,
             config_snapshot,
-            alive: true,
             fatal: None,
             membership: Membership::default(),
             assignment_snapshot: None,
@@ -118,7 +116,7 @@ impl ConnectWorker {
 
     /// One pass of the herder's tick: find the coordinator, (re)join when needed.
     fn tick(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        if !self.alive || self.fatal.is_some() {
+        if self.fatal.is_some() {
             return;
         }
         let Some(coordinator) = self.membership.coordinator else {

@@ -9,7 +9,7 @@ use crate::sim::scenario::connect_config::MAX_WORKERS;
 use crate::sim::scenario::limits::{self, in_range};
 use crate::sim::scenario::{Scenario, MAX_CONSUMERS, MAX_PARTITIONS};
 use crate::sim::types::{Millis, NodeId};
-use crate::sim::world::{parse_node, World};
+use crate::sim::world::{parse_node, Client, World};
 use crate::sim::Fault;
 use std::collections::BTreeMap;
 
@@ -55,19 +55,14 @@ impl Targets {
     /// Now, in a running world.
     pub fn of_world(w: &World) -> Targets {
         let mut t = Targets::of_scenario(&w.scenario);
-        t.clients = w
-            .consumers
-            .keys()
-            .chain(w.async_consumers.keys())
-            .map(|i| (*i, true))
-            .chain(w.workers.keys().map(|i| (*i, false)))
-            .collect();
+        // Each client, and whether it is a consumer (not a Connect worker).
+        t.clients = w.clients.iter().map(|(i, p)| (i, !matches!(p.client, Client::Worker(_)))).collect();
         t.brokers = w.brokers.len() as u32;
         for n in t.groups.values_mut() {
             *n = 0;
         }
-        for g in w.consumers.values().map(|c| &c.group_id).chain(w.async_consumers.values().map(|c| &c.group_id)) {
-            *t.groups.entry(g.clone()).or_default() += 1;
+        for p in w.clients.iter().map(|(_, p)| p).filter(|p| !matches!(p.client, Client::Worker(_))) {
+            *t.groups.entry(p.client.group_id().to_string()).or_default() += 1;
         }
         t.topics = w.cluster.topics.iter().map(|(n, x)| (n.clone(), x.partitions.len() as u32)).collect();
         t
@@ -305,10 +300,12 @@ impl World {
                 }
                 Ok(())
             }
-            Fault::AddConsumer { .. } if w.consumers.len() + w.async_consumers.len() >= MAX_CONSUMERS as usize => {
+            Fault::AddConsumer { .. }
+                if w.clients.classics().count() + w.clients.async_consumers().count() >= MAX_CONSUMERS as usize =>
+            {
                 Err(format!("the run already has {MAX_CONSUMERS} consumers"))
             }
-            Fault::AddWorker { .. } if w.workers.len() >= MAX_WORKERS as usize => {
+            Fault::AddWorker { .. } if w.clients.workers().count() >= MAX_WORKERS as usize => {
                 Err(format!("the run already has {MAX_WORKERS} workers"))
             }
             _ => Ok(()),

@@ -25,7 +25,7 @@ fn single_owner_on_clients(world: &World, v: &mut Vec<Violation>) {
             if !c.alive || c.member_id.is_empty() || !group.members.contains_key(&c.member_id) {
                 continue;
             }
-            for tp in &c.owned {
+            for tp in &c.client().owned {
                 if let Some(other) = owner.insert(tp, c.idx) {
                     v.push(Violation {
                         invariant: "single-owner",

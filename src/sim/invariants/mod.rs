@@ -142,12 +142,12 @@ fn connect_single_runner(world: &World, v: &mut Vec<Violation>) {
                 invariant: "connect-single-runner",
                 detail: format!("{what} runs on c{other} and c{} in {}", w.idx, c.group_id),
             };
-            for name in w.connectors.keys() {
+            for name in w.client().connectors.keys() {
                 if let Some(other) = connectors.insert(name, w.idx) {
                     v.push(twice(format!("connector {name}"), other));
                 }
             }
-            for id in w.tasks.keys() {
+            for id in w.client().tasks.keys() {
                 if let Some(other) = tasks.insert(id, w.idx) {
                     v.push(twice(format!("task {id}"), other));
                 }
@@ -194,7 +194,7 @@ fn single_owner(world: &World, v: &mut Vec<Violation>) {
             if !current {
                 continue;
             }
-            for tp in &c.owned {
+            for tp in &c.client().owned {
                 if let Some(other) = owner.insert(tp, c.idx) {
                     v.push(Violation {
                         invariant: "single-owner",

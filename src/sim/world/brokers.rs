@@ -45,14 +45,13 @@ impl World {
 
     /// Every client's in-flight requests to `broker` fail (its connections broke).
     fn clients_lose(&mut self, broker: u32, cause: Option<EventId>) {
-        let ids: Vec<u32> =
-            self.consumers.keys().chain(self.async_consumers.keys()).chain(self.workers.keys()).copied().collect();
+        let ids: Vec<u32> = self.clients.indices().collect();
         for id in ids {
             self.with_node(NodeId::Client(id), cause, |n, ctx, out| match n {
-                NodeRef::Consumer(c) if c.alive => c.connection_lost(ctx, broker, out),
-                NodeRef::AsyncConsumer(c) if c.alive => c.connection_lost(ctx, broker, out),
-                NodeRef::Worker(w) if w.alive => w.connection_lost(ctx, broker, out),
-                _ => {}
+                NodeRef::Consumer(c) => c.connection_lost(ctx, broker, out),
+                NodeRef::AsyncConsumer(c) => c.connection_lost(ctx, broker, out),
+                NodeRef::Worker(w) => w.connection_lost(ctx, broker, out),
+                NodeRef::Broker(_) => {}
             });
         }
     }

@@ -1,8 +1,9 @@
-//! The world's handling of Kafka Connect workers: crash and restart, the
-//! Connect faults (task failure, REST restarts, a new worker), and lookups.
+//! The world's handling of Kafka Connect workers: the Connect faults (task
+//! failure, REST restarts, a new worker) and lookups (a worker crashes and
+//! restarts like any client process, `faults.rs`).
 //! A child module of `world`, so it uses the world's routing directly.
 
-use super::{NodeRef, World};
+use super::{NodeRef, Seen, World};
 use crate::connect::ConnectorTaskId;
 use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::fault::Fault;
@@ -12,32 +13,8 @@ use crate::sim::types::{EventId, NodeId};
 
 impl World {
     /// Workers of a Connect cluster, by index.
-    pub fn group_workers<'a>(&'a self, group: &'a str) -> impl Iterator<Item = &'a ConnectWorker> + 'a {
-        self.workers.values().filter(move |w| w.group_id == group)
-    }
-
-    /// The worker process dies: no LeaveGroup; its connectors and tasks die with it.
-    pub(super) fn crash_worker(&mut self, idx: u32) {
-        if let Some(w) = self.workers.get_mut(&idx) {
-            w.alive = false;
-            self.cancel_timers_of(NodeId::Client(idx));
-        }
-    }
-
-    /// A crashed worker starts again with nothing: a new member id, no assignment.
-    pub(super) fn restart_worker(&mut self, idx: u32, cause: Option<EventId>) {
-        let Some(old) = self.workers.get(&idx).filter(|w| !w.alive) else { return };
-        let fresh = ConnectWorker::new(idx, &old.group_id.clone(), old.config.clone(), old.config_snapshot.clone());
-        self.workers.insert(idx, fresh);
-        self.start_worker(idx, cause);
-    }
-
-    fn start_worker(&mut self, idx: u32, cause: Option<EventId>) {
-        self.with_node(NodeId::Client(idx), cause, |n, ctx, out| {
-            if let NodeRef::Worker(w) = n {
-                w.start(ctx, out)
-            }
-        });
+    pub fn group_workers<'a>(&'a self, group: &'a str) -> impl Iterator<Item = Seen<'a, ConnectWorker>> + 'a {
+        self.clients.workers().filter(move |w| w.group_id == group)
     }
 
     fn note_world(&mut self, cause: Option<EventId>, note: Note) {
@@ -101,7 +78,7 @@ impl World {
                 };
                 let k = self.group_workers(&group).count();
                 let idx = self.add_worker_process(&spec, k);
-                self.start_worker(idx, cause);
+                self.start_client(idx, cause);
             }
             _ => {}
         }

@@ -11,7 +11,7 @@ use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::ctx::Ctx;
 use crate::sim::fault::Fault;
 use crate::sim::message::{Body, Envelope};
-use crate::sim::network::{link, Fate, Network};
+use crate::sim::network::{Fate, Network};
 use crate::sim::note::Note;
 use crate::sim::out::{Out, TimerKey, TimerOp};
 use crate::sim::scenario::Scenario;
@@ -58,12 +58,8 @@ pub struct World {
     pub scenario: Scenario,
     pub cluster: Cluster,
     pub brokers: BTreeMap<u32, Broker>,
-    pub consumers: BTreeMap<u32, ClassicConsumer>,
-    /// Kafka Connect workers; they share the client index space (c<n>) with consumers.
-    pub workers: BTreeMap<u32, ConnectWorker>,
-    /// Consumers with `group.protocol=consumer` (KIP-848); their indices share one
-    /// space with `consumers` (c1, c2, ... over both maps).
-    pub async_consumers: BTreeMap<u32, AsyncConsumer>,
+    /// Every client process (either protocol's consumers and Connect workers), by index.
+    pub clients: Clients,
     pub trace: Trace,
     /// Cuts, held links, drops, extra latency and loss.
     pub network: Network,
@@ -128,9 +124,7 @@ impl World {
             rng: ChaCha8Rng::seed_from_u64(scenario.seed),
             cluster,
             brokers,
-            consumers: BTreeMap::new(),
-            workers: BTreeMap::new(),
-            async_consumers: BTreeMap::new(),
+            clients: Clients::default(),
             trace: Trace::default(),
             network: Network::default(),
             paused_until: BTreeMap::new(),
@@ -165,37 +159,27 @@ impl World {
     }
 
     fn add_consumer_process(&mut self, g: &crate::sim::scenario::GroupSpec) -> u32 {
-        let idx = self.next_client_index();
+        let idx = self.clients.next_index();
         let mut config = g.config.clone();
         if g.static_members && config.group_instance_id.is_none() {
             config.group_instance_id = Some(format!("{}-{}", g.group_id, idx));
         }
         match config.group_protocol {
             crate::sim::scenario::config::GroupProtocol::Classic => {
-                self.consumers.insert(idx, ClassicConsumer::new(idx, &g.group_id, config));
+                self.clients.insert(idx, Client::Classic(ClassicConsumer::new(idx, &g.group_id, config)));
             }
             crate::sim::scenario::config::GroupProtocol::Consumer => {
-                self.async_consumers.insert(idx, AsyncConsumer::new(idx, &g.group_id, config));
+                self.clients.insert(idx, Client::Consumer(AsyncConsumer::new(idx, &g.group_id, config)));
             }
         }
         idx
     }
 
-    /// The next free client index (consumers and workers share c<n>).
-    fn next_client_index(&self) -> u32 {
-        let last = |m: Option<&u32>| m.copied().unwrap_or(0);
-        let maps = [
-            self.consumers.keys().next_back(),
-            self.async_consumers.keys().next_back(),
-            self.workers.keys().next_back(),
-        ];
-        maps.into_iter().map(last).max().unwrap_or(0) + 1
-    }
-
     /// Adds the k-th worker (0-based) of a Connect cluster.
     fn add_worker_process(&mut self, c: &crate::sim::scenario::connect_config::ConnectClusterSpec, k: usize) -> u32 {
-        let idx = self.next_client_index();
-        self.workers.insert(idx, ConnectWorker::new(idx, &c.group_id, c.worker_config(k), c.config_snapshot()));
+        let idx = self.clients.next_index();
+        let worker = ConnectWorker::new(idx, &c.group_id, c.worker_config(k), c.config_snapshot());
+        self.clients.insert(idx, Client::Worker(worker));
         idx
     }
 
@@ -234,22 +218,14 @@ impl World {
     pub fn exists(&self, node: NodeId) -> bool {
         match node {
             NodeId::Broker(b) => self.brokers.contains_key(&b),
-            NodeId::Client(c) => {
-                self.consumers.contains_key(&c)
-                    || self.async_consumers.contains_key(&c)
-                    || self.workers.contains_key(&c)
-            }
+            NodeId::Client(c) => self.clients.contains(c),
         }
     }
 
     pub fn is_alive(&self, node: NodeId) -> bool {
         match node {
             NodeId::Broker(b) => self.brokers.get(&b).is_some_and(|b| b.alive),
-            NodeId::Client(c) => {
-                self.consumers.get(&c).is_some_and(|c| c.alive)
-                    || self.async_consumers.get(&c).is_some_and(|c| c.alive)
-                    || self.workers.get(&c).is_some_and(|w| w.alive)
-            }
+            NodeId::Client(c) => self.clients.is_alive(c),
         }
     }
 
@@ -402,13 +378,12 @@ impl World {
             };
             let target = match node {
                 NodeId::Broker(b) => self.brokers.get_mut(&b).map(NodeRef::Broker),
-                NodeId::Client(c) => match self.consumers.get_mut(&c) {
-                    Some(classic) => Some(NodeRef::Consumer(classic)),
-                    None => match self.async_consumers.get_mut(&c) {
-                        Some(a) => Some(NodeRef::AsyncConsumer(a)),
-                        None => self.workers.get_mut(&c).map(NodeRef::Worker),
-                    },
-                },
+                // A dead process runs no code.
+                NodeId::Client(c) => self.clients.get_mut(c).filter(|p| p.alive).map(|p| match &mut p.client {
+                    Client::Classic(classic) => NodeRef::Consumer(classic),
+                    Client::Consumer(a) => NodeRef::AsyncConsumer(a),
+                    Client::Worker(w) => NodeRef::Worker(w),
+                }),
             };
             if let Some(t) = target {
                 f(t, &mut ctx, &mut out);
@@ -462,209 +437,9 @@ impl World {
         }
     }
 
-    /// Injects a fault now (from the UI), remembering it for replay.
-    pub fn inject(&mut self, fault: Fault) {
-        self.injected.push((self.now, fault.clone()));
-        self.apply_fault(fault);
-    }
-
-    /// Schedules a fault at a later time (scenario scripts, tests).
-    pub fn schedule(&mut self, at: Millis, fault: Fault) {
-        self.push(at, Item::Fault { fault });
-    }
-
-    fn apply_fault(&mut self, fault: Fault) {
-        let cause = Some(self.record(None, EventKind::FaultInjected { description: fault.describe() }));
-        if let Err(e) = self.within_caps(&fault) {
-            self.record(
-                cause,
-                EventKind::Note { node: NodeId::Broker(0), note: Note::FaultIgnored { reason: e.to_string() } },
-            );
-            return;
-        }
-        match fault {
-            Fault::CrashConsumer { consumer } if self.workers.contains_key(&consumer) => self.crash_worker(consumer),
-            Fault::RestartConsumer { consumer } if self.workers.contains_key(&consumer) => {
-                self.restart_worker(consumer, cause)
-            }
-            Fault::CrashConsumer { consumer } if self.async_consumers.contains_key(&consumer) => {
-                if let Some(c) = self.async_consumers.get_mut(&consumer) {
-                    c.alive = false;
-                    self.cancel_timers_of(NodeId::Client(consumer));
-                }
-            }
-            Fault::RestartConsumer { consumer } if self.async_consumers.contains_key(&consumer) => {
-                let old = &self.async_consumers[&consumer];
-                if old.alive {
-                    return;
-                }
-                let fresh = AsyncConsumer::new(consumer, &old.group_id.clone(), old.config.clone());
-                self.async_consumers.insert(consumer, fresh);
-                self.start_client(consumer, cause);
-            }
-            Fault::SlowProcessing { consumer, ms_per_record } if self.async_consumers.contains_key(&consumer) => {
-                if let Some(c) = self.async_consumers.get_mut(&consumer) {
-                    c.config.processing_ms_per_record = ms_per_record;
-                }
-            }
-            Fault::CrashConsumer { consumer } => {
-                if let Some(c) = self.consumers.get_mut(&consumer) {
-                    c.alive = false;
-                    self.cancel_timers_of(NodeId::Client(consumer));
-                }
-            }
-            Fault::RestartConsumer { consumer } => {
-                let Some(old) = self.consumers.get(&consumer) else { return };
-                if old.alive {
-                    return;
-                }
-                let fresh = ClassicConsumer::new(consumer, &old.group_id.clone(), old.config.clone());
-                self.consumers.insert(consumer, fresh);
-                self.with_node(NodeId::Client(consumer), cause, |n, ctx, out| {
-                    if let NodeRef::Consumer(c) = n {
-                        c.start(ctx, out)
-                    }
-                });
-            }
-            Fault::CloseConsumer { consumer } | Fault::CloseConsumerWithOptions { consumer, .. } => {
-                let operation = match fault {
-                    Fault::CloseConsumerWithOptions { operation, .. } => operation,
-                    _ => crate::sim::client::close_options::GroupMembershipOperation::DEFAULT,
-                };
-                if !self.is_alive(NodeId::Client(consumer)) || self.workers.contains_key(&consumer) {
-                    return;
-                }
-                self.with_node(NodeId::Client(consumer), cause, |n, ctx, out| match n {
-                    NodeRef::Consumer(c) => c.close(ctx, operation, out),
-                    NodeRef::AsyncConsumer(c) => c.close(ctx, operation, out),
-                    NodeRef::Worker(_) | NodeRef::Broker(_) => {}
-                });
-                self.stop_client(consumer);
-            }
-            Fault::RestartConsumerAs { consumer, static_member } => {
-                let group = match (self.consumers.get(&consumer), self.async_consumers.get(&consumer)) {
-                    (Some(c), _) => c.group_id.clone(),
-                    (None, Some(c)) => c.group_id.clone(),
-                    _ => return,
-                };
-                let instance = static_member.then(|| format!("{group}-{consumer}"));
-                self.stop_client(consumer);
-                if let Some(c) = self.consumers.get_mut(&consumer) {
-                    c.config.group_instance_id = instance;
-                } else if let Some(c) = self.async_consumers.get_mut(&consumer) {
-                    c.config.group_instance_id = instance;
-                }
-                self.apply_fault(Fault::RestartConsumer { consumer });
-            }
-            Fault::PauseConsumer { consumer, duration_ms } => {
-                self.paused_until.insert(NodeId::Client(consumer), self.now.saturating_add(duration_ms));
-            }
-            Fault::SlowProcessing { consumer, ms_per_record } => {
-                if let Some(c) = self.consumers.get_mut(&consumer) {
-                    c.config.processing_ms_per_record = ms_per_record;
-                }
-            }
-            Fault::KillBroker { .. } | Fault::RestartBroker { .. } | Fault::ShutdownBroker { .. } => {
-                self.apply_broker_fault(fault, cause)
-            }
-            Fault::CutLink { a, b } => {
-                if let Some((x, y)) = self.nodes(&a, &b, cause) {
-                    self.network.cut.insert(link(x, y));
-                }
-            }
-            Fault::HealLink { a, b } => {
-                if let Some((x, y)) = self.nodes(&a, &b, cause) {
-                    self.network.cut.remove(&link(x, y));
-                }
-            }
-            Fault::DropNextMessage { from, to } => {
-                if let Some((x, y)) = self.nodes(&from, &to, cause) {
-                    self.network.drop_next.insert((x, y));
-                }
-            }
-            Fault::HoldLink { from, to } => {
-                if let Some((x, y)) = self.nodes(&from, &to, cause) {
-                    self.network.held.insert((x, y));
-                }
-            }
-            Fault::ReleaseLink { from, to } => {
-                if let Some((x, y)) = self.nodes(&from, &to, cause) {
-                    for (env, sent) in self.network.release(x, y) {
-                        self.push(self.now, Item::Deliver { env, sent_event: sent });
-                    }
-                }
-            }
-            Fault::SetLinkLatency { a, b, latency_ms } => {
-                if let Some((x, y)) = self.nodes(&a, &b, cause) {
-                    self.network.extra_latency.insert(link(x, y), latency_ms);
-                }
-            }
-            Fault::SetLinkLoss { a, b, percent } => {
-                if let Some((x, y)) = self.nodes(&a, &b, cause) {
-                    self.network.loss_percent.insert(link(x, y), percent.min(100));
-                }
-            }
-            Fault::AddPartitions { topic, count } => {
-                if !self.cluster.add_partitions(&topic, count) {
-                    self.record(cause, EventKind::Note { node: NodeId::Broker(0), note: Note::NoSuchTopic { topic } });
-                }
-            }
-            Fault::ChangeSubscription { consumer, topics } => {
-                self.with_node(NodeId::Client(consumer), cause, |n, _, out| match n {
-                    NodeRef::Consumer(c) => c.subscribe(topics, out),
-                    NodeRef::AsyncConsumer(c) => c.subscribe(topics, out),
-                    // Connect workers have no subscription.
-                    NodeRef::Worker(_) | NodeRef::Broker(_) => {}
-                });
-            }
-            Fault::FailTask { .. }
-            | Fault::RestartTask { .. }
-            | Fault::RestartConnector { .. }
-            | Fault::AddWorker { .. } => self.apply_connect_fault(fault, cause),
-            Fault::AddConsumer { group } => {
-                let Some(spec) = self.scenario.groups.iter().find(|g| g.group_id == group).cloned() else { return };
-                let idx = self.add_consumer_process(&spec);
-                self.start_client(idx, cause);
-            }
-        }
-    }
-
-    /// The client process `idx` starts (either protocol).
-    fn start_client(&mut self, idx: u32, cause: Option<EventId>) {
-        self.with_node(NodeId::Client(idx), cause, |n, ctx, out| match n {
-            NodeRef::Consumer(c) => c.start(ctx, out),
-            NodeRef::AsyncConsumer(c) => c.start(ctx, out),
-            NodeRef::Worker(w) => w.start(ctx, out),
-            NodeRef::Broker(_) => {}
-        });
-    }
-
-    /// The consumer process ends (after a crash or `close()`): nothing of it runs any more.
-    fn stop_client(&mut self, consumer: u32) {
-        if let Some(c) = self.consumers.get_mut(&consumer) {
-            c.alive = false;
-        } else if let Some(c) = self.async_consumers.get_mut(&consumer) {
-            c.alive = false;
-        }
-        self.cancel_timers_of(NodeId::Client(consumer));
-    }
-
-    /// Both named nodes, or a note saying which name is unknown.
-    fn nodes(&mut self, a: &str, b: &str, cause: Option<EventId>) -> Option<(NodeId, NodeId)> {
-        let known = |s: &str| parse_node(s).filter(|n| self.exists(*n));
-        match (known(a), known(b)) {
-            (Some(x), Some(y)) => Some((x, y)),
-            _ => {
-                let note = Note::FaultIgnoredUnknownNode { a: a.to_string(), b: b.to_string() };
-                self.record(cause, EventKind::Note { node: NodeId::Broker(0), note });
-                None
-            }
-        }
-    }
-
-    /// Consumers of a group, by index.
-    pub fn group_consumers<'a>(&'a self, group: &'a str) -> impl Iterator<Item = &'a ClassicConsumer> + 'a {
-        self.consumers.values().filter(move |c| c.group_id == group)
+    /// Classic consumers of a group, by index.
+    pub fn group_consumers<'a>(&'a self, group: &'a str) -> impl Iterator<Item = Seen<'a, ClassicConsumer>> + 'a {
+        self.clients.classics().filter(move |c| c.group_id == group)
     }
 
     /// The active coordinator context of the group's `__consumer_offsets` partition.
@@ -689,21 +464,18 @@ impl World {
     }
 
     /// Consumer-protocol clients of a group, by index.
-    pub fn group_async_consumers<'a>(&'a self, group: &'a str) -> impl Iterator<Item = &'a AsyncConsumer> + 'a {
-        self.async_consumers.values().filter(move |c| c.group_id == group)
+    pub fn group_async_consumers<'a>(&'a self, group: &'a str) -> impl Iterator<Item = Seen<'a, AsyncConsumer>> + 'a {
+        self.clients.async_consumers().filter(move |c| c.group_id == group)
     }
 
     /// How many clients there are: classic and consumer-protocol consumers and Connect workers.
     pub fn client_count(&self) -> usize {
-        self.consumers.len() + self.async_consumers.len() + self.workers.len()
+        self.clients.len()
     }
 
-    /// Every client index (both protocols), ascending: the order clients are drawn in.
+    /// Every client index (every kind), ascending: the order clients are drawn in.
     pub fn client_indices(&self) -> Vec<u32> {
-        let mut all: Vec<u32> =
-            self.consumers.keys().chain(self.async_consumers.keys()).chain(self.workers.keys()).copied().collect();
-        all.sort_unstable();
-        all
+        self.clients.indices().collect()
     }
 
     /// The group's committed offsets as its active coordinator holds them.
@@ -712,9 +484,12 @@ impl World {
     }
 }
 
-mod connect;
-
 mod brokers;
+mod clients;
+mod connect;
+mod faults;
+
+pub use clients::{Client, Clients, Process, Seen};
 
 /// A mutable view of one node, handed to handlers.
 pub enum NodeRef<'a> {

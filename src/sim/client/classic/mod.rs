@@ -31,7 +31,6 @@ pub struct ClassicConsumer {
     pub client_id: String,
     pub group_id: String,
     pub config: ConsumerConfig,
-    pub alive: bool,
     /// Set when an error Kafka treats as fatal reached the application.
     pub fatal: Option<String>,
     /// AbstractCoordinator's fields (ConsumerCoordinator extends it).
@@ -102,7 +101,6 @@ impl ClassicConsumer {
             client_id: format!("consumer-{group_id}-{idx}"),
             group_id: group_id.to_string(),
             config,
-            alive: true,
             fatal: None,
             membership: Membership::default(),
             rebalance_protocol,
@@ -173,7 +171,7 @@ impl ClassicConsumer {
 
     /// Continues `poll()`: coordinator, join, offsets, then fetch and process.
     fn poll_pass(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        if !self.alive || self.fatal.is_some() {
+        if self.fatal.is_some() {
             return;
         }
         if matches!(self.main, MainThread::CommitSync { .. }) {
@@ -250,7 +248,7 @@ impl ClassicConsumer {
 
     /// The application calls `subscribe()` with a new topic list.
     pub fn subscribe(&mut self, topics: Vec<String>, out: &mut Out) {
-        if !self.alive || topics == self.config.topics {
+        if topics == self.config.topics {
             return;
         }
         self.config.topics = topics;

@@ -63,7 +63,7 @@ impl AsyncConsumer {
     /// heartbeat in flight, sent when the broker's interval elapsed, or at once
     /// while JOINING or ACKNOWLEDGING, never during a retry backoff.
     pub(crate) fn maybe_heartbeat(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        if !self.alive || self.state.is_not_in_group() {
+        if self.state.is_not_in_group() {
             return;
         }
         let Some(coordinator) = self.link.coordinator else {

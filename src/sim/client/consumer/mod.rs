@@ -87,7 +87,6 @@ pub struct AsyncConsumer {
     pub state: MemberState,
     pub config: ConsumerConfig,
     pub client_id: String,
-    pub alive: bool,
     /// Set when an error Kafka treats as fatal reached the application.
     pub fatal: Option<String>,
     pub link: CoordinatorLink,
@@ -138,7 +137,6 @@ impl AsyncConsumer {
             state: MemberState::UNSUBSCRIBED,
             config,
             client_id: format!("consumer-{group_id}-{idx}"),
-            alive: true,
             fatal: None,
             link: CoordinatorLink::default(),
             member_id: String::new(),
@@ -258,7 +256,7 @@ impl AsyncConsumer {
     /// return records. Owned partitions keep being processed while the
     /// coordinator is unknown (the new consumer's poll does not wait for it).
     pub(crate) fn drive(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        if !self.alive || self.fatal.is_some() {
+        if self.fatal.is_some() {
             return;
         }
         if matches!(self.main, MainThread::CommitSync { .. }) {
@@ -404,7 +402,7 @@ impl AsyncConsumer {
     /// The application calls `subscribe()` with a new topic list: the next
     /// heartbeat carries it (only changed fields are sent).
     pub fn subscribe(&mut self, topics: Vec<String>, out: &mut Out) {
-        if !self.alive || topics == self.config.topics {
+        if topics == self.config.topics {
             return;
         }
         self.config.topics = topics;

@@ -1,0 +1,198 @@
+//! The world's client processes: one map, by client index (c1, c2, ...), of
+//! every kind of client — a classic consumer (`ClassicKafkaConsumer`), a
+//! consumer-protocol consumer (`AsyncKafkaConsumer`, KIP-848) or a Kafka
+//! Connect worker (`WorkerGroupMember`). All kinds share one index space.
+//!
+//! The world owns liveness: a process is alive or not here, not in the client,
+//! and the world hands a dead process no message, timer or fault (a crashed
+//! JVM runs no code). A restart replaces the process with a fresh client.
+
+use crate::assign::TopicPartition;
+use crate::sim::client::classic::ClassicConsumer;
+use crate::sim::client::consumer::AsyncConsumer;
+use crate::sim::connect::worker::ConnectWorker;
+use std::collections::BTreeMap;
+use std::ops::Deref;
+
+/// The client a process runs.
+#[derive(Clone, Debug)]
+pub enum Client {
+    /// `group.protocol=classic`.
+    Classic(ClassicConsumer),
+    /// `group.protocol=consumer` (KIP-848).
+    Consumer(AsyncConsumer),
+    /// A Kafka Connect worker.
+    Worker(ConnectWorker),
+}
+
+impl Client {
+    /// The client a restarted process runs: the same kind, group and
+    /// configuration, and nothing it had learnt (no member id, no assignment).
+    pub fn fresh(&self) -> Client {
+        match self {
+            Client::Classic(c) => Client::Classic(ClassicConsumer::new(c.idx, &c.group_id, c.config.clone())),
+            Client::Consumer(c) => Client::Consumer(AsyncConsumer::new(c.idx, &c.group_id, c.config.clone())),
+            Client::Worker(w) => {
+                Client::Worker(ConnectWorker::new(w.idx, &w.group_id, w.config.clone(), w.config_snapshot.clone()))
+            }
+        }
+    }
+
+    /// The partitions the client believes it owns (a Connect worker owns
+    /// connectors and tasks instead).
+    pub fn owned(&self) -> &[TopicPartition] {
+        match self {
+            Client::Classic(c) => &c.owned,
+            Client::Consumer(c) => &c.owned,
+            Client::Worker(_) => &[],
+        }
+    }
+
+    pub fn group_id(&self) -> &str {
+        match self {
+            Client::Classic(c) => &c.group_id,
+            Client::Consumer(c) => &c.group_id,
+            Client::Worker(w) => &w.group_id,
+        }
+    }
+}
+
+/// One client process and whether it runs.
+#[derive(Clone, Debug)]
+pub struct Process {
+    pub alive: bool,
+    pub client: Client,
+}
+
+/// A client seen from outside the world, with its process's liveness; it
+/// dereferences to the client, so `c.alive` and `c.state` both read.
+#[derive(Debug)]
+pub struct Seen<'a, T> {
+    pub alive: bool,
+    client: &'a T,
+}
+
+impl<T> Clone for Seen<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Seen<'_, T> {}
+
+impl<'a, T> Seen<'a, T> {
+    /// The client itself, for the lifetime of the world's borrow.
+    pub fn client(self) -> &'a T {
+        self.client
+    }
+}
+
+impl<T> Deref for Seen<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        self.client
+    }
+}
+
+/// Every client process, by index.
+#[derive(Clone, Debug, Default)]
+pub struct Clients {
+    map: BTreeMap<u32, Process>,
+}
+
+/// Accessors for one kind of client: a lookup, a mutable lookup and the
+/// clients of that kind in index order.
+macro_rules! kind {
+    ($variant:ident, $ty:ty, $one:ident, $one_mut:ident, $all:ident, $all_mut:ident) => {
+        pub fn $one(&self, idx: u32) -> Option<Seen<'_, $ty>> {
+            match self.map.get(&idx)? {
+                Process { alive, client: Client::$variant(c) } => Some(Seen { alive: *alive, client: c }),
+                _ => None,
+            }
+        }
+
+        pub fn $one_mut(&mut self, idx: u32) -> Option<&mut $ty> {
+            match &mut self.map.get_mut(&idx)?.client {
+                Client::$variant(c) => Some(c),
+                _ => None,
+            }
+        }
+
+        pub fn $all(&self) -> impl DoubleEndedIterator<Item = Seen<'_, $ty>> + '_ {
+            self.map.values().filter_map(|p| match &p.client {
+                Client::$variant(c) => Some(Seen { alive: p.alive, client: c }),
+                _ => None,
+            })
+        }
+
+        pub fn $all_mut(&mut self) -> impl Iterator<Item = &mut $ty> + '_ {
+            self.map.values_mut().filter_map(|p| match &mut p.client {
+                Client::$variant(c) => Some(c),
+                _ => None,
+            })
+        }
+    };
+}
+
+impl Clients {
+    kind!(Classic, ClassicConsumer, classic, classic_mut, classics, classics_mut);
+    kind!(Consumer, AsyncConsumer, async_consumer, async_consumer_mut, async_consumers, async_consumers_mut);
+    kind!(Worker, ConnectWorker, worker, worker_mut, workers, workers_mut);
+
+    /// A new running process at `idx` (a start, or a restart replacing the old one).
+    pub fn insert(&mut self, idx: u32, client: Client) {
+        self.map.insert(idx, Process { alive: true, client });
+    }
+
+    pub fn get(&self, idx: u32) -> Option<&Process> {
+        self.map.get(&idx)
+    }
+
+    pub(crate) fn get_mut(&mut self, idx: u32) -> Option<&mut Process> {
+        self.map.get_mut(&idx)
+    }
+
+    pub fn contains(&self, idx: u32) -> bool {
+        self.map.contains_key(&idx)
+    }
+
+    pub fn is_alive(&self, idx: u32) -> bool {
+        self.map.get(&idx).is_some_and(|p| p.alive)
+    }
+
+    /// The process ends (a crash or the end of `close()`); it stays in the map,
+    /// drawn as crashed, until a restart replaces it.
+    pub(crate) fn stop(&mut self, idx: u32) {
+        if let Some(p) = self.map.get_mut(&idx) {
+            p.alive = false;
+        }
+    }
+
+    /// Every client index, ascending: the order clients are drawn in.
+    pub fn indices(&self) -> impl DoubleEndedIterator<Item = u32> + '_ {
+        self.map.keys().copied()
+    }
+
+    /// Every process with its index, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, &Process)> + '_ {
+        self.map.iter().map(|(i, p)| (*i, p))
+    }
+
+    /// How many clients have a lower index than `idx`: its place in the drawing.
+    pub fn position(&self, idx: u32) -> usize {
+        self.map.range(..idx).count()
+    }
+
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// The next free client index (every kind shares c<n>).
+    pub fn next_index(&self) -> u32 {
+        self.map.keys().next_back().map_or(1, |i| i + 1)
+    }
+}

@@ -1,0 +1,186 @@
+//! Faults applied to the world: client processes crash, restart, close and
+//! pause; brokers die and restart (`brokers.rs`); links are cut, held, slowed
+//! and made lossy; topics grow; subscriptions change; Connect's faults
+//! (`connect.rs`). A fault naming a node that does not exist is narrated as
+//! ignored, not applied.
+
+use super::{parse_node, Client, Item, NodeRef, World};
+use crate::sim::fault::Fault;
+use crate::sim::network::link;
+use crate::sim::note::Note;
+use crate::sim::trace::EventKind;
+use crate::sim::types::{EventId, Millis, NodeId};
+
+impl World {
+    /// Injects a fault now (from the UI), remembering it for replay.
+    pub fn inject(&mut self, fault: Fault) {
+        self.injected.push((self.now, fault.clone()));
+        self.apply_fault(fault);
+    }
+
+    /// Schedules a fault at a later time (scenario scripts, tests).
+    pub fn schedule(&mut self, at: Millis, fault: Fault) {
+        self.push(at, Item::Fault { fault });
+    }
+
+    pub(super) fn apply_fault(&mut self, fault: Fault) {
+        let cause = Some(self.record(None, EventKind::FaultInjected { description: fault.describe() }));
+        if let Err(e) = self.within_caps(&fault) {
+            self.record(
+                cause,
+                EventKind::Note { node: NodeId::Broker(0), note: Note::FaultIgnored { reason: e.to_string() } },
+            );
+            return;
+        }
+        match fault {
+            Fault::CrashConsumer { consumer } => self.stop_client(consumer),
+            Fault::RestartConsumer { consumer } => {
+                let Some(old) = self.clients.get(consumer).filter(|p| !p.alive) else { return };
+                let fresh = old.client.fresh();
+                self.clients.insert(consumer, fresh);
+                self.start_client(consumer, cause);
+            }
+            Fault::CloseConsumer { consumer } | Fault::CloseConsumerWithOptions { consumer, .. } => {
+                let operation = match fault {
+                    Fault::CloseConsumerWithOptions { operation, .. } => operation,
+                    _ => crate::sim::client::close_options::GroupMembershipOperation::DEFAULT,
+                };
+                let mut closed = false;
+                self.with_node(NodeId::Client(consumer), cause, |n, ctx, out| match n {
+                    NodeRef::Consumer(c) => {
+                        closed = true;
+                        c.close(ctx, operation, out)
+                    }
+                    NodeRef::AsyncConsumer(c) => {
+                        closed = true;
+                        c.close(ctx, operation, out)
+                    }
+                    // A worker is stopped with its process (a crash), not closed.
+                    NodeRef::Worker(_) | NodeRef::Broker(_) => {}
+                });
+                if closed {
+                    self.stop_client(consumer);
+                }
+            }
+            Fault::RestartConsumerAs { consumer, static_member } => {
+                let group = match self.clients.get(consumer).map(|p| &p.client) {
+                    Some(c @ (Client::Classic(_) | Client::Consumer(_))) => c.group_id().to_string(),
+                    _ => return,
+                };
+                let instance = static_member.then(|| format!("{group}-{consumer}"));
+                self.stop_client(consumer);
+                match self.clients.get_mut(consumer).map(|p| &mut p.client) {
+                    Some(Client::Classic(c)) => c.config.group_instance_id = instance,
+                    Some(Client::Consumer(c)) => c.config.group_instance_id = instance,
+                    _ => {}
+                }
+                self.apply_fault(Fault::RestartConsumer { consumer });
+            }
+            Fault::PauseConsumer { consumer, duration_ms } => {
+                self.paused_until.insert(NodeId::Client(consumer), self.now.saturating_add(duration_ms));
+            }
+            Fault::SlowProcessing { consumer, ms_per_record } => {
+                match self.clients.get_mut(consumer).map(|p| &mut p.client) {
+                    Some(Client::Classic(c)) => c.config.processing_ms_per_record = ms_per_record,
+                    Some(Client::Consumer(c)) => c.config.processing_ms_per_record = ms_per_record,
+                    // A worker's tasks have no such setting.
+                    _ => {}
+                }
+            }
+            Fault::KillBroker { .. } | Fault::RestartBroker { .. } | Fault::ShutdownBroker { .. } => {
+                self.apply_broker_fault(fault, cause)
+            }
+            Fault::CutLink { a, b } => {
+                if let Some((x, y)) = self.nodes(&a, &b, cause) {
+                    self.network.cut.insert(link(x, y));
+                }
+            }
+            Fault::HealLink { a, b } => {
+                if let Some((x, y)) = self.nodes(&a, &b, cause) {
+                    self.network.cut.remove(&link(x, y));
+                }
+            }
+            Fault::DropNextMessage { from, to } => {
+                if let Some((x, y)) = self.nodes(&from, &to, cause) {
+                    self.network.drop_next.insert((x, y));
+                }
+            }
+            Fault::HoldLink { from, to } => {
+                if let Some((x, y)) = self.nodes(&from, &to, cause) {
+                    self.network.held.insert((x, y));
+                }
+            }
+            Fault::ReleaseLink { from, to } => {
+                if let Some((x, y)) = self.nodes(&from, &to, cause) {
+                    for (env, sent) in self.network.release(x, y) {
+                        self.push(self.now, Item::Deliver { env, sent_event: sent });
+                    }
+                }
+            }
+            Fault::SetLinkLatency { a, b, latency_ms } => {
+                if let Some((x, y)) = self.nodes(&a, &b, cause) {
+                    self.network.extra_latency.insert(link(x, y), latency_ms);
+                }
+            }
+            Fault::SetLinkLoss { a, b, percent } => {
+                if let Some((x, y)) = self.nodes(&a, &b, cause) {
+                    self.network.loss_percent.insert(link(x, y), percent.min(100));
+                }
+            }
+            Fault::AddPartitions { topic, count } => {
+                if !self.cluster.add_partitions(&topic, count) {
+                    self.record(cause, EventKind::Note { node: NodeId::Broker(0), note: Note::NoSuchTopic { topic } });
+                }
+            }
+            Fault::ChangeSubscription { consumer, topics } => {
+                self.with_node(NodeId::Client(consumer), cause, |n, _, out| match n {
+                    NodeRef::Consumer(c) => c.subscribe(topics, out),
+                    NodeRef::AsyncConsumer(c) => c.subscribe(topics, out),
+                    // Connect workers have no subscription.
+                    NodeRef::Worker(_) | NodeRef::Broker(_) => {}
+                });
+            }
+            Fault::FailTask { .. }
+            | Fault::RestartTask { .. }
+            | Fault::RestartConnector { .. }
+            | Fault::AddWorker { .. } => self.apply_connect_fault(fault, cause),
+            Fault::AddConsumer { group } => {
+                let Some(spec) = self.scenario.groups.iter().find(|g| g.group_id == group).cloned() else { return };
+                let idx = self.add_consumer_process(&spec);
+                self.start_client(idx, cause);
+            }
+        }
+    }
+
+    /// The client process `idx` starts (either protocol).
+    pub(super) fn start_client(&mut self, idx: u32, cause: Option<EventId>) {
+        self.with_node(NodeId::Client(idx), cause, |n, ctx, out| match n {
+            NodeRef::Consumer(c) => c.start(ctx, out),
+            NodeRef::AsyncConsumer(c) => c.start(ctx, out),
+            NodeRef::Worker(w) => w.start(ctx, out),
+            NodeRef::Broker(_) => {}
+        });
+    }
+
+    /// The client process ends (a crash, or the end of `close()`): nothing
+    /// of it runs any more; its timers go with it.
+    fn stop_client(&mut self, idx: u32) {
+        if self.clients.contains(idx) {
+            self.clients.stop(idx);
+            self.cancel_timers_of(NodeId::Client(idx));
+        }
+    }
+
+    /// Both named nodes, or a note saying which name is unknown.
+    fn nodes(&mut self, a: &str, b: &str, cause: Option<EventId>) -> Option<(NodeId, NodeId)> {
+        let known = |s: &str| parse_node(s).filter(|n| self.exists(*n));
+        match (known(a), known(b)) {
+            (Some(x), Some(y)) => Some((x, y)),
+            _ => {
+                let note = Note::FaultIgnoredUnknownNode { a: a.to_string(), b: b.to_string() };
+                self.record(cause, EventKind::Note { node: NodeId::Broker(0), note });
+                None
+            }
+        }
+    }
+}
