@@ -1,5 +1,6 @@
 //! What a handler may read and touch besides its own node: the clock, the one
-//! seeded RNG, the cluster metadata and logs, and the broker configs.
+//! seeded RNG, and (read only) the cluster metadata and logs and the broker
+//! configs. What a handler changes outside its node it returns in `Out`.
 
 use crate::sim::cluster::Cluster;
 use crate::sim::scenario::config::BrokerConfig;
@@ -11,7 +12,7 @@ pub struct Ctx<'a> {
     pub now: Millis,
     pub me: NodeId,
     pub rng: &'a mut ChaCha8Rng,
-    pub cluster: &'a mut Cluster,
+    pub cluster: &'a Cluster,
     pub broker_config: &'a BrokerConfig,
 }
 

@@ -1,6 +1,7 @@
 //! Effects a node handler returns: messages to send, timers to set or cancel,
 //! and trace events. Handlers never touch the network or the clock themselves.
 
+use crate::sim::cluster::CoordinatorRecord;
 use crate::sim::message::{Body, Response};
 use crate::sim::trace::EventKind;
 use crate::sim::types::{Millis, NodeId};
@@ -110,6 +111,10 @@ pub struct Out {
     pub sends: Vec<(NodeId, Body)>,
     pub timers: Vec<TimerOp>,
     pub events: Vec<EventKind>,
+    /// Records the handler writes to a `__consumer_offsets` partition
+    /// (CoordinatorRuntime's `CoordinatorResult.records`, appended by the runtime
+    /// after the handler returns), applied by the world in order.
+    pub records: Vec<(u32, CoordinatorRecord)>,
 }
 
 impl Out {
@@ -129,5 +134,9 @@ impl Out {
     }
     pub fn emit(&mut self, e: EventKind) {
         self.events.push(e);
+    }
+    /// Writes a record to `__consumer_offsets` partition `partition`.
+    pub fn append(&mut self, partition: u32, record: CoordinatorRecord) {
+        self.records.push((partition, record));
     }
 }

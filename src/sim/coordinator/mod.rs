@@ -93,15 +93,8 @@ impl GroupCoordinator {
             Request::OffsetCommit { group_id, generation_id, member_id, offsets, .. }
                 if shard.consumer_groups.contains_key(&group_id) =>
             {
-                let error = shard.commit_consumer_group_offsets(
-                    ctx,
-                    partition,
-                    &group_id,
-                    generation_id,
-                    &member_id,
-                    &offsets,
-                    out,
-                );
+                let error =
+                    shard.commit_consumer_group_offsets(partition, &group_id, generation_id, &member_id, &offsets, out);
                 out.respond(from, correlation, Response::OffsetCommit { error, offsets });
             }
             Request::ConsumerGroupHeartbeat(r) => {

@@ -54,12 +54,6 @@ pub(crate) fn transition(ctx: &Ctx, group: &mut ClassicGroup, to: ClassicGroupSt
 }
 
 impl Shard {
-    pub(crate) fn append(ctx: &mut Ctx, partition: u32, record: CoordinatorRecord) {
-        let now = ctx.now;
-        let cleaner = ctx.broker_config.log_cleaner_enable;
-        ctx.cluster.offsets_logs[partition as usize].push(now, record, cleaner);
-    }
-
     /// A context about to load its partition.
     pub fn loading() -> Shard {
         Shard {
@@ -165,14 +159,13 @@ impl Shard {
                 );
             }
         }
-        self.store_offsets(ctx, partition, group_id, offsets, out);
+        self.store_offsets(partition, group_id, offsets, out);
         Errors::NONE
     }
 
     /// Writes accepted offsets: one `OffsetCommit` record per partition.
     pub(crate) fn store_offsets(
         &mut self,
-        ctx: &mut Ctx,
         partition: u32,
         group_id: &str,
         offsets: &[(TopicPartition, i64)],
@@ -181,8 +174,7 @@ impl Shard {
         let stored = self.offsets.entry(group_id.to_string()).or_default();
         for (tp, offset) in offsets {
             stored.insert(tp.clone(), *offset);
-            Shard::append(
-                ctx,
+            out.append(
                 partition,
                 CoordinatorRecord::OffsetCommit { group_id: group_id.into(), partition: tp.clone(), offset: *offset },
             );

@@ -373,7 +373,7 @@ impl World {
                 now: self.now,
                 me: node,
                 rng: &mut self.rng,
-                cluster: &mut self.cluster,
+                cluster: &self.cluster,
                 broker_config: &self.scenario.broker,
             };
             let target = match node {
@@ -393,7 +393,20 @@ impl World {
     }
 
     fn apply(&mut self, node: NodeId, cause: Option<EventId>, out: Out) {
-        for e in out.events {
+        let cleaner = self.scenario.broker.log_cleaner_enable;
+        for (partition, record) in out.records {
+            self.cluster.offsets_logs[partition as usize].push(self.now, record, cleaner);
+        }
+        for mut e in out.events {
+            // Redelivery is what the group as a whole processed before: the world
+            // keeps that count, across members and generations.
+            if let (EventKind::RecordsProcessed { partition, from, to, redelivered, .. }, NodeId::Client(c)) =
+                (&mut e, node)
+            {
+                if let Some(p) = self.clients.get(c) {
+                    *redelivered = self.cluster.record_processed(p.client.group_id(), partition, *from, *to);
+                }
+            }
             self.record(cause, e);
         }
         for op in out.timers {

@@ -229,7 +229,7 @@ impl AsyncConsumer {
     pub fn poll(&mut self, ctx: &mut Ctx, out: &mut Out) {
         let node = self.node();
         let batch_done = matches!(self.main, MainThread::Processing { .. });
-        crate::sim::client::poll_loop::finish_batch(ctx, node, &self.group_id, &mut self.main, out);
+        crate::sim::client::poll_loop::finish_batch(node, &mut self.main, out);
         if batch_done && self.commit_after_batch(ctx, out) {
             return;
         }

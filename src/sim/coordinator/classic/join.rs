@@ -51,7 +51,7 @@ fn join_response(group: &ClassicGroup, member_id: &str, skip_assignment: bool) -
     })
 }
 
-pub(crate) fn persist_group(ctx: &mut Ctx, partition: u32, group: &ClassicGroup) {
+pub(crate) fn persist_group(partition: u32, group: &ClassicGroup, out: &mut Out) {
     let members = group
         .members
         .values()
@@ -66,8 +66,7 @@ pub(crate) fn persist_group(ctx: &mut Ctx, partition: u32, group: &ClassicGroup)
             connect_assignment: m.connect_assignment.clone(),
         })
         .collect();
-    Shard::append(
-        ctx,
+    out.append(
         partition,
         CoordinatorRecord::GroupMetadata {
             group_id: group.group_id.clone(),
@@ -285,7 +284,7 @@ pub(crate) fn complete_join(ctx: &mut Ctx, partition: u32, group: &mut ClassicGr
     if group.members.is_empty() {
         group.protocol_name = None;
         transition(ctx, group, ClassicGroupState::Empty, "join phase completed with no members", out);
-        persist_group(ctx, partition, group);
+        persist_group(partition, group, out);
         return;
     }
     group.protocol_name = group.select_protocol();
@@ -424,7 +423,7 @@ fn join_new_static_member(
         ClassicGroupState::Stable => {
             let same_vote = protocols_before == req.protocols || group.select_protocol() == group.protocol_name;
             if same_vote {
-                persist_group(ctx, partition, group);
+                persist_group(partition, group, out);
                 let leader = group.leader_id.as_deref() == Some(new_id.as_str());
                 out.respond(parked.client, parked.correlation, join_response(group, &new_id, leader));
             } else {

@@ -89,7 +89,7 @@ fn complete_sync_with_leader_assignment(
         m.connect_assignment =
             req.connect_assignments.iter().find(|(id, _)| *id == m.member_id).map(|(_, a)| a.clone());
     }
-    persist_group(ctx, partition, group);
+    persist_group(partition, group, out);
     let ids: Vec<String> = group.members.keys().cloned().collect();
     for id in ids {
         let m = group.members.get_mut(&id).expect("member");

@@ -128,9 +128,9 @@ impl Shard {
 
     /// Appends a record to the partition and applies it (the coordinator's state
     /// is always what replaying its log gives).
-    fn write(&mut self, ctx: &mut Ctx, partition: u32, record: ConsumerGroupRecord) {
+    fn write(&mut self, out: &mut Out, partition: u32, record: ConsumerGroupRecord) {
         replay(&mut self.consumer_groups, &record);
-        Shard::append(ctx, partition, CoordinatorRecord::ConsumerGroup(record));
+        out.append(partition, CoordinatorRecord::ConsumerGroup(record));
     }
 
     fn regular_heartbeat(
@@ -163,25 +163,25 @@ impl Shard {
         // 1. Create or update the member; bump the group epoch if its subscription
         //    or the subscribed topics' partition counts changed.
         if let Some(old) = &replaced {
-            self.replace_static_member(ctx, partition, &group_id, old, &member);
+            self.replace_static_member(partition, &group_id, old, &member, out);
         }
         let updated = updated_member(&member, req, from);
         let known = self.consumer_groups.get(&group_id).is_some_and(|g| g.members.contains_key(&member_id));
         if !known || updated.metadata() != member.metadata() {
             let value = Some(updated.metadata());
             self.write(
-                ctx,
+                out,
                 partition,
                 ConsumerGroupRecord::MemberMetadata { group_id: group_id.clone(), member_id: member_id.clone(), value },
             );
         }
         let subscription_changed = updated.subscribed_topic_names != member.subscribed_topic_names;
         let mut bump = subscription_changed;
-        bump |= self.refresh_subscription_metadata(ctx, partition, &group_id);
+        bump |= self.refresh_subscription_metadata(ctx, partition, &group_id, out);
         let group = &self.consumer_groups[&group_id];
         if bump {
             let epoch = group.group_epoch + 1;
-            self.write(ctx, partition, ConsumerGroupRecord::Metadata { group_id: group_id.clone(), epoch });
+            self.write(out, partition, ConsumerGroupRecord::Metadata { group_id: group_id.clone(), epoch });
             out.emit(EventKind::Note {
                 node: ctx.me,
                 note: Note::GroupEpochBumped { group_id: group_id.clone(), epoch },
@@ -226,7 +226,7 @@ impl Shard {
             if next != current {
                 let value = Some(next.current_assignment());
                 self.write(
-                    ctx,
+                    out,
                     partition,
                     ConsumerGroupRecord::CurrentMemberAssignment {
                         group_id: group_id.clone(),
@@ -258,17 +258,17 @@ impl Shard {
     /// under the new member id (epoch 0, same assignment and target) is written.
     fn replace_static_member(
         &mut self,
-        ctx: &mut Ctx,
         partition: u32,
         group_id: &str,
         old_id: &str,
         new: &ConsumerGroupMember,
+        out: &mut Out,
     ) {
         let target = self.consumer_groups[group_id].target_assignment.get(old_id).cloned();
-        self.remove_member_records(ctx, partition, group_id, old_id);
+        self.remove_member_records(partition, group_id, old_id, out);
         let (g, m) = (group_id.to_string(), new.member_id.clone());
         self.write(
-            ctx,
+            out,
             partition,
             ConsumerGroupRecord::MemberMetadata {
                 group_id: g.clone(),
@@ -278,7 +278,7 @@ impl Shard {
         );
         if let Some(t) = target {
             self.write(
-                ctx,
+                out,
                 partition,
                 ConsumerGroupRecord::TargetAssignmentMember {
                     group_id: g.clone(),
@@ -288,7 +288,7 @@ impl Shard {
             );
         }
         self.write(
-            ctx,
+            out,
             partition,
             ConsumerGroupRecord::CurrentMemberAssignment {
                 group_id: g,
@@ -299,19 +299,19 @@ impl Shard {
     }
 
     /// `removeMember`: tombstones for the current assignment, target and metadata.
-    fn remove_member_records(&mut self, ctx: &mut Ctx, partition: u32, group_id: &str, member_id: &str) {
+    fn remove_member_records(&mut self, partition: u32, group_id: &str, member_id: &str, out: &mut Out) {
         let (g, m) = (group_id.to_string(), member_id.to_string());
         self.write(
-            ctx,
+            out,
             partition,
             ConsumerGroupRecord::CurrentMemberAssignment { group_id: g.clone(), member_id: m.clone(), value: None },
         );
         self.write(
-            ctx,
+            out,
             partition,
             ConsumerGroupRecord::TargetAssignmentMember { group_id: g.clone(), member_id: m.clone(), partitions: None },
         );
-        self.write(ctx, partition, ConsumerGroupRecord::MemberMetadata { group_id: g, member_id: m, value: None });
+        self.write(out, partition, ConsumerGroupRecord::MemberMetadata { group_id: g, member_id: m, value: None });
         if let Some(group) = self.consumer_groups.get_mut(group_id) {
             group.rebalance_timeouts.remove(member_id);
         }
@@ -320,14 +320,14 @@ impl Shard {
     /// Recomputes the partition counts of the subscribed topics and writes them if
     /// they changed; true if so (a group-epoch bump). Kafka refreshes them when
     /// the metadata image changes; here every heartbeat looks.
-    fn refresh_subscription_metadata(&mut self, ctx: &mut Ctx, partition: u32, group_id: &str) -> bool {
+    fn refresh_subscription_metadata(&mut self, ctx: &Ctx, partition: u32, group_id: &str, out: &mut Out) -> bool {
         let group = &self.consumer_groups[group_id];
         let topics =
             ConsumerGroup::subscription_metadata_of(group.members.values(), |t| ctx.cluster.partition_count(t));
         if topics == group.subscription_metadata {
             return false;
         }
-        self.write(ctx, partition, ConsumerGroupRecord::PartitionMetadata { group_id: group_id.into(), topics });
+        self.write(out, partition, ConsumerGroupRecord::PartitionMetadata { group_id: group_id.into(), topics });
         true
     }
 
@@ -365,14 +365,14 @@ impl Shard {
                 member_id,
                 partitions: Some(partitions),
             };
-            self.write(ctx, partition, record);
+            self.write(out, partition, record);
         }
         let record = ConsumerGroupRecord::TargetAssignmentMetadata {
             group_id: group_id.into(),
             assignment_epoch: epoch,
             assignment_timestamp: ctx.now.max(1),
         };
-        self.write(ctx, partition, record);
+        self.write(out, partition, record);
         self.consumer_groups.get_mut(group_id).expect("exists").assignment_deferred_noted = false;
         out.emit(EventKind::Note {
             node: ctx.me,
@@ -433,7 +433,7 @@ impl Shard {
                 member_id: req.member_id.clone(),
                 value,
             };
-            self.write(ctx, partition, record);
+            self.write(out, partition, record);
             out.emit(EventKind::Note {
                 node: ctx.me,
                 note: Note::StaticMemberLeftTemporarily { member_id: req.member_id.clone() },
@@ -463,10 +463,10 @@ impl Shard {
         why: &str,
         out: &mut Out,
     ) {
-        self.remove_member_records(ctx, partition, group_id, member_id);
-        self.refresh_subscription_metadata(ctx, partition, group_id);
+        self.remove_member_records(partition, group_id, member_id, out);
+        self.refresh_subscription_metadata(ctx, partition, group_id, out);
         let epoch = self.consumer_groups[group_id].group_epoch + 1;
-        self.write(ctx, partition, ConsumerGroupRecord::Metadata { group_id: group_id.into(), epoch });
+        self.write(out, partition, ConsumerGroupRecord::Metadata { group_id: group_id.into(), epoch });
         if self.consumer_groups[group_id].members.is_empty() {
             // Kafka 4.4: an emptied group's assignment epoch follows its group epoch,
             // with timestamp 0 so that batching does not delay the next member.
@@ -475,7 +475,7 @@ impl Shard {
                 assignment_epoch: epoch,
                 assignment_timestamp: 0,
             };
-            self.write(ctx, partition, record);
+            self.write(out, partition, record);
         }
         out.cancel_timer(session_key(group_id, member_id));
         out.cancel_timer(rebalance_key(group_id, member_id));
@@ -561,7 +561,6 @@ impl Shard {
     /// OffsetCommit to a consumer group: validated with member epochs, then stored.
     pub(crate) fn commit_consumer_group_offsets(
         &mut self,
-        ctx: &mut Ctx,
         partition: u32,
         group_id: &str,
         member_epoch: i32,
@@ -572,7 +571,7 @@ impl Shard {
         let error =
             self.validate_consumer_group_offset_commit(group_id, member_id, member_epoch).unwrap_or(Errors::NONE);
         if error == Errors::NONE {
-            self.store_offsets(ctx, partition, group_id, offsets, out);
+            self.store_offsets(partition, group_id, offsets, out);
         }
         error
     }
