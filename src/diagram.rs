@@ -71,7 +71,7 @@ pub fn classic_group(world: &World, group_id: &str) -> StateDiagram {
 }
 
 /// `ConsumerGroupState` (KIP-848) is not guarded by a transition table: the
-/// coordinator recomputes it after every change (facts E5: Empty without
+/// coordinator recomputes it after every change (`ConsumerGroup.updateState`: Empty without
 /// members; Assigning while the group epoch is ahead of the target assignment
 /// epoch; Reconciling while a member is not yet STABLE at the target epoch;
 /// Stable otherwise). These are the changes those rules can produce; the

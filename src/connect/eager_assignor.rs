@@ -1,7 +1,7 @@
 //! `EagerAssignor` (connect.protocol=eager, protocol "default"): every
 //! rebalance hands out everything again. Round robin over the members sorted
 //! by id: first every connector in name order, then every connector's tasks,
-//! continuing the same circular iterator (facts G; `performTaskAssignment` L91).
+//! continuing the same circular iterator (EagerAssignor `performTaskAssignment`).
 
 use super::protocol::{ConfigSnapshot, ConnectorsAndTasks};
 use crate::java;

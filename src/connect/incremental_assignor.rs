@@ -1,6 +1,6 @@
 //! `IncrementalCooperativeAssignor` (KIP-415; connect.protocol compatible and
 //! sessioned). One instance lives in each worker process and keeps its state
-//! across the rebalances that worker leads (facts G; IC `performTaskAssignment`
+//! across the rebalances that worker leads (IncrementalCooperativeAssignor `performTaskAssignment`
 //! L203 ff., `handleLostAssignments` L437).
 
 use super::protocol::{push_new, ConfigSnapshot, ConnectorTaskId, ConnectorsAndTasks};

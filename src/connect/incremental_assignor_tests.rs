@@ -1,4 +1,4 @@
-//! The incremental cooperative assignor against the behaviours of facts G.
+//! The incremental cooperative assignor against the behaviours of Kafka's `IncrementalCooperativeAssignorTest`.
 
 use super::*;
 

@@ -78,7 +78,7 @@ pub struct MemberIdentity {
     pub group_instance_id: Option<String>,
 }
 
-/// `ConsumerGroupHeartbeatRequest` (apiKey 68, facts E1). `None` means "unchanged"
+/// `ConsumerGroupHeartbeatRequest` (apiKey 68). `None` means "unchanged"
 /// (Kafka's null / −1 sentinels). Topic ids are replaced by topic names.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConsumerGroupHeartbeatRequest {
@@ -104,7 +104,7 @@ pub struct ConsumerGroupHeartbeatResponse {
     pub member_id: Option<String>,
     pub member_epoch: i32,
     pub heartbeat_interval_ms: i32,
-    /// `None` when unchanged (facts E1: sent after a full request or a change).
+    /// `None` when unchanged (ConsumerHeartbeatRequestManager's `HeartbeatState`: sent after a full request or a change).
     pub assignment: Option<Vec<TopicPartition>>,
 }
 

@@ -111,7 +111,7 @@ impl Errors {
 
 impl Errors {
     /// Heartbeat errors the consumer-protocol client raises to the application
-    /// (`AbstractHeartbeatRequestManager.onErrorResponse`, facts E9): everything
+    /// (`AbstractHeartbeatRequestManager.onErrorResponse`): everything
     /// except the coordinator errors and the two that fence the member.
     pub fn is_fatal_for_consumer_protocol_client(self) -> bool {
         use Errors::*;

@@ -2,7 +2,7 @@
 //! application's own `commitSync()` / `commitAsync()` after each batch
 //! (`simulated.commit.mode`), shared by both consumers (`AppCommitter`), and
 //! ConsumerCoordinator's `OffsetCommitResponseHandler` for every commit path of
-//! the classic consumer (facts B11, F).
+//! the classic consumer.
 
 use crate::assign::TopicPartition;
 use crate::sim::client::poll_loop::MainThread;

@@ -106,7 +106,7 @@ pub(crate) fn on_fetch_response(
 /// records of the owned partitions that have a position (the classic
 /// `KafkaConsumer.poll()` calls `ensureActiveGroup` with a zero timer, then
 /// fetches; the new consumer does the group work in its background thread).
-/// Partitions pending revocation are not fetched from (facts C): an EAGER
+/// Partitions pending revocation are not fetched from (`SubscriptionState.fetchablePartitions`: `isFetchable`): an EAGER
 /// classic member marks everything it owns so in `onJoinPrepare`
 /// (`all_pending_revocation`), so its poll loop waits. True when a batch was returned.
 pub(crate) fn fetch_while_waiting_for_group(

@@ -1,6 +1,5 @@
 //! How a Connect worker reacts to responses, request failures and timers
-//! (AC's response handlers as WorkerCoordinator inherits them, facts B7, B8,
-//! B11), and the leader's assignment (WC `onLeaderElected`, facts G).
+//! (AC's response handlers as WorkerCoordinator inherits them), and the leader's assignment (WorkerCoordinator `onLeaderElected`).
 
 use crate::connect::incremental_assignor::WorkerLoad;
 use crate::connect::{eager_assignor, ConnectAssignment, ConnectProtocolCompatibility, ConnectorsAndTasks};

@@ -38,7 +38,7 @@ fn single_owner_on_clients(world: &World, v: &mut Vec<Violation>) {
 }
 
 /// On the coordinator, a partition is assigned or pending revocation for at most
-/// one member (what makes `currentPartitionEpoch` well defined, facts E4).
+/// one member (what makes `currentPartitionEpoch` well defined in GroupMetadataManager).
 fn single_owner_on_coordinator(world: &World, v: &mut Vec<Violation>) {
     for g in &world.scenario.groups {
         let Some((_, group)) = world.consumer_group(&g.group_id) else { continue };

@@ -36,7 +36,7 @@ pub struct BrokerConfig {
     /// How often the controller's `electPreferred` task runs.
     #[serde(rename = "leader.imbalance.check.interval.seconds")]
     pub leader_imbalance_check_interval_seconds: u64,
-    // --- consumer groups (KIP-848), GroupCoordinatorConfig, facts E8 ---
+    // --- consumer groups (KIP-848), GroupCoordinatorConfig ---
     #[serde(rename = "group.consumer.session.timeout.ms")]
     pub consumer_group_session_timeout_ms: u64,
     #[serde(rename = "group.consumer.min.session.timeout.ms")]
@@ -88,7 +88,7 @@ impl Default for BrokerConfig {
 
 impl BrokerConfig {
     /// The `require(...)` checks of GroupCoordinatorConfig's constructor for the
-    /// consumer-group timeouts (facts E8), as Kafka words them.
+    /// consumer-group timeouts (GroupCoordinatorConfig), as Kafka words them.
     pub fn validate_consumer_group(&self) -> Result<(), String> {
         let (s, smin, smax) = (
             self.consumer_group_session_timeout_ms,

@@ -1,6 +1,6 @@
 //! How a classic consumer reacts to each response and error (AC's
 //! `JoinGroupResponseHandler`, `SyncGroupResponseHandler`, `HeartbeatResponseHandler`,
-//! CC's `onJoinComplete` and offset handlers; facts B7, B8, B11, C).
+//! CC's `onJoinComplete` and offset handlers).
 
 use crate::assign::{
     client_assignor_resuming, leader_member_order, ClusterMetadata, RebalanceProtocol, Subscription, TopicPartition,

@@ -1,7 +1,7 @@
 //! The consumer-protocol client's background thread: coordinator discovery
 //! (CoordinatorRequestManager), the heartbeat request manager
 //! (`AbstractHeartbeatRequestManager`, `ConsumerHeartbeatRequestManager.HeartbeatState`)
-//! and how the membership manager reacts to each response and error (facts A4, E1, E9).
+//! and how the membership manager reacts to each response and error.
 
 use crate::assign::TopicPartition;
 use crate::sim::client::consumer::{AsyncConsumer, LocalAssignment, MemberState, Pending, SentFields};
@@ -361,7 +361,7 @@ impl AsyncConsumer {
         }
     }
 
-    /// `onErrorResponse` (facts A4, E9). Every failed attempt resets the heartbeat
+    /// `onErrorResponse` (AbstractHeartbeatRequestManager). Every failed attempt resets the heartbeat
     /// timer to zero (`HeartbeatRequestState.onFailedAttempt`), so the retry does
     /// not wait for the interval: after the retry backoff, or at once for the
     /// coordinator and fencing errors, whose handling resets the backoff too

@@ -316,7 +316,7 @@ impl AsyncConsumer {
         }
     }
 
-    /// Reconciliation (`maybeReconcile`, `revokeAndAssign`; facts E4): commit if
+    /// Reconciliation (`maybeReconcile`, `revokeAndAssign` of AbstractMembershipManager): commit if
     /// auto-commit is on, `onPartitionsRevoked(owned − target)`,
     /// `onPartitionsAssigned(target − owned)`, then ACKNOWLEDGING with an
     /// immediate heartbeat. True while it waits for the commit.

@@ -239,7 +239,7 @@ pub(crate) fn prepare_rebalance(ctx: &mut Ctx, group: &mut ClassicGroup, reason:
     }
 }
 
-/// `tryCompleteInitialRebalanceElseSchedule` (facts B6).
+/// `tryCompleteInitialRebalanceElseSchedule` (GroupMetadataManager).
 pub(crate) fn try_complete_initial_rebalance(
     ctx: &mut Ctx,
     partition: u32,

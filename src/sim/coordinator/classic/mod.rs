@@ -99,7 +99,7 @@ impl ClassicGroupMember {
     }
 }
 
-/// The initial-rebalance delay chain (KIP-134, facts B6).
+/// The initial-rebalance delay chain (KIP-134, GroupMetadataManager `tryCompleteInitialRebalanceElseSchedule`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InitialDelay {
     pub delay_ms: Millis,

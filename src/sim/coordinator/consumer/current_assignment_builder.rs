@@ -1,4 +1,4 @@
-//! `CurrentAssignmentBuilder` (facts E4, as in Kafka 4.2+): moves one member's
+//! `CurrentAssignmentBuilder` (as in Kafka 4.2+): moves one member's
 //! current assignment towards its target, revoking before assigning. A pure
 //! function of the member, the target, its subscription, the partition owners
 //! and the partitions the member reports.

@@ -1,13 +1,14 @@
-//! ConsumerGroupHeartbeat on the coordinator (GMM `consumerGroupHeartbeat`,
-//! `consumerGroupLeave`, `consumerGroupFenceMember`, facts E1-E2, E4-E6, E9): the
-//! request checks, the three numbered steps of a regular heartbeat, leaving,
-//! fencing, and the session and rebalance timeouts.
+//! ConsumerGroupHeartbeat on the coordinator (GroupMetadataManager
+//! `consumerGroupHeartbeat`): the request checks, the three numbered steps of a
+//! regular heartbeat, and the records a member's arrival, replacement and
+//! removal write. Leaving and fencing are in `leave.rs`, the group's state and
+//! loading in `group_state.rs`, offset commits in `offset_commit.rs`.
 
 use crate::assign::TopicPartition;
 use crate::sim::cluster::CoordinatorRecord;
 use crate::sim::coordinator::consumer::current_assignment_builder::CurrentAssignmentBuilder;
 use crate::sim::coordinator::consumer::records::{replay, ConsumerGroupRecord};
-use crate::sim::coordinator::consumer::{ConsumerGroup, ConsumerGroupMember, MemberState};
+use crate::sim::coordinator::consumer::{rebalance_key, session_key, ConsumerGroup, ConsumerGroupMember, MemberState};
 use crate::sim::coordinator::shard::Shard;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{
@@ -15,8 +16,8 @@ use crate::sim::message::{
     LEAVE_GROUP_STATIC_MEMBER_EPOCH,
 };
 use crate::sim::note::Note;
-use crate::sim::out::{Out, TimerKey};
-use crate::sim::trace::{EventKind, Machine};
+use crate::sim::out::Out;
+use crate::sim::trace::EventKind;
 use crate::sim::types::{Errors, Millis, NodeId};
 use std::collections::BTreeSet;
 
@@ -95,14 +96,6 @@ pub fn can_compute_next_target_assignment(assignment_timestamp: Millis, interval
     assignment_timestamp == 0 || interval_ms == 0 || now >= assignment_timestamp + interval_ms
 }
 
-fn session_key(group_id: &str, member_id: &str) -> TimerKey {
-    TimerKey::ConsumerGroupSessionTimeout { group_id: group_id.into(), member_id: member_id.into() }
-}
-
-fn rebalance_key(group_id: &str, member_id: &str) -> TimerKey {
-    TimerKey::ConsumerGroupRebalanceTimeout { group_id: group_id.into(), member_id: member_id.into() }
-}
-
 impl Shard {
     pub(crate) fn consumer_group_heartbeat(
         &mut self,
@@ -128,7 +121,7 @@ impl Shard {
 
     /// Appends a record to the partition and applies it (the coordinator's state
     /// is always what replaying its log gives).
-    fn write(&mut self, out: &mut Out, partition: u32, record: ConsumerGroupRecord) {
+    pub(super) fn write(&mut self, out: &mut Out, partition: u32, record: ConsumerGroupRecord) {
         replay(&mut self.consumer_groups, &record);
         out.append(partition, CoordinatorRecord::ConsumerGroup(record));
     }
@@ -299,7 +292,7 @@ impl Shard {
     }
 
     /// `removeMember`: tombstones for the current assignment, target and metadata.
-    fn remove_member_records(&mut self, partition: u32, group_id: &str, member_id: &str, out: &mut Out) {
+    pub(super) fn remove_member_records(&mut self, partition: u32, group_id: &str, member_id: &str, out: &mut Out) {
         let (g, m) = (group_id.to_string(), member_id.to_string());
         self.write(
             out,
@@ -320,7 +313,13 @@ impl Shard {
     /// Recomputes the partition counts of the subscribed topics and writes them if
     /// they changed; true if so (a group-epoch bump). Kafka refreshes them when
     /// the metadata image changes; here every heartbeat looks.
-    fn refresh_subscription_metadata(&mut self, ctx: &Ctx, partition: u32, group_id: &str, out: &mut Out) -> bool {
+    pub(super) fn refresh_subscription_metadata(
+        &mut self,
+        ctx: &Ctx,
+        partition: u32,
+        group_id: &str,
+        out: &mut Out,
+    ) -> bool {
         let group = &self.consumer_groups[group_id];
         let topics =
             ConsumerGroup::subscription_metadata_of(group.members.values(), |t| ctx.cluster.partition_count(t));
@@ -331,7 +330,7 @@ impl Shard {
         true
     }
 
-    /// Step 2 (TAB `build`, facts E6): the preferred server assignor over the
+    /// Step 2 (TargetAssignmentBuilder `build`): the preferred server assignor over the
     /// members' subscriptions and their previous *target* assignments.
     fn update_target_assignment(
         &mut self,
@@ -395,220 +394,6 @@ impl Shard {
             out.set_timer(rebalance_key(group_id, &m.member_id), ctx.now + m.rebalance_timeout_ms);
         } else if group.rebalance_timeouts.remove(&m.member_id).is_some() {
             out.cancel_timer(rebalance_key(group_id, &m.member_id));
-        }
-    }
-
-    /// `consumerGroupLeave`: epoch −1 removes the member; −2 (static) keeps it at
-    /// epoch −2 with its partitions until it returns or its session expires.
-    fn consumer_group_leave(
-        &mut self,
-        ctx: &mut Ctx,
-        partition: u32,
-        req: &ConsumerGroupHeartbeatRequest,
-        out: &mut Out,
-    ) -> Result<Response, Errors> {
-        let group = self.consumer_groups.get(&req.group_id).ok_or(Errors::GROUP_ID_NOT_FOUND)?;
-        let member = match &req.instance_id {
-            None => group.members.get(&req.member_id).ok_or(Errors::UNKNOWN_MEMBER_ID)?,
-            Some(inst) => {
-                let m = group
-                    .static_members
-                    .get(inst)
-                    .and_then(|id| group.members.get(id))
-                    .ok_or(Errors::UNKNOWN_MEMBER_ID)?;
-                if m.member_id != req.member_id {
-                    return Err(Errors::FENCED_INSTANCE_ID);
-                }
-                m
-            }
-        };
-        let mut epoch = req.member_epoch;
-        if req.instance_id.is_some() && req.member_epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH {
-            let mut leaving = member.clone();
-            leaving.member_epoch = LEAVE_GROUP_STATIC_MEMBER_EPOCH;
-            leaving.partitions_pending_revocation.clear();
-            let value = Some(leaving.current_assignment());
-            let record = ConsumerGroupRecord::CurrentMemberAssignment {
-                group_id: req.group_id.clone(),
-                member_id: req.member_id.clone(),
-                value,
-            };
-            self.write(out, partition, record);
-            out.emit(EventKind::Note {
-                node: ctx.me,
-                note: Note::StaticMemberLeftTemporarily { member_id: req.member_id.clone() },
-            });
-        } else {
-            self.fence_member(ctx, partition, &req.group_id, &req.member_id, "it left the group", out);
-            epoch = LEAVE_GROUP_MEMBER_EPOCH;
-        }
-        Ok(Response::ConsumerGroupHeartbeat(ConsumerGroupHeartbeatResponse {
-            error: Errors::NONE,
-            member_id: Some(req.member_id.clone()),
-            member_epoch: epoch,
-            heartbeat_interval_ms: 0,
-            assignment: None,
-        }))
-    }
-
-    /// `consumerGroupFenceMember`: remove the member, update the subscription
-    /// metadata, bump the group epoch and cancel its timers. The next heartbeat of
-    /// any member computes the new target.
-    pub(crate) fn fence_member(
-        &mut self,
-        ctx: &mut Ctx,
-        partition: u32,
-        group_id: &str,
-        member_id: &str,
-        why: &str,
-        out: &mut Out,
-    ) {
-        self.remove_member_records(partition, group_id, member_id, out);
-        self.refresh_subscription_metadata(ctx, partition, group_id, out);
-        let epoch = self.consumer_groups[group_id].group_epoch + 1;
-        self.write(out, partition, ConsumerGroupRecord::Metadata { group_id: group_id.into(), epoch });
-        if self.consumer_groups[group_id].members.is_empty() {
-            // Kafka 4.4: an emptied group's assignment epoch follows its group epoch,
-            // with timestamp 0 so that batching does not delay the next member.
-            let record = ConsumerGroupRecord::TargetAssignmentMetadata {
-                group_id: group_id.into(),
-                assignment_epoch: epoch,
-                assignment_timestamp: 0,
-            };
-            self.write(out, partition, record);
-        }
-        out.cancel_timer(session_key(group_id, member_id));
-        out.cancel_timer(rebalance_key(group_id, member_id));
-        out.emit(EventKind::Note {
-            node: ctx.me,
-            note: Note::MemberFenced {
-                member_id: member_id.to_string(),
-                group_id: group_id.to_string(),
-                reason: why.to_string(),
-                epoch,
-            },
-        });
-    }
-
-    /// The session or rebalance timeout of a consumer-group member fired.
-    pub(crate) fn handle_consumer_group_timer(&mut self, ctx: &mut Ctx, partition: u32, key: &TimerKey, out: &mut Out) {
-        let (group_id, member_id, why) = match key {
-            TimerKey::ConsumerGroupSessionTimeout { group_id, member_id } => {
-                (group_id, member_id, "the member session expired".to_string())
-            }
-            TimerKey::ConsumerGroupRebalanceTimeout { group_id, member_id } => {
-                let Some(g) = self.consumer_groups.get(group_id) else { return };
-                let (armed, current) =
-                    (g.rebalance_timeouts.get(member_id), g.members.get(member_id).map(|m| m.member_epoch));
-                if armed.is_none() || armed.copied() != current {
-                    return;
-                }
-                let why = format!(
-                    "it did not revoke its partitions within its rebalance timeout at epoch {}",
-                    current.unwrap_or(0)
-                );
-                (group_id, member_id, why)
-            }
-            _ => return,
-        };
-        if !self.consumer_groups.get(group_id).is_some_and(|g| g.members.contains_key(member_id)) {
-            return;
-        }
-        self.fence_member(ctx, partition, group_id, member_id, &why, out);
-        self.update_consumer_group_state(ctx, group_id, &why, out);
-    }
-
-    /// Announces the group's state if the operation changed it (`maybeUpdateGroupState`).
-    pub(crate) fn update_consumer_group_state(&mut self, ctx: &Ctx, group_id: &str, trigger: &str, out: &mut Out) {
-        let Some(group) = self.consumer_groups.get_mut(group_id) else { return };
-        let to = group.compute_state();
-        if to == group.state {
-            return;
-        }
-        out.emit(EventKind::StateChanged {
-            node: ctx.me,
-            machine: Machine::ConsumerGroup { group_id: group_id.into() },
-            from: group.state.name().into(),
-            to: to.name().into(),
-            trigger: trigger.into(),
-        });
-        group.state = to;
-    }
-
-    /// `onLoaded` for consumer groups: every member gets a fresh session timeout,
-    /// members in UNREVOKED_PARTITIONS a rebalance timeout too.
-    pub(crate) fn consumer_groups_loaded(&mut self, ctx: &Ctx, out: &mut Out) {
-        for group in self.consumer_groups.values_mut() {
-            group.state = group.compute_state();
-            if group.members.is_empty() && group.group_epoch == ConsumerGroup::INITIAL_EPOCH {
-                continue;
-            }
-            let note = Note::ConsumerGroupLoaded { group_id: group.group_id.clone(), description: group.describe() };
-            out.emit(EventKind::Note { node: ctx.me, note });
-            for m in group.members.values() {
-                out.set_timer(
-                    session_key(&group.group_id, &m.member_id),
-                    ctx.now + ctx.broker_config.consumer_group_session_timeout_ms,
-                );
-                if m.state == MemberState::UNREVOKED_PARTITIONS {
-                    group.rebalance_timeouts.insert(m.member_id.clone(), m.member_epoch);
-                    out.set_timer(rebalance_key(&group.group_id, &m.member_id), ctx.now + m.rebalance_timeout_ms);
-                }
-            }
-        }
-    }
-
-    /// OffsetCommit to a consumer group: validated with member epochs, then stored.
-    pub(crate) fn commit_consumer_group_offsets(
-        &mut self,
-        partition: u32,
-        group_id: &str,
-        member_epoch: i32,
-        member_id: &str,
-        offsets: &[(TopicPartition, i64)],
-        out: &mut Out,
-    ) -> Errors {
-        let error =
-            self.validate_consumer_group_offset_commit(group_id, member_id, member_epoch).unwrap_or(Errors::NONE);
-        if error == Errors::NONE {
-            self.store_offsets(partition, group_id, offsets, out);
-        }
-        error
-    }
-
-    /// Classic-protocol group requests for an id that is a consumer group: the
-    /// online migration of KIP-848 is not simulated, so they are refused.
-    pub(crate) fn classic_request_for_consumer_group(&self, request: &crate::sim::message::Request) -> Option<Errors> {
-        use crate::sim::message::Request::*;
-        let group_id = match request {
-            JoinGroup(r) => &r.group_id,
-            SyncGroup(r) => &r.group_id,
-            Heartbeat { group_id, .. } | LeaveGroup { group_id, .. } => group_id,
-            _ => return None,
-        };
-        self.consumer_groups
-            .get(group_id)
-            .filter(|g| !g.members.is_empty())
-            .map(|_| Errors::INCONSISTENT_GROUP_PROTOCOL)
-    }
-
-    /// OffsetCommit from a consumer group (CSG `validateOffsetCommit`, facts F):
-    /// a negative epoch only while the group is empty; otherwise the member must
-    /// exist and send exactly its current member epoch.
-    pub fn validate_consumer_group_offset_commit(
-        &self,
-        group_id: &str,
-        member_id: &str,
-        member_epoch: i32,
-    ) -> Option<Errors> {
-        let group = self.consumer_groups.get(group_id)?;
-        if member_epoch < 0 && group.members.is_empty() {
-            return Some(Errors::NONE);
-        }
-        match group.members.get(member_id) {
-            None => Some(Errors::UNKNOWN_MEMBER_ID),
-            Some(m) if m.member_epoch != member_epoch => Some(Errors::STALE_MEMBER_EPOCH),
-            Some(_) => Some(Errors::NONE),
         }
     }
 }

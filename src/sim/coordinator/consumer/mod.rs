@@ -1,21 +1,25 @@
 //! A consumer group (KIP-848) as the coordinator holds it (`ConsumerGroup`,
 //! `ConsumerGroupMember`, server-side `MemberState`, `ConsumerGroupState`).
 //! Pure data plus the rules Kafka keeps on the group; it changes only by
-//! replaying records (`consumer_group_records.rs`). The heartbeat handler is in
-//! `consumer_group_heartbeat.rs`.
+//! replaying records (`records.rs`). The handlers are `impl Shard` blocks:
+//! `heartbeat.rs`, `leave.rs`, `group_state.rs`, `offset_commit.rs`.
 
 pub mod current_assignment_builder;
+pub mod group_state;
 pub mod heartbeat;
+pub mod leave;
+pub mod offset_commit;
 pub mod records;
 pub mod target_assignment;
 
 use crate::assign::TopicPartition;
 use crate::java;
+use crate::sim::out::TimerKey;
 use crate::sim::types::Millis;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The server-side reconciliation state of a member (`modern/MemberState.java`, facts E3).
+/// The server-side reconciliation state of a member (`modern/MemberState.java`).
 #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum MemberState {
@@ -27,7 +31,7 @@ pub enum MemberState {
     UNRELEASED_PARTITIONS,
 }
 
-/// `ConsumerGroupState` (facts E5), computed by `maybeUpdateGroupState`.
+/// `ConsumerGroupState`, computed by `maybeUpdateGroupState`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum ConsumerGroupState {
     Empty,
@@ -159,7 +163,7 @@ impl ConsumerGroup {
         )
     }
 
-    /// `maybeUpdateGroupState` (facts E5).
+    /// `maybeUpdateGroupState` (ConsumerGroup `updateState`).
     pub fn compute_state(&self) -> ConsumerGroupState {
         if self.members.is_empty() {
             ConsumerGroupState::Empty
@@ -217,4 +221,14 @@ impl ConsumerGroup {
             })
             .collect()
     }
+}
+
+/// The timer of a member's session timeout on the coordinator.
+pub(crate) fn session_key(group_id: &str, member_id: &str) -> TimerKey {
+    TimerKey::ConsumerGroupSessionTimeout { group_id: group_id.into(), member_id: member_id.into() }
+}
+
+/// The timer of a member's rebalance timeout (armed while it revokes).
+pub(crate) fn rebalance_key(group_id: &str, member_id: &str) -> TimerKey {
+    TimerKey::ConsumerGroupRebalanceTimeout { group_id: group_id.into(), member_id: member_id.into() }
 }

@@ -1,4 +1,4 @@
-//! `TargetAssignmentBuilder` (facts E6): the input the coordinator gives a
+//! `TargetAssignmentBuilder`: the input the coordinator gives a
 //! server assignor — every member's subscription and its previous *target*
 //! assignment (not what it owns), members in `HashMap` order of their ids,
 //! topics by id — and the result converted back to topic names.

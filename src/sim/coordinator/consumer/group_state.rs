@@ -1,0 +1,53 @@
+//! A consumer group's state as the coordinator announces it
+//! (GroupMetadataManager `maybeUpdateGroupState`) and what loading a partition
+//! restarts (`onLoaded`): every member's session timeout, and the rebalance
+//! timeout of members still revoking.
+
+use crate::sim::coordinator::consumer::{rebalance_key, session_key, ConsumerGroup, MemberState};
+use crate::sim::coordinator::shard::Shard;
+use crate::sim::ctx::Ctx;
+use crate::sim::note::Note;
+use crate::sim::out::Out;
+use crate::sim::trace::{EventKind, Machine};
+
+impl Shard {
+    /// Announces the group's state if the operation changed it (`maybeUpdateGroupState`).
+    pub(crate) fn update_consumer_group_state(&mut self, ctx: &Ctx, group_id: &str, trigger: &str, out: &mut Out) {
+        let Some(group) = self.consumer_groups.get_mut(group_id) else { return };
+        let to = group.compute_state();
+        if to == group.state {
+            return;
+        }
+        out.emit(EventKind::StateChanged {
+            node: ctx.me,
+            machine: Machine::ConsumerGroup { group_id: group_id.into() },
+            from: group.state.name().into(),
+            to: to.name().into(),
+            trigger: trigger.into(),
+        });
+        group.state = to;
+    }
+
+    /// `onLoaded` for consumer groups: every member gets a fresh session timeout,
+    /// members in UNREVOKED_PARTITIONS a rebalance timeout too.
+    pub(crate) fn consumer_groups_loaded(&mut self, ctx: &Ctx, out: &mut Out) {
+        for group in self.consumer_groups.values_mut() {
+            group.state = group.compute_state();
+            if group.members.is_empty() && group.group_epoch == ConsumerGroup::INITIAL_EPOCH {
+                continue;
+            }
+            let note = Note::ConsumerGroupLoaded { group_id: group.group_id.clone(), description: group.describe() };
+            out.emit(EventKind::Note { node: ctx.me, note });
+            for m in group.members.values() {
+                out.set_timer(
+                    session_key(&group.group_id, &m.member_id),
+                    ctx.now + ctx.broker_config.consumer_group_session_timeout_ms,
+                );
+                if m.state == MemberState::UNREVOKED_PARTITIONS {
+                    group.rebalance_timeouts.insert(m.member_id.clone(), m.member_epoch);
+                    out.set_timer(rebalance_key(&group.group_id, &m.member_id), ctx.now + m.rebalance_timeout_ms);
+                }
+            }
+        }
+    }
+}

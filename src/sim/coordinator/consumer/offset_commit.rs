@@ -1,0 +1,64 @@
+//! Offset commits to a consumer group (`ConsumerGroup.validateOffsetCommit`,
+//! checked with member epochs) and the classic-protocol requests refused for a
+//! consumer group's id.
+
+use crate::assign::TopicPartition;
+use crate::sim::coordinator::shard::Shard;
+use crate::sim::out::Out;
+use crate::sim::types::Errors;
+
+impl Shard {
+    /// OffsetCommit to a consumer group: validated with member epochs, then stored.
+    pub(crate) fn commit_consumer_group_offsets(
+        &mut self,
+        partition: u32,
+        group_id: &str,
+        member_epoch: i32,
+        member_id: &str,
+        offsets: &[(TopicPartition, i64)],
+        out: &mut Out,
+    ) -> Errors {
+        let error =
+            self.validate_consumer_group_offset_commit(group_id, member_id, member_epoch).unwrap_or(Errors::NONE);
+        if error == Errors::NONE {
+            self.store_offsets(partition, group_id, offsets, out);
+        }
+        error
+    }
+
+    /// Classic-protocol group requests for an id that is a consumer group: the
+    /// online migration of KIP-848 is not simulated, so they are refused.
+    pub(crate) fn classic_request_for_consumer_group(&self, request: &crate::sim::message::Request) -> Option<Errors> {
+        use crate::sim::message::Request::*;
+        let group_id = match request {
+            JoinGroup(r) => &r.group_id,
+            SyncGroup(r) => &r.group_id,
+            Heartbeat { group_id, .. } | LeaveGroup { group_id, .. } => group_id,
+            _ => return None,
+        };
+        self.consumer_groups
+            .get(group_id)
+            .filter(|g| !g.members.is_empty())
+            .map(|_| Errors::INCONSISTENT_GROUP_PROTOCOL)
+    }
+
+    /// OffsetCommit from a consumer group (ConsumerGroup `validateOffsetCommit`):
+    /// a negative epoch only while the group is empty; otherwise the member must
+    /// exist and send exactly its current member epoch.
+    pub fn validate_consumer_group_offset_commit(
+        &self,
+        group_id: &str,
+        member_id: &str,
+        member_epoch: i32,
+    ) -> Option<Errors> {
+        let group = self.consumer_groups.get(group_id)?;
+        if member_epoch < 0 && group.members.is_empty() {
+            return Some(Errors::NONE);
+        }
+        match group.members.get(member_id) {
+            None => Some(Errors::UNKNOWN_MEMBER_ID),
+            Some(m) if m.member_epoch != member_epoch => Some(Errors::STALE_MEMBER_EPOCH),
+            Some(_) => Some(Errors::NONE),
+        }
+    }
+}
