@@ -8,7 +8,7 @@
 //! simulating, the frames over the page's 10 ms budget (`FRAME_BUDGET_MS`,
 //! what the page leaves simulating before it slows the run), the checkpoints
 //! taken and the copy of the world a checkpoint makes (time and bytes, by a
-//! counting allocator). No criterion: the numbers are per frame, as the page
+//! counting allocator, with its parts). No criterion: the numbers are per frame, as the page
 //! feels them.
 
 use groupscope::player::{Action, Player, FRAME_BUDGET_MS};
@@ -21,6 +21,15 @@ use common::{group, live};
 
 fn pct(sorted: &[f64], p: usize) -> f64 {
     sorted[(p * sorted.len() / 100).min(sorted.len() - 1)]
+}
+
+/// The bytes a copy of `v` allocates.
+fn bytes_of<T: Clone>(v: &T) -> isize {
+    let before = live();
+    let copy = black_box(v.clone());
+    let bytes = live() - before;
+    drop(copy);
+    bytes
 }
 
 fn main() {
@@ -61,9 +70,19 @@ fn main() {
         }
         let clone_ms = t.elapsed().as_secs_f64() * 1000.0 / 20.0;
         drop(copy);
+        // Where the copy's bytes go.
+        let w = &p.world;
+        let parts = [
+            ("clients", bytes_of(&w.clients)),
+            ("brokers", bytes_of(&w.brokers)),
+            ("cluster", bytes_of(&w.cluster)),
+            ("network", bytes_of(&w.network)),
+        ];
+        let named: isize = parts.iter().map(|(_, b)| b).sum();
+        let parts: Vec<String> = parts.iter().map(|(n, b)| format!("{n} {:.2} MB", *b as f64 / 1e6)).collect();
         p.world.trace = trace;
         println!(
-            "{name}: 300 frames at 10x from 15 s to {} ms in {total:.0} ms; a frame's simulating p50 {:.2} ms, p95 {:.2} ms, max {:.2} ms, {over} over {FRAME_BUDGET_MS} ms; {} events, {} checkpoints taken (held {}), a world copy {:.2} MB in {clone_ms:.2} ms",
+            "{name}: 300 frames at 10x from 15 s to {} ms in {total:.0} ms; a frame's simulating p50 {:.2} ms, p95 {:.2} ms, max {:.2} ms, {over} over {FRAME_BUDGET_MS} ms; {} events, {} checkpoints taken (held {}), a world copy {:.2} MB in {clone_ms:.2} ms ({}, the rest, mostly the event queue's messages in flight and the invariant monitor, {:.2} MB)",
             p.now(),
             pct(&frames, 50),
             pct(&frames, 95),
@@ -72,6 +91,8 @@ fn main() {
             p.checkpoint_count() as isize - checkpoints as isize,
             p.checkpoint_count(),
             bytes as f64 / 1e6,
+            parts.join(", "),
+            (bytes - named) as f64 / 1e6,
         );
     }
 }
