@@ -21,12 +21,13 @@ use std::collections::BTreeMap;
 
 mod memory;
 mod pace;
-pub use memory::{Bounds, Limits, MAX_TRACE_EVENTS};
+pub use memory::{checkpoint_every_events, Bounds, Limits, MAX_TRACE_EVENTS};
 pub use pace::{Pace, FRAME_BUDGET_MS};
 
 /// Simulated time between checkpoints (at most).
 pub const CHECKPOINT_EVERY_MS: Millis = 2000;
-/// Events between checkpoints (at most): what a seek re-runs.
+/// Events between checkpoints (at most): what a seek re-runs. Worlds of many
+/// clients use a multiple of it (`Bounds::checkpoint_events`).
 pub const CHECKPOINT_EVERY_EVENTS: usize = 1000;
 /// Wall-clock gaps longer than this (a background tab) are not simulated.
 pub const MAX_WALL_GAP_MS: f64 = 500.0;
@@ -116,15 +117,12 @@ impl Player {
     fn maybe_checkpoint(&mut self) {
         self.horizon = self.horizon.max(self.world.now);
         let key = (self.world.now, self.world.trace.len());
+        let every = self.bounds.checkpoint_events;
         let far_from = |k: Option<&Key>, half: bool| {
-            let (ms, events) = if half {
-                (CHECKPOINT_EVERY_MS / 2, CHECKPOINT_EVERY_EVENTS / 2)
-            } else {
-                (CHECKPOINT_EVERY_MS, CHECKPOINT_EVERY_EVENTS)
-            };
+            let (ms, events) = if half { (CHECKPOINT_EVERY_MS / 2, every / 2) } else { (CHECKPOINT_EVERY_MS, every) };
             k.is_none_or(|&(t, l)| key.0.abs_diff(t) >= ms || key.1.abs_diff(l) >= events)
         };
-        if self.rerun_to.is_some_and(|end| key.1 + 2 * CHECKPOINT_EVERY_EVENTS < end) {
+        if self.rerun_to.is_some_and(|end| key.1 + 2 * every < end) {
             // A seek re-running over held events: only the stretch near its target is worth copies.
             return self.bound_trace();
         }
