@@ -220,6 +220,63 @@ pub mod compact_narrow {
     }
 }
 
+/// The compact drawing of a large group (more than 16 clients) in presenter
+/// mode: discs in a grid under the brokers, each name on its disc at the
+/// presenter frame's smallest type (12.5 units, 16 px at 1280x720). Up to 120
+/// clients the grid fits the projected screen (cells about as wide as
+/// tall); beyond, cells keep a readable size and the drawing grows downwards.
+pub mod compact_presenter {
+    use super::{text_width, PRESENTER_MAX_HEIGHT, PRESENTER_MIN_PX, WIDTH};
+    /// Top of the grid: under broker boxes of up to three role lines and the
+    /// messages leaving them.
+    pub const TOP: f64 = 110.0;
+    const SIDE: f64 = 20.0;
+    const BOTTOM_MARGIN: f64 = 12.0;
+    /// A cell is never narrower than this: room for "c500" (`MAX_CONSUMERS`).
+    pub const MIN_CELL: f64 = 46.0;
+    const MAX_RADIUS: f64 = 32.0;
+    pub const NAME_PX: f64 = PRESENTER_MIN_PX;
+
+    /// Columns, rows and the cell's width and height for `n` clients.
+    fn grid(n: usize) -> (usize, usize, f64, f64) {
+        let n = n.max(1);
+        let (w, h) = (WIDTH - 2.0 * SIDE, PRESENTER_MAX_HEIGHT - TOP - BOTTOM_MARGIN);
+        let mut cols = ((n as f64 * w / h).sqrt().ceil() as usize).clamp(1, n);
+        if w / (cols as f64) < MIN_CELL {
+            cols = (w / MIN_CELL).floor() as usize;
+        }
+        let rows = n.div_ceil(cols);
+        let cw = w / cols as f64;
+        let ch = (h / rows as f64).clamp(MIN_CELL, cw * 1.2);
+        (cols, rows, cw, ch)
+    }
+
+    /// Centre of client `i` of `n`.
+    pub fn pos(i: usize, n: usize) -> (f64, f64) {
+        let (cols, _, cw, ch) = grid(n);
+        (SIDE + cw * ((i % cols) as f64 + 0.5), TOP + ch * ((i / cols) as f64 + 0.5))
+    }
+
+    /// A disc's radius for `n` clients.
+    pub fn radius(n: usize) -> f64 {
+        let (_, _, cw, ch) = grid(n);
+        (0.42 * cw.min(ch)).min(MAX_RADIUS)
+    }
+
+    /// The drawing's height for `n` clients.
+    pub fn height(n: usize) -> f64 {
+        let (_, rows, _, ch) = grid(n);
+        (TOP + ch * rows as f64 + BOTTOM_MARGIN).max(PRESENTER_MAX_HEIGHT)
+    }
+
+    /// True if the name stays within its cell (clear of its neighbours' names;
+    /// a long name may be wider than a small disc).
+    pub fn name_fits(name: &str, n: usize) -> bool {
+        let (_, _, cw, _) = grid(n);
+        text_width(name, NAME_PX, false) <= cw - 6.0
+    }
+}
+
 /// A partition (or task) chip, placed: its text and box.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Chip {
@@ -343,6 +400,28 @@ mod tests {
     /// of at most eight, type that renders at 16 px or more, areas apart and
     /// inside, the first row under a broker box of three role lines (one row)
     /// or two (two rows), and a drawing short enough to be scaled by its width.
+    #[test]
+    fn the_presenter_grid_of_a_large_group_keeps_names_in_their_cells_at_16_px_and_discs_apart() {
+        use super::compact_presenter as g;
+        for n in (17..=120).chain([150, 200, 400, crate::sim::scenario::MAX_CONSUMERS as usize]) {
+            let r = g::radius(n);
+            assert!(g::NAME_PX * PRESENTER_SCALE >= 16.0);
+            let name = format!("c{n}");
+            assert!(g::name_fits(&name, n), "{n} clients: \"{name}\" is wider than its cell");
+            let ps: Vec<(f64, f64)> = (0..n).map(|i| g::pos(i, n)).collect();
+            for (i, &(x, y)) in ps.iter().enumerate() {
+                assert!(x - r >= 0.0 && x + r <= WIDTH, "{n} clients: c{} leaves the width", i + 1);
+                assert!(y - r >= g::TOP - 6.0 && y + r <= g::height(n), "{n} clients: c{} at {y}", i + 1);
+                if let Some(&(nx, ny)) = ps.get(i + 1) {
+                    assert!((nx - x).hypot(ny - y) >= 2.0 * r + 4.0, "{n} clients: c{} and c{} touch", i + 1, i + 2);
+                }
+            }
+            if n <= 120 {
+                assert!(g::height(n) <= PRESENTER_MAX_HEIGHT, "{n} clients fit the projected screen");
+            }
+        }
+    }
+
     #[test]
     fn the_presenter_frame_keeps_areas_apart_and_type_at_16_px_at_1280x720() {
         for n in 1..=16 {

@@ -35,7 +35,8 @@ pub fn height(world: &World) -> f64 {
 pub fn height_in(world: &World, frame: Frame) -> f64 {
     if is_large(world) {
         match frame {
-            Frame::Wide | Frame::Presenter => HEIGHT,
+            Frame::Wide => HEIGHT,
+            Frame::Presenter => layout::compact_presenter::height(world.client_count()),
             Frame::Narrow => layout::compact_narrow::height(world.client_count()),
         }
     } else {
@@ -196,6 +197,8 @@ pub fn node_pos_in(world: &World, node: NodeId, frame: Frame) -> (f64, f64) {
             let i = world.clients.position(c);
             if n > LARGE_GROUP && frame == Frame::Narrow {
                 layout::compact_narrow::pos(i)
+            } else if n > LARGE_GROUP && frame == Frame::Presenter {
+                layout::compact_presenter::pos(i, n)
             } else if n > LARGE_GROUP {
                 grid(i, n)
             } else {

@@ -11,7 +11,7 @@ use crate::lesson::conceal::{hidden, Kind};
 use crate::sim::world::parse_node;
 use crate::sim::{NodeId, World};
 use crate::view::labels::{fit, short_state, shortest_state, text_width};
-use crate::view::layout::{chips, compact_narrow, Frame, Layout, PRESENTER_MIN_PX};
+use crate::view::layout::{chips, compact_narrow, compact_presenter, Frame, Layout, PRESENTER_MIN_PX};
 use crate::view::{self, WIDTH};
 use yew::prelude::*;
 
@@ -304,7 +304,7 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
                 }
             }) }
             if large {
-                { for consumers.iter().map(|c| compact_consumer(c, lang, is_sel(Selection::Node(NodeId::Client(c.idx))), lit(c.name.clone()).is_some(), frame)) }
+                { for consumers.iter().map(|c| compact_consumer(c, lang, is_sel(Selection::Node(NodeId::Client(c.idx))), lit(c.name.clone()).is_some(), frame, world.client_count())) }
             }
             { for consumers.iter().filter(|_| !large).map(|c| {
                 // A lesson question may conceal the group's leader or owners.
@@ -471,8 +471,9 @@ fn node_summary(
 /// A consumer in the compact drawing of a large group: a small disc with its
 /// name; the state is in its class and title, the details in the inspector.
 /// On a phone (`Frame::Narrow`) the discs are larger and the names keep the
-/// narrow frame's type (`layout::compact_narrow`).
-fn compact_consumer(c: &view::ConsumerView, lang: Lang, selected: bool, highlighted: bool, frame: Frame) -> Html {
+/// narrow frame's type (`layout::compact_narrow`); in presenter mode they keep
+/// the presenter's (`layout::compact_presenter`).
+fn compact_consumer(c: &view::ConsumerView, lang: Lang, selected: bool, highlighted: bool, frame: Frame, n: usize) -> Html {
     let class = classes!(
         "consumer",
         "compact",
@@ -489,6 +490,9 @@ fn compact_consumer(c: &view::ConsumerView, lang: Lang, selected: bool, highligh
             if frame == Frame::Narrow {
                 <circle class="body" cx={c.x.to_string()} cy={c.y.to_string()} r={compact_narrow::RADIUS.to_string()} style={format!("fill:{}", colour(c.idx))} />
                 <text x={c.x.to_string()} y={(c.y + 0.35 * compact_narrow::NAME_PX).to_string()} class="compact-name" style={fs(compact_narrow::NAME_PX)}>{ c.name.clone() }</text>
+            } else if frame == Frame::Presenter {
+                <circle class="body" cx={c.x.to_string()} cy={c.y.to_string()} r={compact_presenter::radius(n).to_string()} style={format!("fill:{}", colour(c.idx))} />
+                <text x={c.x.to_string()} y={(c.y + 0.35 * compact_presenter::NAME_PX).to_string()} class="compact-name" style={fs(compact_presenter::NAME_PX)}>{ c.name.clone() }</text>
             } else {
                 <circle class="body" cx={c.x.to_string()} cy={c.y.to_string()} r="11" style={format!("fill:{}", colour(c.idx))} />
                 <text x={c.x.to_string()} y={(c.y + 3.5).to_string()} class="tiny">{ c.name.clone() }</text>

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { ARTIFACTS, withPage, withSite } from './harness.mjs';
+import { badLabels, renderedSizes, scenario } from './drawing.mjs';
 
 const events = (page) => page.evaluate(() => window.groupscope.state().events);
 const playing = (page) => page.evaluate(() => window.groupscope.state().playing);
@@ -183,4 +184,32 @@ test('the caption bar\'s "Show fetches" toggle is as legible as the buttons besi
     assert.ok(p.h >= 44 && p.w >= 44, `${lang}: a touch target on a phone (${p.w}x${p.h})`);
     await phone.close();
   }
+}));
+
+test('presenter mode at 1280x720 with more than 16 consumers: every name renders at 16 px or more, none overlaps, and up to 100 fit the screen', () => withSite(async ({ open }) => {
+  const failures = [];
+  for (const lang of ['en', 'zh']) {
+    const page = await open({ viewport: { width: 1280, height: 720 }, path: `?lang=${lang}` });
+    await page.click('#presenter');
+    await page.waitForFunction(() => document.querySelector('.groupscope').classList.contains('presenter'));
+    for (const [clients, protocol] of [[17, 'eager'], [40, 'cooperative'], [100, 'consumer']]) {
+      await page.evaluate((s) => window.groupscope.load(s), scenario(clients, 3, protocol));
+      await page.waitForFunction((n) => document.querySelectorAll('#topology [data-member]').length === n, clients);
+      await seek(page, 20000);
+      await page.evaluate(() => window.groupscope.inject('{"type": "crashConsumer", "consumer": 1}'));
+      await seek(page, 24000);
+      const where = `${lang} ${clients} clients, ${protocol}`;
+      const names = (await renderedSizes(page)).filter((s) => /^c\d+$/.test(s.text));
+      assert.equal(names.length, clients, `${where}: every consumer is named`);
+      const small = names.filter((s) => s.px < 16).map((s) => `"${s.text}" ${s.px.toFixed(1)}px`);
+      if (small.length) failures.push(`${where}: small names ${small.slice(0, 6).join(', ')}`);
+      const bad = await badLabels(page);
+      if (bad.pairs.length || bad.outside.length) failures.push(`${where}: overlapping ${bad.pairs.slice(0, 4).join('; ')} outside ${bad.outside.join(', ')}`);
+      // The whole grid is on the projected screen, above the caption.
+      const bottom = await page.$eval('#topology [data-member="c' + clients + '"]', (g) => g.getBoundingClientRect().bottom);
+      if (bottom > 720) failures.push(`${where}: the last consumer ends at ${bottom.toFixed(0)} px, below the screen`);
+      if (clients === 100) await page.screenshot({ path: join(ARTIFACTS, `presenter-100-clients-1280x720-${lang}.png`) });
+    }
+  }
+  assert.deepEqual(failures, []);
 }));
