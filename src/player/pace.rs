@@ -16,6 +16,13 @@ pub const FRAME_BUDGET_MS: f64 = 10.0;
 /// simulating may take up to this share of the wall time that passed, so the
 /// run does not crawl because something else is slow.
 const WALL_SHARE: f64 = 0.5;
+/// Frames up to this long (two display frames at 60 Hz, with some slack) are
+/// not "long anyway": one that missed a display frame was most likely our own
+/// simulating and drawing, and giving the next frame more to simulate would
+/// make it miss one too, holding the page at 30 frames a second. Such a frame
+/// keeps the plain budget, and the run catches up later or plays a little
+/// slower (which the page shows).
+const MISSED_FRAME_MS: f64 = 40.0;
 /// The most one frame simulates, however long frames are: the page answers a
 /// click within about this much more than its drawing takes.
 const MAX_FRAME_BUDGET_MS: f64 = 40.0;
@@ -43,7 +50,11 @@ impl Pace {
         if speed <= 0.0 {
             return wall_ms;
         }
-        let budget = (wall_ms * WALL_SHARE).clamp(FRAME_BUDGET_MS, MAX_FRAME_BUDGET_MS);
+        let budget = if wall_ms <= MISSED_FRAME_MS {
+            FRAME_BUDGET_MS
+        } else {
+            (wall_ms * WALL_SHARE).clamp(FRAME_BUDGET_MS, MAX_FRAME_BUDGET_MS)
+        };
         let sim_ms = self.cost_per_sim_ms.map_or(FIRST_FRAME_SIM_MS, |c| budget / c);
         // At least one simulated millisecond a frame, so a run always moves on.
         wall_ms.min((sim_ms / speed).max(1.0 / speed))
@@ -118,6 +129,23 @@ mod tests {
         }
         let reached = p.behind(100.0).expect("clearly behind 100×");
         assert!((reached - FRAME_BUDGET_MS * 1600.0 / 35.0 / 16.0).abs() < 1.0, "reached {reached}×");
+    }
+
+    #[test]
+    fn a_frame_that_missed_one_display_frame_is_not_given_more_to_simulate() {
+        let mut p = Pace::default();
+        // 100 KIP-848 members at 10×: 167 simulated ms cost 9 ms.
+        p.observe(167.0, 9.0, 16.7);
+        let on_time = p.allow(16.7, 10.0);
+        // A frame that took two display frames (33 ms) was our own simulating
+        // and drawing: the next one simulates no more than the plain budget,
+        // so it can be on time again, instead of settling at 30 frames a second.
+        let after_miss = p.allow(33.3, 10.0);
+        assert!(after_miss * 10.0 * 9.0 / 167.0 <= FRAME_BUDGET_MS + 1e-9, "{after_miss}");
+        assert!(after_miss >= on_time, "it still simulates at least a frame's worth");
+        // A much longer frame is something else being slow: half of it may go to simulating.
+        let slow_page = p.allow(80.0, 10.0);
+        assert!(slow_page * 10.0 * 9.0 / 167.0 > FRAME_BUDGET_MS, "{slow_page}");
     }
 
     #[test]
