@@ -4,14 +4,21 @@
 //! working. While a lesson is open the page calls [`LessonSession::tick`] and
 //! [`LessonSession::step_event`] instead of `Action::Tick` / `Action::Step`,
 //! and [`LessonSession::resync`] after any seek or step back.
+//!
+//! This file: the session's types, opening a lesson, what the panel reads,
+//! beginning a step and reaching its event; `answers`: questions and tasks;
+//! `clock`: ticks, steps and runs that pause on the step's event.
 
 use super::conceal::Concealed;
 use super::fair;
 use super::model::{Choice, Lesson, Question, Step, Task, Text};
-use crate::player::{Action, Player, MAX_WALL_GAP_MS};
+use crate::player::{Action, Player};
 use crate::sim::Millis;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+
+mod answers;
+mod clock;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Phase {
@@ -282,182 +289,10 @@ impl LessonSession {
         player.dispatch(Action::Pause);
     }
 
-    /// The learner takes the task's option `option` (a button): its faults are
-    /// injected at the playhead and the run goes on to the step's event.
-    pub fn choose(&mut self, player: &mut Player, option: usize) -> Result<(), String> {
-        let task = self
-            .current()
-            .task
-            .clone()
-            .filter(|_| self.phase == Phase::Act)
-            .ok_or("no task is waiting for the learner")?;
-        let o = task
-            .options
-            .get(option)
-            .ok_or_else(|| format!("option {option} is not one of this task's {} options", task.options.len()))?;
-        for f in o.faults.clone() {
-            player.dispatch(Action::Inject(f));
-        }
-        self.trying[self.step] = Some(option);
-        self.missed = None;
-        self.missed_checks.clear();
-        self.phase = Phase::Running;
-        player.playing = true;
-        if matches!(self.current().until, super::model::Condition::Acted) {
-            self.reach(player, true);
-        }
-        Ok(())
-    }
-
-    /// After a missed try: the run goes back to just before it (the try's
-    /// faults leave the script) and the task waits again.
-    pub fn retry(&mut self, player: &mut Player) -> Result<(), String> {
-        if self.phase != Phase::Missed {
-            return Err("no missed try to undo".into());
-        }
-        let (at, script_len) = self.history[self.step].task_at.ok_or("this step has no task")?;
-        player.unscript_from(script_len);
-        player.seek(at);
-        // The step's own actions at `at` are replayed even if a checkpoint sits exactly there.
-        while player.world.injected.len() < player.script.len()
-            && player.script[player.world.injected.len()].0 <= player.now()
-        {
-            let f = player.script[player.world.injected.len()].1.clone();
-            player.world.inject(f);
-        }
-        player.horizon = at;
-        self.scan = player.world.trace.len();
-        self.history[self.step].reached_at = None;
-        self.failures.retain(|(i, _)| *i != self.step);
-        self.await_task(player);
-        Ok(())
-    }
-
     fn act(&self, player: &mut Player) {
         for f in self.current().actions.clone() {
             player.dispatch(Action::Inject(f));
         }
-    }
-
-    /// The question is settled: deferred actions run and the simulation goes on.
-    fn settle(&mut self, player: &mut Player, f: Feedback) -> Feedback {
-        self.feedback[self.step] = Some(f.clone());
-        if self.current().actions_after_answer {
-            self.act(player);
-        }
-        self.phase = Phase::Running;
-        player.playing = true;
-        f
-    }
-
-    /// True if the current step's event already happened since the step began
-    /// (a question asked now would come after its outcome: a lesson bug).
-    pub fn outcome_already_happened(&self, player: &Player) -> bool {
-        let Some(h) = self.history.get(self.step) else { return false };
-        let until = &self.current().until;
-        let w = &player.world;
-        w.trace[h.trace_len.min(w.trace.len())..].iter().any(|e| until.matches(w, e))
-            || until.deadline(h.started_at).is_some_and(|d| w.now >= d)
-    }
-
-    /// The learner answers the current question; the run then continues.
-    pub fn answer(&mut self, player: &mut Player, choice: Choice) -> Result<Feedback, String> {
-        let q = self.question().ok_or("no question is waiting for an answer")?.clone();
-        match (&choice, q.choices.is_empty()) {
-            (Choice::Index(i), false) if *i < q.choices.len() => {}
-            (Choice::Target(t), true) if q.targets.contains(t) => {}
-            _ => return Err(format!("{choice:?} is not one of this question's options")),
-        }
-        let why_not = match &choice {
-            Choice::Index(i) => q.why_not.get(&i.to_string()),
-            Choice::Target(t) => q.why_not.get(t),
-        }
-        .filter(|_| choice != q.answer)
-        .cloned();
-        let f = Feedback {
-            correct: choice == q.answer,
-            chosen: Some(choice),
-            answer: q.answer.clone(),
-            explanation: q.explanation.clone(),
-            why_not,
-        };
-        Ok(self.settle(player, f))
-    }
-
-    /// Shows the answer without a choice (presenter mode with a clicker).
-    pub fn reveal(&mut self, player: &mut Player) -> Result<Feedback, String> {
-        let q = self.question().ok_or("no question is waiting for an answer")?.clone();
-        let f = Feedback {
-            correct: false,
-            chosen: None,
-            answer: q.answer.clone(),
-            explanation: q.explanation.clone(),
-            why_not: None,
-        };
-        Ok(self.settle(player, f))
-    }
-
-    /// The animation frame: like `Action::Tick`, but pauses on the step's event.
-    pub fn tick(&mut self, player: &mut Player, wall_ms: f64) -> Option<Reached> {
-        match self.phase {
-            Phase::Free => {
-                player.dispatch(Action::Tick(wall_ms));
-                None
-            }
-            Phase::Running if player.playing && wall_ms > 0.0 => {
-                let dt = wall_ms.min(MAX_WALL_GAP_MS) * player.speed + self.carry;
-                let whole = dt.floor();
-                self.carry = dt - whole;
-                let target = player.now() + whole as Millis;
-                self.run_to(player, target)
-            }
-            _ => None,
-        }
-    }
-
-    /// Like `Action::Step`: runs the next instant (or up to an `elapsed` deadline).
-    pub fn step_event(&mut self, player: &mut Player) -> Option<Reached> {
-        match self.phase {
-            Phase::Free => {
-                player.dispatch(Action::Step);
-                None
-            }
-            Phase::Running => {
-                player.dispatch(Action::Pause);
-                let deadline = self.limit();
-                let next = player.world.next_time().into_iter().chain(deadline).min()?;
-                let r = self.run_to(player, next.max(player.now()));
-                player.dispatch(Action::Pause);
-                r
-            }
-            _ => None,
-        }
-    }
-
-    /// Runs toward `t`, stopping on the step's event.
-    pub fn run_to(&mut self, player: &mut Player, t: Millis) -> Option<Reached> {
-        if self.phase != Phase::Running {
-            return None;
-        }
-        // The event may already be in the trace (caused by the step's actions).
-        if self.outcome_seen(player) {
-            return Some(self.reach(player, true));
-        }
-        let until = self.current().until.clone();
-        let event_deadline = until.deadline(self.history[self.step].started_at);
-        let deadline = self.limit();
-        let t = deadline.map_or(t, |d| t.min(d));
-        let mut scan = self.scan;
-        let mut found = false;
-        let hit = player.advance_until(t, |w| {
-            found = w.trace[scan.min(w.trace.len())..].iter().any(|e| until.matches(w, e))
-                || event_deadline.is_some_and(|d| w.now >= d);
-            scan = w.trace.len();
-            found || deadline.is_some_and(|d| w.now >= d)
-        });
-        self.scan = scan;
-        let event = found || event_deadline.is_some_and(|d| player.now() >= d);
-        (hit || deadline.is_some_and(|d| player.now() >= d)).then(|| self.reach(player, event))
     }
 
     /// When the current step stops waiting: an `elapsed` deadline, or for a
@@ -515,103 +350,11 @@ impl LessonSession {
         Reached { step, at, failures, missed: None }
     }
 
-    /// After a step's event: begins the next step (applying its actions, asking
-    /// its question or resuming play), or enters free play after the last one.
-    pub fn next(&mut self, player: &mut Player) {
-        if self.phase != Phase::Reached {
-            return;
-        }
-        if self.step + 1 < self.lesson.steps.len() {
-            self.begin(player, self.step + 1);
-        } else {
-            self.phase = Phase::Free;
-        }
-    }
-
-    /// Call after the timeline moved (seek, step back): the lesson goes back to
-    /// the step that was current at the new time, dropping later lesson
-    /// actions from the script (they are applied again when their steps
-    /// begin), or notices an event a forward seek ran past.
-    pub fn resync(&mut self, player: &mut Player) {
-        let now = player.now();
-        let j = self.history.iter().rposition(|h| h.started_at <= now).unwrap_or(0);
-        let past_reach = self.history[j].reached_at.is_some_and(|r| now < r);
-        if j < self.step || (past_reach && matches!(self.phase, Phase::Reached | Phase::Free)) {
-            self.step = j;
-            self.history.truncate(j + 1);
-            self.history[j].reached_at = None;
-            self.failures.retain(|(i, _)| *i < j);
-            self.phase = Phase::Running;
-            player.script.retain(|(t, _)| *t <= now);
-            player.horizon = now;
-            self.scan = self.history[j].trace_len;
-        }
-        if self.phase == Phase::Running && self.outcome_seen(player) {
-            self.reach(player, true);
-        }
-    }
-
     fn outcome_seen(&mut self, player: &Player) -> bool {
         let until = &self.lesson.steps[self.step].until;
         let w = &player.world;
         let found = w.trace[self.scan.min(w.trace.len())..].iter().any(|e| until.matches(w, e));
         self.scan = w.trace.len();
         found || until.deadline(self.history[self.step].started_at).is_some_and(|d| w.now >= d)
-    }
-
-    /// When the current step began (simulated ms).
-    pub fn started_at(&self) -> Millis {
-        self.history[self.step].started_at
-    }
-
-    /// Headless: answers (or reveals) the current question if any, then runs
-    /// until the step's event, failing if it does not happen within the step's
-    /// `withinMs`.
-    pub fn play_step_through(&mut self, player: &mut Player, answer: Option<Choice>) -> Result<Reached, String> {
-        let where_ = format!(
-            "lesson {} ({}), step {} ({})",
-            self.lesson.number,
-            self.lesson.id,
-            self.step + 1,
-            self.current().id
-        );
-        if self.phase == Phase::Question {
-            if self.outcome_already_happened(player) {
-                return Err(format!(
-                    "{where_}: the question comes after its outcome ({} already happened)",
-                    self.current().until.describe()
-                ));
-            }
-            match answer {
-                Some(c) => self.answer(player, c)?,
-                None => self.reveal(player)?,
-            };
-        } else if self.phase == Phase::Act {
-            let task = self.current().task.as_ref().expect("Act has a task");
-            let option = match answer {
-                Some(Choice::Index(i)) => i,
-                _ => task.answer,
-            };
-            self.choose(player, option)?;
-            if self.phase != Phase::Running {
-                let missed = self.missed.clone();
-                let failures = self.failures.iter().filter(|(i, _)| *i == self.step).map(|(_, f)| f.clone()).collect();
-                return Ok(Reached { step: self.step, at: player.now(), failures, missed });
-            }
-        }
-        if self.phase != Phase::Running {
-            return Err(format!("{where_}: not running (phase {:?})", self.phase));
-        }
-        let started = self.history[self.step].task_at.map_or(self.history[self.step].started_at, |(at, _)| at);
-        let bound = started + self.current().within_ms;
-        match self.run_to(player, bound) {
-            Some(r) => Ok(r),
-            None => Err(format!(
-                "{where_}: waited for \"{}\" from {started} ms to {} ms of simulated time (withinMs = {}), and it did not happen",
-                self.current().until.describe(),
-                player.now(),
-                self.current().within_ms
-            )),
-        }
     }
 }

@@ -1,0 +1,350 @@
+//! `Names`: what a lesson's scenario (and its actions) make exist — its
+//! consumers and Connect workers (`c<n>`), brokers, groups (classic or
+//! `group.protocol=consumer`), topics and partitions, connectors and tasks —
+//! and the checks that a name a step uses is one of them.
+
+use super::states::{client_member_state, consumer_group_state, group_state, member_state};
+use crate::assign::TopicPartition;
+use crate::lesson::check::{broker_id, consumer_idx};
+use crate::lesson::model::Lesson;
+use crate::sim::scenario::config::GroupProtocol;
+use crate::sim::Fault;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What the lesson's scenario (and its actions) make exist.
+pub(super) struct Names {
+    /// Consumer indexes (`c<n>`).
+    consumers: BTreeSet<u32>,
+    brokers: u32,
+    groups: BTreeSet<String>,
+    pub(super) topics: BTreeMap<String, u32>,
+    offsets_partitions: u32,
+    /// Connect workers (`c<n>`, numbered after the consumers) and their cluster.
+    pub(super) workers: BTreeMap<u32, String>,
+    /// Connect clusters: connector name → number of tasks.
+    connect: BTreeMap<String, BTreeMap<String, u32>>,
+    /// Groups with `group.protocol=consumer` (KIP-848) and their consumers.
+    consumer_groups: BTreeSet<String>,
+    modern: BTreeSet<u32>,
+}
+
+impl Names {
+    pub(super) fn of(lesson: &Lesson) -> Names {
+        let s = &lesson.scenario;
+        let mut topics: BTreeMap<String, u32> = s.topics.iter().map(|t| (t.name.clone(), t.partitions)).collect();
+        let initial: u32 = s.groups.iter().map(|g| g.consumers).sum();
+        let mut consumers: BTreeSet<u32> = (1..=initial).collect();
+        let consumer_groups: BTreeSet<String> = s
+            .groups
+            .iter()
+            .filter(|g| g.config.group_protocol == GroupProtocol::Consumer)
+            .map(|g| g.group_id.clone())
+            .collect();
+        // Each group's consumers are numbered in scenario order.
+        let mut modern = BTreeSet::new();
+        let mut first = 1;
+        for g in &s.groups {
+            if consumer_groups.contains(&g.group_id) {
+                modern.extend(first..first + g.consumers);
+            }
+            first += g.consumers;
+        }
+        // Consumers and workers share the client numbering: consumers first,
+        // then each cluster's workers, then processes added by faults in order.
+        let mut next = initial + 1;
+        let mut workers = BTreeMap::new();
+        for c in &s.connect_clusters {
+            for _ in 0..c.workers {
+                workers.insert(next, c.group_id.clone());
+                next += 1;
+            }
+        }
+        let connect = s
+            .connect_clusters
+            .iter()
+            .map(|c| (c.group_id.clone(), c.connectors.iter().map(|k| (k.name.clone(), k.tasks)).collect()))
+            .collect();
+        // A task's options count too (a consumer one of them adds is nameable).
+        let options = lesson
+            .steps
+            .iter()
+            .flat_map(|st| st.task.iter())
+            .flat_map(|t| t.options.iter())
+            .flat_map(|o| o.faults.iter());
+        let faults = lesson
+            .steps
+            .iter()
+            .flat_map(|st| st.actions.iter())
+            .chain(options)
+            .chain(s.faults.iter().map(|f| &f.fault));
+        for f in faults {
+            match f {
+                Fault::AddConsumer { group } => {
+                    if consumer_groups.contains(group) {
+                        modern.insert(next);
+                    }
+                    consumers.insert(next);
+                    next += 1;
+                }
+                // The world adds a worker only to a cluster it knows.
+                Fault::AddWorker { group } if s.connect_clusters.iter().any(|c| &c.group_id == group) => {
+                    workers.insert(next, group.clone());
+                    next += 1;
+                }
+                Fault::AddPartitions { topic, count } => {
+                    if let Some(n) = topics.get_mut(topic) {
+                        *n = (*n).max(*count);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Names {
+            consumers,
+            brokers: s.brokers,
+            groups: s
+                .groups
+                .iter()
+                .map(|g| g.group_id.clone())
+                .chain(s.connect_clusters.iter().map(|c| c.group_id.clone()))
+                .collect(),
+            topics,
+            offsets_partitions: s.broker.offsets_topic_num_partitions,
+            workers,
+            connect,
+            consumer_groups,
+            modern,
+        }
+    }
+
+    /// A group with `group.protocol=consumer` (KIP-848).
+    pub(super) fn consumer_group(&self, group: &str) -> Result<(), String> {
+        self.group(group)?;
+        if self.consumer_groups.contains(group) {
+            Ok(())
+        } else {
+            Err(format!("'{group}' is a classic group: epochs, targets and fencing belong to a group.protocol=consumer group (KIP-848); use generation"))
+        }
+    }
+
+    /// A classic group (generations, a leader, a protocol vote, rebalances).
+    pub(super) fn classic_group(&self, group: &str) -> Result<(), String> {
+        self.group(group)?;
+        if self.consumer_groups.contains(group) {
+            Err(format!("'{group}' uses group.protocol=consumer (KIP-848): it has no generation, leader or protocol vote; use groupEpoch, targetAssignmentEpoch or memberEpoch"))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// A consumer of a classic group (its member ids carry its client id).
+    pub(super) fn classic_consumer(&self, name: &str) -> Result<(), String> {
+        self.consumer(name)?;
+        match consumer_idx(name) {
+            Some(c) if self.modern.contains(&c) => {
+                Err(format!("'{name}' uses group.protocol=consumer (KIP-848): use the fenced condition or memberEpoch"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// A consumer of a `group.protocol=consumer` group.
+    pub(super) fn modern_consumer(&self, name: &str) -> Result<(), String> {
+        self.consumer(name)?;
+        match consumer_idx(name) {
+            Some(c) if self.modern.contains(&c) => Ok(()),
+            _ => Err(format!("'{name}' is a classic consumer: member epochs, targets and fencing belong to group.protocol=consumer (KIP-848)")),
+        }
+    }
+
+    /// The group-state names of `group`'s protocol.
+    pub(super) fn group_state(&self, group: &str, state: &str) -> Result<(), String> {
+        self.group(group)?;
+        if self.consumer_groups.contains(group) {
+            consumer_group_state(state)
+        } else {
+            group_state(state)
+        }
+    }
+
+    /// The member-state names of `name`'s kind of client.
+    pub(super) fn member_state(&self, name: &str, state: &str) -> Result<(), String> {
+        self.client(name)?;
+        match consumer_idx(name) {
+            Some(c) if self.modern.contains(&c) => client_member_state(state),
+            _ => member_state(state),
+        }
+    }
+
+    fn worker_list(&self) -> String {
+        if self.workers.is_empty() {
+            return "this lesson has none".into();
+        }
+        let names: Vec<String> = self.workers.iter().map(|(i, g)| format!("c{i} of {g}")).collect();
+        names.join(", ")
+    }
+
+    /// A Connect worker of any cluster.
+    pub(super) fn worker(&self, name: &str) -> Result<(), String> {
+        match consumer_idx(name) {
+            Some(c) if self.workers.contains_key(&c) => Ok(()),
+            _ => Err(format!("'{name}' is not a Connect worker of this lesson ({})", self.worker_list())),
+        }
+    }
+
+    /// A Connect worker of the cluster `group`.
+    pub(super) fn worker_in(&self, name: &str, group: &str) -> Result<(), String> {
+        self.worker(name)?;
+        match consumer_idx(name).and_then(|c| self.workers.get(&c)) {
+            Some(g) if g == group => Ok(()),
+            Some(g) => Err(format!("'{name}' is a worker of {g}, not of {group}")),
+            None => unreachable!("checked above"),
+        }
+    }
+
+    /// A consumer or a Connect worker: the `c<n>` of a client process.
+    pub(super) fn client(&self, name: &str) -> Result<(), String> {
+        match consumer_idx(name) {
+            Some(c) if self.workers.contains_key(&c) => Ok(()),
+            _ if self.workers.is_empty() => self.consumer(name),
+            _ => self.consumer(name).map_err(|_| {
+                format!(
+                    "'{name}' is neither a consumer ({}) nor a Connect worker ({}) of this lesson",
+                    self.consumer_list(),
+                    self.worker_list()
+                )
+            }),
+        }
+    }
+
+    pub(super) fn connect_group(&self, group: &str) -> Result<&BTreeMap<String, u32>, String> {
+        self.connect.get(group).ok_or_else(|| {
+            let clusters: Vec<&String> = self.connect.keys().collect();
+            if self.groups.contains(group) {
+                format!("'{group}' is a consumer group, not a Connect cluster ({clusters:?})")
+            } else {
+                format!("'{group}' is not a Connect cluster of this lesson ({clusters:?})")
+            }
+        })
+    }
+
+    pub(super) fn connector(&self, group: &str, connector: &str) -> Result<u32, String> {
+        let connectors = self.connect_group(group)?;
+        connectors.get(connector).copied().ok_or_else(|| {
+            let names: Vec<&String> = connectors.keys().collect();
+            format!("no connector '{connector}' in {group} ({names:?})")
+        })
+    }
+
+    pub(super) fn task_number(&self, group: &str, connector: &str, task: i32) -> Result<(), String> {
+        let n = self.connector(group, connector)?;
+        if task >= 0 && (task as u32) < n {
+            Ok(())
+        } else {
+            Err(format!(
+                "task {connector}-{task}: connector {connector} of {group} has tasks {connector}-0..{connector}-{}",
+                n.saturating_sub(1)
+            ))
+        }
+    }
+
+    /// A task id `<connector>-<n>` of the cluster `group`.
+    pub(super) fn task(&self, group: &str, task: &str) -> Result<(), String> {
+        let parsed = task.rsplit_once('-').and_then(|(c, n)| n.parse::<i32>().ok().map(|n| (c, n)));
+        let Some((connector, n)) = parsed else {
+            return Err(format!("'{task}' is not a task id (<connector>-<number>, e.g. sink-0)"));
+        };
+        self.task_number(group, connector, n)
+    }
+
+    /// A task id or connector name of any Connect cluster (for highlights and targets).
+    fn connect_element(&self, name: &str) -> bool {
+        self.connect.iter().any(|(g, connectors)| connectors.contains_key(name) || self.task(g, name).is_ok())
+    }
+
+    /// `c1..c3`, or the list when workers sit between consumers.
+    fn consumer_list(&self) -> String {
+        let n = self.consumers.len() as u32;
+        if n == 0 {
+            "this lesson has none".into()
+        } else if self.consumers.iter().copied().eq(1..=n) {
+            format!("c1..c{n}")
+        } else {
+            self.consumers.iter().map(|c| format!("c{c}")).collect::<Vec<_>>().join(", ")
+        }
+    }
+
+    pub(super) fn consumer(&self, name: &str) -> Result<(), String> {
+        match consumer_idx(name) {
+            Some(c) if self.consumers.contains(&c) => Ok(()),
+            Some(c) if self.workers.contains_key(&c) => {
+                Err(format!("'{name}' is a Connect worker, not a consumer ({})", self.consumer_list()))
+            }
+            _ => Err(format!("'{name}' is not a consumer of this lesson ({})", self.consumer_list())),
+        }
+    }
+
+    pub(super) fn broker(&self, name: &str) -> Result<(), String> {
+        match broker_id(name) {
+            Some(b) if b < self.brokers => Ok(()),
+            _ => Err(format!(
+                "'{name}' is not a broker of this lesson (the scenario's brokers: {}, so broker-0..broker-{})",
+                self.brokers,
+                self.brokers.saturating_sub(1)
+            )),
+        }
+    }
+
+    pub(super) fn node(&self, name: &str) -> Result<(), String> {
+        if name.starts_with("broker-") {
+            self.broker(name)
+        } else {
+            self.client(name)
+        }
+    }
+
+    pub(super) fn group(&self, name: &str) -> Result<(), String> {
+        if self.groups.contains(name) {
+            Ok(())
+        } else {
+            Err(format!("'{name}' is not a group of this lesson ({:?})", self.groups))
+        }
+    }
+
+    pub(super) fn partition(&self, name: &str) -> Result<(), String> {
+        let tp: TopicPartition = name.parse()?;
+        let n = if tp.topic == "__consumer_offsets" {
+            Some(self.offsets_partitions)
+        } else {
+            self.topics.get(tp.topic.as_str()).copied()
+        };
+        match n {
+            Some(n) if tp.partition >= 0 && (tp.partition as u32) < n => Ok(()),
+            Some(n) => Err(format!("'{name}': {} has partitions 0..{}", tp.topic, n.saturating_sub(1))),
+            None => Err(format!(
+                "'{name}': no topic {} in this lesson (the scenario's topic names: {:?})",
+                tp.topic,
+                self.topics.keys().collect::<Vec<_>>()
+            )),
+        }
+    }
+
+    /// A `partitions` list: each entry a partition of the lesson, an error naming its index.
+    pub(super) fn partitions(&self, names: &[String]) -> Result<(), String> {
+        names.iter().enumerate().try_for_each(|(i, p)| self.partition(p).map_err(|e| format!("partitions[{i}]: {e}")))
+    }
+
+    /// A highlight or click target: a node, a partition, a group, or a
+    /// Connect connector or task.
+    pub(super) fn element(&self, name: &str) -> Result<(), String> {
+        if consumer_idx(name).is_some() || broker_id(name).is_some() {
+            self.node(name)
+        } else if self.groups.contains(name) || self.connect_element(name) {
+            Ok(())
+        } else if name.contains('-') && name.rsplit_once('-').is_some_and(|(_, p)| p.parse::<u32>().is_ok()) {
+            self.partition(name)
+        } else {
+            Err(format!("'{name}' is not a node, partition, group, connector or task of this lesson"))
+        }
+    }
+}

@@ -1,0 +1,204 @@
+//! The classic protocol's error codes, each from the state that causes it:
+//! GROUP_MAX_SIZE_REACHED, INCONSISTENT_GROUP_PROTOCOL,
+//! COORDINATOR_NOT_AVAILABLE, ILLEGAL_GENERATION and INVALID_GROUP_ID (facts
+//! A1, A2, A4, B1, B3, B5, B8, B11, F).
+
+use super::*;
+
+#[test]
+fn a_member_beyond_group_max_size_is_rejected_with_group_max_size_reached() {
+    let mut s = Scenario::demo();
+    s.broker.group_max_size = 2;
+    let mut t = TestWorld::new(s);
+    t.sleep(12_000);
+    assert!(t.labels_sent().contains(&"JoinGroup → GROUP_MAX_SIZE_REACHED".to_string()));
+    assert_eq!(t.consumer(3).fatal.as_deref(), Some("GROUP_MAX_SIZE_REACHED"), "the third consumer to join");
+    assert_eq!(t.group_state("demo"), (Stable, 1));
+    assert_eq!((t.owned(1).len(), t.owned(2).len()), (3, 3));
+}
+
+#[test]
+fn a_member_sharing_no_assignor_with_the_group_gets_inconsistent_group_protocol() {
+    let mut s = Scenario::demo();
+    s.groups[0].consumers = 2;
+    let mut odd = s.groups[0].clone();
+    odd.consumers = 1;
+    odd.config.assignors = vec!["roundrobin".into()];
+    s.groups.push(odd);
+    let mut t = TestWorld::new(s);
+    t.sleep(12_000);
+    assert!(t.labels_sent().contains(&"JoinGroup → INCONSISTENT_GROUP_PROTOCOL".to_string()));
+    assert_eq!(t.consumer(3).fatal.as_deref(), Some("INCONSISTENT_GROUP_PROTOCOL"));
+    assert_eq!(t.group_state("demo"), (Stable, 1));
+}
+
+/// COORDINATOR_NOT_AVAILABLE (15). With `offsets.topic.replication.factor` = 1
+/// the coordinator's death leaves the group's `__consumer_offsets` partition
+/// without a leader, so every broker left answers FindCoordinator with
+/// COORDINATOR_NOT_AVAILABLE (facts A1, step 3). The consumers keep looking the
+/// coordinator up after a backoff (A2, B11) and keep their generation, member
+/// id and partitions (A4); once the broker is back the group is loaded at its
+/// generation and nobody rebalances.
+#[test]
+fn find_coordinator_without_a_live_offsets_leader_gets_coordinator_not_available_and_the_consumers_retry() {
+    let mut s = Scenario::demo();
+    s.broker.offsets_topic_replication_factor = 1;
+    let mut t = TestWorld::new(s);
+    t.sleep(12_000);
+    assert_eq!(t.group_state("demo"), (Stable, 1));
+    let before: Vec<_> = (1..=3).map(|i| (t.consumer(i).membership.member_id.clone(), t.owned(i))).collect();
+    let coordinator = t.world.cluster.coordinator_for("demo").unwrap();
+    t.inject(Fault::KillBroker { broker: coordinator });
+    // Under KRaft the dead broker stays leader until the controller fences it
+    // (broker.session.timeout.ms = 9000); then the partition has no leader.
+    t.sleep(9_000 + 8_000);
+    assert_eq!(t.world.cluster.coordinator_for("demo"), None, "the partition's only replica is down");
+    let answers = t.labels_sent().iter().filter(|l| *l == "FindCoordinator → COORDINATOR_NOT_AVAILABLE").count();
+    assert!(answers >= 3 * 5, "each consumer kept asking after a backoff: {answers} answers");
+    for i in 1..=3 {
+        let c = t.consumer(i);
+        assert_eq!((c.membership.coordinator, c.fatal.as_deref()), (None, None), "c{i}: retriable, not fatal");
+        assert_eq!(
+            (c.membership.state, c.membership.generation),
+            (MemberState::STABLE, 1),
+            "c{i} keeps its generation"
+        );
+        assert_eq!(
+            (c.membership.member_id.clone(), t.owned(i)),
+            before[i as usize - 1],
+            "c{i} keeps its member id and partitions"
+        );
+    }
+    t.inject(Fault::RestartBroker { broker: coordinator });
+    t.sleep(5_000);
+    assert_eq!(t.group_state("demo"), (Stable, 1), "loaded at its generation, no rebalance");
+    for i in 1..=3 {
+        assert_eq!(t.consumer(i).membership.coordinator, Some(coordinator), "c{i} found the coordinator again");
+        assert_eq!((t.consumer(i).membership.member_id.clone(), t.owned(i)), before[i as usize - 1]);
+    }
+}
+
+/// ILLEGAL_GENERATION (22). A static member paused through a whole rebalance is
+/// kept by the coordinator though it did not rejoin (facts B5), but misses the
+/// new generation. When it resumes, its OffsetCommit and Heartbeat carry the old
+/// generation and are answered ILLEGAL_GENERATION (B8, F): the auto-commit fails
+/// with CommitFailedException, the member resets its generation but keeps its
+/// member id, treats its partitions as lost and rejoins (B11). As a follower
+/// with unchanged metadata in a Stable group it gets the current generation
+/// back without another rebalance (B3).
+#[test]
+fn a_static_member_that_missed_a_generation_gets_illegal_generation_and_rejoins_with_its_member_id() {
+    let mut s = scenario_with(|c| {
+        c.session_timeout_ms = 20_000;
+        c.heartbeat_interval_ms = 3000;
+        // The rebalance timeout: the join phase ends without the paused member.
+        c.max_poll_interval_ms = 5000;
+    });
+    s.groups[0].static_members = true;
+    let mut t = TestWorld::new(s);
+    t.sleep(12_000);
+    assert_eq!(t.group_state("demo"), (Stable, 1));
+    let (member_id, owned) = (t.consumer(1).membership.member_id.clone(), t.owned(1));
+    t.inject(Fault::PauseConsumer { consumer: 1, duration_ms: 9000 });
+    t.inject(Fault::AddConsumer { group: "demo".into() });
+    t.sleep(8_000);
+    let (_, group) = t.world.group("demo").unwrap();
+    assert_eq!((group.state, group.generation_id), (Stable, 2));
+    assert!(group.members.contains_key(&member_id), "the static member is kept though it did not rejoin");
+    t.sleep(7_000);
+    let labels = t.labels_sent();
+    assert!(labels.contains(&"Heartbeat → ILLEGAL_GENERATION".to_string()));
+    assert!(labels.contains(&"OffsetCommit → ILLEGAL_GENERATION".to_string()));
+    assert!(t.any_note(|n| matches!(n, Note::AutoCommitFailed { exception } if exception == "ILLEGAL_GENERATION: CommitFailedException")));
+    let lost: Vec<String> = t
+        .world
+        .trace
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::CallbackInvoked { node, callback: Callback::OnPartitionsLost, partitions }
+                if *node == groupscope::sim::NodeId::Client(1) =>
+            {
+                Some(partitions.iter().map(|p| p.to_string()).collect::<Vec<_>>())
+            }
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    assert_eq!(lost, owned, "the partitions of the old generation are lost, not revoked");
+    let c1 = t.consumer(1);
+    assert_eq!(
+        (c1.membership.state, c1.membership.generation, c1.membership.member_id.as_str()),
+        (MemberState::STABLE, 2, member_id.as_str()),
+        "rejoined with its member id"
+    );
+    assert_eq!(t.group_state("demo"), (Stable, 2), "no further rebalance");
+    assert_eq!(t.owned(1), owned, "its stored assignment");
+}
+
+/// INVALID_GROUP_ID (24), on the coordinator: a JoinGroup for the empty group id
+/// is refused before anything else is looked at, and no group is created (facts
+/// B1, GCS `joinGroup`).
+#[test]
+fn a_join_group_for_the_empty_group_id_gets_invalid_group_id() {
+    use groupscope::sim::cluster::broker::Broker;
+    use groupscope::sim::cluster::Cluster;
+    use groupscope::sim::ctx::Ctx;
+    use groupscope::sim::message::{Body, JoinGroupRequest, JoinProtocol, ProtocolMetadata, Request};
+    use groupscope::sim::out::{Out, TimerKey};
+    use groupscope::sim::{Errors, NodeId};
+    use rand::SeedableRng;
+
+    let config = Scenario::demo().broker;
+    let mut cluster = Cluster::new(1, config.offsets_topic_num_partitions, 1);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    let partition = cluster.offsets_partition_for("");
+    let mut ctx = Ctx { now: 0, me: NodeId::Broker(0), rng: &mut rng, cluster: &mut cluster, broker_config: &config };
+    let mut broker = Broker::new(0);
+    broker.coordinator.become_leader(&mut ctx, partition, &mut Out::default());
+    broker.handle_timer(&mut ctx, &TimerKey::Load { partition }, &mut Out::default());
+    let metadata = ProtocolMetadata {
+        topics: vec!["orders".into()],
+        owned_partitions: Vec::new(),
+        generation_id: -1,
+        rack_id: None,
+        connect: None,
+    };
+    let request = JoinGroupRequest {
+        group_id: String::new(),
+        session_timeout_ms: 10_000,
+        rebalance_timeout_ms: 300_000,
+        member_id: String::new(),
+        group_instance_id: None,
+        protocol_type: "consumer".into(),
+        protocols: vec![JoinProtocol { name: "range".into(), metadata }],
+        client_id: "consumer--1".into(),
+    };
+    let mut out = Out::default();
+    broker.handle_request(&mut ctx, NodeId::Client(1), 7, Request::JoinGroup(request), &mut out);
+    match out.sends.as_slice() {
+        [(NodeId::Client(1), Body::Response { correlation: 7, response })] => {
+            assert_eq!(response.error(), Errors::INVALID_GROUP_ID)
+        }
+        other => panic!("expected one JoinGroup response, got {other:?}"),
+    }
+    assert!(broker.coordinator.shards[&partition].groups.is_empty(), "no group created");
+}
+
+/// INVALID_GROUP_ID (24), on the client: a consumer configured with an empty
+/// group.id raises the fatal error to the application and never joins (facts
+/// B11). The simulator's broker already refuses the empty key at
+/// FindCoordinator; Kafka's answers FindCoordinator and refuses the JoinGroup
+/// (previous test).
+#[test]
+fn a_consumer_with_an_empty_group_id_stops_with_the_fatal_invalid_group_id() {
+    let mut s = Scenario::demo();
+    s.groups[0].group_id = String::new();
+    s.groups[0].consumers = 1;
+    let mut t = TestWorld::new(s);
+    t.sleep(5_000);
+    let c1 = t.consumer(1);
+    assert_eq!(c1.fatal.as_deref(), Some("INVALID_GROUP_ID"));
+    assert_eq!((c1.membership.state, c1.membership.generation), (MemberState::UNJOINED, -1));
+    assert!(c1.owned.is_empty());
+    assert!(t.world.group("").is_none(), "no group created");
+}
