@@ -403,9 +403,9 @@ mod tests {
     #[test]
     fn the_presenter_grid_of_a_large_group_keeps_names_in_their_cells_at_16_px_and_discs_apart() {
         use super::compact_presenter as g;
+        const { assert!(g::NAME_PX * PRESENTER_SCALE >= 16.0) };
         for n in (17..=120).chain([150, 200, 400, crate::sim::scenario::MAX_CONSUMERS as usize]) {
             let r = g::radius(n);
-            assert!(g::NAME_PX * PRESENTER_SCALE >= 16.0);
             let name = format!("c{n}");
             assert!(g::name_fits(&name, n), "{n} clients: \"{name}\" is wider than its cell");
             let ps: Vec<(f64, f64)> = (0..n).map(|i| g::pos(i, n)).collect();

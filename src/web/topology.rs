@@ -473,7 +473,14 @@ fn node_summary(
 /// On a phone (`Frame::Narrow`) the discs are larger and the names keep the
 /// narrow frame's type (`layout::compact_narrow`); in presenter mode they keep
 /// the presenter's (`layout::compact_presenter`).
-fn compact_consumer(c: &view::ConsumerView, lang: Lang, selected: bool, highlighted: bool, frame: Frame, n: usize) -> Html {
+fn compact_consumer(
+    c: &view::ConsumerView,
+    lang: Lang,
+    selected: bool,
+    highlighted: bool,
+    frame: Frame,
+    n: usize,
+) -> Html {
     let class = classes!(
         "consumer",
         "compact",
