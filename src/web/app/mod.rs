@@ -2,6 +2,10 @@
 //! space-time diagram, inspector, ownership, log). Owns the player and the
 //! language; everything else is drawn from them.
 
+mod actions;
+mod keys;
+mod lesson_msgs;
+
 use super::api;
 use super::cached::{cached, version, PLAYING_REFRESH_MS};
 use super::caption::{caption, legend};
@@ -30,7 +34,7 @@ use crate::permalink::Permalink;
 use crate::player::{Action, Player};
 use crate::sim::Scenario;
 use crate::view::history::{self, Undo};
-use gloo::events::{EventListener, EventListenerOptions};
+use gloo::events::EventListener;
 use gloo::timers::callback::Interval;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -149,44 +153,7 @@ pub fn App(props: &AppProps) -> Html {
                     return;
                 }
             }
-            let mut l = lesson.borrow_mut();
-            let mut p = player.borrow_mut();
-            match (l.as_mut(), a) {
-                // Reset keeps the user's faults (they happen again at their times).
-                (None, Action::Reset) => {
-                    if let Ok(np) = history::reset(&p, false) {
-                        *p = np;
-                    }
-                    undo.set(None);
-                }
-                // Acting in the past forks the timeline: offer to undo.
-                (_, Action::Inject(f)) => {
-                    let before = history::before_inject(&p);
-                    p.dispatch(Action::Inject(f));
-                    undo.set(before);
-                }
-                (Some(s), Action::Step) => {
-                    if s.phase == Phase::Reached {
-                        s.next(&mut p);
-                    } else if s.step_event(&mut p).is_some() {
-                        save_progress(s.progress());
-                    }
-                }
-                (Some(s), Action::Reset) => {
-                    if let Ok((fresh, np)) = LessonSession::start(s.lesson.clone()) {
-                        *s = fresh;
-                        let speed = p.speed;
-                        *p = np;
-                        p.speed = speed;
-                    }
-                }
-                (Some(s), a @ (Action::Seek(_) | Action::StepBack)) => {
-                    p.dispatch(a);
-                    s.resync(&mut p);
-                }
-                (_, a) => p.dispatch(a),
-            }
-            drop((l, p));
+            actions::apply(a, &mut lesson.borrow_mut(), &mut player.borrow_mut(), &undo);
             redraw.emit(());
         })
     };
@@ -223,81 +190,17 @@ pub fn App(props: &AppProps) -> Html {
         });
     }
     let on_lesson = {
-        let (player, redraw, lesson, tab, selection) =
-            (player.clone(), redraw.clone(), lesson.clone(), tab.clone(), selection.clone());
-        let (compare, notice) = (compare.clone(), notice.clone());
+        let (player, redraw, lesson) = (player.clone(), redraw.clone(), lesson.clone());
+        let ui = lesson_msgs::LessonUi {
+            selection: selection.clone(),
+            tab: tab.clone(),
+            compare: compare.clone(),
+            notice: notice.clone(),
+        };
         let revision = revision.clone();
         Callback::from(move |m: LessonMsg| {
             *revision.borrow_mut() += 1;
-            let mut l = lesson.borrow_mut();
-            let mut p = player.borrow_mut();
-            // Opens a lesson at its own speed, with this learner's order of choices.
-            let open = |lesson: crate::lesson::Lesson, step: usize, l: &mut Option<LessonSession>, p: &mut Player| {
-                if let Ok((mut s, mut np)) = LessonSession::open_at(lesson, step) {
-                    s.learner = lesson_panel::learner_seed();
-                    np.speed = f64::from(s.lesson.speed);
-                    *p = np;
-                    save_progress(s.progress());
-                    *l = Some(s);
-                    selection.set(None);
-                    tab.set(Tab::Simulation);
-                }
-            };
-            match (m, l.as_mut()) {
-                (LessonMsg::Open(n, step), _) => {
-                    let Some(found) = crate::lesson::find(&n.to_string()) else { return };
-                    open(found.clone(), step, &mut l, &mut p);
-                }
-                (LessonMsg::OpenDraft(lesson), _) => open(*lesson, 0, &mut l, &mut p),
-                (LessonMsg::Choose(i), Some(s)) => {
-                    let _ = s.choose(&mut p, i);
-                    save_progress(s.progress());
-                }
-                (LessonMsg::Retry, Some(s)) => {
-                    let _ = s.retry(&mut p);
-                }
-                (LessonMsg::Fault(f), Some(_)) => p.dispatch(Action::Inject(f)),
-                (LessonMsg::Speed(x), _) => p.dispatch(Action::SetSpeed(x)),
-                (LessonMsg::SameOrder(on), Some(s)) => {
-                    lesson_panel::set_same_order(on);
-                    s.learner = lesson_panel::learner_seed();
-                }
-                (LessonMsg::Answer(c), Some(s)) => {
-                    let _ = s.answer(&mut p, c);
-                    save_progress(s.progress());
-                }
-                (LessonMsg::Reveal, Some(s)) => {
-                    let _ = s.reveal(&mut p);
-                }
-                (LessonMsg::Next, Some(s)) => {
-                    s.next(&mut p);
-                    save_progress(s.progress());
-                }
-                (LessonMsg::Compare, Some(s)) => {
-                    // The step's comparison on the Side by side tab; the lesson waits
-                    // (the main simulation does while that tab shows) until "Back to the lesson".
-                    let built = s
-                        .current()
-                        .compare
-                        .as_ref()
-                        .ok_or_else(String::new)
-                        .and_then(|c| c.comparison())
-                        .and_then(|c| crate::compare::SideBySide::new(&c));
-                    match built {
-                        Ok(sbs) => {
-                            *compare.borrow_mut() = Some(ComparePlayer::new(
-                                &super::compare_view::lesson_id(&s.lesson.id, &s.current().id),
-                                sbs,
-                            ));
-                            tab.set(Tab::Compare);
-                        }
-                        Err(e) => notice.set(Some(e)),
-                    }
-                }
-                (LessonMsg::Exit, _) => *l = None,
-                _ => {}
-            }
-            drop((l, p));
+            lesson_msgs::apply(m, &mut lesson.borrow_mut(), &mut player.borrow_mut(), &ui);
             redraw.emit(());
         })
     };
@@ -452,76 +355,20 @@ pub fn App(props: &AppProps) -> Html {
     }
 
     {
-        let (dispatch, presenter, help, selection) =
-            (dispatch.clone(), presenter.clone(), help.clone(), selection.clone());
-        let (lesson, on_lesson, legend_open, player, redraw) =
-            (lesson.clone(), on_lesson.clone(), legend_open.clone(), player.clone(), redraw.clone());
+        let keys = keys::Keys {
+            dispatch: dispatch.clone(),
+            presenter: presenter.clone(),
+            help: help.clone(),
+            selection: selection.clone(),
+            lesson: lesson.clone(),
+            on_lesson: on_lesson.clone(),
+            legend_open: legend_open.clone(),
+            player: player.clone(),
+            redraw: redraw.clone(),
+        };
         // Re-made when a toggled value changes, so the keys read the current one.
         use_effect_with((*presenter, *help, *legend_open), move |_| {
-            let doc = gloo::utils::document();
-            // Not passive (gloo's default): the keys it takes must not also scroll the page.
-            let listener = EventListener::new_with_options(
-                &doc,
-                "keydown",
-                EventListenerOptions::enable_prevent_default(),
-                move |e| {
-                    let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
-                    let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name());
-                    let in_field = matches!(tag.as_deref(), Some("INPUT" | "SELECT" | "TEXTAREA"));
-                    // Space on a focused button presses that button (and nothing else).
-                    let on_button = tag.as_deref() == Some("BUTTON") && e.key() == " ";
-                    if in_field || on_button || e.ctrl_key() || e.meta_key() || e.alt_key() {
-                        return;
-                    }
-                    // Inside a lesson the clicker picks, reveals and goes on.
-                    let picked = lesson.borrow().as_ref().and_then(|s| lesson_panel::clicker(s, &e.key()));
-                    if let Some(m) = picked {
-                        e.prevent_default();
-                        on_lesson.emit(m);
-                        return;
-                    }
-                    let key = e.key();
-                    // Presenting outside a lesson, PageDown/→ runs on to the next
-                    // thing worth a sentence (the caption changes), not the next heartbeat.
-                    if *presenter && lesson.borrow().is_none() && matches!(key.as_str(), "PageDown" | "ArrowRight") {
-                        e.prevent_default();
-                        {
-                            let mut p = player.borrow_mut();
-                            p.playing = false;
-                            let (from, until) = (p.world.trace.len(), p.now() + 60_000);
-                            p.advance_until(until, |w| {
-                                w.trace[from.min(w.trace.len())..].iter().any(crate::narrate::worth_a_caption)
-                            });
-                        }
-                        redraw.emit(());
-                        return;
-                    }
-                    match key.as_str() {
-                        "l" => legend_open.set(!*legend_open),
-                        "p" => {
-                            prefs::set_fullscreen(!*presenter);
-                            presenter.set(!*presenter);
-                        }
-                        "?" => help.set(!*help),
-                        "Escape" => {
-                            help.set(false);
-                            selection.set(None);
-                        }
-                        key => {
-                            let action = match key {
-                                " " | "k" => Some(Action::TogglePlay),
-                                "ArrowRight" | "." | "PageDown" => Some(Action::Step),
-                                "ArrowLeft" | "," | "PageUp" => Some(Action::StepBack),
-                                _ => None,
-                            };
-                            if let Some(a) = action {
-                                e.prevent_default();
-                                dispatch.emit(a);
-                            }
-                        }
-                    }
-                },
-            );
+            let listener = keys::listen(keys);
             move || drop(listener)
         });
     }
