@@ -359,7 +359,7 @@ fn the_readme_comparison_example_is_valid() {
 /// The third protocol on the same failure (scenarios/compare-protocols.json:
 /// one consumer of ten crashes for good): under KIP-848 the coordinator fences
 /// the dead member and assigns its partitions; the nine others keep processing
-/// what they own throughout (facts E4: reconciliation revokes only what moves),
+/// what they own throughout (CurrentAssignmentBuilder `computeNextAssignment` revokes only what moves),
 /// and there is no stop-the-world pause, unlike eager.
 #[test]
 fn consumer_protocol_run_leaves_unaffected_members_processing() {

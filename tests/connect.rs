@@ -1,5 +1,5 @@
-//! Kafka Connect distributed-herder groups (facts G, on the classic protocol of
-//! facts B). Every test checks all invariants after every step (TestWorld::sleep).
+//! Kafka Connect distributed-herder groups (DistributedHerder, WorkerCoordinator, on the classic protocol of
+//! AbstractCoordinator). Every test checks all invariants after every step (TestWorld::sleep).
 
 use crate::common;
 
@@ -38,7 +38,7 @@ fn fail(t: &mut TestWorld, task: i32) {
     fault(t, Fault::FailTask { group: GROUP.into(), connector: "sink".into(), task });
 }
 
-/// Facts G: workers form a classic group of protocol type "connect"; with the
+/// WorkerCoordinator: workers form a classic group of protocol type "connect"; with the
 /// default connect.protocol (sessioned) every task and the connector run exactly once.
 #[test]
 fn workers_form_a_connect_group_and_every_task_runs_on_exactly_one_worker() {
@@ -66,8 +66,9 @@ fn vote(protocols: &[ConnectProtocolCompatibility]) -> Option<String> {
     protocol(&t)
 }
 
-/// Facts G and B5: each worker advertises its protocols best first; the vote picks
-/// the best one every worker supports, and one eager worker downgrades the group.
+/// IncrementalCooperativeConnectProtocol `metadataRequest` and ClassicGroup `selectProtocol`: each worker
+/// advertises its protocols best first; the vote picks the best one every worker supports, and one eager worker
+/// downgrades the group.
 #[test]
 fn the_vote_picks_the_best_protocol_every_worker_supports() {
     assert_eq!(vote(&[SESSIONED, SESSIONED]).as_deref(), Some("sessioned"));
@@ -75,7 +76,7 @@ fn the_vote_picks_the_best_protocol_every_worker_supports() {
     assert_eq!(vote(&[SESSIONED, EAGER, COMPATIBLE]).as_deref(), Some("default"));
 }
 
-/// Facts G: under eager every rebalance stops everything and starts it again.
+/// DistributedHerder `startWork`: under eager every rebalance stops everything and starts it again.
 #[test]
 fn eager_stops_and_restarts_every_task_on_every_rebalance() {
     let mut t = TestWorld::new(cluster(2, 4, with_protocol(EAGER)));
@@ -91,8 +92,8 @@ fn eager_stops_and_restarts_every_task_on_every_rebalance() {
     }
 }
 
-/// Facts G: incremental cooperative revokes only what moves; the worker that
-/// lost a task rejoins for a second round in which the task moves.
+/// IncrementalCooperativeAssignor `performTaskAssignment`: incremental cooperative revokes only what moves;
+/// the worker that lost a task rejoins for a second round in which the task moves.
 #[test]
 fn incremental_cooperative_revokes_only_what_moves_and_needs_a_second_rejoin() {
     let mut t = TestWorld::new(cluster(2, 4, with_protocol(COMPATIBLE)));
@@ -136,7 +137,7 @@ fn departed(restart: bool) -> (TestWorld, BTreeMap<String, u32>) {
     (t, before)
 }
 
-/// Facts G: a departed worker's tasks stay unassigned for
+/// IncrementalCooperativeAssignor `handleLostAssignments`: a departed worker's tasks stay unassigned for
 /// scheduled.rebalance.max.delay.ms, then go to the worker that came back.
 #[test]
 fn a_departed_workers_tasks_wait_for_the_delay_then_go_back_to_the_returning_worker() {
@@ -147,7 +148,8 @@ fn a_departed_workers_tasks_wait_for_the_delay_then_go_back_to_the_returning_wor
     }
 }
 
-/// Facts G: if the worker does not return, its tasks are spread over the others.
+/// IncrementalCooperativeAssignor `handleLostAssignments`: if the worker does not return, its tasks are spread
+/// over the others.
 #[test]
 fn a_departed_workers_tasks_are_spread_over_the_others_when_it_does_not_return() {
     let (t, _) = departed(false);
@@ -157,7 +159,7 @@ fn a_departed_workers_tasks_are_spread_over_the_others_when_it_does_not_return()
     assert_eq!(counts, [3, 3]);
 }
 
-/// Facts G: a FAILED task stays on its worker and stays FAILED across a
+/// DistributedHerder `startWork` and `restartTask`: a FAILED task stays on its worker and stays FAILED across a
 /// cooperative rebalance; a REST restart of the task runs it again.
 #[test]
 fn a_failed_task_stays_failed_across_a_cooperative_rebalance_and_runs_after_restart_task() {
@@ -177,7 +179,7 @@ fn a_failed_task_stays_failed_across_a_cooperative_rebalance_and_runs_after_rest
     assert!(running(&t.world, owner).contains(&"sink-0".to_string()));
 }
 
-/// Facts G: under eager, the rebalance itself restarts a failed task.
+/// DistributedHerder `startWork`: under eager, the rebalance itself restarts a failed task.
 #[test]
 fn under_eager_a_rebalance_restarts_a_failed_task() {
     let mut t = TestWorld::new(cluster(2, 4, with_protocol(EAGER)));
@@ -189,8 +191,8 @@ fn under_eager_a_rebalance_restarts_a_failed_task() {
     assert!(running(&t.world, owner).contains(&"sink-0".to_string()));
 }
 
-/// Facts G (KIP-745): restart with includeTasks and onlyFailed restarts the failed
-/// tasks only, and not the running connector.
+/// DistributedHerder `restartConnectorAndTasks` (KIP-745): restart with includeTasks and onlyFailed restarts
+/// the failed tasks only, and not the running connector.
 #[test]
 fn restart_connector_with_only_failed_restarts_only_the_failed_tasks() {
     let mut t = TestWorld::new(cluster(2, 4, |_| {}));

@@ -1,7 +1,7 @@
 //! Offset commits: the simulated application's own commits
 //! (`simulated.commit.mode`), how the client reacts to each OffsetCommit error,
 //! commits through coordinator failover, and where FindCoordinator goes after a
-//! broker dies (facts A2, A4, B11, F).
+//! broker dies (ConsumerCoordinator `OffsetCommitResponseHandler`, AbstractCoordinator `lookupCoordinator`).
 #![cfg(not(target_arch = "wasm32"))]
 
 use crate::common;
@@ -60,7 +60,7 @@ fn typed_notes_of(t: &TestWorld, idx: u32) -> Vec<&Note> {
 
 #[test]
 fn commit_mode_none_redelivers_everything_processed_since_the_start_after_a_crash() {
-    // facts F: the new owner starts from the last committed offset; nothing was
+    // OffsetMetadataManager `fetchOffsets`: the new owner starts from the last committed offset; nothing was
     // ever committed (auto.offset.reset=earliest in the demo), so it starts at 0.
     let mut t = TestWorld::new(manual(CommitMode::None, |_| {}));
     t.sleep(20_000);
@@ -190,7 +190,7 @@ fn commit_sync_during_a_cooperative_rebalance_fails_with_rebalance_in_progress_e
 
 #[test]
 fn an_offset_commit_from_a_removed_member_gets_unknown_member_id_and_commit_failed_then_it_rejoins_as_new() {
-    // facts B11: OffsetCommit UNKNOWN_MEMBER_ID resets generation and member id
+    // ConsumerCoordinator `OffsetCommitResponseHandler`: UNKNOWN_MEMBER_ID resets generation and member id
     // (CommitFailedException); the member rejoins and reports its partitions lost.
     let mut t = TestWorld::new(manual(CommitMode::Sync, |c| c.processing_ms_per_record = 50));
     t.sleep(15_000);
@@ -221,7 +221,7 @@ fn an_offset_commit_from_a_removed_member_gets_unknown_member_id_and_commit_fail
 
 #[test]
 fn commit_sync_through_coordinator_failover_is_retried_until_the_new_coordinator_has_loaded() {
-    // facts A4/B11: the connection breaks (retriable), the client rediscovers,
+    // AbstractCoordinator `markCoordinatorUnknown`: the connection breaks (retriable), the client rediscovers,
     // gets COORDINATOR_LOAD_IN_PROGRESS while the new coordinator loads, backs
     // off retry.backoff.ms and retries; commitSync never reports a failure.
     let mut t = TestWorld::new(manual(CommitMode::Sync, |c| c.processing_ms_per_record = 1));
@@ -358,8 +358,8 @@ fn the_consumer_protocol_client_commits_sync_after_each_batch_too() {
     let redone: i64 = done.keys().map(|tp| redelivered(&t, tp)).sum();
     let batch_max = i64::from(t.world.scenario.groups[0].config.max_poll_records);
     assert!(redone <= batch_max, "at most one batch is processed again: {redone}");
-    // facts F: a commit sent with the epoch the member had before the coordinator
-    // bumped it (c1 takes c2's partitions) gets STALE_MEMBER_EPOCH, which
+    // ConsumerGroup `validateOffsetCommit`: a commit sent with the epoch the member had before the
+    // coordinator bumped it (c1 takes c2's partitions) gets STALE_MEMBER_EPOCH, which
     // commitSync turns into CommitFailedException (CommitRequestManager); no other failure.
     let failed: Vec<&Note> =
         t.typed_notes().into_iter().filter(|n| matches!(n, Note::CommitSyncFailed { .. })).collect();

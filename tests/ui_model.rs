@@ -254,7 +254,7 @@ fn the_linter_warns_about_settings_kafka_accepts_but_that_cause_trouble() {
     assert!(!found.iter().any(|(l, _)| *l == Level::Error), "Kafka accepts all of these: {found:?}");
     let demo = lint_fields(&Scenario::demo());
     assert!(demo.iter().all(|(l, _)| *l == Level::Info), "the demo is clean: {demo:?}");
-    // Kafka's default list [range, cooperative-sticky] runs EAGER (facts C).
+    // Kafka's default list [range, cooperative-sticky] runs EAGER (ConsumerCoordinator's constructor).
     let eager =
         check(&Scenario::demo()).into_iter().find(|l| l.field.ends_with("partition.assignment.strategy")).unwrap();
     assert!(eager.en.contains("EAGER") && eager.zh.contains("EAGER"));
@@ -287,7 +287,7 @@ fn quick_config_fields_edit_the_scenario_and_explain_bad_input() {
 /// Every protocol preset (classic eager, classic cooperative, and the
 /// consumer protocol of KIP-848) is recognised after it is applied, and the
 /// group it gives runs that protocol: a consumer-protocol group is a
-/// `ConsumerGroup` on the coordinator (facts E), a classic one a ClassicGroup.
+/// `ConsumerGroup` on the coordinator, a classic one a `ClassicGroup`.
 #[test]
 fn protocol_presets_round_trip_and_run_the_protocol_they_name() {
     use groupscope::sim::scenario::config::{CommitMode, GroupProtocol};

@@ -30,7 +30,7 @@ fn ownership_rows_show_owner_and_last_committed_offset() {
     }
 }
 
-/// Workers appear with their task instances and states (facts G).
+/// Workers appear with their task instances and states (Connect's `AbstractStatus.State`).
 #[test]
 fn connect_workers_are_projected_with_their_tasks_and_states() {
     let mut w = groupscope::sim::World::new(common::connect::cluster(2, 2, |_| {})).unwrap();
@@ -94,7 +94,7 @@ fn two_groups_on_one_topic_each_get_their_own_rows() {
 
 /// Brokers show the partitions they lead: every partition of every topic and
 /// every `__consumer_offsets` partition has exactly one live leader, and when
-/// a broker dies its partitions move to other replicas (facts A: the group
+/// a broker dies its partitions move to other replicas (KafkaApis `getCoordinator`: the group
 /// coordinator is the leader of the group's `__consumer_offsets` partition).
 #[test]
 fn brokers_show_the_partitions_they_lead_and_leadership_moves_when_one_dies() {
@@ -147,7 +147,7 @@ fn brokers_show_the_partitions_they_lead_and_leadership_moves_when_one_dies() {
 }
 
 /// The ownership view tells revoking and pending partitions apart (KIP-848's
-/// revoke-first reconciliation, facts E: a partition moves only after its old
+/// revoke-first reconciliation, CurrentAssignmentBuilder `computeNextAssignment`: a partition moves only after its old
 /// owner revoked it): a partition is `revoking` while its owner holds it
 /// against the target assignment, `pending` while nobody holds it but the
 /// target names a member, and all are `owned` again once reconciled.

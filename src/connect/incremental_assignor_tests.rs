@@ -52,8 +52,8 @@ fn a_fresh_cluster_gets_every_connector_and_task_spread_over_the_least_loaded_wo
     assert_eq!(a.delay, 0);
 }
 
-/// Facts G: a departed worker's items stay unassigned for scheduled.rebalance.max.delay.ms;
-/// rebalances inside the delay recompute the remaining time; at expiry they go to the
+/// IncrementalCooperativeAssignor `handleLostAssignments`: a departed worker's items stay unassigned for
+/// scheduled.rebalance.max.delay.ms; rebalances inside the delay recompute the remaining time; at expiry they go to the
 /// worker that came back empty.
 #[test]
 fn lost_tasks_wait_for_the_delay_then_go_to_the_worker_that_came_back() {
@@ -74,7 +74,7 @@ fn lost_tasks_wait_for_the_delay_then_go_to_the_worker_that_came_back() {
     assert_eq!(a.delay, 0);
 }
 
-/// Facts G: with no candidate worker at expiry, lost items are treated as new
+/// `handleLostAssignments`: with no candidate worker at expiry, lost items are treated as new
 /// and spread over the least-loaded workers.
 #[test]
 fn lost_tasks_of_a_worker_that_never_returns_are_spread_over_the_others() {
@@ -88,7 +88,7 @@ fn lost_tasks_of_a_worker_that_never_returns_are_spread_over_the_others() {
     assert_eq!(shown(&r.newly_assigned, "w2"), ["sink-5"]);
 }
 
-/// Facts G: with scheduled.rebalance.max.delay.ms = 0 lost items are reassigned at once.
+/// `handleLostAssignments`: with scheduled.rebalance.max.delay.ms = 0 lost items are reassigned at once.
 #[test]
 fn with_no_max_delay_lost_tasks_are_reassigned_immediately() {
     let mut a = IncrementalCooperativeAssignor::new(0);
@@ -98,7 +98,7 @@ fn with_no_max_delay_lost_tasks_are_reassigned_immediately() {
     assert_eq!(a.delay, 0);
 }
 
-/// Facts G: if no member departed (a failed sync lost the items) they are reassigned at once.
+/// `handleLostAssignments`: if no member departed (a failed sync lost the items) they are reassigned at once.
 #[test]
 fn items_missing_without_a_departed_worker_are_reassigned_immediately() {
     let mut a = IncrementalCooperativeAssignor::new(MAX_DELAY);
@@ -109,7 +109,7 @@ fn items_missing_without_a_departed_worker_are_reassigned_immediately() {
     assert_eq!(a.delay, 0);
 }
 
-/// Facts G: a new worker triggers load-balancing revocations down to ⌊total/workers⌋
+/// `performLoadBalancingRevocations`: a new worker triggers load-balancing revocations down to ⌊total/workers⌋
 /// (total mod workers of them keep one more); the revoked task moves only in the
 /// follow-up round, after its worker has stopped it and rejoined.
 #[test]
@@ -137,7 +137,7 @@ fn a_joining_worker_gets_work_through_a_revocation_and_a_second_round() {
     assert!(r.newly_revoked.values().all(|x| x.is_empty()));
 }
 
-/// Facts G: an item running on two workers is revoked from both.
+/// `performTaskAssignment`: an item running on two workers is revoked from both.
 #[test]
 fn a_task_running_on_two_workers_is_revoked_from_both() {
     let mut a = IncrementalCooperativeAssignor::new(MAX_DELAY);
@@ -147,7 +147,7 @@ fn a_task_running_on_two_workers_is_revoked_from_both() {
     assert!(shown(&r.newly_revoked, "w2").contains(&"sink-1".to_string()));
 }
 
-/// Facts G: consecutive revoking rounds back off exponentially (1 ms × 40^n, capped).
+/// `performTaskAssignment`: consecutive revoking rounds back off exponentially (1 ms × 40^n, capped).
 #[test]
 fn consecutive_revoking_rounds_back_off_from_1_ms_times_40_up_to_the_max_delay() {
     let delays: Vec<Millis> = (1..=4).map(|n| consecutive_revoking_backoff(MAX_DELAY, n)).collect();

@@ -1,7 +1,7 @@
 //! The classic protocol's error codes, each from the state that causes it:
 //! GROUP_MAX_SIZE_REACHED, INCONSISTENT_GROUP_PROTOCOL,
-//! COORDINATOR_NOT_AVAILABLE, ILLEGAL_GENERATION and INVALID_GROUP_ID (facts
-//! A1, A2, A4, B1, B3, B5, B8, B11, F).
+//! COORDINATOR_NOT_AVAILABLE, ILLEGAL_GENERATION and INVALID_GROUP_ID, as
+//! GroupMetadataManager and KafkaApis answer them and AbstractCoordinator's response handlers react.
 
 use super::*;
 
@@ -35,9 +35,9 @@ fn a_member_sharing_no_assignor_with_the_group_gets_inconsistent_group_protocol(
 /// COORDINATOR_NOT_AVAILABLE (15). With `offsets.topic.replication.factor` = 1
 /// the coordinator's death leaves the group's `__consumer_offsets` partition
 /// without a leader, so every broker left answers FindCoordinator with
-/// COORDINATOR_NOT_AVAILABLE (facts A1, step 3). The consumers keep looking the
-/// coordinator up after a backoff (A2, B11) and keep their generation, member
-/// id and partitions (A4); once the broker is back the group is loaded at its
+/// COORDINATOR_NOT_AVAILABLE (KafkaApis `getCoordinator`). The consumers keep looking the
+/// coordinator up after a backoff (AbstractCoordinator `ensureCoordinatorReady`) and keep their generation,
+/// member id and partitions (`markCoordinatorUnknown`); once the broker is back the group is loaded at its
 /// generation and nobody rebalances.
 #[test]
 fn find_coordinator_without_a_live_offsets_leader_gets_coordinator_not_available_and_the_consumers_retry() {
@@ -78,14 +78,14 @@ fn find_coordinator_without_a_live_offsets_leader_gets_coordinator_not_available
     }
 }
 
-/// ILLEGAL_GENERATION (22). A static member paused through a whole rebalance is
-/// kept by the coordinator though it did not rejoin (facts B5), but misses the
-/// new generation. When it resumes, its OffsetCommit and Heartbeat carry the old
-/// generation and are answered ILLEGAL_GENERATION (B8, F): the auto-commit fails
-/// with CommitFailedException, the member resets its generation but keeps its
-/// member id, treats its partitions as lost and rejoins (B11). As a follower
-/// with unchanged metadata in a Stable group it gets the current generation
-/// back without another rebalance (B3).
+/// ILLEGAL_GENERATION (22). A static member paused through a whole rebalance is kept by the coordinator though it
+/// did not rejoin (GroupMetadataManager `completeClassicGroupJoin`), but misses the new generation. When it resumes,
+/// its OffsetCommit and Heartbeat carry the old generation and are answered ILLEGAL_GENERATION (ClassicGroup
+/// `validateOffsetCommit`, GroupMetadataManager `classicGroupHeartbeatToClassicGroup`): the auto-commit fails with
+/// CommitFailedException, the member resets its generation but keeps its member id, treats its partitions as lost
+/// and rejoins (AbstractCoordinator `HeartbeatResponseHandler`, ConsumerCoordinator `onJoinPrepare`). As a follower
+/// with unchanged metadata in a Stable group it gets the current generation back without another rebalance
+/// (GroupMetadataManager `classicGroupJoinExistingMember`).
 #[test]
 fn a_static_member_that_missed_a_generation_gets_illegal_generation_and_rejoins_with_its_member_id() {
     let mut s = scenario_with(|c| {
@@ -136,8 +136,8 @@ fn a_static_member_that_missed_a_generation_gets_illegal_generation_and_rejoins_
 }
 
 /// INVALID_GROUP_ID (24), on the coordinator: a JoinGroup for the empty group id
-/// is refused before anything else is looked at, and no group is created (facts
-/// B1, GCS `joinGroup`).
+/// is refused before anything else is looked at, and no group is created (GroupCoordinatorService
+/// `joinGroup`).
 #[test]
 fn a_join_group_for_the_empty_group_id_gets_invalid_group_id() {
     use groupscope::sim::cluster::broker::Broker;
@@ -185,8 +185,8 @@ fn a_join_group_for_the_empty_group_id_gets_invalid_group_id() {
 }
 
 /// INVALID_GROUP_ID (24), on the client: a consumer configured with an empty
-/// group.id raises the fatal error to the application and never joins (facts
-/// B11). The simulator's broker already refuses the empty key at
+/// group.id raises the fatal error to the application and never joins (AbstractCoordinator
+/// `JoinGroupResponseHandler`). The simulator's broker already refuses the empty key at
 /// FindCoordinator; Kafka's answers FindCoordinator and refuses the JoinGroup
 /// (previous test).
 #[test]

@@ -1,4 +1,5 @@
-//! The classic group protocol, checked against Kafka's behaviour (facts A1, B3-B12, C, F).
+//! The classic group protocol, checked against Kafka's behaviour (GroupMetadataManager, ClassicGroup,
+//! AbstractCoordinator, ConsumerCoordinator).
 //! This file: finding the coordinator, join and sync, timeouts, failover and
 //! scenario checks; `restarts`: members that pause, restart or close;
 //! `error_codes`: the error codes and the states that cause them.
@@ -39,7 +40,7 @@ fn coordinator_is_the_leader_of_offsets_partition_abs_hash_mod_50() {
     let t = TestWorld::demo();
     let expected = java::kafka_abs(java::string_hash("demo")) % 50;
     assert_eq!(t.world.cluster.offsets_partition_for("demo"), expected as u32);
-    assert_eq!(t.world.cluster.offsets_partition_for("my-group"), 12, "facts A1 worked example");
+    assert_eq!(t.world.cluster.offsets_partition_for("my-group"), 12, "GroupCoordinatorService `partitionFor` example");
     let leader = t.world.cluster.offsets_partitions[expected as usize].leader;
     assert_eq!(t.world.cluster.coordinator_for("demo"), leader);
     let mut t = t;
@@ -112,7 +113,7 @@ fn join_and_sync_give_generation_1_and_the_range_assignment() {
         t.group_transitions().iter().map(|(_, to)| to.as_str()).collect::<Vec<_>>(),
         ["PreparingRebalance", "CompletingRebalance", "Stable"]
     );
-    // RangeAssignor (facts D1): dynamic members sorted by member id take contiguous blocks.
+    // RangeAssignor: dynamic members sorted by member id take contiguous blocks.
     let mut by_id: Vec<(String, u32)> =
         t.world.clients.classics().map(|c| (c.membership.member_id.clone(), c.idx)).collect();
     by_id.sort();

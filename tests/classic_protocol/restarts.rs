@@ -2,7 +2,7 @@
 //! expelled while paused, static and dynamic leaders restarted while
 //! partitions were added, `close()` of dynamic and static members, a member
 //! switched to static membership, and a static cooperative leader restarted
-//! between the two phases of a rebalance (facts B9, B10, KIP-814).
+//! between the two phases of a rebalance (AbstractCoordinator `maybeLeaveGroup`, KIP-345, KIP-814).
 
 use super::*;
 
@@ -76,7 +76,7 @@ fn a_dynamic_leader_that_restarts_reassigns_partitions_added_meanwhile() {
     assert_eq!((1..=3).map(|i| t.owned(i).len()).sum::<usize>(), 9);
 }
 
-/// `close()` of a dynamic member (facts B9): it commits, revokes and sends
+/// `close()` of a dynamic member (AbstractCoordinator `maybeLeaveGroup`): it commits, revokes and sends
 /// LeaveGroup, so the group rebalances at once instead of after
 /// session.timeout.ms, and the survivors resume from its commit.
 #[test]
@@ -121,7 +121,7 @@ fn a_closed_dynamic_member_leaves_at_once_and_a_closed_static_member_keeps_its_p
 
 /// Switching a member to static membership restarts it with a
 /// group.instance.id; a later restart of that member within session.timeout.ms
-/// then causes no rebalance (facts B10).
+/// then causes no rebalance (GroupMetadataManager `updateStaticMemberThenRebalanceOrCompleteJoin`).
 #[test]
 fn a_member_restarted_as_static_then_restarts_without_a_rebalance() {
     use groupscope::sim::trace::EventKind;

@@ -1,12 +1,12 @@
 //! The target assignment: the server assignor the group uses, what it is
 //! given, subscriptions to missing topics, group epoch bumps, the assignment
-//! interval and the broker configs' bounds (E8, E9).
+//! interval and the broker configs' bounds (TargetAssignmentBuilder, GroupCoordinatorConfig).
 
 use super::*;
 
 #[test]
 fn the_group_uses_the_most_requested_server_assignor_or_the_first_configured() {
-    // facts E6: computePreferredServerAssignor; default group.consumer.assignors[0] = uniform.
+    // ConsumerGroup `computePreferredServerAssignor`; default group.consumer.assignors[0] = uniform.
     let m = |a: Option<&str>| {
         let mut x = ConsumerGroupMember::new("x");
         x.server_assignor = a.map(String::from);
@@ -32,7 +32,7 @@ fn the_group_uses_the_most_requested_server_assignor_or_the_first_configured() {
 
 #[test]
 fn the_assignor_is_given_the_previous_target_not_what_members_own() {
-    // facts E6: TAB member specs carry the previous target assignment.
+    // TargetAssignmentBuilder `build`: member specs carry the previous target assignment.
     let mut g = ConsumerGroup::new("demo");
     g.group_epoch = 3;
     g.subscription_metadata = BTreeMap::from([("orders".to_string(), 4)]);
@@ -74,7 +74,8 @@ fn a_subscribed_topic_that_does_not_exist_makes_the_subscription_heterogeneous()
 
 #[test]
 fn new_partitions_and_a_changed_subscription_bump_the_group_epoch() {
-    // facts E2: subscription metadata and subscribed topics are inputs of the group epoch.
+    // GroupMetadataManager `consumerGroupHeartbeat`: subscription metadata and subscribed topics
+    // are inputs of the group epoch.
     let mut s = consumer_protocol_demo(2);
     s.topics.push(groupscope::sim::scenario::TopicSpec { name: "payments".into(), partitions: 2, records_per_sec: 10 });
     let mut t = settled_world(s);
@@ -142,11 +143,11 @@ fn a_member_joining_within_the_assignment_interval_waits_in_assigning_until_a_he
     assert!(states.contains(&"Assigning".to_string()), "the group sits in Assigning: {states:?}");
 }
 
-// --- E8: configs --------------------------------------------------------------------
+// --- configs ------------------------------------------------------------------------
 
 #[test]
 fn consumer_group_broker_configs_keep_kafkas_bounds() {
-    // facts E8: GroupCoordinatorConfig requires min <= value <= max and heartbeat < session.
+    // GroupCoordinatorConfig requires min <= value <= max and heartbeat < session.
     let with = |f: &dyn Fn(&mut Scenario)| {
         let mut s = consumer_protocol_demo(1);
         f(&mut s);
@@ -173,4 +174,4 @@ fn consumer_group_broker_configs_keep_kafkas_bounds() {
     assert_eq!(s.groups[0].config.group_remote_assignor.as_deref(), Some("range"));
 }
 
-// --- A3, A4, F: failover and offsets ---------------------------------------------------
+// --- failover and offsets -------------------------------------------------------------

@@ -1,13 +1,14 @@
 //! Coordinator failover and the rest of the run: a new coordinator replays
 //! the group, offset commits checked with member epochs, faults, the view, the
-//! example scenario, and persisted group epochs that go back (A3-A4, F).
+//! example scenario, and persisted group epochs that go back (GroupMetadataManager `onLoaded`, ConsumerGroup
+//! `validateOffsetCommit`).
 
 use super::*;
 
 #[test]
 fn a_new_coordinator_replays_the_consumer_group_and_rearms_its_session_timers() {
-    // facts A3: records replayed, every member's session timeout re-armed on load; A4:
-    // clients rediscover the coordinator and stay in the group (no epoch bump).
+    // GroupMetadataManager `replay` and `onLoaded`: records replayed, every member's session timeout re-armed;
+    // AbstractHeartbeatRequestManager: clients rediscover the coordinator and stay in the group (no epoch bump).
     let mut t = settled_world(consumer_protocol_demo(3));
     let before = t.consumer_group("demo").clone();
     let old = coordinator(&t);
@@ -36,7 +37,7 @@ fn a_new_coordinator_replays_the_consumer_group_and_rearms_its_session_timers() 
 
 #[test]
 fn offset_commits_are_validated_with_member_epochs() {
-    // facts F: CSG validateOffsetCommit -> STALE_MEMBER_EPOCH (113), UNKNOWN_MEMBER_ID.
+    // ConsumerGroup `validateOffsetCommit` -> STALE_MEMBER_EPOCH (113), UNKNOWN_MEMBER_ID.
     let mut shard = Shard {
         state: CoordinatorState::ACTIVE,
         groups: BTreeMap::new(),
@@ -118,7 +119,7 @@ fn the_example_scenario_loses_one_member_and_the_other_two_take_its_partitions()
 /// The auto-commit before a revocation (`maybeAutoCommitSyncBeforeRevocation`)
 /// is retried through a coordinator failover until it succeeds (within the
 /// rebalance timeout), and only then are the partitions revoked: the new
-/// owner starts from the offsets committed just before (facts A4; E9).
+/// owner starts from the offsets committed just before.
 #[test]
 fn the_commit_before_a_revocation_is_retried_through_a_coordinator_failover() {
     let run = |kill_at: Option<(u64, u32)>| {

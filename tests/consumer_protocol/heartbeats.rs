@@ -1,6 +1,6 @@
 //! The ConsumerGroupHeartbeat request and member epochs: requests checked
 //! as Kafka checks them, full and incremental heartbeats, the broker's
-//! interval, epoch validation and fencing, a new group's first epochs (E1-E4).
+//! interval, epoch validation and fencing, a new group's first epochs (GroupMetadataManager `consumerGroupHeartbeat`).
 
 use super::*;
 
@@ -79,7 +79,7 @@ fn heartbeat_requests_are_checked_as_kafka_checks_them() {
 
 #[test]
 fn the_join_heartbeat_is_full_and_later_ones_carry_only_changed_fields() {
-    // facts E1: HeartbeatState sends every field while JOINING, then only changes;
+    // ConsumerHeartbeatRequestManager `HeartbeatState` sends every field while JOINING, then only changes;
     // owned partitions again right after each reconciliation (acknowledgement).
     let t = settled_world(consumer_protocol_demo(3));
     let hb = heartbeats_sent_by(&t, 1);
@@ -96,7 +96,7 @@ fn the_join_heartbeat_is_full_and_later_ones_carry_only_changed_fields() {
 
 #[test]
 fn the_heartbeat_interval_is_the_one_the_broker_dictates() {
-    // facts E1, E8: group.consumer.heartbeat.interval.ms, not the client's heartbeat.interval.ms.
+    // GroupCoordinatorConfig group.consumer.heartbeat.interval.ms, not the client's heartbeat.interval.ms.
     let mut s = consumer_protocol_demo(1);
     s.broker.consumer_group_heartbeat_interval_ms = 7000;
     let mut t = settled_world(s);
@@ -106,11 +106,11 @@ fn the_heartbeat_interval_is_the_one_the_broker_dictates() {
     assert!(gaps.len() >= 4 && gaps[gaps.len() - 3..].iter().all(|g| *g == 7000), "one heartbeat every 7 s: {gaps:?}");
 }
 
-// --- E2: epochs ----------------------------------------------------------------
+// --- epochs --------------------------------------------------------------------
 
 #[test]
 fn member_epochs_are_validated_with_the_previous_epoch_exception() {
-    // facts E2: GMM throwIfConsumerGroupMemberEpochIsInvalid.
+    // GroupMetadataManager `throwIfConsumerGroupMemberEpochIsInvalid`.
     let mut m = ConsumerGroupMember::new("m");
     m.member_epoch = 5;
     m.previous_member_epoch = 4;
@@ -142,7 +142,8 @@ fn member_epochs_are_validated_with_the_previous_epoch_exception() {
 
 #[test]
 fn a_member_two_epochs_behind_is_fenced_loses_its_partitions_and_rejoins() {
-    // facts E2, E9: FENCED_MEMBER_EPOCH -> FENCED, epoch 0, onPartitionsLost, JOINING.
+    // GroupMetadataManager `throwIfConsumerGroupMemberEpochIsInvalid`, AbstractMembershipManager
+    // `transitionToFenced`: FENCED_MEMBER_EPOCH -> FENCED, epoch 0, onPartitionsLost, JOINING.
     let mut t = settled_world(consumer_protocol_demo(3));
     let owned = t.async_consumer(1).owned.clone();
     assert_eq!(t.async_consumer(1).member_epoch, t.consumer_group("demo").assignment_epoch);
@@ -163,7 +164,7 @@ fn a_member_two_epochs_behind_is_fenced_loses_its_partitions_and_rejoins() {
 
 #[test]
 fn a_new_member_bumps_the_group_epoch_and_gets_partitions_only_after_their_owners_revoke_them() {
-    // facts E2, E4, E5: the join bumps the epoch and computes the target at once;
+    // GroupMetadataManager `consumerGroupHeartbeat`: the join bumps the epoch and computes the target at once;
     // owners revoke first (UNREVOKED_PARTITIONS), the new member waits (UNRELEASED).
     let mut t = settled_world(consumer_protocol_demo(2));
     let before = t.consumer_group("demo").group_epoch;
@@ -191,7 +192,7 @@ fn a_new_member_bumps_the_group_epoch_and_gets_partitions_only_after_their_owner
 
 #[test]
 fn the_first_member_takes_the_group_from_empty_to_stable_and_clients_go_joining_reconciling_acknowledging_stable() {
-    // facts E4 (client), E5.
+    // AbstractMembershipManager `maybeReconcile`, ConsumerGroup `maybeUpdateGroupState`.
     let t = settled_world(consumer_protocol_demo(1));
     assert_eq!(t.consumer_group_transitions()[0], ("Empty".into(), "Stable".into()));
     assert_eq!(t.member_states(1)[..4], ["JOINING", "RECONCILING", "ACKNOWLEDGING", "STABLE"]);
@@ -259,4 +260,4 @@ fn a_fenced_member_rejoins_under_its_own_member_id_and_gets_its_epoch_and_assign
     assert_eq!(t.consumer_group("demo").members.len(), 3);
 }
 
-// --- E4: reconciliation ----------------------------------------------------------
+// --- reconciliation --------------------------------------------------------------

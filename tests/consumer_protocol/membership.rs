@@ -5,8 +5,8 @@ use super::*;
 
 #[test]
 fn a_static_member_that_leaves_temporarily_keeps_its_partitions_and_gets_them_back_without_a_bump() {
-    // facts E9: epoch -2 keeps the member and its partitions; the same instance id
-    // rejoining replaces it with no group-epoch bump.
+    // GroupMetadataManager `getOrMaybeSubscribeStaticConsumerGroupMember`: epoch -2 keeps the member and
+    // its partitions; the same instance id rejoining replaces it with no group-epoch bump.
     let mut s = consumer_protocol_demo(2);
     s.groups[0].static_members = true;
     s.groups[0].config.max_poll_interval_ms = 10_000;
@@ -34,7 +34,8 @@ fn a_static_member_that_leaves_temporarily_keeps_its_partitions_and_gets_them_ba
 
 #[test]
 fn a_static_member_restarted_before_the_old_one_left_gets_unreleased_instance_id() {
-    // facts E9: UNRELEASED_INSTANCE_ID (111), fatal for the client.
+    // GroupMetadataManager `getOrMaybeSubscribeStaticConsumerGroupMember`: UNRELEASED_INSTANCE_ID (111),
+    // fatal for the client.
     let mut s = consumer_protocol_demo(2);
     s.groups[0].static_members = true;
     let mut t = settled_world(s);
@@ -49,7 +50,7 @@ fn a_static_member_restarted_before_the_old_one_left_gets_unreleased_instance_id
 
 #[test]
 fn a_full_consumer_group_rejects_the_next_member() {
-    // facts E8: group.consumer.max.size -> GROUP_MAX_SIZE_REACHED, fatal.
+    // GroupCoordinatorConfig group.consumer.max.size -> GROUP_MAX_SIZE_REACHED, fatal.
     let mut s = consumer_protocol_demo(3);
     s.broker.consumer_group_max_size = 2;
     let t = settled_world(s);
@@ -57,4 +58,4 @@ fn a_full_consumer_group_rejects_the_next_member() {
     assert_eq!(t.consumer_group("demo").members.len(), 2);
 }
 
-// --- E6: target assignment --------------------------------------------------------
+// --- target assignment ------------------------------------------------------------

@@ -1,5 +1,6 @@
 //! The KIP-848 consumer group protocol, checked against Kafka's behaviour
-//! (facts A3-A4, E1-E9, F). Broker defaults: 45 s session, 5 s heartbeat interval.
+//! (GroupMetadataManager `consumerGroupHeartbeat`, CurrentAssignmentBuilder, ConsumerMembershipManager).
+//! Broker defaults: 45 s session, 5 s heartbeat interval.
 //! This file holds the shared helpers; each submodule one part of the protocol.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -89,7 +90,7 @@ fn settled_world(s: Scenario) -> TestWorld {
     t
 }
 
-// --- E1: the request and its checks ------------------------------------------
+// --- ConsumerGroupHeartbeat: the request and its checks ------------------------------------------
 
 fn join_request() -> ConsumerGroupHeartbeatRequest {
     ConsumerGroupHeartbeatRequest {

@@ -6,7 +6,7 @@ use super::*;
 
 #[test]
 fn poll_timer_expiry_leaves_goes_stale_loses_partitions_and_rejoins_on_the_next_poll() {
-    // facts E9: leave heartbeat (epoch -1) without revocation callbacks, STALE,
+    // AbstractMembershipManager `transitionToStale`: leave heartbeat (epoch -1) without revocation callbacks, STALE,
     // onPartitionsLost, JOINING at the next poll().
     let mut s = consumer_protocol_demo(2);
     s.groups[0].config.max_poll_interval_ms = 10_000;

@@ -1,12 +1,12 @@
 //! Reconciliation: `CurrentAssignmentBuilder` revokes before it assigns,
 //! unreleased and unrevoked partitions, and members fenced for not revoking
-//! in time or for missing heartbeats for the session timeout (E5-E7).
+//! in time or for missing heartbeats for the session timeout (GroupMetadataManager `consumerGroupFenceMember`).
 
 use super::*;
 
 #[test]
 fn current_assignment_builder_revokes_before_it_assigns() {
-    // facts E4: CAB build / computeNextAssignment.
+    // CurrentAssignmentBuilder `build` / `computeNextAssignment`.
     let mut m = ConsumerGroupMember::new("a");
     m.subscribed_topic_names = vec!["orders".into()];
     m.member_epoch = 3;
@@ -119,8 +119,8 @@ fn a_partition_the_member_is_revoking_itself_is_not_unreleased() {
 
 #[test]
 fn a_member_that_does_not_revoke_within_its_rebalance_timeout_is_fenced() {
-    // facts E4 timers: entering UNREVOKED_PARTITIONS arms RebalanceTimeoutMs
-    // (max.poll.interval.ms); the coordinator's answers to c1 are held, so it never revokes.
+    // GroupMetadataManager `scheduleConsumerGroupRebalanceTimeout`: entering UNREVOKED_PARTITIONS arms
+    // RebalanceTimeoutMs (max.poll.interval.ms); the coordinator's answers to c1 are held, so it never revokes.
     let mut s = consumer_protocol_demo(2);
     s.groups[0].config.max_poll_interval_ms = 20_000;
     let mut t = settled_world(s);
@@ -141,11 +141,11 @@ fn a_member_that_does_not_revoke_within_its_rebalance_timeout_is_fenced() {
     assert!(t.member_states(1).contains(&"FENCED".to_string()), "c1 learns it was fenced and rejoins");
 }
 
-// --- E5, E9: session expiry, leave, static members ------------------------------
+// --- session expiry, leave, static members ------------------------------
 
 #[test]
 fn a_crashed_member_is_fenced_after_the_session_timeout_and_the_group_goes_assigning_reconciling_stable() {
-    // facts E2, E5, E8, E9: group.consumer.session.timeout.ms = 45 s.
+    // GroupMetadataManager `consumerGroupFenceMember` after group.consumer.session.timeout.ms = 45 s.
     let mut t = settled_world(consumer_protocol_demo(3));
     let epoch = t.consumer_group("demo").group_epoch;
     let n = t.consumer_group_transitions().len();

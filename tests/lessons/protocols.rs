@@ -4,7 +4,8 @@
 
 use super::*;
 
-/// Lesson 11 (Kafka Connect): the trace of the lesson agrees with facts G.
+/// Lesson 11 (Kafka Connect): the trace of the lesson agrees with IncrementalCooperativeAssignor
+/// `handleLostAssignments` (lost tasks held for the delay) and DistributedHerder `startWork` (no restart).
 #[test]
 fn lesson_11_holds_the_lost_tasks_for_the_delay_and_a_rebalance_does_not_restart_a_failed_task() {
     let lesson = groupscope::lesson::find("kafka-connect").expect("lesson 11");
@@ -110,7 +111,8 @@ fn a_connect_expectation_that_does_not_hold_says_where_the_task_is() {
 }
 
 /// Lesson 10 (KIP-848): the coordinator fences the crashed member exactly
-/// group.consumer.session.timeout.ms after its last heartbeat arrived (facts E4, E9).
+/// group.consumer.session.timeout.ms after its last heartbeat arrived
+/// (GroupMetadataManager `consumerGroupFenceMember`).
 #[test]
 fn lesson_10_fences_the_crashed_member_one_session_timeout_after_its_last_heartbeat() {
     use groupscope::sim::trace::EventKind;
