@@ -43,7 +43,7 @@ mod tests {
         a.connectors.iter().cloned().chain(a.tasks.iter().map(|t| t.to_string())).collect()
     }
 
-    /// Facts G: connectors first, then tasks, one circular iterator over sorted members.
+    /// EagerAssignor `performTaskAssignment`: connectors first, then tasks, one circular iterator over sorted members.
     #[test]
     fn connectors_then_tasks_continue_one_round_robin_over_sorted_members() {
         let cfg = config(&[("sink", 3), ("source", 2)]);

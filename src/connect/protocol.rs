@@ -1,7 +1,7 @@
 //! The Connect group protocol: connector and task ids, `connect.protocol`
 //! modes and their protocol names, the worker metadata a JoinGroup carries
 //! (`ExtendedWorkerState`) and the assignment a SyncGroup returns
-//! (`ExtendedAssignment`). Facts G; ConnectProtocol, IncrementalCooperativeConnectProtocol,
+//! (`ExtendedAssignment`): ConnectProtocol, IncrementalCooperativeConnectProtocol,
 //! ConnectProtocolCompatibility.
 
 use crate::java;

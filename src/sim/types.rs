@@ -93,7 +93,8 @@ impl Errors {
         }
     }
 
-    /// Errors the classic client cannot recover from (B11): raised to the application.
+    /// Errors the classic client cannot recover from: AbstractCoordinator and
+    /// ConsumerCoordinator raise them to the application.
     pub fn is_fatal_for_classic_client(self) -> bool {
         use Errors::*;
         matches!(

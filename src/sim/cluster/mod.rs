@@ -156,7 +156,7 @@ impl Cluster {
         true
     }
 
-    /// `abs(javaHash(group.id)) % offsets.topic.num.partitions` (A1).
+    /// `abs(javaHash(group.id)) % offsets.topic.num.partitions` (GroupCoordinatorService `partitionFor`).
     pub fn offsets_partition_for(&self, group_id: &str) -> u32 {
         (java::kafka_abs(java::string_hash(group_id)) as u32) % self.offsets_partitions.len() as u32
     }

@@ -1,7 +1,7 @@
 //! The herder's side of a Connect worker: applying an assignment
 //! (WC `onJoinComplete`, DH `onAssigned`, `handleRebalanceCompleted`,
 //! `startWork`), stopping revoked work (`onRevoked`), task failure and the REST
-//! restart actions (DH `restartTask`, `restartConnectorAndTasks`). Facts G.
+//! restart actions (DH `restartTask`, `restartConnectorAndTasks`).
 
 use crate::connect::protocol::push_new;
 use crate::connect::{ConnectAssignment, ConnectProtocolCompatibility, ConnectorTaskId, ConnectorsAndTasks};
