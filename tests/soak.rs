@@ -97,7 +97,7 @@ fn random_world_with(seed: u64, protocol: GroupProtocol) -> (World, u64) {
             10 => Fault::CutLink { a: format!("c{c}"), b: format!("broker-{}", rng.gen_range(0..brokers)) },
             // Not for static groups: a static leader restarting with SkipAssignment takes
             // the grown metadata as its snapshot and never reassigns (Kafka's own
-            // behaviour, shown by tests/classic_protocol.rs).
+            // behaviour, shown by tests/classic_protocol/).
             11 if !static_members => Fault::AddPartitions { topic: "orders".into(), count: rng.gen_range(1..=16) },
             _ => Fault::AddConsumer { group: "demo".into() },
         };
@@ -184,7 +184,7 @@ fn run(seed: u64) -> Result<(), String> {
                     && c.membership.generation == group.generation_id
                     && c.owned.iter().any(|tp| tp.topic == *topic && tp.partition == p as i32)
             });
-            // Kafka's KIP-814 gap (tests/classic_protocol.rs,
+            // Kafka's KIP-814 gap (tests/classic_protocol/,
             // a_static_cooperative_leader_restarted_between_the_two_phases_...):
             // a returning static leader skipped the assignment and the group's
             // stored assignment itself leaves the partition out. Anything else

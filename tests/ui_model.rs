@@ -38,8 +38,20 @@ fn every_text_has_english_and_chinese_with_the_same_placeholders() {
 #[test]
 fn every_key_the_page_uses_is_translated() {
     let mut used = 0;
-    for entry in std::fs::read_dir("src/web").unwrap() {
-        let path = entry.unwrap().path();
+    // The page's files, its folders' (src/web/app/) included.
+    let mut files = Vec::new();
+    let mut dirs = vec![std::path::PathBuf::from("src/web")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    for path in files {
         let code = std::fs::read_to_string(&path).unwrap();
         let calls = code.match_indices("tr(").chain(code.match_indices("trf(")).filter(|(i, _)| {
             // `tr(` itself, not the end of `as_str(` or `attr(`.

@@ -207,7 +207,7 @@ test('the Chinese page after several faults has no English left but Kafka names,
     await frames(page);
     // What a learner reads: the text on screen, without the raw JSON and the code-like parts.
     const text = await page.evaluate(() => {
-      // Lesson texts are the lessons' own (validated by tests/lessons.rs), not the page's.
+      // Lesson texts are the lessons' own (validated by tests/lessons/), not the page's.
       const skip = 'pre, textarea, code, .coord-math, option, #cfg-json, .raw, .fidelity, #spacetime, .statechart svg, .lesson-card > h3, .lesson-card > p:not(.status)';
       const parts = [];
       const walker = document.createTreeWalker(document.querySelector('.groupscope'), NodeFilter.SHOW_TEXT);

@@ -14,6 +14,7 @@ use crate::connect::{
 use crate::sim::client::abstract_coordinator::{
     AbstractCoordinator, GroupRebalanceConfig, MemberState, Membership, NO_GENERATION,
 };
+use crate::sim::client::coordinator_lookup;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, JoinProtocol, ProtocolMetadata, Request};
 use crate::sim::note::Note;
@@ -150,8 +151,9 @@ impl ConnectWorker {
     /// FindCoordinator to the bootstrap brokers in turn (no reconnect backoff).
     fn find_coordinator(&mut self, ctx: &mut Ctx, out: &mut Out) {
         if !self.membership.has_in_flight(ApiKey::FindCoordinator) {
-            let broker = self.membership.bootstrap_cursor % ctx.cluster.broker_count.max(1);
-            self.membership.bootstrap_cursor += 1;
+            let Ok(broker) = coordinator_lookup::next_broker(None, &mut self.membership.bootstrap_cursor, ctx) else {
+                return;
+            };
             self.send(ctx, broker, Request::FindCoordinator { key: self.group_id.clone() }, false, out);
         }
     }

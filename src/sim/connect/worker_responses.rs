@@ -6,6 +6,7 @@ use crate::connect::{eager_assignor, ConnectAssignment, ConnectProtocolCompatibi
 use crate::java;
 use crate::sim::client::abstract_coordinator::AbstractCoordinator;
 use crate::sim::client::abstract_coordinator::{requests_to, take_in_flight};
+use crate::sim::client::coordinator_lookup;
 use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, JoinGroupResponse, Response};
@@ -69,10 +70,10 @@ impl ConnectWorker {
         }
         match response {
             Response::FindCoordinator { error: Errors::NONE, node_id: Some(n) } => {
-                self.membership.coordinator = Some(n);
+                let me = self.node();
+                coordinator_lookup::found(&mut self.membership.coordinator, me, &self.group_id, n, out);
                 self.membership.last_heartbeat_ok = ctx.now;
                 out.cancel_timer(TimerKey::ConnectCoordinatorDiscovery);
-                self.note(Note::CoordinatorFound { group_id: self.group_id.clone(), broker: n }, out);
                 self.drive(ctx, out);
             }
             Response::FindCoordinator { .. } => {

@@ -13,6 +13,7 @@ use crate::sim::client::abstract_coordinator::{
     AbstractCoordinator, GroupRebalanceConfig, InFlight, MemberState, Membership, NO_GENERATION,
 };
 use crate::sim::client::app_commit::AppCommitter;
+use crate::sim::client::coordinator_lookup;
 use crate::sim::client::poll_loop::{self, MainThread};
 use crate::sim::connections::Connections;
 use crate::sim::ctx::Ctx;
@@ -324,9 +325,8 @@ impl ClassicConsumer {
         if self.membership.has_in_flight(ApiKey::FindCoordinator) {
             return;
         }
-        match self.connections.least_loaded(ctx.cluster.broker_count, self.membership.bootstrap_cursor, ctx.now) {
+        match coordinator_lookup::next_broker(Some(&self.connections), &mut self.membership.bootstrap_cursor, ctx) {
             Ok(broker) => {
-                self.membership.bootstrap_cursor = broker + 1;
                 self.send(ctx, broker, Request::FindCoordinator { key: self.group_id.clone() }, false, out);
             }
             Err(at) => out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), at),

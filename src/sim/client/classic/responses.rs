@@ -8,6 +8,7 @@ use crate::assign::{
 use crate::sim::client::abstract_coordinator::{requests_to, take_in_flight};
 use crate::sim::client::abstract_coordinator::{AbstractCoordinator, MemberState};
 use crate::sim::client::classic::ClassicConsumer;
+use crate::sim::client::coordinator_lookup;
 use crate::sim::client::poll_loop::MainThread;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, JoinGroupResponse, Response};
@@ -166,10 +167,9 @@ impl ClassicConsumer {
     fn on_find_coordinator(&mut self, ctx: &mut Ctx, error: Errors, node: Option<u32>, out: &mut Out) {
         match (error, node) {
             (Errors::NONE, Some(n)) => {
-                self.membership.coordinator = Some(n);
+                let me = self.node();
+                coordinator_lookup::found(&mut self.membership.coordinator, me, &self.group_id, n, out);
                 self.membership.last_heartbeat_ok = ctx.now;
-                let note = Note::CoordinatorFound { group_id: self.group_id.clone(), broker: n };
-                out.emit(EventKind::Note { node: self.node(), note });
                 self.drive(ctx, out);
             }
             (e, _) if e.is_fatal_for_classic_client() => self.fail_fatally(ctx, e, out),

@@ -5,6 +5,7 @@
 
 use crate::assign::TopicPartition;
 use crate::sim::client::consumer::{AsyncConsumer, LocalAssignment, MemberState, Pending, SentFields};
+use crate::sim::client::coordinator_lookup;
 use crate::sim::client::poll_loop::MainThread;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{
@@ -40,9 +41,9 @@ impl AsyncConsumer {
             return;
         }
         // leastLoadedNode: the next broker not in reconnect backoff.
-        match self.link.connections.least_loaded(ctx.cluster.broker_count, self.link.bootstrap_cursor, ctx.now) {
+        let link = &mut self.link;
+        match coordinator_lookup::next_broker(Some(&link.connections), &mut link.bootstrap_cursor, ctx) {
             Ok(broker) => {
-                self.link.bootstrap_cursor = broker + 1;
                 self.send(ctx, broker, Request::FindCoordinator { key: self.group_id.clone() }, out);
             }
             Err(at) => out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), at),
@@ -294,9 +295,8 @@ impl AsyncConsumer {
     fn on_find_coordinator(&mut self, ctx: &mut Ctx, error: Errors, node: Option<u32>, out: &mut Out) {
         match (error, node) {
             (Errors::NONE, Some(n)) => {
-                self.link.coordinator = Some(n);
-                let note = Note::CoordinatorFound { group_id: self.group_id.clone(), broker: n };
-                out.emit(EventKind::Note { node: self.node(), note });
+                let me = self.node();
+                coordinator_lookup::found(&mut self.link.coordinator, me, &self.group_id, n, out);
                 self.maybe_heartbeat(ctx, out);
                 self.drive(ctx, out);
             }
