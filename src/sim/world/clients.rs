@@ -11,6 +11,7 @@ use crate::assign::TopicPartition;
 use crate::sim::client::classic::ClassicConsumer;
 use crate::sim::client::consumer::AsyncConsumer;
 use crate::sim::connect::worker::ConnectWorker;
+use crate::sim::scenario::config::ConsumerConfig;
 use std::collections::BTreeMap;
 use std::ops::Deref;
 
@@ -35,6 +36,15 @@ impl Client {
             Client::Worker(w) => {
                 Client::Worker(ConnectWorker::new(w.idx, &w.group_id, w.config.clone(), w.config_snapshot.clone()))
             }
+        }
+    }
+
+    /// A consumer's configuration, of either protocol (a Connect worker has none).
+    pub fn consumer_config_mut(&mut self) -> Option<&mut ConsumerConfig> {
+        match self {
+            Client::Classic(c) => Some(&mut c.config),
+            Client::Consumer(c) => Some(&mut c.config),
+            Client::Worker(_) => None,
         }
     }
 

@@ -4,7 +4,7 @@
 //! (`connect.rs`). A fault naming a node that does not exist is narrated as
 //! ignored, not applied.
 
-use super::{parse_node, Client, Item, NodeRef, World};
+use super::{parse_node, Item, NodeRef, World};
 use crate::sim::fault::Fault;
 use crate::sim::network::link;
 use crate::sim::note::Note;
@@ -63,28 +63,21 @@ impl World {
                 }
             }
             Fault::RestartConsumerAs { consumer, static_member } => {
-                let group = match self.clients.get(consumer).map(|p| &p.client) {
-                    Some(c @ (Client::Classic(_) | Client::Consumer(_))) => c.group_id().to_string(),
-                    _ => return,
-                };
-                let instance = static_member.then(|| format!("{group}-{consumer}"));
+                let Some(client) = self.clients.get_mut(consumer).map(|p| &mut p.client) else { return };
+                let instance = static_member.then(|| format!("{}-{consumer}", client.group_id()));
+                // Not a consumer (a Connect worker): nothing to restart as.
+                let Some(config) = client.consumer_config_mut() else { return };
+                config.group_instance_id = instance;
                 self.stop_client(consumer);
-                match self.clients.get_mut(consumer).map(|p| &mut p.client) {
-                    Some(Client::Classic(c)) => c.config.group_instance_id = instance,
-                    Some(Client::Consumer(c)) => c.config.group_instance_id = instance,
-                    _ => {}
-                }
                 self.apply_fault(Fault::RestartConsumer { consumer });
             }
             Fault::PauseConsumer { consumer, duration_ms } => {
                 self.paused_until.insert(NodeId::Client(consumer), self.now.saturating_add(duration_ms));
             }
             Fault::SlowProcessing { consumer, ms_per_record } => {
-                match self.clients.get_mut(consumer).map(|p| &mut p.client) {
-                    Some(Client::Classic(c)) => c.config.processing_ms_per_record = ms_per_record,
-                    Some(Client::Consumer(c)) => c.config.processing_ms_per_record = ms_per_record,
-                    // A worker's tasks have no such setting.
-                    _ => {}
+                // A worker's tasks have no such setting.
+                if let Some(config) = self.clients.get_mut(consumer).and_then(|p| p.client.consumer_config_mut()) {
+                    config.processing_ms_per_record = ms_per_record;
                 }
             }
             Fault::KillBroker { .. } | Fault::RestartBroker { .. } | Fault::ShutdownBroker { .. } => {
