@@ -5,12 +5,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, launch, serveSite } from './harness.mjs';
+import { ROOT, frames, launch, serveSite } from './harness.mjs';
 
 const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const LOGS = join(ROOT, 'tests', 'fixtures', 'logs', 'consumer-protocol');
 const CONSUMER_PROTOCOL = readdirSync(LOGS).sort().map((f) => readFileSync(join(LOGS, f), 'utf8')).join('\n');
-const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 /** Serious and critical violations on the page as it is now, one line each. */
 async function scan(page, where) {

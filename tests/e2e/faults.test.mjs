@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { ARTIFACTS, ROOT, launch, openPage, serveSite } from './harness.mjs';
+import { ARTIFACTS, ROOT, frames, launch, openPage, serveSite } from './harness.mjs';
 
 // Runs in the page: `n` is passed as the argument.
 const allOwned = (n) => {
@@ -65,6 +65,7 @@ test('fault targets the run does not have (c99, broker-7, a link between two cli
     for (const [lang, said] of [['en', /Not injected, nothing happened/], ['zh', /没有注入，什么也没有发生/]]) {
       const { page, foreign, errors } = await openPage(browser, site, { path: `?lang=${lang}` });
       await page.evaluate(() => window.groupscope.seek(8000));
+      await frames(page); // the log of 8 s is drawn before it is read
       const before = await page.evaluate(() => ({ trace: window.groupscope.state().traceHash, log: document.querySelector('#event-log').textContent }));
       for (const [kind, a, b, why] of [
         ['crashConsumer', 'c99', '', lang === 'en' ? /there is no c99 in this run \(clients are c1 to c3\)/ : /这次运行中没有 c99（客户端为 c1 到 c3）/],

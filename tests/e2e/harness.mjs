@@ -58,6 +58,10 @@ export async function launch() {
   });
 }
 
+/** Waits two animation frames, so that what the page rendered for the last call
+ * (a seek, an injection) is on screen before the test reads the DOM. */
+export const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
 /** Opens the page, recording every request that leaves the site and every page error.
  * The first-visit welcome is marked as seen unless `welcome` is set (tests of
  * the welcome itself), so it does not cover what other tests click. */

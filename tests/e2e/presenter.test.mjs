@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ARTIFACTS, withPage, withSite } from './harness.mjs';
+import { ARTIFACTS, frames, withPage, withSite } from './harness.mjs';
 import { badLabels, renderedSizes, scenario } from './drawing.mjs';
 
 const events = (page) => page.evaluate(() => window.groupscope.state().events);
@@ -85,7 +85,7 @@ const positions = (page) => page.$$eval('#topology g.msg', (gs) => Object.fromEn
 async function seek(page, t) {
   await page.evaluate((t) => window.groupscope.seek(t), t);
   // yew draws on its next turn; two frames later the SVG shows time t.
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await frames(page);
 }
 
 /** Finds messages in flight at two moments 40 ms apart; returns both drawings. */
@@ -149,7 +149,7 @@ test('presenter mode at 1280x720: the side-by-side panes stack, and their drawin
       // Mid-run: states, generations, chips and messages are all drawn.
       await page.locator('#timeline').fill('20000');
       await page.waitForFunction(() => [...document.querySelectorAll('#compare .pane')].every((p) => p.dataset.now === '20000'));
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await frames(page);
       const labels = await paneLabels(page);
       const panes = await page.locator('#compare .pane').count();
       assert.ok(labels.length > panes * 20, `${lang} ${which}: labels were measured (${labels.length})`);

@@ -8,10 +8,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ARTIFACTS, launch, openPage, serveSite, withPage, withSite } from './harness.mjs';
+import { ARTIFACTS, frames, launch, openPage, serveSite, withPage, withSite } from './harness.mjs';
 import { badLabels, scenario } from './drawing.mjs';
 
-const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 async function seek(page, t) {
   await page.evaluate((t) => window.groupscope.seek(t), t);
   await frames(page);
