@@ -14,6 +14,7 @@ use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::scenario::config::ConsumerConfig;
 use std::collections::BTreeMap;
 use std::ops::Deref;
+use std::rc::Rc;
 
 /// The client a process runs.
 #[derive(Clone, Debug)]
@@ -104,10 +105,14 @@ impl<T> Deref for Seen<'_, T> {
     }
 }
 
-/// Every client process, by index.
+/// Every client process, by index. Processes are shared (`Rc`) between the
+/// world and the player's checkpoints, which copy the world: a copy bumps
+/// counts, and a process is copied only when it next changes (`Rc::make_mut`),
+/// so a checkpoint of a large group costs little at once and nothing for the
+/// clients that stay idle.
 #[derive(Clone, Debug, Default)]
 pub struct Clients {
-    map: BTreeMap<u32, Process>,
+    map: BTreeMap<u32, Rc<Process>>,
 }
 
 /// Accessors for one kind of client: a lookup, a mutable lookup and the
@@ -115,14 +120,16 @@ pub struct Clients {
 macro_rules! kind {
     ($variant:ident, $ty:ty, $one:ident, $one_mut:ident, $all:ident, $all_mut:ident) => {
         pub fn $one(&self, idx: u32) -> Option<Seen<'_, $ty>> {
-            match self.map.get(&idx)? {
+            match &**self.map.get(&idx)? {
                 Process { alive, client: Client::$variant(c) } => Some(Seen { alive: *alive, client: c }),
                 _ => None,
             }
         }
 
         pub fn $one_mut(&mut self, idx: u32) -> Option<&mut $ty> {
-            match &mut self.map.get_mut(&idx)?.client {
+            // Only a client of this kind is made unique (copied if shared).
+            let p = self.map.get_mut(&idx).filter(|p| matches!(p.client, Client::$variant(_)))?;
+            match &mut Rc::make_mut(p).client {
                 Client::$variant(c) => Some(c),
                 _ => None,
             }
@@ -136,9 +143,11 @@ macro_rules! kind {
         }
 
         pub fn $all_mut(&mut self) -> impl Iterator<Item = &mut $ty> + '_ {
-            self.map.values_mut().filter_map(|p| match &mut p.client {
-                Client::$variant(c) => Some(c),
-                _ => None,
+            self.map.values_mut().filter(|p| matches!(p.client, Client::$variant(_))).filter_map(|p| {
+                match &mut Rc::make_mut(p).client {
+                    Client::$variant(c) => Some(c),
+                    _ => None,
+                }
             })
         }
     };
@@ -151,15 +160,15 @@ impl Clients {
 
     /// A new running process at `idx` (a start, or a restart replacing the old one).
     pub fn insert(&mut self, idx: u32, client: Client) {
-        self.map.insert(idx, Process { alive: true, client });
+        self.map.insert(idx, Rc::new(Process { alive: true, client }));
     }
 
     pub fn get(&self, idx: u32) -> Option<&Process> {
-        self.map.get(&idx)
+        self.map.get(&idx).map(|p| &**p)
     }
 
     pub(crate) fn get_mut(&mut self, idx: u32) -> Option<&mut Process> {
-        self.map.get_mut(&idx)
+        self.map.get_mut(&idx).map(Rc::make_mut)
     }
 
     pub fn contains(&self, idx: u32) -> bool {
@@ -174,7 +183,7 @@ impl Clients {
     /// drawn as crashed, until a restart replaces it.
     pub(crate) fn stop(&mut self, idx: u32) {
         if let Some(p) = self.map.get_mut(&idx) {
-            p.alive = false;
+            Rc::make_mut(p).alive = false;
         }
     }
 
@@ -185,7 +194,7 @@ impl Clients {
 
     /// Every process with its index, ascending.
     pub fn iter(&self) -> impl Iterator<Item = (u32, &Process)> + '_ {
-        self.map.iter().map(|(i, p)| (*i, p))
+        self.map.iter().map(|(i, p)| (*i, &**p))
     }
 
     /// How many clients have a lower index than `idx`: its place in the drawing.

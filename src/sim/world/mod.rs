@@ -21,6 +21,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Item {
@@ -75,7 +76,11 @@ pub struct World {
     /// The incremental checker behind `monitor`, and when it runs next.
     pub(crate) monitor_state: crate::sim::invariants::monitor::Monitor,
     pub(crate) monitor_next: Millis,
-    queue: BTreeMap<(Millis, u64), Item>,
+    /// What happens next, in time order. Items are shared (`Rc`) between the
+    /// world and the player's checkpoints, which copy the world: a copy bumps
+    /// counts instead of copying every message in flight, and an item still
+    /// shared when it fires is copied then (`Rc::unwrap_or_clone`).
+    queue: BTreeMap<(Millis, u64), Rc<Item>>,
     timers: BTreeMap<(NodeId, TimerKey), (Millis, u64)>,
     seq: u64,
     next_msg: u64,
@@ -186,7 +191,7 @@ impl World {
     fn push(&mut self, at: Millis, item: Item) -> (Millis, u64) {
         self.seq += 1;
         let key = (at, self.seq);
-        self.queue.insert(key, item);
+        self.queue.insert(key, Rc::new(item));
         key
     }
 
@@ -203,7 +208,7 @@ impl World {
 
     /// Messages currently on the wire, for drawing; then those held on a link.
     pub fn in_flight(&self) -> impl Iterator<Item = &Envelope> {
-        let queued = self.queue.values().filter_map(|i| match i {
+        let queued = self.queue.values().filter_map(|i| match &**i {
             Item::Deliver { env, .. } => Some(env),
             _ => None,
         });
@@ -255,6 +260,7 @@ impl World {
 
     fn step_once(&mut self) -> bool {
         let Some(((at, _), item)) = self.queue.pop_first() else { return false };
+        let item = Rc::unwrap_or_clone(item);
         self.advance_clock(at);
         let node = match &item {
             Item::Deliver { env, .. } => Some(env.to),
