@@ -344,14 +344,15 @@ impl Body {
         matches!(self, Body::Request { .. })
     }
 
-    /// A short label for the animation, e.g. `JoinGroup gen=3` or
+    /// A short label for the animation, e.g. `JoinGroup member=21b6` or
     /// `SyncGroup ← [orders-1, orders-4]`.
     pub fn label(&self) -> String {
         match self {
             Body::Request { request, .. } => match request {
                 Request::FindCoordinator { key } => format!("FindCoordinator {key}"),
                 Request::JoinGroup(r) if r.member_id.is_empty() => "JoinGroup member=\"\"".into(),
-                Request::JoinGroup(r) => format!("JoinGroup {}", short_member(&r.member_id)),
+                // The rejoin with the id MEMBER_ID_REQUIRED gave (its last 4 characters).
+                Request::JoinGroup(r) => format!("JoinGroup member={}", short_member(&r.member_id)),
                 Request::SyncGroup(r) if r.assignments.is_empty() && r.connect_assignments.is_empty() => {
                     format!("SyncGroup gen={}", r.generation_id)
                 }
