@@ -3,6 +3,7 @@
 
 use crate::sim::coordinator::classic::ClassicGroupState;
 use crate::sim::trace::{EventKind, Machine};
+use crate::sim::trigger::Trigger;
 use crate::sim::World;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -21,7 +22,7 @@ pub struct StateDiagram {
     pub edges: Vec<(&'static str, &'static str)>,
     pub current: Option<String>,
     /// The last transition: (from, to, trigger).
-    pub last: Option<(String, String, String)>,
+    pub last: Option<(String, String, Trigger)>,
 }
 
 pub const DIAGRAM_W: f64 = 360.0;

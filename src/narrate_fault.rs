@@ -1,10 +1,12 @@
 //! Faults in words: what a fault button does, as a verb ("Crash c3",
 //! "Kill broker-1"), in English and Simplified Chinese; and the Chinese for the
 //! sentence the core records when a fault is injected (`Fault::describe`,
-//! "c3 crashed"), and for the triggers of state transitions ("sent JoinGroup").
+//! "c3 crashed"), and the triggers of state transitions ("sent JoinGroup") in
+//! either language.
 
 use crate::i18n::Lang;
-use crate::narrate_zh::{translate_table, TRIGGERS};
+use crate::narrate_zh::translate_table;
+use crate::sim::trigger::Trigger;
 use crate::sim::Fault;
 
 fn secs(ms: u64) -> String {
@@ -201,9 +203,12 @@ pub fn timer(text: &str, lang: Lang) -> String {
     in_lang(TIMERS, text, lang)
 }
 
-/// The trigger of a state transition in `lang` (kept as recorded when no row matches).
-pub fn trigger(text: &str, lang: Lang) -> String {
-    in_lang(TRIGGERS, text, lang)
+/// The trigger of a state transition in `lang`.
+pub fn trigger(t: &Trigger, lang: Lang) -> String {
+    match lang {
+        Lang::En => t.to_string(),
+        Lang::Zh => crate::narrate_zh::trigger(t),
+    }
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use common::TestWorld;
 use groupscope::connect::ConnectProtocolCompatibility::{self, *};
 use groupscope::sim::connect::worker::State;
 use groupscope::sim::note::Note;
+use groupscope::sim::trigger::Trigger;
 use groupscope::sim::Fault;
 use std::collections::BTreeMap;
 
@@ -250,7 +251,11 @@ fn restart_connector_without_include_tasks_restarts_only_the_connector_without_a
                 to,
                 trigger,
                 ..
-            } if name == "sink" && trigger.contains("/restart") => Some((from.clone(), to.clone())),
+            } if name == "sink"
+                && matches!(trigger, Trigger::RestartConnector { .. } | Trigger::RestartTask { .. }) =>
+            {
+                Some((from.clone(), to.clone()))
+            }
             _ => None,
         })
         .collect();

@@ -4,9 +4,10 @@
 //! terms untranslated (Kafka's identifiers excepted: configs, states, APIs,
 //! errors and callbacks stay as Kafka spells them).
 
+use crate::common::words::plain_words;
 use groupscope::i18n::{PAGE, TABLE};
 use groupscope::narrate::fault::DESCRIPTIONS;
-use groupscope::narrate_zh::{self, FRAGMENTS, TRIGGERS};
+use groupscope::narrate_zh;
 
 struct Term {
     english: String,
@@ -34,36 +35,21 @@ fn glossary() -> Vec<Term> {
     rows
 }
 
-/// The plain English words of a Chinese text: identifiers (with `.`, `_`,
-/// `=`, `-`, digits, `()`, or capitals: `group.protocol=consumer`,
-/// `REBALANCE_IN_PROGRESS`, `onPartitionsRevoked`, `c2`, `orders-0`) left out.
-fn plain_words(zh: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut cur = String::new();
-    let flush = |cur: &mut String, words: &mut Vec<String>| {
-        let w = std::mem::take(cur);
-        let identifier =
-            w.chars().any(|c| ".=_-()<>/{}%\"`".contains(c) || c.is_ascii_digit() || c.is_ascii_uppercase());
-        if !w.is_empty() && !identifier {
-            words.push(w);
-        }
-    };
-    for c in zh.chars() {
-        if c.is_ascii_alphanumeric() || ".=_-()<>/{}%\"`".contains(c) {
-            cur.push(c);
-        } else {
-            flush(&mut cur, &mut words);
-        }
-    }
-    flush(&mut cur, &mut words);
-    words
-}
-
 fn chinese_texts() -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> =
         TABLE.iter().chain(PAGE.iter()).map(|(k, _, zh)| (k.to_string(), zh.to_string())).collect();
-    for (en, zh) in FRAGMENTS.iter().chain(TRIGGERS).chain(DESCRIPTIONS) {
+    for (en, zh) in DESCRIPTIONS {
         out.push((en.to_string(), zh.to_string()));
+    }
+    use crate::common::triggers;
+    for t in triggers::one_of_each() {
+        out.push((t.to_string(), narrate_zh::trigger(&t)));
+    }
+    for e in triggers::commit_exceptions() {
+        out.push((e.to_string(), narrate_zh::commit_exception(&e)));
+    }
+    for c in triggers::caps() {
+        out.push((c.to_string(), narrate_zh::cap_exceeded(&c)));
     }
     for n in crate::common::notes::one_of_each() {
         out.push((n.en(), narrate_zh::note(&n)));

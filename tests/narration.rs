@@ -1,7 +1,7 @@
 //! The Chinese narration of the core's notes (src/narrate_zh.rs): every kind
 //! of note has Chinese written from its fields, no note of the shipped
 //! scenarios comes out in English, the phrases inside notes land in the right
-//! placeholders, and each Chinese fragment keeps its English's placeholders.
+//! placeholders, and each Chinese fault sentence keeps its English's placeholders.
 
 use crate::common;
 
@@ -11,8 +11,12 @@ use common::TestWorld;
 use groupscope::compare::Comparison;
 use groupscope::i18n::Lang;
 use groupscope::narrate;
-use groupscope::narrate_zh::{self, capture, FRAGMENTS};
+use groupscope::narrate::fault::DESCRIPTIONS;
+use groupscope::narrate_zh::{self, capture};
+use groupscope::sim::commit_exception::CommitException;
+use groupscope::sim::message::ApiKey;
 use groupscope::sim::note::Note;
+use groupscope::sim::reason::{ClientReason, FenceReason};
 use groupscope::sim::scenario::config::GroupProtocol;
 use groupscope::sim::trace::EventKind;
 use groupscope::sim::{Fault, Millis, Scenario, World};
@@ -125,9 +129,12 @@ fn a_note_s_chinese_is_written_from_its_fields() {
         zh(Note::InitialRebalanceDelay { delay_ms: 3000 }),
         "首次再均衡：等待 group.initial.rebalance.delay.ms = 3000 ms，以便更多成员加入"
     );
-    // Fields in another order than the English's, a reason translated as a fragment.
+    // Fields in another order than the English's, a reason written from its own fields.
     assert_eq!(
-        zh(Note::CoordinatorUnknown { broker: 2, reason: "Heartbeat to broker-2 failed".into() }),
+        zh(Note::CoordinatorUnknown {
+            broker: 2,
+            reason: ClientReason::RequestFailed { api: ApiKey::Heartbeat, broker: 2 }
+        }),
         "协调者 broker-2 被标记为未知：发往 broker-2 的 Heartbeat 失败"
     );
     assert_eq!(
@@ -137,28 +144,24 @@ fn a_note_s_chinese_is_written_from_its_fields() {
     let fenced = Note::MemberFenced {
         member_id: "m-1".into(),
         group_id: "demo".into(),
-        reason: "the member session expired".into(),
+        reason: FenceReason::SessionExpired,
         epoch: 7,
     };
     assert_eq!(fenced.en(), "member m-1 fenced from demo because the member session expired; group epoch bumped to 7");
     assert_eq!(zh(fenced), "成员 m-1 被组 demo 隔离（fenced），原因：成员会话已过期；组纪元增至 7");
-    // Fragments inside fragments.
+    // An exception inside an exception.
+    let exception = CommitException::RetriableCommitFailed(Box::new(CommitException::Retriable(None)));
+    assert_eq!(exception.to_string(), "RetriableCommitFailedException (the connection broke (retriable))");
     assert_eq!(
-        zh(Note::CommitAsyncFailed {
-            exception: "RetriableCommitFailedException (the connection broke (retriable))".into()
-        }),
+        zh(Note::CommitAsyncFailed { exception }),
         "commitAsync() 失败：RetriableCommitFailedException（连接已断开（可重试））；交给回调，不重试"
     );
     assert_eq!(
         zh(Note::HeartbeatRebalanceInProgress { next_poll: true }),
         "心跳返回 REBALANCE_IN_PROGRESS：下次 poll() 时重新加入"
     );
-    // A part that is no known phrase stays as it is.
+    // A name stays as it is.
     assert_eq!(zh(Note::UnknownAssignor { name: "fancy".into() }), "未知的分配器 fancy");
-    assert_eq!(
-        zh(Note::FaultIgnored { reason: "something the core never says".into() }),
-        "故障已忽略：something the core never says"
-    );
     assert_eq!(
         capture("{} from {} is held on the link", "JoinGroup from c1 is held on the link"),
         Some(vec!["JoinGroup", "c1"])
@@ -199,9 +202,9 @@ fn placeholders(zh: &str) -> BTreeSet<usize> {
 }
 
 #[test]
-fn each_chinese_template_has_exactly_its_english_placeholders() {
+fn each_chinese_fault_sentence_has_exactly_its_english_placeholders() {
     let mut english = BTreeSet::new();
-    for (en, zh) in FRAGMENTS {
+    for (en, zh) in DESCRIPTIONS {
         let n = en.matches("{}").count();
         assert_eq!(placeholders(zh), (0..n).collect::<BTreeSet<_>>(), "{en:?} → {zh:?}");
         assert!(!en.contains("{}{}"), "adjacent placeholders can't be split: {en:?}");

@@ -1,12 +1,16 @@
-//! The page's Chinese beyond the core's notes: every transition trigger the
-//! shipped scenarios (with crashes, restarts, a broker's death, pauses and
-//! network faults) produce has Chinese (src/narrate_zh.rs TRIGGERS), and the
+//! The page's Chinese for the core's narration: every transition trigger and
+//! every note the shipped scenarios (with crashes, restarts, a broker's death,
+//! pauses and network faults; classic, KIP-848 and Connect) produce has
+//! Chinese with no English left but Kafka's names (src/narrate_zh.rs), and the
 //! caption under the drawing passes over routine keep-alives.
 
 use std::collections::BTreeSet;
 
+use crate::common::triggers;
+use crate::common::words::plain_words;
 use groupscope::i18n::Lang;
 use groupscope::narrate;
+use groupscope::narrate_zh;
 use groupscope::sim::scenario::config::GroupProtocol;
 use groupscope::sim::trace::EventKind;
 use groupscope::sim::{Fault, Scenario, World};
@@ -63,31 +67,85 @@ fn is_chinese(s: &str) -> bool {
     s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
 }
 
+/// Lowercase words Kafka's own names bring into Chinese text: the glossary's
+/// kept terms, `ms`, `poll` (the `pollTimer`), the `connect.protocol` values,
+/// `fenced` (after 隔离, as the FENCED state).
+const KEPT: &[&str] =
+    &["broker", "leader", "worker", "herder", "ms", "poll", "eager", "compatible", "sessioned", "fenced"];
+
+/// The names a run gives its groups, topics, assignors and connectors: they stay as they are.
+fn names(s: &Scenario) -> BTreeSet<String> {
+    let mut out: BTreeSet<String> = KEPT.iter().map(|k| k.to_string()).collect();
+    out.extend(s.topics.iter().map(|t| t.name.clone()));
+    out.extend(s.broker.consumer_group_assignors.iter().cloned());
+    for g in &s.groups {
+        out.insert(g.group_id.clone());
+        out.extend(g.config.assignors.iter().cloned());
+    }
+    for c in &s.connect_clusters {
+        out.insert(c.group_id.clone());
+        out.extend(c.connectors.iter().map(|c| c.name.clone()));
+    }
+    out
+}
+
+/// Every transition trigger and every note of the runs has Chinese written
+/// from its variant (`narrate_zh::trigger`, `narrate_zh::note`) that leaves
+/// no English word but Kafka's names and the run's own.
 #[test]
-fn every_transition_trigger_has_chinese() {
-    let mut missing = BTreeSet::new();
-    let mut seen = 0;
+fn every_transition_trigger_and_note_has_chinese_with_no_english_left() {
+    let mut english = BTreeSet::new();
+    let (mut transitions, mut notes) = (0, 0);
+    let mut kinds = BTreeSet::new();
     for (name, w) in worlds() {
+        let kept = names(&w.scenario);
+        let mut check = |en: String, zh: String| {
+            let left: Vec<String> = plain_words(&zh).into_iter().filter(|w| !kept.contains(w)).collect();
+            // A trigger of Kafka's words only (`ConsumerGroupHeartbeat`, `MEMBER_ID_REQUIRED`) needs no Chinese.
+            let kafka_only = plain_words(&en).iter().all(|w| kept.contains(w));
+            if !left.is_empty() || (!kafka_only && !is_chinese(&zh)) {
+                english.insert(format!("{name}: {en} → {zh} ({left:?})"));
+            }
+        };
         for e in &w.trace {
-            if let EventKind::StateChanged { trigger, .. } = &e.kind {
-                seen += 1;
-                // Kafka's own words (an error code, an API and its answer) need no translation.
-                let kafka_only = !trigger
-                    .split(|c: char| !c.is_alphanumeric() && c != '_')
-                    .any(|w| w.len() >= 3 && w.chars().all(|c| c.is_ascii_lowercase()));
-                let zh = narrate::fault::trigger(trigger, Lang::Zh);
-                if !kafka_only && !is_chinese(&zh) {
-                    missing.insert(format!("{name}: {trigger}"));
+            match &e.kind {
+                EventKind::StateChanged { trigger, .. } => {
+                    transitions += 1;
+                    kinds.extend(triggers::kinds([trigger]));
+                    check(trigger.to_string(), narrate::fault::trigger(trigger, Lang::Zh));
                 }
+                EventKind::Note { note, .. } => {
+                    notes += 1;
+                    check(note.en(), narrate_zh::note(note));
+                }
+                _ => {}
             }
         }
     }
-    assert!(seen > 50, "only {seen} transitions seen");
+    assert!(transitions > 50 && notes > 50, "only {transitions} transitions and {notes} notes seen");
+    assert!(kinds.len() >= 15, "only {} kinds of trigger seen", kinds.len());
     assert!(
-        missing.is_empty(),
-        "triggers without Chinese (add them to TRIGGERS in src/narrate_zh.rs):\n{}",
-        missing.into_iter().collect::<Vec<_>>().join("\n")
+        english.is_empty(),
+        "Chinese with English left in it (src/narrate_zh.rs):\n{}",
+        english.into_iter().collect::<Vec<_>>().join("\n")
     );
+}
+
+/// The same for one trigger of every kind and every phrase inside a note.
+#[test]
+fn every_kind_of_trigger_and_phrase_has_chinese() {
+    let kept: BTreeSet<String> = KEPT.iter().map(|k| k.to_string()).chain(["range".to_string()]).collect();
+    let mut texts: Vec<(String, String)> =
+        triggers::one_of_each().iter().map(|t| (t.to_string(), narrate_zh::trigger(t))).collect();
+    texts.extend(triggers::commit_exceptions().iter().map(|e| (e.to_string(), narrate_zh::commit_exception(e))));
+    texts.extend(triggers::caps().iter().map(|c| (c.to_string(), narrate_zh::cap_exceeded(c))));
+    for (en, zh) in texts {
+        let left: Vec<String> = plain_words(&zh).into_iter().filter(|w| !kept.contains(w)).collect();
+        assert!(left.is_empty(), "{en} → {zh}: {left:?} left in English");
+        assert!(!zh.contains('{'), "a placeholder left: {en} → {zh}");
+        let kafka_only = plain_words(&en).iter().all(|w| kept.contains(w));
+        assert!(kafka_only || (is_chinese(&zh) && zh != en), "{en} → {zh}");
+    }
 }
 
 #[test]

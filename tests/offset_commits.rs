@@ -10,11 +10,12 @@ use common::TestWorld;
 use groupscope::assign::TopicPartition;
 use groupscope::sim::client::abstract_coordinator::MemberState;
 use groupscope::sim::client::poll_loop::MainThread;
+use groupscope::sim::commit_exception::{CommitException, LocalRefusal};
 use groupscope::sim::coordinator::classic::ClassicGroupState::Stable;
 use groupscope::sim::note::Note;
 use groupscope::sim::scenario::config::{CommitMode, ConsumerConfig, GroupProtocol};
 use groupscope::sim::trace::EventKind;
-use groupscope::sim::{Fault, NodeId, Scenario};
+use groupscope::sim::{Errors, Fault, NodeId, Scenario};
 use std::collections::BTreeMap;
 
 fn manual(mode: CommitMode, f: impl FnOnce(&mut ConsumerConfig)) -> Scenario {
@@ -170,7 +171,7 @@ fn commit_sync_during_a_cooperative_rebalance_fails_with_rebalance_in_progress_e
     t.sleep(15_000);
     t.inject(Fault::AddConsumer { group: "demo".into() });
     t.sleep(15_000);
-    let failed: Vec<String> = (1..=3)
+    let failed: Vec<CommitException> = (1..=3)
         .flat_map(|i| typed_notes_of(&t, i))
         .filter_map(|n| match n {
             Note::CommitSyncFailed { exception } => Some(exception.clone()),
@@ -178,7 +179,17 @@ fn commit_sync_during_a_cooperative_rebalance_fails_with_rebalance_in_progress_e
         })
         .collect();
     assert!(!failed.is_empty(), "some member committed mid-rebalance");
-    assert!(failed.iter().all(|e| e.contains("RebalanceInProgressException")), "{failed:?}");
+    // Each failure is a RebalanceInProgressException.
+    assert!(
+        failed.iter().all(|e| matches!(
+            e,
+            CommitException::NotStable(LocalRefusal::RebalanceInProgress)
+                | CommitException::AlreadyRejoining(_)
+                | CommitException::RejoinRequested
+                | CommitException::FencedOldGeneration { rejoining: true }
+        )),
+        "{failed:?}"
+    );
     assert!(
         !t.labels_sent().iter().any(|l| l.starts_with("OffsetCommit →")),
         "refused locally: never sent, no error answers"
@@ -364,7 +375,10 @@ fn the_consumer_protocol_client_commits_sync_after_each_batch_too() {
     let failed: Vec<&Note> =
         t.typed_notes().into_iter().filter(|n| matches!(n, Note::CommitSyncFailed { .. })).collect();
     assert!(
-        failed.iter().all(|n| matches!(n, Note::CommitSyncFailed { exception } if exception == "STALE_MEMBER_EPOCH: CommitFailedException")),
+        failed.iter().all(|n| matches!(
+            n,
+            Note::CommitSyncFailed { exception: CommitException::Failed(Errors::STALE_MEMBER_EPOCH) }
+        )),
         "{failed:?}"
     );
 }

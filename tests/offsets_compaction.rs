@@ -16,6 +16,7 @@ use groupscope::sim::coordinator::consumer::MemberState;
 use groupscope::sim::coordinator::Shard;
 use groupscope::sim::scenario::config::GroupProtocol;
 use groupscope::sim::trace::{EventKind, Machine};
+use groupscope::sim::trigger::Trigger;
 use groupscope::sim::{Fault, Scenario, World};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -69,10 +70,13 @@ fn behaviour(world: &World) -> Vec<String> {
         .iter()
         .map(|e| {
             let mut kind = e.kind.clone();
-            if let EventKind::StateChanged { machine: Machine::CoordinatorContext { .. }, trigger, .. } = &mut kind {
-                if trigger.starts_with("replayed ") {
-                    *trigger = "replayed".into();
-                }
+            if let EventKind::StateChanged {
+                machine: Machine::CoordinatorContext { .. },
+                trigger: Trigger::Replayed { records },
+                ..
+            } = &mut kind
+            {
+                *records = 0;
             }
             format!("{} {:?} {:?} {:?}", e.at, e.id, e.cause, kind)
         })
@@ -83,7 +87,7 @@ fn loads(world: &World) -> usize {
     world
         .trace
         .iter()
-        .filter(|e| matches!(&e.kind, EventKind::StateChanged { trigger, .. } if trigger.starts_with("replayed ")))
+        .filter(|e| matches!(&e.kind, EventKind::StateChanged { trigger: Trigger::Replayed { .. }, .. }))
         .count()
 }
 

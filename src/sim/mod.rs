@@ -18,6 +18,7 @@
 
 pub mod client;
 pub mod cluster;
+pub mod commit_exception;
 pub mod connect;
 pub mod connections;
 pub mod coordinator;
@@ -28,8 +29,10 @@ pub mod message;
 pub mod network;
 pub mod note;
 pub mod out;
+pub mod reason;
 pub mod scenario;
 pub mod trace;
+pub mod trigger;
 pub mod types;
 pub mod world;
 

@@ -5,10 +5,17 @@
 //!
 //! A note serializes as its English sentence (the `text` of `EventKind::Note`),
 //! so traces, their hashes and `simulate`'s output are what they were when
-//! notes were strings. Reasons, exceptions and descriptions that the core also
-//! uses elsewhere (transition triggers, `why` strings) stay `String` fields.
+//! notes were strings. The phrases inside a note are data too: a client's
+//! reason (`ClientReason`), a fence reason, a commit exception, an exceeded
+//! cap. What stays `String` is names (ids, topics, assignors, states) and the
+//! assignors' own exception messages (`ServerAssignorFailed`, `AssignorFailed`).
 
 use crate::assign::TopicPartition;
+use crate::connect::protocol::ConnectAssignment;
+use crate::sim::commit_exception::{CommitException, LocalRefusal};
+use crate::sim::fault::cap::CapExceeded;
+use crate::sim::message::ApiKey;
+use crate::sim::reason::{ClientReason, FenceReason};
 use crate::sim::types::{Errors, Millis, NodeId};
 use serde::{Serialize, Serializer};
 use std::fmt;
@@ -75,7 +82,9 @@ pub enum Note {
         group_id: String,
         assignor: String,
         epoch: i32,
-        summary: String,
+        /// `c1=[orders-0, orders-1] ...`, the members whose target changed;
+        /// None when none did.
+        summary: Option<String>,
     },
     StaticMemberLeftTemporarily {
         member_id: String,
@@ -83,12 +92,16 @@ pub enum Note {
     MemberFenced {
         member_id: String,
         group_id: String,
-        reason: String,
+        reason: FenceReason,
         epoch: i32,
     },
+    /// `state` is the group's ConsumerGroupState name.
     ConsumerGroupLoaded {
         group_id: String,
-        description: String,
+        state: String,
+        group_epoch: i32,
+        assignment_epoch: i32,
+        members: usize,
     },
     // The world: processes, links, faults, brokers, Connect clusters
     Started {
@@ -106,7 +119,7 @@ pub enum Note {
         b: String,
     },
     FaultIgnored {
-        reason: String,
+        reason: CapExceeded,
     },
     LeadershipMoved {
         partition: u32,
@@ -152,7 +165,7 @@ pub enum Note {
     RequestTimedOut,
     CoordinatorUnknown {
         broker: u32,
-        reason: String,
+        reason: ClientReason,
     },
     CoordinatorFound {
         group_id: String,
@@ -168,14 +181,14 @@ pub enum Note {
         error: Errors,
     },
     FatalHerderStops {
-        why: String,
+        why: ClientReason,
     },
     SyncAfterGenerationReset,
     SkipAssignment,
     RetryAfterBackoff {
-        api: String,
+        api: ApiKey,
         wait_ms: Millis,
-        why: String,
+        why: ClientReason,
     },
     JoinAnsweredNextPoll,
     SyncAnsweredNextPoll,
@@ -191,10 +204,11 @@ pub enum Note {
         name: String,
         summary: String,
     },
-    /// A Connect leader: `assignor` is the class (`EagerAssignor`...).
+    /// A Connect leader: `assignor` is the class (`EagerAssignor`...);
+    /// `assignments` by worker, its member id shortened (`short_member`).
     ConnectLeaderRan {
         assignor: String,
-        summary: String,
+        assignments: Vec<(String, ConnectAssignment)>,
     },
     AssignorFailed {
         name: String,
@@ -217,7 +231,7 @@ pub enum Note {
         max_poll_interval_ms: Millis,
     },
     RejoinOnNextPoll {
-        why: String,
+        why: ClientReason,
     },
     ScheduledRebalanceElapsed,
     AssignmentConfigMismatch,
@@ -226,27 +240,27 @@ pub enum Note {
     // Offset commits
     CommitAsyncCoordinatorUnknown,
     CommitAsyncNotStable {
-        exception: String,
+        exception: LocalRefusal,
     },
     CommitAsyncFailed {
-        exception: String,
+        exception: CommitException,
     },
     CommitSyncFailed {
-        exception: String,
+        exception: CommitException,
     },
     CommitSyncRetry {
-        exception: String,
+        exception: CommitException,
         wait_ms: Millis,
     },
     JoinPrepareCommitRetry {
-        exception: String,
+        exception: CommitException,
         wait_ms: Millis,
     },
     JoinPrepareCommitFailed {
-        exception: String,
+        exception: CommitException,
     },
     AutoCommitFailed {
-        exception: String,
+        exception: CommitException,
     },
     CommitFailed {
         error: Errors,
@@ -455,6 +469,7 @@ impl fmt::Display for Note {
                 write!(f, "group {group_id}: the {assignor} assignor failed: {error}")
             }
             TargetAssignmentComputed { group_id, assignor, epoch, summary } => {
+                let summary = summary.as_deref().unwrap_or("no member's target changed");
                 write!(f, "group {group_id}: {assignor} assignor computed the target for epoch {epoch}: {summary}")
             }
             StaticMemberLeftTemporarily { member_id } => {
@@ -463,9 +478,10 @@ impl fmt::Display for Note {
             MemberFenced { member_id, group_id, reason, epoch } => {
                 write!(f, "member {member_id} fenced from {group_id} because {reason}; group epoch bumped to {epoch}")
             }
-            ConsumerGroupLoaded { group_id, description } => {
-                write!(f, "loaded consumer group {group_id} as {description}")
-            }
+            ConsumerGroupLoaded { group_id, state, group_epoch, assignment_epoch, members } => write!(
+                f,
+                "loaded consumer group {group_id} as {state} at group epoch {group_epoch} (target epoch {assignment_epoch}) with {members} members"
+            ),
             Started { node } => write!(f, "{node} started"),
             HeldOnLink { label, from } => write!(f, "{label} from {from} is held on the link"),
             NoSuchTopic { topic } => write!(f, "no topic named {topic}"),
@@ -537,7 +553,10 @@ impl fmt::Display for Note {
             }
             UnknownAssignor { name } => write!(f, "unknown assignor {name}"),
             LeaderRanAssignor { name, summary } => write!(f, "leader ran the {name} assignor: {summary}"),
-            ConnectLeaderRan { assignor, summary } => write!(f, "leader ran the {assignor}: {summary}"),
+            ConnectLeaderRan { assignor, assignments } => {
+                let each: Vec<String> = assignments.iter().map(|(w, a)| format!("{w}={}", a.summary())).collect();
+                write!(f, "leader ran the {assignor}: {}", each.join(" "))
+            }
             AssignorFailed { name, error } => write!(f, "assignor {name} failed: {error}"),
             RevokedRejoining => f.write_str("revoked partitions: rejoining for the follow-up rebalance"),
             HeartbeatRebalanceInProgress { next_poll: true } => {

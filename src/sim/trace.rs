@@ -2,6 +2,7 @@
 
 use crate::assign::TopicPartition;
 use crate::sim::note::Note;
+use crate::sim::trigger::Trigger;
 use crate::sim::types::{EventId, Millis, NodeId};
 use serde::{Deserialize, Serialize};
 
@@ -60,7 +61,7 @@ pub enum EventKind {
         machine: Machine,
         from: String,
         to: String,
-        trigger: String,
+        trigger: Trigger,
     },
     TimerFired {
         node: NodeId,

@@ -4,6 +4,8 @@
 //! GroupMetadataManager and KafkaApis answer them and AbstractCoordinator's response handlers react.
 
 use super::*;
+use groupscope::sim::commit_exception::CommitException;
+use groupscope::sim::Errors;
 
 #[test]
 fn a_member_beyond_group_max_size_is_rejected_with_group_max_size_reached() {
@@ -109,7 +111,10 @@ fn a_static_member_that_missed_a_generation_gets_illegal_generation_and_rejoins_
     let labels = t.labels_sent();
     assert!(labels.contains(&"Heartbeat → ILLEGAL_GENERATION".to_string()));
     assert!(labels.contains(&"OffsetCommit → ILLEGAL_GENERATION".to_string()));
-    assert!(t.any_note(|n| matches!(n, Note::AutoCommitFailed { exception } if exception == "ILLEGAL_GENERATION: CommitFailedException")));
+    assert!(t.any_note(|n| matches!(
+        n,
+        Note::AutoCommitFailed { exception: CommitException::Failed(Errors::ILLEGAL_GENERATION) }
+    )));
     let lost: Vec<String> = t
         .world
         .trace

@@ -7,6 +7,8 @@ pub mod connect;
 pub mod logs;
 pub mod member_states;
 pub mod notes;
+pub mod triggers;
+pub mod words;
 
 use groupscope::sim::client::classic::ClassicConsumer;
 use groupscope::sim::client::consumer::AsyncConsumer;

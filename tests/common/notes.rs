@@ -3,7 +3,12 @@
 //! core's: ids and Kafka's names, and reasons the core really writes.
 
 use groupscope::assign::TopicPartition;
+use groupscope::connect::protocol::{ConnectAssignment, ConnectorTaskId};
+use groupscope::sim::commit_exception::{CommitException, LocalRefusal};
+use groupscope::sim::fault::cap::CapExceeded;
+use groupscope::sim::message::ApiKey;
 use groupscope::sim::note::Note;
+use groupscope::sim::reason::{ClientReason, FenceReason};
 use groupscope::sim::{Errors, NodeId};
 
 /// Which kind a note is, by its place in `one_of_each`: the match is
@@ -117,19 +122,22 @@ pub fn one_of_each() -> Vec<Note> {
             group_id: s("demo"),
             assignor: s("range"),
             epoch: 5,
-            summary: s("c1=orders-0 c2=orders-1"),
+            summary: Some(s("c1=orders-0 c2=orders-1")),
         },
         StaticMemberLeftTemporarily { member_id: s("m-1") },
-        MemberFenced { member_id: s("m-1"), group_id: s("demo"), reason: s("the member session expired"), epoch: 8 },
+        MemberFenced { member_id: s("m-1"), group_id: s("demo"), reason: FenceReason::SessionExpired, epoch: 8 },
         ConsumerGroupLoaded {
             group_id: s("demo"),
-            description: s("STABLE at group epoch 7 (target epoch 7) with 3 members"),
+            state: s("Stable"),
+            group_epoch: 7,
+            assignment_epoch: 7,
+            members: 3,
         },
         Started { node: NodeId::Client(1) },
         HeldOnLink { label: s("JoinGroup"), from: NodeId::Client(2) },
         NoSuchTopic { topic: s("payments-v2") },
         FaultIgnoredUnknownNode { a: s("c9"), b: s("broker-7") },
-        FaultIgnored { reason: s("c99 exceeds MAX_CONSUMERS") },
+        FaultIgnored { reason: CapExceeded::Consumers { max: 500 } },
         LeadershipMoved { partition: 12, leader: 2 },
         PartitionOffline { partition: 12 },
         BrokerStillAlive { broker: 1, session_timeout_ms: 9000 },
@@ -140,22 +148,43 @@ pub fn one_of_each() -> Vec<Note> {
         RestartMatchedNothing { target: s("sink"), group: s("connect-cluster") },
         NoConnectCluster { group: s("connect-cluster-2") },
         RequestTimedOut,
-        CoordinatorUnknown { broker: 2, reason: s("Heartbeat to broker-2 failed") },
+        CoordinatorUnknown { broker: 2, reason: ClientReason::RequestFailed { api: ApiKey::Heartbeat, broker: 2 } },
         CoordinatorFound { group_id: s("demo"), broker: 2 },
         NotLeader { broker: 1, partitions: vec![tp("orders", 0), tp("orders", 3)], new_leader: Some(2) },
         NotLeader { broker: 1, partitions: vec![tp("orders", 0)], new_leader: None },
         FatalToApplication { error: Errors::FENCED_INSTANCE_ID },
-        FatalHerderStops { why: s("Heartbeat → FENCED_INSTANCE_ID") },
+        FatalHerderStops { why: ClientReason::Response { api: ApiKey::Heartbeat, error: Errors::FENCED_INSTANCE_ID } },
         SyncAfterGenerationReset,
         SkipAssignment,
-        RetryAfterBackoff { api: s("JoinGroup"), wait_ms: 100, why: s("JoinGroup failed: the connection broke") },
+        RetryAfterBackoff {
+            api: ApiKey::JoinGroup,
+            wait_ms: 100,
+            why: ClientReason::ConnectionBroke { api: ApiKey::JoinGroup },
+        },
         JoinAnsweredNextPoll,
         SyncAnsweredNextPoll,
         MemberIdRequired,
         StaleHeartbeat { generation: 2, error: Errors::ILLEGAL_GENERATION },
         UnknownAssignor { name: s("fancy") },
         LeaderRanAssignor { name: s("range"), summary: s("c1=orders-0 c2=orders-1") },
-        ConnectLeaderRan { assignor: s("IncrementalCooperativeAssignor"), summary: s("w1=sink,sink-0") },
+        ConnectLeaderRan {
+            assignor: s("IncrementalCooperativeAssignor"),
+            assignments: vec![(
+                s("e2e9"),
+                ConnectAssignment {
+                    version: 1,
+                    error: 0,
+                    leader: s("connect-1-e2e9"),
+                    leader_url: s("http://w1:8083"),
+                    config_offset: 3,
+                    connectors: vec![s("sink")],
+                    tasks: vec![ConnectorTaskId { connector: s("sink"), task: 0 }],
+                    revoked_connectors: vec![],
+                    revoked_tasks: vec![ConnectorTaskId { connector: s("sink"), task: 1 }],
+                    delay: 20_000,
+                },
+            )],
+        },
         AssignorFailed { name: s("sticky"), error: s("UNKNOWN_SERVER_ERROR") },
         RevokedRejoining,
         HeartbeatRebalanceInProgress { next_poll: true },
@@ -165,19 +194,26 @@ pub fn one_of_each() -> Vec<Note> {
         SubscriptionChangedNextHeartbeat,
         PollTimeoutLeaving { max_poll_interval_ms: 300_000 },
         PollTimeoutCoordinatorUnknown { max_poll_interval_ms: 300_000 },
-        RejoinOnNextPoll { why: s("OffsetCommit answered REBALANCE_IN_PROGRESS") },
+        RejoinOnNextPoll {
+            why: ClientReason::Answered { api: ApiKey::OffsetCommit, error: Errors::REBALANCE_IN_PROGRESS },
+        },
         ScheduledRebalanceElapsed,
         AssignmentConfigMismatch,
         StoppedRevoked,
         RevokeCommitTimedOut,
         CommitAsyncCoordinatorUnknown,
-        CommitAsyncNotStable { exception: s("RebalanceInProgressException") },
-        CommitAsyncFailed { exception: s("RetriableCommitFailedException (the connection broke (retriable))") },
-        CommitSyncFailed { exception: s("ILLEGAL_GENERATION: CommitFailedException") },
-        CommitSyncRetry { exception: s("COORDINATOR_NOT_AVAILABLE (retriable)"), wait_ms: 100 },
-        JoinPrepareCommitRetry { exception: s("the connection broke (retriable)"), wait_ms: 100 },
-        JoinPrepareCommitFailed { exception: s("ILLEGAL_GENERATION: CommitFailedException") },
-        AutoCommitFailed { exception: s("ILLEGAL_GENERATION: CommitFailedException") },
+        CommitAsyncNotStable { exception: LocalRefusal::RebalanceInProgress },
+        CommitAsyncFailed {
+            exception: CommitException::RetriableCommitFailed(Box::new(CommitException::Retriable(None))),
+        },
+        CommitSyncFailed { exception: CommitException::Failed(Errors::ILLEGAL_GENERATION) },
+        CommitSyncRetry {
+            exception: CommitException::Retriable(Some(Errors::COORDINATOR_NOT_AVAILABLE)),
+            wait_ms: 100,
+        },
+        JoinPrepareCommitRetry { exception: CommitException::Retriable(None), wait_ms: 100 },
+        JoinPrepareCommitFailed { exception: CommitException::Failed(Errors::ILLEGAL_GENERATION) },
+        AutoCommitFailed { exception: CommitException::Failed(Errors::ILLEGAL_GENERATION) },
         CommitFailed { error: Errors::STALE_MEMBER_EPOCH },
         PreferredLeadersElected { broker: 1, partitions: 17, interval_s: 300 },
     ];

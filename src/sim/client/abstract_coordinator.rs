@@ -13,7 +13,9 @@ use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, Body, JoinGroupRequest, JoinGroupResponse, JoinProtocol, Request, SyncGroupRequest};
 use crate::sim::note::Note;
 use crate::sim::out::{Out, Retry, TimerKey};
+use crate::sim::reason::ClientReason;
 use crate::sim::trace::{EventKind, Machine};
+use crate::sim::trigger::Trigger;
 use crate::sim::types::{Errors, Millis, NodeId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -248,7 +250,7 @@ pub(crate) trait AbstractCoordinator {
     fn on_coordinator_unknown(&mut self, _ctx: &Ctx, _out: &mut Out) {}
     /// A fatal error out of the join loop: `ensureActiveGroup` throws it; the
     /// consumer raises it to the application, the worker's herder stops.
-    fn raise_fatal(&mut self, ctx: &Ctx, error: Errors, why: &str, out: &mut Out);
+    fn raise_fatal(&mut self, ctx: &Ctx, error: Errors, why: ClientReason, out: &mut Out);
     /// What follows a heartbeat answer on the thread that handled it: the
     /// consumer's heartbeat thread leaves the loop to the application's
     /// `poll()` (it goes on only inside one), the worker's herder ticks on.
@@ -261,7 +263,7 @@ pub(crate) trait AbstractCoordinator {
     /// `MemberState::valid_previous_states`. The heartbeat thread runs while
     /// COMPLETING_REBALANCE or STABLE (`HeartbeatThread.run` disables itself
     /// when `state.hasNotJoinedGroup()`); entering those states starts it.
-    fn transition_to(&mut self, ctx: &Ctx, to: MemberState, trigger: &str, out: &mut Out) {
+    fn transition_to(&mut self, ctx: &Ctx, to: MemberState, trigger: Trigger, out: &mut Out) {
         let node = self.member_node();
         let interval = self.rebalance_config().heartbeat_interval_ms;
         let m = self.membership_mut();
@@ -275,7 +277,7 @@ pub(crate) trait AbstractCoordinator {
             machine: Machine::Member,
             from: format!("{from:?}"),
             to: format!("{to:?}"),
-            trigger: trigger.into(),
+            trigger,
         });
         let beats = |s| matches!(s, MemberState::COMPLETING_REBALANCE | MemberState::STABLE);
         match (beats(from), beats(to)) {
@@ -309,13 +311,10 @@ pub(crate) trait AbstractCoordinator {
     }
 
     /// `markCoordinatorUnknown`: forget it; the next pass rediscovers it.
-    fn mark_coordinator_unknown(&mut self, ctx: &Ctx, reason: &str, out: &mut Out) {
+    fn mark_coordinator_unknown(&mut self, ctx: &Ctx, reason: ClientReason, out: &mut Out) {
         let node = self.member_node();
         if let Some(c) = self.membership_mut().coordinator.take() {
-            out.emit(EventKind::Note {
-                node,
-                note: Note::CoordinatorUnknown { broker: c, reason: reason.to_string() },
-            });
+            out.emit(EventKind::Note { node, note: Note::CoordinatorUnknown { broker: c, reason } });
             self.on_coordinator_unknown(ctx, out);
         }
     }
@@ -324,7 +323,7 @@ pub(crate) trait AbstractCoordinator {
     /// resets the generation (and the member id unless kept) and asks for a
     /// fresh `onJoinPrepare`, so the next join treats what this member still
     /// holds as lost.
-    fn reset_generation(&mut self, ctx: &Ctx, keep_member_id: bool, why: &str, out: &mut Out) {
+    fn reset_generation(&mut self, ctx: &Ctx, keep_member_id: bool, why: ClientReason, out: &mut Out) {
         let m = self.membership_mut();
         m.generation = NO_GENERATION;
         if !keep_member_id {
@@ -332,7 +331,7 @@ pub(crate) trait AbstractCoordinator {
         }
         m.rejoin_needed = true;
         m.needs_join_prepare = true;
-        self.transition_to(ctx, MemberState::UNJOINED, why, out);
+        self.transition_to(ctx, MemberState::UNJOINED, Trigger::Client(why), out);
     }
 
     /// The coordinator lookup's backoff: `retry.backoff.ms` doubling per failed
@@ -362,7 +361,7 @@ pub(crate) trait AbstractCoordinator {
             client_id: c.client_id.to_string(),
         });
         self.send(ctx, coordinator, request, false, out);
-        self.transition_to(ctx, MemberState::PREPARING_REBALANCE, "sent JoinGroup", out);
+        self.transition_to(ctx, MemberState::PREPARING_REBALANCE, Trigger::SentJoinGroup, out);
     }
 
     /// `JoinGroupResponseHandler` on success: the member takes the generation,
@@ -374,8 +373,8 @@ pub(crate) trait AbstractCoordinator {
         m.member_id = r.member_id.clone();
         m.protocol_name = r.protocol_name.clone();
         m.leader_id = Some(r.leader.clone());
-        let why = format!("joined generation {}", r.generation_id);
-        self.transition_to(ctx, MemberState::COMPLETING_REBALANCE, &why, out);
+        let why = Trigger::JoinedGeneration { generation: r.generation_id };
+        self.transition_to(ctx, MemberState::COMPLETING_REBALANCE, why, out);
     }
 
     /// `SyncGroupResponseHandler` on success: STABLE, no rejoin needed, true (the
@@ -386,13 +385,13 @@ pub(crate) trait AbstractCoordinator {
         let m = self.membership();
         if m.state != MemberState::COMPLETING_REBALANCE || m.generation == NO_GENERATION {
             out.emit(EventKind::Note { node: self.member_node(), note: Note::SyncAfterGenerationReset });
-            self.reset_generation(ctx, true, "SyncGroup after a generation reset", out);
+            self.reset_generation(ctx, true, ClientReason::SyncAfterGenerationReset, out);
             self.drive(ctx, out);
             return false;
         }
         self.membership_mut().rejoin_needed = false;
-        let why = format!("SyncGroup done, generation {}", self.membership().generation);
-        self.transition_to(ctx, MemberState::STABLE, &why, out);
+        let why = Trigger::SyncGroupDone { generation: self.membership().generation };
+        self.transition_to(ctx, MemberState::STABLE, why, out);
         true
     }
 
@@ -433,7 +432,7 @@ pub(crate) trait AbstractCoordinator {
         };
         out.set_timer(TimerKey::Heartbeat, ctx.now + interval);
         if ctx.now.saturating_sub(self.membership().last_heartbeat_ok) > session {
-            self.mark_coordinator_unknown(ctx, "no heartbeat response within session.timeout.ms", out);
+            self.mark_coordinator_unknown(ctx, ClientReason::NoHeartbeatResponse, out);
         }
         let Some(coordinator) = self.membership().coordinator else {
             return self.ensure_coordinator(ctx, out);
@@ -481,10 +480,10 @@ pub(crate) trait AbstractCoordinator {
             Errors::ILLEGAL_GENERATION | Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID
                 if sent_generation == self.membership().generation =>
             {
-                let why = format!("Heartbeat → {error}");
-                self.reset_generation(ctx, error == Errors::ILLEGAL_GENERATION, &why, out);
+                let why = ClientReason::Response { api: ApiKey::Heartbeat, error };
+                self.reset_generation(ctx, error == Errors::ILLEGAL_GENERATION, why.clone(), out);
                 if error == Errors::FENCED_INSTANCE_ID {
-                    self.raise_fatal(ctx, error, &why, out);
+                    self.raise_fatal(ctx, error, why, out);
                 }
             }
             Errors::ILLEGAL_GENERATION | Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID => {
@@ -492,7 +491,7 @@ pub(crate) trait AbstractCoordinator {
                 out.emit(EventKind::Note { node, note });
             }
             Errors::NOT_COORDINATOR | Errors::COORDINATOR_NOT_AVAILABLE => {
-                self.mark_coordinator_unknown(ctx, &format!("Heartbeat → {error}"), out);
+                self.mark_coordinator_unknown(ctx, ClientReason::Response { api: ApiKey::Heartbeat, error }, out);
                 self.heartbeat_failed(ctx, out);
             }
             _ => self.heartbeat_failed(ctx, out),
@@ -524,13 +523,13 @@ pub(crate) trait AbstractCoordinator {
     /// (the SyncGroup could not be sent: `coordinatorNotAvailable`, retriable).
     fn join_answered(&mut self, ctx: &mut Ctx, r: &JoinGroupResponse, out: &mut Out) -> Option<u32> {
         let Some(coordinator) = self.membership().coordinator else {
-            let why = "JoinGroup answered after the coordinator was marked unknown";
+            let why = ClientReason::JoinAfterCoordinatorUnknown;
             self.join_failed(ctx, ApiKey::JoinGroup, None, why, out);
             return None;
         };
         match r.error {
             Errors::NONE if self.membership().state != MemberState::PREPARING_REBALANCE => {
-                let why = "JoinGroup answered after this member had left: ignored (UnjoinedGroupException)";
+                let why = ClientReason::JoinAfterLeft;
                 self.join_failed(ctx, ApiKey::JoinGroup, None, why, out);
                 None
             }
@@ -542,11 +541,13 @@ pub(crate) trait AbstractCoordinator {
                 // The member keeps PREPARING_REBALANCE and rejoins at once with the id.
                 self.membership_mut().member_id = r.member_id.clone();
                 out.emit(EventKind::Note { node: self.member_node(), note: Note::MemberIdRequired });
-                self.join_failed(ctx, ApiKey::JoinGroup, Some(Errors::MEMBER_ID_REQUIRED), "MEMBER_ID_REQUIRED", out);
+                let why = ClientReason::MemberIdRequired;
+                self.join_failed(ctx, ApiKey::JoinGroup, Some(Errors::MEMBER_ID_REQUIRED), why, out);
                 None
             }
             e => {
-                self.join_failed(ctx, ApiKey::JoinGroup, Some(e), &format!("JoinGroup → {e}"), out);
+                let why = ClientReason::Response { api: ApiKey::JoinGroup, error: e };
+                self.join_failed(ctx, ApiKey::JoinGroup, Some(e), why, out);
                 None
             }
         }
@@ -557,7 +558,7 @@ pub(crate) trait AbstractCoordinator {
     /// only on a reset; otherwise the next pass of the loop sends JoinGroup
     /// again, at once or after retry.backoff.ms ("Attempt to join group failed
     /// due to ...").
-    fn join_failed(&mut self, ctx: &mut Ctx, api: ApiKey, error: Option<Errors>, why: &str, out: &mut Out) {
+    fn join_failed(&mut self, ctx: &mut Ctx, api: ApiKey, error: Option<Errors>, why: ClientReason, out: &mut Out) {
         let failure = error.map_or(JoinFailure::Backoff, join_failure);
         self.membership_mut().rejoin_needed = true;
         match failure {
@@ -565,11 +566,11 @@ pub(crate) trait AbstractCoordinator {
             JoinFailure::RejoinNow => {}
             JoinFailure::Rediscover | JoinFailure::Backoff => {
                 if failure == JoinFailure::Rediscover {
-                    self.mark_coordinator_unknown(ctx, why, out);
+                    self.mark_coordinator_unknown(ctx, why.clone(), out);
                 }
                 self.retry_join_after_backoff(ctx, out);
                 let wait = self.rebalance_config().retry_backoff_ms;
-                let note = Note::RetryAfterBackoff { api: api.to_string(), wait_ms: wait, why: why.to_string() };
+                let note = Note::RetryAfterBackoff { api, wait_ms: wait, why };
                 out.emit(EventKind::Note { node: self.member_node(), note });
                 return;
             }

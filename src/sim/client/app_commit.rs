@@ -6,6 +6,8 @@
 
 use crate::assign::TopicPartition;
 use crate::sim::client::poll_loop::MainThread;
+use crate::sim::commit_exception::CommitException;
+use crate::sim::commit_exception::LocalRefusal;
 use crate::sim::ctx::Ctx;
 use crate::sim::note::Note;
 use crate::sim::out::{Out, Retry, TimerKey};
@@ -29,10 +31,6 @@ pub(crate) fn is_retriable_commit_error(error: Option<Errors>) -> bool {
                 | REQUEST_TIMED_OUT
         ),
     }
-}
-
-pub(crate) fn describe(error: Option<Errors>) -> String {
-    error.map_or_else(|| "the connection broke".to_string(), |e| e.to_string())
 }
 
 /// The fields of a consumer the application's commits read and write, borrowed together.
@@ -59,7 +57,7 @@ pub(crate) trait AppCommitter {
     fn commit_fields(&mut self) -> CommitFields<'_>;
 
     /// A commit that fails before it is sent (`Some(exception)`); none by default.
-    fn commit_refused_locally(&self) -> Option<&'static str> {
+    fn commit_refused_locally(&self) -> Option<LocalRefusal> {
         None
     }
 
@@ -119,28 +117,21 @@ pub(crate) trait AppCommitter {
             return;
         }
         if ctx.now >= *deadline {
-            let text = format!(
-                "TimeoutException: not committed within default.api.timeout.ms = {} ms",
-                f.config.default_api_timeout_ms
-            );
+            let text = CommitException::TimedOut { default_api_timeout_ms: f.config.default_api_timeout_ms };
             return self.finish_commit_sync(ctx, Some(text), out);
         }
         // A retry leaves out partitions the member lost meanwhile.
         let offsets: Vec<(TopicPartition, i64)> =
             offsets.iter().filter(|(tp, _)| f.owned.contains(tp)).cloned().collect();
         if offsets.is_empty() {
-            return self.finish_commit_sync(
-                ctx,
-                Some("CommitFailedException, the member no longer owns these partitions".into()),
-                out,
-            );
+            return self.finish_commit_sync(ctx, Some(CommitException::NoLongerOwned), out);
         }
         let Some(coordinator) = f.coordinator else {
             self.lookup_coordinator(ctx, out);
             return;
         };
         if let Some(e) = self.commit_refused_locally() {
-            return self.finish_commit_sync(ctx, Some(format!("{e}, the member is not in a stable generation")), out);
+            return self.finish_commit_sync(ctx, Some(CommitException::NotStable(e)), out);
         }
         let correlation = self.send_commit(ctx, coordinator, offsets, out);
         self.commit_fields().app_commits.insert(correlation, CommitMode::Sync);
@@ -148,7 +139,7 @@ pub(crate) trait AppCommitter {
 
     /// `commitSync()` returns (or throws; the simulated application logs the
     /// exception and polls again).
-    fn finish_commit_sync(&mut self, ctx: &mut Ctx, failure: Option<String>, out: &mut Out) {
+    fn finish_commit_sync(&mut self, ctx: &mut Ctx, failure: Option<CommitException>, out: &mut Out) {
         if let Some(text) = failure {
             self.commit_note(Note::CommitSyncFailed { exception: text }, out);
         }
@@ -162,14 +153,14 @@ pub(crate) trait AppCommitter {
         &mut self,
         ctx: &mut Ctx,
         mode: CommitMode,
-        exception: Option<String>,
+        exception: Option<CommitException>,
         retriable: bool,
         out: &mut Out,
     ) {
         match mode {
             CommitMode::Async => {
                 if let Some(text) = exception {
-                    let text = if retriable { format!("RetriableCommitFailedException ({text})") } else { text };
+                    let text = if retriable { CommitException::RetriableCommitFailed(Box::new(text)) } else { text };
                     self.commit_note(Note::CommitAsyncFailed { exception: text }, out);
                 }
             }

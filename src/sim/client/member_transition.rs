@@ -74,7 +74,11 @@ mod tests {
         let mut c = AsyncConsumer::new(1, "g", ConsumerConfig::default());
         c.state = MemberState::STALE;
         let mut out = Out::default();
-        c.transition_to(MemberState::FENCED, "test", &mut out);
+        c.transition_to(
+            MemberState::FENCED,
+            crate::sim::trigger::Trigger::HeartbeatError { error: crate::sim::types::Errors::FENCED_MEMBER_EPOCH },
+            &mut out,
+        );
         assert_eq!(violations(&out), ["member-state-transition: c1: invalid state transition from STALE to FENCED"]);
     }
 

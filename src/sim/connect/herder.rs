@@ -10,19 +10,20 @@ use crate::sim::ctx::Ctx;
 use crate::sim::note::Note;
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::trace::{EventKind, Machine};
+use crate::sim::trigger::Trigger;
 
 impl ConnectWorker {
-    fn instance_changed(&self, machine: Machine, from: State, to: State, trigger: &str, out: &mut Out) {
+    fn instance_changed(&self, machine: Machine, from: State, to: State, trigger: Trigger, out: &mut Out) {
         out.emit(EventKind::StateChanged {
             node: self.node(),
             machine,
             from: format!("{from:?}"),
             to: format!("{to:?}"),
-            trigger: trigger.into(),
+            trigger,
         });
     }
 
-    fn set_connector(&mut self, name: &str, to: State, trigger: &str, out: &mut Out) {
+    fn set_connector(&mut self, name: &str, to: State, trigger: Trigger, out: &mut Out) {
         let from = self.connectors.get(name).copied().unwrap_or(State::UNASSIGNED);
         match to {
             State::UNASSIGNED => self.connectors.remove(name),
@@ -31,7 +32,7 @@ impl ConnectWorker {
         self.instance_changed(Machine::Connector { name: name.to_string() }, from, to, trigger, out);
     }
 
-    fn set_task(&mut self, id: &ConnectorTaskId, to: State, trigger: &str, out: &mut Out) {
+    fn set_task(&mut self, id: &ConnectorTaskId, to: State, trigger: Trigger, out: &mut Out) {
         let from = self.tasks.get(id).copied().unwrap_or(State::UNASSIGNED);
         match to {
             State::UNASSIGNED => self.tasks.remove(id),
@@ -43,10 +44,10 @@ impl ConnectWorker {
     /// `onRevoked`: stop the instances and forget them in the running assignment.
     /// A stopped task writes UNASSIGNED (`WorkerTask.onShutdown`); a FAILED one,
     /// whose thread already ended in `onFailure`, writes nothing: its status stays FAILED.
-    pub(crate) fn on_revoked(&mut self, connectors: &[String], tasks: &[ConnectorTaskId], why: &str, out: &mut Out) {
+    pub(crate) fn on_revoked(&mut self, connectors: &[String], tasks: &[ConnectorTaskId], why: Trigger, out: &mut Out) {
         for c in connectors {
             if self.connectors.contains_key(c) {
-                self.set_connector(c, State::UNASSIGNED, why, out);
+                self.set_connector(c, State::UNASSIGNED, why.clone(), out);
             }
         }
         for t in tasks {
@@ -54,7 +55,7 @@ impl ConnectWorker {
                 Some(State::FAILED) => {
                     self.tasks.remove(t);
                 }
-                Some(_) => self.set_task(t, State::UNASSIGNED, why, out),
+                Some(_) => self.set_task(t, State::UNASSIGNED, why.clone(), out),
                 None => {}
             }
         }
@@ -72,7 +73,7 @@ impl ConnectWorker {
         self.current_protocol = protocol;
         if protocol.is_incremental() {
             if !a.revoked_connectors.is_empty() || !a.revoked_tasks.is_empty() {
-                self.on_revoked(&a.revoked_connectors.clone(), &a.revoked_tasks.clone(), "revoked by the leader", out);
+                self.on_revoked(&a.revoked_connectors.clone(), &a.revoked_tasks.clone(), Trigger::RevokedByLeader, out);
             }
             // The assignment carries only what is new: add what this worker keeps.
             if let Some(mut old) = self.assignment_snapshot.take() {
@@ -106,13 +107,13 @@ impl ConnectWorker {
     /// Under eager the running assignment is then emptied, so the next
     /// rebalance starts everything again.
     fn start_work(&mut self, a: &ConnectAssignment, protocol: ConnectProtocolCompatibility, out: &mut Out) {
-        let trigger = format!("assigned in generation {}", self.membership.generation);
+        let trigger = Trigger::AssignedInGeneration { generation: self.membership.generation };
         let running = std::mem::take(&mut self.running_assignment);
         for c in a.connectors.iter().filter(|c| !running.connectors.contains(c)) {
-            self.set_connector(c, State::RUNNING, &trigger, out);
+            self.set_connector(c, State::RUNNING, trigger.clone(), out);
         }
         for t in a.tasks.iter().filter(|t| !running.tasks.contains(t)) {
-            self.set_task(t, State::RUNNING, &trigger, out);
+            self.set_task(t, State::RUNNING, trigger.clone(), out);
         }
         self.running_assignment = if protocol.is_incremental() {
             ConnectorsAndTasks { connectors: a.connectors.clone(), tasks: a.tasks.clone() }
@@ -126,7 +127,7 @@ impl ConnectWorker {
         if self.tasks.get(id) != Some(&State::RUNNING) {
             return false;
         }
-        self.set_task(id, State::FAILED, "the task threw an exception", out);
+        self.set_task(id, State::FAILED, Trigger::TaskThrew, out);
         true
     }
 
@@ -136,11 +137,11 @@ impl ConnectWorker {
     /// only the KIP-745 restart request does that.
     pub fn restart_task(&mut self, id: &ConnectorTaskId, out: &mut Out) -> bool {
         let Some(state) = self.tasks.get(id).copied() else { return false };
-        let trigger = format!("POST /connectors/{}/tasks/{}/restart", id.connector, id.task);
+        let trigger = Trigger::RestartTask { connector: id.connector.clone(), task: id.task };
         if state != State::FAILED {
-            self.set_task(id, State::UNASSIGNED, &trigger, out);
+            self.set_task(id, State::UNASSIGNED, trigger.clone(), out);
         }
-        self.set_task(id, State::RUNNING, &trigger, out);
+        self.set_task(id, State::RUNNING, trigger, out);
         true
     }
 
@@ -152,20 +153,20 @@ impl ConnectWorker {
     /// old `DistributedHerder.restartConnector`: the connector is stopped
     /// (UNASSIGNED) and started (RUNNING), with no RESTARTING status.
     pub fn restart_connector(&mut self, name: &str, include_tasks: bool, only_failed: bool, out: &mut Out) -> usize {
-        let trigger = format!("POST /connectors/{name}/restart?includeTasks={include_tasks}&onlyFailed={only_failed}");
+        let trigger = Trigger::RestartConnector { name: name.to_string(), include_tasks, only_failed };
         if !include_tasks && !only_failed {
             if !self.connectors.contains_key(name) {
                 return 0;
             }
-            self.set_connector(name, State::UNASSIGNED, &trigger, out);
-            self.set_connector(name, State::RUNNING, &trigger, out);
+            self.set_connector(name, State::UNASSIGNED, trigger.clone(), out);
+            self.set_connector(name, State::RUNNING, trigger, out);
             return 1;
         }
         let mut n = 0;
         if let Some(s) = self.connectors.get(name).copied() {
             if !only_failed || s == State::FAILED {
-                self.set_connector(name, State::RESTARTING, &trigger, out);
-                self.set_connector(name, State::RUNNING, &trigger, out);
+                self.set_connector(name, State::RESTARTING, trigger.clone(), out);
+                self.set_connector(name, State::RUNNING, trigger.clone(), out);
                 n += 1;
             }
         }
@@ -176,8 +177,8 @@ impl ConnectWorker {
             .map(|(t, _)| t.clone())
             .collect();
         for t in tasks {
-            self.set_task(&t, State::RESTARTING, &trigger, out);
-            self.set_task(&t, State::RUNNING, &trigger, out);
+            self.set_task(&t, State::RESTARTING, trigger.clone(), out);
+            self.set_task(&t, State::RUNNING, trigger.clone(), out);
             n += 1;
         }
         n

@@ -19,8 +19,10 @@ use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, JoinProtocol, ProtocolMetadata, Request};
 use crate::sim::note::Note;
 use crate::sim::out::{Out, Retry, TimerKey};
+use crate::sim::reason::ClientReason;
 use crate::sim::scenario::connect_config::WorkerConfig;
 use crate::sim::trace::EventKind;
+use crate::sim::trigger::Trigger;
 use crate::sim::types::{Errors, Millis, NodeId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -144,7 +146,7 @@ impl ConnectWorker {
             return;
         }
         if let Some(a) = self.assignment_snapshot.clone().filter(|a| !a.failed()) {
-            self.on_revoked(&a.connectors, &a.tasks, "eager rebalance: everything stops", out);
+            self.on_revoked(&a.connectors, &a.tasks, Trigger::EagerRebalanceStopsAll, out);
         }
     }
 
@@ -189,11 +191,8 @@ impl ConnectWorker {
             return;
         }
         if let Some(a) = self.assignment_snapshot.take().filter(|a| !a.failed()) {
-            let why = format!(
-                "coordinator unreachable for {} ms: revoking to avoid running work outside the group",
-                self.config.heartbeat_interval_ms
-            );
-            self.on_revoked(&a.connectors, &a.tasks, &why, out);
+            let why = Trigger::CoordinatorUnreachable { interval_ms: self.config.heartbeat_interval_ms };
+            self.on_revoked(&a.connectors, &a.tasks, why, out);
         }
     }
 }
@@ -261,9 +260,9 @@ impl AbstractCoordinator for ConnectWorker {
     }
 
     /// `WorkerCoordinator.poll` throws to the herder's tick, which stops.
-    fn raise_fatal(&mut self, ctx: &Ctx, error: Errors, why: &str, out: &mut Out) {
+    fn raise_fatal(&mut self, ctx: &Ctx, error: Errors, why: ClientReason, out: &mut Out) {
         self.fatal = Some(error.to_string());
-        self.note(Note::FatalHerderStops { why: why.to_string() }, out);
-        self.transition_to(ctx, MemberState::UNJOINED, why, out);
+        self.note(Note::FatalHerderStops { why: why.clone() }, out);
+        self.transition_to(ctx, MemberState::UNJOINED, Trigger::Client(why), out);
     }
 }

@@ -12,6 +12,7 @@ use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, JoinGroupResponse, Response};
 use crate::sim::note::Note;
 use crate::sim::out::{Out, Retry, TimerKey};
+use crate::sim::reason::ClientReason;
 use crate::sim::types::Errors;
 
 impl ConnectWorker {
@@ -51,10 +52,10 @@ impl ConnectWorker {
             let wait = self.backoff_ms();
             return out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
         }
-        self.mark_coordinator_unknown(ctx, &format!("{} to broker-{} failed", f.api, f.broker), out);
+        self.mark_coordinator_unknown(ctx, ClientReason::RequestFailed { api: f.api, broker: f.broker }, out);
         if f.api.is_join_or_sync() {
             // A DisconnectException: retriable, the join loop sleeps retry.backoff.ms.
-            return self.join_failed(ctx, f.api, None, &format!("{} failed: the connection broke", f.api), out);
+            return self.join_failed(ctx, f.api, None, ClientReason::ConnectionBroke { api: f.api }, out);
         }
         if f.api == ApiKey::Heartbeat {
             self.heartbeat_failed(ctx, out);
@@ -91,7 +92,7 @@ impl ConnectWorker {
             | Response::ConsumerGroupHeartbeat(_)
             | Response::Fetch { .. } => {}
             Response::SyncGroup { .. } => {
-                self.join_failed(ctx, f.api, Some(error), &format!("{} → {error}", f.api), out)
+                self.join_failed(ctx, f.api, Some(error), ClientReason::Response { api: f.api, error }, out)
             }
         }
     }
@@ -185,13 +186,9 @@ impl ConnectWorker {
                 })
                 .collect()
         };
-        let text = assignments
-            .iter()
-            .map(|(m, a)| format!("{}={}", crate::sim::message::short_member(m), a.summary()))
-            .collect::<Vec<_>>()
-            .join(" ");
+        let shown = assignments.iter().map(|(m, a)| (crate::sim::message::short_member(m), a.clone())).collect();
         let name = if mode.is_incremental() { "IncrementalCooperativeAssignor" } else { "EagerAssignor" };
-        self.note(Note::ConnectLeaderRan { assignor: name.to_string(), summary: text }, out);
+        self.note(Note::ConnectLeaderRan { assignor: name.to_string(), assignments: shown }, out);
         assignments
     }
 

@@ -14,6 +14,7 @@ use crate::sim::message::{Request, Response};
 use crate::sim::note::Note;
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::trace::{EventKind, Machine};
+use crate::sim::trigger::Trigger;
 use crate::sim::types::{Errors, NodeId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -132,7 +133,7 @@ impl GroupCoordinator {
             machine: Machine::CoordinatorContext { partition },
             from: "INITIAL".into(),
             to: "LOADING".into(),
-            trigger: "became leader of the partition".into(),
+            trigger: Trigger::BecameLeader,
         });
         out.set_timer(TimerKey::Load { partition }, ctx.now + ctx.broker_config.coordinator_load_ms);
     }
@@ -170,7 +171,7 @@ impl GroupCoordinator {
             machine: Machine::CoordinatorContext { partition },
             from: from.into(),
             to: "CLOSED".into(),
-            trigger: "leadership of the partition moved away".into(),
+            trigger: Trigger::LeadershipMovedAway,
         });
     }
 
@@ -206,7 +207,7 @@ impl GroupCoordinator {
             machine: Machine::CoordinatorContext { partition },
             from: "LOADING".into(),
             to: "ACTIVE".into(),
-            trigger: format!("replayed {} records", ctx.cluster.offsets_logs[partition as usize].len()),
+            trigger: Trigger::Replayed { records: ctx.cluster.offsets_logs[partition as usize].len() },
         });
         for group in shard.groups.values() {
             if !group.members.is_empty() {

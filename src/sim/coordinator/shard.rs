@@ -12,6 +12,7 @@ use crate::sim::ctx::Ctx;
 use crate::sim::message::Response;
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::trace::{EventKind, Machine};
+use crate::sim::trigger::Trigger;
 use crate::sim::types::{Errors, Millis};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -34,7 +35,7 @@ pub struct Shard {
 }
 
 /// Records a group state transition, enforcing Kafka's valid-previous-state table.
-pub(crate) fn transition(ctx: &Ctx, group: &mut ClassicGroup, to: ClassicGroupState, trigger: &str, out: &mut Out) {
+pub(crate) fn transition(ctx: &Ctx, group: &mut ClassicGroup, to: ClassicGroupState, trigger: Trigger, out: &mut Out) {
     let from = group.state;
     if !to.valid_previous_states().contains(&from) {
         out.emit(EventKind::InvariantViolated {
@@ -49,7 +50,7 @@ pub(crate) fn transition(ctx: &Ctx, group: &mut ClassicGroup, to: ClassicGroupSt
         machine: Machine::Group { group_id: group.group_id.clone() },
         from: from.name().into(),
         to: to.name().into(),
-        trigger: trigger.into(),
+        trigger,
     });
 }
 

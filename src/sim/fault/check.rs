@@ -5,6 +5,7 @@
 //! the additions in time order); faults injected into a running world against
 //! the world itself (`World::check_fault`).
 
+use crate::sim::fault::cap::CapExceeded;
 use crate::sim::scenario::connect_config::MAX_WORKERS;
 use crate::sim::scenario::limits::{self, in_range};
 use crate::sim::scenario::{Scenario, MAX_CONSUMERS, MAX_PARTITIONS};
@@ -289,24 +290,24 @@ pub fn script(s: &Scenario) -> Result<(), String> {
 impl World {
     /// The caps alone (partitions, consumers, workers): the world refuses
     /// additions beyond them whatever door a fault came through.
-    pub(crate) fn within_caps(&self, f: &Fault) -> Result<(), String> {
+    pub(crate) fn within_caps(&self, f: &Fault) -> Result<(), CapExceeded> {
         let w = self;
         match f {
             Fault::AddPartitions { topic, count } => {
                 let others: u64 =
                     w.cluster.topics.iter().filter(|(n, _)| *n != topic).map(|(_, t)| t.partitions.len() as u64).sum();
                 if others + u64::from(*count) > u64::from(MAX_PARTITIONS) {
-                    return Err(format!("{count} partitions would make more than {MAX_PARTITIONS} in all"));
+                    return Err(CapExceeded::Partitions { count: *count, max: MAX_PARTITIONS });
                 }
                 Ok(())
             }
             Fault::AddConsumer { .. }
                 if w.clients.classics().count() + w.clients.async_consumers().count() >= MAX_CONSUMERS as usize =>
             {
-                Err(format!("the run already has {MAX_CONSUMERS} consumers"))
+                Err(CapExceeded::Consumers { max: MAX_CONSUMERS })
             }
             Fault::AddWorker { .. } if w.clients.workers().count() >= MAX_WORKERS as usize => {
-                Err(format!("the run already has {MAX_WORKERS} workers"))
+                Err(CapExceeded::Workers { max: MAX_WORKERS })
             }
             _ => Ok(()),
         }

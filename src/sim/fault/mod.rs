@@ -1,5 +1,6 @@
 //! Faults as values: the world applies them at a simulated time.
 
+pub mod cap;
 pub mod check;
 
 use crate::sim::types::Millis;

@@ -26,10 +26,7 @@ impl World {
     pub(super) fn apply_fault(&mut self, fault: Fault) {
         let cause = Some(self.record(None, EventKind::FaultInjected { description: fault.describe() }));
         if let Err(e) = self.within_caps(&fault) {
-            self.record(
-                cause,
-                EventKind::Note { node: NodeId::Broker(0), note: Note::FaultIgnored { reason: e.to_string() } },
-            );
+            self.record(cause, EventKind::Note { node: NodeId::Broker(0), note: Note::FaultIgnored { reason: e } });
             return;
         }
         match fault {

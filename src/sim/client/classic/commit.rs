@@ -4,11 +4,15 @@
 
 use crate::assign::TopicPartition;
 use crate::sim::client::abstract_coordinator::{AbstractCoordinator, InFlight, MemberState};
-use crate::sim::client::app_commit::{describe, is_retriable_commit_error, AppCommitter, CommitFields};
+use crate::sim::client::app_commit::{is_retriable_commit_error, AppCommitter, CommitFields};
 use crate::sim::client::classic::ClassicConsumer;
+use crate::sim::commit_exception::CommitException;
+use crate::sim::commit_exception::LocalRefusal;
 use crate::sim::ctx::Ctx;
+use crate::sim::message::ApiKey;
 use crate::sim::note::Note;
 use crate::sim::out::{Out, Retry, TimerKey};
+use crate::sim::reason::ClientReason;
 use crate::sim::scenario::config::CommitMode;
 use crate::sim::types::{Errors, NodeId};
 
@@ -31,13 +35,13 @@ impl AppCommitter for ClassicConsumer {
     /// stable generation sends (`generationIfStable`); otherwise the commit fails
     /// at once, with RebalanceInProgressException while a rebalance is running
     /// (`rebalanceInProgress`) and CommitFailedException otherwise.
-    fn commit_refused_locally(&self) -> Option<&'static str> {
+    fn commit_refused_locally(&self) -> Option<LocalRefusal> {
         match self.membership.state {
             MemberState::STABLE => None,
             MemberState::PREPARING_REBALANCE | MemberState::COMPLETING_REBALANCE => {
-                Some("RebalanceInProgressException")
+                Some(LocalRefusal::RebalanceInProgress)
             }
-            MemberState::UNJOINED => Some("CommitFailedException"),
+            MemberState::UNJOINED => Some(LocalRefusal::CommitFailed),
         }
     }
 
@@ -57,7 +61,7 @@ impl AppCommitter for ClassicConsumer {
             return;
         };
         if let Some(e) = self.commit_refused_locally() {
-            self.commit_note(Note::CommitAsyncNotStable { exception: e.to_string() }, out);
+            self.commit_note(Note::CommitAsyncNotStable { exception: e }, out);
             return;
         }
         let correlation = self.send_offset_commit(ctx, coordinator, offsets, false, out);
@@ -82,24 +86,27 @@ impl ClassicConsumer {
     ) {
         let app = self.app_commits.remove(&correlation);
         if error == Some(Errors::REQUEST_TIMED_OUT) {
-            self.mark_coordinator_unknown(ctx, "OffsetCommit answered REQUEST_TIMED_OUT", out);
+            let why = ClientReason::Answered { api: ApiKey::OffsetCommit, error: Errors::REQUEST_TIMED_OUT };
+            self.mark_coordinator_unknown(ctx, why, out);
         }
         let retriable = is_retriable_commit_error(error);
-        let exception: Option<String> = match error {
+        let exception: Option<CommitException> = match error {
             Some(Errors::NONE) => None,
-            _ if retriable => Some(format!("{} (retriable)", describe(error))),
+            _ if retriable => Some(CommitException::Retriable(error)),
             Some(Errors::REBALANCE_IN_PROGRESS) => {
-                self.request_rejoin("OffsetCommit answered REBALANCE_IN_PROGRESS", out);
-                Some("REBALANCE_IN_PROGRESS: RebalanceInProgressException, rejoin requested".into())
+                let why = ClientReason::Answered { api: ApiKey::OffsetCommit, error: Errors::REBALANCE_IN_PROGRESS };
+                self.request_rejoin(why, out);
+                Some(CommitException::RejoinRequested)
             }
             Some(e @ (Errors::UNKNOWN_MEMBER_ID | Errors::ILLEGAL_GENERATION)) => {
                 if f.generation != self.membership.generation
                     && self.membership.state == MemberState::PREPARING_REBALANCE
                 {
-                    Some(format!("{e}: RebalanceInProgressException, the member already rejoins"))
+                    Some(CommitException::AlreadyRejoining(e))
                 } else {
-                    self.reset_generation(ctx, e == Errors::ILLEGAL_GENERATION, &format!("OffsetCommit → {e}"), out);
-                    Some(format!("{e}: CommitFailedException"))
+                    let why = ClientReason::Response { api: ApiKey::OffsetCommit, error: e };
+                    self.reset_generation(ctx, e == Errors::ILLEGAL_GENERATION, why, out);
+                    Some(CommitException::Failed(e))
                 }
             }
             Some(Errors::FENCED_INSTANCE_ID) if f.generation == self.membership.generation => {
@@ -107,12 +114,10 @@ impl ClassicConsumer {
                 return;
             }
             Some(Errors::FENCED_INSTANCE_ID) if self.membership.state == MemberState::PREPARING_REBALANCE => {
-                Some("FENCED_INSTANCE_ID for an old generation: RebalanceInProgressException".into())
+                Some(CommitException::FencedOldGeneration { rejoining: true })
             }
-            Some(Errors::FENCED_INSTANCE_ID) => {
-                Some("FENCED_INSTANCE_ID for an old generation: CommitFailedException".into())
-            }
-            e => Some(format!("{}: raised to the application", describe(e))),
+            Some(Errors::FENCED_INSTANCE_ID) => Some(CommitException::FencedOldGeneration { rejoining: false }),
+            e => Some(CommitException::Raised(e)),
         };
         match app {
             Some(mode) => self.on_app_commit_answer(ctx, mode, exception, retriable, out),
@@ -146,10 +151,10 @@ impl ClassicConsumer {
     }
 
     /// `requestRejoin`: the next `poll()` rejoins.
-    fn request_rejoin(&mut self, why: &str, out: &mut Out) {
+    fn request_rejoin(&mut self, why: ClientReason, out: &mut Out) {
         if !self.membership.rejoin_needed {
             self.membership.rejoin_needed = true;
-            self.commit_note(Note::RejoinOnNextPoll { why: why.to_string() }, out);
+            self.commit_note(Note::RejoinOnNextPoll { why }, out);
         }
     }
 }

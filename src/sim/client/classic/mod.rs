@@ -20,6 +20,7 @@ use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, JoinProtocol, ProtocolMetadata, Request};
 use crate::sim::note::Note;
 use crate::sim::out::{Out, Retry, TimerKey};
+use crate::sim::reason::ClientReason;
 use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
 use crate::sim::trace::{Callback, EventKind};
 use crate::sim::types::{Errors, Millis, NodeId};
@@ -466,7 +467,7 @@ impl ClassicConsumer {
         ) {
             self.send_leave_group(ctx, c, out);
         }
-        self.reset_generation(ctx, false, "poll timeout expired", out);
+        self.reset_generation(ctx, false, ClientReason::PollTimeoutExpired, out);
     }
 
     /// ConsumerCoordinator `metadata()`: one protocol per configured assignor,
@@ -552,7 +553,7 @@ impl AbstractCoordinator for ClassicConsumer {
     }
 
     /// `ensureActiveGroup` throws out of `poll()`: the application sees it.
-    fn raise_fatal(&mut self, ctx: &Ctx, error: Errors, _why: &str, out: &mut Out) {
+    fn raise_fatal(&mut self, ctx: &Ctx, error: Errors, _why: ClientReason, out: &mut Out) {
         self.fail_fatally(ctx, error, out);
     }
 }

@@ -14,7 +14,9 @@ use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, JoinGroupResponse, Response};
 use crate::sim::note::Note;
 use crate::sim::out::{Out, Retry, TimerKey};
+use crate::sim::reason::ClientReason;
 use crate::sim::trace::{Callback, EventKind};
+use crate::sim::trigger::Trigger;
 use crate::sim::types::Errors;
 use crate::small_sort::StableSort;
 
@@ -79,7 +81,7 @@ impl ClassicConsumer {
             out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
             return;
         }
-        self.mark_coordinator_unknown(ctx, &format!("{} to broker-{} failed", f.api, f.broker), out);
+        self.mark_coordinator_unknown(ctx, ClientReason::RequestFailed { api: f.api, broker: f.broker }, out);
         if f.api == ApiKey::OffsetCommit {
             return self.on_offset_commit(ctx, correlation, None, &f, out);
         }
@@ -88,7 +90,7 @@ impl ClassicConsumer {
         }
         if f.api.is_join_or_sync() {
             // A DisconnectException: retriable, the join loop sleeps retry.backoff.ms.
-            return self.join_failed(ctx, f.api, None, &format!("{} failed: the connection broke", f.api), out);
+            return self.join_failed(ctx, f.api, None, ClientReason::ConnectionBroke { api: f.api }, out);
         }
         self.drive(ctx, out);
     }
@@ -134,11 +136,11 @@ impl ClassicConsumer {
             self.membership.backoff_attempts = 0;
         }
         if is_coordinator_error(error) && f.api == ApiKey::OffsetCommit {
-            self.mark_coordinator_unknown(ctx, &format!("{} answered {error}", f.api), out);
+            self.mark_coordinator_unknown(ctx, ClientReason::Answered { api: f.api, error }, out);
         } else if is_coordinator_error(error) && f.api != ApiKey::FindCoordinator {
-            self.mark_coordinator_unknown(ctx, &format!("{} answered {error}", f.api), out);
+            self.mark_coordinator_unknown(ctx, ClientReason::Answered { api: f.api, error }, out);
             if f.api.is_join_or_sync() {
-                return self.join_failed(ctx, f.api, Some(error), &format!("{} → {error}", f.api), out);
+                return self.join_failed(ctx, f.api, Some(error), ClientReason::Response { api: f.api, error }, out);
             }
             if f.api == ApiKey::Heartbeat {
                 self.heartbeat_failed(ctx, out);
@@ -161,7 +163,7 @@ impl ClassicConsumer {
     pub(crate) fn fail_fatally(&mut self, ctx: &Ctx, error: Errors, out: &mut Out) {
         self.fatal = Some(error.to_string());
         out.emit(EventKind::Note { node: self.node(), note: Note::FatalToApplication { error } });
-        self.transition_to(ctx, MemberState::UNJOINED, &format!("fatal {error}"), out);
+        self.transition_to(ctx, MemberState::UNJOINED, Trigger::Fatal { error }, out);
     }
 
     fn on_find_coordinator(&mut self, ctx: &mut Ctx, error: Errors, node: Option<u32>, out: &mut Out) {
@@ -273,7 +275,10 @@ impl ClassicConsumer {
                 self.on_join_complete(ctx, assignment, out);
                 self.drive(ctx, out);
             }
-            e => self.join_failed(ctx, ApiKey::SyncGroup, Some(e), &format!("SyncGroup → {e}"), out),
+            e => {
+                let why = ClientReason::Response { api: ApiKey::SyncGroup, error: e };
+                self.join_failed(ctx, ApiKey::SyncGroup, Some(e), why, out)
+            }
         }
     }
 

@@ -3,8 +3,9 @@
 //! stale epoch (`maybeRetryOnGroupError`).
 
 use crate::assign::TopicPartition;
-use crate::sim::client::app_commit::{describe, is_retriable_commit_error, AppCommitter, CommitFields};
+use crate::sim::client::app_commit::{is_retriable_commit_error, AppCommitter, CommitFields};
 use crate::sim::client::consumer::AsyncConsumer;
+use crate::sim::commit_exception::CommitException;
 use crate::sim::ctx::Ctx;
 use crate::sim::note::Note;
 use crate::sim::out::Out;
@@ -70,11 +71,11 @@ impl AsyncConsumer {
         let retriable = self.commit_retriable(error);
         let exception = match error {
             Some(Errors::NONE) => None,
-            _ if retriable => Some(format!("{} (retriable)", describe(error))),
+            _ if retriable => Some(CommitException::Retriable(error)),
             Some(e @ (Errors::STALE_MEMBER_EPOCH | Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID)) => {
-                Some(format!("{e}: CommitFailedException"))
+                Some(CommitException::Failed(e))
             }
-            e => Some(format!("{}: raised to the application", describe(e))),
+            e => Some(CommitException::Raised(e)),
         };
         self.on_app_commit_answer(ctx, mode, exception, retriable, out);
     }

@@ -13,7 +13,9 @@ use crate::sim::message::{
 };
 use crate::sim::note::Note;
 use crate::sim::out::{Out, Retry, TimerKey};
+use crate::sim::reason::ClientReason;
 use crate::sim::trace::EventKind;
+use crate::sim::trigger::Trigger;
 use crate::sim::types::{Errors, NodeId};
 
 impl AsyncConsumer {
@@ -50,9 +52,9 @@ impl AsyncConsumer {
         }
     }
 
-    pub(crate) fn mark_coordinator_unknown(&mut self, reason: &str, out: &mut Out) {
+    pub(crate) fn mark_coordinator_unknown(&mut self, reason: ClientReason, out: &mut Out) {
         if let Some(c) = self.link.coordinator.take() {
-            let note = Note::CoordinatorUnknown { broker: c, reason: reason.to_string() };
+            let note = Note::CoordinatorUnknown { broker: c, reason };
             out.emit(EventKind::Note { node: self.node(), note });
         }
     }
@@ -69,11 +71,7 @@ impl AsyncConsumer {
         }
         let Some(coordinator) = self.link.coordinator else {
             if self.state == MemberState::LEAVING {
-                self.transition_to(
-                    MemberState::UNSUBSCRIBED,
-                    "the leave heartbeat cannot be sent: coordinator unknown",
-                    out,
-                );
+                self.transition_to(MemberState::UNSUBSCRIBED, Trigger::LeaveNotSent, out);
                 return;
             }
             self.ensure_coordinator(ctx, out);
@@ -99,13 +97,13 @@ impl AsyncConsumer {
         // onHeartbeatRequestGenerated.
         match self.state {
             MemberState::ACKNOWLEDGING if self.current == self.target => {
-                self.transition_to(MemberState::STABLE, "acknowledged the assignment", out)
+                self.transition_to(MemberState::STABLE, Trigger::AcknowledgedAssignment, out)
             }
             MemberState::ACKNOWLEDGING => {
-                self.transition_to(MemberState::RECONCILING, "a newer target is waiting", out)
+                self.transition_to(MemberState::RECONCILING, Trigger::NewerTargetWaiting, out)
             }
             MemberState::LEAVING if self.poll_timer_expired => self.transition_to_stale(out),
-            MemberState::LEAVING => self.transition_to(MemberState::UNSUBSCRIBED, "left the group", out),
+            MemberState::LEAVING => self.transition_to(MemberState::UNSUBSCRIBED, Trigger::LeftGroup, out),
             _ => {}
         }
         if self.heartbeat_interval_ms > 0 && !self.state.is_not_in_group() {
@@ -205,7 +203,7 @@ impl AsyncConsumer {
             out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
             return;
         }
-        self.mark_coordinator_unknown(&format!("{} to broker-{} failed", p.api, p.broker), out);
+        self.mark_coordinator_unknown(ClientReason::RequestFailed { api: p.api, broker: p.broker }, out);
         if p.before_revocation {
             self.reconcile_commit.retry_at = ctx.now + wait;
         }
@@ -250,14 +248,15 @@ impl AsyncConsumer {
         }
         let coordinator_error = matches!(error, Errors::NOT_COORDINATOR | Errors::COORDINATOR_NOT_AVAILABLE);
         if coordinator_error && p.api != ApiKey::FindCoordinator {
-            self.mark_coordinator_unknown(&format!("{} answered {error}", p.api), out);
+            self.mark_coordinator_unknown(ClientReason::Answered { api: p.api, error }, out);
         }
         match response {
             Response::FindCoordinator { error, node_id } => self.on_find_coordinator(ctx, error, node_id, out),
             Response::ConsumerGroupHeartbeat(r) => self.on_heartbeat(ctx, r, p.member_epoch, out),
             Response::OffsetCommit { error, .. } if self.app_commits.contains_key(&correlation) => {
                 if error == Errors::REQUEST_TIMED_OUT {
-                    self.mark_coordinator_unknown("OffsetCommit answered REQUEST_TIMED_OUT", out);
+                    let why = ClientReason::Answered { api: ApiKey::OffsetCommit, error: Errors::REQUEST_TIMED_OUT };
+                    self.mark_coordinator_unknown(why, out);
                 }
                 let mode = self.app_commits.remove(&correlation).expect("checked");
                 self.on_app_commit(ctx, mode, Some(error), out);
@@ -354,10 +353,10 @@ impl AsyncConsumer {
             self.target = Some(LocalAssignment { local_epoch, partitions });
         }
         if self.current != self.target {
-            let label = crate::sim::message::partition_list(&self.target.as_ref().expect("set above").partitions);
-            self.transition_to(MemberState::RECONCILING, &format!("new target assignment {label}"), out);
+            let partitions = self.target.as_ref().expect("set above").partitions.clone();
+            self.transition_to(MemberState::RECONCILING, Trigger::NewTargetAssignment { partitions }, out);
         } else if matches!(self.state, MemberState::RECONCILING | MemberState::JOINING) {
-            self.transition_to(MemberState::STABLE, "the target is already reconciled", out);
+            self.transition_to(MemberState::STABLE, Trigger::TargetAlreadyReconciled, out);
         }
     }
 
@@ -407,16 +406,16 @@ impl AsyncConsumer {
         match self.state {
             MemberState::PREPARE_LEAVING | MemberState::LEAVING => {
                 // Fenced before the leave went out: no leave, no rejoin.
-                self.transition_to(MemberState::UNSUBSCRIBED, &format!("heartbeat → {error} while leaving"), out);
+                self.transition_to(MemberState::UNSUBSCRIBED, Trigger::HeartbeatErrorWhileLeaving { error }, out);
                 return;
             }
             MemberState::UNSUBSCRIBED => return,
             _ => {}
         }
-        self.transition_to(MemberState::FENCED, &format!("heartbeat → {error}"), out);
+        self.transition_to(MemberState::FENCED, Trigger::HeartbeatError { error }, out);
         self.member_epoch = 0;
         self.lose_everything(out);
-        self.transition_to_joining(ctx, "rejoining after being fenced", out);
+        self.transition_to_joining(ctx, Trigger::RejoiningAfterFenced, out);
     }
 
     /// `handleFatalFailure`: the error reaches the application (an ErrorEvent),
@@ -429,7 +428,7 @@ impl AsyncConsumer {
         let throws = previous != MemberState::FATAL && !MemberState::FATAL.valid_previous_states().contains(&previous);
         self.fatal = Some(error.to_string());
         if !throws {
-            self.transition_to(MemberState::FATAL, &format!("fatal {error}"), out);
+            self.transition_to(MemberState::FATAL, Trigger::Fatal { error }, out);
         }
         out.emit(EventKind::Note { node: self.node(), note: Note::FatalToApplication { error } });
         out.cancel_timer(TimerKey::Heartbeat);

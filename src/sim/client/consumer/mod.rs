@@ -21,6 +21,7 @@ use crate::sim::note::Note;
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
 use crate::sim::trace::{Callback, EventKind, Machine};
+use crate::sim::trigger::Trigger;
 use crate::sim::types::{Millis, NodeId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -180,7 +181,7 @@ impl AsyncConsumer {
 
     /// `AbstractMembershipManager.transitionTo`: every state change of this
     /// client, checked against Kafka's valid-previous-states table.
-    pub(crate) fn transition_to(&mut self, to: MemberState, trigger: &str, out: &mut Out) {
+    pub(crate) fn transition_to(&mut self, to: MemberState, trigger: Trigger, out: &mut Out) {
         if self.state == to {
             return;
         }
@@ -190,7 +191,7 @@ impl AsyncConsumer {
             machine: Machine::ConsumerMember,
             from: format!("{:?}", self.state),
             to: format!("{to:?}"),
-            trigger: trigger.into(),
+            trigger,
         });
         self.state = to;
     }
@@ -200,7 +201,7 @@ impl AsyncConsumer {
     }
 
     /// `transitionToJoining`: epoch 0, every field in the next heartbeat, sent at once.
-    pub(crate) fn transition_to_joining(&mut self, ctx: &mut Ctx, why: &str, out: &mut Out) {
+    pub(crate) fn transition_to_joining(&mut self, ctx: &mut Ctx, why: Trigger, out: &mut Out) {
         if self.state == MemberState::FATAL {
             return;
         }
@@ -244,10 +245,10 @@ impl AsyncConsumer {
         // maybeRejoinStaleMember / onConsumerPoll.
         self.poll_timer_expired = false;
         if self.state == MemberState::STALE {
-            self.transition_to_joining(ctx, "poll() after the poll timer expired: rejoining", out);
+            self.transition_to_joining(ctx, Trigger::PollAfterPollTimerExpired, out);
         } else if self.subscription_updated && self.state == MemberState::UNSUBSCRIBED {
             self.subscription_updated = false;
-            self.transition_to_joining(ctx, "subscribe() then poll()", out);
+            self.transition_to_joining(ctx, Trigger::SubscribeThenPoll, out);
         }
         self.drive(ctx, out);
     }
@@ -331,7 +332,7 @@ impl AsyncConsumer {
         if self.current.as_ref().is_some_and(|c| c.partitions == target.partitions) {
             // Same partitions under a newer local epoch: just acknowledge.
             self.current = Some(target);
-            self.transition_to(MemberState::ACKNOWLEDGING, "target equals the current assignment", out);
+            self.transition_to(MemberState::ACKNOWLEDGING, Trigger::TargetEqualsCurrent, out);
             self.maybe_heartbeat(ctx, out);
             return false;
         }
@@ -362,7 +363,7 @@ impl AsyncConsumer {
         self.positions.retain(|tp, _| target.partitions.contains(tp));
         self.callback(Callback::OnPartitionsAssigned, added, out);
         self.current = Some(target);
-        self.transition_to(MemberState::ACKNOWLEDGING, "reconciled the new assignment", out);
+        self.transition_to(MemberState::ACKNOWLEDGING, Trigger::ReconciledNewAssignment, out);
         self.maybe_heartbeat(ctx, out);
         false
     }
@@ -448,14 +449,14 @@ impl AsyncConsumer {
             node: self.node(),
             note: Note::PollTimeoutLeaving { max_poll_interval_ms: self.config.max_poll_interval_ms },
         });
-        self.transition_to(MemberState::PREPARE_LEAVING, "poll timer expired", out);
+        self.transition_to(MemberState::PREPARE_LEAVING, Trigger::PollTimerExpired, out);
         self.member_epoch = if self.config.group_instance_id.is_some() {
             LEAVE_GROUP_STATIC_MEMBER_EPOCH
         } else {
             LEAVE_GROUP_MEMBER_EPOCH
         };
         self.current = None;
-        self.transition_to(MemberState::LEAVING, "sending the leave heartbeat", out);
+        self.transition_to(MemberState::LEAVING, Trigger::SendingLeaveHeartbeat, out);
     }
 
     /// `AsyncKafkaConsumer.close(CloseOptions)` (`prepareShutdown`): commit the
@@ -485,16 +486,16 @@ impl AsyncConsumer {
         else {
             return;
         };
-        self.transition_to(MemberState::PREPARE_LEAVING, "close()", out);
+        self.transition_to(MemberState::PREPARE_LEAVING, Trigger::Close, out);
         self.member_epoch = epoch;
         self.current = None;
-        self.transition_to(MemberState::LEAVING, "sending the leave heartbeat", out);
+        self.transition_to(MemberState::LEAVING, Trigger::SendingLeaveHeartbeat, out);
         self.maybe_heartbeat(ctx, out);
     }
 
     /// `transitionToStale`: after the leave heartbeat, lose everything and wait for `poll()`.
     pub(crate) fn transition_to_stale(&mut self, out: &mut Out) {
-        self.transition_to(MemberState::STALE, "left the group after the poll timer expired", out);
+        self.transition_to(MemberState::STALE, Trigger::LeftAfterPollTimerExpired, out);
         self.lose_everything(out);
     }
 }

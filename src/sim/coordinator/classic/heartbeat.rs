@@ -14,6 +14,7 @@ use crate::sim::message::MemberIdentity;
 use crate::sim::note::Note;
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::trace::EventKind;
+use crate::sim::trigger::Trigger;
 use crate::sim::types::Errors;
 
 impl Shard {
@@ -91,10 +92,9 @@ impl Shard {
             // classicGroupLeaveToClassicGroup: Stable or CompletingRebalance rebalance;
             // PreparingRebalance only `maybeCompleteJoinPhase`, which waits while this
             // is the initial rebalance (previous state Empty).
-            let reason = format!("{removed} member(s) left the group (LeaveGroup)");
             match group.state {
                 ClassicGroupState::Stable | ClassicGroupState::CompletingRebalance => {
-                    prepare_rebalance(ctx, group, &reason, out)
+                    prepare_rebalance(ctx, group, Trigger::MembersLeft { count: removed }, out)
                 }
                 ClassicGroupState::PreparingRebalance => maybe_complete_join_phase(ctx, group, out),
                 ClassicGroupState::Empty | ClassicGroupState::Dead => {}
@@ -127,7 +127,7 @@ impl Shard {
 }
 
 /// What the group does after losing members (`removeMemberAndUpdateClassicGroup`).
-fn after_member_removed(ctx: &mut Ctx, group: &mut ClassicGroup, reason: &str, out: &mut Out) {
+fn after_member_removed(ctx: &mut Ctx, group: &mut ClassicGroup, reason: Trigger, out: &mut Out) {
     match group.state {
         ClassicGroupState::Stable | ClassicGroupState::CompletingRebalance => {
             prepare_rebalance(ctx, group, reason, out)
@@ -168,5 +168,5 @@ fn expire_member_heartbeat(ctx: &mut Ctx, group: &mut ClassicGroup, member_id: &
     let note = Note::SessionTimeout { member_id: member_id.to_string(), session_timeout_ms: timeout };
     out.emit(EventKind::Note { node: ctx.me, note });
     remove_member(group, member_id, out);
-    after_member_removed(ctx, group, &format!("member {member_id} expired (session timeout)"), out);
+    after_member_removed(ctx, group, Trigger::MemberExpired { member_id: member_id.to_string() }, out);
 }

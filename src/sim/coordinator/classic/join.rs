@@ -13,6 +13,7 @@ use crate::sim::message::{JoinGroupRequest, JoinGroupResponse, JoinGroupResponse
 use crate::sim::note::Note;
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::trace::EventKind;
+use crate::sim::trigger::Trigger;
 use crate::sim::types::{Errors, NodeId};
 
 /// CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS.
@@ -186,10 +187,10 @@ fn add_member_then_rebalance_or_complete_join(
     let note = Note::MemberAdded { member_id: member_id.clone(), group_id: group.group_id.clone() };
     out.emit(EventKind::Note { node: ctx.me, note });
     rearm_heartbeat(ctx, &group.group_id.clone(), &member_id, NEW_MEMBER_JOIN_TIMEOUT_MS, out);
-    maybe_prepare_rebalance_or_complete_join(ctx, group, &format!("member {member_id} joined"), out);
+    maybe_prepare_rebalance_or_complete_join(ctx, group, Trigger::MemberJoined { member_id }, out);
 }
 
-fn maybe_prepare_rebalance_or_complete_join(ctx: &mut Ctx, group: &mut ClassicGroup, reason: &str, out: &mut Out) {
+fn maybe_prepare_rebalance_or_complete_join(ctx: &mut Ctx, group: &mut ClassicGroup, reason: Trigger, out: &mut Out) {
     match group.state {
         ClassicGroupState::Stable | ClassicGroupState::CompletingRebalance | ClassicGroupState::Empty => {
             prepare_rebalance(ctx, group, reason, out)
@@ -212,7 +213,7 @@ pub(crate) fn maybe_complete_join_phase(ctx: &mut Ctx, group: &mut ClassicGroup,
 }
 
 /// `prepareRebalance`.
-pub(crate) fn prepare_rebalance(ctx: &mut Ctx, group: &mut ClassicGroup, reason: &str, out: &mut Out) {
+pub(crate) fn prepare_rebalance(ctx: &mut Ctx, group: &mut ClassicGroup, reason: Trigger, out: &mut Out) {
     if group.is(ClassicGroupState::CompletingRebalance) {
         reset_and_propagate_assignment_with_error(group, Errors::REBALANCE_IN_PROGRESS, out);
     }
@@ -283,15 +284,15 @@ pub(crate) fn complete_join(ctx: &mut Ctx, partition: u32, group: &mut ClassicGr
     group.generation_id += 1;
     if group.members.is_empty() {
         group.protocol_name = None;
-        transition(ctx, group, ClassicGroupState::Empty, "join phase completed with no members", out);
+        transition(ctx, group, ClassicGroupState::Empty, Trigger::JoinPhaseNoMembers, out);
         persist_group(partition, group, out);
         return;
     }
     group.protocol_name = group.select_protocol();
     let gen = group.generation_id;
     let trigger =
-        format!("join phase complete: generation {gen}, protocol {}", group.protocol_name.clone().unwrap_or_default());
-    transition(ctx, group, ClassicGroupState::CompletingRebalance, &trigger, out);
+        Trigger::JoinPhaseComplete { generation: gen, protocol: group.protocol_name.clone().unwrap_or_default() };
+    transition(ctx, group, ClassicGroupState::CompletingRebalance, trigger, out);
     out.emit(EventKind::Note {
         node: ctx.me,
         note: Note::LeaderOfGeneration { leader_id: group.leader_id.clone().unwrap_or_default(), generation: gen },
@@ -368,8 +369,8 @@ fn update_member_then_rebalance_or_complete_join(
     m.rebalance_timeout_ms = req.rebalance_timeout_ms;
     m.session_timeout_ms = req.session_timeout_ms;
     m.awaiting_join = Some(parked);
-    let reason = format!("member {} rejoined", req.member_id);
-    maybe_prepare_rebalance_or_complete_join(ctx, group, &reason, out);
+    let reason = Trigger::MemberRejoined { member_id: req.member_id.clone() };
+    maybe_prepare_rebalance_or_complete_join(ctx, group, reason, out);
 }
 
 /// A static member joining without a member id (KIP-345, `classicGroupJoinNewStaticMember`).
@@ -428,7 +429,12 @@ fn join_new_static_member(
                 out.respond(parked.client, parked.correlation, join_response(group, &new_id, leader));
             } else {
                 group.members.get_mut(&new_id).expect("added").awaiting_join = Some(parked);
-                prepare_rebalance(ctx, group, &format!("static member {instance} rejoined with new protocols"), out);
+                prepare_rebalance(
+                    ctx,
+                    group,
+                    Trigger::StaticMemberNewProtocols { instance_id: instance.to_string() },
+                    out,
+                );
             }
         }
         ClassicGroupState::CompletingRebalance => {
@@ -436,7 +442,7 @@ fn join_new_static_member(
             prepare_rebalance(
                 ctx,
                 group,
-                &format!("static member {instance} rejoined during CompletingRebalance"),
+                Trigger::StaticMemberRejoinedCompleting { instance_id: instance.to_string() },
                 out,
             );
         }

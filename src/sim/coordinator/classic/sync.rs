@@ -11,6 +11,7 @@ use crate::sim::message::{Response, SyncGroupRequest};
 use crate::sim::note::Note;
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::trace::EventKind;
+use crate::sim::trigger::Trigger;
 use crate::sim::types::{Errors, NodeId};
 
 impl Shard {
@@ -105,7 +106,7 @@ fn complete_sync_with_leader_assignment(
         rearm_heartbeat(ctx, &group.group_id, &id, timeout, out);
     }
     let gen = group.generation_id;
-    transition(ctx, group, ClassicGroupState::Stable, &format!("leader's assignment for generation {gen} stored"), out);
+    transition(ctx, group, ClassicGroupState::Stable, Trigger::LeaderAssignmentStored { generation: gen }, out);
 }
 
 /// `expirePendingSync`: members that never synced (the leader included) are removed.
@@ -125,5 +126,5 @@ pub(crate) fn expire_pending_sync(ctx: &mut Ctx, group: &mut ClassicGroup, out: 
         }
         out.cancel_timer(TimerKey::MemberHeartbeat { group_id: group.group_id.clone(), member_id: id.clone() });
     }
-    prepare_rebalance(ctx, group, "pending SyncGroup expired", out);
+    prepare_rebalance(ctx, group, Trigger::PendingSyncExpired, out);
 }

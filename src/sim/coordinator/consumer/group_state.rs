@@ -9,10 +9,11 @@ use crate::sim::ctx::Ctx;
 use crate::sim::note::Note;
 use crate::sim::out::Out;
 use crate::sim::trace::{EventKind, Machine};
+use crate::sim::trigger::Trigger;
 
 impl Shard {
     /// Announces the group's state if the operation changed it (`maybeUpdateGroupState`).
-    pub(crate) fn update_consumer_group_state(&mut self, ctx: &Ctx, group_id: &str, trigger: &str, out: &mut Out) {
+    pub(crate) fn update_consumer_group_state(&mut self, ctx: &Ctx, group_id: &str, trigger: Trigger, out: &mut Out) {
         let Some(group) = self.consumer_groups.get_mut(group_id) else { return };
         let to = group.compute_state();
         if to == group.state {
@@ -23,7 +24,7 @@ impl Shard {
             machine: Machine::ConsumerGroup { group_id: group_id.into() },
             from: group.state.name().into(),
             to: to.name().into(),
-            trigger: trigger.into(),
+            trigger,
         });
         group.state = to;
     }
@@ -36,7 +37,13 @@ impl Shard {
             if group.members.is_empty() && group.group_epoch == ConsumerGroup::INITIAL_EPOCH {
                 continue;
             }
-            let note = Note::ConsumerGroupLoaded { group_id: group.group_id.clone(), description: group.describe() };
+            let note = Note::ConsumerGroupLoaded {
+                group_id: group.group_id.clone(),
+                state: group.state.name().to_string(),
+                group_epoch: group.group_epoch,
+                assignment_epoch: group.assignment_epoch,
+                members: group.members.len(),
+            };
             out.emit(EventKind::Note { node: ctx.me, note });
             for m in group.members.values() {
                 out.set_timer(

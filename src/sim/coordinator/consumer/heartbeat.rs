@@ -18,6 +18,7 @@ use crate::sim::message::{
 use crate::sim::note::Note;
 use crate::sim::out::Out;
 use crate::sim::trace::EventKind;
+use crate::sim::trigger::Trigger;
 use crate::sim::types::{Errors, Millis, NodeId};
 use std::collections::BTreeSet;
 
@@ -115,7 +116,7 @@ impl Shard {
             } else {
                 self.regular_heartbeat(ctx, partition, from, &req, out)
             };
-        self.update_consumer_group_state(ctx, &group_id, "ConsumerGroupHeartbeat", out);
+        self.update_consumer_group_state(ctx, &group_id, Trigger::ConsumerGroupHeartbeat, out);
         result.unwrap_or_else(heartbeat_error)
     }
 

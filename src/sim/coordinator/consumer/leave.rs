@@ -13,7 +13,9 @@ use crate::sim::message::{
 };
 use crate::sim::note::Note;
 use crate::sim::out::{Out, TimerKey};
+use crate::sim::reason::FenceReason;
 use crate::sim::trace::EventKind;
+use crate::sim::trigger::Trigger;
 use crate::sim::types::Errors;
 
 impl Shard {
@@ -58,7 +60,7 @@ impl Shard {
                 note: Note::StaticMemberLeftTemporarily { member_id: req.member_id.clone() },
             });
         } else {
-            self.fence_member(ctx, partition, &req.group_id, &req.member_id, "it left the group", out);
+            self.fence_member(ctx, partition, &req.group_id, &req.member_id, FenceReason::LeftGroup, out);
             epoch = LEAVE_GROUP_MEMBER_EPOCH;
         }
         Ok(Response::ConsumerGroupHeartbeat(ConsumerGroupHeartbeatResponse {
@@ -79,7 +81,7 @@ impl Shard {
         partition: u32,
         group_id: &str,
         member_id: &str,
-        why: &str,
+        why: FenceReason,
         out: &mut Out,
     ) {
         self.remove_member_records(partition, group_id, member_id, out);
@@ -103,7 +105,7 @@ impl Shard {
             note: Note::MemberFenced {
                 member_id: member_id.to_string(),
                 group_id: group_id.to_string(),
-                reason: why.to_string(),
+                reason: why,
                 epoch,
             },
         });
@@ -113,7 +115,7 @@ impl Shard {
     pub(crate) fn handle_consumer_group_timer(&mut self, ctx: &mut Ctx, partition: u32, key: &TimerKey, out: &mut Out) {
         let (group_id, member_id, why) = match key {
             TimerKey::ConsumerGroupSessionTimeout { group_id, member_id } => {
-                (group_id, member_id, "the member session expired".to_string())
+                (group_id, member_id, FenceReason::SessionExpired)
             }
             TimerKey::ConsumerGroupRebalanceTimeout { group_id, member_id } => {
                 let Some(g) = self.consumer_groups.get(group_id) else { return };
@@ -122,10 +124,7 @@ impl Shard {
                 if armed.is_none() || armed.copied() != current {
                     return;
                 }
-                let why = format!(
-                    "it did not revoke its partitions within its rebalance timeout at epoch {}",
-                    current.unwrap_or(0)
-                );
+                let why = FenceReason::RevocationTimeout { epoch: current.unwrap_or(0) };
                 (group_id, member_id, why)
             }
             _ => return,
@@ -133,7 +132,7 @@ impl Shard {
         if !self.consumer_groups.get(group_id).is_some_and(|g| g.members.contains_key(member_id)) {
             return;
         }
-        self.fence_member(ctx, partition, group_id, member_id, &why, out);
-        self.update_consumer_group_state(ctx, group_id, &why, out);
+        self.fence_member(ctx, partition, group_id, member_id, why.clone(), out);
+        self.update_consumer_group_state(ctx, group_id, Trigger::Fenced(why), out);
     }
 }

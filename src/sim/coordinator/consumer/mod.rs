@@ -152,17 +152,6 @@ impl ConsumerGroup {
         }
     }
 
-    /// `Stable at group epoch 4 (target epoch 4) with 3 members`.
-    pub fn describe(&self) -> String {
-        let n = self.members.len();
-        format!(
-            "{} at group epoch {} (target epoch {}) with {n} members",
-            self.state.name(),
-            self.group_epoch,
-            self.assignment_epoch
-        )
-    }
-
     /// `maybeUpdateGroupState` (ConsumerGroup `updateState`).
     pub fn compute_state(&self) -> ConsumerGroupState {
         if self.members.is_empty() {

@@ -66,12 +66,13 @@ pub fn subscription_type(group: &ConsumerGroup) -> SubscriptionType {
     }
 }
 
-/// `c1=[orders-0, orders-1] ...` for the trace, with member ids shortened.
-pub fn describe(group: &ConsumerGroup, changed: &[(String, BTreeSet<TopicPartition>)]) -> String {
+/// `c1=[orders-0, orders-1] ...` for the trace, with member ids shortened;
+/// None when no member's target changed.
+pub fn describe(group: &ConsumerGroup, changed: &[(String, BTreeSet<TopicPartition>)]) -> Option<String> {
     if changed.is_empty() {
-        return "no member's target changed".into();
+        return None;
     }
-    changed
+    let text = changed
         .iter()
         .map(|(m, ps)| {
             let who = group.members.get(m).map_or(m.as_str(), |x| x.client_id.as_str());
@@ -79,5 +80,6 @@ pub fn describe(group: &ConsumerGroup, changed: &[(String, BTreeSet<TopicPartiti
             format!("{who}={}", crate::sim::message::partition_list(&list))
         })
         .collect::<Vec<_>>()
-        .join(" ")
+        .join(" ");
+    Some(text)
 }
