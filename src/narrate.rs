@@ -8,7 +8,8 @@ use crate::sim::message::short_member;
 use crate::sim::trace::{Callback, Event, EventKind, Machine};
 use crate::sim::World;
 
-/// Replaces long member ids (`consumer-demo-2-65060736-…`) with the process name (`c2`).
+/// Replaces long member ids (`consumer-demo-2-65060736-…`) with the process name (`c2`)
+/// in a sentence: a note, or the trigger under a state diagram.
 /// Member ids start with the client id: `consumer-<group>-<n>-` or `connect-<n>-`.
 pub fn readable(world: &World, text: &str) -> String {
     if !text.contains("consumer-") && !text.contains("connect-") {

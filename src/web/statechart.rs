@@ -16,7 +16,7 @@ fn edge_point(x: f64, y: f64, tx: f64, ty: f64) -> (f64, f64) {
     (x + ux * d, y + uy * d)
 }
 
-fn chart(d: &StateDiagram, group: &str, lang: Lang) -> Html {
+fn chart(world: &World, d: &StateDiagram, group: &str, lang: Lang) -> Html {
     let pos = |name: &str| d.states.iter().find(|s| s.name == name).map(|s| (s.x, s.y)).unwrap_or_default();
     let last_edge = d.last.as_ref().map(|(f, t, _)| (f.clone(), t.clone()));
     html! {
@@ -55,7 +55,7 @@ fn chart(d: &StateDiagram, group: &str, lang: Lang) -> Html {
             </svg>
             <figcaption>
                 { format!("{} · {group}", d.machine) }
-                { d.last.as_ref().map(|(f, t, why)| trf(lang, "statechart.last", &[f, t, &crate::narrate::fault::trigger(why, lang)])).unwrap_or_else(|| tr(lang, "statechart.none").to_string()) }
+                { d.last.as_ref().map(|(f, t, why)| trf(lang, "statechart.last", &[f, t, &crate::narrate::readable(world, &crate::narrate::fault::trigger(why, lang))])).unwrap_or_else(|| tr(lang, "statechart.none").to_string()) }
             </figcaption>
         </figure>
     }
@@ -64,7 +64,7 @@ fn chart(d: &StateDiagram, group: &str, lang: Lang) -> Html {
 pub fn statecharts(world: &World, lang: Lang) -> Html {
     html! {
         <div class="statecharts">
-            { for crate::view::group_ids(world).iter().map(|g| chart(&for_group(world, g), g, lang)) }
+            { for crate::view::group_ids(world).iter().map(|g| chart(world, &for_group(world, g), g, lang)) }
         </div>
     }
 }
