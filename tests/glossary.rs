@@ -41,16 +41,7 @@ fn chinese_texts() -> Vec<(String, String)> {
     for (en, zh) in DESCRIPTIONS {
         out.push((en.to_string(), zh.to_string()));
     }
-    use crate::common::triggers;
-    for t in triggers::one_of_each() {
-        out.push((t.to_string(), narrate_zh::trigger(&t)));
-    }
-    for e in triggers::commit_exceptions() {
-        out.push((e.to_string(), narrate_zh::commit_exception(&e)));
-    }
-    for c in triggers::caps() {
-        out.push((c.to_string(), narrate_zh::cap_exceeded(&c)));
-    }
+    out.extend(crate::common::triggers::texts());
     for n in crate::common::notes::one_of_each() {
         out.push((n.en(), narrate_zh::note(&n)));
     }

@@ -135,11 +135,7 @@ fn every_transition_trigger_and_note_has_chinese_with_no_english_left() {
 #[test]
 fn every_kind_of_trigger_and_phrase_has_chinese() {
     let kept: BTreeSet<String> = KEPT.iter().map(|k| k.to_string()).chain(["range".to_string()]).collect();
-    let mut texts: Vec<(String, String)> =
-        triggers::one_of_each().iter().map(|t| (t.to_string(), narrate_zh::trigger(t))).collect();
-    texts.extend(triggers::commit_exceptions().iter().map(|e| (e.to_string(), narrate_zh::commit_exception(e))));
-    texts.extend(triggers::caps().iter().map(|c| (c.to_string(), narrate_zh::cap_exceeded(c))));
-    for (en, zh) in texts {
+    for (en, zh) in triggers::texts() {
         let left: Vec<String> = plain_words(&zh).into_iter().filter(|w| !kept.contains(w)).collect();
         assert!(left.is_empty(), "{en} → {zh}: {left:?} left in English");
         assert!(!zh.contains('{'), "a placeholder left: {en} → {zh}");

@@ -221,3 +221,14 @@ pub fn one_of_each() -> Vec<Trigger> {
     triggers.extend(fence_reasons().into_iter().map(Fenced));
     triggers
 }
+
+/// Each sample above in English and in Chinese (`narrate_zh`): one trigger of
+/// each kind, every commit exception and every cap (the reasons come inside
+/// the triggers).
+pub fn texts() -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> =
+        one_of_each().iter().map(|t| (t.to_string(), groupscope::narrate_zh::trigger(t))).collect();
+    out.extend(commit_exceptions().iter().map(|e| (e.to_string(), groupscope::narrate_zh::commit_exception(e))));
+    out.extend(caps().iter().map(|c| (c.to_string(), groupscope::narrate_zh::cap_exceeded(c))));
+    out
+}
