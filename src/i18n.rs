@@ -198,7 +198,7 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("lab.assignor", "assignor", "分配器"),
     ("lab.case", "case JSON", "用例 JSON"),
     ("lab.run", "Run assignor", "运行分配器"),
-    ("lab.summary", "{0}: {1} partition(s) moved to another member · sizes differ by at most {2}", "{0}：{1} 个分区换了成员 · 各成员分区数最多相差 {2}"),
+    ("lab.summary", "{0}: {1} {1|partition|partitions} moved to another member · sizes differ by at most {2}", "{0}：{1} 个分区换了成员 · 各成员分区数最多相差 {2}"),
     ("lab.unassigned", " · not assigned this round: {0}", " · 本轮未分配：{0}"),
     ("lab.member", "member", "成员"),
     ("lab.assigned", "assigned", "分配到"),
@@ -207,7 +207,7 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("lab.revoked", "revoked", "撤销"),
     // Invariant monitor
     ("inv.ok", "✓ Invariants hold: one owner per partition in each generation, one active coordinator per group, generations and committed offsets never go back.", "✓ 不变式成立：每一代中每个分区只有一个所有者，每个组只有一个活跃协调者，代数和已提交位移从不回退。"),
-    ("inv.violated", "✗ {0} invariant violation(s)", "✗ 违反不变式 {0} 次"),
+    ("inv.violated", "✗ {0} invariant {0|violation|violations}", "✗ 违反不变式 {0} 次"),
     ("inv.jump", "go there", "跳到那里"),
     // Inspector
     ("inspector.title", "Inspector", "检查器"),
@@ -305,11 +305,44 @@ pub fn tr_opt(lang: Lang, key: &str) -> Option<&'static str> {
     })
 }
 
-/// `tr` with `{0}`, `{1}`... replaced by `args`.
+/// `tr` with `{0}`, `{1}`... replaced by `args`, and English plurals chosen
+/// by count: `{1|fault|faults}` is "fault" when argument 1 reads `1`, else
+/// "faults" ("1 fault", "0 faults", "3 faults"). Chinese has no plural forms.
 pub fn trf(lang: Lang, key: &str, args: &[&dyn std::fmt::Display]) -> String {
-    let mut s = tr(lang, key).to_string();
-    for (i, a) in args.iter().enumerate() {
-        s = s.replace(&format!("{{{i}}}"), &a.to_string());
+    let shown: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    let mut s = plurals(tr(lang, key), &shown);
+    for (i, a) in shown.iter().enumerate() {
+        s = s.replace(&format!("{{{i}}}"), a);
     }
     s
+}
+
+/// Replaces each `{i|one|other}` in `text` by `one` when `args[i]` is `1`,
+/// else by `other`; anything else is left as it is.
+fn plurals(text: &str, args: &[String]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let form = after.find('}').map(|close| (&after[..close], close)).and_then(|(inner, close)| {
+            let mut parts = inner.split('|');
+            let i: usize = parts.next()?.parse().ok()?;
+            let (one, other) = (parts.next()?, parts.next()?);
+            let chosen = if args.get(i).map(String::as_str) == Some("1") { one } else { other };
+            parts.next().is_none().then_some((chosen, close))
+        });
+        match form {
+            Some((chosen, close)) => {
+                out.push_str(chosen);
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }

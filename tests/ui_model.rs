@@ -34,6 +34,25 @@ fn every_text_has_english_and_chinese_with_the_same_placeholders() {
     assert_eq!(trf(Lang::Zh, "clock", &[&"1.5"]), "t = 1.5 秒");
 }
 
+/// Counts read as English: "1 fault", "3 faults" (`{0|fault|faults}`), never "fault(s)".
+#[test]
+fn english_counts_agree_with_their_number() {
+    use groupscope::i18n::PAGE;
+    for (k, en, _) in TABLE.iter().chain(PAGE.iter()) {
+        assert!(!en.contains("(s)") && !en.contains("(es)"), "{k}: write {{n|one|other}} instead of (s): {en}");
+    }
+    assert_eq!(trf(Lang::En, "reset.clear", &[&1]), "Reset and clear my 1 fault");
+    assert_eq!(trf(Lang::En, "reset.clear", &[&0]), "Reset and clear my 0 faults");
+    assert_eq!(trf(Lang::En, "reset.clear", &[&12]), "Reset and clear my 12 faults");
+    assert_eq!(trf(Lang::Zh, "reset.clear", &[&1]), "重置并清除我注入的 1 个故障");
+    assert_eq!(
+        trf(Lang::En, "explain.counts.classic", &[&1, &2, &1]),
+        ": 1 member process, 2 generations, 1 rebalance"
+    );
+    // Braces that are not a plural stay as written.
+    assert_eq!(trf(Lang::En, "inv.violated", &[&"{x|y}"]), "✗ {x|y} invariant violations");
+}
+
 /// Every `tr(lang, "key")` / `trf(lang, "key", ..)` in the page's code names a key of the table.
 #[test]
 fn every_key_the_page_uses_is_translated() {

@@ -182,7 +182,7 @@ pub fn diagnose(g: &mut Group) {
     if meta > 0 {
         out.push(d(
             "metadata-change",
-            format!("{meta} rebalance(s) followed a metadata or subscription change (partitions added to a subscribed topic, a pattern matching a new topic, or members subscribing differently) — check the subscriptions and metadata.max.age.ms"),
+            format!("{meta} {} followed a metadata or subscription change (partitions added to a subscribed topic, a pattern matching a new topic, or members subscribing differently) — check the subscriptions and metadata.max.age.ms", if meta == 1 { "rebalance" } else { "rebalances" }),
             format!("{meta} 次再均衡由元数据或订阅变化引起（订阅的主题增加了分区、正则匹配到新主题，或成员订阅不一致）—— 检查订阅和 metadata.max.age.ms"),
         ));
     }
@@ -194,7 +194,11 @@ pub fn diagnose(g: &mut Group) {
         let (w, w_zh) = span((g.last_ms - g.first_ms).max(0));
         out.push(d(
             "summary",
-            format!("{} rebalanced {n} time(s) in {w}; partitions waited up to {l} for an owner", g.group_id),
+            format!(
+                "{} rebalanced {n} {} in {w}; partitions waited up to {l} for an owner",
+                g.group_id,
+                if n == 1 { "time" } else { "times" }
+            ),
             format!("{} 在 {w_zh} 内再均衡了 {n} 次；分区最长等待了 {l_zh} 才有新的所有者", g.group_id),
         ));
     }

@@ -176,7 +176,7 @@ mod tests {
         );
         let m = Metrics { rebalances: 20, longest_stop_the_world_ms: 0, ..Metrics::default() };
         let en = row_note(CONSUMER, Kind::Consumer, &m, Lang::En);
-        assert!(en.contains("20 rebalance(s)") && en.contains("leaving") && en.contains("joining"), "{en}");
+        assert!(en.contains("20 rebalances") && en.contains("leaving") && en.contains("joining"), "{en}");
         assert!(en.contains("no member stops consuming the partitions it keeps") && en.contains("0 ms"), "{en}");
         let zh = row_note(CONSUMER, Kind::Consumer, &m, Lang::Zh);
         assert!(zh.contains("20 次") && zh.contains("没有成员停止消费"), "{zh}");

@@ -308,7 +308,7 @@ fn members(g: &Group, names: &Names, lang: Lang) -> Html {
                         if let Some(id) = instance { { format!(" · group.instance.id={id}") } }
                         if let Some(h) = host { { format!(" · {}", trf(lang, "explain.host", &[&h])) } }
                         if !ms.is_empty() {
-                            <br /><span class="ids">{ tr(lang, "explain.member-ids") }{" "}
+                            <br /><span class="ids">{ trf(lang, "explain.member-ids", &[&ms.len()]) }{" "}
                                 { for ms.iter().map(|m| html! { <><code>{ m.id.clone() }</code>{" "}</> }) }</span>
                         }
                     </li>

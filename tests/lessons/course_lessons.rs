@@ -150,7 +150,8 @@ fn lesson_18_opens_the_rolling_restart_side_by_side_and_the_panes_count_what_the
         row_note(&kip.name, Kind::Consumer, &kip.observer.metrics, groupscope::i18n::Lang::En),
         row_note(&kip.name, Kind::Consumer, &kip.observer.metrics, groupscope::i18n::Lang::Zh),
     );
-    assert!(en.contains(&format!("{} rebalance(s) counted", rebalances[2])), "{en}");
+    let n = rebalances[2];
+    assert!(en.contains(&format!("{n} {} counted", if n == 1 { "rebalance" } else { "rebalances" })), "{en}");
     assert!(
         en.contains("no member stops consuming the partitions it keeps") && en.contains("stopped for 0 ms"),
         "{en}"
