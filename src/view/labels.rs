@@ -66,9 +66,45 @@ pub fn fit(text: &str, max: f64, font_px: f64, bold: bool) -> String {
     "…".to_string()
 }
 
+/// A box on the drawing: left, top, right, bottom (user units).
+pub type Rect = (f64, f64, f64, f64);
+
+fn overlap(a: &Rect, b: &Rect) -> bool {
+    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+}
+
+/// Which of `boxes`, in order of priority, to draw so that no two drawn ones
+/// overlap: a box is drawn unless it meets one drawn before it (`None`, a
+/// label that has no place now, is never drawn). Messages flying side by
+/// side (two members' JoinGroups) keep their discs; only the later label goes.
+pub fn clear_of_each_other(boxes: &[Option<Rect>]) -> Vec<bool> {
+    let mut drawn: Vec<Rect> = Vec::new();
+    boxes
+        .iter()
+        .map(|b| match b {
+            Some(b) if !drawn.iter().any(|d| overlap(b, d)) => {
+                drawn.push(*b);
+                true
+            }
+            _ => false,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn labels_that_would_overlap_are_dropped_later_first() {
+        let a = Some((0.0, 0.0, 100.0, 15.0));
+        let touching_a = Some((90.0, 5.0, 190.0, 20.0));
+        let beside_a = Some((100.0, 0.0, 200.0, 15.0));
+        let under_a = Some((0.0, 15.0, 100.0, 30.0));
+        assert_eq!(clear_of_each_other(&[a, touching_a, beside_a, under_a, None]), [true, false, true, true, false]);
+        // The order is the priority: the same boxes the other way round keep the later one.
+        assert_eq!(clear_of_each_other(&[touching_a, a]), [true, false]);
+    }
 
     #[test]
     fn long_states_are_shortened_and_labels_cut_to_fit() {

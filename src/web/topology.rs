@@ -132,7 +132,7 @@ pub fn topology(
     // Message labels only while there is room for them between the rows.
     let message_labels = !large && world.client_count() <= 6 && frame == Frame::Wide;
     let height = view::height_in(world, frame);
-    let placed = place_messages(&messages, &brokers, &clients, lang, &layout, large, reduced);
+    let placed = place_messages(&messages, &brokers, &clients, lang, &layout, large, reduced, message_labels);
     html! {
         <svg id="topology" onmousedown={on_press} onkeydown={on_key} viewBox={format!("0 0 {WIDTH} {height:.0}")} role="group" aria-label={tr(lang, "topology.label")}>
             // Per-pair links only while they can be told apart.
@@ -158,9 +158,9 @@ pub fn topology(
             })) }
             // A message crossing a client it neither leaves nor reaches passes behind
             // that client's disc and chips (as the links do), never over its text.
-            { for placed.iter().filter(|p| p.behind).map(|p| message(p, lang, message_labels, is_sel(Selection::Message(p.m.id)))) }
+            { for placed.iter().filter(|p| p.behind).map(|p| message(p, lang, is_sel(Selection::Message(p.m.id)))) }
             { node_layer }
-            { for placed.iter().filter(|p| !p.behind).map(|p| message(p, lang, message_labels, is_sel(Selection::Message(p.m.id)))) }
+            { for placed.iter().filter(|p| !p.behind).map(|p| message(p, lang, is_sel(Selection::Message(p.m.id)))) }
         </svg>
     }
 }

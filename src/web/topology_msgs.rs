@@ -5,6 +5,7 @@
 
 use super::topology::{broker_boxes, fs};
 use crate::i18n::Lang;
+use crate::view::labels::{clear_of_each_other, text_width, Rect};
 use crate::view::layout::{Frame, Layout};
 use crate::view::{self, MessageView, WIDTH};
 use yew::prelude::*;
@@ -18,7 +19,14 @@ pub struct Placed<'a> {
     pub r: f64,
     pub progress: f64,
     pub behind: bool,
+    /// Its label, where it has room (mid-way, clear of the nodes' own labels
+    /// and of every earlier message's label): where it is written and whether
+    /// it reads leftwards, and the text.
+    pub label: Option<(f64, f64, bool, String)>,
 }
+
+/// The label's font size, in user units.
+const LABEL_PX: f64 = 12.0;
 
 fn same(a: (f64, f64), b: (f64, f64)) -> bool {
     (a.0 - b.0).abs() < 0.5 && (a.1 - b.1).abs() < 0.5
@@ -39,7 +47,8 @@ fn edge(at: (f64, f64), other: (f64, f64), reach: f64) -> (f64, f64) {
 }
 
 /// Places every message; `clients` are (index, x, y) of the clients drawn in
-/// full (empty for the compact drawing of a large group).
+/// full (empty for the compact drawing of a large group); `labels` when the
+/// drawing has room for messages' labels at all.
 pub fn place_messages<'a>(
     messages: &'a [MessageView],
     brokers: &[view::BrokerView],
@@ -48,6 +57,7 @@ pub fn place_messages<'a>(
     layout: &Layout,
     large: bool,
     reduced: bool,
+    labels: bool,
 ) -> Vec<Placed<'a>> {
     let frame = layout.frame;
     let unit = layout.unit;
@@ -77,7 +87,7 @@ pub fn place_messages<'a>(
             !same((cx, cy), own) && (x - cx).abs() < half_w + r && y + r > top && y - r < bottom
         })
     };
-    messages
+    let mut placed: Vec<Placed<'a>> = messages
         .iter()
         .map(|m| {
             // With prefers-reduced-motion a message waits at the middle of its link
@@ -93,13 +103,37 @@ pub fn place_messages<'a>(
             let (from, to) = (edge(m.from, m.to, from_reach), edge(m.to, m.from, to_reach));
             let x = from.0 + (to.0 - from.0) * progress;
             let y = from.1 + (to.1 - from.1) * progress;
-            Placed { m, x, y, r, progress, behind: crosses(x, y, client_end) }
+            Placed { m, x, y, r, progress, behind: crosses(x, y, client_end), label: None }
         })
-        .collect()
+        .collect();
+    // Only mid-way, clear of the brokers' and clients' own labels; on the right
+    // half it reads leftwards, so it is never cut at the edge. Two messages
+    // flying side by side would write over each other: the older keeps its label.
+    let wanted: Vec<Option<(f64, f64, bool, String)>> = placed
+        .iter()
+        .map(|p| {
+            let room = labels && !p.behind && (0.28..=0.72).contains(&p.progress);
+            room.then(|| (p.x, p.y, p.x > WIDTH / 2.0, crate::narrate::fault::message_label(&p.m.label, lang)))
+        })
+        .collect();
+    let boxes: Vec<Option<Rect>> = wanted
+        .iter()
+        .map(|w| {
+            w.as_ref().map(|(x, y, leftwards, text)| {
+                let w = text_width(text, LABEL_PX, false);
+                let (left, right) = if *leftwards { (x - 10.0 - w, x - 10.0) } else { (x + 10.0, x + 10.0 + w) };
+                (left, y - LABEL_PX + 4.0, right, y + 4.0 + 0.3 * LABEL_PX)
+            })
+        })
+        .collect();
+    for ((p, w), keep) in placed.iter_mut().zip(wanted).zip(clear_of_each_other(&boxes)) {
+        p.label = w.filter(|_| keep);
+    }
+    placed
 }
 
-/// One message's disc (and, mid-way with room for it, its label).
-pub fn message(p: &Placed, lang: Lang, labels: bool, selected: bool) -> Html {
+/// One message's disc (and its label, where `place_messages` found room).
+pub fn message(p: &Placed, lang: Lang, selected: bool) -> Html {
     let m = p.m;
     let class = classes!(
         "msg",
@@ -109,18 +143,16 @@ pub fn message(p: &Placed, lang: Lang, labels: bool, selected: bool) -> Html {
         p.behind.then_some("behind")
     );
     let (x, y) = (p.x, p.y);
-    let label = crate::narrate::fault::message_label(&m.label, lang);
+    let title = crate::narrate::fault::message_label(&m.label, lang);
     html! {
         <g key={m.id} class={class} data-msg={m.id.to_string()}>
-            <title>{ label.clone() }</title>
+            <title>{ title }</title>
             <circle cx={x.to_string()} cy={y.to_string()} r={p.r.to_string()} />
-            // Only mid-way, clear of the brokers' and clients' own labels;
-            // on the right half it reads leftwards, so it is never cut at the edge.
-            if labels && !p.behind && (0.28..=0.72).contains(&p.progress) {
-                if x > WIDTH / 2.0 {
-                    <text x={(x - 10.0).to_string()} y={(y + 4.0).to_string()} style={format!("{};text-anchor:end", fs(12.0))}>{ label }</text>
+            if let Some((x, y, leftwards, text)) = &p.label {
+                if *leftwards {
+                    <text x={(x - 10.0).to_string()} y={(y + 4.0).to_string()} style={format!("{};text-anchor:end", fs(LABEL_PX))}>{ text.clone() }</text>
                 } else {
-                    <text x={(x + 10.0).to_string()} y={(y + 4.0).to_string()} style={fs(12.0)}>{ label }</text>
+                    <text x={(x + 10.0).to_string()} y={(y + 4.0).to_string()} style={fs(LABEL_PX)}>{ text.clone() }</text>
                 }
             }
         </g>

@@ -47,6 +47,31 @@ test('no label of the drawing overlaps another or is cut, for 1-16 clients, 1-5 
   assert.deepEqual(failures, []);
 }));
 
+test('messages flying side by side never write their labels over each other (two groups joining at once, every 50 ms)', () => withPage(async ({ page }) => {
+  // Lesson 7's run: billing's and search's members all join broker-0 within the first second.
+  const twoGroups = JSON.stringify({
+    seed: 7, brokers: 3,
+    topics: [{ name: 'invoices', partitions: 6 }, { name: 'documents', partitions: 6 }],
+    groups: [
+      { groupId: 'billing', consumers: 2, config: { 'session.timeout.ms': 6000, 'heartbeat.interval.ms': 2000, 'partition.assignment.strategy': ['range', 'cooperative-sticky'], topics: ['invoices'] } },
+      { groupId: 'search', consumers: 2, config: { 'session.timeout.ms': 6000, 'heartbeat.interval.ms': 2000, 'partition.assignment.strategy': ['cooperative-sticky'], topics: ['documents'] } },
+    ],
+  });
+  const failures = [];
+  let labelled = 0;
+  for (const [name, run] of [['two groups', twoGroups], ['three eager consumers', scenario(3, 3, 'eager')], ['six cooperative consumers', scenario(6, 3, 'cooperative')]]) {
+    await page.evaluate((s) => window.groupscope.load(s), run);
+    for (let t = 0; t <= 3000; t += 50) {
+      await seek(page, t);
+      const r = await badLabels(page);
+      labelled += await page.$$eval('#topology .msg text', (ts) => ts.length);
+      if (r.pairs.length) failures.push(`${name} at ${t} ms: ${r.pairs.join('; ')}`);
+    }
+  }
+  assert.ok(labelled > 20, `message labels were drawn and measured (${labelled})`);
+  assert.deepEqual(failures, []);
+}));
+
 test('on a 390x844 phone the narrow drawing keeps every label at 10 px or more (7 consumers and others), none overlapping, no sideways scrolling', () => withPage(async ({ page }) => {
   const failures = [];
   for (const lang of ['en', 'zh-CN']) {
