@@ -3,6 +3,7 @@
 //! starts a new run; a scenario that cannot run is explained and the current
 //! run and the text stay as they are.
 
+use super::app::{AppContext, Msg};
 use crate::config_form::{self, FIELDS, PROTOCOLS};
 use crate::i18n::{tr, Lang};
 use crate::lint::{self, Level};
@@ -14,7 +15,6 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct ConfigProps {
     pub scenario: Scenario,
-    pub load: Callback<Player>,
 }
 
 fn pretty(s: &Scenario) -> String {
@@ -38,6 +38,8 @@ fn draft_for(base: &Scenario) -> Option<String> {
 #[function_component]
 pub fn ConfigPanel(props: &ConfigProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
+    // Applying replaces the run: a message to the page.
+    let load = use_context::<AppContext>().expect("the panel is inside the page").dispatch;
     let text = use_state(|| draft_for(&props.scenario).unwrap_or_else(|| pretty(&props.scenario)));
     let error = use_state(|| None::<String>);
     let applied = use_state(|| false);
@@ -90,7 +92,7 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
     };
     let on_apply = {
         let (text, error, applied, load, bad) =
-            (text.clone(), error.clone(), applied.clone(), props.load.clone(), bad.clone());
+            (text.clone(), error.clone(), applied.clone(), load.clone(), bad.clone());
         Callback::from(move |_: MouseEvent| match bad.iter().next() {
             // A quick field still holds a bad value: nothing is applied.
             Some((_, (_, m))) => {
@@ -102,7 +104,7 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
                     error.set(None);
                     applied.set(true);
                     keep_draft(&p.scenario, None);
-                    load.emit(p);
+                    load.emit(Msg::Load(Box::new(p)));
                 }
                 Err(e) => error.set(Some(e)),
             },

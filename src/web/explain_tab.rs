@@ -3,6 +3,7 @@
 //! what the engine (`crate::explain`) rebuilt. Nothing leaves the browser. The last
 //! explanation, the paste and the chosen files are kept while other tabs are open.
 
+use super::app::{AppContext, Msg};
 use super::explain_view::{report_view, Outcome};
 use crate::compare::Comparison;
 use crate::explain::model::Problem;
@@ -56,14 +57,6 @@ fn redraw() {
 fn set_reading(r: Option<(u64, u64)>) {
     READING.set(r);
     redraw();
-}
-
-#[derive(Properties, PartialEq)]
-pub struct ExplainProps {
-    /// Opens a scenario in the Simulation tab (keeping the previous run recoverable).
-    pub on_replay: Callback<Scenario>,
-    /// Opens a comparison in Side by side.
-    pub on_compare: Callback<Comparison>,
 }
 
 fn now_ms() -> f64 {
@@ -174,8 +167,13 @@ fn dropped_files(e: &DragEvent) -> Option<web_sys::FileList> {
 }
 
 #[function_component]
-pub fn ExplainTab(props: &ExplainProps) -> Html {
+pub fn ExplainTab() -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
+    // A replay opens in the Simulation tab (the previous run stays recoverable),
+    // a comparison in Side by side: messages to the page.
+    let page = use_context::<AppContext>().expect("the tab is inside the page");
+    let on_replay = page.dispatch.reform(|s: Scenario| Msg::Replay(Box::new(s)));
+    let on_compare = page.dispatch.reform(|c: Comparison| Msg::CompareLogs(Box::new(c)));
     {
         // a run that goes on while another tab is open redraws this tab when it is back
         let force = use_force_update();
@@ -348,7 +346,7 @@ pub fn ExplainTab(props: &ExplainProps) -> Html {
             html! { <>
                 { problem.unwrap_or_default() }
                 { for o.unreadable.iter().map(|(n, e)| html! { <p class="notice" role="status">{ trf(lang, "explain.unreadable", &[n, e]) }</p> }) }
-                { report_view(o, lang, &props.on_replay, &props.on_compare) }
+                { report_view(o, lang, &on_replay, &on_compare) }
             </> }
         }
     };
