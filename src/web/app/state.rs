@@ -12,6 +12,7 @@
 //! on them (`cached::slow_version`), so none can miss a change.
 
 use super::super::compare_view::FROM_LOGS;
+use super::super::explain_tab::{ExplainMsg, Kept};
 use super::super::lesson_panel::{save_progress, LessonMsg};
 use super::super::prefs;
 use super::super::toolbar::Tab;
@@ -154,6 +155,8 @@ pub enum Msg {
     CompareLogs(Box<Comparison>),
     /// The welcome's demo or sandbox door (the course's door opens a lesson).
     Door(Door),
+    /// The Explain logs tab: its paste, files, reading and findings.
+    Explain(ExplainMsg),
     /// Nothing in the state changed but the page must draw again: the window
     /// was resized (the drawing's frame), the course arrived.
     Redraw,
@@ -181,6 +184,9 @@ pub struct AppState {
     pub show_fetches: Option<bool>,
     /// The permalink's address, once made.
     pub link: String,
+    /// The Explain logs tab's work, kept while other tabs are open (a new
+    /// `Kept` for every change: the tab redraws when it is another one).
+    pub explain: Rc<Kept>,
     /// Bumped by every change of the main run: a tick that simulated, an
     /// action, a load, a lesson message. Paused, the slower panels redraw when it moves.
     pub run_version: u64,
@@ -256,6 +262,7 @@ impl AppState {
             more: false,
             show_fetches: None,
             link: String::new(),
+            explain: Rc::default(),
             run_version: 0,
             revision: 0,
         }
@@ -455,6 +462,10 @@ impl AppState {
             }
             // The course's door waits for the course, then opens a lesson (`Msg::Lesson`).
             Msg::Door(Door::Course) => Changed::Nothing,
+            Msg::Explain(m) => {
+                Rc::make_mut(&mut self.explain).apply(m);
+                Changed::Page
+            }
             Msg::Redraw => Changed::Page,
         }
     }
