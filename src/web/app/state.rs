@@ -12,6 +12,7 @@
 //! on them (`cached::slow_version`), so none can miss a change.
 
 use super::super::compare_view::FROM_LOGS;
+use super::super::config_panel::Draft;
 use super::super::explain_tab::{ExplainMsg, Kept};
 use super::super::lesson_panel::{save_progress, LessonMsg};
 use super::super::prefs;
@@ -155,6 +156,8 @@ pub enum Msg {
     CompareLogs(Box<Comparison>),
     /// The welcome's demo or sandbox door (the course's door opens a lesson).
     Door(Door),
+    /// The configuration panel's unapplied edits (`None`: none).
+    ConfigDraft(Option<Draft>),
     /// The Explain logs tab: its paste, files, reading and findings.
     Explain(ExplainMsg),
     /// Nothing in the state changed but the page must draw again: the window
@@ -184,6 +187,8 @@ pub struct AppState {
     pub show_fetches: Option<bool>,
     /// The permalink's address, once made.
     pub link: String,
+    /// The configuration panel's unapplied edits, kept while other tabs are open.
+    pub config_draft: Option<Draft>,
     /// The Explain logs tab's work, kept while other tabs are open (a new
     /// `Kept` for every change: the tab redraws when it is another one).
     pub explain: Rc<Kept>,
@@ -262,6 +267,7 @@ impl AppState {
             more: false,
             show_fetches: None,
             link: String::new(),
+            config_draft: None,
             explain: Rc::default(),
             run_version: 0,
             revision: 0,
@@ -462,6 +468,10 @@ impl AppState {
             }
             // The course's door waits for the course, then opens a lesson (`Msg::Lesson`).
             Msg::Door(Door::Course) => Changed::Nothing,
+            Msg::ConfigDraft(d) => {
+                self.config_draft = d;
+                Changed::Page
+            }
             Msg::Explain(m) => {
                 Rc::make_mut(&mut self.explain).apply(m);
                 Changed::Page
