@@ -112,7 +112,11 @@ pub fn topology(
     }
     let node_layer = if let Some((version, player)) = nodes.filter(|_| large) {
         let (player, selected, highlights) = (player.clone(), selected.cloned(), highlights.to_vec());
-        cached(version, move || node_layer(&player.player().world, lang, selected.as_ref(), &highlights, frame))
+        // The frame (wide, narrow, presenter) is part of the version: presenter mode or a
+        // turned phone redraws the nodes at once, paused or not.
+        cached(super::cached::version((version, frame as u8)), move || {
+            node_layer(&player.player().world, lang, selected.as_ref(), &highlights, frame)
+        })
     } else {
         node_layer(world, lang, selected, highlights, frame)
     };

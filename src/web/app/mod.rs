@@ -305,7 +305,7 @@ pub fn App(props: &AppProps) -> Html {
                             { cached(slow(2), { let run = run.clone(); move || statecharts(&run.player().world, lang_v) }) }
                             if world.client_indices().len() > crate::spacetime::MAX_LANES {
                                 // A large group's diagram (16 of its clients) follows at the slower panels' pace.
-                                { cached(slow(1), { let (run, d, os, sel) = (run.clone(), on_action.clone(), on_select.clone(), state.selection.clone());
+                                { cached(version((slow(1), show_fetches)), { let (run, d, os, sel) = (run.clone(), on_action.clone(), on_select.clone(), state.selection.clone());
                                     move || spacetime(&run.player().world, lang_v, &d, &os, sel.as_ref(), show_fetches) }) }
                             } else {
                                 { spacetime(world, lang_v, &on_action, &on_select, state.selection.as_ref(), show_fetches) }
