@@ -52,3 +52,52 @@ fn the_crash_scenario_gives_the_same_trace_hash_in_wasm_as_natively() {
     let golden = include_str!("golden/crash.trace-hash").trim();
     assert_eq!(format!("{:016x}", trace_hash(&w.trace)), golden, "tests/determinism.rs checks the same hash natively");
 }
+
+/// Waits `ms` of wall time (the page's 16 ms timer runs meanwhile).
+async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let w = web_sys::window().unwrap();
+        w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms).unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
+fn click(root: &web_sys::Element, selector: &str) {
+    let el: web_sys::HtmlElement =
+        wasm_bindgen::JsCast::dyn_into(root.query_selector(selector).unwrap().expect(selector)).unwrap();
+    el.click();
+}
+
+fn text(root: &web_sys::Element, selector: &str) -> String {
+    root.query_selector(selector).unwrap().expect(selector).text_content().unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn the_timer_moves_a_playing_run_and_a_paused_one_stays_put() {
+    let root = mount();
+    yew::scheduler::flush().await;
+    let start = text(&root, "#clock");
+    click(&root, "#play");
+    yew::scheduler::flush().await;
+    sleep(400).await;
+    yew::scheduler::flush().await;
+    let played = text(&root, "#clock");
+    assert_ne!(played, start, "the timer's ticks reach the run while it plays");
+    click(&root, "#play");
+    yew::scheduler::flush().await;
+    let paused = text(&root, "#clock");
+    let log = text(&root, "#event-log");
+    sleep(200).await;
+    yew::scheduler::flush().await;
+    assert_eq!(text(&root, "#clock"), paused, "ticks change nothing while paused");
+    assert_eq!(text(&root, "#event-log"), log);
+    // Paused, the log (a slower panel) follows each step at once: the first
+    // step whose event is narrated shows, without waiting for a refresh.
+    let mut steps = 0;
+    while text(&root, "#event-log") == log && steps < 50 {
+        click(&root, "#step");
+        yew::scheduler::flush().await;
+        steps += 1;
+    }
+    assert_ne!(text(&root, "#event-log"), log, "paused, the log follows a step at once");
+}

@@ -1,29 +1,36 @@
 //! `window.groupscope`: drive the page from JavaScript (page authors embedding
 //! GroupScope in an iframe, lesson scripts, the performance script, tests).
-//! Every call acts on the page's own player and redraws it.
+//! Every call that changes the run is a message to the page's reducer
+//! (`app::state::Msg`), applied at once; the getters read the run.
 
+use super::app::{AppContext, Msg};
 use crate::player::{Action, Player};
 use crate::sim::Fault;
 use serde::Serialize;
 use std::cell::RefCell;
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use yew::Callback;
-
-struct Handle {
-    player: Rc<RefCell<Player>>,
-    redraw: Callback<()>,
-    /// Replaces the run (and closes any open lesson).
-    load: Callback<Player>,
-}
 
 thread_local! {
-    static PAGE: RefCell<Option<Handle>> = const { RefCell::new(None) };
+    /// The single bridge from JavaScript into the page: `#[wasm_bindgen]`
+    /// functions have no other way to reach the mounted component. It holds
+    /// the page's context (its dispatcher and read access to the run), never
+    /// a handle that changes the run by itself.
+    static PAGE: RefCell<Option<AppContext>> = const { RefCell::new(None) };
 }
 
-/// Called by the app once it has its player.
-pub fn install(player: Rc<RefCell<Player>>, redraw: Callback<()>, load: Callback<Player>) {
-    PAGE.with(|p| *p.borrow_mut() = Some(Handle { player, redraw, load }));
+/// Called by the app once it is mounted.
+pub fn install(page: AppContext) {
+    PAGE.with(|p| *p.borrow_mut() = Some(page));
+}
+
+fn page() -> Result<AppContext, JsError> {
+    PAGE.with(|p| p.borrow().clone()).ok_or_else(|| JsError::new("GroupScope has not started yet"))
+}
+
+/// Sends `msg` to the page (the reducer applies it before this returns).
+fn send(msg: Msg) -> Result<(), JsError> {
+    page()?.dispatch.emit(msg);
+    Ok(())
 }
 
 /// Starts a new run from a scenario (the JSON of scenarios/*.json); a bad
@@ -32,55 +39,45 @@ pub fn install(player: Rc<RefCell<Player>>, redraw: Callback<()>, load: Callback
 pub fn load(scenario_json: &str) -> Result<(), JsError> {
     let scenario = crate::sim::Scenario::from_json(scenario_json).map_err(|e| JsError::new(&e))?;
     let player = Player::new(scenario).map_err(|e| JsError::new(&e))?;
-    let load = PAGE
-        .with(|p| p.borrow().as_ref().map(|h| h.load.clone()))
-        .ok_or_else(|| JsError::new("GroupScope has not started yet"))?;
-    load.emit(player);
-    Ok(())
+    send(Msg::Load(Box::new(player)))
 }
 
-fn with<T>(f: impl FnOnce(&mut Player) -> T) -> Result<T, JsError> {
-    PAGE.with(|p| {
-        let page = p.borrow();
-        let h = page.as_ref().ok_or_else(|| JsError::new("GroupScope has not started yet"))?;
-        let out = f(&mut h.player.borrow_mut());
-        h.redraw.emit(());
-        Ok(out)
-    })
+/// Reads the run (`f` must not send a message).
+fn read<T>(f: impl FnOnce(&Player) -> T) -> Result<T, JsError> {
+    let page = page()?;
+    let player = page.run.try_player().ok_or_else(|| JsError::new("busy"))?;
+    Ok(f(&player))
 }
 
 #[wasm_bindgen]
 pub fn play() -> Result<(), JsError> {
-    with(|p| p.playing = true)
+    send(Msg::Play)
 }
 
 #[wasm_bindgen]
 pub fn pause() -> Result<(), JsError> {
-    with(|p| p.dispatch(Action::Pause))
+    send(Msg::Direct(Action::Pause))
 }
 
 /// Processes the next event; returns the new simulated time (ms).
 #[wasm_bindgen]
 pub fn step() -> Result<f64, JsError> {
-    with(|p| {
-        p.dispatch(Action::Step);
-        p.now() as f64
-    })
+    send(Msg::Direct(Action::Step))?;
+    read(|p| p.now() as f64)
 }
 
 /// Moves the playhead to `ms` of simulated time (backwards re-runs deterministically).
 #[wasm_bindgen]
 pub fn seek(ms: f64) -> Result<(), JsError> {
     // Anywhere the run has been, and at most 6 simulated hours past it.
-    with(|p| {
-        crate::sim::scenario::limits::check_seek_from(ms, p.horizon.max(p.now())).map(|t| p.dispatch(Action::Seek(t)))
-    })?
-    .map_err(|e| JsError::new(&e))
+    let t = read(|p| crate::sim::scenario::limits::check_seek_from(ms, p.horizon.max(p.now())))?
+        .map_err(|e| JsError::new(&e))?;
+    send(Msg::Direct(Action::Seek(t)))
 }
 
 #[wasm_bindgen(js_name = setSpeed)]
 pub fn set_speed(speed: f64) -> Result<(), JsError> {
-    with(|p| p.dispatch(Action::SetSpeed(speed)))
+    send(Msg::Direct(Action::SetSpeed(speed)))
 }
 
 /// Injects a fault at the playhead, written as in scenarios:
@@ -90,20 +87,15 @@ pub fn inject(fault_json: &str) -> Result<(), JsError> {
     let fault: Fault =
         crate::json::from_str_object(fault_json).map_err(|e| JsError::new(&format!("inject: not a fault ({e})")))?;
     // Checked against the run: its targets exist, it stays within the caps.
-    with(|p| p.world.check_fault(&fault).map(|()| p.dispatch(Action::Inject(fault))))?
-        .map_err(|e| JsError::new(&format!("inject: {e}")))
+    read(|p| p.world.check_fault(&fault))?.map_err(|e| JsError::new(&format!("inject: {e}")))?;
+    send(Msg::Direct(Action::Inject(fault)))
 }
 
 /// The run as an exported file's JSON (the same as the toolbar's export):
 /// boot.js keeps the latest copy, so a page that dies can still offer it.
 #[wasm_bindgen(js_name = runJson)]
 pub fn run_json() -> Result<String, JsError> {
-    PAGE.with(|p| {
-        let page = p.borrow();
-        let h = page.as_ref().ok_or_else(|| JsError::new("GroupScope has not started yet"))?;
-        let player = h.player.try_borrow().map_err(|_| JsError::new("busy"))?;
-        Ok(crate::permalink::Permalink::of(&player).to_json())
-    })
+    read(|p| crate::permalink::Permalink::of(p).to_json())
 }
 
 #[derive(Serialize)]
@@ -140,7 +132,7 @@ struct ConsumerState {
 /// A JSON snapshot of what the page shows: time, groups, consumers.
 #[wasm_bindgen]
 pub fn state() -> Result<String, JsError> {
-    with(|p| {
+    read(|p| {
         let w = &p.world;
         let s = State {
             now: w.now,

@@ -2,12 +2,14 @@
 //! where the eyes are; the full log one click away) and the legend of the
 //! drawing (rings, markers, outlines, colours, shapes), shown on demand.
 
+use super::app::{Flag, Msg};
 use crate::i18n::{tr, Lang};
 use crate::sim::World;
 use yew::prelude::*;
 
-/// `fetches`: whether fetches to partition leaders are drawn, and the toggle's handler.
-pub fn caption(world: &World, lang: Lang, legend: &UseStateHandle<bool>, fetches: (bool, Callback<Event>)) -> Html {
+/// `legend`: whether the legend shows; `fetches`: whether fetches to
+/// partition leaders are drawn; both toggles are messages to the page.
+pub fn caption(world: &World, lang: Lang, legend: bool, fetches: bool, dispatch: &Callback<Msg>) -> Html {
     let (at, text) = crate::narrate::caption(world, lang).unwrap_or_else(|| (0, tr(lang, "caption.start").to_string()));
     let show_log = Callback::from(|_: MouseEvent| {
         let doc = gloo::utils::document();
@@ -21,10 +23,8 @@ pub fn caption(world: &World, lang: Lang, legend: &UseStateHandle<bool>, fetches
             let _ = f.focus();
         }
     });
-    let toggle = {
-        let legend = legend.clone();
-        Callback::from(move |_: MouseEvent| legend.set(!*legend))
-    };
+    let toggle = dispatch.reform(|_: MouseEvent| Msg::Toggle(Flag::Legend));
+    let on_fetches = dispatch.reform(move |_: Event| Msg::ShowFetches(!fetches));
     html! {
         <div class="caption-bar">
             <p id="caption" class="caption"><span class="t">{ crate::i18n::trf(lang, "caption.at", &[&format!("{:.1}", at as f64 / 1000.0)]) }</span>{" "}{ text }</p>
@@ -32,7 +32,7 @@ pub fn caption(world: &World, lang: Lang, legend: &UseStateHandle<bool>, fetches
                 <button id="show-log" onclick={show_log}>{ tr(lang, "caption.log") }</button>
                 <button id="legend-button" aria-expanded={legend.to_string()} onclick={toggle}>{ tr(lang, "legend.button") }</button>
                 <label class="show-fetches" title={tr(lang, "fetches.hint")}>
-                    <input type="checkbox" id="show-fetches" checked={fetches.0} onchange={fetches.1} />
+                    <input type="checkbox" id="show-fetches" checked={fetches} onchange={on_fetches} />
                     { tr(lang, "fetches.show") }
                 </label>
             </div>

@@ -3,11 +3,14 @@
 //! core's metrics table live. The page owns the panes (`ComparePlayer`): the
 //! main toolbar's play, step, scrubber and speed drive them while this tab shows.
 
+use super::app::Msg;
 use super::fault_menu::FaultMenu;
+use super::toolbar::Tab;
 use super::topology::topology;
 use crate::compare::clock::{ComparePlayer, THIS_RUN};
 use crate::examples::COMPARISONS;
 use crate::i18n::{tr, Lang};
+use crate::player::Action;
 use crate::sim::Fault;
 use crate::view;
 use yew::prelude::*;
@@ -15,17 +18,14 @@ use yew::prelude::*;
 /// The id of the comparison replayed from logs (the Explain logs tab's "Compare").
 pub const FROM_LOGS: &str = "from-logs";
 
-/// What the tab can ask the page to do.
+/// What the tab needs besides the panes: where its messages go (pick a
+/// comparison, compare this run, a fault, back to the lesson), whether a
+/// fault can happen in the panes, and the open lesson's step comparison, if
+/// its step has one (the id its pane player gets, its name in the page's language).
 pub struct CompareHandlers {
-    /// Open a shipped comparison by id.
-    pub pick: Callback<String>,
-    /// Build a comparison from the main simulation's scenario and faults.
-    pub this_run: Callback<MouseEvent>,
-    pub fault: Callback<Fault>,
+    pub dispatch: Callback<Msg>,
     pub check: Callback<Fault, Result<(), String>>,
-    /// The open lesson's step comparison, if its step has one: the id its
-    /// pane player gets, its name in the page's language, and "Back to the lesson".
-    pub lesson: Option<(String, String, Callback<MouseEvent>)>,
+    pub lesson: Option<(String, String)>,
 }
 
 /// The id of a lesson step's comparison (`Step::compare`).
@@ -53,7 +53,7 @@ fn comparison_name(cp: &ComparePlayer, lang: Lang, h: &CompareHandlers) -> Strin
     if cp.id == FROM_LOGS {
         return crate::i18n::trf(lang, "compare.from-logs", &[&cp.sbs.group]);
     }
-    if let Some((_, name, _)) = h.lesson.as_ref().filter(|l| l.0 == cp.id) {
+    if let Some((_, name)) = h.lesson.as_ref().filter(|l| l.0 == cp.id) {
         return name.clone();
     }
     match COMPARISONS.iter().find(|c| c.0 == cp.id) {
@@ -65,7 +65,8 @@ fn comparison_name(cp: &ComparePlayer, lang: Lang, h: &CompareHandlers) -> Strin
 
 pub fn compare_view(cp: &ComparePlayer, lang: Lang, h: &CompareHandlers) -> Html {
     let s = &cp.sbs;
-    let on_pick = h.pick.reform(|e: Event| e.target_unchecked_into::<web_sys::HtmlSelectElement>().value());
+    let on_pick =
+        h.dispatch.reform(|e: Event| Msg::ComparePick(e.target_unchecked_into::<web_sys::HtmlSelectElement>().value()));
     let noop_mouse = Callback::from(|_: MouseEvent| ());
     let noop_key = Callback::from(|_: KeyboardEvent| ());
     let this_run = cp.id == THIS_RUN;
@@ -89,9 +90,9 @@ pub fn compare_view(cp: &ComparePlayer, lang: Lang, h: &CompareHandlers) -> Html
                         }
                     </select>
                 </label>
-                <button id="compare-this-run" class="primary" onclick={h.this_run.clone()} title={tr(lang, "compare.thisrun.title")}>{ tr(lang, "compare.thisrun") }</button>
-                if let Some((_, _, back)) = h.lesson.as_ref().filter(|l| l.0 == cp.id) {
-                    <button id="compare-back" onclick={back.clone()}>{ tr(lang, "compare.lesson.back") }</button>
+                <button id="compare-this-run" class="primary" onclick={h.dispatch.reform(|_| Msg::CompareThisRun)} title={tr(lang, "compare.thisrun.title")}>{ tr(lang, "compare.thisrun") }</button>
+                if h.lesson.as_ref().is_some_and(|l| l.0 == cp.id) {
+                    <button id="compare-back" onclick={h.dispatch.reform(|_| Msg::SetTab(Tab::Simulation))}>{ tr(lang, "compare.lesson.back") }</button>
                 }
             </div>
             <p id="compare-name" class="compare-name">{ comparison_name(cp, lang, h) }</p>
@@ -150,7 +151,7 @@ pub fn compare_view(cp: &ComparePlayer, lang: Lang, h: &CompareHandlers) -> Html
                     { for crate::view::compare_text::differences(&s.lanes.iter().map(|l| (l.name.as_str(), &l.observer.metrics)).collect::<Vec<_>>(), lang).into_iter().map(|t| html! { <li>{ t }</li> }) }
                 </ul>
             </section>
-            <FaultMenu on_fault={h.fault.clone()} check={h.check.clone()} />
+            <FaultMenu on_fault={h.dispatch.reform(|f| Msg::Action(Action::Inject(f)))} check={h.check.clone()} />
         </section>
     }
 }

@@ -3,42 +3,46 @@
 //! starts a new run; a scenario that cannot run is explained and the current
 //! run and the text stay as they are.
 
+use super::app::{AppContext, Msg};
 use crate::config_form::{self, FIELDS, PROTOCOLS};
 use crate::i18n::{tr, Lang};
 use crate::lint::{self, Level};
 use crate::player::Player;
 use crate::sim::scenario::config::CommitMode;
 use crate::sim::Scenario;
+use std::rc::Rc;
 use yew::prelude::*;
+
+/// Unapplied JSON edits with the scenario they started from, kept in the
+/// page's state while the panel is unmounted (another tab): a new run drops them.
+pub type Draft = Rc<(Scenario, String)>;
 
 #[derive(Properties, PartialEq)]
 pub struct ConfigProps {
     pub scenario: Scenario,
-    pub load: Callback<Player>,
+    /// The edits kept from the last time the panel was open.
+    #[prop_or_default]
+    pub draft: Option<Draft>,
 }
 
 fn pretty(s: &Scenario) -> String {
     serde_json::to_string_pretty(s).unwrap_or_default()
 }
 
-thread_local! {
-    /// Unapplied JSON edits, kept while the panel is unmounted (another tab),
-    /// with the scenario they started from: a new run drops them.
-    static DRAFT: std::cell::RefCell<Option<(Scenario, String)>> = const { std::cell::RefCell::new(None) };
-}
-
-fn keep_draft(base: &Scenario, text: Option<String>) {
-    DRAFT.with(|d| *d.borrow_mut() = text.map(|t| (base.clone(), t)));
-}
-
-fn draft_for(base: &Scenario) -> Option<String> {
-    DRAFT.with(|d| d.borrow().as_ref().filter(|(b, _)| b == base).map(|(_, t)| t.clone()))
+/// Keeps `text` (or, `None`, no edits) as the draft of `base`: a message to the page.
+fn keep_draft(page: &Callback<Msg>, base: &Scenario, text: Option<String>) {
+    page.emit(Msg::ConfigDraft(text.map(|t| Rc::new((base.clone(), t)))));
 }
 
 #[function_component]
 pub fn ConfigPanel(props: &ConfigProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
-    let text = use_state(|| draft_for(&props.scenario).unwrap_or_else(|| pretty(&props.scenario)));
+    // Applying replaces the run, and the draft is kept by the page: messages to it.
+    let load = use_context::<AppContext>().expect("the panel is inside the page").dispatch;
+    let text = use_state(|| {
+        let draft = props.draft.as_ref().filter(|d| d.0 == props.scenario).map(|d| d.1.clone());
+        draft.unwrap_or_else(|| pretty(&props.scenario))
+    });
     let error = use_state(|| None::<String>);
     let applied = use_state(|| false);
     // Quick fields the user typed something wrong into: what they typed and
@@ -50,6 +54,7 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
 
     // A quick field changed: rewrite the JSON with the new value.
     let on_field = {
+        let load = load.clone();
         let (text, applied, error, base, bad) =
             (text.clone(), applied.clone(), error.clone(), props.scenario.clone(), bad.clone());
         Callback::from(move |(key, value): (&'static str, String)| {
@@ -65,7 +70,7 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
                     b.remove(key);
                     error.set(None);
                     applied.set(false);
-                    keep_draft(&base, Some(pretty(&s)));
+                    keep_draft(&load, &base, Some(pretty(&s)));
                     text.set(pretty(&s));
                 }
                 Err(m) => {
@@ -80,17 +85,18 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
         on_field.reform(move |e: Event| (key, e.target_unchecked_into::<web_sys::HtmlInputElement>().value()))
     };
     let on_text = {
+        let load = load.clone();
         let (text, applied, base) = (text.clone(), applied.clone(), props.scenario.clone());
         Callback::from(move |e: InputEvent| {
             applied.set(false);
             let value = e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().value();
-            keep_draft(&base, Some(value.clone()));
+            keep_draft(&load, &base, Some(value.clone()));
             text.set(value);
         })
     };
     let on_apply = {
         let (text, error, applied, load, bad) =
-            (text.clone(), error.clone(), applied.clone(), props.load.clone(), bad.clone());
+            (text.clone(), error.clone(), applied.clone(), load.clone(), bad.clone());
         Callback::from(move |_: MouseEvent| match bad.iter().next() {
             // A quick field still holds a bad value: nothing is applied.
             Some((_, (_, m))) => {
@@ -101,23 +107,25 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
                 Ok(p) => {
                     error.set(None);
                     applied.set(true);
-                    keep_draft(&p.scenario, None);
-                    load.emit(p);
+                    keep_draft(&load, &p.scenario, None);
+                    load.emit(Msg::Load(Box::new(p)));
                 }
                 Err(e) => error.set(Some(e)),
             },
         })
     };
     let on_revert = {
+        let load = load.clone();
         let (text, error, scenario, bad) = (text.clone(), error.clone(), props.scenario.clone(), bad.clone());
         Callback::from(move |_: MouseEvent| {
             bad.set(Default::default());
             error.set(None);
-            keep_draft(&scenario, None);
+            keep_draft(&load, &scenario, None);
             text.set(pretty(&scenario));
         })
     };
     let on_example = {
+        let load = load.clone();
         let (text, error, applied, base) = (text.clone(), error.clone(), applied.clone(), props.scenario.clone());
         Callback::from(move |e: Event| {
             let id = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
@@ -125,7 +133,7 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
                 Ok(s) => {
                     error.set(None);
                     applied.set(false);
-                    keep_draft(&base, Some(pretty(&s)));
+                    keep_draft(&load, &base, Some(pretty(&s)));
                     text.set(pretty(&s));
                 }
                 Err(m) => error.set(Some(m)),

@@ -2,7 +2,7 @@
 //! with "why?" on each line that walks back its causal chain. The newest
 //! sentence also goes to an ARIA live region for screen readers.
 
-use super::app::SharedPlayer;
+use super::app::AppContext;
 use crate::i18n::{tr, Lang};
 use crate::narrate;
 use crate::sim::types::EventId;
@@ -21,7 +21,6 @@ pub struct EventLogProps {
     /// Changes when the log should redraw (a few times a second while playing:
     /// see `cached`).
     pub version: u64,
-    pub player: SharedPlayer,
     /// Whether routine fetches to partition leaders are listed: only when the
     /// learner turned "Show fetches" on. A settled group of 100 sends about a
     /// thousand a second, which would push every rebalance out of the log.
@@ -33,7 +32,10 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
     let filter = use_state(String::new);
     let why = use_state(|| None::<EventId>);
-    let p = props.player.0.borrow();
+    // The run, from the page's context (which never changes by itself: this
+    // log redraws on its `version`).
+    let page = use_context::<AppContext>().expect("the event log is inside the page");
+    let p = page.run.player();
     let world = &p.world;
     let needle = filter.to_lowercase();
     let listed = |e: &&crate::sim::trace::Event| props.fetches || !is_routine_fetch(e);

@@ -3,13 +3,14 @@
 //! what the engine (`crate::explain`) rebuilt. Nothing leaves the browser. The last
 //! explanation, the paste and the chosen files are kept while other tabs are open.
 
+use super::app::{AppContext, Msg};
 use super::explain_view::{report_view, Outcome};
 use crate::compare::Comparison;
 use crate::explain::model::Problem;
 use crate::explain::Explainer;
 use crate::i18n::{tr, trf, Lang};
 use crate::sim::Scenario;
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -23,8 +24,9 @@ const FEED: usize = 64 * 1024;
 const BUDGET_MS: f64 = 30.0;
 
 /// How the last run ended, as the tab shows it.
-#[derive(Clone)]
-enum Shown {
+#[derive(Clone, Default)]
+pub enum Shown {
+    #[default]
     Nothing,
     Explained(Rc<Outcome>),
     /// Too much to read here: (MB given, MB allowed).
@@ -33,37 +35,86 @@ enum Shown {
     Cancelled,
 }
 
-thread_local! {
-    static SHOWN: RefCell<Shown> = const { RefCell::new(Shown::Nothing) };
-    static TEXT: RefCell<String> = const { RefCell::new(String::new()) };
-    static FILES: RefCell<Vec<web_sys::File>> = const { RefCell::new(Vec::new()) };
-    /// Bumped by every run and by Stop: a run that sees another number stops.
-    static RUN: Cell<u64> = const { Cell::new(0) };
-    /// (bytes read, bytes in all) while a run reads: kept here, not in the tab's state, so a
-    /// tab opened again mid-read still shows the progress line.
-    static READING: Cell<Option<(u64, u64)>> = const { Cell::new(None) };
-    /// Redraws the tab that is open (none while another tab is).
-    static REDRAW: RefCell<Option<Callback<()>>> = const { RefCell::new(None) };
+/// The tab's work, kept in the page's state (`AppState::explain`) so it
+/// outlives the tab while other tabs are open: the paste, the chosen files,
+/// the read in progress and what the last read found. Changed only by
+/// `ExplainMsg`s through the page's reducer.
+#[derive(Clone, Default)]
+pub struct Kept {
+    text: Rc<String>,
+    files: Rc<Vec<web_sys::File>>,
+    /// (bytes read, bytes in all) while a read runs.
+    reading: Option<(u64, u64)>,
+    shown: Shown,
+    /// The read in progress: set to `true` to stop it (a new read, Stop, Clear).
+    stop: Option<Rc<Cell<bool>>>,
 }
 
-fn redraw() {
-    let cb = REDRAW.with(|r| r.borrow().clone());
-    if let Some(cb) = cb {
-        cb.emit(());
+/// What happens in the tab, for the page's reducer.
+pub enum ExplainMsg {
+    /// The paste, as the learner left it.
+    Text(String),
+    Files(Vec<web_sys::File>),
+    /// A read of this many bytes begins; its token stops it.
+    Started(u64, Rc<Cell<bool>>),
+    /// The read with this token has read this many bytes.
+    Progress(Rc<Cell<bool>>, u64),
+    /// The read with this token ended (`None`: it was stopped).
+    Done(Rc<Cell<bool>>, Option<Outcome>),
+    /// Nothing to read, or too much.
+    Refused(Shown),
+    Stop,
+    Clear,
+}
+
+impl Kept {
+    fn is_current(&self, token: &Rc<Cell<bool>>) -> bool {
+        self.stop.as_ref().is_some_and(|t| Rc::ptr_eq(t, token))
     }
-}
 
-fn set_reading(r: Option<(u64, u64)>) {
-    READING.set(r);
-    redraw();
-}
+    /// Stops the read in progress, if any.
+    fn stop_reading(&mut self) {
+        if let Some(t) = self.stop.take() {
+            t.set(true);
+        }
+        self.reading = None;
+    }
 
-#[derive(Properties, PartialEq)]
-pub struct ExplainProps {
-    /// Opens a scenario in the Simulation tab (keeping the previous run recoverable).
-    pub on_replay: Callback<Scenario>,
-    /// Opens a comparison in Side by side.
-    pub on_compare: Callback<Comparison>,
+    /// Applies one message (from the page's `reduce`).
+    pub fn apply(&mut self, m: ExplainMsg) {
+        match m {
+            ExplainMsg::Text(t) => self.text = Rc::new(t),
+            ExplainMsg::Files(f) => self.files = Rc::new(f),
+            ExplainMsg::Started(total, token) => {
+                self.stop_reading();
+                self.stop = Some(token);
+                self.reading = Some((0, total));
+            }
+            ExplainMsg::Progress(token, done) => {
+                if self.is_current(&token) {
+                    self.reading = self.reading.map(|(_, total)| (done, total));
+                }
+            }
+            ExplainMsg::Done(token, out) => {
+                if self.is_current(&token) {
+                    self.stop = None;
+                    self.reading = None;
+                    self.shown = out.map_or(Shown::Cancelled, |o| Shown::Explained(Rc::new(o)));
+                }
+            }
+            ExplainMsg::Refused(shown) => self.shown = shown,
+            ExplainMsg::Stop => {
+                self.stop_reading();
+                self.shown = Shown::Cancelled;
+            }
+            ExplainMsg::Clear => {
+                self.stop_reading();
+                self.text = Rc::default();
+                self.files = Rc::default();
+                self.shown = Shown::Nothing;
+            }
+        }
+    }
 }
 
 fn now_ms() -> f64 {
@@ -86,7 +137,7 @@ async fn feed(
     x: &mut Explainer,
     file: u32,
     bytes: &[u8],
-    run: u64,
+    stop: &Cell<bool>,
     slice_start: &mut f64,
     progress: &dyn Fn(u64),
 ) -> bool {
@@ -96,7 +147,7 @@ async fn feed(
             progress(piece.len() as u64);
             yield_to_page().await;
             *slice_start = now_ms();
-            if RUN.get() != run {
+            if stop.get() {
                 return false;
             }
         } else {
@@ -119,7 +170,7 @@ async fn explain(
     text: String,
     pasted_name: String,
     files: Vec<web_sys::File>,
-    run: u64,
+    stop: Rc<Cell<bool>>,
     progress: Rc<dyn Fn(u64)>,
 ) -> Option<Outcome> {
     let mut x = Explainer::new();
@@ -127,7 +178,7 @@ async fn explain(
     let mut unreadable = Vec::new();
     if !text.trim().is_empty() {
         let f = x.begin_file(&pasted_name);
-        if !feed(&mut x, f, text.as_bytes(), run, &mut slice_start, &*progress).await {
+        if !feed(&mut x, f, text.as_bytes(), &stop, &mut slice_start, &*progress).await {
             return None;
         }
         x.end_file(f);
@@ -141,7 +192,7 @@ async fn explain(
             let to = (at + FILE_SLICE).min(size);
             match read_slice(file, at, to).await {
                 Ok(bytes) => {
-                    if !feed(&mut x, f, &bytes, run, &mut slice_start, &*progress).await {
+                    if !feed(&mut x, f, &bytes, &stop, &mut slice_start, &*progress).await {
                         return None;
                     }
                 }
@@ -151,7 +202,7 @@ async fn explain(
                 }
             }
             at = to;
-            if RUN.get() != run {
+            if stop.get() {
                 return None;
             }
         }
@@ -173,87 +224,89 @@ fn dropped_files(e: &DragEvent) -> Option<web_sys::FileList> {
     files.dyn_into::<web_sys::FileList>().ok()
 }
 
+#[derive(Properties)]
+pub struct ExplainProps {
+    /// The tab's work, from the page's state.
+    pub kept: Rc<Kept>,
+}
+
+/// The same work: the reducer makes a new `Kept` for every change.
+impl PartialEq for ExplainProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.kept, &other.kept)
+    }
+}
+
 #[function_component]
 pub fn ExplainTab(props: &ExplainProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
-    {
-        // a run that goes on while another tab is open redraws this tab when it is back
-        let force = use_force_update();
-        use_effect_with((), move |_| {
-            REDRAW.with(|r| *r.borrow_mut() = Some(Callback::from(move |_| force.force_update())));
-            || REDRAW.with(|r| *r.borrow_mut() = None)
-        });
-    }
-    let shown = SHOWN.with(|s| s.borrow().clone());
-    let files = use_state(|| FILES.with(|f| f.borrow().clone()));
+    // A replay opens in the Simulation tab (the previous run stays recoverable),
+    // a comparison in Side by side; the tab's own work is kept by the page too:
+    // messages to the page.
+    let page = use_context::<AppContext>().expect("the tab is inside the page");
+    let on_replay = page.dispatch.reform(|s: Scenario| Msg::Replay(Box::new(s)));
+    let on_compare = page.dispatch.reform(|c: Comparison| Msg::CompareLogs(Box::new(c)));
+    let send = page.dispatch.reform(Msg::Explain);
+    let kept = &props.kept;
+    let shown = &kept.shown;
+    let files = &kept.files;
     let dragging = use_state(|| false);
     let area = use_node_ref();
     {
         // The paste comes back when the tab opens again.
-        let area = area.clone();
+        let (area, text) = (area.clone(), kept.text.clone());
         use_effect_with((), move |_| {
             if let Some(a) = area.cast::<web_sys::HtmlTextAreaElement>() {
-                TEXT.with(|t| a.set_value(&t.borrow()));
+                a.set_value(&text);
             }
         });
     }
-    let show = Callback::from(move |s: Shown| {
-        SHOWN.with(|x| *x.borrow_mut() = s);
-        redraw();
-    });
     let start = {
-        let (area, show) = (area.clone(), show.clone());
+        let (area, send) = (area.clone(), send.clone());
         Callback::from(move |chosen: Vec<web_sys::File>| {
             let text = area.cast::<web_sys::HtmlTextAreaElement>().map(|a| a.value()).unwrap_or_default();
-            TEXT.with(|t| *t.borrow_mut() = text.clone());
+            send.emit(ExplainMsg::Text(text.clone()));
             let total = text.len() as f64 + chosen.iter().map(|f| f.size()).sum::<f64>();
             if text.trim().is_empty() && chosen.is_empty() {
-                show.emit(Shown::Empty);
+                send.emit(ExplainMsg::Refused(Shown::Empty));
                 return;
             }
             if total > MAX_BYTES {
-                show.emit(Shown::TooBig((total / 1e6).ceil() as u64, (MAX_BYTES / 1e6) as u64));
+                send.emit(ExplainMsg::Refused(Shown::TooBig((total / 1e6).ceil() as u64, (MAX_BYTES / 1e6) as u64)));
                 return;
             }
-            let run = RUN.get() + 1;
-            RUN.set(run);
-            let done = Rc::new(Cell::new(0u64));
+            let stop = Rc::new(Cell::new(false));
             let total = total as u64;
-            set_reading(Some((0, total)));
+            send.emit(ExplainMsg::Started(total, stop.clone()));
             let progress: Rc<dyn Fn(u64)> = {
-                let done = done.clone();
-                let last = Cell::new(0.0);
+                let (done, last, send, stop) = (Cell::new(0u64), Cell::new(0.0), send.clone(), stop.clone());
                 Rc::new(move |n: u64| {
                     done.set(done.get() + n);
                     // a redraw a few times a second is enough
                     if now_ms() - last.get() > 150.0 {
                         last.set(now_ms());
-                        set_reading(Some((done.get(), total)));
+                        send.emit(ExplainMsg::Progress(stop.clone(), done.get()));
                     }
                 })
             };
-            let show = show.clone();
+            let send = send.clone();
             let pasted = tr(lang, "explain.pasted").to_string();
             yew::platform::spawn_local(async move {
-                let out = explain(text, pasted, chosen, run, progress).await;
-                if RUN.get() != run {
-                    return;
-                }
-                READING.set(None);
-                show.emit(out.map_or(Shown::Cancelled, |o| Shown::Explained(Rc::new(o))));
+                let out = explain(text, pasted, chosen, stop.clone(), progress).await;
+                // A stopped read's end changes nothing (the reducer checks its token).
+                send.emit(ExplainMsg::Done(stop, out));
             });
         })
     };
     let add_files = {
-        let (files, start) = (files.clone(), start.clone());
+        let (files, start, send) = (files.clone(), start.clone(), send.clone());
         Callback::from(move |more: Vec<web_sys::File>| {
             if more.is_empty() {
                 return;
             }
             let mut all = (*files).clone();
             all.extend(more);
-            FILES.with(|f| *f.borrow_mut() = all.clone());
-            files.set(all.clone());
+            send.emit(ExplainMsg::Files(all.clone()));
             start.emit(all);
         })
     };
@@ -290,49 +343,31 @@ pub fn ExplainTab(props: &ExplainProps) -> Html {
         let (files, start) = (files.clone(), start.clone());
         Callback::from(move |_: MouseEvent| start.emit((*files).clone()))
     };
-    let on_stop = {
-        let show = show.clone();
-        Callback::from(move |_: MouseEvent| {
-            RUN.set(RUN.get() + 1);
-            READING.set(None);
-            show.emit(Shown::Cancelled);
-        })
-    };
+    let on_stop = send.reform(|_: MouseEvent| ExplainMsg::Stop);
     let on_clear = {
-        let (area, files, show) = (area.clone(), files.clone(), show.clone());
+        let (area, send) = (area.clone(), send.clone());
         Callback::from(move |_: MouseEvent| {
-            RUN.set(RUN.get() + 1);
             if let Some(a) = area.cast::<web_sys::HtmlTextAreaElement>() {
                 a.set_value("");
             }
-            TEXT.with(|t| t.borrow_mut().clear());
-            FILES.with(|f| f.borrow_mut().clear());
-            files.set(Vec::new());
-            READING.set(None);
-            show.emit(Shown::Nothing);
+            send.emit(ExplainMsg::Clear);
         })
     };
-    let on_text_change = Callback::from(|e: Event| {
-        let a = e.target_unchecked_into::<web_sys::HtmlTextAreaElement>();
-        TEXT.with(|t| *t.borrow_mut() = a.value());
-    });
-    let remove_file = {
-        let files = files.clone();
-        move |i: usize| {
-            let files = files.clone();
-            Callback::from(move |_: MouseEvent| {
-                let mut all = (*files).clone();
-                if i < all.len() {
-                    all.remove(i);
-                }
-                FILES.with(|f| *f.borrow_mut() = all.clone());
-                files.set(all);
-            })
-        }
+    let on_text_change =
+        send.reform(|e: Event| ExplainMsg::Text(e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().value()));
+    let remove_file = |i: usize| {
+        let (files, send) = (files.clone(), send.clone());
+        Callback::from(move |_: MouseEvent| {
+            let mut all = (*files).clone();
+            if i < all.len() {
+                all.remove(i);
+            }
+            send.emit(ExplainMsg::Files(all));
+        })
     };
     let message = |key: &str, text: String| html! { <p id="explain-message" class="notice" role="status" data-problem={key.to_string()}>{ text }</p> };
-    let reading = READING.get();
-    let body = match &shown {
+    let reading = kept.reading;
+    let body = match shown {
         Shown::Nothing => html! {},
         Shown::Empty => message("empty", tr(lang, "explain.empty").to_string()),
         Shown::Cancelled => message("cancelled", tr(lang, "explain.cancelled").to_string()),
@@ -348,7 +383,7 @@ pub fn ExplainTab(props: &ExplainProps) -> Html {
             html! { <>
                 { problem.unwrap_or_default() }
                 { for o.unreadable.iter().map(|(n, e)| html! { <p class="notice" role="status">{ trf(lang, "explain.unreadable", &[n, e]) }</p> }) }
-                { report_view(o, lang, &props.on_replay, &props.on_compare) }
+                { report_view(o, lang, &on_replay, &on_compare) }
             </> }
         }
     };

@@ -10,6 +10,8 @@ use std::cell::Cell;
 use wasm_bindgen::{closure::Closure, JsCast};
 use yew::prelude::*;
 
+// How fast a drag sends seeks to the page's reducer, not the page's state:
+// the seeks themselves are messages (`Msg::Action(Action::Seek)`).
 thread_local! {
     /// A seek ran in this animation frame (a frame callback is due to clear it).
     static SOUGHT_THIS_FRAME: Cell<bool> = const { Cell::new(false) };

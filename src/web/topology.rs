@@ -2,7 +2,7 @@
 //! things go and how long a label may be come from `view::layout` and
 //! `view::labels`, so no two labels overlap for 1-16 clients and 1-5 brokers.
 
-use super::app::SharedPlayer;
+use super::app::RunView;
 use super::cached::cached;
 use super::topology_msgs::{message, place_messages};
 use crate::i18n::{tr, trf, Lang};
@@ -93,7 +93,7 @@ pub fn topology(
     highlights: &[String],
     on_press: Callback<MouseEvent>,
     on_key: Callback<KeyboardEvent>,
-    nodes: Option<(u64, &SharedPlayer)>,
+    nodes: Option<(u64, &RunView)>,
     show_fetches: bool,
     presenter: bool,
 ) -> Html {
@@ -112,7 +112,11 @@ pub fn topology(
     }
     let node_layer = if let Some((version, player)) = nodes.filter(|_| large) {
         let (player, selected, highlights) = (player.clone(), selected.cloned(), highlights.to_vec());
-        cached(version, move || node_layer(&player.0.borrow().world, lang, selected.as_ref(), &highlights, frame))
+        // The frame (wide, narrow, presenter) is part of the version: presenter mode or a
+        // turned phone redraws the nodes at once, paused or not.
+        cached(super::cached::version((version, frame as u8)), move || {
+            node_layer(&player.player().world, lang, selected.as_ref(), &highlights, frame)
+        })
     } else {
         node_layer(world, lang, selected, highlights, frame)
     };

@@ -7,23 +7,24 @@ use super::super::lesson_panel::save_progress;
 use crate::lesson::{LessonSession, Phase};
 use crate::player::{Action, Player};
 use crate::view::history::{self, Undo};
-use yew::prelude::*;
+use std::rc::Rc;
 
-/// Applies a toolbar action to the open lesson `l` and the player `p`.
-pub(super) fn apply(a: Action, l: &mut Option<LessonSession>, p: &mut Player, undo: &UseStateHandle<Option<Undo>>) {
+/// Applies a toolbar action to the open lesson `l` and the player `p`
+/// (from `reduce`); `undo` is what a fork discarded, while it can be undone.
+pub(super) fn apply(a: Action, l: &mut Option<LessonSession>, p: &mut Player, undo: &mut Option<Rc<Undo>>) {
     match (l.as_mut(), a) {
         // Reset keeps the user's faults (they happen again at their times).
         (None, Action::Reset) => {
             if let Ok(np) = history::reset(p, false) {
                 *p = np;
             }
-            undo.set(None);
+            *undo = None;
         }
         // Acting in the past forks the timeline: offer to undo.
         (_, Action::Inject(f)) => {
             let before = history::before_inject(p);
             p.dispatch(Action::Inject(f));
-            undo.set(before);
+            *undo = before.map(Rc::new);
         }
         (Some(s), Action::Step) => {
             if s.phase == Phase::Reached {

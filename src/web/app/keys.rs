@@ -4,33 +4,25 @@
 //! reveals and goes on; presenting outside a lesson, PageDown/→ runs on to the
 //! next event worth a caption.
 
-use super::super::lesson_panel::{self, LessonMsg};
-use super::super::prefs;
-use crate::inspect::Selection;
-use crate::lesson::LessonSession;
-use crate::player::{Action, Player};
+use super::super::lesson_panel;
+use super::state::{Flag, Msg, RunView};
+use crate::player::Action;
 use gloo::events::{EventListener, EventListenerOptions};
-use std::cell::RefCell;
-use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// What the keys drive.
+/// What the keys read and drive. `presenter` is the value when the
+/// listener was made: the page makes a new listener when it changes, since
+/// which keys are taken (and so not left to the browser) depends on it.
 pub(super) struct Keys {
-    pub dispatch: Callback<Action>,
-    pub presenter: UseStateHandle<bool>,
-    pub help: UseStateHandle<bool>,
-    pub selection: UseStateHandle<Option<Selection>>,
-    pub lesson: Rc<RefCell<Option<LessonSession>>>,
-    pub on_lesson: Callback<LessonMsg>,
-    pub legend_open: UseStateHandle<bool>,
-    pub player: Rc<RefCell<Player>>,
-    pub redraw: Callback<()>,
+    pub dispatch: Callback<Msg>,
+    pub presenter: bool,
+    pub run: RunView,
 }
 
 /// Listens for the keys on the document until the listener is dropped.
 pub(super) fn listen(keys: Keys) -> EventListener {
-    let Keys { dispatch, presenter, help, selection, lesson, on_lesson, legend_open, player, redraw } = keys;
+    let Keys { dispatch, presenter, run } = keys;
     let doc = gloo::utils::document();
     // Not passive (gloo's default): the keys it takes must not also scroll the page.
     EventListener::new_with_options(&doc, "keydown", EventListenerOptions::enable_prevent_default(), move |e| {
@@ -43,39 +35,28 @@ pub(super) fn listen(keys: Keys) -> EventListener {
             return;
         }
         // Inside a lesson the clicker picks, reveals and goes on.
-        let picked = lesson.borrow().as_ref().and_then(|s| lesson_panel::clicker(s, &e.key()));
+        let (picked, in_lesson) = {
+            let r = run.get();
+            (r.lesson.as_ref().and_then(|s| lesson_panel::clicker(s, &e.key())), r.lesson.is_some())
+        };
         if let Some(m) = picked {
             e.prevent_default();
-            on_lesson.emit(m);
+            dispatch.emit(Msg::Lesson(m));
             return;
         }
         let key = e.key();
         // Presenting outside a lesson, PageDown/→ runs on to the next
         // thing worth a sentence (the caption changes), not the next heartbeat.
-        if *presenter && lesson.borrow().is_none() && matches!(key.as_str(), "PageDown" | "ArrowRight") {
+        if presenter && !in_lesson && matches!(key.as_str(), "PageDown" | "ArrowRight") {
             e.prevent_default();
-            {
-                let mut p = player.borrow_mut();
-                p.playing = false;
-                let (from, until) = (p.world.trace.len(), p.now() + 60_000);
-                p.advance_until(until, |w| {
-                    w.trace[from.min(w.trace.len())..].iter().any(crate::narrate::worth_a_caption)
-                });
-            }
-            redraw.emit(());
+            dispatch.emit(Msg::RunToCaption);
             return;
         }
         match key.as_str() {
-            "l" => legend_open.set(!*legend_open),
-            "p" => {
-                prefs::set_fullscreen(!*presenter);
-                presenter.set(!*presenter);
-            }
-            "?" => help.set(!*help),
-            "Escape" => {
-                help.set(false);
-                selection.set(None);
-            }
+            "l" => dispatch.emit(Msg::Toggle(Flag::Legend)),
+            "p" => dispatch.emit(Msg::Toggle(Flag::Presenter)),
+            "?" => dispatch.emit(Msg::Toggle(Flag::Help)),
+            "Escape" => dispatch.emit(Msg::Escape),
             key => {
                 let action = match key {
                     " " | "k" => Some(Action::TogglePlay),
@@ -85,7 +66,7 @@ pub(super) fn listen(keys: Keys) -> EventListener {
                 };
                 if let Some(a) = action {
                     e.prevent_default();
-                    dispatch.emit(a);
+                    dispatch.emit(Msg::Action(a));
                 }
             }
         }

@@ -4,42 +4,41 @@
 
 use super::super::lesson_panel::{self, save_progress, LessonMsg};
 use super::super::toolbar::Tab;
+use super::state::{AppState, Run};
 use crate::compare::clock::ComparePlayer;
-use crate::inspect::Selection;
 use crate::lesson::LessonSession;
 use crate::player::{Action, Player};
-use std::cell::RefCell;
-use std::rc::Rc;
-use yew::prelude::*;
 
-/// What a lesson message may change besides the lesson and the player.
-pub(super) struct LessonUi {
-    pub selection: UseStateHandle<Option<Selection>>,
-    pub tab: UseStateHandle<Tab>,
-    pub compare: Rc<RefCell<Option<ComparePlayer>>>,
-    pub notice: UseStateHandle<Option<String>>,
+/// Opens a lesson at its own speed, with this learner's order of choices.
+fn open(
+    lesson: crate::lesson::Lesson,
+    step: usize,
+    l: &mut Option<LessonSession>,
+    p: &mut Player,
+    page: &mut AppState,
+) {
+    if let Ok((mut s, mut np)) = LessonSession::open_at(lesson, step) {
+        s.learner = lesson_panel::learner_seed();
+        np.speed = f64::from(s.lesson.speed);
+        *p = np;
+        save_progress(s.progress());
+        *l = Some(s);
+        page.selection = None;
+        page.tab = Tab::Simulation;
+    }
 }
 
-/// Applies one lesson message to the open lesson `l` and the player `p`.
-pub(super) fn apply(m: LessonMsg, l: &mut Option<LessonSession>, p: &mut Player, ui: &LessonUi) {
-    // Opens a lesson at its own speed, with this learner's order of choices.
-    let open = |lesson: crate::lesson::Lesson, step: usize, l: &mut Option<LessonSession>, p: &mut Player| {
-        if let Ok((mut s, mut np)) = LessonSession::open_at(lesson, step) {
-            s.learner = lesson_panel::learner_seed();
-            np.speed = f64::from(s.lesson.speed);
-            *p = np;
-            save_progress(s.progress());
-            *l = Some(s);
-            ui.selection.set(None);
-            ui.tab.set(Tab::Simulation);
-        }
-    };
+/// Applies one lesson message (from `reduce`) to the run: its open lesson
+/// and player, and the Side by side panes; `page` is the rest of the page's
+/// state (selection, tab, notice).
+pub(super) fn apply(m: LessonMsg, run: &mut Run, page: &mut AppState) {
+    let Run { player: p, lesson: l, compare } = run;
     match (m, l.as_mut()) {
         (LessonMsg::Open(n, step), _) => {
             let Some(found) = crate::lesson::find(&n.to_string()) else { return };
-            open(found.clone(), step, l, p);
+            open(found.clone(), step, l, p, page);
         }
-        (LessonMsg::OpenDraft(lesson), _) => open(*lesson, 0, l, p),
+        (LessonMsg::OpenDraft(lesson), _) => open(*lesson, 0, l, p, page),
         (LessonMsg::Choose(i), Some(s)) => {
             let _ = s.choose(p, i);
             save_progress(s.progress());
@@ -76,13 +75,13 @@ pub(super) fn apply(m: LessonMsg, l: &mut Option<LessonSession>, p: &mut Player,
                 .and_then(|c| crate::compare::SideBySide::new(&c));
             match built {
                 Ok(sbs) => {
-                    *ui.compare.borrow_mut() = Some(ComparePlayer::new(
+                    *compare = Some(ComparePlayer::new(
                         &super::super::compare_view::lesson_id(&s.lesson.id, &s.current().id),
                         sbs,
                     ));
-                    ui.tab.set(Tab::Compare);
+                    page.tab = Tab::Compare;
                 }
-                Err(e) => ui.notice.set(Some(e)),
+                Err(e) => page.notice = Some(e),
             }
         }
         (LessonMsg::Exit, _) => *l = None,
