@@ -230,6 +230,16 @@ fn lettered(s: &LessonSession, c: &Choice, lang: Lang) -> String {
     format!("{letter}. {}", choice_label(&s.lesson, s.step, c, lang))
 }
 
+/// In presenter mode the step's narration is the caption under the drawing,
+/// where a room looks (the panel beside it keeps the question and its
+/// choices in view at 1280x720); nothing once the lesson is done.
+pub fn lesson_caption(s: &LessonSession, lang: Lang) -> Html {
+    if s.phase == Phase::Free {
+        return html! {};
+    }
+    html! { <p id="lesson-caption" class="lesson-caption" aria-live="polite">{ s.current().narration.get(lang).to_string() }</p> }
+}
+
 fn speed_control(s: &LessonSession, speed: f64, lang: Lang, on: &Callback<LessonMsg>) -> Html {
     let at = SPEEDS.iter().position(|x| (x - speed).abs() < 1e-9);
     let slower = SPEEDS.iter().rev().find(|x| **x < speed - 1e-9).copied();

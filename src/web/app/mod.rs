@@ -22,7 +22,7 @@ use super::event_log::EventLog;
 use super::fault_menu::FaultMenu;
 use super::inspector::inspector;
 use super::lab::AssignorLab;
-use super::lesson_panel::{self, lesson_list, lesson_panel, LessonMsg};
+use super::lesson_panel::{self, lesson_caption, lesson_list, lesson_panel, LessonMsg};
 use super::panels::{connect_tasks, fidelity_notes, group_panel, invariant_monitor, partition_table};
 use super::prefs;
 use super::spacetime::spacetime;
@@ -279,6 +279,9 @@ pub fn App(props: &AppProps) -> Html {
                                 let (run, d) = (run.clone(), dispatch.clone());
                                 move || caption(&run.player().world, lang_v, legend_open, fetches_on, &d)
                             }) }
+                            if let Some(s) = session.filter(|_| presenting) {
+                                { lesson_caption(s, lang_v) }
+                            }
                             if presenting {
                                 <button id="panels-button" class="panels-button" aria-pressed={state.panels.to_string()} onclick={close(|| Msg::Toggle(Flag::Panels))}>{ tr(lang_v, if state.panels { "panels.hide" } else { "panels.show" }) }</button>
                             }
