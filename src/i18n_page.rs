@@ -12,6 +12,7 @@ pub const PAGE: &[(&str, &str, &str)] = &[
     // Reset and undo
     ("reset.title", "back to the start of this scenario", "回到这个场景的开头"),
     ("reset.keeps", "back to the start; your faults stay and happen again at their times", "回到开头；你注入的故障会保留，并在原来的时间再次发生"),
+    ("notice.badlink.kept", "Could not open this link: {0}. Your run is unchanged.", "无法打开这个链接：{0}。你当前的运行保持不变。"),
     ("reset.clear", "Reset and clear my {0} {0|fault|faults}", "重置并清除我注入的 {0} 个故障"),
     ("undo", "Undo", "撤销"),
     ("undo.notice", "You acted at {0} s, in the past: the run after that moment (up to {1} s) and {2} later {2|fault|faults} were discarded.", "你在过去的时刻 {0} 秒执行了操作：该时刻之后的运行（直到 {1} 秒）以及之后的 {2} 个故障已被丢弃。"),

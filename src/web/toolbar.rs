@@ -49,11 +49,17 @@ pub fn toolbar(t: Toolbar) -> Html {
     let on_link = {
         let (run, dispatch) = (t.run.clone(), t.dispatch.clone());
         Callback::from(move |_: MouseEvent| {
-            // The moment of the click; compressing it takes the browser a moment.
-            let link = Permalink::of(&run.player());
+            // Inside a lesson the link reopens the lesson at its step (#lesson=4&step=3);
+            // else it is the moment of the click, which the browser takes a moment to compress.
+            let lesson = run.get().lesson.as_ref().map(|s| s.link().trim_start_matches('#').to_string());
+            let moment = lesson.is_none().then(|| Permalink::of(&run.player()));
             let dispatch = dispatch.clone();
             yew::platform::spawn_local(async move {
-                let fragment = super::links::encode(&link).await;
+                let fragment = match (lesson, moment) {
+                    (Some(l), _) => l,
+                    (None, Some(m)) => super::links::encode(&m).await,
+                    (None, None) => return,
+                };
                 let fragment = if lang == Lang::En { fragment } else { format!("lang=zh&{fragment}") };
                 if let Some(w) = web_sys::window() {
                     if let Ok(h) = w.history() {

@@ -228,6 +228,41 @@ test('a lesson step is deep-linkable, and bad links are explained', async () => 
   }
 });
 
+test('a link pasted into an open tab opens as on a fresh load, and "Link to this moment" in a lesson links its step', async () => {
+  const site = await serveSite();
+  const browser = await launch();
+  try {
+    const { page, errors } = await openPage(browser, site);
+    const now = () => page.evaluate(() => window.groupscope.state().now);
+    // A run's moment, linked while no lesson is open.
+    await page.evaluate(() => window.groupscope.seek(7000));
+    await page.click('#permalink');
+    await page.waitForSelector('#permalink-url');
+    const moment = new URL(await page.inputValue('#permalink-url')).hash;
+    assert.match(moment, /^#z=/);
+    // Only the fragment changes: no reload, yet the lesson step opens.
+    await page.evaluate(() => { location.hash = '#lesson=4&step=2'; });
+    await page.waitForSelector('#lesson[data-lesson="4"][data-step="2"]');
+    // Inside the lesson the link names the lesson and its step.
+    await page.click('#permalink');
+    await page.waitForFunction(() => /#lesson=4&step=2$/.test(document.querySelector('#permalink-url').value));
+    // The run's link pasted in: the lesson closes and the run opens at its moment.
+    await page.evaluate((h) => { location.hash = h; }, moment);
+    await page.waitForFunction(() => !document.querySelector('#lesson'));
+    assert.equal(await now(), 7000);
+    // A damaged one is explained, and the run stays as it was.
+    await page.evaluate(() => window.groupscope.seek(3000));
+    await page.evaluate(() => { location.hash = '#z=AAAA'; });
+    await page.waitForSelector('#notice');
+    assert.match(await page.textContent('#notice'), /Could not open this link: .*Your run is unchanged/);
+    assert.equal(await now(), 3000);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    site.close();
+  }
+});
+
 test('lessons that cannot be fetched are explained, and the simulation keeps running', async () => {
   const site = await serveSite();
   const browser = await launch();

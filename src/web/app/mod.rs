@@ -51,6 +51,26 @@ pub struct AppProps {
     pub link: Option<Result<Permalink, String>>,
 }
 
+fn current_hash() -> String {
+    web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
+}
+
+/// Opens the lesson step a `#lesson=4&step=3` fragment names, once the course
+/// is fetched, or says why it cannot; false when the fragment names no lesson.
+fn open_lesson_link(hash: String, lang: Lang, dispatch: &Callback<Msg>) -> bool {
+    if !hash.split(['#', '&']).any(|kv| kv.starts_with("lesson=")) {
+        return false;
+    }
+    let dispatch = dispatch.clone();
+    course::when_loaded(Callback::from(move |()| {
+        dispatch.emit(match crate::lesson::registry::explain_link(&hash) {
+            Ok((l, step)) => Msg::Lesson(LessonMsg::Open(l.number, step)),
+            Err(e) => Msg::Notice(Some(lesson_panel::link_error(lang, &e))),
+        })
+    }));
+    true
+}
+
 #[function_component]
 pub fn App(props: &AppProps) -> Html {
     // `use_reducer_eq`: a message that changes nothing (a tick while paused)
@@ -81,17 +101,7 @@ pub fn App(props: &AppProps) -> Html {
             api::install(page.clone());
             let dispatch = page.dispatch;
             // A deep link to a lesson step: #lesson=4&step=3 (once the course is fetched).
-            let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
-            if hash.split(['#', '&']).any(|kv| kv.starts_with("lesson=")) {
-                let lang = prefs::initial_lang();
-                let dispatch = dispatch.clone();
-                course::when_loaded(Callback::from(move |()| {
-                    dispatch.emit(match crate::lesson::registry::explain_link(&hash) {
-                        Ok((l, step)) => Msg::Lesson(LessonMsg::Open(l.number, step)),
-                        Err(e) => Msg::Notice(Some(lesson_panel::link_error(lang, &e))),
-                    })
-                }));
-            }
+            open_lesson_link(current_hash(), prefs::initial_lang(), &dispatch);
             // The clock: every frame is a message (the state says what plays).
             let mut last = now_ms();
             let interval = Interval::new(16, move || {
@@ -100,6 +110,34 @@ pub fn App(props: &AppProps) -> Html {
                 last = t;
             });
             move || drop(interval)
+        });
+    }
+
+    {
+        // A link pasted into this tab changes only the address's fragment, which
+        // reloads nothing: open it as a fresh load would (a lesson step, a run).
+        let (page, lang) = (page.clone(), state.lang);
+        use_effect_with(lang, move |lang| {
+            let lang = *lang;
+            let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
+                let hash = current_hash();
+                // The lesson panel's own step link names the step already open.
+                if page.run.get().lesson.as_ref().is_some_and(|s| s.link() == hash) {
+                    return;
+                }
+                if !open_lesson_link(hash.clone(), lang, &page.dispatch) {
+                    let dispatch = page.dispatch.clone();
+                    yew::platform::spawn_local(async move {
+                        let opened = super::links::decode(&hash).await.map(|l| l.and_then(|l| l.restore()));
+                        match opened {
+                            Some(Ok(p)) => dispatch.emit(Msg::Load(Box::new(p))),
+                            Some(Err(e)) => dispatch.emit(Msg::Notice(Some(trf(lang, "notice.badlink.kept", &[&e])))),
+                            None => {}
+                        }
+                    });
+                }
+            });
+            move || drop(listener)
         });
     }
 
