@@ -47,6 +47,14 @@ test('side by side: the toolbar\'s one clock drives three protocols under one cr
     await page.locator('#timeline').fill('5000');
     await page.waitForFunction(() => [...document.querySelectorAll('#compare .pane')].every((p) => p.dataset.now === '5000'));
     await page.screenshot({ path: join(ARTIFACTS, 'compare.png') });
+    // A presenter's clicker ("next": PageDown) steps the panes too, not the hidden main run.
+    await page.evaluate(() => document.activeElement.blur());
+    await page.keyboard.press('p');
+    await page.waitForSelector('.presenter');
+    await page.keyboard.press('PageDown');
+    await page.waitForFunction(() => [...document.querySelectorAll('#compare .pane')].every((p) => Number(p.dataset.now) > 5000));
+    assert.equal(await mainNow(), before, 'the clicker moved the panes, not the main simulation');
+    await page.keyboard.press('p');
     assert.deepEqual(foreign, []);
     assert.deepEqual(errors, []);
   } finally {

@@ -258,6 +258,26 @@ test('actions say what they do: verbs, undo after acting in the past, Reset keep
   assert.equal(await page.locator('#reset-clear').count(), 0);
 }));
 
+test('an undo belongs to its run: loading another run or opening a lesson withdraws it', () => withPage(async ({ page }) => {
+  // Acting in the past (at 5 s, after playing to 20 s) offers an undo.
+  const fork = async () => {
+    await seek(page, 20000);
+    await seek(page, 5000);
+    await page.click('g[data-member="c1"] circle.body');
+    await page.click('#inspector button[data-fault="pauseConsumer"]');
+    await page.waitForSelector('#undo-notice');
+  };
+  await fork();
+  await page.evaluate(() => window.groupscope.load(JSON.stringify({ seed: 3, brokers: 1, topics: [{ name: 'orders', partitions: 2 }], groups: [{ groupId: 'other', consumers: 1, config: { topics: ['orders'] } }] })));
+  await page.waitForFunction(() => !document.querySelector('#undo-notice'));
+  assert.equal(await page.locator('#topology [data-member]').count(), 1, 'the new run shows');
+  await fork();
+  await page.evaluate(() => { location.hash = '#lesson=4&step=2'; });
+  await page.waitForSelector('#lesson');
+  await frames(page);
+  assert.equal(await page.locator('#undo-notice').count(), 0, 'the lesson has no undo of the run before it');
+}));
+
 test('bad input seen as a user: a bare scenario file imports; config selects clear of the JSON at 1440 px', async () => {
   const site = await serveSite();
   const browser = await launch();

@@ -24,6 +24,8 @@ fn open(
         save_progress(s.progress());
         *l = Some(s);
         page.selection = None;
+        // An undo offered in the run before would rebuild that run under the lesson.
+        page.undo = None;
         page.tab = Tab::Simulation;
     }
 }

@@ -165,8 +165,9 @@ pub enum Msg {
     Redraw,
 }
 
-/// The page's state. Cloned by every message that changes it: everything
-/// but the run is small (the undo's script sits behind an `Rc`).
+/// The page's state. Copied by a message that may change it (a tick that
+/// moves nothing returns the state as it was, uncopied): everything but the
+/// run is small (the undo's script sits behind an `Rc`).
 #[derive(Clone)]
 pub struct AppState {
     run: Rc<RefCell<Run>>,
@@ -224,6 +225,10 @@ impl Reducible for AppState {
     type Action = Msg;
 
     fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
+        // Most ticks change nothing (paused, or the panes paused): answer before copying.
+        if matches!(msg, Msg::Tick(_)) && !moving(self.tab, &self.run.borrow()) {
+            return self;
+        }
         let mut next = (*self).clone();
         let run = Rc::clone(&self.run);
         let changed = next.apply(&mut run.borrow_mut(), msg);
@@ -344,6 +349,8 @@ impl AppState {
                 self.selection = None;
                 Changed::Page
             }
+            // On the Side by side tab the one clock steps the panes (a clicker's "next").
+            Msg::RunToCaption if self.tab == Tab::Compare => self.apply(run, Msg::Action(Action::Step)),
             Msg::RunToCaption => {
                 // The next thing worth a sentence (the caption changes), not the next heartbeat.
                 let p = &mut run.player;
@@ -486,7 +493,18 @@ impl AppState {
         run.player = p;
         run.lesson = None;
         self.selection = None;
+        // An undo rebuilds the run it came from: it means nothing for another.
+        self.undo = None;
         Changed::Replaced
+    }
+}
+
+/// Whether the clock moves anything: the panes on the Side by side tab, else the main run.
+fn moving(tab: Tab, run: &Run) -> bool {
+    if tab == Tab::Compare {
+        run.compare.as_ref().is_some_and(|c| c.playing)
+    } else {
+        run.player.playing
     }
 }
 
