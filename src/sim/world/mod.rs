@@ -410,7 +410,7 @@ impl World {
                 (&mut e, node)
             {
                 if let Some(p) = self.clients.get(c) {
-                    *redelivered = self.cluster.record_processed(p.client.group_id(), partition, *from, *to);
+                    *redelivered = self.cluster.stats.record_processed(p.client.group_id(), partition, *from, *to);
                 }
             }
             self.record(cause, e);
