@@ -81,7 +81,12 @@ pub struct World {
     /// counts instead of copying every message in flight, and an item still
     /// shared when it fires is copied then (`Rc::unwrap_or_clone`).
     queue: BTreeMap<(Millis, u64), Rc<Item>>,
-    timers: BTreeMap<(NodeId, TimerKey), (Millis, u64)>,
+    /// Each node's armed timers and their place in the queue, by node first:
+    /// setting or cancelling a timer compares node ids, then the few keys of
+    /// one node (a tree keyed by (node, key) compared whole keys, group and
+    /// member ids included, at every step down), and needs no copy of the key
+    /// to look it up.
+    timers: BTreeMap<NodeId, BTreeMap<TimerKey, (Millis, u64)>>,
     seq: u64,
     next_msg: u64,
     rng: ChaCha8Rng,
@@ -217,7 +222,7 @@ impl World {
 
     /// Deadline of a node's timer, for countdown rings.
     pub fn timer_deadline(&self, node: NodeId, key: &TimerKey) -> Option<Millis> {
-        self.timers.get(&(node, key.clone())).map(|(t, _)| *t)
+        self.timers.get(&node)?.get(key).map(|(t, _)| *t)
     }
 
     pub fn exists(&self, node: NodeId) -> bool {
@@ -274,7 +279,7 @@ impl World {
                 if until > self.now && self.is_alive(n) {
                     let key = self.push(until, item.clone());
                     if let Item::Timer { node, key: tk, .. } = &item {
-                        self.timers.insert((*node, tk.clone()), key);
+                        self.timers.entry(*node).or_default().insert(tk.clone(), key);
                     }
                     return true;
                 }
@@ -353,7 +358,9 @@ impl World {
     }
 
     fn fire(&mut self, node: NodeId, key: TimerKey, cause: Option<EventId>) {
-        self.timers.remove(&(node, key.clone()));
+        if let Some(timers) = self.timers.get_mut(&node) {
+            timers.remove(&key);
+        }
         if !self.is_alive(node) {
             return;
         }
@@ -418,14 +425,13 @@ impl World {
         for op in out.timers {
             match op {
                 TimerOp::Set(key, at) => {
-                    if let Some(old) = self.timers.remove(&(node, key.clone())) {
+                    let k = self.push(at.max(self.now), Item::Timer { node, key: key.clone(), cause });
+                    if let Some(old) = self.timers.entry(node).or_default().insert(key, k) {
                         self.queue.remove(&old);
                     }
-                    let k = self.push(at.max(self.now), Item::Timer { node, key: key.clone(), cause });
-                    self.timers.insert((node, key), k);
                 }
                 TimerOp::Cancel(key) => {
-                    if let Some(old) = self.timers.remove(&(node, key)) {
+                    if let Some(old) = self.timers.get_mut(&node).and_then(|t| t.remove(&key)) {
                         self.queue.remove(&old);
                     }
                 }
@@ -448,11 +454,8 @@ impl World {
     }
 
     fn cancel_timers_of(&mut self, node: NodeId) {
-        let keys: Vec<(NodeId, TimerKey)> = self.timers.keys().filter(|(n, _)| *n == node).cloned().collect();
-        for k in keys {
-            if let Some(q) = self.timers.remove(&k) {
-                self.queue.remove(&q);
-            }
+        for (_, q) in self.timers.remove(&node).unwrap_or_default() {
+            self.queue.remove(&q);
         }
     }
 
