@@ -422,7 +422,7 @@ fn kip848_commit_sync_answered_stale_member_epoch_is_retried_with_the_latest_epo
                 EventKind::MessageDelivered { to, label, .. }
                     if *to == NodeId::Client(idx) && label.starts_with("OffsetCommit") =>
                 {
-                    Some((e.at, label.clone()))
+                    Some((e.at, label.to_string()))
                 }
                 _ => None,
             })

@@ -154,12 +154,12 @@ fn the_commit_before_a_revocation_is_retried_through_a_coordinator_failover() {
                 EventKind::MessageSent { from: NodeId::Client(1), to, label, .. }
                     if label.starts_with("OffsetCommit") =>
                 {
-                    Some((e.at, *to, label.clone()))
+                    Some((e.at, *to, label.to_string()))
                 }
                 EventKind::MessageDelivered { to: NodeId::Client(1), label, .. }
                     if label.starts_with("OffsetCommit") =>
                 {
-                    Some((e.at, NodeId::Client(1), label.clone()))
+                    Some((e.at, NodeId::Client(1), label.to_string()))
                 }
                 _ => None,
             })

@@ -306,7 +306,7 @@ impl World {
     }
 
     fn deliver(&mut self, env: Envelope, sent_event: EventId) {
-        let label = env.body.label();
+        let label = env.label.clone();
         let (from, to, msg) = (env.from, env.to, env.id);
         // Draw only when the link is lossy, so other runs keep their random sequence.
         let roll = if self.network.loss_percent(from, to) > 0 { self.rng.gen_range(0..100) } else { 100 };
@@ -316,7 +316,10 @@ impl World {
                 return;
             }
             Fate::Held => {
-                self.record(Some(sent_event), EventKind::Note { node: to, note: Note::HeldOnLink { label, from } });
+                self.record(
+                    Some(sent_event),
+                    EventKind::Note { node: to, note: Note::HeldOnLink { label: label.to_string(), from } },
+                );
                 self.network.held_messages.push((env, sent_event));
                 return;
             }
@@ -447,9 +450,9 @@ impl World {
         let net = &self.scenario.network;
         let jitter = if net.jitter_ms > 0 { self.rng.gen_range(0..=net.jitter_ms) } else { 0 };
         let deliver_at = self.network.arrival(from, to, self.now, net.latency_ms + jitter);
-        let env = Envelope { id: self.next_msg, from, to, sent_at: self.now, deliver_at, body };
-        let sent =
-            self.record(cause, EventKind::MessageSent { msg: env.id, from, to, label: env.body.label(), deliver_at });
+        let label = body.label();
+        let env = Envelope { id: self.next_msg, from, to, sent_at: self.now, deliver_at, body, label: label.clone() };
+        let sent = self.record(cause, EventKind::MessageSent { msg: env.id, from, to, label, deliver_at });
         self.push(deliver_at, Item::Deliver { env, sent_event: sent });
     }
 
