@@ -156,7 +156,7 @@ pub fn inspect(world: &World, sel: &Selection) -> Option<Inspection> {
         Selection::Message(id) => {
             let env = find_message(world, *id)?;
             Some(Inspection {
-                title: env.body.label(),
+                title: env.label.to_string(),
                 facts: vec![
                     ("from", env.from.to_string()),
                     ("to", env.to.to_string()),

@@ -25,7 +25,7 @@ pub struct Arrow {
     pub sent_at: Millis,
     /// When it arrived or was lost; for messages in flight, when it is due.
     pub end_at: Millis,
-    pub label: String,
+    pub label: crate::sim::label::Label,
     pub fate: Fate,
 }
 

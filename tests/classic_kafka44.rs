@@ -28,7 +28,7 @@ fn labels_from(t: &TestWorld, node: NodeId) -> Vec<String> {
         .trace
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::MessageSent { from, label, .. } if *from == node => Some(label.clone()),
+            EventKind::MessageSent { from, label, .. } if *from == node => Some(label.to_string()),
             _ => None,
         })
         .collect()

@@ -16,7 +16,7 @@ fn sent_by(t: &TestWorld, idx: u32, from_ms: u64, prefix: &str) -> Vec<String> {
         .filter(|e| e.at >= from_ms)
         .filter_map(|e| match &e.kind {
             EventKind::MessageSent { from, label, .. } if *from == NodeId::Client(idx) && label.starts_with(prefix) => {
-                Some(label.clone())
+                Some(label.to_string())
             }
             _ => None,
         })

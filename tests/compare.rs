@@ -293,7 +293,7 @@ fn static_member_restarting_within_session_timeout_causes_no_rebalance() {
 fn redelivered_records_agree_with_the_cluster_stats_and_the_trace() {
     for (name, s) in example().scenarios().unwrap() {
         let (world, obs) = watch(s, UNTIL, |_, _| {});
-        let stats: i64 = world.cluster.stats.redelivered.iter().filter(|((g, _), _)| g == "demo").map(|(_, n)| n).sum();
+        let stats: i64 = world.cluster.stats.redelivered.group_total("demo");
         let traced: i64 = world
             .trace
             .iter()

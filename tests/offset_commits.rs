@@ -41,7 +41,7 @@ fn processed_by(t: &TestWorld, idx: u32, until: u64) -> BTreeMap<TopicPartition,
 }
 
 fn redelivered(t: &TestWorld, tp: &TopicPartition) -> i64 {
-    t.world.cluster.stats.redelivered.get(&("demo".to_string(), tp.clone())).copied().unwrap_or(0)
+    t.world.cluster.stats.redelivered.get("demo", tp)
 }
 
 fn notes_of(t: &TestWorld, idx: u32) -> Vec<String> {
@@ -143,7 +143,7 @@ fn commit_mode_before_skips_the_batch_in_flight_at_a_crash_and_redelivers_nothin
     t.sleep(30_000);
     for (tp, from, to) in &batch {
         assert_eq!(redelivered(&t, tp), 0, "{tp}");
-        let skipped = t.world.cluster.stats.skipped.get(&("demo".to_string(), tp.clone())).copied().unwrap_or(0);
+        let skipped = t.world.cluster.stats.skipped.get("demo", tp);
         assert_eq!(skipped, to - from, "{tp}: exactly the unfinished batch [{from}, {to}) is never processed");
     }
 }
@@ -422,7 +422,7 @@ fn kip848_commit_sync_answered_stale_member_epoch_is_retried_with_the_latest_epo
                 EventKind::MessageDelivered { to, label, .. }
                     if *to == NodeId::Client(idx) && label.starts_with("OffsetCommit") =>
                 {
-                    Some((e.at, label.clone()))
+                    Some((e.at, label.to_string()))
                 }
                 _ => None,
             })

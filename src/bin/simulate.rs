@@ -184,7 +184,7 @@ fn run() -> Result<(), Stop> {
             })
         }))
         .collect();
-    let redelivered: i64 = world.cluster.stats.redelivered.values().sum();
+    let redelivered: i64 = world.cluster.stats.redelivered.total();
     let summary = json!({
         "until": world.now,
         "seed": world.scenario.seed,

@@ -113,8 +113,7 @@ impl Observer {
                 self.metrics.time_to_stable_ms = Some(now - fault);
             }
         }
-        self.metrics.records_redelivered =
-            world.cluster.stats.redelivered.iter().filter(|((g, _), _)| *g == self.group).map(|(_, n)| n).sum();
+        self.metrics.records_redelivered = world.cluster.stats.redelivered.group_total(&self.group);
         self.last = snap;
         self.last_at = now;
     }

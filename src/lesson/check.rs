@@ -292,13 +292,13 @@ fn same_set(actual: &[String], expected: &[String]) -> bool {
 
 /// The group's total of a per-partition record count, within `[at_least, at_most]`.
 fn in_bounds(
-    counts: &std::collections::BTreeMap<(String, TopicPartition), i64>,
+    counts: &crate::sim::cluster::PerPartition,
     group: &str,
     at_least: Option<i64>,
     at_most: Option<i64>,
     what: &str,
 ) -> Result<(), String> {
-    let total: i64 = counts.iter().filter(|((g, _), _)| g == group).map(|(_, n)| n).sum();
+    let total = counts.group_total(group);
     if at_least.is_none_or(|m| total >= m) && at_most.is_none_or(|m| total <= m) {
         Ok(())
     } else {
@@ -480,7 +480,7 @@ impl Expectation {
             Expectation::CommittedNext { group, partition } => {
                 let tp: TopicPartition = partition.parse()?;
                 let actual = world.committed_offsets(group).and_then(|o| o.get(&tp).copied());
-                let processed = world.cluster.stats.processed_until.get(&(group.clone(), tp)).copied().unwrap_or(0);
+                let processed = world.cluster.stats.processed_until.get(group, &tp);
                 if actual.is_some_and(|o| o >= 1 && o <= processed) {
                     Ok(())
                 } else {

@@ -1,6 +1,7 @@
 //! The typed event trace: everything the world does, in order, with causes.
 
 use crate::assign::TopicPartition;
+use crate::sim::label::Label;
 use crate::sim::note::Note;
 use crate::sim::trigger::Trigger;
 use crate::sim::types::{EventId, Millis, NodeId};
@@ -40,20 +41,20 @@ pub enum EventKind {
         msg: u64,
         from: NodeId,
         to: NodeId,
-        label: String,
+        label: Label,
         deliver_at: Millis,
     },
     MessageDelivered {
         msg: u64,
         from: NodeId,
         to: NodeId,
-        label: String,
+        label: Label,
     },
     MessageDropped {
         msg: u64,
         from: NodeId,
         to: NodeId,
-        label: String,
+        label: Label,
         reason: String,
     },
     StateChanged {

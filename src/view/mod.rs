@@ -121,7 +121,7 @@ pub struct MessageView {
     pub from: (f64, f64),
     pub to: (f64, f64),
     pub progress: f64,
-    pub label: String,
+    pub label: crate::sim::label::Label,
     pub api: &'static str,
     pub request: bool,
 }
@@ -496,7 +496,7 @@ pub fn messages_in(world: &World, frame: Frame) -> Vec<MessageView> {
                 from: node_pos_in(world, env.from, frame),
                 to: node_pos_in(world, env.to, frame),
                 progress,
-                label: env.body.label(),
+                label: env.label.clone(),
                 api: env.body.api(),
                 request: matches!(env.body, Body::Request { .. }),
             }

@@ -102,7 +102,6 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
             let Some(t) = world.cluster.topics.get(topic) else { continue };
             for (p, state) in t.partitions.iter().enumerate() {
                 let tp = TopicPartition::new(topic, p as i32);
-                let key = (group.to_string(), tp.clone());
                 let owner = owners.get(&(group, &tp)).copied();
                 rows.push(PartitionRow {
                     group: group.to_string(),
@@ -111,8 +110,8 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
                     leader: state.leader,
                     end_offset: state.end_offset,
                     committed: committed.and_then(|o| o.get(&tp).copied()),
-                    processed: world.cluster.stats.processed_until.get(&key).copied().unwrap_or(0),
-                    redelivered: world.cluster.stats.redelivered.get(&key).copied().unwrap_or(0),
+                    processed: world.cluster.stats.processed_until.get(group, &tp),
+                    redelivered: world.cluster.stats.redelivered.get(group, &tp),
                     partition: tp,
                 });
             }

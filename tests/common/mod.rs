@@ -112,7 +112,7 @@ impl TestWorld {
             .trace
             .iter()
             .filter_map(|e| match &e.kind {
-                EventKind::MessageSent { label, .. } => Some(label.clone()),
+                EventKind::MessageSent { label, .. } => Some(label.to_string()),
                 _ => None,
             })
             .collect()

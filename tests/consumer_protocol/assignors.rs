@@ -129,7 +129,7 @@ fn a_member_joining_within_the_assignment_interval_waits_in_assigning_until_a_he
         EventKind::MessageDelivered { to: NodeId::Client(3), label, .. }
             if label.starts_with("ConsumerGroupHeartbeat ←") =>
         {
-            Some(label.clone())
+            Some(label.to_string())
         }
         _ => None,
     });

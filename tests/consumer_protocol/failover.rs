@@ -154,12 +154,12 @@ fn the_commit_before_a_revocation_is_retried_through_a_coordinator_failover() {
                 EventKind::MessageSent { from: NodeId::Client(1), to, label, .. }
                     if label.starts_with("OffsetCommit") =>
                 {
-                    Some((e.at, *to, label.clone()))
+                    Some((e.at, *to, label.to_string()))
                 }
                 EventKind::MessageDelivered { to: NodeId::Client(1), label, .. }
                     if label.starts_with("OffsetCommit") =>
                 {
-                    Some((e.at, NodeId::Client(1), label.clone()))
+                    Some((e.at, NodeId::Client(1), label.to_string()))
                 }
                 _ => None,
             })
@@ -186,8 +186,8 @@ fn the_commit_before_a_revocation_is_retried_through_a_coordinator_failover() {
         answers.last().is_some_and(|l| l.contains("OK")),
         "the last commit answer before the revocation is OK: {answers:?}"
     );
-    let new_owner_redelivered: i64 = failover.world.cluster.stats.redelivered.values().sum();
-    let calm_redelivered: i64 = calm.world.cluster.stats.redelivered.values().sum();
+    let new_owner_redelivered: i64 = failover.world.cluster.stats.redelivered.total();
+    let calm_redelivered: i64 = calm.world.cluster.stats.redelivered.total();
     // Revoking without that commit would redeliver everything processed since
     // the last auto-commit (seconds of records); with it, about what a calm run does.
     assert!(

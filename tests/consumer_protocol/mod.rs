@@ -73,7 +73,7 @@ fn heartbeats_sent_by(t: &TestWorld, idx: u32) -> Vec<(u64, String)> {
             EventKind::MessageSent { from, label, .. }
                 if *from == NodeId::Client(idx) && label.starts_with("ConsumerGroupHeartbeat") =>
             {
-                Some((e.at, label.clone()))
+                Some((e.at, label.to_string()))
             }
             _ => None,
         })

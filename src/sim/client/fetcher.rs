@@ -20,7 +20,7 @@ use crate::sim::scenario::config::ConsumerConfig;
 use crate::sim::trace::EventKind;
 use crate::sim::types::{Errors, Millis, NodeId};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// Fetch correlations live above the group requests' so that both share a
 /// connection without clashing.
@@ -62,6 +62,16 @@ pub struct Fetcher {
     pub next_correlation: u64,
 }
 
+/// The fetchable partitions (owned, with a position) with no records buffered,
+/// with their positions.
+fn unbuffered<'a>(
+    owned: &'a [TopicPartition],
+    positions: &'a BTreeMap<TopicPartition, i64>,
+    buffer: &'a BTreeMap<TopicPartition, Completed>,
+) -> impl Iterator<Item = (&'a TopicPartition, i64)> + 'a {
+    owned.iter().filter_map(|tp| positions.get(tp).map(|p| (tp, *p))).filter(|(tp, _)| !buffer.contains_key(*tp))
+}
+
 /// What a fetch answer did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Outcome {
@@ -81,20 +91,23 @@ impl Fetcher {
         owned: &[TopicPartition],
         positions: &mut BTreeMap<TopicPartition, i64>,
         max_poll_records: u32,
-    ) -> Vec<(TopicPartition, i64, i64, u32)> {
+    ) -> Vec<(TopicPartition, i64, i64)> {
         self.buffer.retain(|tp, c| c.to > c.from && positions.get(tp) == Some(&c.from) && owned.contains(tp));
         let mut budget = i64::from(max_poll_records);
         let mut batch = Vec::new();
         for tp in owned {
-            if budget == 0 {
+            if budget == 0 || self.buffer.is_empty() {
                 break;
             }
             let Some(c) = self.buffer.get_mut(tp) else { continue };
             let n = (c.to - c.from).min(budget);
-            batch.push((tp.clone(), c.from, c.from + n, c.broker));
+            batch.push((tp.clone(), c.from, c.from + n));
             c.from += n;
             budget -= n;
-            positions.insert(tp.clone(), c.from);
+            // Buffered records are kept only at the partition's position (above).
+            if let Some(position) = positions.get_mut(tp) {
+                *position = c.from;
+            }
             if c.from == c.to {
                 self.buffer.remove(tp);
             }
@@ -129,20 +142,21 @@ impl Fetcher {
         connections: &Connections,
         out: &mut Out,
     ) -> usize {
-        let fetchable: Vec<&TopicPartition> = owned.iter().filter(|tp| positions.contains_key(*tp)).collect();
-        if fetchable.iter().all(|tp| self.buffer.contains_key(*tp)) {
+        if unbuffered(owned, positions, &self.buffer).next().is_none() {
             return 0;
         }
         self.refresh_metadata(ctx, owned);
+        // The brokers and fetches in flight are a handful: scanned, not
+        // collected into sets (this runs on every poll of every member).
         let leader = |tp: &TopicPartition| self.leaders.get(tp).copied().flatten();
-        let busy: BTreeSet<u32> = self.pending.values().map(|p| p.broker).collect();
-        let in_flight: BTreeSet<&TopicPartition> =
-            self.pending.values().flat_map(|p| p.partitions.iter().map(|f| &f.partition)).collect();
-        let buffered_nodes: BTreeSet<u32> = self.buffer.keys().filter_map(leader).collect();
+        let busy = |node: u32| self.pending.values().any(|p| p.broker == node);
+        let in_flight =
+            |tp: &TopicPartition| self.pending.values().any(|p| p.partitions.iter().any(|f| f.partition == *tp));
+        let buffered_nodes: Vec<u32> = self.buffer.keys().filter_map(leader).collect();
         let mut per_node: BTreeMap<u32, Vec<FetchPartition>> = BTreeMap::new();
         let mut leaderless = false;
-        for tp in fetchable {
-            if self.buffer.contains_key(tp) || in_flight.contains(tp) {
+        for (tp, fetch_offset) in unbuffered(owned, positions, &self.buffer) {
+            if in_flight(tp) {
                 continue;
             }
             let Some(node) = leader(tp) else {
@@ -150,13 +164,10 @@ impl Fetcher {
                 leaderless = true;
                 continue;
             };
-            if connections.unavailable(node, ctx.now) || busy.contains(&node) || buffered_nodes.contains(&node) {
+            if connections.unavailable(node, ctx.now) || busy(node) || buffered_nodes.contains(&node) {
                 continue;
             }
-            per_node
-                .entry(node)
-                .or_default()
-                .push(FetchPartition { partition: tp.clone(), fetch_offset: positions[tp] });
+            per_node.entry(node).or_default().push(FetchPartition { partition: tp.clone(), fetch_offset });
         }
         self.metadata_update_requested |= leaderless;
         let sent = per_node.len();

@@ -60,12 +60,7 @@ pub(crate) struct Fetching<'a> {
 /// each, then polls again. With nothing to return it waits: until a Fetch is
 /// answered, or a short while. True when a batch was returned.
 pub(crate) fn fetch_and_process(ctx: &mut Ctx, f: Fetching<'_>, main: &mut MainThread, out: &mut Out) -> bool {
-    let batch: Vec<(TopicPartition, i64, i64)> = f
-        .fetcher
-        .collect(f.owned, f.positions, f.config.max_poll_records)
-        .into_iter()
-        .map(|(tp, a, b, _)| (tp, a, b))
-        .collect();
+    let batch = f.fetcher.collect(f.owned, f.positions, f.config.max_poll_records);
     f.fetcher.send_fetches(ctx, f.config, f.owned, f.positions, f.connections, out);
     let records: i64 = batch.iter().map(|(_, a, b)| b - a).sum();
     if records == 0 {

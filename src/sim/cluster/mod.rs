@@ -5,6 +5,9 @@ pub mod broker;
 pub mod broker_fetch;
 pub mod record_key;
 pub mod record_log;
+pub mod stats;
+
+pub use stats::{PerPartition, Stats};
 
 use crate::assign::TopicPartition;
 use crate::java;
@@ -75,19 +78,6 @@ pub struct Topic {
     pub partitions: Vec<TopicPartitionState>,
     /// Records appended to each partition per simulated second.
     pub records_per_sec: u64,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Stats {
-    /// Highest offset (exclusive) processed so far per (group, partition).
-    pub processed_until: BTreeMap<(String, TopicPartition), i64>,
-    /// Records processed more than once per (group, partition).
-    pub redelivered: BTreeMap<(String, TopicPartition), i64>,
-    /// Records the group's processing jumped over, never processed, per
-    /// (group, partition): its position started past them (a commit made
-    /// before processing, then a crash; or `auto.offset.reset=latest`).
-    #[serde(default)]
-    pub skipped: BTreeMap<(String, TopicPartition), i64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -300,23 +290,6 @@ impl Cluster {
             }
         }
         (changed, moved)
-    }
-
-    /// Records that `group` processed offsets [from, to) of `tp`; returns how
-    /// many of them had already been processed before (redeliveries).
-    pub fn record_processed(&mut self, group: &str, tp: &TopicPartition, from: i64, to: i64) -> i64 {
-        let key = (group.to_string(), tp.clone());
-        let until = self.stats.processed_until.entry(key.clone()).or_insert(0);
-        let again = (to.min(*until) - from).max(0);
-        let jumped = from - *until;
-        *until = (*until).max(to);
-        if jumped > 0 {
-            *self.stats.skipped.entry(key.clone()).or_insert(0) += jumped;
-        }
-        if again > 0 {
-            *self.stats.redelivered.entry(key).or_insert(0) += again;
-        }
-        again
     }
 }
 

@@ -34,13 +34,14 @@ impl Monitor {
     fn read_new_records(&mut self, world: &World, v: &mut Vec<Violation>) {
         let logs = &world.cluster.offsets_logs;
         self.read.resize(logs.len(), 0);
+        self.offsets.resize_with(logs.len(), Default::default);
         for (i, log) in logs.iter().enumerate() {
             if log.end_offset() < self.read[i] {
                 // A log end offset never goes back (compaction removes records but
                 // keeps offsets); if it did, start over rather than miss records.
                 self.read[i] = 0;
                 self.generations.retain(|(l, _), _| *l != i);
-                self.offsets.retain(|(l, _, _), _| *l != i);
+                self.offsets[i].clear();
                 self.epochs.retain(|(l, _, _), _| *l != i);
                 self.max_generation.retain(|(l, _), _| *l != i);
             }
@@ -61,7 +62,12 @@ impl Monitor {
                         }
                     }
                     CoordinatorRecord::OffsetCommit { group_id, partition, offset } => {
-                        if let Some(prev) = self.offsets.insert((i, group_id.clone(), partition.clone()), *offset) {
+                        let groups = &mut self.offsets[i];
+                        if !groups.contains_key(group_id) {
+                            groups.insert(group_id.clone(), Default::default());
+                        }
+                        let committed = groups.get_mut(group_id).expect("inserted above");
+                        if let Some(prev) = committed.insert(partition.clone(), *offset) {
                             if *offset < prev {
                                 v.push(Violation {
                                     invariant: "offsets-monotonic",

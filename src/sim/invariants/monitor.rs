@@ -21,7 +21,10 @@ pub struct Monitor {
     /// group and last committed offset per (group, partition).
     pub(super) read: Vec<i64>,
     pub(super) generations: BTreeMap<(usize, String), i32>,
-    pub(super) offsets: BTreeMap<(usize, String, crate::assign::TopicPartition), i64>,
+    /// By log, then group, then partition: a commit looks its group up by
+    /// `&str`, and the player's checkpoints copy one group id per group, not
+    /// one per committed partition.
+    pub(super) offsets: Vec<BTreeMap<String, BTreeMap<crate::assign::TopicPartition, i64>>>,
     /// KIP-848: last group epoch and target assignment epoch per group.
     pub(super) epochs: BTreeMap<(usize, String, &'static str), i32>,
     /// Highest generation persisted per (log, group) (Connect's check).

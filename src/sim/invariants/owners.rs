@@ -11,6 +11,10 @@ use std::collections::BTreeMap;
 pub(crate) struct Owners<'w, V: Copy> {
     /// Per topic: where its partitions start in `slots`, and how many it has.
     base: BTreeMap<&'w str, (usize, usize)>,
+    /// The topic last found in `base`, and its place: an assignment lists a
+    /// topic's partitions together, and every partition of a topic shares
+    /// one interned name (`TopicName`), so the next one is found by pointer.
+    last: Option<(&'w str, (usize, usize))>,
     slots: Vec<Option<V>>,
     /// Partitions the cluster does not have (a deleted topic still in an assignment).
     unknown: BTreeMap<&'w TopicPartition, V>,
@@ -24,15 +28,22 @@ impl<'w, V: Copy> Owners<'w, V> {
             base.insert(name.as_str(), (n, t.partitions.len()));
             n += t.partitions.len();
         }
-        Owners { base, slots: vec![None; n], unknown: BTreeMap::new() }
+        Owners { base, last: None, slots: vec![None; n], unknown: BTreeMap::new() }
     }
 
     /// Records `owner` for `tp`; returns the owner it already had, if any.
     pub(crate) fn insert(&mut self, tp: &'w TopicPartition, owner: V) -> Option<V> {
-        let slot = self
-            .base
-            .get(tp.topic.as_str())
-            .and_then(|&(start, len)| usize::try_from(tp.partition).ok().filter(|p| *p < len).map(|p| start + p));
+        let topic = tp.topic.as_str();
+        let place = match self.last {
+            Some((name, place)) if std::ptr::eq(name, topic) => Some(place),
+            _ => {
+                let place = self.base.get(topic).copied();
+                self.last = place.map(|p| (topic, p));
+                place
+            }
+        };
+        let slot =
+            place.and_then(|(start, len)| usize::try_from(tp.partition).ok().filter(|p| *p < len).map(|p| start + p));
         match slot {
             Some(i) => self.slots[i].replace(owner),
             None => self.unknown.insert(tp, owner),

@@ -81,7 +81,12 @@ pub struct World {
     /// counts instead of copying every message in flight, and an item still
     /// shared when it fires is copied then (`Rc::unwrap_or_clone`).
     queue: BTreeMap<(Millis, u64), Rc<Item>>,
-    timers: BTreeMap<(NodeId, TimerKey), (Millis, u64)>,
+    /// Each node's armed timers and their place in the queue, by node first:
+    /// setting or cancelling a timer compares node ids, then the few keys of
+    /// one node (a tree keyed by (node, key) compared whole keys, group and
+    /// member ids included, at every step down), and needs no copy of the key
+    /// to look it up.
+    timers: BTreeMap<NodeId, BTreeMap<TimerKey, (Millis, u64)>>,
     seq: u64,
     next_msg: u64,
     rng: ChaCha8Rng,
@@ -217,7 +222,7 @@ impl World {
 
     /// Deadline of a node's timer, for countdown rings.
     pub fn timer_deadline(&self, node: NodeId, key: &TimerKey) -> Option<Millis> {
-        self.timers.get(&(node, key.clone())).map(|(t, _)| *t)
+        self.timers.get(&node)?.get(key).map(|(t, _)| *t)
     }
 
     pub fn exists(&self, node: NodeId) -> bool {
@@ -274,7 +279,7 @@ impl World {
                 if until > self.now && self.is_alive(n) {
                     let key = self.push(until, item.clone());
                     if let Item::Timer { node, key: tk, .. } = &item {
-                        self.timers.insert((*node, tk.clone()), key);
+                        self.timers.entry(*node).or_default().insert(tk.clone(), key);
                     }
                     return true;
                 }
@@ -301,7 +306,7 @@ impl World {
     }
 
     fn deliver(&mut self, env: Envelope, sent_event: EventId) {
-        let label = env.body.label();
+        let label = env.label.clone();
         let (from, to, msg) = (env.from, env.to, env.id);
         // Draw only when the link is lossy, so other runs keep their random sequence.
         let roll = if self.network.loss_percent(from, to) > 0 { self.rng.gen_range(0..100) } else { 100 };
@@ -311,7 +316,10 @@ impl World {
                 return;
             }
             Fate::Held => {
-                self.record(Some(sent_event), EventKind::Note { node: to, note: Note::HeldOnLink { label, from } });
+                self.record(
+                    Some(sent_event),
+                    EventKind::Note { node: to, note: Note::HeldOnLink { label: label.to_string(), from } },
+                );
                 self.network.held_messages.push((env, sent_event));
                 return;
             }
@@ -353,7 +361,9 @@ impl World {
     }
 
     fn fire(&mut self, node: NodeId, key: TimerKey, cause: Option<EventId>) {
-        self.timers.remove(&(node, key.clone()));
+        if let Some(timers) = self.timers.get_mut(&node) {
+            timers.remove(&key);
+        }
         if !self.is_alive(node) {
             return;
         }
@@ -410,7 +420,7 @@ impl World {
                 (&mut e, node)
             {
                 if let Some(p) = self.clients.get(c) {
-                    *redelivered = self.cluster.record_processed(p.client.group_id(), partition, *from, *to);
+                    *redelivered = self.cluster.stats.record_processed(p.client.group_id(), partition, *from, *to);
                 }
             }
             self.record(cause, e);
@@ -418,14 +428,13 @@ impl World {
         for op in out.timers {
             match op {
                 TimerOp::Set(key, at) => {
-                    if let Some(old) = self.timers.remove(&(node, key.clone())) {
+                    let k = self.push(at.max(self.now), Item::Timer { node, key: key.clone(), cause });
+                    if let Some(old) = self.timers.entry(node).or_default().insert(key, k) {
                         self.queue.remove(&old);
                     }
-                    let k = self.push(at.max(self.now), Item::Timer { node, key: key.clone(), cause });
-                    self.timers.insert((node, key), k);
                 }
                 TimerOp::Cancel(key) => {
-                    if let Some(old) = self.timers.remove(&(node, key)) {
+                    if let Some(old) = self.timers.get_mut(&node).and_then(|t| t.remove(&key)) {
                         self.queue.remove(&old);
                     }
                 }
@@ -441,18 +450,15 @@ impl World {
         let net = &self.scenario.network;
         let jitter = if net.jitter_ms > 0 { self.rng.gen_range(0..=net.jitter_ms) } else { 0 };
         let deliver_at = self.network.arrival(from, to, self.now, net.latency_ms + jitter);
-        let env = Envelope { id: self.next_msg, from, to, sent_at: self.now, deliver_at, body };
-        let sent =
-            self.record(cause, EventKind::MessageSent { msg: env.id, from, to, label: env.body.label(), deliver_at });
+        let label = body.label();
+        let env = Envelope { id: self.next_msg, from, to, sent_at: self.now, deliver_at, body, label: label.clone() };
+        let sent = self.record(cause, EventKind::MessageSent { msg: env.id, from, to, label, deliver_at });
         self.push(deliver_at, Item::Deliver { env, sent_event: sent });
     }
 
     fn cancel_timers_of(&mut self, node: NodeId) {
-        let keys: Vec<(NodeId, TimerKey)> = self.timers.keys().filter(|(n, _)| *n == node).cloned().collect();
-        for k in keys {
-            if let Some(q) = self.timers.remove(&k) {
-                self.queue.remove(&q);
-            }
+        for (_, q) in self.timers.remove(&node).unwrap_or_default() {
+            self.queue.remove(&q);
         }
     }
 
