@@ -20,9 +20,18 @@ pub struct Placed<'a> {
     pub progress: f64,
     pub behind: bool,
     /// Its label, where it has room (mid-way, clear of the nodes' own labels
-    /// and of every earlier message's label): where it is written and whether
-    /// it reads leftwards, and the text.
-    pub label: Option<(f64, f64, bool, String)>,
+    /// and of every earlier message's label); written beside the disc (`label_x`).
+    pub label: Option<String>,
+}
+
+/// Where a label beside a disc at `x` starts, and whether it reads leftwards
+/// from there: on the right half it does, so it is never cut at the edge.
+fn label_x(x: f64) -> (f64, bool) {
+    if x > WIDTH / 2.0 {
+        (x - 10.0, true)
+    } else {
+        (x + 10.0, false)
+    }
 }
 
 /// The label's font size, in user units.
@@ -106,23 +115,24 @@ pub fn place_messages<'a>(
             Placed { m, x, y, r, progress, behind: crosses(x, y, client_end), label: None }
         })
         .collect();
-    // Only mid-way, clear of the brokers' and clients' own labels; on the right
-    // half it reads leftwards, so it is never cut at the edge. Two messages
+    // Only mid-way, clear of the brokers' and clients' own labels. Two messages
     // flying side by side would write over each other: the older keeps its label.
-    let wanted: Vec<Option<(f64, f64, bool, String)>> = placed
+    let wanted: Vec<Option<String>> = placed
         .iter()
         .map(|p| {
             let room = labels && !p.behind && (0.28..=0.72).contains(&p.progress);
-            room.then(|| (p.x, p.y, p.x > WIDTH / 2.0, crate::narrate::fault::message_label(&p.m.label, lang)))
+            room.then(|| crate::narrate::fault::message_label(&p.m.label, lang))
         })
         .collect();
-    let boxes: Vec<Option<Rect>> = wanted
+    let boxes: Vec<Option<Rect>> = placed
         .iter()
-        .map(|w| {
-            w.as_ref().map(|(x, y, leftwards, text)| {
+        .zip(&wanted)
+        .map(|(p, text)| {
+            text.as_ref().map(|text| {
+                let (start, leftwards) = label_x(p.x);
                 let w = text_width(text, LABEL_PX, false);
-                let (left, right) = if *leftwards { (x - 10.0 - w, x - 10.0) } else { (x + 10.0, x + 10.0 + w) };
-                (left, y - LABEL_PX + 4.0, right, y + 4.0 + 0.3 * LABEL_PX)
+                let (left, right) = if leftwards { (start - w, start) } else { (start, start + w) };
+                (left, p.y - LABEL_PX + 4.0, right, p.y + 4.0 + 0.3 * LABEL_PX)
             })
         })
         .collect();
@@ -143,18 +153,17 @@ pub fn message(p: &Placed, lang: Lang, selected: bool) -> Html {
         p.behind.then_some("behind")
     );
     let (x, y) = (p.x, p.y);
-    let title = crate::narrate::fault::message_label(&m.label, lang);
+    let title = p.label.clone().unwrap_or_else(|| crate::narrate::fault::message_label(&m.label, lang));
+    let label = p.label.as_ref().map(|text| {
+        let (start, leftwards) = label_x(x);
+        let style = if leftwards { format!("{};text-anchor:end", fs(LABEL_PX)) } else { fs(LABEL_PX) };
+        html! { <text x={start.to_string()} y={(y + 4.0).to_string()} style={style}>{ text.clone() }</text> }
+    });
     html! {
         <g key={m.id} class={class} data-msg={m.id.to_string()}>
             <title>{ title }</title>
             <circle cx={x.to_string()} cy={y.to_string()} r={p.r.to_string()} />
-            if let Some((x, y, leftwards, text)) = &p.label {
-                if *leftwards {
-                    <text x={(x - 10.0).to_string()} y={(y + 4.0).to_string()} style={format!("{};text-anchor:end", fs(LABEL_PX))}>{ text.clone() }</text>
-                } else {
-                    <text x={(x + 10.0).to_string()} y={(y + 4.0).to_string()} style={fs(LABEL_PX)}>{ text.clone() }</text>
-                }
-            }
+            { label.unwrap_or_default() }
         </g>
     }
 }

@@ -61,14 +61,23 @@ fn open_lesson_link(hash: String, lang: Lang, dispatch: &Callback<Msg>) -> bool 
     if !hash.split(['#', '&']).any(|kv| kv.starts_with("lesson=")) {
         return false;
     }
-    let dispatch = dispatch.clone();
-    course::when_loaded(Callback::from(move |()| {
-        dispatch.emit(match crate::lesson::registry::explain_link(&hash) {
+    once_course_loaded(dispatch, move || {
+        Some(match crate::lesson::registry::explain_link(&hash) {
             Ok((l, step)) => Msg::Lesson(LessonMsg::Open(l.number, step)),
             Err(e) => Msg::Notice(Some(lesson_panel::link_error(lang, &e))),
         })
-    }));
+    });
     true
+}
+
+/// Sends what `then` says once the course is fetched (at once if it is).
+fn once_course_loaded(dispatch: &Callback<Msg>, then: impl Fn() -> Option<Msg> + 'static) {
+    let dispatch = dispatch.clone();
+    course::when_loaded(Callback::from(move |()| {
+        if let Some(m) = then() {
+            dispatch.emit(m);
+        }
+    }));
 }
 
 #[function_component]
@@ -156,14 +165,10 @@ pub fn App(props: &AppProps) -> Html {
         use_effect_with((), move |_| {
             welcome::remove_prelude();
             let listener = welcome::listen(Callback::from(move |d: Door| match d {
-                Door::Course => {
-                    let dispatch = dispatch.clone();
-                    course::when_loaded(Callback::from(move |()| {
-                        if let Some(first) = crate::lesson::lessons().ok().and_then(|l| l.first()) {
-                            dispatch.emit(Msg::Lesson(LessonMsg::Open(first.number, 0)));
-                        }
-                    }));
-                }
+                Door::Course => once_course_loaded(&dispatch, || {
+                    let first = crate::lesson::lessons().ok()?.first()?.number;
+                    Some(Msg::Lesson(LessonMsg::Open(first, 0)))
+                }),
                 d => dispatch.emit(Msg::Door(d)),
             }));
             move || drop(listener)
