@@ -147,6 +147,7 @@ pub const DROP_REASONS: &[(&str, &str)] = &[
     ("dropped on purpose on the link {} → {}", "在 {0} → {1} 的连线上被故意丢弃"),
     ("lost on the link {} → {} ({}% loss)", "在 {0} → {1} 的连线上丢失（丢包率 {2}%）"),
     ("{} is down", "{0} 已宕机"),
+    ("the connection of {} before its restart is closed", "{0} 重启前的连接已关闭"),
 ];
 
 /// The words inside a message's label (`Body::label`), in `lang`; Kafka's

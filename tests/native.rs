@@ -26,6 +26,7 @@ mod narration_page;
 mod network_faults;
 mod offset_commits;
 mod offsets_compaction;
+mod ownership_invariant;
 mod permalink;
 mod player;
 mod retry_backoffs;

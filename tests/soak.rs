@@ -30,6 +30,26 @@ fn record_hash(kind: &str, seed: u64, world: &World) {
     f.write_all(line.as_bytes()).expect("SOAK_HASHES is writable");
 }
 
+/// With `SOAK_TRACE=DIR`, writes a failing run's narrated trace (with the
+/// messages delivered) to `DIR/<kind>-<seed>.txt`, to read what led there.
+fn dump_trace(kind: &str, seed: u64, world: &World) {
+    use std::fmt::Write;
+    let Ok(dir) = std::env::var("SOAK_TRACE") else { return };
+    let mut text = String::new();
+    for e in world.trace.iter() {
+        let line = match &e.kind {
+            EventKind::MessageDelivered { from, to, label, .. } => format!("{from} -> {to} delivered {label}"),
+            _ => match groupscope::narrate::sentence(world, e, groupscope::i18n::Lang::En) {
+                Some(s) => s,
+                None => continue,
+            },
+        };
+        let _ = writeln!(text, "{:>7} #{} <- {:?} {line}", e.at, e.id, e.cause);
+    }
+    std::fs::create_dir_all(&dir).expect("SOAK_TRACE is a writable folder");
+    std::fs::write(format!("{dir}/{kind}-{seed}.txt"), text).expect("SOAK_TRACE is a writable folder");
+}
+
 fn random_world(seed: u64) -> (World, u64) {
     random_world_with(seed, GroupProtocol::Classic)
 }
@@ -147,6 +167,10 @@ fn restart_fatal(world: &mut World) {
 
 fn run(seed: u64) -> Result<(), String> {
     let (mut world, faults_end) = random_world(seed);
+    check_classic(seed, &mut world, faults_end).inspect_err(|_| dump_trace("classic", seed, &world))
+}
+
+fn check_classic(seed: u64, world: &mut World, faults_end: u64) -> Result<(), String> {
     // One incremental monitor per run: it reads each offsets-log record once
     // (a fresh check rereads the whole log after every step).
     let mut monitor = invariants::Monitor::default();
@@ -165,8 +189,8 @@ fn run(seed: u64) -> Result<(), String> {
         world.run_until(until);
         Ok(())
     };
-    step_checked(&mut world, faults_end + 1)?;
-    heal(&mut world);
+    step_checked(world, faults_end + 1)?;
+    heal(world);
     let g = &world.scenario.groups[0].config;
     // Worst case after healing: a stale session expires, a join phase waits a
     // rebalance timeout, a sync phase another, plus the initial delay and lookups.
@@ -175,7 +199,7 @@ fn run(seed: u64) -> Result<(), String> {
     // for its answer before it retries (the application is blocked meanwhile).
     let bound = bound + if g.commit_mode == CommitMode::Sync { g.request_timeout_ms } else { 0 };
     let deadline = world.now + bound;
-    step_checked(&mut world, deadline)?;
+    step_checked(world, deadline)?;
     let (_, group) = world.group("demo").ok_or(format!("seed {seed}: group not loaded after healing"))?;
     for (topic, t) in &world.cluster.topics {
         for p in 0..t.partitions.len() {
@@ -203,7 +227,7 @@ fn run(seed: u64) -> Result<(), String> {
             }
         }
     }
-    record_hash("classic", seed, &world);
+    record_hash("classic", seed, world);
     Ok(())
 }
 
@@ -211,6 +235,10 @@ fn run(seed: u64) -> Result<(), String> {
 /// owned by a live client that is a member of the consumer group.
 fn run_consumer_protocol(seed: u64) -> Result<(), String> {
     let (mut world, faults_end) = random_world_with(seed, GroupProtocol::Consumer);
+    check_consumer_protocol(seed, &mut world, faults_end).inspect_err(|_| dump_trace("consumer", seed, &world))
+}
+
+fn check_consumer_protocol(seed: u64, world: &mut World, faults_end: u64) -> Result<(), String> {
     // One incremental monitor per run: it reads each offsets-log record once
     // (a fresh check rereads the whole log after every step).
     let mut monitor = invariants::Monitor::default();
@@ -235,14 +263,14 @@ fn run_consumer_protocol(seed: u64) -> Result<(), String> {
         world.run_until(until);
         Ok(())
     };
-    step_checked(&mut world, faults_end + 1, false)?;
-    heal(&mut world);
+    step_checked(world, faults_end + 1, false)?;
+    heal(world);
     let g = &world.scenario.groups[0].config;
     let session = world.scenario.broker.consumer_group_session_timeout_ms;
     let bound = 3 * session + 2 * g.max_poll_interval_ms + 10_000;
     let bound = bound + if g.commit_mode == CommitMode::Sync { g.request_timeout_ms } else { 0 };
     let deadline = world.now + bound;
-    step_checked(&mut world, deadline, true)?;
+    step_checked(world, deadline, true)?;
     let (_, group) =
         world.consumer_group("demo").ok_or(format!("seed {seed}: consumer group not loaded after healing"))?;
     for (topic, t) in &world.cluster.topics {
@@ -257,7 +285,7 @@ fn run_consumer_protocol(seed: u64) -> Result<(), String> {
             }
         }
     }
-    record_hash("consumer", seed, &world);
+    record_hash("consumer", seed, world);
     Ok(())
 }
 
@@ -360,6 +388,10 @@ fn random_connect_world(seed: u64) -> (World, u64) {
 /// the timeouts and the scheduled rebalance delay.
 fn run_connect(seed: u64) -> Result<(), String> {
     let (mut world, faults_end) = random_connect_world(seed);
+    check_connect(seed, &mut world, faults_end).inspect_err(|_| dump_trace("connect", seed, &world))
+}
+
+fn check_connect(seed: u64, world: &mut World, faults_end: u64) -> Result<(), String> {
     // One incremental monitor per run: it reads each offsets-log record once
     // (a fresh check rereads the whole log after every step).
     let mut monitor = invariants::Monitor::default();
@@ -378,8 +410,8 @@ fn run_connect(seed: u64) -> Result<(), String> {
         world.run_until(until);
         Ok(())
     };
-    step_checked(&mut world, faults_end + 1)?;
-    heal(&mut world);
+    step_checked(world, faults_end + 1)?;
+    heal(world);
     for w in world.clients.workers().map(|c| c.idx).collect::<Vec<_>>() {
         world.inject(Fault::RestartConsumer { consumer: w });
     }
@@ -390,7 +422,7 @@ fn run_connect(seed: u64) -> Result<(), String> {
     let bound =
         2 * c.session_timeout_ms + 4 * c.rebalance_timeout_ms + 2 * c.scheduled_rebalance_max_delay_ms + 3_000 + 10_000;
     let deadline = world.now + bound;
-    step_checked(&mut world, deadline)?;
+    step_checked(world, deadline)?;
     let (_, group) =
         world.group(&spec.group_id).ok_or(format!("connect seed {seed}: group not loaded after healing"))?;
     let current: Vec<_> = world
@@ -417,7 +449,7 @@ fn run_connect(seed: u64) -> Result<(), String> {
             ));
         }
     }
-    record_hash("connect", seed, &world);
+    record_hash("connect", seed, world);
     Ok(())
 }
 

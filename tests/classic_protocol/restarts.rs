@@ -187,3 +187,35 @@ fn a_static_cooperative_leader_restarted_between_the_two_phases_leaves_the_withh
         "the {withheld} withheld partitions stay unowned"
     );
 }
+
+#[test]
+fn a_static_member_restarted_during_the_join_phase_is_not_fenced_by_its_old_process_s_answer() {
+    // c1 crashes while its JoinGroup waits in the join barrier and restarts at
+    // once. Its new JoinGroup (same group.instance.id, no member id) makes the
+    // coordinator replace the static member (GroupMetadataManager
+    // `updateStaticMemberThenRebalanceOrCompleteJoin`); `ClassicGroup.replaceStaticMember`
+    // answers the *old* member's parked JoinGroup with FENCED_INSTANCE_ID. That
+    // answer goes out on the old process's connection, which closed with it:
+    // the new process never reads it (NetworkClient reads a response from the
+    // connection its request went out on), and joins the group.
+    let mut s = Scenario::demo();
+    s.groups[0].static_members = true;
+    let mut t = TestWorld::new(s);
+    t.sleep_until(3_000, |t| t.consumer(1).membership.state == MemberState::PREPARING_REBALANCE);
+    t.sleep(300); // its JoinGroup is parked in the initial-rebalance delay
+    let parked = t.world.group("demo").map(|(_, g)| g.members.values().filter(|m| m.awaiting_join.is_some()).count());
+    assert!(parked.is_some_and(|n| n >= 1), "c1's JoinGroup waits at the coordinator");
+    t.inject(Fault::CrashConsumer { consumer: 1 });
+    t.inject(Fault::RestartConsumer { consumer: 1 });
+    t.sleep(20_000);
+    assert_eq!(t.consumer(1).fatal, None, "the new process is not fenced");
+    let dropped_fenced = t.world.trace.iter().any(|e| {
+        matches!(&e.kind, EventKind::MessageDropped { to, label, reason, .. }
+            if *to == groupscope::sim::NodeId::Client(1) && label.contains("FENCED_INSTANCE_ID")
+                && reason.contains("before its restart"))
+    });
+    assert!(dropped_fenced, "the old process's FENCED_INSTANCE_ID answer is dropped with its connection");
+    assert_eq!(t.group_state("demo").0, Stable);
+    assert_eq!((1..=3).map(|i| t.owned(i).len()).sum::<usize>(), 6, "every partition is owned again");
+    assert!(!t.owned(1).is_empty(), "the restarted static member has its share");
+}

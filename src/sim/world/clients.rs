@@ -40,6 +40,34 @@ impl Client {
         }
     }
 
+    /// The last correlation ids this process used: (requests to the group
+    /// coordinator and for coordinator lookups, fetches).
+    pub fn correlations_used(&self) -> Correlations {
+        match self {
+            Client::Classic(c) => {
+                Correlations { group: c.membership.next_correlation, fetch: c.fetcher.next_correlation }
+            }
+            Client::Consumer(c) => Correlations { group: c.link.next_correlation, fetch: c.fetcher.next_correlation },
+            Client::Worker(w) => Correlations { group: w.membership.next_correlation, fetch: 0 },
+        }
+    }
+
+    /// A restarted process numbers its requests on from its predecessor's, so
+    /// no answer meant for the old process can be taken for one of its own.
+    fn number_on_from(&mut self, used: Correlations) {
+        match self {
+            Client::Classic(c) => {
+                c.membership.next_correlation = used.group;
+                c.fetcher.next_correlation = used.fetch;
+            }
+            Client::Consumer(c) => {
+                c.link.next_correlation = used.group;
+                c.fetcher.next_correlation = used.fetch;
+            }
+            Client::Worker(w) => w.membership.next_correlation = used.group,
+        }
+    }
+
     /// A consumer's configuration, of either protocol (a Connect worker has none).
     pub fn consumer_config_mut(&mut self) -> Option<&mut ConsumerConfig> {
         match self {
@@ -68,11 +96,38 @@ impl Client {
     }
 }
 
+/// The highest correlation ids of a process, per counter: its requests to
+/// the group coordinator (and coordinator lookups), and its fetches
+/// (`FETCH_CORRELATION_BASE` + n).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Correlations {
+    pub group: u64,
+    pub fetch: u64,
+}
+
 /// One client process and whether it runs.
 #[derive(Clone, Debug)]
 pub struct Process {
     pub alive: bool,
     pub client: Client,
+    /// The correlation ids earlier processes at this index used. A request
+    /// travels on a connection of the process that sent it (Kafka's
+    /// `NetworkClient` reads a response from the connection its request went
+    /// out on, and a process's connections close with it), so an answer to
+    /// one of these never reaches this process.
+    pub predecessors_used: Correlations,
+}
+
+impl Process {
+    /// `correlation` (of a response or a disconnect) answers a request an
+    /// earlier process at this index sent, on a connection that closed with it.
+    pub fn answers_an_earlier_process(&self, correlation: u64) -> bool {
+        if crate::sim::client::fetcher::is_fetch(correlation) {
+            correlation - crate::sim::client::fetcher::FETCH_CORRELATION_BASE <= self.predecessors_used.fetch
+        } else {
+            correlation <= self.predecessors_used.group
+        }
+    }
 }
 
 /// A client seen from outside the world, with its process's liveness; it
@@ -121,7 +176,7 @@ macro_rules! kind {
     ($variant:ident, $ty:ty, $one:ident, $one_mut:ident, $all:ident, $all_mut:ident) => {
         pub fn $one(&self, idx: u32) -> Option<Seen<'_, $ty>> {
             match &**self.map.get(&idx)? {
-                Process { alive, client: Client::$variant(c) } => Some(Seen { alive: *alive, client: c }),
+                Process { alive, client: Client::$variant(c), .. } => Some(Seen { alive: *alive, client: c }),
                 _ => None,
             }
         }
@@ -158,9 +213,20 @@ impl Clients {
     kind!(Consumer, AsyncConsumer, async_consumer, async_consumer_mut, async_consumers, async_consumers_mut);
     kind!(Worker, ConnectWorker, worker, worker_mut, workers, workers_mut);
 
-    /// A new running process at `idx` (a start, or a restart replacing the old one).
+    /// A new running process at `idx` (a first start).
     pub fn insert(&mut self, idx: u32, client: Client) {
-        self.map.insert(idx, Rc::new(Process { alive: true, client }));
+        self.map.insert(idx, Rc::new(Process { alive: true, client, predecessors_used: Correlations::default() }));
+    }
+
+    /// A restart: a fresh process replaces the stopped one at `idx`, numbering
+    /// its requests on from it. Nothing happens if the process still runs.
+    pub(crate) fn restart(&mut self, idx: u32) -> bool {
+        let Some(old) = self.map.get(&idx).filter(|p| !p.alive) else { return false };
+        let used = old.client.correlations_used();
+        let mut client = old.client.fresh();
+        client.number_on_from(used);
+        self.map.insert(idx, Rc::new(Process { alive: true, client, predecessors_used: used }));
+        true
     }
 
     pub fn get(&self, idx: u32) -> Option<&Process> {

@@ -32,10 +32,9 @@ impl World {
         match fault {
             Fault::CrashConsumer { consumer } => self.stop_client(consumer),
             Fault::RestartConsumer { consumer } => {
-                let Some(old) = self.clients.get(consumer).filter(|p| !p.alive) else { return };
-                let fresh = old.client.fresh();
-                self.clients.insert(consumer, fresh);
-                self.start_client(consumer, cause);
+                if self.clients.restart(consumer) {
+                    self.start_client(consumer, cause);
+                }
             }
             Fault::CloseConsumer { consumer } | Fault::CloseConsumerWithOptions { consumer, .. } => {
                 let operation = match fault {

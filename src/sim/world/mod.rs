@@ -337,6 +337,10 @@ impl World {
             }
             return;
         }
+        if let Some(reason) = self.closed_with_its_process(to, &env.body) {
+            self.record(Some(sent_event), EventKind::MessageDropped { msg, from, to, label, reason });
+            return;
+        }
         let delivered = self.record(Some(sent_event), EventKind::MessageDelivered { msg, from, to, label });
         self.with_node(to, Some(delivered), |n, ctx, out| match (n, env.body) {
             (NodeRef::Broker(b), Body::Request { correlation, request }) => {
@@ -358,6 +362,21 @@ impl World {
             }
             _ => {}
         });
+    }
+
+    /// An answer to a request that a client's earlier process sent (before a
+    /// crash and restart) went out on that process's connection, which closed
+    /// with it: the broker's socket server drops it, and the new process never
+    /// sees it (a static member's old JoinGroup answered FENCED_INSTANCE_ID
+    /// when `ClassicGroup.replaceStaticMember` hands its id to the new process).
+    fn closed_with_its_process(&self, to: NodeId, body: &Body) -> Option<String> {
+        let (NodeId::Client(c), Body::Response { correlation, .. } | Body::Disconnected { correlation }) = (to, body)
+        else {
+            return None;
+        };
+        let p = self.clients.get(c)?;
+        p.answers_an_earlier_process(*correlation)
+            .then(|| format!("the connection of {to} before its restart is closed"))
     }
 
     fn fire(&mut self, node: NodeId, key: TimerKey, cause: Option<EventId>) {
