@@ -1,4 +1,4 @@
-//! The single-owner invariant's reading of ownership (classic protocol): a
+//! The single-owner invariant's reading of ownership. Classic protocol: a
 //! member between JoinGroup and SyncGroup holds the partitions of the
 //! generation its JoinGroup claimed them in. Claimed in the previous
 //! generation, they count (the cooperative protocol must not hand them to
@@ -7,14 +7,25 @@
 //! (`ConsumerCoordinator.onJoinPrepare` keeps a cooperative member's
 //! partitions unless its generation was reset; `AbstractStickyAssignor` gives
 //! a partition claimed twice to the newer generation's claim; the zombie
-//! revokes it in `onJoinComplete`).
+//! revokes it in `onJoinComplete`). KIP-848: a client's partitions count
+//! while it has heard of the epoch its coordinator holds it at; one behind
+//! may hold what its coordinator gave away, trusting a heartbeat that
+//! reported the local assignment of an earlier epoch.
 #![cfg(not(target_arch = "wasm32"))]
 
-use crate::common::TestWorld;
+use crate::common::{consumer_protocol_demo, TestWorld};
 use groupscope::assign::TopicPartition;
 use groupscope::sim::client::abstract_coordinator::MemberState;
 use groupscope::sim::coordinator::classic::ClassicGroupState;
+use groupscope::sim::coordinator::shard::Shard;
 use groupscope::sim::{invariants, Scenario};
+
+/// The shard of group demo on its active coordinator.
+fn active_shard(t: &mut TestWorld) -> &mut Shard {
+    let p = t.world.cluster.offsets_partition_for("demo");
+    let b = t.world.group("demo").map(|g| g.0).or(t.world.consumer_group("demo").map(|g| g.0)).expect("loaded");
+    t.world.brokers.get_mut(&b).and_then(|b| b.coordinator.shards.get_mut(&p)).expect("an active shard")
+}
 
 /// A settled cooperative group in which c1, between JoinGroup and SyncGroup
 /// of the current generation, still holds one of c2's partitions, claimed in
@@ -31,10 +42,11 @@ fn c1_rejoining_with_c2_s_partition_claimed(generations_ago: i32) -> TestWorld {
     let c1 = t.world.clients.classic_mut(1).expect("c1 is a classic consumer");
     c1.owned.push(taken);
     c1.membership.state = MemberState::COMPLETING_REBALANCE;
-    let p = t.world.cluster.offsets_partition_for("demo");
-    let b = t.world.group("demo").expect("the group is loaded").0;
-    let shard = t.world.brokers.get_mut(&b).and_then(|b| b.coordinator.shards.get_mut(&p)).expect("active shard");
-    let member = shard.groups.get_mut("demo").and_then(|g| g.members.get_mut(&member_id)).expect("c1 is a member");
+    let member = active_shard(&mut t)
+        .groups
+        .get_mut("demo")
+        .and_then(|g| g.members.get_mut(&member_id))
+        .expect("c1 is a member");
     for protocol in &mut member.protocols {
         protocol.metadata.generation_id = generation - generations_ago;
     }
@@ -51,6 +63,39 @@ fn a_partition_claimed_in_the_previous_generation_and_owned_by_another_member_is
 #[test]
 fn a_zombie_s_claim_from_an_older_generation_is_not_counted_as_ownership() {
     let t = c1_rejoining_with_c2_s_partition_claimed(3);
+    let v = invariants::check(&t.world);
+    assert!(!v.iter().any(|v| v.invariant == "single-owner"), "{v:?}");
+}
+
+/// A settled KIP-848 group in which c1 still holds one of c2's partitions,
+/// while the coordinator holds c1 at `epochs_ahead` epochs past the one c1 has heard of.
+fn c1_holding_c2_s_partition_behind_by(epochs_ahead: i32) -> TestWorld {
+    let mut t = TestWorld::new(consumer_protocol_demo(3));
+    t.sleep(20_000);
+    let taken: TopicPartition = t.async_consumer(2).owned[0].clone();
+    let (member_id, heard) = (t.async_consumer(1).member_id.clone(), t.async_consumer(1).member_epoch);
+    t.world.clients.async_consumer_mut(1).expect("c1 is a KIP-848 consumer").owned.push(taken);
+    let member = active_shard(&mut t)
+        .consumer_groups
+        .get_mut("demo")
+        .and_then(|g| g.members.get_mut(&member_id))
+        .expect("c1 is a member");
+    member.member_epoch = heard + epochs_ahead;
+    t
+}
+
+#[test]
+fn a_kip848_member_up_to_date_with_its_epoch_holding_another_s_partition_is_a_violation() {
+    let t = c1_holding_c2_s_partition_behind_by(0);
+    let v = invariants::check(&t.world);
+    assert!(v.iter().any(|v| v.invariant == "single-owner"), "{v:?}");
+}
+
+#[test]
+fn a_kip848_member_that_has_not_heard_of_its_newer_epoch_is_not_counted_as_an_owner() {
+    // The coordinator moved c1 on (CurrentAssignmentBuilder.computeNextAssignment
+    // freed what c1's last heartbeat did not report); c1 revokes when the answer arrives.
+    let t = c1_holding_c2_s_partition_behind_by(1);
     let v = invariants::check(&t.world);
     assert!(!v.iter().any(|v| v.invariant == "single-owner"), "{v:?}");
 }

@@ -14,15 +14,26 @@ pub(crate) fn check(world: &World, v: &mut Vec<Violation>) {
 /// No partition is owned by two members of one consumer group at once. "Owned"
 /// (consumer protocol): the partition is in the client's assignment — from the
 /// reconciliation that assigned it until the one that revoked it, or until it
-/// is lost (fenced, stale, fatal) — the client is alive, and its member id is a
-/// member of the group on the active coordinator. (A zombie whose member was
-/// fenced is not a member; it learns so at its next heartbeat.)
+/// is lost (fenced, stale, fatal) — the client is alive, its member id is a
+/// member of the group on the active coordinator, and it has heard of the
+/// epoch the coordinator holds it at. (A zombie whose member was fenced is not
+/// a member; it learns so at its next heartbeat.)
+///
+/// A client behind its coordinator's epoch may hold partitions the coordinator
+/// has already given away, and Kafka lets it until the answer arrives: a
+/// heartbeat reports the local assignment (ConsumerHeartbeatRequestManager
+/// sends `currentAssignment()`, which lags the member epoch while a new one
+/// is being reconciled), and `CurrentAssignmentBuilder.computeNextAssignment`
+/// frees at once what a heartbeat no longer reports as owned. Its commits are
+/// fenced by epoch; the coordinator's own bookkeeping (below) never holds a
+/// partition twice.
 fn single_owner_on_clients(world: &World, v: &mut Vec<Violation>) {
     for g in &world.scenario.groups {
         let Some((_, group)) = world.consumer_group(&g.group_id) else { continue };
         let mut owner = Owners::new(&world.cluster);
         for c in world.group_async_consumers(&g.group_id) {
-            if !c.alive || c.member_id.is_empty() || !group.members.contains_key(&c.member_id) {
+            let Some(member) = group.members.get(&c.member_id) else { continue };
+            if !c.alive || c.member_id.is_empty() || c.member_epoch < member.member_epoch {
                 continue;
             }
             for tp in &c.client().owned {
