@@ -208,8 +208,8 @@ Promise.all([import('../pkg/groupscope.js'), wasmModule()]).then(([glue, module_
   return glue.default({ module_or_path });
 }).then(() => {
   // A small API for page authors (documented in the README).
-  const { assign, load, play, pause, step, seek, setSpeed, inject, state, explain } = gs;
-  const api = { assign, load, play, pause, step, seek, setSpeed, inject };
+  const { assign, load, play, pause, step, seek, setSpeed, inject, runJson, state, explain } = gs;
+  const api = { assign, load, play, pause, step, seek, setSpeed, inject, runJson };
   for (const k of Object.keys(api)) api[k] = guarded(api[k]);
   const readState = guarded(state);
   const readExplain = guarded(explain);

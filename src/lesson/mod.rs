@@ -7,12 +7,14 @@
 //! - `validate`: static checks with messages that say where the problem is;
 //! - `check`: conditions (which event ends a step) and expectations;
 //! - `session`: the API the page's lesson player drives, on top of `Player`;
+//! - `clicker`: what a key or a presenter's clicker does in each phase;
 //! - `runner`: plays a lesson headless (native tests);
 //! - `conceal`: what the page hides while a question waits;
 //! - `fair`: the per-learner choice order and the course's answer balance;
 //! - `registry`: the embedded course.
 
 mod check;
+pub mod clicker;
 pub mod conceal;
 pub mod fair;
 pub mod model;

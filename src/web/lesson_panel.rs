@@ -93,29 +93,6 @@ pub fn link_error(lang: Lang, e: &BadLink) -> String {
     }
 }
 
-/// The clicker and keyboard inside a lesson: digits 1–9 or letters a–i pick
-/// the choice (or task option) at that position; → and PageDown reveal a
-/// waiting question, retry a missed task, or go on after an event.
-pub fn clicker(s: &LessonSession, key: &str) -> Option<LessonMsg> {
-    let pos = match key.chars().next() {
-        Some(c @ '1'..='9') if key.len() == 1 => Some(c as usize - '1' as usize),
-        Some(c @ ('a'..='i' | 'A'..='I')) if key.len() == 1 => Some(c.to_ascii_lowercase() as usize - 'a' as usize),
-        _ => None,
-    };
-    let forward = matches!(key, "ArrowRight" | "PageDown");
-    match s.phase {
-        Phase::Question => match pos {
-            Some(p) => s.choice_at(p).map(LessonMsg::Answer),
-            None if forward => Some(LessonMsg::Reveal),
-            None => None,
-        },
-        Phase::Act => pos.and_then(|p| s.order().get(p).copied()).map(LessonMsg::Choose),
-        Phase::Missed if forward => Some(LessonMsg::Retry),
-        Phase::Reached if forward => Some(LessonMsg::Next),
-        _ => None,
-    }
-}
-
 pub fn lesson_list(lang: Lang, on: &Callback<LessonMsg>) -> Html {
     let lessons = match lesson::lessons() {
         Ok(l) => l,
@@ -282,7 +259,8 @@ fn question_view(s: &LessonSession, lang: Lang, on: &Callback<LessonMsg>) -> Htm
                 }) }
             </div>
             <button class="reveal" onclick={on.reform(|_| LessonMsg::Reveal)}>{ tr(lang, "lessons.reveal") }</button>
-            <p class="hint keys">{ tr(lang, "lessons.keys") }</p>
+            <p class="hint keys keys-desk">{ tr(lang, "lessons.keys") }</p>
+            <p class="hint keys keys-presenter">{ tr(lang, "lessons.keys.presenter") }</p>
         </div>
     }
 }
@@ -300,6 +278,7 @@ fn task_view(s: &LessonSession, lang: Lang, on: &Callback<LessonMsg>) -> Html {
                         </button>
                     }) }
                 </div>
+                <p class="hint keys keys-presenter">{ tr(lang, "lessons.keys.task") }</p>
             } else {
                 <div class="task-missed" role="status">
                     <p><b>{ tr(lang, "lessons.missed") }</b>{" "}{ s.hints().iter().map(|h| h.get(lang)).collect::<Vec<_>>().join(" ") }</p>

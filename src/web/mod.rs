@@ -19,6 +19,7 @@ mod lesson_panel;
 mod links;
 mod panels;
 mod prefs;
+mod saved_run;
 mod spacetime;
 mod statechart;
 mod timeline;
@@ -62,10 +63,12 @@ pub fn start() {
     };
     // A permalink in the address bar is read (a `#z=` one inflated, which the
     // browser does asynchronously) before the page mounts, so it opens at the
-    // linked moment rather than flashing the demo first.
+    // linked moment rather than flashing the demo first; else the run kept in
+    // this browser by the last visit.
     let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
     yew::platform::spawn_local(async move {
-        let link = links::decode(&hash).await;
+        // Without a link, the run this browser kept (a reload never loses a run).
+        let link = links::decode(&hash).await.or_else(|| saved_run::load().map(Ok));
         yew::Renderer::<App>::with_root_and_props(root, AppProps { autoplay: false, link }).render();
     });
 }

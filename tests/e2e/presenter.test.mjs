@@ -11,7 +11,7 @@ import { badLabels, renderedSizes, scenario } from './drawing.mjs';
 const events = (page) => page.evaluate(() => window.groupscope.state().events);
 const playing = (page) => page.evaluate(() => window.groupscope.state().playing);
 
-test('presenter mode: large type, full screen, and Space, arrows, ".", PageDown and "?"', () => withPage(async ({ page }) => {
+test('presenter mode: large type, full screen, and Space, arrows, PageDown and "?"', () => withPage(async ({ page }) => {
   // Count the full-screen requests the page makes (the real call still runs).
   await page.evaluate(() => {
     window.fullscreenRequests = [];
@@ -43,7 +43,8 @@ test('presenter mode: large type, full screen, and Space, arrows, ".", PageDown 
   await page.keyboard.press(' ');
   await page.waitForFunction(() => !window.groupscope.state().playing);
 
-  for (const key of ['ArrowRight', '.', 'PageDown']) {
+  // "." and "b" are a clicker's blank-screen keys in presenter mode (clicker.test.mjs).
+  for (const key of ['ArrowRight', 'PageDown']) {
     await top();
     const before = await events(page);
     await page.keyboard.press(key);

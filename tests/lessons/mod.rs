@@ -7,6 +7,7 @@ use groupscope::lesson::validate::{load, validate};
 use groupscope::lesson::{lessons, parse_link, Choice, Lesson, LessonSession, Phase};
 use groupscope::player::Action;
 
+mod clicker;
 mod course_lessons;
 mod protocols;
 mod questions;

@@ -1,11 +1,14 @@
 //! The page's keys, for a keyboard or a presenter's clicker: Space/k play and
 //! pause, arrows, "." "," PageDown and PageUp step, p presenter mode, l the
-//! legend, ? help, Escape closes; inside a lesson the clicker picks a choice,
-//! reveals and goes on; presenting outside a lesson, PageDown/→ runs on to the
-//! next event worth a caption.
+//! legend, ? help, Escape closes; inside a lesson the keys of
+//! `lesson::clicker` (PageDown alone carries a room through the course);
+//! presenting outside a lesson, PageDown/→ runs on to the next event worth a
+//! caption. In presenter mode `b` and `.`, a clicker's blank-screen keys,
+//! blank the screen and pause (again: back), and never answer.
 
-use super::super::lesson_panel;
+use super::super::lesson_panel::LessonMsg;
 use super::state::{Flag, Msg, RunView};
+use crate::lesson::clicker::{self, Press};
 use crate::player::Action;
 use gloo::events::{EventListener, EventListenerOptions};
 use wasm_bindgen::JsCast;
@@ -34,17 +37,22 @@ pub(super) fn listen(keys: Keys) -> EventListener {
         if in_field || on_button || e.ctrl_key() || e.meta_key() || e.alt_key() {
             return;
         }
-        // Inside a lesson the clicker picks, reveals and goes on.
-        let (picked, in_lesson) = {
-            let r = run.get();
-            (r.lesson.as_ref().and_then(|s| lesson_panel::clicker(s, &e.key())), r.lesson.is_some())
-        };
-        if let Some(m) = picked {
+        let key = e.key();
+        if presenter && matches!(key.as_str(), "b" | "B" | ".") {
             e.prevent_default();
-            dispatch.emit(Msg::Lesson(m));
+            dispatch.emit(Msg::Toggle(Flag::Blank));
             return;
         }
-        let key = e.key();
+        // Inside a lesson the clicker picks, reveals, shows a task done and goes on.
+        let (pressed, in_lesson) = {
+            let r = run.get();
+            (r.lesson.as_ref().and_then(|s| clicker::press(s, &key, presenter)), r.lesson.is_some())
+        };
+        if let Some(p) = pressed {
+            e.prevent_default();
+            dispatch.emit(Msg::Lesson(lesson_msg(p)));
+            return;
+        }
         // Presenting outside a lesson, PageDown/→ runs on to the next
         // thing worth a sentence (the caption changes), not the next heartbeat.
         if presenter && !in_lesson && matches!(key.as_str(), "PageDown" | "ArrowRight") {
@@ -71,4 +79,16 @@ pub(super) fn listen(keys: Keys) -> EventListener {
             }
         }
     })
+}
+
+/// The lesson panel's message for a key's press.
+fn lesson_msg(p: Press) -> LessonMsg {
+    match p {
+        Press::Answer(c) => LessonMsg::Answer(c),
+        Press::Choose(i) => LessonMsg::Choose(i),
+        Press::Reveal => LessonMsg::Reveal,
+        Press::Retry => LessonMsg::Retry,
+        Press::Next => LessonMsg::Next,
+        Press::Open { number, step } => LessonMsg::Open(number, step),
+    }
 }

@@ -95,6 +95,20 @@ pub fn App(props: &AppProps) -> Html {
     use_effect_with(state.lang, move |l| prefs::apply_lang(*l));
 
     {
+        // The main run is kept in this browser as it changes (a reload never
+        // loses it): at once while paused, at most once a second while playing.
+        let (run, last) = (state.run_view(), use_mut_ref(|| f64::NEG_INFINITY));
+        use_effect_with(state.run_version, move |_| {
+            let r = run.get();
+            let now = now_ms();
+            if r.lesson.is_none() && (!r.player.playing || now - *last.borrow() >= super::saved_run::EVERY_MS) {
+                super::saved_run::save(&r.player);
+                *last.borrow_mut() = now;
+            }
+        });
+    }
+
+    {
         // The course is fetched the first time the Lessons tab opens.
         let dispatch = dispatch.clone();
         use_effect_with(state.tab, move |t| {
@@ -289,6 +303,11 @@ pub fn App(props: &AppProps) -> Html {
             }
             { fork_notice.unwrap_or_default() }
             { replay_notice.unwrap_or_default() }
+            if state.blank && presenting {
+                <div id="blank" class="blank" role="status" aria-label={tr(lang_v, "presenter.blank")}>
+                    <p>{ tr(lang_v, "presenter.blank") }</p>
+                </div>
+            }
             if state.help {
                 <div id="help" class="help" role="dialog" aria-label={tr(lang_v, "help.title")}>
                     <h2>{ tr(lang_v, "help.title") }</h2>

@@ -103,6 +103,9 @@ pub enum Flag {
     Panels,
     /// The folded actions (narrow screens).
     More,
+    /// Presenter mode's blank screen (a clicker's `b` or `.`): the room looks
+    /// at the teacher; the run pauses.
+    Blank,
 }
 
 /// Everything that can happen to the page.
@@ -184,6 +187,7 @@ pub struct AppState {
     pub legend: bool,
     pub panels: bool,
     pub more: bool,
+    pub blank: bool,
     /// "Show fetches": the learner's choice, or (None) on at 2× and slower.
     pub show_fetches: Option<bool>,
     /// The permalink's address, once made.
@@ -270,6 +274,7 @@ impl AppState {
             legend: false,
             panels: false,
             more: false,
+            blank: false,
             show_fetches: None,
             link: String::new(),
             config_draft: None,
@@ -290,6 +295,7 @@ impl AppState {
             Flag::Legend => &mut self.legend,
             Flag::Panels => &mut self.panels,
             Flag::More => &mut self.more,
+            Flag::Blank => &mut self.blank,
         }
     }
 
@@ -298,6 +304,7 @@ impl AppState {
             // Full screen needs the user's gesture: asked for here, while the
             // click or key that sent the message is still being handled.
             prefs::set_fullscreen(on);
+            self.blank &= on;
         }
         *self.flag(f) = on;
         Changed::Page
@@ -374,7 +381,16 @@ impl AppState {
             }
             Msg::Toggle(f) => {
                 let on = !*self.flag(f);
-                self.set(f, on)
+                self.apply(run, Msg::Set(f, on))
+            }
+            // The blank screen pauses everything, so the room misses nothing.
+            Msg::Set(Flag::Blank, true) => {
+                self.blank = true;
+                run.player.playing = false;
+                if let Some(c) = run.compare.as_mut() {
+                    c.dispatch(Action::Pause, run.player.speed);
+                }
+                Changed::Run
             }
             Msg::Set(f, on) => self.set(f, on),
             Msg::ShowFetches(on) => {
