@@ -2,7 +2,7 @@
 # Installs what is missing, idempotently: Debian's Rust with std sources and
 # lld (no prebuilt wasm32 std is reachable here), Chromium and ChromeDriver,
 # zopfli (the shipped wasm's gzip),
-# the pinned wasm-bindgen CLI, and playwright-core. A second run installs nothing.
+# the pinned wasm-bindgen CLI and wasm-pack, and playwright-core. A second run installs nothing.
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
 packages=(rustc-web cargo-web rust-web-src rust-web-llvm rustfmt-web rust-web-clippy lld-22 chromium chromium-driver zopfli)
@@ -30,6 +30,15 @@ if ! "$TOOLS/bin/wasm-bindgen" --version 2>/dev/null | grep -q " $WASM_BINDGEN_V
   (cd /tmp && CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_LTO=false \
     CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_DEBUG=false \
     cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --root "$TOOLS")
+fi
+
+# wasm-pack runs the browser tests (`wasm-pack test --headless --chrome --mode no-install`).
+WASM_PACK_VERSION=0.15.1
+if ! "$TOOLS/bin/wasm-pack" --version 2>/dev/null | grep -q " $WASM_PACK_VERSION\$"; then
+  echo "setup: installing wasm-pack $WASM_PACK_VERSION into $TOOLS (takes a few minutes once)"
+  (cd /tmp && CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_LTO=false \
+    CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_DEBUG=false \
+    cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked --root "$TOOLS")
 fi
 
 if [ ! -f node_modules/playwright-core/package.json ] || ! cmp -s package-lock.json node_modules/.package-lock.json 2>/dev/null; then

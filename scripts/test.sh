@@ -30,13 +30,19 @@ clippy=(env RUSTC_WORKSPACE_WRAPPER=clippy-driver "CLIPPY_ARGS=-D__CLIPPY_HACKER
 phase "layout: no import cycle between the files of src/sim"
 python3 scripts/import-cycles.py
 
+phase "docs: every relative link in README.md and docs/ resolves"
+python3 scripts/check-links.py
+
 phase "native: clippy-linted build of every target (warnings are errors), then cargo test"
 "${clippy[@]}" cargo test --all-targets --no-run
 "${clippy[@]}" cargo test
 
-phase "wasm: clippy-linted build, wasm-bindgen-test in headless Chromium"
+phase "wasm: clippy-linted build, wasm-bindgen-test in headless Chromium through wasm-pack"
+# `--mode no-install`: wasm-pack uses the pinned wasm-bindgen and Debian's
+# chromedriver on PATH instead of downloading them, and does not ask rustup
+# for a wasm32 std (cargo builds it: CARGO_UNSTABLE_BUILD_STD).
 "${clippy[@]}" CARGO_PROFILE_TEST_OPT_LEVEL=0 CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
-  cargo test --target wasm32-unknown-unknown --test web
+  wasm-pack test --headless --chrome --mode no-install -- --test web
 
 phase "site: release build"
 bash scripts/build.sh

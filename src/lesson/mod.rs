@@ -10,6 +10,7 @@
 //! - `clicker`: what a key or a presenter's clicker does in each phase;
 //! - `runner`: plays a lesson headless (native tests);
 //! - `conceal`: what the page hides while a question waits;
+//! - `live_text`: placeholders that put the run's state in a text (wrap-ups);
 //! - `fair`: the per-learner choice order and the course's answer balance;
 //! - `registry`: the embedded course.
 
@@ -17,6 +18,7 @@ mod check;
 pub mod clicker;
 pub mod conceal;
 pub mod fair;
+pub mod live_text;
 pub mod model;
 pub mod registry;
 pub mod runner;

@@ -23,7 +23,11 @@ pub struct GroupView {
 
 /// Every group of the scenario: consumer groups, then Connect clusters.
 pub fn group_ids(world: &World) -> Vec<String> {
-    let s = &world.scenario;
+    group_ids_of(&world.scenario)
+}
+
+/// Every group of a scenario: consumer groups, then Connect clusters.
+pub fn group_ids_of(s: &crate::sim::Scenario) -> Vec<String> {
     s.groups.iter().map(|g| g.group_id.clone()).chain(s.connect_clusters.iter().map(|c| c.group_id.clone())).collect()
 }
 

@@ -8,7 +8,7 @@ pub mod labels;
 pub mod layout;
 mod ownership;
 
-pub use groups::{group_ids, groups, timeline_marker, GroupView};
+pub use groups::{group_ids, group_ids_of, groups, timeline_marker, GroupView};
 pub use ownership::{partitions, PartitionRow, PartitionStatus};
 
 use crate::assign::TopicPartition;

@@ -6,7 +6,7 @@
 
 use crate::i18n::{tr, trf, Lang};
 use crate::lesson::registry::BadLink;
-use crate::lesson::{self, fair, Choice, Lesson, LessonSession, Phase, Progress};
+use crate::lesson::{self, fair, live_text, Choice, Lesson, LessonSession, Phase, Progress};
 use crate::player::SPEEDS;
 use crate::sim::Fault;
 use yew::prelude::*;
@@ -317,7 +317,13 @@ fn verdict_view(s: &LessonSession, lang: Lang) -> Html {
     }
 }
 
-pub fn lesson_panel(s: &LessonSession, speed: f64, lang: Lang, on: &Callback<LessonMsg>) -> Html {
+pub fn lesson_panel(
+    s: &LessonSession,
+    world: &crate::sim::World,
+    speed: f64,
+    lang: Lang,
+    on: &Callback<LessonMsg>,
+) -> Html {
     let step = s.current();
     let total = s.lesson.steps.len();
     let next_lesson = match lesson::lessons().ok().and_then(|all| all.iter().find(|l| l.number > s.lesson.number)) {
@@ -341,7 +347,7 @@ pub fn lesson_panel(s: &LessonSession, speed: f64, lang: Lang, on: &Callback<Les
             if s.phase == Phase::Free {
                 <div class="try-it">
                     <h3>{ tr(lang, "lessons.tryit") }</h3>
-                    <p>{ s.lesson.try_it.text.get(lang).to_string() }</p>
+                    <p class="wrap-up">{ live_text::fill(s.lesson.try_it.text.get(lang), world) }</p>
                     <p class="experiment">{ s.lesson.try_it.experiment.get(lang).to_string() }</p>
                     <div class="try-faults">
                         { for s.lesson.try_it.faults.iter().map(|f| {
@@ -362,7 +368,7 @@ pub fn lesson_panel(s: &LessonSession, speed: f64, lang: Lang, on: &Callback<Les
             { verdict_view(s, lang) }
             if s.phase == Phase::Reached {
                 if let Some(t) = step.task.as_ref().filter(|_| s.tries[s.step].1) {
-                    <p class="task-done" role="status">{ t.done.get(lang).to_string() }</p>
+                    <p class="task-done" role="status">{ live_text::fill(t.done.get(lang), world) }</p>
                 }
             }
             if s.phase == Phase::Running {

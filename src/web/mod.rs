@@ -13,6 +13,7 @@ mod explain_tab;
 mod explain_view;
 mod fault_menu;
 mod files;
+mod follow;
 mod inspector;
 mod lab;
 mod lesson_panel;

@@ -9,6 +9,7 @@ use groupscope::player::Action;
 
 mod clicker;
 mod course_lessons;
+mod live_text;
 mod protocols;
 mod questions;
 mod session;

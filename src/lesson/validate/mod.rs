@@ -174,6 +174,23 @@ pub fn validate(lesson: &Lesson) -> Vec<String> {
     rules::lesson(&mut errors, lesson);
     text(&mut errors, "tryIt.text", &lesson.try_it.text);
     text(&mut errors, "tryIt.experiment", &lesson.try_it.experiment);
+    // Wrap-ups and a task's "done" may say what the run shows then (lesson/live_text.rs).
+    let groups = crate::view::group_ids_of(&lesson.scenario);
+    let live = [("tryIt.text", &lesson.try_it.text)].into_iter().chain(
+        lesson
+            .steps
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.task.as_ref().map(move |t| (i, t)))
+            .map(|(_, t)| ("task.done", &t.done)),
+    );
+    for (at, t) in live {
+        for (lang, words) in [("en", &t.en), ("zh", &t.zh)] {
+            for e in crate::lesson::live_text::check(words, &groups) {
+                errors.push(format!("{at}.{lang}: {e}"));
+            }
+        }
+    }
     for (k, f) in lesson.try_it.faults.iter().enumerate() {
         if let Err(e) = names.fault(f) {
             errors.push(format!("tryIt.faults[{k}]: {e}"));

@@ -237,6 +237,17 @@ pub fn App(props: &AppProps) -> Html {
     let concealed = crate::lesson::conceal::current();
     let highlights: Vec<String> =
         session.filter(|s| s.phase != Phase::Free).map(|s| s.current().highlights.clone()).unwrap_or_default();
+    {
+        // On a phone the page follows the lesson: the new step, the drawing while
+        // the event plays, the verdict (web/follow.rs).
+        let at = session.map(|s| (s.lesson.number, s.step, s.phase));
+        let before = use_mut_ref(|| None::<super::follow::At>);
+        use_effect_with(at, move |at| {
+            let prev = before.replace(*at);
+            super::follow::follow(prev, *at);
+        });
+    }
+    let pinned = session.is_some() && r.player.world.client_count() <= super::follow::PINNED_UP_TO_CLIENTS;
     let p = &r.player;
     let world = &p.world;
     let fetches_on = state.show_fetches.unwrap_or(p.speed <= 2.0 + 1e-9);
@@ -296,7 +307,7 @@ pub fn App(props: &AppProps) -> Html {
     html! {
         <ContextProvider<AppContext> context={page.clone()}>
         <ContextProvider<Lang> context={lang_v}>
-        <div class={classes!("groupscope", presenting.then_some("presenter"), session.is_some().then_some("in-lesson"), show_panels.then_some("panels-open"))}>
+        <div class={classes!("groupscope", presenting.then_some("presenter"), session.is_some().then_some("in-lesson"), pinned.then_some("watch-pinned"), show_panels.then_some("panels-open"))}>
             { toolbar(Toolbar { state: &state, player: p, run: &run, dispatch: &dispatch, panes }) }
             if let Some(n) = state.notice.clone() {
                 <p id="notice" class="notice" role="status">{ n }<button class="close" onclick={close(|| Msg::Notice(None))} aria-label={tr(lang_v, "close")}>{"×"}</button></p>
@@ -353,7 +364,7 @@ pub fn App(props: &AppProps) -> Html {
                         </section>
                         <aside class="side">
                             if let Some(s) = session {
-                                { lesson_panel(s, p.speed, lang_v, &on_lesson) }
+                                { lesson_panel(s, world, p.speed, lang_v, &on_lesson) }
                             }
                             <div class="secondary">
                             { cached(slow(3), { let (run, d) = (run.clone(), on_action.clone()); move || invariant_monitor(&run.player().world, lang_v, &d) }) }
