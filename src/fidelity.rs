@@ -106,8 +106,8 @@ pub const NOTES: &[Note] = &[
     },
     Note {
         area: "consumer protocol",
-        en: "The simulated application registers a rebalance listener, so a new assignment is applied inside poll() (onPartitionsRevoked, onPartitionsAssigned, then the acknowledgement) once the auto-commit before it has completed; meanwhile poll() keeps returning records of the partitions the member owns, as in Kafka, where that commit runs in the background thread.",
-        zh: "模拟的应用注册了再均衡监听器，所以在协调前的自动提交完成之后，新的分配在 poll() 内生效（onPartitionsRevoked、onPartitionsAssigned，然后发送确认）；在此期间 poll() 仍会返回成员所拥有分区的消息，这与 Kafka 一致——在 Kafka 中这次提交由后台线程完成。",
+        en: "The simulated application registers a rebalance listener, so a new assignment is applied inside poll() (onPartitionsRevoked, onPartitionsAssigned, then the acknowledgement) once the auto-commit before it has completed. As in Kafka, the partitions about to be revoked are marked pending revocation before that commit starts: no Fetch is sent for them and records already buffered are dropped, so the commit holds the last position processed and the next owner processes nothing twice; poll() keeps returning records of the partitions the member keeps while the background thread commits.",
+        zh: "模拟的应用注册了再均衡监听器，所以在协调前的自动提交完成之后，新的分配在 poll() 内生效（onPartitionsRevoked、onPartitionsAssigned，然后发送确认）。与 Kafka 一样，即将被撤销的分区在这次提交开始之前就被标记为待撤销（pending revocation）：不再为它们发送 Fetch，已经缓冲的消息也被丢弃，所以提交的正是最后处理到的位置，下一个所有者不会重复处理任何消息；后台线程提交期间，poll() 仍会返回成员保留的分区的消息。",
     },
     Note {
         area: "consumer protocol",
@@ -156,7 +156,7 @@ pub const NOTES: &[Note] = &[
     },
     Note {
         area: "compare",
-        en: "The comparison counts a partition as processed while its owner could process it (alive, not paused, holding a fetch position, its poll() not waiting for the group), even when there is nothing new to read, and whether or not its records have arrived from the partition leader yet.",
-        zh: "在协议对比中，只要分区的所有者能够处理它（进程存活、没有暂停、已有拉取位置、poll() 没有在等待消费者组），就算作正在处理，即使此时没有新消息可读，也不论它的记录是否已经从分区 leader 拉取到。",
+        en: "The comparison counts a partition as processed while its owner could process it (alive, not paused, holding a fetch position, not pending revocation, its poll() not waiting for the group), even when there is nothing new to read, and whether or not its records have arrived from the partition leader yet.",
+        zh: "在协议对比中，只要分区的所有者能够处理它（进程存活、没有暂停、已有拉取位置、没有处于待撤销状态、poll() 没有在等待消费者组），就算作正在处理，即使此时没有新消息可读，也不论它的记录是否已经从分区 leader 拉取到。",
     },
 ];

@@ -164,3 +164,67 @@ fn a_crashed_member_is_fenced_after_the_session_timeout_and_the_group_goes_assig
     assert_eq!(states, ["Assigning", "Reconciling", "Stable"]);
     assert_eq!(t.async_owned(1).len() + t.async_owned(2).len(), 6);
 }
+
+// --- the commit before a revocation -------------------------------------
+
+/// Where each (consumer, partition) processing run started and ended: the
+/// first `from` and the last `to` of its `RecordsProcessed` events after `since`.
+fn processed_span(t: &TestWorld, idx: u32, tp: &TopicPartition, since: u64) -> Option<(i64, i64)> {
+    let runs: Vec<(i64, i64)> = t
+        .world
+        .trace
+        .iter()
+        .filter(|e| e.at >= since)
+        .filter_map(|e| match &e.kind {
+            EventKind::RecordsProcessed { node, partition, from, to, .. }
+                if *node == NodeId::Client(idx) && partition == tp =>
+            {
+                Some((*from, *to))
+            }
+            _ => None,
+        })
+        .collect();
+    Some((runs.first()?.0, runs.last()?.1))
+}
+
+/// AbstractMembershipManager `maybeReconcile` marks the partitions it will
+/// revoke pending revocation (`markPendingRevocationToPauseFetching`,
+/// SubscriptionState `markPendingRevocation`) before it starts the auto-commit
+/// (ConsumerMembershipManager `signalReconciliationStarted`, CommitRequestManager
+/// `maybeAutoCommitSyncBeforeRebalance`): TopicPartitionState `isFetchable` is
+/// then false, so no new Fetch is sent for them and FetchCollector
+/// `fetchRecords` drains what is buffered. The member processes nothing more
+/// of a partition it is giving up, so the commit holds the last position it
+/// processed and the next owner starts exactly there: no record is
+/// processed twice, however long the commit takes.
+#[test]
+fn partitions_pending_revocation_are_not_fetched_or_processed_during_the_commit_before_the_revocation() {
+    let mut s = consumer_protocol_demo(1);
+    s.groups[0].config.max_poll_records = 10;
+    s.groups[0].config.processing_ms_per_record = 20;
+    let mut t = settled_world(s);
+    // The commit before the revocation takes about two seconds (1 s each way).
+    let b = coordinator(&t);
+    t.inject(Fault::SetLinkLatency { a: "c1".into(), b: format!("broker-{b}"), latency_ms: 1000 });
+    t.sleep(3000);
+    let added_at = t.world.now;
+    t.inject(Fault::AddConsumer { group: "demo".into() });
+    t.sleep_until(60_000, |t| settled(t) && !t.async_owned(2).is_empty());
+    t.sleep(5000);
+    let revoked: Vec<TopicPartition> = callbacks(&t, 1, Callback::OnPartitionsRevoked)
+        .into_iter()
+        .filter(|(at, _)| *at >= added_at)
+        .flat_map(|(_, ps)| ps)
+        .collect();
+    assert!(!revoked.is_empty(), "c1 gives partitions to c2");
+    let mut handed_over = 0;
+    for tp in &revoked {
+        // A partition that received no record since is not processed by c2 at all.
+        let Some((c2_first, _)) = processed_span(&t, 2, tp, added_at) else { continue };
+        let (_, c1_last) = processed_span(&t, 1, tp, 0).expect("c1 processed the partition before");
+        assert_eq!(c2_first, c1_last, "{tp}: c2 starts where c1 stopped");
+        handed_over += 1;
+    }
+    assert!(handed_over > 0, "c2 processes some of {revoked:?}");
+    assert_eq!(t.world.cluster.stats.redelivered.group_total("demo"), 0, "no record is processed twice");
+}
