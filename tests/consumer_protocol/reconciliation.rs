@@ -45,6 +45,48 @@ fn current_assignment_builder_revokes_before_it_assigns() {
     assert_eq!(step3.assigned_partitions, target);
 }
 
+/// KIP-1251 (Kafka 4.3+): CurrentAssignmentBuilder `computeNextAssignment`
+/// keeps the assignment epoch of each partition the member keeps or must
+/// revoke, and assigns new partitions at the target assignment epoch, including
+/// one the member was itself revoking.
+#[test]
+fn current_assignment_builder_keeps_each_partitions_assignment_epoch() {
+    let mut m = ConsumerGroupMember::new("a");
+    m.subscribed_topic_names = vec!["orders".into()];
+    (m.member_epoch, m.previous_member_epoch) = (3, 2);
+    m.assigned_partitions = set(&[0, 1, 2]);
+    m.assignment_epochs = [(tp(0), 1), (tp(1), 3), (tp(2), 2)].into();
+    let target = set(&[0, 1, 3]);
+    let free = |_: &TopicPartition| -1;
+    let cab = |m: &ConsumerGroupMember, owned: &[TopicPartition]| {
+        CurrentAssignmentBuilder {
+            member: m,
+            target_assignment_epoch: 4,
+            target_assignment: &target,
+            current_partition_epoch: &free,
+            owned_topic_partitions: Some(owned),
+            has_subscription_changed: false,
+        }
+        .build()
+    };
+    let revoking = cab(&m, &[tp(0), tp(1), tp(2)]);
+    assert_eq!(revoking.partitions_pending_revocation, set(&[2]));
+    assert_eq!(revoking.assignment_epochs, [(tp(0), 1), (tp(1), 3), (tp(2), 2)].into(), "all keep theirs");
+    let stable = cab(&revoking, &[tp(0), tp(1)]);
+    assert_eq!((stable.state, stable.member_epoch), (ServerState::STABLE, 4));
+    assert_eq!(stable.assignment_epochs, [(tp(0), 1), (tp(1), 3), (tp(3), 4)].into(), "orders-3 new at 4");
+    // A partition the member was revoking comes back in a newer target: assigned again, at its epoch.
+    let back = reconcile(
+        &member(ServerState::UNREVOKED_PARTITIONS, 3, &[tp(0)], &[tp(2)], &["orders"]),
+        &[tp(0), tp(2)],
+        &[tp(0)],
+        &|p| if p.partition == 2 { 3 } else { -1 },
+        false,
+    );
+    assert_eq!((back.state, back.member_epoch), (ServerState::STABLE, 5));
+    assert_eq!(back.assignment_epochs, [(tp(0), 3), (tp(2), 5)].into());
+}
+
 fn member(
     state: ServerState,
     epoch: i32,
@@ -199,18 +241,7 @@ fn processed_span(t: &TestWorld, idx: u32, tp: &TopicPartition, since: u64) -> O
 /// processed twice, however long the commit takes.
 #[test]
 fn partitions_pending_revocation_are_not_fetched_or_processed_during_the_commit_before_the_revocation() {
-    let mut s = consumer_protocol_demo(1);
-    s.groups[0].config.max_poll_records = 10;
-    s.groups[0].config.processing_ms_per_record = 20;
-    let mut t = settled_world(s);
-    // The commit before the revocation takes about two seconds (1 s each way).
-    let b = coordinator(&t);
-    t.inject(Fault::SetLinkLatency { a: "c1".into(), b: format!("broker-{b}"), latency_ms: 1000 });
-    t.sleep(3000);
-    let added_at = t.world.now;
-    t.inject(Fault::AddConsumer { group: "demo".into() });
-    t.sleep_until(60_000, |t| settled(t) && !t.async_owned(2).is_empty());
-    t.sleep(5000);
+    let (t, added_at) = c2_joins_while_c1_is_slow_to_reach_the_coordinator(5000);
     let revoked: Vec<TopicPartition> = callbacks(&t, 1, Callback::OnPartitionsRevoked)
         .into_iter()
         .filter(|(at, _)| *at >= added_at)
