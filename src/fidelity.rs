@@ -111,6 +111,11 @@ pub const NOTES: &[Note] = &[
     },
     Note {
         area: "consumer protocol",
+        en: "The consumer-protocol client handles commit errors as Kafka 4.4's CommitRequestManager does: commitSync() retries only retriable errors, so STALE_MEMBER_EPOCH and UNKNOWN_MEMBER_ID end it with a CommitFailedException (commitAsync() hands its callback the StaleMemberEpochException itself); the auto-commit before a revocation retries a stale epoch with the member's latest one, but not UNKNOWN_MEMBER_ID or UNKNOWN_TOPIC_OR_PARTITION; the interval auto-commit is skipped while another auto-commit is in flight, and after a failure it waits for the next interval (Kafka 4.4 does not retry it after retry.backoff.ms).",
+        zh: "consumer 协议客户端处理提交错误的方式与 Kafka 4.4 的 CommitRequestManager 一致：commitSync() 只重试可重试的错误，所以 STALE_MEMBER_EPOCH 和 UNKNOWN_MEMBER_ID 会让它以 CommitFailedException 结束（commitAsync() 则把 StaleMemberEpochException 本身交给回调）；撤销分区之前的自动提交遇到过期纪元时会用成员最新的纪元重试，但不重试 UNKNOWN_MEMBER_ID 和 UNKNOWN_TOPIC_OR_PARTITION；按间隔进行的自动提交在另一次自动提交尚未完成时会跳过，失败之后则等到下一个间隔（Kafka 4.4 不会在 retry.backoff.ms 之后重试它）。",
+    },
+    Note {
+        area: "consumer protocol",
         en: "onPartitionsLost runs at the moment the member is fenced, goes stale or fails; in Kafka it runs in the application thread's next poll().",
         zh: "成员被隔离（fenced）、变为 STALE 或出现致命错误时，onPartitionsLost 立即执行；在 Kafka 中它要等到应用线程下一次调用 poll() 时才执行。",
     },

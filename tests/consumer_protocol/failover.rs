@@ -211,7 +211,7 @@ fn the_example_scenario_loses_one_member_and_the_other_two_take_its_partitions()
     );
 }
 
-/// The auto-commit before a revocation (`maybeAutoCommitSyncBeforeRevocation`)
+/// The auto-commit before a revocation (`maybeAutoCommitSyncBeforeRebalance`)
 /// is retried through a coordinator failover until it succeeds (within the
 /// rebalance timeout), and only then are the partitions revoked: the new
 /// owner starts from the offsets committed just before.

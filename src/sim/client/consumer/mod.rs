@@ -70,7 +70,7 @@ pub struct CoordinatorLink {
 }
 
 /// The auto-commit that runs before a reconciliation revokes partitions
-/// (`CommitRequestManager.maybeAutoCommitSyncBeforeRevocation`).
+/// (`CommitRequestManager.maybeAutoCommitSyncBeforeRebalance`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReconcileCommit {
     /// Give up and revoke anyway after this (the rebalance timeout from the start).
@@ -293,17 +293,34 @@ impl AsyncConsumer {
             // The new consumer initialises positions in its background thread.
             return self.fetch_while_waiting_for_group(ctx, out);
         }
-        if self.config.enable_auto_commit && ctx.now >= self.next_auto_commit {
-            self.next_auto_commit = ctx.now + self.config.auto_commit_interval_ms;
-            if let Some(c) = self.link.coordinator.filter(|_| !self.positions.is_empty()) {
-                self.commit_positions(ctx, c, false, out);
-            }
-        }
+        self.maybe_auto_commit_async(ctx, out);
         let fetchable = self.fetchable_partitions();
         let (f, main) = self.fetching(&fetchable);
         if poll_loop::fetch_and_process(ctx, f, main, out) {
             self.commit_before_processing(ctx, out);
         }
+    }
+
+    /// `maybeAutoCommitAsync`: once `auto.commit.interval.ms` has passed, commit the
+    /// positions and restart the interval; skipped, with the interval left
+    /// expired, while an auto-commit (this one or the one before a rebalance) is
+    /// in flight (`AutoCommitState.shouldAutoCommit`). A failed one waits for
+    /// the next interval: Kafka 4.4's `maybeResetTimerWithBackoff` looks for a
+    /// RetriableCommitFailedException, which this commit's future never carries.
+    fn maybe_auto_commit_async(&mut self, ctx: &Ctx, out: &mut Out) {
+        if !self.config.enable_auto_commit || ctx.now < self.next_auto_commit || self.auto_commit_in_flight() {
+            return;
+        }
+        self.next_auto_commit = ctx.now + self.config.auto_commit_interval_ms;
+        if let Some(c) = self.link.coordinator.filter(|_| !self.positions.is_empty()) {
+            self.commit_positions(ctx, c, false, out);
+        }
+    }
+
+    /// `AutoCommitState.hasInflightCommit`: an OffsetCommit in flight that the
+    /// application did not send itself.
+    fn auto_commit_in_flight(&self) -> bool {
+        self.link.in_flight.iter().any(|(c, p)| p.api == ApiKey::OffsetCommit && !self.app_commits.contains_key(c))
     }
 
     /// The owned partitions not pending revocation (SubscriptionState
@@ -365,9 +382,10 @@ impl AsyncConsumer {
         false
     }
 
-    /// `maybeAutoCommitSyncBeforeRevocation`: with auto-commit on, commit the
+    /// `maybeAutoCommitSyncBeforeRebalance`: with auto-commit on, commit the
     /// positions and wait for the answer, retried (after a backoff, and once the
-    /// coordinator is found again) until the rebalance timeout. True while waiting.
+    /// coordinator is found again) until the rebalance timeout when
+    /// `retries_commit_before_rebalance` allows. True while waiting.
     fn commit_before_rebalance(&mut self, ctx: &mut Ctx, out: &mut Out) -> bool {
         if !self.config.enable_auto_commit || self.positions.is_empty() || self.reconcile_commit.done {
             return false;
