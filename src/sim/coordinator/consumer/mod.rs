@@ -214,6 +214,13 @@ impl ConsumerGroup {
         best.map(|(n, _)| n)
     }
 
+    /// The assignor the group's target assignment is computed with: the
+    /// preferred server assignor of its members, else `default`, the first of
+    /// group.consumer.assignors (`preferredServerAssignor().orElse(defaultConsumerGroupAssignor.name())`).
+    pub fn effective_server_assignor(&self, default: &str) -> String {
+        Self::preferred_server_assignor(self.members.values()).unwrap_or_else(|| default.to_string())
+    }
+
     /// Partition counts of every topic `members` subscribe to that exists.
     pub fn subscription_metadata_of<'a>(
         members: impl Iterator<Item = &'a ConsumerGroupMember>,
