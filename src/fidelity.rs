@@ -16,8 +16,8 @@ pub const NOTES: &[Note] = &[
     },
     Note {
         area: "consumer protocol",
-        en: "The consumer protocol (KIP-848) and Kafka Connect are modelled on Apache Kafka 4.4. Older releases differ: before 4.3 a new group started at epoch 0 (first member epoch 1) and every heartbeat after a change computed the target at once (no group.consumer.assignment.interval.ms); before 4.2 a fenced member rejoining with epoch 0 was fenced again until its session expired, leaving UNREVOKED_PARTITIONS bumped the member epoch, and targets were not filtered by the member's subscription; before 4.1 close() had no CloseOptions; before 4.0 the coordinator, not the client, chose the member id.",
-        zh: "consumer 协议（KIP-848）和 Kafka Connect 以 Apache Kafka 4.4 为模型。更早的版本有所不同：4.3 之前，新组从纪元 0 开始（第一个成员的纪元是 1），每次变化之后的心跳都会立即计算目标分配（没有 group.consumer.assignment.interval.ms）；4.2 之前，被隔离（fenced）的成员用纪元 0 重新加入时会再次被隔离，直到会话超时，离开 UNREVOKED_PARTITIONS 时成员纪元会加一，目标分配也不按成员的订阅过滤；4.1 之前 close() 没有 CloseOptions；4.0 之前 member id 由协调者而不是客户端选定。",
+        en: "The consumer protocol (KIP-848) and Kafka Connect are modelled on Apache Kafka 4.4. Older releases differ: before 4.4 a member that changed the group's preferred server assignor (group.remote.assignor) did not bump the group epoch, so the new assignor waited for another change (KAFKA-20434); before 4.3 a new group started at epoch 0 (first member epoch 1), every heartbeat after a change computed the target at once (no group.consumer.assignment.interval.ms), and an OffsetCommit with any member epoch but the member's current one was refused with STALE_MEMBER_EPOCH (since 4.3, KIP-1251, an older epoch may commit the partitions assigned to the member at or before it); before 4.2 a fenced member rejoining with epoch 0 was fenced again until its session expired, leaving UNREVOKED_PARTITIONS bumped the member epoch, and targets were not filtered by the member's subscription; before 4.1 close() had no CloseOptions; before 4.0 the coordinator, not the client, chose the member id.",
+        zh: "consumer 协议（KIP-848）和 Kafka Connect 以 Apache Kafka 4.4 为模型。更早的版本有所不同：4.4 之前，成员改变组的首选服务端分配器（group.remote.assignor）时不会提升组纪元，新的分配器要等到下一次其他变化才生效（KAFKA-20434）；4.3 之前，新组从纪元 0 开始（第一个成员的纪元是 1），每次变化之后的心跳都会立即计算目标分配（没有 group.consumer.assignment.interval.ms），而且 OffsetCommit 只要携带的不是成员当前的纪元，就会被以 STALE_MEMBER_EPOCH 拒绝（自 4.3 起，按照 KIP-1251，较旧的纪元也可以提交那些在该纪元或更早时分配给该成员的分区）；4.2 之前，被隔离（fenced）的成员用纪元 0 重新加入时会再次被隔离，直到会话超时，离开 UNREVOKED_PARTITIONS 时成员纪元会加一，目标分配也不按成员的订阅过滤；4.1 之前 close() 没有 CloseOptions；4.0 之前 member id 由协调者而不是客户端选定。",
     },
     Note {
         area: "timers",
@@ -106,8 +106,13 @@ pub const NOTES: &[Note] = &[
     },
     Note {
         area: "consumer protocol",
-        en: "The simulated application registers a rebalance listener, so a new assignment is applied inside poll() (onPartitionsRevoked, onPartitionsAssigned, then the acknowledgement) once the auto-commit before it has completed; meanwhile poll() keeps returning records of the partitions the member owns, as in Kafka, where that commit runs in the background thread.",
-        zh: "模拟的应用注册了再均衡监听器，所以在协调前的自动提交完成之后，新的分配在 poll() 内生效（onPartitionsRevoked、onPartitionsAssigned，然后发送确认）；在此期间 poll() 仍会返回成员所拥有分区的消息，这与 Kafka 一致——在 Kafka 中这次提交由后台线程完成。",
+        en: "The simulated application registers a rebalance listener, so a new assignment is applied inside poll() (onPartitionsRevoked, onPartitionsAssigned, then the acknowledgement) once the auto-commit before it has completed. As in Kafka, the partitions about to be revoked are marked pending revocation before that commit starts: no Fetch is sent for them and records already buffered are dropped, so the commit holds the last position processed and the next owner processes nothing twice; poll() keeps returning records of the partitions the member keeps while the background thread commits.",
+        zh: "模拟的应用注册了再均衡监听器，所以在协调前的自动提交完成之后，新的分配在 poll() 内生效（onPartitionsRevoked、onPartitionsAssigned，然后发送确认）。与 Kafka 一样，即将被撤销的分区在这次提交开始之前就被标记为待撤销（pending revocation）：不再为它们发送 Fetch，已经缓冲的消息也被丢弃，所以提交的正是最后处理到的位置，下一个所有者不会重复处理任何消息；后台线程提交期间，poll() 仍会返回成员保留的分区的消息。",
+    },
+    Note {
+        area: "consumer protocol",
+        en: "The consumer-protocol client handles commit errors as Kafka 4.4's CommitRequestManager does: commitSync() retries only retriable errors, so STALE_MEMBER_EPOCH and UNKNOWN_MEMBER_ID end it with a CommitFailedException (commitAsync() hands its callback the StaleMemberEpochException itself); the auto-commit before a revocation retries a stale epoch with the member's latest one, but not UNKNOWN_MEMBER_ID or UNKNOWN_TOPIC_OR_PARTITION; the interval auto-commit is skipped while another auto-commit is in flight, and after a failure it waits for the next interval (Kafka 4.4 does not retry it after retry.backoff.ms).",
+        zh: "consumer 协议客户端处理提交错误的方式与 Kafka 4.4 的 CommitRequestManager 一致：commitSync() 只重试可重试的错误，所以 STALE_MEMBER_EPOCH 和 UNKNOWN_MEMBER_ID 会让它以 CommitFailedException 结束（commitAsync() 则把 StaleMemberEpochException 本身交给回调）；撤销分区之前的自动提交遇到过期纪元时会用成员最新的纪元重试，但不重试 UNKNOWN_MEMBER_ID 和 UNKNOWN_TOPIC_OR_PARTITION；按间隔进行的自动提交在另一次自动提交尚未完成时会跳过，失败之后则等到下一个间隔（Kafka 4.4 不会在 retry.backoff.ms 之后重试它）。",
     },
     Note {
         area: "consumer protocol",
@@ -156,7 +161,7 @@ pub const NOTES: &[Note] = &[
     },
     Note {
         area: "compare",
-        en: "The comparison counts a partition as processed while its owner could process it (alive, not paused, holding a fetch position, its poll() not waiting for the group), even when there is nothing new to read, and whether or not its records have arrived from the partition leader yet.",
-        zh: "在协议对比中，只要分区的所有者能够处理它（进程存活、没有暂停、已有拉取位置、poll() 没有在等待消费者组），就算作正在处理，即使此时没有新消息可读，也不论它的记录是否已经从分区 leader 拉取到。",
+        en: "The comparison counts a partition as processed while its owner could process it (alive, not paused, holding a fetch position, not pending revocation, its poll() not waiting for the group), even when there is nothing new to read, and whether or not its records have arrived from the partition leader yet.",
+        zh: "在协议对比中，只要分区的所有者能够处理它（进程存活、没有暂停、已有拉取位置、没有处于待撤销状态、poll() 没有在等待消费者组），就算作正在处理，即使此时没有新消息可读，也不论它的记录是否已经从分区 leader 拉取到。",
     },
 ];

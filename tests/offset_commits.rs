@@ -370,7 +370,8 @@ fn the_consumer_protocol_client_commits_sync_after_each_batch_too() {
     let batch_max = i64::from(t.world.scenario.groups[0].config.max_poll_records);
     assert!(redone <= batch_max, "at most one batch is processed again: {redone}");
     // ConsumerGroup `validateOffsetCommit`: a commit sent with the epoch the member had before the
-    // coordinator bumped it (c1 takes c2's partitions) gets STALE_MEMBER_EPOCH, which
+    // coordinator bumped it (c1 takes c2's partitions) is accepted for the partitions assigned at or
+    // before that epoch (KIP-1251, Kafka 4.3+); any other would get STALE_MEMBER_EPOCH, which
     // commitSync turns into CommitFailedException (CommitRequestManager); no other failure.
     let failed: Vec<&Note> =
         t.typed_notes().into_iter().filter(|n| matches!(n, Note::CommitSyncFailed { .. })).collect();
@@ -394,13 +395,16 @@ fn commit_mode_defaults_to_none_and_is_named_as_a_simulated_application_setting(
     assert!(serde_json::from_str::<ConsumerConfig>(r#"{"simulated.commit.mode": "sometimes"}"#).is_err());
 }
 
-/// KIP-848: a commitSync answered STALE_MEMBER_EPOCH (the coordinator bumped
-/// the member's epoch in a heartbeat answered while the commit was on its way)
-/// is retried with the member's latest epoch while the member has one
-/// (`RetriableRequestState.maybeRetryOnGroupError` in CommitRequestManager),
-/// not raised as a CommitFailedException.
+/// KIP-848: members committing after each batch while others join 100 ms
+/// apart, so the coordinator bumps their epochs in heartbeats answered while
+/// their commits are on the way. Until Kafka 4.2 such a commit was answered
+/// STALE_MEMBER_EPOCH; since 4.3 (KIP-1251, ConsumerGroup `validateOffsetCommit`
+/// with `createAssignmentEpochValidator`) an older epoch commits every partition
+/// the member was assigned at or before it, which is all a member commits: it
+/// commits only partitions it owns, and learns of a new one only from an answer
+/// carrying the epoch it was assigned at. So no commit of the storm is stale.
 #[test]
-fn kip848_commit_sync_answered_stale_member_epoch_is_retried_with_the_latest_epoch() {
+fn kip848_commits_racing_epoch_bumps_in_a_join_storm_are_never_stale() {
     let mut s = manual(CommitMode::Sync, |c| c.group_protocol = GroupProtocol::Consumer);
     // Members joining 100 ms apart while the others commit after each batch
     // (the batches' timing follows the Fetch answers from the partition leaders).
@@ -411,38 +415,210 @@ fn kip848_commit_sync_answered_stale_member_epoch_is_retried_with_the_latest_epo
     s.broker.consumer_group_assignment_interval_ms = 0;
     let mut t = TestWorld::new(s);
     t.sleep(30_000);
-    // Every OffsetCommit answer a client received, in order, with its time.
-    let mut stale = 0;
+    let answers: Vec<String> = t.labels_sent().into_iter().filter(|l| l.starts_with("OffsetCommit ")).collect();
+    assert!(answers.len() > 100, "{} commits answered", answers.len());
+    let stale: Vec<&String> = answers.iter().filter(|l| l.contains("STALE_MEMBER_EPOCH")).collect();
+    assert_eq!(stale, Vec::<&String>::new());
     for idx in t.world.client_indices() {
-        let answers: Vec<(u64, String)> = t
-            .world
-            .trace
+        assert!(!notes_of(&t, idx).iter().any(|n| n.contains("CommitFailedException")), "c{idx} failed a commit");
+    }
+}
+
+// --- KIP-848: what CommitRequestManager does with each OffsetCommit error ---------------
+
+mod kip848_commit_errors {
+    use super::*;
+    use groupscope::sim::client::consumer::{AsyncConsumer, MemberState, Pending};
+    use groupscope::sim::cluster::Cluster;
+    use groupscope::sim::ctx::Ctx;
+    use groupscope::sim::message::{ApiKey, Body, Request, Response};
+    use groupscope::sim::out::Out;
+    use groupscope::sim::scenario::config::BrokerConfig;
+    use rand::SeedableRng;
+
+    const NOW: u64 = 10_000;
+    const COMMIT: u64 = 7;
+
+    /// c1, STABLE at member epoch `epoch` and owning orders-0, with one
+    /// OffsetCommit (correlation 7) in flight: the application's own (`mode`),
+    /// or the auto-commit before a rebalance (`None`).
+    fn committing(mode: Option<CommitMode>, epoch: i32) -> AsyncConsumer {
+        let config = ConsumerConfig {
+            enable_auto_commit: mode.is_none(),
+            commit_mode: mode.unwrap_or(CommitMode::None),
+            topics: vec!["orders".into()],
+            ..ConsumerConfig::default()
+        };
+        let mut c = AsyncConsumer::new(1, "demo", config);
+        let tp = TopicPartition::new("orders", 0);
+        (c.member_id, c.member_epoch, c.state) = ("m".into(), epoch, MemberState::STABLE);
+        c.link.coordinator = Some(0);
+        c.owned = vec![tp.clone()];
+        c.positions.insert(tp.clone(), 42);
+        let before_revocation = mode.is_none();
+        let pending = Pending { broker: 0, api: ApiKey::OffsetCommit, member_epoch: epoch, before_revocation };
+        c.link.in_flight.insert(COMMIT, pending);
+        match mode {
+            Some(m) => {
+                c.app_commits.insert(COMMIT, m);
+                c.main = match m {
+                    CommitMode::Sync => {
+                        MainThread::CommitSync { offsets: vec![(tp, 42)], deadline: NOW + 60_000, retry_at: 0 }
+                    }
+                    _ => MainThread::Processing { until: NOW + 500, batch: vec![] },
+                };
+            }
+            None => c.main = MainThread::Idle,
+        }
+        c
+    }
+
+    /// The commit is answered `error` at NOW: the notes, and whether an OffsetCommit went out again.
+    fn answer(c: &mut AsyncConsumer, error: Errors) -> (Vec<Note>, bool) {
+        let mut cluster = Cluster::new(3, 50, 3);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let broker_config = BrokerConfig::default();
+        let mut ctx = Ctx {
+            now: NOW,
+            me: NodeId::Client(1),
+            rng: &mut rng,
+            cluster: &mut cluster,
+            broker_config: &broker_config,
+        };
+        let mut out = Out::default();
+        c.handle_response(&mut ctx, COMMIT, Response::OffsetCommit { error, offsets: vec![] }, &mut out);
+        let notes = out
+            .events
             .iter()
-            .filter_map(|e| match &e.kind {
-                EventKind::MessageDelivered { to, label, .. }
-                    if *to == NodeId::Client(idx) && label.starts_with("OffsetCommit") =>
-                {
-                    Some((e.at, label.to_string()))
-                }
+            .filter_map(|e| match e {
+                EventKind::Note { note, .. } => Some(note.clone()),
                 _ => None,
             })
             .collect();
-        for (i, (at, label)) in answers.iter().enumerate() {
-            if label.contains("STALE_MEMBER_EPOCH") {
-                stale += 1;
-                let next =
-                    answers.get(i + 1).unwrap_or_else(|| panic!("c{idx}: the stale commit at {at} ms was retried"));
-                assert!(
-                    next.1.contains("OK") || next.1.contains("STALE_MEMBER_EPOCH"),
-                    "c{idx}: retry answered {}",
-                    next.1
-                );
-            }
-        }
-        assert!(
-            !notes_of(&t, idx).iter().any(|n| n.contains("STALE_MEMBER_EPOCH: CommitFailedException")),
-            "c{idx} raised CommitFailedException for a stale epoch"
-        );
+        let resent =
+            out.sends.iter().any(|(_, b)| matches!(b, Body::Request { request: Request::OffsetCommit { .. }, .. }));
+        (notes, resent)
     }
-    assert!(stale > 0, "the join storm races a commit against an epoch bump");
+
+    /// CommitRequestManager `commitSyncWithRetries` retries only a
+    /// RetriableException. `OffsetCommitRequestState.onResponse` fails the
+    /// commit with a CommitFailedException for UNKNOWN_MEMBER_ID and with a
+    /// StaleMemberEpochException for STALE_MEMBER_EPOCH, which
+    /// `commitSyncExceptionForError` turns into a CommitFailedException: the
+    /// exception the application must handle, even while the member has an
+    /// epoch (Kafka 4.4 has no retry on these group errors). A retriable error
+    /// is retried after retry.backoff.ms.
+    #[test]
+    fn commit_sync_answered_stale_member_epoch_or_unknown_member_id_raises_commit_failed_exception() {
+        for error in [Errors::STALE_MEMBER_EPOCH, Errors::UNKNOWN_MEMBER_ID] {
+            let mut c = committing(Some(CommitMode::Sync), 5);
+            let (notes, resent) = answer(&mut c, error);
+            let failed = Note::CommitSyncFailed { exception: CommitException::Failed(error) };
+            assert!(notes.contains(&failed), "{error}: {notes:?}");
+            assert!(!matches!(c.main, MainThread::CommitSync { .. }), "{error}: commitSync returned");
+            assert!(!resent && !notes.iter().any(|n| matches!(n, Note::CommitSyncRetry { .. })), "{error}: {notes:?}");
+        }
+        let mut c = committing(Some(CommitMode::Sync), 5);
+        let (notes, _) = answer(&mut c, Errors::COORDINATOR_LOAD_IN_PROGRESS);
+        assert!(notes.iter().any(|n| matches!(n, Note::CommitSyncRetry { .. })), "{notes:?}");
+        assert!(matches!(c.main, MainThread::CommitSync { retry_at, .. } if retry_at > NOW));
+    }
+
+    /// CommitRequestManager `commitAsync`: a retriable error reaches the
+    /// callback as a RetriableCommitFailedException
+    /// (`commitAsyncExceptionForError`), a stale epoch as the
+    /// StaleMemberEpochException itself, an unknown member id as a CommitFailedException.
+    #[test]
+    fn commit_async_passes_a_stale_member_epoch_to_its_callback_as_it_is() {
+        let expected = [
+            (Errors::STALE_MEMBER_EPOCH, CommitException::Raised(Some(Errors::STALE_MEMBER_EPOCH))),
+            (Errors::UNKNOWN_MEMBER_ID, CommitException::Failed(Errors::UNKNOWN_MEMBER_ID)),
+            (
+                Errors::COORDINATOR_LOAD_IN_PROGRESS,
+                CommitException::RetriableCommitFailed(Box::new(CommitException::Retriable(Some(
+                    Errors::COORDINATOR_LOAD_IN_PROGRESS,
+                )))),
+            ),
+        ];
+        for (error, exception) in expected {
+            let (notes, resent) = answer(&mut committing(Some(CommitMode::Async), 5), error);
+            assert_eq!(notes, vec![Note::CommitAsyncFailed { exception }], "{error}");
+            assert!(!resent, "{error}: commitAsync is not retried");
+        }
+    }
+
+    /// CommitRequestManager `autoCommitSyncBeforeRebalanceWithRetries` retries a
+    /// RetriableException, except UNKNOWN_TOPIC_OR_PARTITION (a deleted
+    /// partition would hold the rebalance), and a STALE_MEMBER_EPOCH while the
+    /// member has a valid epoch (`isStaleEpochErrorAndValidEpochAvailable`:
+    /// `memberInfo.memberEpoch` is set only for an epoch above 0); anything else,
+    /// UNKNOWN_MEMBER_ID included, ends the commit and the reconciliation
+    /// revokes without it (AbstractMembershipManager `maybeReconcile`).
+    #[test]
+    fn the_auto_commit_before_a_rebalance_retries_a_stale_epoch_but_not_an_unknown_member_id() {
+        let cases = [
+            (Errors::STALE_MEMBER_EPOCH, 5, true),
+            (Errors::STALE_MEMBER_EPOCH, 0, false),
+            (Errors::UNKNOWN_MEMBER_ID, 5, false),
+            (Errors::UNKNOWN_TOPIC_OR_PARTITION, 5, false),
+            (Errors::COORDINATOR_LOAD_IN_PROGRESS, 5, true),
+            (Errors::NONE, 5, false),
+        ];
+        for (error, epoch, retried) in cases {
+            let mut c = committing(None, epoch);
+            answer(&mut c, error);
+            let r = &c.reconcile_commit;
+            assert_eq!((!r.done, r.retry_at > NOW), (retried, retried), "{error} at epoch {epoch}: {r:?}");
+        }
+    }
+}
+
+/// CommitRequestManager `maybeAutoCommitAsync`: `AutoCommitState.shouldAutoCommit`
+/// is false while an auto-commit is in flight (`hasInflightCommit`, set by
+/// `requestAutoCommit`, cleared when its answer comes), and the interval timer
+/// is then left expired, not reset: with the coordinator link held for two
+/// intervals there is one auto-commit OffsetCommit, not one per interval, and the
+/// next goes as soon as the first is answered.
+#[test]
+fn kip848_the_interval_auto_commit_waits_while_one_is_in_flight() {
+    let mut s = Scenario::demo();
+    s.groups[0].consumers = 1;
+    s.groups[0].config.group_protocol = GroupProtocol::Consumer;
+    let mut t = TestWorld::new(s);
+    t.sleep(20_000);
+    let commits_of_c1 = |t: &TestWorld, from: u64| -> Vec<u64> {
+        t.world
+            .trace
+            .iter()
+            .filter(|e| e.at >= from)
+            .filter_map(|e| match &e.kind {
+                EventKind::MessageSent { from: NodeId::Client(1), label, .. } if label.starts_with("OffsetCommit") => {
+                    Some(e.at)
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let interval = t.world.scenario.groups[0].config.auto_commit_interval_ms;
+    let coordinator = format!("broker-{}", t.world.cluster.coordinator_for("demo").unwrap());
+    let held_at = t.world.now;
+    t.inject(Fault::HoldLink { from: "c1".into(), to: coordinator.clone() });
+    t.sleep(2 * interval + 1000);
+    assert_eq!(commits_of_c1(&t, held_at).len(), 1, "one auto-commit while the link is held");
+    t.inject(Fault::ReleaseLink { from: "c1".into(), to: coordinator });
+    t.sleep(3000);
+    let answered = t.world.trace.iter().find_map(|e| match &e.kind {
+        EventKind::MessageDelivered { to: NodeId::Client(1), label, .. }
+            if e.at > held_at && label.starts_with("OffsetCommit") =>
+        {
+            Some(e.at)
+        }
+        _ => None,
+    });
+    let answered = answered.expect("the held commit is answered");
+    let next = commits_of_c1(&t, answered + 1);
+    assert!(
+        next.first().is_some_and(|at| at - answered < 1000),
+        "the next auto-commit at once: {next:?} after {answered}"
+    );
 }

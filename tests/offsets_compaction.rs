@@ -20,7 +20,7 @@ use groupscope::sim::trigger::Trigger;
 use groupscope::sim::{Fault, Scenario, World};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 const MINUTES: u64 = 8;
 
@@ -166,6 +166,7 @@ fn a_current_assignment_replayed_before_the_members_metadata_is_kept() {
         state: MemberState::STABLE,
         assigned_partitions: [TopicPartition::new("orders", 0)].into(),
         partitions_pending_revocation: BTreeSet::new(),
+        assignment_epochs: BTreeMap::new(),
     };
     let records = [
         ConsumerGroupRecord::CurrentMemberAssignment {
@@ -178,6 +179,9 @@ fn a_current_assignment_replayed_before_the_members_metadata_is_kept() {
     let shard = replayed(records.map(CoordinatorRecord::ConsumerGroup).iter());
     let m = &shard.consumer_groups["g"].members["m1"];
     assert_eq!((m.member_epoch, m.assigned_partitions.len()), (7, 1));
+    // A record without AssignmentEpochs (written before Kafka 4.3) replays each
+    // partition at max(MemberEpoch, 0) (`Utils.assignmentFromTopicPartitions`).
+    assert_eq!(m.assignment_epochs, [(TopicPartition::new("orders", 0), 7)].into());
 }
 
 /// GMM `getOrMaybeCreatePersistedConsumerGroup`: an offset record replayed

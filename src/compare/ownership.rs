@@ -16,7 +16,8 @@ pub struct Owner {
     pub member: u32,
     /// The owner can process the partition now: it is not paused (GC), has no
     /// fatal error, holds a fetch position for the partition (its committed
-    /// offset has been fetched), and its poll loop is not waiting for the group
+    /// offset has been fetched), has not marked it pending revocation (KIP-848,
+    /// during the commit before a revocation), and its poll loop is not waiting for the group
     /// (`MainThread::InPoll` after a step means `poll()` waits for the
     /// coordinator, a JoinGroup/SyncGroup, an offset fetch or the onJoinPrepare
     /// commit).
@@ -96,7 +97,8 @@ pub fn snapshot(world: &World, group: &str) -> GroupSnapshot {
             }
         }
     }
-    // KIP-848 clients: same rule (their poll() reconciles, it never waits for the group).
+    // KIP-848 clients: same rule (their poll() reconciles, it never waits for the group),
+    // except for partitions pending revocation.
     for c in world.group_async_consumers(group) {
         all_topics.extend(c.config.topics.iter().cloned());
         if !c.alive {
@@ -107,7 +109,8 @@ pub fn snapshot(world: &World, group: &str) -> GroupSnapshot {
         let paused = world.paused_until.get(&crate::sim::NodeId::Client(c.idx)).is_some_and(|until| *until > world.now);
         let running = !paused && c.fatal.is_none() && c.main != MainThread::InPoll;
         for tp in &c.owned {
-            let processing = running && c.positions.contains_key(tp);
+            // A partition pending revocation is no longer fetched (`markPendingRevocationToPauseFetching`).
+            let processing = running && c.positions.contains_key(tp) && !c.pending_revocation.contains(tp);
             let keep_old = s.owners.get(tp).is_some_and(|old| old.processing || !processing);
             if !keep_old {
                 s.owners.insert(tp.clone(), Owner { member: c.idx, processing });

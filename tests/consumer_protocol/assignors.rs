@@ -89,6 +89,31 @@ fn new_partitions_and_a_changed_subscription_bump_the_group_epoch() {
     assert_eq!(t.consumer_group("demo").group_epoch, epoch + 2);
 }
 
+/// GroupMetadataManager `consumerGroupHeartbeat` (Kafka 4.4) bumps the group
+/// epoch when the effective preferred server assignor changes
+/// (`hasPreferredServerAssignorChanged`: `preferredServerAssignor()` against
+/// `computePreferredServerAssignor(member, updatedMember)`, each falling back to
+/// group.consumer.assignors' first), so the target is recomputed with it at once.
+/// A member sending the assignor the group already uses changes nothing.
+#[test]
+fn a_change_of_the_preferred_server_assignor_bumps_the_group_epoch() {
+    let mut t = settled_world(consumer_protocol_demo(2));
+    let epoch = t.consumer_group("demo").group_epoch;
+    // c1 sends group.remote.assignor=uniform, the default: same assignor, no bump.
+    t.world.clients.async_consumer_mut(1).unwrap().config.group_remote_assignor = Some("uniform".into());
+    t.sleep(6000);
+    assert_eq!(t.consumer_group("demo").group_epoch, epoch, "uniform was already in use");
+    t.world.clients.async_consumer_mut(2).unwrap().config.group_remote_assignor = Some("range".into());
+    t.sleep(6000);
+    // One uniform, one range: a tie keeps the first (HashMap order), uniform.
+    assert_eq!(t.consumer_group("demo").group_epoch, epoch, "uniform is still preferred");
+    t.world.clients.async_consumer_mut(1).unwrap().config.group_remote_assignor = Some("range".into());
+    t.sleep(6000);
+    assert_eq!(t.consumer_group("demo").group_epoch, epoch + 1);
+    let computed_with_range = |n: &Note| matches!(n, Note::TargetAssignmentComputed { assignor, epoch: e, .. } if assignor == "range" && *e == epoch + 1);
+    assert!(t.any_note(computed_with_range));
+}
+
 #[test]
 fn a_member_joining_within_the_assignment_interval_waits_in_assigning_until_a_heartbeat_after_it() {
     // KIP-1263 (Kafka 4.3+): GroupMetadataManager.maybeUpdateTargetAssignment

@@ -46,19 +46,29 @@ fn offset_commits_are_validated_with_member_epochs() {
     };
     let mut g = ConsumerGroup::new("demo");
     shard.consumer_groups.insert("demo".into(), g.clone());
+    let orders_0 = [(tp(0), 10)];
     assert_eq!(
-        shard.validate_consumer_group_offset_commit("demo", "", -1),
+        shard.validate_consumer_group_offset_commit("demo", "", -1, &orders_0),
         Some(Errors::NONE),
         "admin commit to an empty group"
     );
     let mut m = ConsumerGroupMember::new("m");
     m.member_epoch = 5;
+    m.assigned_partitions = set(&[0]);
+    m.assignment_epochs = [(tp(0), 5)].into();
     g.members.insert("m".into(), m);
     shard.consumer_groups.insert("demo".into(), g);
-    assert_eq!(shard.validate_consumer_group_offset_commit("demo", "m", 5), Some(Errors::NONE));
-    assert_eq!(shard.validate_consumer_group_offset_commit("demo", "m", 4), Some(Errors::STALE_MEMBER_EPOCH));
-    assert_eq!(shard.validate_consumer_group_offset_commit("demo", "x", 5), Some(Errors::UNKNOWN_MEMBER_ID));
-    assert_eq!(shard.validate_consumer_group_offset_commit("demo", "", -1), Some(Errors::UNKNOWN_MEMBER_ID));
+    assert_eq!(shard.validate_consumer_group_offset_commit("demo", "m", 5, &orders_0), Some(Errors::NONE));
+    // Kafka 4.3+ checks an older epoch partition by partition (KIP-1251, see
+    // `an_older_member_epoch_commits_the_partitions_assigned_at_or_before_it`):
+    // orders-0 was assigned at epoch 5, so epoch 4 may not commit it. Until 4.2
+    // every epoch but the member's was refused.
+    assert_eq!(
+        shard.validate_consumer_group_offset_commit("demo", "m", 4, &orders_0),
+        Some(Errors::STALE_MEMBER_EPOCH)
+    );
+    assert_eq!(shard.validate_consumer_group_offset_commit("demo", "x", 5, &orders_0), Some(Errors::UNKNOWN_MEMBER_ID));
+    assert_eq!(shard.validate_consumer_group_offset_commit("demo", "", -1, &orders_0), Some(Errors::UNKNOWN_MEMBER_ID));
     assert_eq!(Errors::STALE_MEMBER_EPOCH.code(), 113);
     // In a run, members commit with their epoch and the offsets only move forward.
     let t = settled_world(consumer_protocol_demo(3));
@@ -67,6 +77,91 @@ fn offset_commits_are_validated_with_member_epochs() {
         .trace
         .iter()
         .any(|e| matches!(&e.kind, EventKind::OffsetsCommitted { group_id, .. } if group_id == "demo")));
+}
+
+/// KIP-1251 (Kafka 4.3+): ConsumerGroup `validateOffsetCommit` accepts the
+/// member's current epoch for anything and refuses a newer one; an older one
+/// goes to `createAssignmentEpochValidator`, which looks each partition up in
+/// the member's assigned partitions, then in its partitions pending revocation
+/// (`assignmentEpoch`, `pendingRevocationEpoch`): a partition it does not hold,
+/// or one assigned after the commit's epoch, is STALE_MEMBER_EPOCH, and
+/// OffsetMetadataManager `commitOffset` fails the whole request on the first.
+#[test]
+fn an_older_member_epoch_commits_the_partitions_assigned_at_or_before_it() {
+    let mut g = ConsumerGroup::new("demo");
+    let mut m = ConsumerGroupMember::new("m");
+    m.member_epoch = 5;
+    m.state = ServerState::UNREVOKED_PARTITIONS;
+    m.assigned_partitions = set(&[0, 1]);
+    m.partitions_pending_revocation = set(&[2]);
+    m.assignment_epochs = [(tp(0), 3), (tp(1), 5), (tp(2), 2)].into();
+    g.members.insert("m".into(), m);
+    let shard = Shard {
+        state: CoordinatorState::ACTIVE,
+        groups: BTreeMap::new(),
+        offsets: BTreeMap::new(),
+        consumer_groups: [("demo".to_string(), g)].into(),
+    };
+    let commit = |epoch: i32, partitions: &[i32]| {
+        let offsets: Vec<(TopicPartition, i64)> = partitions.iter().map(|p| (tp(*p), 10)).collect();
+        shard.validate_consumer_group_offset_commit("demo", "m", epoch, &offsets)
+    };
+    let (ok, stale) = (Some(Errors::NONE), Some(Errors::STALE_MEMBER_EPOCH));
+    assert_eq!(commit(4, &[0]), ok, "assigned at 3");
+    assert_eq!(commit(4, &[2]), ok, "pending revocation, assigned at 2");
+    assert_eq!(commit(4, &[1]), stale, "assigned at 5, after the commit's epoch");
+    assert_eq!(commit(4, &[3]), stale, "not the member's");
+    assert_eq!(commit(4, &[0, 1]), stale, "one partition fails the whole request");
+    assert_eq!(commit(6, &[0]), stale, "newer than the member epoch");
+    assert_eq!(commit(5, &[3]), ok, "the current epoch is not checked per partition");
+}
+
+/// The epoch in a ConsumerGroupHeartbeat answer's label (`… ← epoch=3 […]`).
+fn answered_epoch(label: &str) -> Option<i32> {
+    let rest = label.strip_prefix("ConsumerGroupHeartbeat ← epoch=")?;
+    rest.split(' ').next()?.parse().ok()
+}
+
+/// Client `idx`'s OffsetCommits in order: the member epoch it sent (the last
+/// one a heartbeat answer gave it), the member epoch the coordinator held for it
+/// when it answered (the last one it sent it), and the answer.
+fn commits_with_epochs(t: &TestWorld, idx: u32) -> Vec<(i32, i32, String)> {
+    let (me, mut known, mut held) = (NodeId::Client(idx), 0, 0);
+    let (mut sent, mut answers) = (Vec::new(), Vec::new());
+    for e in &t.world.trace {
+        match &e.kind {
+            EventKind::MessageDelivered { to, label, .. } if *to == me => {
+                known = answered_epoch(label).unwrap_or(known);
+            }
+            EventKind::MessageSent { from, to, label, .. } if *to == me && matches!(from, NodeId::Broker(_)) => {
+                held = answered_epoch(label).unwrap_or(held);
+                if label.starts_with("OffsetCommit") {
+                    answers.push((held, label.to_string()));
+                }
+            }
+            EventKind::MessageSent { from, label, .. } if *from == me && label.starts_with("OffsetCommit") => {
+                sent.push(known);
+            }
+            _ => {}
+        }
+    }
+    sent.into_iter().zip(answers).map(|(s, (h, a))| (s, h, a)).collect()
+}
+
+/// KIP-1251 (Kafka 4.3+) in a run: c1's commit leaves right behind the
+/// heartbeat that acknowledges its reconciliation, with the epoch c1 still
+/// has; that heartbeat bumps c1's epoch on the coordinator first. ConsumerGroup
+/// `validateOffsetCommit` then checks the older epoch per partition
+/// (`createAssignmentEpochValidator`): c1 was assigned every partition it
+/// commits at or before that epoch, so the commit is accepted (until 4.2,
+/// STALE_MEMBER_EPOCH, and the positions were not committed).
+#[test]
+fn a_commit_sent_behind_the_heartbeat_that_bumps_the_member_epoch_is_accepted() {
+    let (t, _) = c2_joins_while_c1_is_slow_to_reach_the_coordinator(10_000);
+    let commits = commits_with_epochs(&t, 1);
+    let older: Vec<&(i32, i32, String)> = commits.iter().filter(|(sent, held, _)| sent < held).collect();
+    assert!(!older.is_empty(), "a commit raced the epoch bump: {commits:?}");
+    assert!(older.iter().all(|(_, _, answer)| answer == "OffsetCommit ← OK"), "{older:?}");
 }
 
 #[test]
@@ -116,7 +211,7 @@ fn the_example_scenario_loses_one_member_and_the_other_two_take_its_partitions()
     );
 }
 
-/// The auto-commit before a revocation (`maybeAutoCommitSyncBeforeRevocation`)
+/// The auto-commit before a revocation (`maybeAutoCommitSyncBeforeRebalance`)
 /// is retried through a coordinator failover until it succeeds (within the
 /// rebalance timeout), and only then are the partitions revoked: the new
 /// owner starts from the offsets committed just before.

@@ -25,11 +25,18 @@ fn a_static_member_that_leaves_temporarily_keeps_its_partitions_and_gets_them_ba
         owned,
         "its partitions are not reassigned"
     );
+    // consumerGroupStaticMemberGroupLeave resets every assignment epoch to 0
+    // (`resetAssignedPartitionsEpochsToZero`, Kafka 4.3+)...
+    let at_zero: BTreeMap<TopicPartition, i32> = m.assigned_partitions.iter().map(|p| (p.clone(), 0)).collect();
+    assert_eq!(m.assignment_epochs, at_zero);
     assert_eq!(g.group_epoch, epoch);
     t.inject(Fault::SlowProcessing { consumer: 1, ms_per_record: 5 });
     t.sleep_until(60_000, settled);
     assert_eq!(t.async_owned(1), owned);
     assert_eq!(t.consumer_group("demo").group_epoch, epoch, "no rebalance");
+    // ...so the member that takes over the instance id holds them from epoch 0.
+    let g = t.consumer_group("demo");
+    assert_eq!(g.members[&g.static_members["demo-1"]].assignment_epochs, at_zero);
 }
 
 #[test]

@@ -90,6 +90,25 @@ fn settled_world(s: Scenario) -> TestWorld {
     t
 }
 
+/// c1 alone owns every partition, in small batches (10 records, 20 ms each),
+/// with 1 s of latency each way to its coordinator, so its commit before a
+/// revocation takes about two seconds; then c2 joins and the group settles.
+/// Returns the world `after_ms` after that, and when c2 was added.
+fn c2_joins_while_c1_is_slow_to_reach_the_coordinator(after_ms: u64) -> (TestWorld, u64) {
+    let mut s = consumer_protocol_demo(1);
+    s.groups[0].config.max_poll_records = 10;
+    s.groups[0].config.processing_ms_per_record = 20;
+    let mut t = settled_world(s);
+    let b = coordinator(&t);
+    t.inject(Fault::SetLinkLatency { a: "c1".into(), b: format!("broker-{b}"), latency_ms: 1000 });
+    t.sleep(3000);
+    let added_at = t.world.now;
+    t.inject(Fault::AddConsumer { group: "demo".into() });
+    t.sleep_until(60_000, |t| settled(t) && !t.async_owned(2).is_empty());
+    t.sleep(after_ms);
+    (t, added_at)
+}
+
 // --- ConsumerGroupHeartbeat: the request and its checks ------------------------------------------
 
 fn join_request() -> ConsumerGroupHeartbeatRequest {

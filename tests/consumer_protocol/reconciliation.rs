@@ -45,6 +45,48 @@ fn current_assignment_builder_revokes_before_it_assigns() {
     assert_eq!(step3.assigned_partitions, target);
 }
 
+/// KIP-1251 (Kafka 4.3+): CurrentAssignmentBuilder `computeNextAssignment`
+/// keeps the assignment epoch of each partition the member keeps or must
+/// revoke, and assigns new partitions at the target assignment epoch, including
+/// one the member was itself revoking.
+#[test]
+fn current_assignment_builder_keeps_each_partitions_assignment_epoch() {
+    let mut m = ConsumerGroupMember::new("a");
+    m.subscribed_topic_names = vec!["orders".into()];
+    (m.member_epoch, m.previous_member_epoch) = (3, 2);
+    m.assigned_partitions = set(&[0, 1, 2]);
+    m.assignment_epochs = [(tp(0), 1), (tp(1), 3), (tp(2), 2)].into();
+    let target = set(&[0, 1, 3]);
+    let free = |_: &TopicPartition| -1;
+    let cab = |m: &ConsumerGroupMember, owned: &[TopicPartition]| {
+        CurrentAssignmentBuilder {
+            member: m,
+            target_assignment_epoch: 4,
+            target_assignment: &target,
+            current_partition_epoch: &free,
+            owned_topic_partitions: Some(owned),
+            has_subscription_changed: false,
+        }
+        .build()
+    };
+    let revoking = cab(&m, &[tp(0), tp(1), tp(2)]);
+    assert_eq!(revoking.partitions_pending_revocation, set(&[2]));
+    assert_eq!(revoking.assignment_epochs, [(tp(0), 1), (tp(1), 3), (tp(2), 2)].into(), "all keep theirs");
+    let stable = cab(&revoking, &[tp(0), tp(1)]);
+    assert_eq!((stable.state, stable.member_epoch), (ServerState::STABLE, 4));
+    assert_eq!(stable.assignment_epochs, [(tp(0), 1), (tp(1), 3), (tp(3), 4)].into(), "orders-3 new at 4");
+    // A partition the member was revoking comes back in a newer target: assigned again, at its epoch.
+    let back = reconcile(
+        &member(ServerState::UNREVOKED_PARTITIONS, 3, &[tp(0)], &[tp(2)], &["orders"]),
+        &[tp(0), tp(2)],
+        &[tp(0)],
+        &|p| if p.partition == 2 { 3 } else { -1 },
+        false,
+    );
+    assert_eq!((back.state, back.member_epoch), (ServerState::STABLE, 5));
+    assert_eq!(back.assignment_epochs, [(tp(0), 3), (tp(2), 5)].into());
+}
+
 fn member(
     state: ServerState,
     epoch: i32,
@@ -163,4 +205,57 @@ fn a_crashed_member_is_fenced_after_the_session_timeout_and_the_group_goes_assig
     let states: Vec<String> = t.consumer_group_transitions()[n..].iter().map(|(_, to)| to.clone()).collect();
     assert_eq!(states, ["Assigning", "Reconciling", "Stable"]);
     assert_eq!(t.async_owned(1).len() + t.async_owned(2).len(), 6);
+}
+
+// --- the commit before a revocation -------------------------------------
+
+/// Where each (consumer, partition) processing run started and ended: the
+/// first `from` and the last `to` of its `RecordsProcessed` events after `since`.
+fn processed_span(t: &TestWorld, idx: u32, tp: &TopicPartition, since: u64) -> Option<(i64, i64)> {
+    let runs: Vec<(i64, i64)> = t
+        .world
+        .trace
+        .iter()
+        .filter(|e| e.at >= since)
+        .filter_map(|e| match &e.kind {
+            EventKind::RecordsProcessed { node, partition, from, to, .. }
+                if *node == NodeId::Client(idx) && partition == tp =>
+            {
+                Some((*from, *to))
+            }
+            _ => None,
+        })
+        .collect();
+    Some((runs.first()?.0, runs.last()?.1))
+}
+
+/// AbstractMembershipManager `maybeReconcile` marks the partitions it will
+/// revoke pending revocation (`markPendingRevocationToPauseFetching`,
+/// SubscriptionState `markPendingRevocation`) before it starts the auto-commit
+/// (ConsumerMembershipManager `signalReconciliationStarted`, CommitRequestManager
+/// `maybeAutoCommitSyncBeforeRebalance`): TopicPartitionState `isFetchable` is
+/// then false, so no new Fetch is sent for them and FetchCollector
+/// `fetchRecords` drains what is buffered. The member processes nothing more
+/// of a partition it is giving up, so the commit holds the last position it
+/// processed and the next owner starts exactly there: no record is
+/// processed twice, however long the commit takes.
+#[test]
+fn partitions_pending_revocation_are_not_fetched_or_processed_during_the_commit_before_the_revocation() {
+    let (t, added_at) = c2_joins_while_c1_is_slow_to_reach_the_coordinator(5000);
+    let revoked: Vec<TopicPartition> = callbacks(&t, 1, Callback::OnPartitionsRevoked)
+        .into_iter()
+        .filter(|(at, _)| *at >= added_at)
+        .flat_map(|(_, ps)| ps)
+        .collect();
+    assert!(!revoked.is_empty(), "c1 gives partitions to c2");
+    let mut handed_over = 0;
+    for tp in &revoked {
+        // A partition that received no record since is not processed by c2 at all.
+        let Some((c2_first, _)) = processed_span(&t, 2, tp, added_at) else { continue };
+        let (_, c1_last) = processed_span(&t, 1, tp, 0).expect("c1 processed the partition before");
+        assert_eq!(c2_first, c1_last, "{tp}: c2 starts where c1 stopped");
+        handed_over += 1;
+    }
+    assert!(handed_over > 0, "c2 processes some of {revoked:?}");
+    assert_eq!(t.world.cluster.stats.redelivered.group_total("demo"), 0, "no record is processed twice");
 }

@@ -103,7 +103,8 @@ pub(crate) fn on_fetch_response(
 /// fetches; the new consumer does the group work in its background thread).
 /// Partitions pending revocation are not fetched from (`SubscriptionState.fetchablePartitions`: `isFetchable`): an EAGER
 /// classic member marks everything it owns so in `onJoinPrepare`
-/// (`all_pending_revocation`), so its poll loop waits. True when a batch was returned.
+/// (`all_pending_revocation`), so its poll loop waits; the consumer-protocol
+/// client leaves those it is about to revoke out of `f.owned`. True when a batch was returned.
 pub(crate) fn fetch_while_waiting_for_group(
     ctx: &mut Ctx,
     f: Fetching<'_>,

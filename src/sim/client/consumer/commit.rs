@@ -1,6 +1,6 @@
 //! The consumer-protocol client's commits (AsyncKafkaConsumer with
-//! CommitRequestManager): its `AppCommitter` and the retry of a commit on a
-//! stale epoch (`maybeRetryOnGroupError`).
+//! CommitRequestManager): its `AppCommitter`, which errors end a commitSync,
+//! and which the auto-commit before a rebalance retries.
 
 use crate::assign::TopicPartition;
 use crate::sim::client::app_commit::{is_retriable_commit_error, AppCommitter, CommitFields};
@@ -55,26 +55,32 @@ impl AppCommitter for AsyncConsumer {
 }
 
 impl AsyncConsumer {
-    /// Whether a failed OffsetCommit is tried again: retriable errors, and a
-    /// stale epoch or an unknown member id while the member has an epoch
-    /// (`maybeRetryOnGroupError`: the retry carries the latest id and epoch).
-    pub(crate) fn commit_retriable(&self, error: Option<Errors>) -> bool {
-        let group_error = matches!(error, Some(Errors::STALE_MEMBER_EPOCH | Errors::UNKNOWN_MEMBER_ID));
-        is_retriable_commit_error(error) || (group_error && self.member_epoch > 0)
+    /// Whether the auto-commit before a rebalance is tried again after `error`
+    /// (CommitRequestManager `autoCommitSyncBeforeRebalanceWithRetries`): a
+    /// retriable error but UNKNOWN_TOPIC_OR_PARTITION (a deleted partition would
+    /// hold the rebalance), or a stale epoch while the member has a valid one
+    /// (`isStaleEpochErrorAndValidEpochAvailable`: the retry carries the latest).
+    /// UNKNOWN_MEMBER_ID is not retried.
+    pub(crate) fn retries_commit_before_rebalance(&self, error: Option<Errors>) -> bool {
+        match error {
+            Some(Errors::UNKNOWN_TOPIC_OR_PARTITION) => false,
+            Some(Errors::STALE_MEMBER_EPOCH) => self.member_epoch > 0,
+            e => is_retriable_commit_error(e),
+        }
     }
 
     /// The answer to an application commit (`OffsetCommitRequestState.onResponse`):
-    /// what `commit_retriable` allows is retried by commitSync until its
-    /// deadline; otherwise a stale epoch, an unknown member id or a fenced
-    /// instance is a CommitFailedException.
+    /// commitSync retries only retriable errors until its deadline
+    /// (`commitSyncWithRetries`); UNKNOWN_MEMBER_ID is a CommitFailedException,
+    /// and so is a stale epoch for commitSync (`commitSyncExceptionForError`),
+    /// while commitAsync's callback gets the StaleMemberEpochException itself.
     pub(crate) fn on_app_commit(&mut self, ctx: &mut Ctx, mode: CommitMode, error: Option<Errors>, out: &mut Out) {
-        let retriable = self.commit_retriable(error);
+        let retriable = is_retriable_commit_error(error);
         let exception = match error {
             Some(Errors::NONE) => None,
             _ if retriable => Some(CommitException::Retriable(error)),
-            Some(e @ (Errors::STALE_MEMBER_EPOCH | Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID)) => {
-                Some(CommitException::Failed(e))
-            }
+            Some(e @ Errors::STALE_MEMBER_EPOCH) if mode == CommitMode::Sync => Some(CommitException::Failed(e)),
+            Some(e @ (Errors::UNKNOWN_MEMBER_ID | Errors::FENCED_INSTANCE_ID)) => Some(CommitException::Failed(e)),
             e => Some(CommitException::Raised(e)),
         };
         self.on_app_commit_answer(ctx, mode, exception, retriable, out);

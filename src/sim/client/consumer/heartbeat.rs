@@ -266,7 +266,7 @@ impl AsyncConsumer {
                     out.emit(EventKind::Note { node: self.node(), note: Note::CommitFailed { error } });
                 }
                 if p.before_revocation {
-                    if error != Errors::NONE && self.commit_retriable(Some(error)) {
+                    if error != Errors::NONE && self.retries_commit_before_rebalance(Some(error)) {
                         self.retry_reconcile_commit_later(ctx);
                     } else {
                         self.reconcile_commit.done = true;

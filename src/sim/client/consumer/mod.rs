@@ -24,7 +24,7 @@ use crate::sim::trace::{Callback, EventKind, Machine};
 use crate::sim::trigger::Trigger;
 use crate::sim::types::{Millis, NodeId};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// `LocalAssignment`: partitions plus a local epoch bumped on every new target,
 /// so an acknowledgement re-sends the owned partitions.
@@ -70,7 +70,7 @@ pub struct CoordinatorLink {
 }
 
 /// The auto-commit that runs before a reconciliation revokes partitions
-/// (`CommitRequestManager.maybeAutoCommitSyncBeforeRevocation`).
+/// (`CommitRequestManager.maybeAutoCommitSyncBeforeRebalance`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReconcileCommit {
     /// Give up and revoke anyway after this (the rebalance timeout from the start).
@@ -97,6 +97,12 @@ pub struct AsyncConsumer {
     /// Partitions the application owns (`subscriptions.assignedPartitions()`), sorted:
     /// from their assignment until they are revoked or lost.
     pub owned: Vec<TopicPartition>,
+    /// Owned partitions the running reconciliation will revoke, marked before its
+    /// commit starts (`markPendingRevocationToPauseFetching`): not fetchable
+    /// (TopicPartitionState `isFetchable`), so no Fetch for them and their
+    /// buffered records are dropped.
+    #[serde(default)]
+    pub pending_revocation: BTreeSet<TopicPartition>,
     /// The assignment last reconciled (`currentAssignment`; `None` = NONE).
     pub current: Option<LocalAssignment>,
     /// The latest target received from the coordinator (`currentTargetAssignment`).
@@ -143,6 +149,7 @@ impl AsyncConsumer {
             member_id: String::new(),
             member_epoch: 0,
             owned: Vec::new(),
+            pending_revocation: BTreeSet::new(),
             current: None,
             target: None,
             heartbeat_interval_ms: 0,
@@ -214,6 +221,7 @@ impl AsyncConsumer {
     /// `clearAssignment`: the application no longer owns anything.
     pub(crate) fn clear_assignment(&mut self) {
         self.owned.clear();
+        self.pending_revocation.clear();
         self.positions.clear();
         self.current = None;
     }
@@ -271,7 +279,8 @@ impl AsyncConsumer {
         }
         if self.reconcile(ctx, out) {
             // The commit before reconciling runs in Kafka's background thread;
-            // revoked partitions stop fetching only in revokeAndAssign.
+            // the partitions it will revoke were marked pending revocation, so
+            // only the others are fetched and processed meanwhile.
             return self.fetch_while_waiting_for_group(ctx, out);
         }
         let missing: Vec<TopicPartition> =
@@ -284,23 +293,47 @@ impl AsyncConsumer {
             // The new consumer initialises positions in its background thread.
             return self.fetch_while_waiting_for_group(ctx, out);
         }
-        if self.config.enable_auto_commit && ctx.now >= self.next_auto_commit {
-            self.next_auto_commit = ctx.now + self.config.auto_commit_interval_ms;
-            if let Some(c) = self.link.coordinator.filter(|_| !self.positions.is_empty()) {
-                self.commit_positions(ctx, c, false, out);
-            }
-        }
-        let (f, main) = self.fetching();
+        self.maybe_auto_commit_async(ctx, out);
+        let fetchable = self.fetchable_partitions();
+        let (f, main) = self.fetching(&fetchable);
         if poll_loop::fetch_and_process(ctx, f, main, out) {
             self.commit_before_processing(ctx, out);
         }
     }
 
-    /// The poll loop's view of this consumer.
-    fn fetching(&mut self) -> (poll_loop::Fetching<'_>, &mut MainThread) {
+    /// `maybeAutoCommitAsync`: once `auto.commit.interval.ms` has passed, commit the
+    /// positions and restart the interval; skipped, with the interval left
+    /// expired, while an auto-commit (this one or the one before a rebalance) is
+    /// in flight (`AutoCommitState.shouldAutoCommit`). A failed one waits for
+    /// the next interval: Kafka 4.4's `maybeResetTimerWithBackoff` looks for a
+    /// RetriableCommitFailedException, which this commit's future never carries.
+    fn maybe_auto_commit_async(&mut self, ctx: &Ctx, out: &mut Out) {
+        if !self.config.enable_auto_commit || ctx.now < self.next_auto_commit || self.auto_commit_in_flight() {
+            return;
+        }
+        self.next_auto_commit = ctx.now + self.config.auto_commit_interval_ms;
+        if let Some(c) = self.link.coordinator.filter(|_| !self.positions.is_empty()) {
+            self.commit_positions(ctx, c, false, out);
+        }
+    }
+
+    /// `AutoCommitState.hasInflightCommit`: an OffsetCommit in flight that the
+    /// application did not send itself.
+    fn auto_commit_in_flight(&self) -> bool {
+        self.link.in_flight.iter().any(|(c, p)| p.api == ApiKey::OffsetCommit && !self.app_commits.contains_key(c))
+    }
+
+    /// The owned partitions not pending revocation (SubscriptionState
+    /// `fetchablePartitions`; the new consumer pauses nothing else).
+    fn fetchable_partitions(&self) -> Vec<TopicPartition> {
+        self.owned.iter().filter(|tp| !self.pending_revocation.contains(tp)).cloned().collect()
+    }
+
+    /// The poll loop's view of this consumer, fetching `fetchable`.
+    fn fetching<'a>(&'a mut self, fetchable: &'a [TopicPartition]) -> (poll_loop::Fetching<'a>, &'a mut MainThread) {
         let f = poll_loop::Fetching {
             config: &self.config,
-            owned: &self.owned,
+            owned: fetchable,
             positions: &mut self.positions,
             fetcher: &mut self.fetcher,
             connections: &self.link.connections,
@@ -308,19 +341,19 @@ impl AsyncConsumer {
         (f, &mut self.main)
     }
 
-    /// Records of the owned partitions that have a position, while the group
+    /// Records of the fetchable partitions that have a position, while the group
     /// work runs (`poll_loop::fetch_while_waiting_for_group`).
     fn fetch_while_waiting_for_group(&mut self, ctx: &mut Ctx, out: &mut Out) {
-        let (f, main) = self.fetching();
+        let fetchable = self.fetchable_partitions();
+        let (f, main) = self.fetching(&fetchable);
         if poll_loop::fetch_while_waiting_for_group(ctx, f, false, main, out) {
             self.commit_before_processing(ctx, out);
         }
     }
 
-    /// Reconciliation (`maybeReconcile`, `revokeAndAssign` of AbstractMembershipManager): commit if
-    /// auto-commit is on, `onPartitionsRevoked(owned − target)`,
-    /// `onPartitionsAssigned(target − owned)`, then ACKNOWLEDGING with an
-    /// immediate heartbeat. True while it waits for the commit.
+    /// Reconciliation (`maybeReconcile` of AbstractMembershipManager): mark
+    /// `owned − target` pending revocation, commit if auto-commit is on, then
+    /// `revokeAndAssign`. True while it waits for the commit.
     fn reconcile(&mut self, ctx: &mut Ctx, out: &mut Out) -> bool {
         if self.state != MemberState::RECONCILING {
             return false;
@@ -331,6 +364,7 @@ impl AsyncConsumer {
         }
         if self.current.as_ref().is_some_and(|c| c.partitions == target.partitions) {
             // Same partitions under a newer local epoch: just acknowledge.
+            self.pending_revocation.clear();
             self.current = Some(target);
             self.transition_to(MemberState::ACKNOWLEDGING, Trigger::TargetEqualsCurrent, out);
             self.maybe_heartbeat(ctx, out);
@@ -339,21 +373,40 @@ impl AsyncConsumer {
         if self.link.in_flight.values().any(|p| p.before_revocation) {
             return true;
         }
-        if self.config.enable_auto_commit && !self.positions.is_empty() && !self.reconcile_commit.done {
-            // maybeAutoCommitSyncBeforeRevocation: retried (after a backoff, and
-            // once the coordinator is found again) until the rebalance timeout.
-            let deadline = *self.reconcile_commit.deadline.get_or_insert(ctx.now + self.config.max_poll_interval_ms);
-            if ctx.now < deadline {
-                if let Some(c) = self.link.coordinator.filter(|_| ctx.now >= self.reconcile_commit.retry_at) {
-                    self.commit_positions(ctx, c, true, out);
-                }
-                return true;
-            }
-            out.emit(EventKind::Note { node: self.node(), note: Note::RevokeCommitTimedOut });
+        // markPendingRevocationToPauseFetching, before the commit starts.
+        self.pending_revocation = self.owned.iter().filter(|tp| !target.partitions.contains(tp)).cloned().collect();
+        if self.commit_before_rebalance(ctx, out) {
+            return true;
         }
+        self.revoke_and_assign(ctx, target, out);
+        false
+    }
+
+    /// `maybeAutoCommitSyncBeforeRebalance`: with auto-commit on, commit the
+    /// positions and wait for the answer, retried (after a backoff, and once the
+    /// coordinator is found again) until the rebalance timeout when
+    /// `retries_commit_before_rebalance` allows. True while waiting.
+    fn commit_before_rebalance(&mut self, ctx: &mut Ctx, out: &mut Out) -> bool {
+        if !self.config.enable_auto_commit || self.positions.is_empty() || self.reconcile_commit.done {
+            return false;
+        }
+        let deadline = *self.reconcile_commit.deadline.get_or_insert(ctx.now + self.config.max_poll_interval_ms);
+        if ctx.now < deadline {
+            if let Some(c) = self.link.coordinator.filter(|_| ctx.now >= self.reconcile_commit.retry_at) {
+                self.commit_positions(ctx, c, true, out);
+            }
+            return true;
+        }
+        out.emit(EventKind::Note { node: self.node(), note: Note::RevokeCommitTimedOut });
+        false
+    }
+
+    /// `revokeAndAssign`: `onPartitionsRevoked` for the partitions pending
+    /// revocation, the new assignment, `onPartitionsAssigned(target − owned)`,
+    /// then ACKNOWLEDGING with an immediate heartbeat.
+    fn revoke_and_assign(&mut self, ctx: &mut Ctx, target: LocalAssignment, out: &mut Out) {
         self.reconcile_commit = ReconcileCommit::default();
-        let revoked: Vec<TopicPartition> =
-            self.owned.iter().filter(|tp| !target.partitions.contains(tp)).cloned().collect();
+        let revoked: Vec<TopicPartition> = std::mem::take(&mut self.pending_revocation).into_iter().collect();
         let added: Vec<TopicPartition> =
             target.partitions.iter().filter(|tp| !self.owned.contains(tp)).cloned().collect();
         if !revoked.is_empty() {
@@ -365,7 +418,6 @@ impl AsyncConsumer {
         self.current = Some(target);
         self.transition_to(MemberState::ACKNOWLEDGING, Trigger::ReconciledNewAssignment, out);
         self.maybe_heartbeat(ctx, out);
-        false
     }
 
     pub(crate) fn commit_positions(

@@ -1,11 +1,12 @@
-//! `CurrentAssignmentBuilder` (as in Kafka 4.2+): moves one member's
-//! current assignment towards its target, revoking before assigning. A pure
+//! `CurrentAssignmentBuilder` (as in Kafka 4.3+): moves one member's
+//! current assignment towards its target, revoking before assigning, and keeps
+//! each partition's assignment epoch (KIP-1251). A pure
 //! function of the member, the target, its subscription, the partition owners
 //! and the partitions the member reports.
 
 use crate::assign::TopicPartition;
 use crate::sim::coordinator::consumer::{ConsumerGroupMember, MemberState};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub struct CurrentAssignmentBuilder<'a> {
     pub member: &'a ConsumerGroupMember,
@@ -79,9 +80,17 @@ impl CurrentAssignmentBuilder<'_> {
             next.partitions_pending_revocation = pending;
         }
         next.assigned_partitions = assigned;
+        // What stays assigned or pending revocation keeps its assignment epoch.
+        next.assignment_epochs = self.kept_epochs(next.owned_on_coordinator());
         next.previous_member_epoch = next.member_epoch;
         next.member_epoch = member_epoch;
         next
+    }
+
+    /// The member's assignment epochs of `partitions` (KIP-1251): a partition it
+    /// keeps, or must revoke, keeps the epoch at which it was assigned.
+    fn kept_epochs<'p>(&self, partitions: impl Iterator<Item = &'p TopicPartition>) -> BTreeMap<TopicPartition, i32> {
+        partitions.filter_map(|tp| Some((tp.clone(), self.member.assignment_epoch(tp)?))).collect()
     }
 
     /// `computeNextAssignment`.
@@ -108,11 +117,16 @@ impl CurrentAssignmentBuilder<'_> {
         let epoch = if !pending_revocation.is_empty() && self.owns_any_of(&pending_revocation) {
             // Revoke first: keep the epoch, assign nothing new.
             next.state = MemberState::UNREVOKED_PARTITIONS;
+            next.assignment_epochs = self.kept_epochs(current.iter());
             next.assigned_partitions = assigned;
             next.partitions_pending_revocation = pending_revocation;
             member_epoch
         } else {
             next.state = if has_unreleased { MemberState::UNRELEASED_PARTITIONS } else { MemberState::STABLE };
+            // New partitions are assigned at the target epoch; kept ones keep theirs.
+            let mut epochs = self.kept_epochs(assigned.iter());
+            epochs.extend(pending_assignment.iter().map(|tp| (tp.clone(), self.target_assignment_epoch)));
+            next.assignment_epochs = epochs;
             next.assigned_partitions = assigned.union(&pending_assignment).cloned().collect();
             self.target_assignment_epoch
         };

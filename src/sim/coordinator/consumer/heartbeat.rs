@@ -153,8 +153,11 @@ impl Shard {
         }
         let member_id = req.member_id.clone();
         let (member, replaced) = member_for(group, &member_id, req)?;
+        let default_assignor = &cfg.consumer_group_assignors[0];
+        let assignor_before = group.effective_server_assignor(default_assignor);
 
-        // 1. Create or update the member; bump the group epoch if its subscription
+        // 1. Create or update the member; bump the group epoch if its subscription,
+        //    the effective preferred server assignor (`hasPreferredServerAssignorChanged`)
         //    or the subscribed topics' partition counts changed.
         if let Some(old) = &replaced {
             self.replace_static_member(partition, &group_id, old, &member, out);
@@ -170,7 +173,9 @@ impl Shard {
             );
         }
         let subscription_changed = updated.subscribed_topic_names != member.subscribed_topic_names;
-        let mut bump = subscription_changed;
+        let assignor_changed =
+            self.consumer_groups[&group_id].effective_server_assignor(default_assignor) != assignor_before;
+        let mut bump = subscription_changed || assignor_changed;
         bump |= self.refresh_subscription_metadata(ctx, partition, &group_id, out);
         let group = &self.consumer_groups[&group_id];
         if bump {
@@ -341,8 +346,7 @@ impl Shard {
         out: &mut Out,
     ) -> Result<(), Errors> {
         let group = &self.consumer_groups[group_id];
-        let name = ConsumerGroup::preferred_server_assignor(group.members.values())
-            .unwrap_or_else(|| ctx.broker_config.consumer_group_assignors[0].clone());
+        let name = group.effective_server_assignor(&ctx.broker_config.consumer_group_assignors[0]);
         let new_target = crate::sim::coordinator::consumer::target_assignment::compute(group, &name).map_err(|e| {
             out.emit(EventKind::Note {
                 node: ctx.me,

@@ -45,9 +45,13 @@ impl Shard {
         };
         let mut epoch = req.member_epoch;
         if req.instance_id.is_some() && req.member_epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH {
+            // consumerGroupStaticMemberGroupLeave: nothing pending revocation, and
+            // every assignment epoch reset to 0 (`resetAssignedPartitionsEpochsToZero`), so
+            // the member that takes over the instance id holds them from epoch 0.
             let mut leaving = member.clone();
             leaving.member_epoch = LEAVE_GROUP_STATIC_MEMBER_EPOCH;
             leaving.partitions_pending_revocation.clear();
+            leaving.assignment_epochs = leaving.assigned_partitions.iter().map(|tp| (tp.clone(), 0)).collect();
             let value = Some(leaving.current_assignment());
             let record = ConsumerGroupRecord::CurrentMemberAssignment {
                 group_id: req.group_id.clone(),

@@ -68,6 +68,13 @@ pub struct ConsumerGroupMember {
     pub assigned_partitions: BTreeSet<TopicPartition>,
     pub rebalance_timeout_ms: Millis,
     pub partitions_pending_revocation: BTreeSet<TopicPartition>,
+    /// The epoch at which each partition of `assigned_partitions` and
+    /// `partitions_pending_revocation` was assigned to this member (Kafka 4.3+,
+    /// KIP-1251: the partition maps' values, `AssignmentEpochs` in the record);
+    /// an older member epoch may still commit offsets of a partition assigned
+    /// at or before it.
+    #[serde(default)]
+    pub assignment_epochs: BTreeMap<TopicPartition, i32>,
     pub rack_id: Option<String>,
     pub client_id: String,
 }
@@ -85,6 +92,7 @@ impl ConsumerGroupMember {
             assigned_partitions: BTreeSet::new(),
             rebalance_timeout_ms: 0,
             partitions_pending_revocation: BTreeSet::new(),
+            assignment_epochs: BTreeMap::new(),
             rack_id: None,
             client_id: String::new(),
         }
@@ -99,6 +107,15 @@ impl ConsumerGroupMember {
     /// and pending revocation (CSG `maybeUpdatePartitionEpoch`).
     pub fn owned_on_coordinator(&self) -> impl Iterator<Item = &TopicPartition> {
         self.assigned_partitions.iter().chain(self.partitions_pending_revocation.iter())
+    }
+
+    /// `assignmentEpoch`, falling back to `pendingRevocationEpoch`: the epoch at
+    /// which `tp` was assigned to this member, `None` if it holds no such
+    /// partition. A partition held without a recorded epoch counts as assigned
+    /// at the member epoch (as a record without epochs replays, `max(memberEpoch, 0)`).
+    pub fn assignment_epoch(&self, tp: &TopicPartition) -> Option<i32> {
+        let held = self.assigned_partitions.contains(tp) || self.partitions_pending_revocation.contains(tp);
+        held.then(|| self.assignment_epochs.get(tp).copied().unwrap_or(self.member_epoch.max(0)))
     }
 }
 
@@ -195,6 +212,13 @@ impl ConsumerGroup {
             }
         }
         best.map(|(n, _)| n)
+    }
+
+    /// The assignor the group's target assignment is computed with: the
+    /// preferred server assignor of its members, else `default`, the first of
+    /// group.consumer.assignors (`preferredServerAssignor().orElse(defaultConsumerGroupAssignor.name())`).
+    pub fn effective_server_assignor(&self, default: &str) -> String {
+        Self::preferred_server_assignor(self.members.values()).unwrap_or_else(|| default.to_string())
     }
 
     /// Partition counts of every topic `members` subscribe to that exists.

@@ -1,5 +1,6 @@
 //! Offset commits to a consumer group (`ConsumerGroup.validateOffsetCommit`,
-//! checked with member epochs) and the classic-protocol requests refused for a
+//! checked with member epochs and, for an older epoch, with each partition's
+//! assignment epoch) and the classic-protocol requests refused for a
 //! consumer group's id.
 
 use crate::assign::TopicPartition;
@@ -8,7 +9,9 @@ use crate::sim::out::Out;
 use crate::sim::types::Errors;
 
 impl Shard {
-    /// OffsetCommit to a consumer group: validated with member epochs, then stored.
+    /// OffsetCommit to a consumer group (`OffsetMetadataManager.commitOffset`):
+    /// validated with member epochs, then stored. Each partition is validated in
+    /// turn and the first that fails fails the whole request.
     pub(crate) fn commit_consumer_group_offsets(
         &mut self,
         partition: u32,
@@ -18,8 +21,9 @@ impl Shard {
         offsets: &[(TopicPartition, i64)],
         out: &mut Out,
     ) -> Errors {
-        let error =
-            self.validate_consumer_group_offset_commit(group_id, member_id, member_epoch).unwrap_or(Errors::NONE);
+        let error = self
+            .validate_consumer_group_offset_commit(group_id, member_id, member_epoch, offsets)
+            .unwrap_or(Errors::NONE);
         if error == Errors::NONE {
             self.store_offsets(partition, group_id, offsets, out);
         }
@@ -42,23 +46,32 @@ impl Shard {
             .map(|_| Errors::INCONSISTENT_GROUP_PROTOCOL)
     }
 
-    /// OffsetCommit from a consumer group (ConsumerGroup `validateOffsetCommit`):
-    /// a negative epoch only while the group is empty; otherwise the member must
-    /// exist and send exactly its current member epoch.
+    /// OffsetCommit from a consumer group (ConsumerGroup `validateOffsetCommit`,
+    /// Kafka 4.3+): a negative epoch only while the group is empty; otherwise the
+    /// member must exist; its current member epoch may commit anything, a newer
+    /// one nothing; an older one only partitions the member still holds (assigned
+    /// or pending revocation) that were assigned at or before that epoch
+    /// (`createAssignmentEpochValidator`, KIP-1251). Until 4.2 any epoch but the
+    /// member's was STALE_MEMBER_EPOCH.
     pub fn validate_consumer_group_offset_commit(
         &self,
         group_id: &str,
         member_id: &str,
         member_epoch: i32,
+        offsets: &[(TopicPartition, i64)],
     ) -> Option<Errors> {
         let group = self.consumer_groups.get(group_id)?;
         if member_epoch < 0 && group.members.is_empty() {
             return Some(Errors::NONE);
         }
-        match group.members.get(member_id) {
-            None => Some(Errors::UNKNOWN_MEMBER_ID),
-            Some(m) if m.member_epoch != member_epoch => Some(Errors::STALE_MEMBER_EPOCH),
-            Some(_) => Some(Errors::NONE),
+        let Some(member) = group.members.get(member_id) else { return Some(Errors::UNKNOWN_MEMBER_ID) };
+        if member_epoch == member.member_epoch {
+            return Some(Errors::NONE);
         }
+        if member_epoch > member.member_epoch {
+            return Some(Errors::STALE_MEMBER_EPOCH);
+        }
+        let assigned_by = |tp: &TopicPartition| member.assignment_epoch(tp).is_some_and(|e| e <= member_epoch);
+        Some(if offsets.iter().all(|(tp, _)| assigned_by(tp)) { Errors::NONE } else { Errors::STALE_MEMBER_EPOCH })
     }
 }

@@ -30,6 +30,10 @@ pub struct CurrentAssignment {
     pub state: MemberState,
     pub assigned_partitions: BTreeSet<TopicPartition>,
     pub partitions_pending_revocation: BTreeSet<TopicPartition>,
+    /// `TopicPartitions.AssignmentEpochs` (Kafka 4.3+, KIP-1251) of both lists;
+    /// a partition without one replays at `max(MemberEpoch, 0)`.
+    #[serde(default)]
+    pub assignment_epochs: BTreeMap<TopicPartition, i32>,
 }
 
 /// A member's two records as written from its state (GMM `newConsumerGroupMemberSubscriptionRecord`,
@@ -53,6 +57,10 @@ impl ConsumerGroupMember {
             state: self.state,
             assigned_partitions: self.assigned_partitions.clone(),
             partitions_pending_revocation: self.partitions_pending_revocation.clone(),
+            assignment_epochs: self
+                .owned_on_coordinator()
+                .filter_map(|tp| Some((tp.clone(), self.assignment_epoch(tp)?)))
+                .collect(),
         }
     }
 }
@@ -167,7 +175,9 @@ pub fn replay(groups: &mut BTreeMap<String, ConsumerGroup>, record: &ConsumerGro
                     state: MemberState::STABLE,
                     assigned_partitions: BTreeSet::new(),
                     partitions_pending_revocation: BTreeSet::new(),
+                    assignment_epochs: BTreeMap::new(),
                 });
+                m.assignment_epochs = replayed_assignment_epochs(&v);
                 m.member_epoch = v.member_epoch;
                 m.previous_member_epoch = v.previous_member_epoch;
                 m.state = v.state;
@@ -176,4 +186,16 @@ pub fn replay(groups: &mut BTreeMap<String, ConsumerGroup>, record: &ConsumerGro
             }
         }
     }
+}
+
+/// `Utils.assignmentFromTopicPartitions`: each partition's assignment epoch
+/// from the record, or `max(MemberEpoch, 0)` when the record has none (written
+/// before Kafka 4.3; a static member that left has epoch −2).
+fn replayed_assignment_epochs(v: &CurrentAssignment) -> BTreeMap<TopicPartition, i32> {
+    let default = v.member_epoch.max(0);
+    v.assigned_partitions
+        .iter()
+        .chain(v.partitions_pending_revocation.iter())
+        .map(|tp| (tp.clone(), v.assignment_epochs.get(tp).copied().unwrap_or(default)))
+        .collect()
 }
