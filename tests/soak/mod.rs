@@ -38,6 +38,10 @@ const ONCE_FAILED: &[(&str, u64)] = &[
     ("classic", 55621),
     // A KIP-848 member behind its coordinator's epoch read as a second owner (issue 39).
     ("consumer", 100402),
+    // A KIP-848 member adding partitions from an older target after its heartbeat
+    // reported the assignment before, read as a second owner (issue 39).
+    ("consumer", 300275),
+    ("consumer", 319120),
 ];
 
 /// The seeds to run for `kind`, and how to name them in the summary.

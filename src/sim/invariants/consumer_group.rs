@@ -19,14 +19,18 @@ pub(crate) fn check(world: &World, v: &mut Vec<Violation>) {
 /// epoch the coordinator holds it at. (A zombie whose member was fenced is not
 /// a member; it learns so at its next heartbeat.)
 ///
-/// A client behind its coordinator's epoch may hold partitions the coordinator
-/// has already given away, and Kafka lets it until the answer arrives: a
-/// heartbeat reports the local assignment (ConsumerHeartbeatRequestManager
-/// sends `currentAssignment()`, which lags the member epoch while a new one
-/// is being reconciled), and `CurrentAssignmentBuilder.computeNextAssignment`
-/// frees at once what a heartbeat no longer reports as owned. Its commits are
-/// fenced by epoch; the coordinator's own bookkeeping (below) never holds a
-/// partition twice.
+/// A client whose reconciliation lags its coordinator may hold partitions the
+/// coordinator has already given away, and Kafka lets it until it reconciles
+/// again: a heartbeat reports the local assignment (ConsumerHeartbeatRequestManager
+/// sends `currentAssignment()`, which lags the member epoch while a target is
+/// being reconciled), `CurrentAssignmentBuilder.computeNextAssignment` frees at
+/// once what a heartbeat no longer reports as owned, and the client may then
+/// still add those partitions from the older target it was reconciling. So a
+/// client's partition counts while the client has heard of the epoch its
+/// coordinator holds it at and either its latest target names the partition
+/// or its coordinator still holds it for the member (assigned or pending
+/// revocation). Its commits are fenced by epoch; the coordinator's own
+/// bookkeeping (below) never holds a partition twice.
 fn single_owner_on_clients(world: &World, v: &mut Vec<Violation>) {
     for g in &world.scenario.groups {
         let Some((_, group)) = world.consumer_group(&g.group_id) else { continue };
@@ -36,7 +40,11 @@ fn single_owner_on_clients(world: &World, v: &mut Vec<Violation>) {
             if !c.alive || c.member_id.is_empty() || c.member_epoch < member.member_epoch {
                 continue;
             }
-            for tp in &c.client().owned {
+            let held_for_it = |tp: &crate::assign::TopicPartition| {
+                c.target.as_ref().is_some_and(|t| t.partitions.contains(tp))
+                    || member.owned_on_coordinator().any(|p| p == tp)
+            };
+            for tp in c.client().owned.iter().filter(|tp| held_for_it(tp)) {
                 if let Some(other) = owner.insert(tp, c.idx) {
                     v.push(Violation {
                         invariant: "single-owner",
