@@ -271,3 +271,16 @@ fn the_timeline_marks_faults_rebalances_settling_and_coordinator_failover() {
     // Few marks: a handful per incident, not one per message.
     assert!(crash.len() < 12, "{crash:?}");
 }
+
+#[test]
+fn a_crashed_leader_loses_its_star_and_the_new_leader_alone_has_one() {
+    // Issue 32: after the leader crashed, the drawing showed two ★.
+    let mut t = TestWorld::demo();
+    t.sleep(12_000);
+    let leader = view::consumers(&t.world).into_iter().find(|c| c.leader).expect("a leader").idx;
+    t.inject(groupscope::sim::Fault::CrashConsumer { consumer: leader });
+    t.sleep(30_000);
+    let starred: Vec<String> = view::consumers(&t.world).into_iter().filter(|c| c.leader).map(|c| c.name).collect();
+    assert_eq!(starred.len(), 1, "one leader drawn: {starred:?}");
+    assert_ne!(starred[0], format!("c{leader}"), "not the crashed one");
+}

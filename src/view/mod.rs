@@ -443,7 +443,9 @@ fn consumer_view(
         state: shown_state(&c),
         member_id: c.member_id.to_string(),
         generation: c.generation,
-        leader: c.leader,
+        // A crashed process leads nothing: its ★ goes with it (the group elects
+        // another leader at its next join; the drawing must not show two).
+        leader: c.leader && c.alive,
         owned: c.owned.to_vec(),
         processing: c.processing,
         fatal: c.fatal.map(String::from),
