@@ -17,18 +17,25 @@ use crate::sim::World;
 const NAMES: &[(&str, bool)] =
     &[("state", true), ("generation", true), ("leader", true), ("members", true), ("crashed", false)];
 
-/// The placeholders in `text`, as (name, group) with the group empty when none.
-pub fn placeholders(text: &str) -> Vec<(String, String)> {
-    let mut found = Vec::new();
+/// `text` cut at its placeholders: each literal run, then the placeholder
+/// after it as (name, group, as written) with the group empty when none.
+fn pieces(text: &str) -> Vec<(&str, Option<(&str, &str, &str)>)> {
+    let mut out = Vec::new();
     let mut rest = text;
     while let Some(open) = rest.find('{') {
         let Some(len) = rest[open..].find('}') else { break };
         let inner = &rest[open + 1..open + len];
         let (name, group) = inner.split_once(':').unwrap_or((inner, ""));
-        found.push((name.to_string(), group.to_string()));
+        out.push((&rest[..open], Some((name, group, &rest[open..open + len + 1]))));
         rest = &rest[open + len + 1..];
     }
-    found
+    out.push((rest, None));
+    out
+}
+
+/// The placeholders in `text`, as (name, group) with the group empty when none.
+pub fn placeholders(text: &str) -> Vec<(String, String)> {
+    pieces(text).into_iter().filter_map(|(_, p)| p).map(|(n, g, _)| (n.to_string(), g.to_string())).collect()
 }
 
 /// What is wrong with `text`'s placeholders, given the scenario's group ids.
@@ -62,12 +69,9 @@ pub fn fill(text: &str, world: &World) -> String {
     let groups = crate::view::groups(world);
     let consumers = crate::view::consumers(world);
     let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(open) = rest.find('{') {
-        let Some(len) = rest[open..].find('}') else { break };
-        out.push_str(&rest[..open]);
-        let inner = &rest[open + 1..open + len];
-        let (name, group) = inner.split_once(':').unwrap_or((inner, ""));
+    for (literal, placeholder) in pieces(text) {
+        out.push_str(literal);
+        let Some((name, group, written)) = placeholder else { continue };
         let g = groups.iter().find(|g| g.group_id == group);
         let value = match (name, g) {
             ("state", Some(g)) => Some(g.state.clone()),
@@ -83,12 +87,7 @@ pub fn fill(text: &str, world: &World) -> String {
             }
             _ => None,
         };
-        match value {
-            Some(v) => out.push_str(&v),
-            None => out.push_str(&rest[open..open + len + 1]),
-        }
-        rest = &rest[open + len + 1..];
+        out.push_str(value.as_deref().unwrap_or(written));
     }
-    out.push_str(rest);
     out
 }
