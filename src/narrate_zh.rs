@@ -381,6 +381,10 @@ pub fn note(n: &Note) -> String {
         ScheduledRebalanceElapsed => "计划的再均衡延迟已到：重新加入".into(),
         AssignmentConfigMismatch => "分配失败（配置不一致）：重新加入".into(),
         StoppedRevoked => "已停止被撤销的 连接器和任务：为后续的再均衡重新加入".into(),
+        KeptRunningAfterDowngrade { instances } => f(
+            "组切换到了 eager 协议，而此 worker 切换前没有撤销任何东西：{0} 继续在这里运行，尽管没有任何分配包含它们",
+            &[&instances.join(", ")],
+        ),
         RevokeCommitTimedOut => "撤销前的提交未能在再均衡超时内成功：仍然撤销".into(),
         CommitAsyncCoordinatorUnknown => {
             "commitAsync() 失败：协调者未知（回调收到 RetriableCommitFailedException）".into()

@@ -115,6 +115,58 @@ fn incremental_cooperative_revokes_only_what_moves_and_needs_a_second_rejoin() {
     assert_eq!(t.group_state(GROUP).1, gen_before + 2, "the join and the follow-up rebalance");
 }
 
+/// WorkerCoordinator `onJoinPrepare` (revokes only under eager) and `onJoinComplete` (eager revokes nothing), then
+/// DistributedHerder `startWork` (starts what is new, stops nothing): when a worker that speaks only eager joins a
+/// cooperative group, the group downgrades to "default", and what the cooperative workers ran and their eager
+/// assignment no longer names keeps running on them. The worker says so. When the eager worker leaves and the group
+/// returns to cooperative, those instances still run where they were: no member's reported assignment names them,
+/// so nothing revokes them, while the assignor hands the same tasks out again (Kafka soak seed 335850 of issue 39).
+#[test]
+fn a_downgrade_to_eager_leaves_cooperative_workers_running_what_they_are_no_longer_assigned() {
+    let mut s = cluster(3, 4, |c| c.scheduled_rebalance_max_delay_ms = 0);
+    s.connect_clusters[0].worker_protocols = vec![SESSIONED, SESSIONED, EAGER];
+    let mut t = TestWorld::new(s);
+    fault(&mut t, Fault::CrashConsumer { consumer: 3 });
+    t.sleep(15_000);
+    assert_eq!(protocol(&t).as_deref(), Some("sessioned"));
+    let before = placement(&t);
+    assert_eq!(before.len(), 4);
+
+    fault(&mut t, Fault::RestartConsumer { consumer: 3 });
+    t.sleep(15_000);
+    assert_eq!(protocol(&t).as_deref(), Some("default"), "one eager worker downgrades the group");
+    let eager_owned = running(&t.world, 3);
+    assert!(!eager_owned.is_empty(), "the eager assignment gives the returning worker tasks");
+    let mut stranded_seen = 0;
+    for id in &eager_owned {
+        let old = before[id];
+        let w = worker(&t.world, old);
+        assert!(running(&t.world, old).contains(id), "{id} still runs on c{old}, which never revoked it");
+        assert!(w.stranded.tasks.iter().any(|s| s.to_string() == *id), "c{old} records {id} as stranded");
+        stranded_seen += 1;
+    }
+    assert!(stranded_seen > 0);
+    assert!(t.any_note(|n| matches!(n, Note::KeptRunningAfterDowngrade { instances } if !instances.is_empty())));
+
+    fault(&mut t, Fault::CrashConsumer { consumer: 3 });
+    t.sleep(30_000);
+    assert_eq!(protocol(&t).as_deref(), Some("sessioned"), "without the eager worker the group is cooperative again");
+    for id in &eager_owned {
+        let old = before[id];
+        assert!(running(&t.world, old).contains(id), "{id} still runs on c{old}: nothing revoked it");
+    }
+    let assigned: usize = (1..=2)
+        .map(|i| {
+            let w = worker(&t.world, i);
+            w.tasks.keys().filter(|id| !w.stranded.tasks.contains(id)).count()
+        })
+        .sum();
+    assert_eq!(assigned, 4, "every task is assigned once among the live workers, beside the stranded copies");
+    let twice: Vec<&String> =
+        eager_owned.iter().filter(|id| (1..=2).filter(|i| running(&t.world, *i).contains(id)).count() == 2).collect();
+    assert!(!twice.is_empty(), "a stranded task also runs where the cooperative assignor put it: {eager_owned:?}");
+}
+
 fn departed(restart: bool) -> (TestWorld, BTreeMap<String, u32>) {
     let mut t = TestWorld::new(cluster(3, 6, |c| c.scheduled_rebalance_max_delay_ms = 30_000));
     t.sleep(15_000);

@@ -236,6 +236,12 @@ pub enum Note {
     ScheduledRebalanceElapsed,
     AssignmentConfigMismatch,
     StoppedRevoked,
+    /// An eager generation followed a cooperative one: this worker revoked
+    /// nothing before it (it was cooperative) and the eager assignment does not
+    /// name these instances, so they keep running here, outside any assignment.
+    KeptRunningAfterDowngrade {
+        instances: Vec<String>,
+    },
     RevokeCommitTimedOut,
     // Offset commits
     CommitAsyncCoordinatorUnknown,
@@ -339,6 +345,7 @@ impl Note {
             ScheduledRebalanceElapsed => "ScheduledRebalanceElapsed",
             AssignmentConfigMismatch => "AssignmentConfigMismatch",
             StoppedRevoked => "StoppedRevoked",
+            KeptRunningAfterDowngrade { .. } => "KeptRunningAfterDowngrade",
             RevokeCommitTimedOut => "RevokeCommitTimedOut",
             CommitAsyncCoordinatorUnknown => "CommitAsyncCoordinatorUnknown",
             CommitAsyncNotStable { .. } => "CommitAsyncNotStable",
@@ -415,6 +422,7 @@ impl Note {
         "ScheduledRebalanceElapsed",
         "AssignmentConfigMismatch",
         "StoppedRevoked",
+        "KeptRunningAfterDowngrade",
         "RevokeCommitTimedOut",
         "CommitAsyncCoordinatorUnknown",
         "CommitAsyncNotStable",
@@ -581,6 +589,11 @@ impl fmt::Display for Note {
             ScheduledRebalanceElapsed => f.write_str("scheduled rebalance delay elapsed: rejoining"),
             AssignmentConfigMismatch => f.write_str("assignment failed (config mismatch): rejoining"),
             StoppedRevoked => f.write_str("stopped revoked connectors and tasks: rejoining for the follow-up rebalance"),
+            KeptRunningAfterDowngrade { instances } => write!(
+                f,
+                "the group switched to eager, which this worker did not revoke for: {} keep running here, though no assignment names them",
+                instances.join(", ")
+            ),
             RevokeCommitTimedOut => f.write_str(
                 "the commit before revoking did not succeed within the rebalance timeout; revoking anyway",
             ),

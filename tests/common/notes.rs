@@ -78,21 +78,22 @@ pub fn kind(n: &Note) -> usize {
         ScheduledRebalanceElapsed => 59,
         AssignmentConfigMismatch => 60,
         StoppedRevoked => 61,
-        RevokeCommitTimedOut => 62,
-        CommitAsyncCoordinatorUnknown => 63,
-        CommitAsyncNotStable { .. } => 64,
-        CommitAsyncFailed { .. } => 65,
-        CommitSyncFailed { .. } => 66,
-        CommitSyncRetry { .. } => 67,
-        JoinPrepareCommitRetry { .. } => 68,
-        JoinPrepareCommitFailed { .. } => 69,
-        AutoCommitFailed { .. } => 70,
-        CommitFailed { .. } => 71,
-        PreferredLeadersElected { .. } => 72,
+        KeptRunningAfterDowngrade { .. } => 62,
+        RevokeCommitTimedOut => 63,
+        CommitAsyncCoordinatorUnknown => 64,
+        CommitAsyncNotStable { .. } => 65,
+        CommitAsyncFailed { .. } => 66,
+        CommitSyncFailed { .. } => 67,
+        CommitSyncRetry { .. } => 68,
+        JoinPrepareCommitRetry { .. } => 69,
+        JoinPrepareCommitFailed { .. } => 70,
+        AutoCommitFailed { .. } => 71,
+        CommitFailed { .. } => 72,
+        PreferredLeadersElected { .. } => 73,
     }
 }
 
-pub const KINDS: usize = 73;
+pub const KINDS: usize = 74;
 
 /// One note of each kind (of each sentence: a variant with two sentences twice).
 pub fn one_of_each() -> Vec<Note> {
@@ -200,6 +201,7 @@ pub fn one_of_each() -> Vec<Note> {
         ScheduledRebalanceElapsed,
         AssignmentConfigMismatch,
         StoppedRevoked,
+        KeptRunningAfterDowngrade { instances: vec![s("conn0"), s("conn0-2")] },
         RevokeCommitTimedOut,
         CommitAsyncCoordinatorUnknown,
         CommitAsyncNotStable { exception: LocalRefusal::RebalanceInProgress },

@@ -42,6 +42,9 @@ const ONCE_FAILED: &[(&str, u64)] = &[
     // reported the assignment before, read as a second owner (issue 39).
     ("consumer", 300275),
     ("consumer", 319120),
+    // A Connect task left running by a downgrade to eager read as assigned twice
+    // after the group went back to cooperative (issue 39).
+    ("connect", 335850),
 ];
 
 /// The seeds to run for `kind`, and how to name them in the summary.

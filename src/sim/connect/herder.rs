@@ -26,7 +26,10 @@ impl ConnectWorker {
     fn set_connector(&mut self, name: &str, to: State, trigger: Trigger, out: &mut Out) {
         let from = self.connectors.get(name).copied().unwrap_or(State::UNASSIGNED);
         match to {
-            State::UNASSIGNED => self.connectors.remove(name),
+            State::UNASSIGNED => {
+                self.stranded.connectors.retain(|c| c != name);
+                self.connectors.remove(name)
+            }
             _ => self.connectors.insert(name.to_string(), to),
         };
         self.instance_changed(Machine::Connector { name: name.to_string() }, from, to, trigger, out);
@@ -35,7 +38,10 @@ impl ConnectWorker {
     fn set_task(&mut self, id: &ConnectorTaskId, to: State, trigger: Trigger, out: &mut Out) {
         let from = self.tasks.get(id).copied().unwrap_or(State::UNASSIGNED);
         match to {
-            State::UNASSIGNED => self.tasks.remove(id),
+            State::UNASSIGNED => {
+                self.stranded.tasks.retain(|t| t != id);
+                self.tasks.remove(id)
+            }
             _ => self.tasks.insert(id.clone(), to),
         };
         self.instance_changed(Machine::Task { id: id.to_string() }, from, to, trigger, out);
@@ -54,6 +60,7 @@ impl ConnectWorker {
             match self.tasks.get(t) {
                 Some(State::FAILED) => {
                     self.tasks.remove(t);
+                    self.stranded.tasks.retain(|s| s != t);
                 }
                 Some(_) => self.set_task(t, State::UNASSIGNED, why.clone(), out),
                 None => {}
@@ -106,8 +113,25 @@ impl ConnectWorker {
     /// `startWork`: start what the assignment holds and is not already running.
     /// Under eager the running assignment is then emptied, so the next
     /// rebalance starts everything again.
+    ///
+    /// When an eager generation follows a cooperative one, this worker revoked
+    /// nothing before it (WorkerCoordinator `onJoinPrepare` revokes only under
+    /// eager) and eager's `onJoinComplete` revokes nothing either: what it still
+    /// runs and the new assignment does not name keeps running, stranded, until
+    /// something stops it. Kafka does the same; the worker says so.
     fn start_work(&mut self, a: &ConnectAssignment, protocol: ConnectProtocolCompatibility, out: &mut Out) {
         let trigger = Trigger::AssignedInGeneration { generation: self.membership.generation };
+        self.stranded.remove_all(&a.connectors, &a.tasks);
+        if !protocol.is_incremental() && !self.running_assignment.is_empty() {
+            let connectors: Vec<String> =
+                self.connectors.keys().filter(|c| !a.connectors.contains(c)).cloned().collect();
+            let tasks: Vec<ConnectorTaskId> = self.tasks.keys().filter(|t| !a.tasks.contains(t)).cloned().collect();
+            if !connectors.is_empty() || !tasks.is_empty() {
+                let instances = connectors.iter().cloned().chain(tasks.iter().map(|t| t.to_string())).collect();
+                self.stranded.add_all(&connectors, &tasks);
+                self.note(Note::KeptRunningAfterDowngrade { instances }, out);
+            }
+        }
         let running = std::mem::take(&mut self.running_assignment);
         for c in a.connectors.iter().filter(|c| !running.connectors.contains(c)) {
             self.set_connector(c, State::RUNNING, trigger.clone(), out);

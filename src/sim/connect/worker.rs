@@ -67,6 +67,11 @@ pub struct ConnectWorker {
     pub tasks: BTreeMap<ConnectorTaskId, State>,
     /// The herder's `runningAssignment` (emptied after each start under eager).
     pub running_assignment: ConnectorsAndTasks,
+    /// Instances running here that no assignment names: left running when an
+    /// eager generation followed a cooperative one (see `start_work`). Not a
+    /// Kafka field; the invariants need to tell them from a double assignment.
+    #[serde(default)]
+    pub stranded: ConnectorsAndTasks,
     /// The leader's assignor instance, kept across the rebalances this process leads.
     pub assignor: IncrementalCooperativeAssignor,
 }
@@ -90,6 +95,7 @@ impl ConnectWorker {
             connectors: BTreeMap::new(),
             tasks: BTreeMap::new(),
             running_assignment: ConnectorsAndTasks::default(),
+            stranded: ConnectorsAndTasks::default(),
         }
     }
 

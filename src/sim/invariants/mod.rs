@@ -122,19 +122,16 @@ impl Monitor {
 /// id, and having completed SyncGroup for the coordinator's current generation.
 /// (A worker expelled from the group keeps its work until it learns so; Kafka
 /// does not prevent that zombie, and neither does this invariant claim to.)
-/// Checked while the group runs an incremental cooperative protocol: when a
-/// group downgrades to eager ("default"), workers that were cooperative revoke
-/// nothing (WorkerCoordinator `onJoinPrepare`/`onJoinComplete` only revoke
-/// under the protocol they had), so their instances keep running beside the
-/// eager assignment, as in Kafka.
+/// Instances a worker keeps running outside any assignment after the group
+/// downgraded from cooperative to eager ("default") are not counted: that
+/// worker revoked nothing (WorkerCoordinator `onJoinPrepare`/`onJoinComplete`
+/// only revoke under the protocol they had), so in Kafka they run beside the
+/// eager assignment's owner, and go on running after the group returns to
+/// cooperative, since no member's reported assignment names them. The worker
+/// records them (`stranded`) and says so in its trace.
 fn connect_single_runner(world: &World, v: &mut Vec<Violation>) {
     for c in &world.scenario.connect_clusters {
         let Some((_, group)) = world.group(&c.group_id) else { continue };
-        let incremental =
-            group.protocol_name.as_deref().and_then(crate::connect::ConnectProtocolCompatibility::from_protocol);
-        if !incremental.is_some_and(|p| p.is_incremental()) {
-            continue;
-        }
         let mut connectors: BTreeMap<&str, u32> = BTreeMap::new();
         let mut tasks: BTreeMap<&crate::connect::ConnectorTaskId, u32> = BTreeMap::new();
         for w in world.group_workers(&c.group_id) {
@@ -148,12 +145,13 @@ fn connect_single_runner(world: &World, v: &mut Vec<Violation>) {
                 invariant: "connect-single-runner",
                 detail: format!("{what} runs on c{other} and c{} in {}", w.idx, c.group_id),
             };
-            for name in w.client().connectors.keys() {
+            let stranded = &w.client().stranded;
+            for name in w.client().connectors.keys().filter(|n| !stranded.connectors.contains(n)) {
                 if let Some(other) = connectors.insert(name, w.idx) {
                     v.push(twice(format!("connector {name}"), other));
                 }
             }
-            for id in w.client().tasks.keys() {
+            for id in w.client().tasks.keys().filter(|t| !stranded.tasks.contains(t)) {
                 if let Some(other) = tasks.insert(id, w.idx) {
                     v.push(twice(format!("task {id}"), other));
                 }
