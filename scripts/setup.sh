@@ -21,25 +21,31 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 
+# The two Rust tools are built once into the tools cache, outside the repo (so
+# the project's settings do not apply), in one shared target folder. A fresh
+# machine (CI) pays for this build on every run, so it is unoptimised except for
+# the crates that do wasm-bindgen's real work (reading, rewriting and writing
+# the wasm: walrus, wasmparser, wasm-encoder, the CLI support crate), which keep
+# wasm-bindgen as fast as an optimised build on the site's wasm. wasm-pack only
+# starts cargo, wasm-bindgen and the browser.
+tool_build=(env CARGO_PROFILE_RELEASE_OPT_LEVEL=0 CARGO_PROFILE_RELEASE_LTO=false
+  CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_DEBUG=false CARGO_TARGET_DIR="$TOOLS/build")
+hot=(walrus wasmparser wasm-encoder wasm-bindgen-cli-support id-arena)
+hot_config=()
+for c in "${hot[@]}"; do hot_config+=(--config "profile.release.package.$c.opt-level=2"); done
+
 if ! "$TOOLS/bin/wasm-bindgen" --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION\$"; then
   echo "setup: installing wasm-bindgen-cli $WASM_BINDGEN_VERSION into $TOOLS (takes a few minutes once)"
-  # Outside the repo, so the project's settings do not apply to the tool build.
-  # Built at opt-level 1 with many codegen units and no LTO: the CLI only
-  # rewrites one wasm file and serves tests, and a fresh machine (CI) pays for
-  # this build on every run.
-  (cd /tmp && CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_LTO=false \
-    CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_DEBUG=false \
-    cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --root "$TOOLS")
+  (cd /tmp && "${tool_build[@]}" cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --root "$TOOLS" "${hot_config[@]}")
 fi
 
 # wasm-pack runs the browser tests (`wasm-pack test --headless --chrome --mode no-install`).
 WASM_PACK_VERSION=0.15.1
 if ! "$TOOLS/bin/wasm-pack" --version 2>/dev/null | grep -q " $WASM_PACK_VERSION\$"; then
   echo "setup: installing wasm-pack $WASM_PACK_VERSION into $TOOLS (takes a few minutes once)"
-  (cd /tmp && CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_LTO=false \
-    CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_DEBUG=false \
-    cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked --root "$TOOLS")
+  (cd /tmp && "${tool_build[@]}" cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked --root "$TOOLS")
 fi
+rm -rf "$TOOLS/build"
 
 if [ ! -f node_modules/playwright-core/package.json ] || ! cmp -s package-lock.json node_modules/.package-lock.json 2>/dev/null; then
   echo "setup: installing playwright-core (no browser download; Debian's chromium is used)"

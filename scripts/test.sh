@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # README command 2: every test. Native core tests, wasm tests in headless
 # Chromium, then the release site and the Playwright end-to-end tests.
-# Each phase prints how long the one before it took (CI's budget is 30 minutes).
+# Each phase prints how long the one before it took (CI must finish within 20 minutes, setup included).
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
 t0=$SECONDS

@@ -20,11 +20,13 @@ test('at 1280x720 in presenter mode every question and task of the course is in 
   await page.addInitScript(() => { try { localStorage.setItem('groupscope.welcomed', '1'); } catch { /* storage off */ } });
   const failures = [];
   for (const lang of ['en', 'zh']) {
+    // One load per language; each step then opens from a pasted deep link
+    // (the page reads #lesson=&step= on hashchange as on a fresh load).
+    await page.goto(`${site.url}${lang === 'zh' ? '?lang=zh' : ''}`);
+    await page.waitForSelector('#play');
     for (const [lesson, step, s] of steps) {
-      // A fresh load each time: a deep link is read when the page opens.
-      await page.goto('about:blank');
-      await page.goto(`${site.url}${lang === 'zh' ? '?lang=zh' : ''}#lesson=${lesson}&step=${step}`);
-      await page.waitForSelector(`#lesson[data-step="${step}"][data-phase="${s.question ? 'Question' : 'Act'}"]`);
+      await page.evaluate((h) => { location.hash = h; }, `#lesson=${lesson}&step=${step}`);
+      await page.waitForSelector(`#lesson[data-lesson="${lesson}"][data-step="${step}"][data-phase="${s.question ? 'Question' : 'Act'}"]`);
       if (!(await page.$('.presenter'))) await page.keyboard.press('p');
       await page.waitForSelector('.presenter');
       await frames(page);
