@@ -238,6 +238,8 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("config.apply", "Apply and restart the run", "应用并重新开始运行"),
     ("config.revert", "Revert to the current run", "恢复为当前运行的配置"),
     ("config.applied", "Applied: the run restarted with this scenario.", "已应用：用这个场景重新开始了运行。"),
+    ("config.applied.kept", "Injected faults kept: {0}; they happen again at their times.", "保留的注入故障：{0} 个，会在原来的时间再次发生。"),
+    ("config.applied.dropped", "Faults dropped because this scenario has no place for them: {0}", "因这个场景中已无对应对象而丢弃的故障：{0} 个"),
     ("config.json", "The whole scenario (JSON, Kafka's config names)", "完整场景（JSON，使用 Kafka 的配置名）"),
     // Fault menu: what each field means
     ("fk.crashConsumer", "consumer c<n>", "消费者 c<n>"),

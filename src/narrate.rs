@@ -2,6 +2,8 @@
 
 #[path = "narrate_fault.rs"]
 pub mod fault;
+#[path = "narrate_poll_wait.rs"]
+pub mod poll_wait;
 
 use crate::i18n::{tr, trf, Lang};
 use crate::sim::message::short_member;
@@ -196,6 +198,10 @@ pub fn caption(world: &World, lang: Lang) -> Option<(crate::sim::Millis, String)
         .find_map(|e| sentence(world, e, lang).map(|s| (e.at, s)));
     match newest {
         Some((at, text)) if world.now.saturating_sub(at) < QUIET_MS => Some((at, text)),
+        // Quiet, but a consumer stuck in a long batch is not settled: say what the group waits for.
+        _ if world.now > 0 && poll_wait::longest(world).is_some() => {
+            poll_wait::sentence(world, lang).map(|s| (world.now, s))
+        }
         Some((at, _)) => Some((world.now, trf(lang, "caption.quiet", &[&format!("{:.1}", at as f64 / 1000.0)]))),
         None if world.now > 0 => Some((world.now, tr(lang, "caption.quiet.long").to_string())),
         None => None,

@@ -81,7 +81,48 @@ pub struct Player {
     pub pace: Pace,
 }
 
+/// A fault of the user's that a new scenario has no place for, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dropped {
+    pub at: Millis,
+    pub fault: Fault,
+    pub why: String,
+}
+
 impl Player {
+    /// A fresh run of `scenario` that keeps the user's `script`: each fault,
+    /// in time order, stays if it still makes sense in the new scenario (the
+    /// clients, brokers, groups and topics it names exist then, as the
+    /// permalink check has it), and will happen again at its time; the others
+    /// are returned with the reason. "Apply and restart" in the configuration
+    /// tab used to drop every injected fault without a word (issue 32).
+    pub fn restarted_with(scenario: Scenario, script: &[(Millis, Fault)]) -> Result<(Player, Vec<Dropped>), String> {
+        let mut p = Player::new(scenario)?;
+        let mut dropped = Vec::new();
+        for (at, fault) in script {
+            p.script.push((*at, fault.clone()));
+            if let Err(why) = crate::sim::fault::check::check_faults(&p.scenario, &p.script, "script") {
+                p.script.pop();
+                let why = why.split_once("].").map_or(why.as_str(), |(_, rest)| rest).to_string();
+                dropped.push(Dropped { at: *at, fault: fault.clone(), why });
+            }
+        }
+        Ok((p, dropped))
+    }
+
+    /// This run again from the start with `group`'s `max.poll.interval.ms`
+    /// set to `ms`, keeping the user's faults (the caption offers it while a
+    /// slow consumer waits out a long poll interval).
+    pub fn with_max_poll_interval(&self, group: &str, ms: Millis) -> Result<(Player, Vec<Dropped>), String> {
+        let mut scenario = self.scenario.clone();
+        let g = scenario
+            .groups
+            .iter_mut()
+            .find(|g| g.group_id == group)
+            .ok_or_else(|| format!("there is no consumer group '{group}' in this run"))?;
+        g.config.max_poll_interval_ms = ms;
+        Player::restarted_with(scenario, &self.script)
+    }
     pub fn new(scenario: Scenario) -> Result<Player, String> {
         let mut world = World::new(scenario.clone())?;
         // The page shows the invariant monitor.
@@ -329,9 +370,11 @@ impl Player {
         self.bounds.floor
     }
 
-    /// Events for the timeline's marks: those kept from forgotten stretches, then the trace.
+    /// Events for the timeline's marks: those kept from forgotten stretches, then
+    /// the trace up to the playhead and the future it holds after a seek back, so
+    /// scrubbing back leaves the later marks in place until a fault forks them away.
     pub fn timeline_events(&self) -> impl Iterator<Item = &Event> {
-        self.bounds.marks.iter().chain(self.world.trace.iter())
+        self.bounds.marks.iter().chain(self.world.trace.iter()).chain(self.world.trace.ahead())
     }
 
     /// How many checkpoints are held (for the perf scripts and tests).

@@ -211,3 +211,45 @@ fn each_chinese_fault_sentence_has_exactly_its_english_placeholders() {
         assert!(english.insert(*en), "template listed twice: {en:?}");
     }
 }
+
+/// A slow consumer explains itself (issue 32): while c2 sits in a long batch,
+/// the quiet caption says what the group waits for instead of calling it
+/// settled. A batch within max.poll.interval.ms: c2 polls again in time. One
+/// that outlasts it: the caption says when c2 leaves (ConsumerCoordinator's
+/// poll timer, the heartbeat thread's `maybeLeaveGroup` once it expires), and
+/// the leaving happens then.
+#[test]
+fn a_quiet_run_waiting_on_a_slow_consumer_names_it_and_when_it_will_leave() {
+    use groupscope::narrate::poll_wait;
+    let max = Scenario::demo().groups[0].config.max_poll_interval_ms;
+    let slowed = |ms_per_record: u64| {
+        let mut t = TestWorld::new(Scenario::demo());
+        t.sleep(20_000);
+        assert!(poll_wait::longest(&t.world).is_none(), "a settled group waits on nobody");
+        t.inject(Fault::SlowProcessing { consumer: 2, ms_per_record });
+        t.sleep(40_000);
+        let wait = poll_wait::longest(&t.world).expect("c2 is in a long batch");
+        assert_eq!(wait.consumer, 2);
+        (t, wait)
+    };
+
+    let (t, wait) = slowed(10_000);
+    assert!(!wait.will_leave(), "{wait:?}");
+    let (_, en) = narrate::caption(&t.world, Lang::En).unwrap();
+    assert!(en.contains("c2") && en.contains("polls again"), "{en}");
+
+    let (mut t, wait) = slowed(200_000);
+    assert!(wait.will_leave(), "{wait:?}");
+    let (_, en) = narrate::caption(&t.world, Lang::En).unwrap();
+    assert!(
+        en.contains("c2") && en.contains(&format!("max.poll.interval.ms = {max} ms")) && en.contains("leaves"),
+        "{en}"
+    );
+    let (_, zh) = narrate::caption(&t.world, Lang::Zh).unwrap();
+    assert!(zh.contains("c2") && zh.contains("离开组"), "{zh}");
+    let deadline = wait.deadline();
+    t.sleep(deadline - t.world.now - 1);
+    assert!(!t.any_note(|n| matches!(n, Note::PollTimeoutLeaving { .. })), "not before the deadline the caption gave");
+    t.sleep(1_000);
+    assert!(t.any_note(|n| matches!(n, Note::PollTimeoutLeaving { .. })), "c2 leaves when the caption said");
+}

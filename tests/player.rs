@@ -101,3 +101,49 @@ fn a_fault_taken_back_at_its_own_instant_leaves_the_world_as_before_it() {
     assert_eq!((trace_hash(p.events()), p.script.len(), p.world.injected.len()), before);
     assert!(p.world.clients.classic(2).unwrap().alive, "the taken-back crash is not applied");
 }
+
+/// "Apply and restart" keeps the user's faults where the new scenario has a place
+/// for them (issue 32): with one consumer fewer, the crash of c2 happens again at
+/// its time and the crash of c3, who no longer exists, is dropped with the reason.
+#[test]
+fn a_restart_with_a_new_scenario_keeps_the_faults_that_still_apply_and_names_the_others() {
+    let script = vec![(10_000, Fault::CrashConsumer { consumer: 2 }), (20_000, Fault::CrashConsumer { consumer: 3 })];
+    let mut smaller = Scenario::demo();
+    smaller.groups[0].consumers = 2;
+    let (mut p, dropped) = Player::restarted_with(smaller, &script).unwrap();
+    assert_eq!(p.script, script[..1].to_vec(), "c2's crash is kept");
+    assert_eq!(dropped.len(), 1);
+    assert_eq!((dropped[0].at, &dropped[0].fault), (20_000, &script[1].1));
+    assert!(dropped[0].why.contains("c3"), "the reason names the missing consumer: {}", dropped[0].why);
+    assert_eq!(p.now(), 0, "the run restarts from the beginning");
+    p.dispatch(Action::Seek(15_000));
+    assert!(!p.world.clients.classic(2).unwrap().alive, "the kept crash happens again at its time");
+    assert!(p.world.clients.classic(1).unwrap().alive);
+
+    let (same, none) = Player::restarted_with(Scenario::demo(), &script).unwrap();
+    assert_eq!((same.script, none), (script, vec![]), "an unchanged scenario keeps every fault");
+}
+
+/// The caption's offer for a slow consumer: the same run from the start with a
+/// shorter max.poll.interval.ms for its group, the user's faults kept, so the
+/// member leaves (ConsumerCoordinator's poll timer) within the shorter interval.
+#[test]
+fn replaying_with_a_shorter_poll_interval_keeps_the_faults_and_shows_the_leave_sooner() {
+    use groupscope::sim::note::Note;
+    use groupscope::sim::trace::EventKind;
+    let mut p = Player::new(Scenario::demo()).unwrap();
+    p.dispatch(Action::Seek(20_000));
+    p.dispatch(Action::Inject(Fault::SlowProcessing { consumer: 2, ms_per_record: 200_000 }));
+    let (mut short, dropped) = p.with_max_poll_interval("demo", 30_000).unwrap();
+    assert!(dropped.is_empty());
+    assert_eq!(short.script, p.script, "the slow-down is kept");
+    assert_eq!(short.scenario.groups[0].config.max_poll_interval_ms, 30_000);
+    short.dispatch(Action::Seek(80_000));
+    let left = short
+        .events()
+        .iter()
+        .find(|e| matches!(&e.kind, EventKind::Note { note: Note::PollTimeoutLeaving { .. }, .. }))
+        .map(|e| e.at);
+    assert!(left.is_some_and(|at| at > 20_000 && at <= 20_000 + 30_000 + 5_000), "left at {left:?}");
+    assert!(p.with_max_poll_interval("nope", 30_000).is_err());
+}

@@ -203,3 +203,33 @@ fn stepping_back_and_forward_after_a_seek_matches_the_straight_run() {
     let reference = reference(&scenario, &[], &[t]);
     check_seeks(&mut p, &[t], &reference);
 }
+
+/// Scrubbing back keeps the timeline's later marks (issue 32): the crash and the
+/// rebalance it causes still mark the scrubber after a seek to before them, since
+/// replaying finds them again; a fault injected back there forks that future away.
+#[test]
+fn scrubbing_back_keeps_later_timeline_marks_until_a_fault_forks_the_future() {
+    use groupscope::sim::trace::EventKind;
+    let scenario = Scenario::demo();
+    let script = vec![(30_000, Fault::CrashConsumer { consumer: 2 })];
+    let mut p = scripted(&scenario, &script);
+    p.dispatch(Action::Seek(60_000));
+    let marks = |p: &Player| -> Vec<(Millis, String)> {
+        p.timeline_events()
+            .filter_map(|e| groupscope::view::timeline_marker(&e.kind).map(|(class, _)| (e.at, class.to_string())))
+            .collect()
+    };
+    let before = marks(&p);
+    assert!(before.iter().any(|(at, c)| *at == 30_000 && c == "fault"), "{before:?}");
+    assert!(before.iter().any(|(at, c)| *at > 30_000 && c == "rebalance"), "the crash's rebalance: {before:?}");
+
+    p.dispatch(Action::Seek(10_000));
+    assert_eq!(p.now(), 10_000);
+    assert_eq!(marks(&p), before, "after scrubbing back the same marks stay on the timeline");
+    assert!(p.timeline_events().any(|e| e.at == 30_000 && matches!(e.kind, EventKind::FaultInjected { .. })));
+
+    p.dispatch(Action::Inject(Fault::CrashConsumer { consumer: 1 }));
+    let forked = marks(&p);
+    assert!(forked.iter().all(|(at, _)| *at <= 10_000), "a fault at 10 s discards the old future's marks: {forked:?}");
+    assert!(forked.iter().any(|(at, c)| *at == 10_000 && c == "fault"));
+}

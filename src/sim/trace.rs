@@ -204,6 +204,12 @@ impl Trace {
         self.as_slice().iter()
     }
 
+    /// The held events after the playhead: the timeline's future after a
+    /// rewind, which a re-run finds again unless a fault forks it away.
+    pub fn ahead(&self) -> &[Event] {
+        &self.events[self.visible..]
+    }
+
     /// The kept events up to the playhead, oldest first.
     pub fn as_slice(&self) -> &[Event] {
         &self.events[..self.visible]

@@ -24,10 +24,20 @@ pub fn caption(world: &World, lang: Lang, legend: bool, fetches: bool, dispatch:
         }
     });
     let toggle = dispatch.reform(|_: MouseEvent| Msg::Toggle(Flag::Legend));
+    // A slow consumer waiting out a long max.poll.interval.ms: offer a shorter one.
+    let slow_group = crate::narrate::poll_wait::longest(world)
+        .filter(|w| w.worth_shortening())
+        .and_then(|w| world.clients.get(w.consumer).map(|p| p.client.group_id().to_string()));
     let on_fetches = dispatch.reform(move |_: Event| Msg::ShowFetches(!fetches));
     html! {
         <div class="caption-bar">
-            <p id="caption" class="caption"><span class="t">{ crate::i18n::trf(lang, "caption.at", &[&format!("{:.1}", at as f64 / 1000.0)]) }</span>{" "}{ text }</p>
+            <p id="caption" class="caption"><span class="t">{ crate::i18n::trf(lang, "caption.at", &[&format!("{:.1}", at as f64 / 1000.0)]) }</span>{" "}{ text }
+                if let Some(group) = slow_group {
+                    {" "}<button id="shorten-poll" class="offer" onclick={dispatch.reform(move |_| Msg::ShortenPollInterval(group.clone()))}>
+                        { crate::i18n::trf(lang, "caption.slow.shorten", &[&(crate::narrate::poll_wait::SHORT_POLL_INTERVAL_MS / 1000)]) }
+                    </button>
+                }
+            </p>
             <div class="caption-actions">
                 <button id="show-log" onclick={show_log}>{ tr(lang, "caption.log") }</button>
                 <button id="legend-button" aria-expanded={legend.to_string()} onclick={toggle}>{ tr(lang, "legend.button") }</button>

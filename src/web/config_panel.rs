@@ -1,15 +1,17 @@
 //! The configuration panel: quick fields for the settings that matter most,
 //! the whole scenario as JSON, and the linter's verdict as you type. Applying
-//! starts a new run; a scenario that cannot run is explained and the current
-//! run and the text stay as they are.
+//! starts a new run that keeps the user's injected faults where the new
+//! scenario has a place for them (and says which it dropped, and why); a
+//! scenario that cannot run is explained and the current run and the text stay
+//! as they are.
 
 use super::app::{AppContext, Msg};
 use crate::config_form::{self, FIELDS, PROTOCOLS};
-use crate::i18n::{tr, Lang};
+use crate::i18n::{tr, trf, Lang};
 use crate::lint::{self, Level};
 use crate::player::Player;
 use crate::sim::scenario::config::CommitMode;
-use crate::sim::Scenario;
+use crate::sim::{Fault, Millis, Scenario};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -23,6 +25,30 @@ pub struct ConfigProps {
     /// The edits kept from the last time the panel was open.
     #[prop_or_default]
     pub draft: Option<Draft>,
+    /// The faults the user injected into the current run: Apply keeps them.
+    #[prop_or_default]
+    pub script: Rc<Vec<(Millis, Fault)>>,
+}
+
+/// What the last Apply did with the user's faults: how many it kept, and the
+/// dropped ones in words.
+#[derive(Clone, PartialEq, Default)]
+struct Applied {
+    kept: usize,
+    dropped: Vec<String>,
+}
+
+fn applied_notice(lang: Lang, a: &Applied) -> Html {
+    let kept = (a.kept > 0).then(|| trf(lang, "config.applied.kept", &[&a.kept]));
+    html! {
+        <div id="cfg-applied" class="hint" role="status">
+            <p>{ tr(lang, "config.applied") }{ kept.map(|k| format!(" {k}")).unwrap_or_default() }</p>
+            if !a.dropped.is_empty() {
+                <p class="fault-error">{ trf(lang, "config.applied.dropped", &[&a.dropped.len()]) }</p>
+                <ul class="dropped">{ for a.dropped.iter().map(|d| html! { <li>{ d.clone() }</li> }) }</ul>
+            }
+        </div>
+    }
 }
 
 fn pretty(s: &Scenario) -> String {
@@ -44,7 +70,7 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
         draft.unwrap_or_else(|| pretty(&props.scenario))
     });
     let error = use_state(|| None::<String>);
-    let applied = use_state(|| false);
+    let applied = use_state(|| None::<Applied>);
     // Quick fields the user typed something wrong into: what they typed and
     // why it is wrong. The field keeps the text; Apply waits until it is fixed.
     let bad = use_state(std::collections::BTreeMap::<&'static str, (String, String)>::new);
@@ -69,13 +95,13 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
                 Ok(()) => {
                     b.remove(key);
                     error.set(None);
-                    applied.set(false);
+                    applied.set(None);
                     keep_draft(&load, &base, Some(pretty(&s)));
                     text.set(pretty(&s));
                 }
                 Err(m) => {
                     b.insert(key, (value, m));
-                    applied.set(false);
+                    applied.set(None);
                 }
             }
             bad.set(b);
@@ -88,7 +114,7 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
         let load = load.clone();
         let (text, applied, base) = (text.clone(), applied.clone(), props.scenario.clone());
         Callback::from(move |e: InputEvent| {
-            applied.set(false);
+            applied.set(None);
             let value = e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().value();
             keep_draft(&load, &base, Some(value.clone()));
             text.set(value);
@@ -97,16 +123,24 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
     let on_apply = {
         let (text, error, applied, load, bad) =
             (text.clone(), error.clone(), applied.clone(), load.clone(), bad.clone());
+        let script = props.script.clone();
         Callback::from(move |_: MouseEvent| match bad.iter().next() {
             // A quick field still holds a bad value: nothing is applied.
             Some((_, (_, m))) => {
-                applied.set(false);
+                applied.set(None);
                 error.set(Some(m.clone()));
             }
-            None => match Scenario::from_json(&text).and_then(Player::new) {
-                Ok(p) => {
+            None => match Scenario::from_json(&text).and_then(|s| Player::restarted_with(s, &script)) {
+                Ok((p, dropped)) => {
                     error.set(None);
-                    applied.set(true);
+                    let dropped = dropped
+                        .iter()
+                        .map(|d| {
+                            let what = crate::narrate::fault::description(&d.fault.describe(), lang);
+                            format!("{:.1} s: {what} ({})", d.at as f64 / 1000.0, d.why)
+                        })
+                        .collect();
+                    applied.set(Some(Applied { kept: p.script.len(), dropped }));
                     keep_draft(&load, &p.scenario, None);
                     load.emit(Msg::Load(Box::new(p)));
                 }
@@ -132,7 +166,7 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
             match crate::examples::load(&id) {
                 Ok(s) => {
                     error.set(None);
-                    applied.set(false);
+                    applied.set(None);
                     keep_draft(&load, &base, Some(pretty(&s)));
                     text.set(pretty(&s));
                 }
@@ -198,8 +232,8 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
                 if let Some(e) = (*error).clone() {
                     <p id="cfg-error" class="fault-error" role="alert">{ e }</p>
                 }
-                if *applied {
-                    <p id="cfg-applied" class="hint" role="status">{ tr(lang, "config.applied") }</p>
+                if let Some(a) = (*applied).clone() {
+                    { applied_notice(lang, &a) }
                 }
                 <ul id="lint" class="lint" aria-live="polite">
                     if let Err(e) = &parsed {

@@ -59,6 +59,9 @@ test('scrub, permalink round trip, damaged link, presenter mode', async () => {
     await page.$eval('#timeline', (el) => { el.value = '0'; el.dispatchEvent(new Event('input', { bubbles: true })); });
     assert.equal(await page.textContent('#clock'), 't = 0.0 s');
     assert.notEqual(await page.getAttribute('g[data-member="c2"]', 'data-state'), 'crashed');
+    // The later marks stay on the scrubber: the run will find them again.
+    assert.ok(await page.locator('.marker.fault').count() >= 1, 'the crash is still marked after scrubbing back');
+    assert.ok(await page.locator('.marker.rebalance').count() >= 2, 'and the rebalances after it');
 
     const again = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await again.goto(url);

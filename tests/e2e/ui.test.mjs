@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, launch, openPage, serveSite } from './harness.mjs';
+import { ARTIFACTS, launch, openPage, serveSite, withPage } from './harness.mjs';
 
 const stable = () => document.querySelector('[data-group="demo"]')?.dataset.groupState === 'Stable';
 
@@ -150,6 +150,54 @@ test('configuration panel lints, applies, and keeps text it cannot run', async (
     site.close();
   }
 });
+
+test('Apply and restart keeps the injected faults that still fit, and names the ones it drops', () => withPage(async ({ page }) => {
+  const inject = async (kind, a) => {
+    await page.selectOption('#fault-type', kind);
+    await page.fill('#fault-a', a);
+    await page.click('#inject');
+  };
+  await page.click('#step');
+  await inject('crashConsumer', 'c2');
+  await page.$eval('#timeline', (el) => { el.value = '3000'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+  await inject('crashConsumer', 'c3');
+  await page.click('#tab-config');
+  await page.fill('#cfg-consumers', '2');
+  await page.dispatchEvent('#cfg-consumers', 'change');
+  await page.click('#cfg-apply');
+  await page.waitForSelector('#cfg-applied');
+  const notice = await page.textContent('#cfg-applied');
+  assert.match(notice, /Injected faults kept: 1;/);
+  assert.match(notice, /Faults dropped because this scenario has no place for them: 1/);
+  assert.match(await page.textContent('#cfg-applied li'), /c3/, 'the dropped crash names c3, who is gone');
+  await page.click('#tab-sim');
+  assert.equal(await page.textContent('#clock'), 't = 0.0 s', 'the run restarted');
+  await page.$eval('#timeline', (el) => { el.max = '10000'; el.value = '10000'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+  await page.waitForSelector('g[data-member="c2"][data-state="crashed"]');
+}));
+
+test('a slow consumer explains the quiet and offers a shorter max.poll.interval.ms, which replays with the fault kept', () => withPage(async ({ page }) => {
+  await page.selectOption('#speed', '100');
+  await page.click('#play');
+  await page.waitForFunction(() => document.querySelector('[data-group="demo"]')?.dataset.groupState === 'Stable');
+  await page.selectOption('#fault-type', 'slowProcessing');
+  await page.fill('#fault-a', 'c2');
+  await page.fill('#fault-value', '200000');
+  await page.click('#inject');
+  // Quiet for a while, yet not settled: the caption names c2 and its poll deadline.
+  await page.waitForSelector('#shorten-poll', { timeout: 30000 });
+  await page.click('#play'); // pause
+  const caption = await page.textContent('#caption');
+  assert.match(caption, /Waiting on c2/);
+  assert.match(caption, /max\.poll\.interval\.ms = 300000 ms/);
+  assert.match(caption, /leaves the group/);
+  await page.click('#shorten-poll');
+  await page.waitForSelector('#notice');
+  assert.match(await page.textContent('#notice'), /max\.poll\.interval\.ms at 30 s/);
+  // The replay plays from the start with the slow-down kept: c2 now leaves within about 30 s.
+  await page.selectOption('#speed', '100');
+  await page.waitForFunction(() => [...document.querySelectorAll('#event-log li, #event-log p')].some((e) => /max\.poll\.interval\.ms/.test(e.textContent) && /leav/.test(e.textContent)), null, { timeout: 30000 });
+}));
 
 test('export a run, import it back; export the diagram; drive the page from JavaScript', async () => {
   const site = await serveSite();

@@ -206,6 +206,11 @@ impl World {
         id
     }
 
+    /// When `node`'s timer `key` fires, if it is set (the page explains waits with it).
+    pub fn timer_due(&self, node: NodeId, key: &crate::sim::out::TimerKey) -> Option<Millis> {
+        self.timers.get(&node)?.get(key).map(|(at, _)| *at)
+    }
+
     /// Time of the next queued item, if any.
     pub fn next_time(&self) -> Option<Millis> {
         self.queue.keys().next().map(|(t, _)| *t)

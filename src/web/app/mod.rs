@@ -341,7 +341,7 @@ pub fn App(props: &AppProps) -> Html {
                 Tab::Lessons => lesson_list(lang_v, &on_lesson),
                 Tab::Compare => compare.map(|c| compare_view(c, lang_v, &compare_handlers)).unwrap_or_default(),
                 Tab::Explain => html! { <super::explain_tab::ExplainTab kept={state.explain.clone()} /> },
-                Tab::Config => html! { <ConfigPanel scenario={p.scenario.clone()} draft={state.config_draft.clone()} /> },
+                Tab::Config => html! { <ConfigPanel scenario={p.scenario.clone()} draft={state.config_draft.clone()} script={std::rc::Rc::new(p.script.clone())} /> },
                 Tab::Simulation => html! {
                     <main class="layout">
                         <section class="stage" aria-label={tr(lang_v, "topology.label")}>

@@ -146,6 +146,9 @@ pub enum Msg {
     DismissUndo,
     /// Reset and forget the user's faults (Reset keeps them).
     ResetClear,
+    /// The caption's offer while a slow consumer waits out its poll interval:
+    /// this group's max.poll.interval.ms shortened, the run replayed with the faults.
+    ShortenPollInterval(String),
     /// "Replay in the simulator" from the Explain logs tab.
     Replay(Box<Scenario>),
     /// Back to the run a replay replaced.
@@ -422,6 +425,20 @@ impl AppState {
                 }
                 self.undo = None;
                 Changed::Replaced
+            }
+            Msg::ShortenPollInterval(group) => {
+                match run.player.with_max_poll_interval(&group, crate::narrate::poll_wait::SHORT_POLL_INTERVAL_MS) {
+                    Ok((mut p, _)) => {
+                        p.playing = true;
+                        let seconds = crate::narrate::poll_wait::SHORT_POLL_INTERVAL_MS / 1000;
+                        self.notice = Some(trf(self.lang, "caption.slow.shortened", &[&group, &seconds]));
+                        self.load(run, p)
+                    }
+                    Err(e) => {
+                        self.notice = Some(e);
+                        Changed::Page
+                    }
+                }
             }
             Msg::Replay(s) => {
                 let (group, faults) =
