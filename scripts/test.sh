@@ -40,8 +40,10 @@ phase "native: clippy-linted build of every target (warnings are errors), then c
 phase "wasm: clippy-linted build, wasm-bindgen-test in headless Chromium through wasm-pack"
 # `--mode no-install`: wasm-pack uses the pinned wasm-bindgen and Debian's
 # chromedriver on PATH instead of downloading them, and does not ask rustup
-# for a wasm32 std (cargo builds it: CARGO_UNSTABLE_BUILD_STD).
-"${clippy[@]}" CARGO_PROFILE_TEST_OPT_LEVEL=0 CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
+# for a wasm32 std (cargo builds it: CARGO_UNSTABLE_BUILD_STD). The runner
+# gives the whole suite (55 tests in one page, at opt-level 0) 20 s by default;
+# it took 14-17 s here on two cores busy with other builds.
+"${clippy[@]}" CARGO_PROFILE_TEST_OPT_LEVEL=0 CARGO_UNSTABLE_BUILD_STD=std,panic_abort WASM_BINDGEN_TEST_TIMEOUT=60 \
   wasm-pack test --headless --chrome --mode no-install -- --test web
 
 phase "site: release build"

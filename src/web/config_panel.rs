@@ -190,7 +190,8 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
                     </select>
                 </label>
                 <label class="field">{ tr(lang, "config.protocol") }
-                    <select id="cfg-protocol" disabled={parsed.is_err()} onchange={field_input("protocol")}>
+                    // `~value` (the property): the JSON changes the choice too (see toolbar.rs).
+                    <select id="cfg-protocol" disabled={parsed.is_err()} onchange={field_input("protocol")} ~value={current_protocol}>
                         <option value="" selected={current_protocol.is_empty()} disabled=true>{ tr(lang, "config.custom") }</option>
                         { for PROTOCOLS.iter().map(|p| html! {
                             <option value={p.key} selected={p.key == current_protocol}>{ if lang == Lang::Zh { p.zh } else { p.en } }</option>

@@ -127,7 +127,10 @@ pub fn toolbar(t: Toolbar) -> Html {
                 <button id="step-back" onclick={d.reform(|_| Action::StepBack)} title={tr(lang, "back.title")}>{ tr(lang, "back") }</button>
                 <button id="step" onclick={d.reform(|_| Action::Step)} title={tr(lang, "step.title")}>{ tr(lang, "step") }</button>
                 <label class="speed">{ tr(lang, "speed") }{" "}
-                    <select id="speed" onchange={on_speed}>
+                    // `~value`: the select's property. Once the user has picked in a select,
+                    // the browser ignores an option's `selected` attribute being added (the
+                    // option is "dirty"), and the speed a lesson set showed as another.
+                    <select id="speed" onchange={on_speed} ~value={speed.to_string()}>
                         { for SPEEDS.iter().map(|s| html! {
                             <option value={s.to_string()} selected={(*s - speed).abs() < 1e-9}>{ format!("{s}×") }</option>
                         }) }
