@@ -74,7 +74,7 @@ pub fn compare_view(cp: &ComparePlayer, lang: Lang, h: &CompareHandlers) -> Html
         <section id="compare" class="compare" aria-label={tr(lang, "tab.compare")} data-comparison={cp.id.clone()}>
             <div class="compare-bar">
                 <label>{ tr(lang, "compare.pick") }{" "}
-                    <select id="compare-pick" onchange={on_pick}>
+                    <select id="compare-pick" onchange={on_pick} ~value={cp.id.clone()}>
                         if this_run {
                             <option value={THIS_RUN} selected=true>{ tr(lang, "compare.thisrun.option") }</option>
                         }

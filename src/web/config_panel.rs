@@ -51,6 +51,10 @@ fn applied_notice(lang: Lang, a: &Applied) -> Html {
     }
 }
 
+/// The commit-mode menu's entries (`simulated.commit.mode`).
+const COMMIT_MODES: [(&str, CommitMode); 4] =
+    [("none", CommitMode::None), ("sync", CommitMode::Sync), ("async", CommitMode::Async), ("before", CommitMode::Before)];
+
 fn pretty(s: &Scenario) -> String {
     serde_json::to_string_pretty(s).unwrap_or_default()
 }
@@ -199,8 +203,10 @@ pub fn ConfigPanel(props: &ConfigProps) -> Html {
                     </select>
                 </label>
                 <label class="field" title={tr(lang, "config.commit-mode")}>{"simulated.commit.mode"}
-                    <select id="cfg-commit-mode" disabled={parsed.is_err()} onchange={field_input("simulated.commit.mode")}>
-                        { for [("none", CommitMode::None), ("sync", CommitMode::Sync), ("async", CommitMode::Async), ("before", CommitMode::Before)].into_iter().map(|(k, m)| html! {
+                    // `~value` as for the protocol: the JSON changes the choice too.
+                    <select id="cfg-commit-mode" disabled={parsed.is_err()} onchange={field_input("simulated.commit.mode")}
+                        ~value={COMMIT_MODES.iter().find(|(_, m)| commit_mode == Some(*m)).map_or("none", |(k, _)| *k)}>
+                        { for COMMIT_MODES.into_iter().map(|(k, m)| html! {
                             <option value={k} selected={commit_mode == Some(m)}>{ k }</option>
                         }) }
                     </select>

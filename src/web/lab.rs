@@ -60,7 +60,7 @@ pub fn AssignorLab() -> Html {
                 <h2>{ tr(lang, "tab.lab") }</h2>
                 <p class="hint">{ tr(lang, "lab.hint") }</p>
                 <label>{ tr(lang, "lab.assignor") }{" "}
-                    <select id="lab-assignor" onchange={on_assignor}>
+                    <select id="lab-assignor" onchange={on_assignor} ~value={current.clone()}>
                         { for ASSIGNORS.iter().map(|a| html! { <option value={*a} selected={*a == current}>{ *a }</option> }) }
                     </select>
                 </label>
