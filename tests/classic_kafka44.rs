@@ -590,3 +590,113 @@ fn heartbeat_response_handler_acts_on_fenced_instance_id_only_if_the_generation_
     c.handle_response(&mut ctx, 8, Response::Heartbeat { error: Errors::FENCED_INSTANCE_ID }, &mut out);
     assert!(c.fatal.as_deref().is_some_and(|f| f.contains("FENCED_INSTANCE_ID")), "{:?}", c.fatal);
 }
+
+// --- 15. Classic coordinator edge cases (issue 34), on a hand-driven coordinator ---
+
+use common::coordinator::{join_request, Coordinator, GROUP, REBALANCE_MS, SESSION_MS};
+use groupscope::sim::message::Request;
+use groupscope::sim::out::TimerKey;
+use groupscope::sim::Errors;
+
+/// Three dynamic members (clients 1-3) joined into generation 1, none synced
+/// yet: their ids by client, when the join phase completed, the leader's client.
+fn completing_generation_one(c: &mut Coordinator) -> (Vec<String>, u64, u32) {
+    let ids: Vec<String> = (1..=3).map(|i| c.join_dynamic(i).0).collect();
+    c.advance_to(10_000);
+    let g = c.group().unwrap();
+    assert_eq!((g.state, g.generation_id), (CompletingRebalance, 1));
+    let joined = c.timers[&TimerKey::Sync { group_id: GROUP.into() }] - REBALANCE_MS;
+    let leader = g.leader_id.as_ref().and_then(|l| ids.iter().position(|id| id == l)).unwrap() as u32 + 1;
+    (ids, joined, leader)
+}
+
+/// Three dynamic members (clients 1-3) synced into generation 1; their ids by client.
+fn stable_generation_one(c: &mut Coordinator) -> Vec<String> {
+    let (ids, _, _) = completing_generation_one(c);
+    for (i, id) in ids.iter().enumerate() {
+        c.sync(i as u32 + 1, id, None, 1);
+    }
+    assert_eq!(c.group().map(|g| g.state), Some(Stable));
+    ids
+}
+
+/// `GroupCoordinatorService` checks a request before it schedules it on the
+/// group's partition (`runtime.scheduleWriteOperation`): `joinGroup` the group
+/// id (INVALID_GROUP_ID) and the session timeout against
+/// group.min/max.session.timeout.ms (INVALID_SESSION_TIMEOUT); `syncGroup`,
+/// `heartbeat` and `leaveGroup` the group id; `consumerGroupHeartbeat` the request
+/// (`throwIfConsumerGroupHeartbeatRequestIsInvalid`, INVALID_REQUEST). A loading
+/// coordinator, or a broker that is not the coordinator, answers those errors,
+/// not COORDINATOR_LOAD_IN_PROGRESS or NOT_COORDINATOR.
+#[test]
+fn group_coordinator_service_validates_a_request_before_the_coordinators_state() {
+    use groupscope::sim::message::{ConsumerGroupHeartbeatRequest, SyncGroupRequest};
+    let mut c = Coordinator::demo(false);
+    let demo_partition = c.cluster.offsets_partition_for(GROUP);
+    let elsewhere =
+        (0..).map(|i| format!("other-{i}")).find(|g| c.cluster.offsets_partition_for(g) != demo_partition).unwrap();
+    for (group_id, state_error) in
+        [(GROUP.to_string(), Errors::COORDINATOR_LOAD_IN_PROGRESS), (elsewhere, Errors::NOT_COORDINATOR)]
+    {
+        let join = |session_timeout_ms| {
+            let mut r = join_request(1, "", None);
+            r.group_id = group_id.clone();
+            r.session_timeout_ms = session_timeout_ms;
+            Request::JoinGroup(r)
+        };
+        let valid = c.send(1, join(SESSION_MS));
+        assert_eq!(c.error_of(valid), Some(state_error), "{group_id}: a valid JoinGroup meets the state");
+        for bad in [1_000, c.config.max_session_timeout_ms + 1] {
+            let j = c.send(1, join(bad));
+            assert_eq!(c.error_of(j), Some(Errors::INVALID_SESSION_TIMEOUT), "{group_id}: session {bad} ms");
+        }
+        let invalid = ConsumerGroupHeartbeatRequest { group_id: group_id.clone(), ..Default::default() };
+        let h = c.send(1, Request::ConsumerGroupHeartbeat(invalid));
+        assert_eq!(c.error_of(h), Some(Errors::INVALID_REQUEST), "{group_id}: no member id");
+    }
+    let mut nameless = join_request(1, "", None);
+    nameless.group_id = String::new();
+    let sync = SyncGroupRequest {
+        group_id: String::new(),
+        generation_id: 1,
+        member_id: "m".into(),
+        group_instance_id: None,
+        protocol_name: None,
+        assignments: Vec::new(),
+        connect_assignments: Vec::new(),
+    };
+    let heartbeat = Request::Heartbeat {
+        group_id: String::new(),
+        generation_id: 1,
+        member_id: "m".into(),
+        group_instance_id: None,
+    };
+    let leave = Request::LeaveGroup { group_id: String::new(), members: Vec::new() };
+    for request in [Request::JoinGroup(nameless), Request::SyncGroup(sync), heartbeat, leave] {
+        let label = format!("{request:?}");
+        let r = c.send(1, request);
+        assert_eq!(c.error_of(r), Some(Errors::INVALID_GROUP_ID), "{label}");
+    }
+}
+
+/// `GroupMetadataManager.classicGroupJoinToClassicGroup` runs
+/// `acceptJoiningMember` before `classicGroupJoinNewMember` and
+/// `classicGroupJoinExistingMember` look at a Dead group or the protocols: a new
+/// member of a full group gets GROUP_MAX_SIZE_REACHED even if it shares no
+/// protocol with the group.
+#[test]
+fn group_max_size_reached_comes_before_inconsistent_group_protocol() {
+    let mut config = Scenario::demo().broker;
+    config.group_max_size = 3;
+    let mut c = Coordinator::new(config, true);
+    stable_generation_one(&mut c);
+    let mut odd = join_request(4, "", None);
+    odd.protocols[0].name = "roundrobin".into();
+    let j = c.send(4, Request::JoinGroup(odd.clone()));
+    assert_eq!(c.error_of(j), Some(Errors::GROUP_MAX_SIZE_REACHED));
+    // With room in the group, the same JoinGroup meets the protocol check.
+    let mut c = Coordinator::demo(true);
+    stable_generation_one(&mut c);
+    let j = c.send(4, Request::JoinGroup(odd));
+    assert_eq!(c.error_of(j), Some(Errors::INCONSISTENT_GROUP_PROTOCOL));
+}

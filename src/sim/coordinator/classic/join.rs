@@ -92,12 +92,6 @@ impl Shard {
     ) {
         let cfg = ctx.broker_config;
         let reject = |out: &mut Out, e| out.respond(from, correlation, join_error(&req.member_id, e));
-        if req.group_id.is_empty() {
-            return reject(out, Errors::INVALID_GROUP_ID);
-        }
-        if req.session_timeout_ms < cfg.min_session_timeout_ms || req.session_timeout_ms > cfg.max_session_timeout_ms {
-            return reject(out, Errors::INVALID_SESSION_TIMEOUT);
-        }
         if !self.groups.contains_key(&req.group_id) {
             if !req.member_id.is_empty() {
                 return reject(out, Errors::UNKNOWN_MEMBER_ID);
@@ -106,12 +100,8 @@ impl Shard {
             out.emit(EventKind::Note { node: ctx.me, note: Note::GroupCreated { group_id: req.group_id.clone() } });
         }
         let group = self.groups.get_mut(&req.group_id).expect("group exists");
-        if group.is(ClassicGroupState::Dead) {
-            return reject(out, Errors::COORDINATOR_NOT_AVAILABLE);
-        }
-        if !group.supports_protocols(&req.protocol_type, &req.protocols) {
-            return reject(out, Errors::INCONSISTENT_GROUP_PROTOCOL);
-        }
+        // acceptJoiningMember comes before the Dead and protocol checks of
+        // classicGroupJoinNewMember and classicGroupJoinExistingMember.
         if !accept_joining_member(group, &req.member_id, cfg.group_max_size as usize) {
             if group.pending_members.remove(&req.member_id) {
                 out.cancel_timer(TimerKey::MemberHeartbeat {
@@ -120,6 +110,12 @@ impl Shard {
                 });
             }
             return reject(out, Errors::GROUP_MAX_SIZE_REACHED);
+        }
+        if group.is(ClassicGroupState::Dead) {
+            return reject(out, Errors::COORDINATOR_NOT_AVAILABLE);
+        }
+        if !group.supports_protocols(&req.protocol_type, &req.protocols) {
+            return reject(out, Errors::INCONSISTENT_GROUP_PROTOCOL);
         }
         let parked = Parked { client: from, correlation };
         if req.member_id.is_empty() {

@@ -106,9 +106,6 @@ impl Shard {
         req: ConsumerGroupHeartbeatRequest,
         out: &mut Out,
     ) -> Response {
-        if let Err(e) = validate_request(&req, &ctx.broker_config.consumer_group_assignors) {
-            return heartbeat_error(e);
-        }
         let group_id = req.group_id.clone();
         let result =
             if req.member_epoch == LEAVE_GROUP_MEMBER_EPOCH || req.member_epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH {
