@@ -275,6 +275,9 @@ pub fn note(n: &Note) -> String {
             f("session.timeout.ms = {1} ms 内没有收到 {0} 的心跳：将其移除", &[member_id, session_timeout_ms])
         }
         SyncGroupTimeout { member_id } => f("{0} 未在再均衡超时内发送 SyncGroup，已被移除", &[member_id]),
+        MemberRemovedGroupFull { member_id, max_size } => {
+            f("再均衡期间已达到 group.max.size = {1}：尚未重新加入的 {0} 被移出组", &[member_id, max_size])
+        }
         GroupLoaded { group_id, state, generation, members } => {
             f("已加载组 {0}：状态 {1}，第 {2} 代，{3} 个成员", &[group_id, state, generation, members])
         }

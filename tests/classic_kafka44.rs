@@ -620,6 +620,49 @@ fn stable_generation_one(c: &mut Coordinator) -> Vec<String> {
     ids
 }
 
+fn heartbeat_key(member_id: &str) -> TimerKey {
+    TimerKey::MemberHeartbeat { group_id: GROUP.into(), member_id: member_id.into() }
+}
+
+/// `GroupMetadataManager.classicGroupJoinToClassicGroup`: when
+/// `acceptJoiningMember` refuses a JoinGroup, `group.remove(memberId)` runs
+/// before the GROUP_MAX_SIZE_REACHED answer. In PreparingRebalance a member that
+/// has not rejoined is refused once group.max.size members await their join
+/// (`numAwaitingJoinResponse`), and it leaves the group at once (a leader is
+/// replaced by another member), not at the end of the join phase.
+#[test]
+fn a_member_refused_for_group_max_size_while_rebalancing_is_removed_from_the_group() {
+    let mut config = Scenario::demo().broker;
+    config.group_max_size = 3;
+    let mut c = Coordinator::new(config, true);
+    let ids = stable_generation_one(&mut c);
+    let leader = c.group().unwrap().leader_id.clone().unwrap();
+    let leader_client = ids.iter().position(|id| *id == leader).unwrap() as u32 + 1;
+    let follower_client = (1..=3).find(|i| *i != leader_client).unwrap();
+    // A follower rejoins with a new subscription: PreparingRebalance, one member
+    // awaiting; two new members fill the group up to group.max.size.
+    let mut changed = join_request(follower_client, &ids[follower_client as usize - 1], None);
+    changed.protocols[0].metadata.topics.push("payments".into());
+    c.send(follower_client, Request::JoinGroup(changed));
+    assert_eq!(c.group().unwrap().state, PreparingRebalance);
+    c.join_dynamic(4);
+    c.join_dynamic(5);
+    assert_eq!((c.group().unwrap().members.len(), c.group().unwrap().num_awaiting_join()), (5, 3));
+    // The leader, not yet rejoined, is refused and removed.
+    let refused = c.send(leader_client, Request::JoinGroup(join_request(leader_client, &leader, None)));
+    assert_eq!(c.error_of(refused), Some(Errors::GROUP_MAX_SIZE_REACHED));
+    let g = c.group().unwrap();
+    assert!(!g.members.contains_key(&leader), "the refused member left the group");
+    assert_eq!(g.members.len(), 4);
+    assert!(g.leader_id.as_ref().is_some_and(|l| *l != leader && g.members.contains_key(l)), "a new leader");
+    assert!(!c.timers.contains_key(&heartbeat_key(&leader)));
+    assert_eq!(c.join_answer(refused).member_id, "", "answered with UNKNOWN_MEMBER_ID");
+    assert!(c
+        .notes
+        .iter()
+        .any(|n| matches!(n, Note::MemberRemovedGroupFull { member_id, max_size: 3 } if *member_id == leader)));
+}
+
 /// `GroupCoordinatorService` checks a request before it schedules it on the
 /// group's partition (`runtime.scheduleWriteOperation`): `joinGroup` the group
 /// id (INVALID_GROUP_ID) and the session timeout against

@@ -58,6 +58,10 @@ pub enum Note {
     SyncGroupTimeout {
         member_id: String,
     },
+    MemberRemovedGroupFull {
+        member_id: String,
+        max_size: u32,
+    },
     GroupLoaded {
         group_id: String,
         state: String,
@@ -288,6 +292,7 @@ impl Note {
             PendingMemberDropped { .. } => "PendingMemberDropped",
             SessionTimeout { .. } => "SessionTimeout",
             SyncGroupTimeout { .. } => "SyncGroupTimeout",
+            MemberRemovedGroupFull { .. } => "MemberRemovedGroupFull",
             GroupLoaded { .. } => "GroupLoaded",
             GroupEpochBumped { .. } => "GroupEpochBumped",
             TargetAssignmentDeferred { .. } => "TargetAssignmentDeferred",
@@ -364,6 +369,7 @@ impl Note {
         "PendingMemberDropped",
         "SessionTimeout",
         "SyncGroupTimeout",
+        "MemberRemovedGroupFull",
         "GroupLoaded",
         "GroupEpochBumped",
         "TargetAssignmentDeferred",
@@ -457,6 +463,11 @@ impl fmt::Display for Note {
             SyncGroupTimeout { member_id } => {
                 write!(f, "{member_id} did not send SyncGroup within the rebalance timeout; removed")
             }
+            MemberRemovedGroupFull { member_id, max_size } => write!(
+                f,
+                "group.max.size = {max_size} reached while rebalancing: {member_id}, which had not rejoined yet, \
+                 is removed from the group"
+            ),
             GroupLoaded { group_id, state, generation, members } => {
                 write!(f, "loaded group {group_id} as {state} at generation {generation} with {members} members")
             }

@@ -89,10 +89,11 @@ pub fn kind(n: &Note) -> usize {
         AutoCommitFailed { .. } => 70,
         CommitFailed { .. } => 71,
         PreferredLeadersElected { .. } => 72,
+        MemberRemovedGroupFull { .. } => 73,
     }
 }
 
-pub const KINDS: usize = 73;
+pub const KINDS: usize = 74;
 
 /// One note of each kind (of each sentence: a variant with two sentences twice).
 pub fn one_of_each() -> Vec<Note> {
@@ -216,6 +217,7 @@ pub fn one_of_each() -> Vec<Note> {
         AutoCommitFailed { exception: CommitException::Failed(Errors::ILLEGAL_GENERATION) },
         CommitFailed { error: Errors::STALE_MEMBER_EPOCH },
         PreferredLeadersElected { broker: 1, partitions: 17, interval_s: 300 },
+        MemberRemovedGroupFull { member_id: s("consumer-demo-2-77c1"), max_size: 4 },
     ];
     let kinds: Vec<usize> = notes.iter().map(kind).collect();
     assert_eq!(kinds, (0..KINDS).collect::<Vec<_>>(), "one note of each kind, in order");

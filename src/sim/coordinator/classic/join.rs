@@ -103,13 +103,9 @@ impl Shard {
         // acceptJoiningMember comes before the Dead and protocol checks of
         // classicGroupJoinNewMember and classicGroupJoinExistingMember.
         if !accept_joining_member(group, &req.member_id, cfg.group_max_size as usize) {
-            if group.pending_members.remove(&req.member_id) {
-                out.cancel_timer(TimerKey::MemberHeartbeat {
-                    group_id: req.group_id.clone(),
-                    member_id: req.member_id.clone(),
-                });
-            }
-            return reject(out, Errors::GROUP_MAX_SIZE_REACHED);
+            remove_refused_member(ctx, group, &req.member_id, cfg.group_max_size, out);
+            // The answer carries UNKNOWN_MEMBER_ID (""), not the refused id.
+            return out.respond(from, correlation, join_error("", Errors::GROUP_MAX_SIZE_REACHED));
         }
         if group.is(ClassicGroupState::Dead) {
             return reject(out, Errors::COORDINATOR_NOT_AVAILABLE);
@@ -146,6 +142,24 @@ fn accept_joining_member(group: &ClassicGroup, member_id: &str, max: usize) -> b
             group.members.get(member_id).is_some_and(|m| m.awaiting_join.is_some()) || group.num_awaiting_join() < max
         }
         _ => group.members.contains_key(member_id) || group.members.len() < max,
+    }
+}
+
+/// `classicGroupJoinToClassicGroup` answers a refused member GROUP_MAX_SIZE_REACHED
+/// after `group.remove(memberId)`: a pending member is forgotten, and so is a
+/// member that had not rejoined yet while the group is PreparingRebalance (its
+/// place went to the members already waiting). The join phase is not completed
+/// here: the next join or the join timer does that. The removed id's session
+/// timer would fire without effect; it is cancelled.
+fn remove_refused_member(ctx: &Ctx, group: &mut ClassicGroup, member_id: &str, max_size: u32, out: &mut Out) {
+    let was_pending = group.pending_members.remove(member_id);
+    let removed = group.remove(member_id).is_some();
+    if removed {
+        let note = Note::MemberRemovedGroupFull { member_id: member_id.to_string(), max_size };
+        out.emit(EventKind::Note { node: ctx.me, note });
+    }
+    if was_pending || removed {
+        out.cancel_timer(TimerKey::MemberHeartbeat { group_id: group.group_id.clone(), member_id: member_id.into() });
     }
 }
 
