@@ -663,6 +663,48 @@ fn a_member_refused_for_group_max_size_while_rebalancing_is_removed_from_the_gro
         .any(|n| matches!(n, Note::MemberRemovedGroupFull { member_id, max_size: 3 } if *member_id == leader)));
 }
 
+/// `ClassicGroup.replaceStaticMember` does not touch `pendingSyncMembers`: a
+/// static member restarted while the group is Stable, before its old member id
+/// sent SyncGroup, takes over without a rebalance, but the old id stays pending
+/// and `GroupMetadataManager.expirePendingSync` removes it and rebalances the
+/// group when the sync deadline (the rebalance timeout) passes.
+#[test]
+fn a_static_member_replaced_before_its_old_id_synced_still_rebalances_at_the_sync_deadline() {
+    let mut c = Coordinator::demo(true);
+    let instance = |i: u32| format!("{GROUP}-{i}");
+    let joins: Vec<u64> =
+        (1..=3).map(|i| c.send(i, Request::JoinGroup(join_request(i, "", Some(&instance(i)))))).collect();
+    c.advance_to(10_000);
+    let ids: Vec<String> = joins.iter().map(|j| c.join_answer(*j).member_id).collect();
+    let g = c.group().unwrap();
+    assert_eq!((g.state, g.generation_id), (CompletingRebalance, 1));
+    let leader = g.leader_id.clone().unwrap();
+    let late = (1..=3).find(|i| ids[*i as usize - 1] != leader).unwrap();
+    for i in (1..=3).filter(|i| *i != late) {
+        c.sync(i, &ids[i as usize - 1], Some(&instance(i)), 1);
+    }
+    assert_eq!(c.group().unwrap().state, Stable);
+    let sync_key = TimerKey::Sync { group_id: GROUP.into() };
+    let deadline = c.timers[&sync_key];
+    // The late member restarts: same protocols, so it is replaced without a rebalance.
+    let old_id = ids[late as usize - 1].clone();
+    let rejoin = c.send(late, Request::JoinGroup(join_request(late, "", Some(&instance(late)))));
+    let new_id = c.join_answer(rejoin).member_id;
+    assert_ne!(new_id, old_id);
+    c.sync(late, &new_id, Some(&instance(late)), 1);
+    assert_eq!(c.group().unwrap().pending_sync.iter().collect::<Vec<_>>(), vec![&old_id], "the old id stays pending");
+    let alive: Vec<(u32, String, Option<String>)> = (1..=3)
+        .map(|i| (i, if i == late { new_id.clone() } else { ids[i as usize - 1].clone() }, Some(instance(i))))
+        .collect();
+    c.advance_heartbeating(deadline - 1, &alive, 1);
+    assert_eq!(c.group().map(|g| g.state), Some(Stable));
+    c.advance_to(deadline);
+    assert!(c.notes.iter().any(|n| matches!(n, Note::SyncGroupTimeout { member_id } if *member_id == old_id)));
+    let g = c.group().unwrap();
+    assert_eq!(g.state, PreparingRebalance, "expirePendingSync rebalances the group");
+    assert!(g.members.contains_key(&new_id), "the new member id stays");
+}
+
 /// `GroupCoordinatorService` checks a request before it schedules it on the
 /// group's partition (`runtime.scheduleWriteOperation`): `joinGroup` the group
 /// id (INVALID_GROUP_ID) and the session timeout against

@@ -152,6 +152,24 @@ impl Coordinator {
         (id, second)
     }
 
+    /// Moves the clock to `until` while the given members (client, member id,
+    /// instance id) send a Heartbeat at `generation` every 3 s, as live members do.
+    pub fn advance_heartbeating(&mut self, until: u64, members: &[(u32, String, Option<String>)], generation: i32) {
+        while self.now + 3_000 < until {
+            self.advance_to(self.now + 3_000);
+            for (client, member_id, instance) in members {
+                let request = Request::Heartbeat {
+                    group_id: GROUP.into(),
+                    generation_id: generation,
+                    member_id: member_id.clone(),
+                    group_instance_id: instance.clone(),
+                };
+                self.send(*client, request);
+            }
+        }
+        self.advance_to(until);
+    }
+
     /// SyncGroup of `member_id` at `generation`; the leader passes the assignment.
     pub fn sync(&mut self, client: u32, member_id: &str, instance: Option<&str>, generation: i32) -> u64 {
         let request = SyncGroupRequest {

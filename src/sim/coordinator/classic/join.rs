@@ -465,10 +465,12 @@ fn join_new_static_member(
 
 impl ClassicGroup {
     /// Takes a member out without leader re-election (it is replaced at once).
+    /// `ClassicGroup.replaceStaticMember` leaves `pendingSyncMembers` alone: an
+    /// old id that had not sent SyncGroup stays pending, so `expirePendingSync`
+    /// still rebalances the group at the sync deadline.
     fn remove_for_replacement(&mut self, member_id: &str) -> ClassicGroupMember {
         let m = self.members.remove(member_id).expect("static member present");
         self.insertion_order.retain(|id| id != member_id);
-        self.pending_sync.remove(member_id);
         m
     }
 }

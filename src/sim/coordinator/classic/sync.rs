@@ -69,8 +69,11 @@ impl Shard {
     }
 }
 
+/// `removePendingSyncMember`: the sync deadline is cancelled once every member
+/// has synced (`hasReceivedSyncFromAllMembers`).
 fn remove_pending_sync(group: &mut ClassicGroup, member_id: &str, out: &mut Out) {
-    if group.pending_sync.remove(member_id) && group.pending_sync.is_empty() {
+    group.pending_sync.remove(member_id);
+    if group.pending_sync.is_empty() {
         out.cancel_timer(TimerKey::Sync { group_id: group.group_id.clone() });
     }
 }
