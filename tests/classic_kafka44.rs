@@ -705,6 +705,48 @@ fn a_static_member_replaced_before_its_old_id_synced_still_rebalances_at_the_syn
     assert!(g.members.contains_key(&new_id), "the new member id stays");
 }
 
+/// `GroupMetadataManager.propagateAssignment` reschedules the session timeout
+/// only of members whose SyncGroup it answers (`completeSyncFuture` true). A
+/// member that got its JoinGroup answer and died before sending SyncGroup keeps
+/// the deadline `completeClassicGroupJoin` gave it, session.timeout.ms after the
+/// join phase, and expires then, although the leader's SyncGroup came later.
+#[test]
+fn the_leaders_sync_group_restarts_the_session_only_of_members_whose_sync_group_was_parked() {
+    let mut c = Coordinator::demo(true);
+    let (ids, joined, leader) = completing_generation_one(&mut c);
+    assert_eq!(c.timers[&heartbeat_key(&ids[0])], joined + SESSION_MS, "completeClassicGroupJoin armed it");
+    let followers: Vec<u32> = (1..=3).filter(|i| *i != leader).collect();
+    let (parked, dead) = (followers[0], followers[1]);
+    let (parked_id, dead_id) = (ids[parked as usize - 1].clone(), ids[dead as usize - 1].clone());
+    c.sync(parked, &parked_id, None, 1);
+    c.advance_to(joined + 4_000);
+    c.sync(leader, &ids[leader as usize - 1], None, 1);
+    assert_eq!(c.group().unwrap().state, Stable);
+    assert_eq!(c.timers[&heartbeat_key(&parked_id)], joined + 4_000 + SESSION_MS, "answered, so restarted");
+    assert_eq!(c.timers[&heartbeat_key(&dead_id)], joined + SESSION_MS, "never parked, so not restarted");
+    c.advance_to(joined + SESSION_MS);
+    assert!(c.notes.iter().any(|n| matches!(n, Note::SessionTimeout { member_id, .. } if *member_id == dead_id)));
+    assert_eq!(c.group().map(|g| g.state), Some(PreparingRebalance));
+}
+
+/// `GroupMetadataManager.resetAndPropagateAssignmentWithError`, through
+/// `propagateAssignment`: when the group rebalances again during
+/// CompletingRebalance, a parked SyncGroup is answered REBALANCE_IN_PROGRESS and
+/// that member's session timeout starts again from the answer.
+#[test]
+fn a_parked_sync_group_failed_by_a_new_rebalance_restarts_that_members_session() {
+    let mut c = Coordinator::demo(true);
+    let (ids, joined, leader) = completing_generation_one(&mut c);
+    let follower = (1..=3).find(|i| *i != leader).unwrap();
+    let follower_id = ids[follower as usize - 1].clone();
+    let parked = c.sync(follower, &follower_id, None, 1);
+    assert_eq!(c.answer(parked), None, "parked until the leader's assignment");
+    c.advance_to(joined + 3_000);
+    c.join_dynamic(4);
+    assert_eq!(c.error_of(parked), Some(Errors::REBALANCE_IN_PROGRESS));
+    assert_eq!(c.timers[&heartbeat_key(&follower_id)], joined + 3_000 + SESSION_MS);
+}
+
 /// `GroupCoordinatorService` checks a request before it schedules it on the
 /// group's partition (`runtime.scheduleWriteOperation`): `joinGroup` the group
 /// id (INVALID_GROUP_ID) and the session timeout against

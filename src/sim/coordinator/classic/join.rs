@@ -225,7 +225,7 @@ pub(crate) fn maybe_complete_join_phase(ctx: &mut Ctx, group: &mut ClassicGroup,
 /// `prepareRebalance`.
 pub(crate) fn prepare_rebalance(ctx: &mut Ctx, group: &mut ClassicGroup, reason: Trigger, out: &mut Out) {
     if group.is(ClassicGroupState::CompletingRebalance) {
-        reset_and_propagate_assignment_with_error(group, Errors::REBALANCE_IN_PROGRESS, out);
+        reset_and_propagate_assignment_with_error(ctx, group, Errors::REBALANCE_IN_PROGRESS, out);
     }
     out.cancel_timer(TimerKey::Sync { group_id: group.group_id.clone() });
     let initial = group.is(ClassicGroupState::Empty);
