@@ -61,6 +61,15 @@ impl Coordinator {
         c
     }
 
+    /// A failover onto the same broker: the context closes, is loaded again
+    /// and replays the partition's log.
+    pub fn reload(&mut self) {
+        let partition = self.cluster.offsets_partition_for(GROUP);
+        self.run(|b, ctx, out| b.coordinator.resign_leader(ctx, partition, out));
+        self.run(|b, ctx, out| b.coordinator.become_leader(ctx, partition, out));
+        self.fire(TimerKey::Load { partition });
+    }
+
     /// The demo's broker configuration.
     pub fn demo(loaded: bool) -> Coordinator {
         Coordinator::new(Scenario::demo().broker, loaded)

@@ -80,7 +80,23 @@ pub(crate) fn persist_group(partition: u32, group: &ClassicGroup, out: &mut Out)
     );
 }
 
+/// `GroupCoordinatorRecordHelpers.newEmptyGroupMetadataRecord`: generation 0,
+/// no protocol type, protocol, leader or members.
+fn empty_group_metadata_record(group_id: &str) -> CoordinatorRecord {
+    CoordinatorRecord::GroupMetadata {
+        group_id: group_id.to_string(),
+        generation_id: 0,
+        protocol_type: None,
+        protocol_name: None,
+        leader: None,
+        members: Vec::new(),
+    }
+}
+
 impl Shard {
+    /// `classicGroupJoinToClassicGroup`: a JoinGroup that created the group and
+    /// wrote nothing else writes an empty group record, which commits the new
+    /// group to the log (after a failover it is back, Empty, at generation 0).
     pub(crate) fn join_group(
         &mut self,
         ctx: &mut Ctx,
@@ -90,6 +106,24 @@ impl Shard {
         req: JoinGroupRequest,
         out: &mut Out,
     ) {
+        let group_id = req.group_id.clone();
+        let existed = self.groups.contains_key(&group_id);
+        let records = out.records.len();
+        self.classic_group_join(ctx, partition, Parked { client: from, correlation }, req, out);
+        if !existed && self.groups.contains_key(&group_id) && out.records.len() == records {
+            out.append(partition, empty_group_metadata_record(&group_id));
+        }
+    }
+
+    fn classic_group_join(
+        &mut self,
+        ctx: &mut Ctx,
+        partition: u32,
+        parked: Parked,
+        req: JoinGroupRequest,
+        out: &mut Out,
+    ) {
+        let (from, correlation) = (parked.client, parked.correlation);
         let cfg = ctx.broker_config;
         let reject = |out: &mut Out, e| out.respond(from, correlation, join_error(&req.member_id, e));
         if !self.groups.contains_key(&req.group_id) {
@@ -113,7 +147,6 @@ impl Shard {
         if !group.supports_protocols(&req.protocol_type, &req.protocols) {
             return reject(out, Errors::INCONSISTENT_GROUP_PROTOCOL);
         }
-        let parked = Parked { client: from, correlation };
         if req.member_id.is_empty() {
             match req.group_instance_id.clone() {
                 None => {
