@@ -348,6 +348,10 @@ pub fn note(n: &Note) -> String {
         }
         FatalToApplication { error } => f("致命错误 {0}：消费者将其抛给应用程序", &[error]),
         FatalHerderStops { why } => f("致命错误 {0}：该 worker 的 herder 停止", &[&client_reason(why)]),
+        UnexpectedGroupError { api, error } => f(
+            "{0} 的响应是 {1}，其响应处理器并不预期这个错误：一个不可重试的 KafkaException 从 poll() 中抛出",
+            &[api, error],
+        ),
         SyncAfterGenerationReset => "SyncGroup 的响应在代重置之后才到达：忽略，重新加入".into(),
         SkipAssignment => "静态 leader 回归：SkipAssignment，组保留现有分配（KIP-814）".into(),
         RetryAfterBackoff { api, wait_ms, why } => {

@@ -827,3 +827,73 @@ fn group_max_size_reached_comes_before_inconsistent_group_protocol() {
     let j = c.send(4, Request::JoinGroup(odd));
     assert_eq!(c.error_of(j), Some(Errors::INCONSISTENT_GROUP_PROTOCOL));
 }
+
+/// `AbstractCoordinator.SyncGroupResponseHandler.handle` names
+/// GROUP_AUTHORIZATION_FAILED, REBALANCE_IN_PROGRESS, FENCED_INSTANCE_ID,
+/// UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, COORDINATOR_NOT_AVAILABLE and
+/// NOT_COORDINATOR; any other error is raised as `new KafkaException("Unexpected
+/// error from SyncGroup: ...")`, which is not retriable, so `joinGroupIfNeeded`
+/// throws it out of poll(). COORDINATOR_LOAD_IN_PROGRESS, which
+/// `JoinGroupResponseHandler` retries after retry.backoff.ms, is fatal on SyncGroup.
+#[test]
+fn a_sync_group_answered_coordinator_load_in_progress_is_raised_out_of_poll() {
+    use groupscope::sim::client::abstract_coordinator::{InFlight, MemberState};
+    use groupscope::sim::client::classic::ClassicConsumer;
+    use groupscope::sim::cluster::Cluster;
+    use groupscope::sim::ctx::Ctx;
+    use groupscope::sim::message::{ApiKey, JoinGroupResponse, Response};
+    use groupscope::sim::out::{Out, Retry, TimerOp};
+    use groupscope::sim::scenario::config::{BrokerConfig, ConsumerConfig};
+    use rand::SeedableRng;
+
+    let consumer = |state| {
+        let config = ConsumerConfig { topics: vec!["orders".into()], ..ConsumerConfig::default() };
+        let mut c = ClassicConsumer::new(1, "demo", config);
+        c.membership.member_id = "consumer-demo-1-4f2a".into();
+        c.membership.generation = if state == MemberState::COMPLETING_REBALANCE { 3 } else { -1 };
+        c.membership.state = state;
+        c.membership.coordinator = Some(0);
+        c
+    };
+    let in_flight = |api| InFlight { broker: 0, api, generation: 3, for_join_prepare: false };
+    let mut cluster = Cluster::new(3, 50, 3);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    let broker_config = BrokerConfig::default();
+    let mut ctx = Ctx { now: 10_000, me: C1, rng: &mut rng, cluster: &mut cluster, broker_config: &broker_config };
+    let load = Errors::COORDINATOR_LOAD_IN_PROGRESS;
+    let notes = |out: &Out| -> Vec<Note> {
+        out.events
+            .iter()
+            .filter_map(|e| match e {
+                EventKind::Note { note, .. } => Some(note.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+
+    let mut c = consumer(MemberState::COMPLETING_REBALANCE);
+    c.membership.in_flight.insert(7, in_flight(ApiKey::SyncGroup));
+    let mut out = Out::default();
+    let answer = Response::SyncGroup { error: load, assignment: Vec::new(), connect_assignment: None };
+    c.handle_response(&mut ctx, 7, answer, &mut out);
+    assert_eq!(c.fatal.as_deref(), Some("COORDINATOR_LOAD_IN_PROGRESS"), "raised to the application");
+    assert!(notes(&out).contains(&Note::UnexpectedGroupError { api: ApiKey::SyncGroup, error: load }));
+    assert!(!out.timers.iter().any(|t| matches!(t, TimerOp::Set(TimerKey::Backoff(Retry::JoinGroup), _))));
+
+    // The same error on JoinGroup is retried after retry.backoff.ms.
+    let mut c = consumer(MemberState::PREPARING_REBALANCE);
+    c.membership.in_flight.insert(8, in_flight(ApiKey::JoinGroup));
+    let mut out = Out::default();
+    let answer = Response::JoinGroup(JoinGroupResponse {
+        error: load,
+        generation_id: -1,
+        protocol_name: None,
+        leader: String::new(),
+        skip_assignment: false,
+        member_id: String::new(),
+        members: Vec::new(),
+    });
+    c.handle_response(&mut ctx, 8, answer, &mut out);
+    assert_eq!(c.fatal, None);
+    assert!(out.timers.iter().any(|t| matches!(t, TimerOp::Set(TimerKey::Backoff(Retry::JoinGroup), _))));
+}

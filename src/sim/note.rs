@@ -187,6 +187,10 @@ pub enum Note {
     FatalHerderStops {
         why: ClientReason,
     },
+    UnexpectedGroupError {
+        api: ApiKey,
+        error: Errors,
+    },
     SyncAfterGenerationReset,
     SkipAssignment,
     RetryAfterBackoff {
@@ -322,6 +326,7 @@ impl Note {
             NotLeader { .. } => "NotLeader",
             FatalToApplication { .. } => "FatalToApplication",
             FatalHerderStops { .. } => "FatalHerderStops",
+            UnexpectedGroupError { .. } => "UnexpectedGroupError",
             SyncAfterGenerationReset => "SyncAfterGenerationReset",
             SkipAssignment => "SkipAssignment",
             RetryAfterBackoff { .. } => "RetryAfterBackoff",
@@ -399,6 +404,7 @@ impl Note {
         "NotLeader",
         "FatalToApplication",
         "FatalHerderStops",
+        "UnexpectedGroupError",
         "SyncAfterGenerationReset",
         "SkipAssignment",
         "RetryAfterBackoff",
@@ -545,6 +551,11 @@ impl fmt::Display for Note {
                 write!(f, "fatal error {error}: the consumer raises it to the application")
             }
             FatalHerderStops { why } => write!(f, "fatal error {why}: the worker's herder stops"),
+            UnexpectedGroupError { api, error } => write!(
+                f,
+                "{api} answered {error}, an error its response handler does not expect: a KafkaException, \
+                 not retriable, is raised out of poll()"
+            ),
             SyncAfterGenerationReset => {
                 f.write_str("SyncGroup answered after the generation was reset: ignored, rejoining")
             }
