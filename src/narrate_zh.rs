@@ -275,6 +275,9 @@ pub fn note(n: &Note) -> String {
             f("session.timeout.ms = {1} ms 内没有收到 {0} 的心跳：将其移除", &[member_id, session_timeout_ms])
         }
         SyncGroupTimeout { member_id } => f("{0} 未在再均衡超时内发送 SyncGroup，已被移除", &[member_id]),
+        MemberRemovedGroupFull { member_id, max_size } => {
+            f("再均衡期间已达到 group.max.size = {1}：尚未重新加入的 {0} 被移出组", &[member_id, max_size])
+        }
         GroupLoaded { group_id, state, generation, members } => {
             f("已加载组 {0}：状态 {1}，第 {2} 代，{3} 个成员", &[group_id, state, generation, members])
         }
@@ -345,6 +348,10 @@ pub fn note(n: &Note) -> String {
         }
         FatalToApplication { error } => f("致命错误 {0}：消费者将其抛给应用程序", &[error]),
         FatalHerderStops { why } => f("致命错误 {0}：该 worker 的 herder 停止", &[&client_reason(why)]),
+        UnexpectedGroupError { api, error } => f(
+            "{0} 的响应是 {1}，其响应处理器并不预期这个错误：一个不可重试的 KafkaException 从 poll() 中抛出",
+            &[api, error],
+        ),
         SyncAfterGenerationReset => "SyncGroup 的响应在代重置之后才到达：忽略，重新加入".into(),
         SkipAssignment => "静态 leader 回归：SkipAssignment，组保留现有分配（KIP-814）".into(),
         RetryAfterBackoff { api, wait_ms, why } => {

@@ -590,3 +590,310 @@ fn heartbeat_response_handler_acts_on_fenced_instance_id_only_if_the_generation_
     c.handle_response(&mut ctx, 8, Response::Heartbeat { error: Errors::FENCED_INSTANCE_ID }, &mut out);
     assert!(c.fatal.as_deref().is_some_and(|f| f.contains("FENCED_INSTANCE_ID")), "{:?}", c.fatal);
 }
+
+// --- 15. Classic coordinator edge cases (issue 34), on a hand-driven coordinator ---
+
+use common::coordinator::{join_request, Coordinator, GROUP, REBALANCE_MS, SESSION_MS};
+use groupscope::sim::message::Request;
+use groupscope::sim::out::TimerKey;
+use groupscope::sim::Errors;
+
+/// Three dynamic members (clients 1-3) joined into generation 1, none synced
+/// yet: their ids by client, when the join phase completed, the leader's client.
+fn completing_generation_one(c: &mut Coordinator) -> (Vec<String>, u64, u32) {
+    let ids: Vec<String> = (1..=3).map(|i| c.join_dynamic(i).0).collect();
+    c.advance_to(10_000);
+    let g = c.group().unwrap();
+    assert_eq!((g.state, g.generation_id), (CompletingRebalance, 1));
+    let joined = c.timers[&TimerKey::Sync { group_id: GROUP.into() }] - REBALANCE_MS;
+    let leader = g.leader_id.as_ref().and_then(|l| ids.iter().position(|id| id == l)).unwrap() as u32 + 1;
+    (ids, joined, leader)
+}
+
+/// Three dynamic members (clients 1-3) synced into generation 1; their ids by client.
+fn stable_generation_one(c: &mut Coordinator) -> Vec<String> {
+    let (ids, _, _) = completing_generation_one(c);
+    for (i, id) in ids.iter().enumerate() {
+        c.sync(i as u32 + 1, id, None, 1);
+    }
+    assert_eq!(c.group().map(|g| g.state), Some(Stable));
+    ids
+}
+
+fn heartbeat_key(member_id: &str) -> TimerKey {
+    TimerKey::MemberHeartbeat { group_id: GROUP.into(), member_id: member_id.into() }
+}
+
+/// `GroupMetadataManager.classicGroupJoinToClassicGroup`: when
+/// `acceptJoiningMember` refuses a JoinGroup, `group.remove(memberId)` runs
+/// before the GROUP_MAX_SIZE_REACHED answer. In PreparingRebalance a member that
+/// has not rejoined is refused once group.max.size members await their join
+/// (`numAwaitingJoinResponse`), and it leaves the group at once (a leader is
+/// replaced by another member), not at the end of the join phase.
+#[test]
+fn a_member_refused_for_group_max_size_while_rebalancing_is_removed_from_the_group() {
+    let mut config = Scenario::demo().broker;
+    config.group_max_size = 3;
+    let mut c = Coordinator::new(config, true);
+    let ids = stable_generation_one(&mut c);
+    let leader = c.group().unwrap().leader_id.clone().unwrap();
+    let leader_client = ids.iter().position(|id| *id == leader).unwrap() as u32 + 1;
+    let follower_client = (1..=3).find(|i| *i != leader_client).unwrap();
+    // A follower rejoins with a new subscription: PreparingRebalance, one member
+    // awaiting; two new members fill the group up to group.max.size.
+    let mut changed = join_request(follower_client, &ids[follower_client as usize - 1], None);
+    changed.protocols[0].metadata.topics.push("payments".into());
+    c.send(follower_client, Request::JoinGroup(changed));
+    assert_eq!(c.group().unwrap().state, PreparingRebalance);
+    c.join_dynamic(4);
+    c.join_dynamic(5);
+    assert_eq!((c.group().unwrap().members.len(), c.group().unwrap().num_awaiting_join()), (5, 3));
+    // The leader, not yet rejoined, is refused and removed.
+    let refused = c.send(leader_client, Request::JoinGroup(join_request(leader_client, &leader, None)));
+    assert_eq!(c.error_of(refused), Some(Errors::GROUP_MAX_SIZE_REACHED));
+    let g = c.group().unwrap();
+    assert!(!g.members.contains_key(&leader), "the refused member left the group");
+    assert_eq!(g.members.len(), 4);
+    assert!(g.leader_id.as_ref().is_some_and(|l| *l != leader && g.members.contains_key(l)), "a new leader");
+    assert!(!c.timers.contains_key(&heartbeat_key(&leader)));
+    assert_eq!(c.join_answer(refused).member_id, "", "answered with UNKNOWN_MEMBER_ID");
+    assert!(c
+        .notes
+        .iter()
+        .any(|n| matches!(n, Note::MemberRemovedGroupFull { member_id, max_size: 3 } if *member_id == leader)));
+}
+
+/// `ClassicGroup.replaceStaticMember` does not touch `pendingSyncMembers`: a
+/// static member restarted while the group is Stable, before its old member id
+/// sent SyncGroup, takes over without a rebalance, but the old id stays pending
+/// and `GroupMetadataManager.expirePendingSync` removes it and rebalances the
+/// group when the sync deadline (the rebalance timeout) passes.
+#[test]
+fn a_static_member_replaced_before_its_old_id_synced_still_rebalances_at_the_sync_deadline() {
+    let mut c = Coordinator::demo(true);
+    let instance = |i: u32| format!("{GROUP}-{i}");
+    let joins: Vec<u64> =
+        (1..=3).map(|i| c.send(i, Request::JoinGroup(join_request(i, "", Some(&instance(i)))))).collect();
+    c.advance_to(10_000);
+    let ids: Vec<String> = joins.iter().map(|j| c.join_answer(*j).member_id).collect();
+    let g = c.group().unwrap();
+    assert_eq!((g.state, g.generation_id), (CompletingRebalance, 1));
+    let leader = g.leader_id.clone().unwrap();
+    let late = (1..=3).find(|i| ids[*i as usize - 1] != leader).unwrap();
+    for i in (1..=3).filter(|i| *i != late) {
+        c.sync(i, &ids[i as usize - 1], Some(&instance(i)), 1);
+    }
+    assert_eq!(c.group().unwrap().state, Stable);
+    let sync_key = TimerKey::Sync { group_id: GROUP.into() };
+    let deadline = c.timers[&sync_key];
+    // The late member restarts: same protocols, so it is replaced without a rebalance.
+    let old_id = ids[late as usize - 1].clone();
+    let rejoin = c.send(late, Request::JoinGroup(join_request(late, "", Some(&instance(late)))));
+    let new_id = c.join_answer(rejoin).member_id;
+    assert_ne!(new_id, old_id);
+    c.sync(late, &new_id, Some(&instance(late)), 1);
+    assert_eq!(c.group().unwrap().pending_sync.iter().collect::<Vec<_>>(), vec![&old_id], "the old id stays pending");
+    let alive: Vec<(u32, String, Option<String>)> = (1..=3)
+        .map(|i| (i, if i == late { new_id.clone() } else { ids[i as usize - 1].clone() }, Some(instance(i))))
+        .collect();
+    c.advance_heartbeating(deadline - 1, &alive, 1);
+    assert_eq!(c.group().map(|g| g.state), Some(Stable));
+    c.advance_to(deadline);
+    assert!(c.notes.iter().any(|n| matches!(n, Note::SyncGroupTimeout { member_id } if *member_id == old_id)));
+    let g = c.group().unwrap();
+    assert_eq!(g.state, PreparingRebalance, "expirePendingSync rebalances the group");
+    assert!(g.members.contains_key(&new_id), "the new member id stays");
+}
+
+/// `GroupMetadataManager.propagateAssignment` reschedules the session timeout
+/// only of members whose SyncGroup it answers (`completeSyncFuture` true). A
+/// member that got its JoinGroup answer and died before sending SyncGroup keeps
+/// the deadline `completeClassicGroupJoin` gave it, session.timeout.ms after the
+/// join phase, and expires then, although the leader's SyncGroup came later.
+#[test]
+fn the_leaders_sync_group_restarts_the_session_only_of_members_whose_sync_group_was_parked() {
+    let mut c = Coordinator::demo(true);
+    let (ids, joined, leader) = completing_generation_one(&mut c);
+    assert_eq!(c.timers[&heartbeat_key(&ids[0])], joined + SESSION_MS, "completeClassicGroupJoin armed it");
+    let followers: Vec<u32> = (1..=3).filter(|i| *i != leader).collect();
+    let (parked, dead) = (followers[0], followers[1]);
+    let (parked_id, dead_id) = (ids[parked as usize - 1].clone(), ids[dead as usize - 1].clone());
+    c.sync(parked, &parked_id, None, 1);
+    c.advance_to(joined + 4_000);
+    c.sync(leader, &ids[leader as usize - 1], None, 1);
+    assert_eq!(c.group().unwrap().state, Stable);
+    assert_eq!(c.timers[&heartbeat_key(&parked_id)], joined + 4_000 + SESSION_MS, "answered, so restarted");
+    assert_eq!(c.timers[&heartbeat_key(&dead_id)], joined + SESSION_MS, "never parked, so not restarted");
+    c.advance_to(joined + SESSION_MS);
+    assert!(c.notes.iter().any(|n| matches!(n, Note::SessionTimeout { member_id, .. } if *member_id == dead_id)));
+    assert_eq!(c.group().map(|g| g.state), Some(PreparingRebalance));
+}
+
+/// `GroupMetadataManager.resetAndPropagateAssignmentWithError`, through
+/// `propagateAssignment`: when the group rebalances again during
+/// CompletingRebalance, a parked SyncGroup is answered REBALANCE_IN_PROGRESS and
+/// that member's session timeout starts again from the answer.
+#[test]
+fn a_parked_sync_group_failed_by_a_new_rebalance_restarts_that_members_session() {
+    let mut c = Coordinator::demo(true);
+    let (ids, joined, leader) = completing_generation_one(&mut c);
+    let follower = (1..=3).find(|i| *i != leader).unwrap();
+    let follower_id = ids[follower as usize - 1].clone();
+    let parked = c.sync(follower, &follower_id, None, 1);
+    assert_eq!(c.answer(parked), None, "parked until the leader's assignment");
+    c.advance_to(joined + 3_000);
+    c.join_dynamic(4);
+    assert_eq!(c.error_of(parked), Some(Errors::REBALANCE_IN_PROGRESS));
+    assert_eq!(c.timers[&heartbeat_key(&follower_id)], joined + 3_000 + SESSION_MS);
+}
+
+/// `GroupCoordinatorService` checks a request before it schedules it on the
+/// group's partition (`runtime.scheduleWriteOperation`): `joinGroup` the group
+/// id (INVALID_GROUP_ID) and the session timeout against
+/// group.min/max.session.timeout.ms (INVALID_SESSION_TIMEOUT); `syncGroup`,
+/// `heartbeat` and `leaveGroup` the group id; `consumerGroupHeartbeat` the request
+/// (`throwIfConsumerGroupHeartbeatRequestIsInvalid`, INVALID_REQUEST). A loading
+/// coordinator, or a broker that is not the coordinator, answers those errors,
+/// not COORDINATOR_LOAD_IN_PROGRESS or NOT_COORDINATOR.
+#[test]
+fn group_coordinator_service_validates_a_request_before_the_coordinators_state() {
+    use groupscope::sim::message::{ConsumerGroupHeartbeatRequest, SyncGroupRequest};
+    let mut c = Coordinator::demo(false);
+    let demo_partition = c.cluster.offsets_partition_for(GROUP);
+    let elsewhere =
+        (0..).map(|i| format!("other-{i}")).find(|g| c.cluster.offsets_partition_for(g) != demo_partition).unwrap();
+    for (group_id, state_error) in
+        [(GROUP.to_string(), Errors::COORDINATOR_LOAD_IN_PROGRESS), (elsewhere, Errors::NOT_COORDINATOR)]
+    {
+        let join = |session_timeout_ms| {
+            let mut r = join_request(1, "", None);
+            r.group_id = group_id.clone();
+            r.session_timeout_ms = session_timeout_ms;
+            Request::JoinGroup(r)
+        };
+        let valid = c.send(1, join(SESSION_MS));
+        assert_eq!(c.error_of(valid), Some(state_error), "{group_id}: a valid JoinGroup meets the state");
+        for bad in [1_000, c.config.max_session_timeout_ms + 1] {
+            let j = c.send(1, join(bad));
+            assert_eq!(c.error_of(j), Some(Errors::INVALID_SESSION_TIMEOUT), "{group_id}: session {bad} ms");
+        }
+        let invalid = ConsumerGroupHeartbeatRequest { group_id: group_id.clone(), ..Default::default() };
+        let h = c.send(1, Request::ConsumerGroupHeartbeat(invalid));
+        assert_eq!(c.error_of(h), Some(Errors::INVALID_REQUEST), "{group_id}: no member id");
+    }
+    let mut nameless = join_request(1, "", None);
+    nameless.group_id = String::new();
+    let sync = SyncGroupRequest {
+        group_id: String::new(),
+        generation_id: 1,
+        member_id: "m".into(),
+        group_instance_id: None,
+        protocol_name: None,
+        assignments: Vec::new(),
+        connect_assignments: Vec::new(),
+    };
+    let heartbeat = Request::Heartbeat {
+        group_id: String::new(),
+        generation_id: 1,
+        member_id: "m".into(),
+        group_instance_id: None,
+    };
+    let leave = Request::LeaveGroup { group_id: String::new(), members: Vec::new() };
+    for request in [Request::JoinGroup(nameless), Request::SyncGroup(sync), heartbeat, leave] {
+        let label = format!("{request:?}");
+        let r = c.send(1, request);
+        assert_eq!(c.error_of(r), Some(Errors::INVALID_GROUP_ID), "{label}");
+    }
+}
+
+/// `GroupMetadataManager.classicGroupJoinToClassicGroup` runs
+/// `acceptJoiningMember` before `classicGroupJoinNewMember` and
+/// `classicGroupJoinExistingMember` look at a Dead group or the protocols: a new
+/// member of a full group gets GROUP_MAX_SIZE_REACHED even if it shares no
+/// protocol with the group.
+#[test]
+fn group_max_size_reached_comes_before_inconsistent_group_protocol() {
+    let mut config = Scenario::demo().broker;
+    config.group_max_size = 3;
+    let mut c = Coordinator::new(config, true);
+    stable_generation_one(&mut c);
+    let mut odd = join_request(4, "", None);
+    odd.protocols[0].name = "roundrobin".into();
+    let j = c.send(4, Request::JoinGroup(odd.clone()));
+    assert_eq!(c.error_of(j), Some(Errors::GROUP_MAX_SIZE_REACHED));
+    // With room in the group, the same JoinGroup meets the protocol check.
+    let mut c = Coordinator::demo(true);
+    stable_generation_one(&mut c);
+    let j = c.send(4, Request::JoinGroup(odd));
+    assert_eq!(c.error_of(j), Some(Errors::INCONSISTENT_GROUP_PROTOCOL));
+}
+
+/// `AbstractCoordinator.SyncGroupResponseHandler.handle` names
+/// GROUP_AUTHORIZATION_FAILED, REBALANCE_IN_PROGRESS, FENCED_INSTANCE_ID,
+/// UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, COORDINATOR_NOT_AVAILABLE and
+/// NOT_COORDINATOR; any other error is raised as `new KafkaException("Unexpected
+/// error from SyncGroup: ...")`, which is not retriable, so `joinGroupIfNeeded`
+/// throws it out of poll(). COORDINATOR_LOAD_IN_PROGRESS, which
+/// `JoinGroupResponseHandler` retries after retry.backoff.ms, is fatal on SyncGroup.
+#[test]
+fn a_sync_group_answered_coordinator_load_in_progress_is_raised_out_of_poll() {
+    use groupscope::sim::client::abstract_coordinator::{InFlight, MemberState};
+    use groupscope::sim::client::classic::ClassicConsumer;
+    use groupscope::sim::cluster::Cluster;
+    use groupscope::sim::ctx::Ctx;
+    use groupscope::sim::message::{ApiKey, JoinGroupResponse, Response};
+    use groupscope::sim::out::{Out, Retry, TimerOp};
+    use groupscope::sim::scenario::config::{BrokerConfig, ConsumerConfig};
+    use rand::SeedableRng;
+
+    let consumer = |state| {
+        let config = ConsumerConfig { topics: vec!["orders".into()], ..ConsumerConfig::default() };
+        let mut c = ClassicConsumer::new(1, "demo", config);
+        c.membership.member_id = "consumer-demo-1-4f2a".into();
+        c.membership.generation = if state == MemberState::COMPLETING_REBALANCE { 3 } else { -1 };
+        c.membership.state = state;
+        c.membership.coordinator = Some(0);
+        c
+    };
+    let in_flight = |api| InFlight { broker: 0, api, generation: 3, for_join_prepare: false };
+    let mut cluster = Cluster::new(3, 50, 3);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    let broker_config = BrokerConfig::default();
+    let mut ctx = Ctx { now: 10_000, me: C1, rng: &mut rng, cluster: &mut cluster, broker_config: &broker_config };
+    let load = Errors::COORDINATOR_LOAD_IN_PROGRESS;
+    let notes = |out: &Out| -> Vec<Note> {
+        out.events
+            .iter()
+            .filter_map(|e| match e {
+                EventKind::Note { note, .. } => Some(note.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+
+    let mut c = consumer(MemberState::COMPLETING_REBALANCE);
+    c.membership.in_flight.insert(7, in_flight(ApiKey::SyncGroup));
+    let mut out = Out::default();
+    let answer = Response::SyncGroup { error: load, assignment: Vec::new(), connect_assignment: None };
+    c.handle_response(&mut ctx, 7, answer, &mut out);
+    assert_eq!(c.fatal.as_deref(), Some("COORDINATOR_LOAD_IN_PROGRESS"), "raised to the application");
+    assert!(notes(&out).contains(&Note::UnexpectedGroupError { api: ApiKey::SyncGroup, error: load }));
+    assert!(!out.timers.iter().any(|t| matches!(t, TimerOp::Set(TimerKey::Backoff(Retry::JoinGroup), _))));
+
+    // The same error on JoinGroup is retried after retry.backoff.ms.
+    let mut c = consumer(MemberState::PREPARING_REBALANCE);
+    c.membership.in_flight.insert(8, in_flight(ApiKey::JoinGroup));
+    let mut out = Out::default();
+    let answer = Response::JoinGroup(JoinGroupResponse {
+        error: load,
+        generation_id: -1,
+        protocol_name: None,
+        leader: String::new(),
+        skip_assignment: false,
+        member_id: String::new(),
+        members: Vec::new(),
+    });
+    c.handle_response(&mut ctx, 8, answer, &mut out);
+    assert_eq!(c.fatal, None);
+    assert!(out.timers.iter().any(|t| matches!(t, TimerOp::Set(TimerKey::Backoff(Retry::JoinGroup), _))));
+}

@@ -11,7 +11,7 @@ use groupscope::assign::TopicPartition;
 use groupscope::sim::client::abstract_coordinator::MemberState;
 use groupscope::sim::client::poll_loop::MainThread;
 use groupscope::sim::commit_exception::{CommitException, LocalRefusal};
-use groupscope::sim::coordinator::classic::ClassicGroupState::Stable;
+use groupscope::sim::coordinator::classic::ClassicGroupState::{self, Stable};
 use groupscope::sim::note::Note;
 use groupscope::sim::scenario::config::{CommitMode, ConsumerConfig, GroupProtocol};
 use groupscope::sim::trace::EventKind;
@@ -621,4 +621,75 @@ fn kip848_the_interval_auto_commit_waits_while_one_is_in_flight() {
         next.first().is_some_and(|at| at - answered < 1000),
         "the next auto-commit at once: {next:?} after {answered}"
     );
+}
+
+// --- a group the coordinator does not hold (issue 34) ---
+
+use common::coordinator::{join_request, Coordinator, GROUP};
+use groupscope::sim::cluster::CoordinatorRecord;
+use groupscope::sim::message::{Request, Response};
+
+fn commit(generation_id: i32, member_id: &str) -> Request {
+    Request::OffsetCommit {
+        group_id: GROUP.into(),
+        generation_id,
+        member_id: member_id.into(),
+        group_instance_id: None,
+        offsets: vec![(TopicPartition::new("orders", 0), 42)],
+    }
+}
+
+/// `OffsetMetadataManager.validateOffsetCommit`: for a group the coordinator
+/// does not hold (`GroupMetadataManager.group` throws GroupIdNotFoundException),
+/// a commit with a generation gets GROUP_ID_NOT_FOUND (OffsetCommit v9+; the
+/// classic consumer sends v9) and creates nothing; only a commit without one
+/// (generation -1) creates a simple, Empty group, and writes no group record.
+#[test]
+fn an_offset_commit_with_a_generation_for_an_unknown_group_gets_group_id_not_found_and_creates_no_group() {
+    let mut c = Coordinator::demo(true);
+    let refused = c.send(1, commit(3, "consumer-demo-1-4f2a"));
+    assert_eq!(c.error_of(refused), Some(Errors::GROUP_ID_NOT_FOUND));
+    assert!(c.group().is_none(), "no group was created");
+    assert!(c.records.is_empty(), "nothing was written");
+    let simple = c.send(1, commit(-1, ""));
+    assert_eq!(c.error_of(simple), Some(Errors::NONE));
+    assert_eq!(c.group().map(|g| (g.state, g.generation_id)), Some((ClassicGroupState::Empty, 0)));
+    assert!(
+        c.records.iter().all(|(_, r)| matches!(r, CoordinatorRecord::OffsetCommit { .. })),
+        "only the offset: {:?}",
+        c.records
+    );
+}
+
+/// `GroupMetadataManager.classicGroupJoinToClassicGroup`: a JoinGroup that
+/// creates the group and produces no records of its own (here MEMBER_ID_REQUIRED)
+/// appends `newEmptyGroupMetadataRecord` (generation 0, no members), which
+/// commits the new group: after a failover the coordinator holds it, Empty.
+#[test]
+fn a_join_group_that_creates_the_group_writes_an_empty_group_record() {
+    let mut c = Coordinator::demo(true);
+    let first = c.send(1, Request::JoinGroup(join_request(1, "", None)));
+    assert_eq!(c.error_of(first), Some(Errors::MEMBER_ID_REQUIRED));
+    let empty = CoordinatorRecord::GroupMetadata {
+        group_id: GROUP.into(),
+        generation_id: 0,
+        protocol_type: None,
+        protocol_name: None,
+        leader: None,
+        members: Vec::new(),
+    };
+    assert_eq!(c.records.iter().map(|(_, r)| r).collect::<Vec<_>>(), vec![&empty]);
+    c.send(2, Request::JoinGroup(join_request(2, "", None)));
+    assert_eq!(c.records.len(), 1, "only the JoinGroup that created the group writes it");
+    c.reload();
+    assert_eq!(c.group().map(|g| (g.state, g.generation_id)), Some((ClassicGroupState::Empty, 0)));
+    let member = c.send(1, commit(1, "consumer-demo-1-4f2a"));
+    assert_eq!(c.error_of(member), Some(Errors::UNKNOWN_MEMBER_ID), "the group is known, the member is not");
+    assert!(matches!(c.answer(member), Some(Response::OffsetCommit { .. })));
+
+    // The same in the demo: the group's first record is the empty one.
+    let mut t = TestWorld::demo();
+    t.sleep(1_000);
+    let p = t.world.cluster.offsets_partition_for(GROUP) as usize;
+    assert_eq!(t.world.cluster.offsets_logs[p].iter().next(), Some(&empty));
 }

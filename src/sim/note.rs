@@ -58,6 +58,10 @@ pub enum Note {
     SyncGroupTimeout {
         member_id: String,
     },
+    MemberRemovedGroupFull {
+        member_id: String,
+        max_size: u32,
+    },
     GroupLoaded {
         group_id: String,
         state: String,
@@ -183,6 +187,10 @@ pub enum Note {
     FatalHerderStops {
         why: ClientReason,
     },
+    UnexpectedGroupError {
+        api: ApiKey,
+        error: Errors,
+    },
     SyncAfterGenerationReset,
     SkipAssignment,
     RetryAfterBackoff {
@@ -294,6 +302,7 @@ impl Note {
             PendingMemberDropped { .. } => "PendingMemberDropped",
             SessionTimeout { .. } => "SessionTimeout",
             SyncGroupTimeout { .. } => "SyncGroupTimeout",
+            MemberRemovedGroupFull { .. } => "MemberRemovedGroupFull",
             GroupLoaded { .. } => "GroupLoaded",
             GroupEpochBumped { .. } => "GroupEpochBumped",
             TargetAssignmentDeferred { .. } => "TargetAssignmentDeferred",
@@ -323,6 +332,7 @@ impl Note {
             NotLeader { .. } => "NotLeader",
             FatalToApplication { .. } => "FatalToApplication",
             FatalHerderStops { .. } => "FatalHerderStops",
+            UnexpectedGroupError { .. } => "UnexpectedGroupError",
             SyncAfterGenerationReset => "SyncAfterGenerationReset",
             SkipAssignment => "SkipAssignment",
             RetryAfterBackoff { .. } => "RetryAfterBackoff",
@@ -371,6 +381,7 @@ impl Note {
         "PendingMemberDropped",
         "SessionTimeout",
         "SyncGroupTimeout",
+        "MemberRemovedGroupFull",
         "GroupLoaded",
         "GroupEpochBumped",
         "TargetAssignmentDeferred",
@@ -400,6 +411,7 @@ impl Note {
         "NotLeader",
         "FatalToApplication",
         "FatalHerderStops",
+        "UnexpectedGroupError",
         "SyncAfterGenerationReset",
         "SkipAssignment",
         "RetryAfterBackoff",
@@ -465,6 +477,11 @@ impl fmt::Display for Note {
             SyncGroupTimeout { member_id } => {
                 write!(f, "{member_id} did not send SyncGroup within the rebalance timeout; removed")
             }
+            MemberRemovedGroupFull { member_id, max_size } => write!(
+                f,
+                "group.max.size = {max_size} reached while rebalancing: {member_id}, which had not rejoined yet, \
+                 is removed from the group"
+            ),
             GroupLoaded { group_id, state, generation, members } => {
                 write!(f, "loaded group {group_id} as {state} at generation {generation} with {members} members")
             }
@@ -542,6 +559,11 @@ impl fmt::Display for Note {
                 write!(f, "fatal error {error}: the consumer raises it to the application")
             }
             FatalHerderStops { why } => write!(f, "fatal error {why}: the worker's herder stops"),
+            UnexpectedGroupError { api, error } => write!(
+                f,
+                "{api} answered {error}, an error its response handler does not expect: a KafkaException, \
+                 not retriable, is raised out of poll()"
+            ),
             SyncAfterGenerationReset => {
                 f.write_str("SyncGroup answered after the generation was reset: ignored, rejoining")
             }

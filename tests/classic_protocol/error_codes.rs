@@ -145,48 +145,16 @@ fn a_static_member_that_missed_a_generation_gets_illegal_generation_and_rejoins_
 /// `joinGroup`).
 #[test]
 fn a_join_group_for_the_empty_group_id_gets_invalid_group_id() {
-    use groupscope::sim::cluster::broker::Broker;
-    use groupscope::sim::cluster::Cluster;
-    use groupscope::sim::ctx::Ctx;
-    use groupscope::sim::message::{Body, JoinGroupRequest, JoinProtocol, ProtocolMetadata, Request};
-    use groupscope::sim::out::{Out, TimerKey};
-    use groupscope::sim::{Errors, NodeId};
-    use rand::SeedableRng;
+    use common::coordinator::{join_request, Coordinator};
+    use groupscope::sim::message::Request;
 
-    let config = Scenario::demo().broker;
-    let mut cluster = Cluster::new(1, config.offsets_topic_num_partitions, 1);
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
-    let partition = cluster.offsets_partition_for("");
-    let mut ctx = Ctx { now: 0, me: NodeId::Broker(0), rng: &mut rng, cluster: &mut cluster, broker_config: &config };
-    let mut broker = Broker::new(0);
-    broker.coordinator.become_leader(&mut ctx, partition, &mut Out::default());
-    broker.handle_timer(&mut ctx, &TimerKey::Load { partition }, &mut Out::default());
-    let metadata = ProtocolMetadata {
-        topics: vec!["orders".into()],
-        owned_partitions: Vec::new(),
-        generation_id: -1,
-        rack_id: None,
-        connect: None,
-    };
-    let request = JoinGroupRequest {
-        group_id: String::new(),
-        session_timeout_ms: 10_000,
-        rebalance_timeout_ms: 300_000,
-        member_id: String::new(),
-        group_instance_id: None,
-        protocol_type: "consumer".into(),
-        protocols: vec![JoinProtocol { name: "range".into(), metadata }],
-        client_id: "consumer--1".into(),
-    };
-    let mut out = Out::default();
-    broker.handle_request(&mut ctx, NodeId::Client(1), 7, Request::JoinGroup(request), &mut out);
-    match out.sends.as_slice() {
-        [(NodeId::Client(1), Body::Response { correlation: 7, response })] => {
-            assert_eq!(response.error(), Errors::INVALID_GROUP_ID)
-        }
-        other => panic!("expected one JoinGroup response, got {other:?}"),
-    }
-    assert!(broker.coordinator.shards[&partition].groups.is_empty(), "no group created");
+    let mut c = Coordinator::demo(true);
+    let mut request = join_request(1, "", None);
+    request.group_id = String::new();
+    let join = c.send(1, Request::JoinGroup(request));
+    assert_eq!(c.error_of(join), Some(Errors::INVALID_GROUP_ID));
+    assert!(c.broker.coordinator.shards.values().all(|s| s.groups.is_empty()), "no group created");
+    assert!(c.records.is_empty(), "nothing written");
 }
 
 /// INVALID_GROUP_ID (24), on the client: a consumer configured with an empty

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod connect;
+pub mod coordinator;
 pub mod logs;
 pub mod member_states;
 pub mod notes;

@@ -90,10 +90,12 @@ pub fn kind(n: &Note) -> usize {
         AutoCommitFailed { .. } => 71,
         CommitFailed { .. } => 72,
         PreferredLeadersElected { .. } => 73,
+        MemberRemovedGroupFull { .. } => 74,
+        UnexpectedGroupError { .. } => 75,
     }
 }
 
-pub const KINDS: usize = 74;
+pub const KINDS: usize = 76;
 
 /// One note of each kind (of each sentence: a variant with two sentences twice).
 pub fn one_of_each() -> Vec<Note> {
@@ -218,6 +220,8 @@ pub fn one_of_each() -> Vec<Note> {
         AutoCommitFailed { exception: CommitException::Failed(Errors::ILLEGAL_GENERATION) },
         CommitFailed { error: Errors::STALE_MEMBER_EPOCH },
         PreferredLeadersElected { broker: 1, partitions: 17, interval_s: 300 },
+        MemberRemovedGroupFull { member_id: s("consumer-demo-2-77c1"), max_size: 4 },
+        UnexpectedGroupError { api: ApiKey::SyncGroup, error: Errors::COORDINATOR_LOAD_IN_PROGRESS },
     ];
     let kinds: Vec<usize> = notes.iter().map(kind).collect();
     assert_eq!(kinds, (0..KINDS).collect::<Vec<_>>(), "one note of each kind, in order");

@@ -65,4 +65,33 @@ fn a_full_consumer_group_rejects_the_next_member() {
     assert_eq!(t.consumer_group("demo").members.len(), 2);
 }
 
+/// `GroupMetadataManager.throwIfConsumerGroupIsFull` skips the size check for an
+/// instance id the group already holds (`group.hasStaticMember(instanceId)`): a
+/// restarted static member of a full group takes over its place after a static
+/// leave (epoch -2), and gets UNRELEASED_INSTANCE_ID, not GROUP_MAX_SIZE_REACHED,
+/// while its old member is still active.
+#[test]
+fn a_full_consumer_group_lets_a_static_member_it_holds_rejoin() {
+    let mut s = consumer_protocol_demo(2);
+    s.groups[0].static_members = true;
+    s.broker.consumer_group_max_size = 2;
+    let mut t = settled_world(s);
+    let owned = t.async_owned(2);
+    t.inject(Fault::CloseConsumer { consumer: 2 });
+    t.sleep(1_000);
+    let g = t.consumer_group("demo");
+    assert_eq!((g.members.len(), g.members[&g.static_members["demo-2"]].member_epoch), (2, -2), "it left its place");
+    t.inject(Fault::RestartConsumer { consumer: 2 });
+    t.sleep_until(30_000, settled);
+    assert_eq!(t.async_consumer(2).fatal, None);
+    assert_eq!(t.async_owned(2), owned, "it got its partitions back");
+    assert_eq!(t.consumer_group("demo").members.len(), 2);
+
+    t.inject(Fault::CrashConsumer { consumer: 2 });
+    t.inject(Fault::RestartConsumer { consumer: 2 });
+    t.sleep(3000);
+    assert_eq!(t.async_consumer(2).fatal.as_deref(), Some("UNRELEASED_INSTANCE_ID"));
+    assert!(!t.labels_sent().iter().any(|l| l == "ConsumerGroupHeartbeat → GROUP_MAX_SIZE_REACHED"));
+}
+
 // --- target assignment ------------------------------------------------------------

@@ -178,21 +178,34 @@ pub(crate) enum JoinFailure {
     /// NOT_COORDINATOR / COORDINATOR_NOT_AVAILABLE: `markCoordinatorUnknown`,
     /// then, being retriable, `timer.sleep(retry.backoff.ms)` before the next pass.
     Rediscover,
-    /// Any other retriable failure (COORDINATOR_LOAD_IN_PROGRESS, a broken
-    /// connection): `timer.sleep(retry.backoff.ms)`, then rejoin.
+    /// Any other retriable failure (COORDINATOR_LOAD_IN_PROGRESS answering a
+    /// JoinGroup, a broken connection): `timer.sleep(retry.backoff.ms)`, then rejoin.
     Backoff,
     /// Raised to the application.
     Fatal,
+    /// An error the response handler does not expect: it raises a
+    /// `KafkaException` ("Unexpected error in join group response", "Unexpected
+    /// error from SyncGroup"), which is not retriable, so `joinGroupIfNeeded`
+    /// throws it to the application too.
+    Unexpected,
 }
 
-pub(crate) fn join_failure(error: Errors) -> JoinFailure {
+/// How `joinGroupIfNeeded` ends after `api` (JoinGroup or SyncGroup) failed with
+/// `error`: the errors `JoinGroupResponseHandler` and `SyncGroupResponseHandler`
+/// name, each its own way; any other is `Unexpected`. SyncGroup names fewer:
+/// COORDINATOR_LOAD_IN_PROGRESS, retried after a JoinGroup, is unexpected there.
+pub(crate) fn join_failure(api: ApiKey, error: Errors) -> JoinFailure {
+    let sync = api == ApiKey::SyncGroup;
     match error {
         Errors::UNKNOWN_MEMBER_ID => JoinFailure::Reset { keep_member_id: false },
-        Errors::ILLEGAL_GENERATION => JoinFailure::Reset { keep_member_id: true },
-        Errors::REBALANCE_IN_PROGRESS | Errors::MEMBER_ID_REQUIRED => JoinFailure::RejoinNow,
+        Errors::ILLEGAL_GENERATION if sync => JoinFailure::Reset { keep_member_id: true },
+        Errors::REBALANCE_IN_PROGRESS => JoinFailure::RejoinNow,
+        Errors::MEMBER_ID_REQUIRED if !sync => JoinFailure::RejoinNow,
         Errors::NOT_COORDINATOR | Errors::COORDINATOR_NOT_AVAILABLE => JoinFailure::Rediscover,
-        e if e.is_fatal_for_classic_client() => JoinFailure::Fatal,
-        _ => JoinFailure::Backoff,
+        Errors::COORDINATOR_LOAD_IN_PROGRESS if !sync => JoinFailure::Backoff,
+        Errors::GROUP_AUTHORIZATION_FAILED | Errors::FENCED_INSTANCE_ID => JoinFailure::Fatal,
+        e if !sync && e.is_fatal_for_classic_client() => JoinFailure::Fatal,
+        _ => JoinFailure::Unexpected,
     }
 }
 
@@ -559,7 +572,7 @@ pub(crate) trait AbstractCoordinator {
     /// again, at once or after retry.backoff.ms ("Attempt to join group failed
     /// due to ...").
     fn join_failed(&mut self, ctx: &mut Ctx, api: ApiKey, error: Option<Errors>, why: ClientReason, out: &mut Out) {
-        let failure = error.map_or(JoinFailure::Backoff, join_failure);
+        let failure = error.map_or(JoinFailure::Backoff, |e| join_failure(api, e));
         self.membership_mut().rejoin_needed = true;
         match failure {
             JoinFailure::Reset { keep_member_id } => self.reset_generation(ctx, keep_member_id, why, out),
@@ -574,8 +587,13 @@ pub(crate) trait AbstractCoordinator {
                 out.emit(EventKind::Note { node: self.member_node(), note });
                 return;
             }
-            JoinFailure::Fatal => {
-                return self.raise_fatal(ctx, error.unwrap_or(Errors::UNKNOWN_SERVER_ERROR), why, out)
+            JoinFailure::Fatal | JoinFailure::Unexpected => {
+                let error = error.unwrap_or(Errors::UNKNOWN_SERVER_ERROR);
+                if failure == JoinFailure::Unexpected {
+                    let note = Note::UnexpectedGroupError { api, error };
+                    out.emit(EventKind::Note { node: self.member_node(), note });
+                }
+                return self.raise_fatal(ctx, error, why, out);
             }
         }
         self.drive(ctx, out);

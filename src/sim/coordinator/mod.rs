@@ -8,11 +8,13 @@ pub mod classic;
 pub mod consumer;
 pub mod shard;
 
+use crate::sim::coordinator::consumer::heartbeat::validate_request;
 pub use crate::sim::coordinator::shard::{CoordinatorState, Shard};
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{Request, Response};
 use crate::sim::note::Note;
 use crate::sim::out::{Out, TimerKey};
+use crate::sim::scenario::config::BrokerConfig;
 use crate::sim::trace::{EventKind, Machine};
 use crate::sim::trigger::Trigger;
 use crate::sim::types::{Errors, NodeId};
@@ -61,8 +63,32 @@ fn group_of(request: &Request) -> &str {
     }
 }
 
+/// GroupCoordinatorService's checks before it schedules the request on the
+/// group's partition (`runtime.scheduleWriteOperation`), so they come before
+/// NOT_COORDINATOR and COORDINATOR_LOAD_IN_PROGRESS: an empty group id
+/// (`isGroupIdNotEmpty`), a JoinGroup's session timeout outside
+/// group.min/max.session.timeout.ms (`joinGroup`), and an invalid
+/// ConsumerGroupHeartbeat (`throwIfConsumerGroupHeartbeatRequestIsInvalid`).
+fn service_error(request: &Request, cfg: &BrokerConfig) -> Option<Errors> {
+    let timeout_out_of_bounds = |ms: u64| ms < cfg.min_session_timeout_ms || ms > cfg.max_session_timeout_ms;
+    match request {
+        Request::JoinGroup(r) if r.group_id.is_empty() => Some(Errors::INVALID_GROUP_ID),
+        Request::JoinGroup(r) if timeout_out_of_bounds(r.session_timeout_ms) => Some(Errors::INVALID_SESSION_TIMEOUT),
+        Request::SyncGroup(r) if r.group_id.is_empty() => Some(Errors::INVALID_GROUP_ID),
+        Request::Heartbeat { group_id, .. } | Request::LeaveGroup { group_id, .. } if group_id.is_empty() => {
+            Some(Errors::INVALID_GROUP_ID)
+        }
+        Request::ConsumerGroupHeartbeat(r) => validate_request(r, &cfg.consumer_group_assignors).err(),
+        _ => None,
+    }
+}
+
 impl GroupCoordinator {
     pub fn handle_request(&mut self, ctx: &mut Ctx, from: NodeId, correlation: u64, request: Request, out: &mut Out) {
+        if let Some(error) = service_error(&request, ctx.broker_config) {
+            out.respond(from, correlation, error_response(&request, error));
+            return;
+        }
         let partition = ctx.cluster.offsets_partition_for(group_of(&request));
         if let Some(error) = context_error(self.shards.get(&partition)) {
             // GroupCoordinatorService.heartbeat: "The group is still loading, so

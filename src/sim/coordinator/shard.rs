@@ -15,6 +15,7 @@ use crate::sim::trace::{EventKind, Machine};
 use crate::sim::trigger::Trigger;
 use crate::sim::types::{Errors, Millis};
 use serde::{Deserialize, Serialize};
+use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 
 /// `CoordinatorState` of one partition's context (INITIAL/FAILED are not modelled).
@@ -123,7 +124,12 @@ impl Shard {
         }
     }
 
-    /// OffsetCommit validation for classic groups (CG `validateOffsetCommit`).
+    /// OffsetCommit validation for classic groups (OffsetMetadataManager and
+    /// ClassicGroup `validateOffsetCommit`). A group the coordinator does not hold
+    /// is created (a simple group, no record) only for a commit without a
+    /// generation; otherwise the answer is GROUP_ID_NOT_FOUND, as for OffsetCommit
+    /// v9+ (the classic consumer of 4.4 sends v9, `OffsetCommitRequest.Builder
+    /// .forTopicNames`; before v9 it was ILLEGAL_GENERATION).
     pub(crate) fn commit_offsets(
         &mut self,
         ctx: &mut Ctx,
@@ -135,7 +141,11 @@ impl Shard {
         offsets: &[(TopicPartition, i64)],
         out: &mut Out,
     ) -> Errors {
-        let group = self.groups.entry(group_id.to_string()).or_insert_with(|| ClassicGroup::new(group_id));
+        let group = match self.groups.entry(group_id.to_string()) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(_) if generation_id >= 0 => return Errors::GROUP_ID_NOT_FOUND,
+            Entry::Vacant(e) => e.insert(ClassicGroup::new(group_id)),
+        };
         let error = if group.is(ClassicGroupState::Dead) {
             Errors::COORDINATOR_NOT_AVAILABLE
         } else if generation_id < 0 && group.is(ClassicGroupState::Empty) {

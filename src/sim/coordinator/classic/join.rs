@@ -80,7 +80,23 @@ pub(crate) fn persist_group(partition: u32, group: &ClassicGroup, out: &mut Out)
     );
 }
 
+/// `GroupCoordinatorRecordHelpers.newEmptyGroupMetadataRecord`: generation 0,
+/// no protocol type, protocol, leader or members.
+fn empty_group_metadata_record(group_id: &str) -> CoordinatorRecord {
+    CoordinatorRecord::GroupMetadata {
+        group_id: group_id.to_string(),
+        generation_id: 0,
+        protocol_type: None,
+        protocol_name: None,
+        leader: None,
+        members: Vec::new(),
+    }
+}
+
 impl Shard {
+    /// `classicGroupJoinToClassicGroup`: a JoinGroup that created the group and
+    /// wrote nothing else writes an empty group record, which commits the new
+    /// group to the log (after a failover it is back, Empty, at generation 0).
     pub(crate) fn join_group(
         &mut self,
         ctx: &mut Ctx,
@@ -90,14 +106,26 @@ impl Shard {
         req: JoinGroupRequest,
         out: &mut Out,
     ) {
+        let group_id = req.group_id.clone();
+        let existed = self.groups.contains_key(&group_id);
+        let records = out.records.len();
+        self.classic_group_join(ctx, partition, Parked { client: from, correlation }, req, out);
+        if !existed && self.groups.contains_key(&group_id) && out.records.len() == records {
+            out.append(partition, empty_group_metadata_record(&group_id));
+        }
+    }
+
+    fn classic_group_join(
+        &mut self,
+        ctx: &mut Ctx,
+        partition: u32,
+        parked: Parked,
+        req: JoinGroupRequest,
+        out: &mut Out,
+    ) {
+        let (from, correlation) = (parked.client, parked.correlation);
         let cfg = ctx.broker_config;
         let reject = |out: &mut Out, e| out.respond(from, correlation, join_error(&req.member_id, e));
-        if req.group_id.is_empty() {
-            return reject(out, Errors::INVALID_GROUP_ID);
-        }
-        if req.session_timeout_ms < cfg.min_session_timeout_ms || req.session_timeout_ms > cfg.max_session_timeout_ms {
-            return reject(out, Errors::INVALID_SESSION_TIMEOUT);
-        }
         if !self.groups.contains_key(&req.group_id) {
             if !req.member_id.is_empty() {
                 return reject(out, Errors::UNKNOWN_MEMBER_ID);
@@ -106,22 +134,19 @@ impl Shard {
             out.emit(EventKind::Note { node: ctx.me, note: Note::GroupCreated { group_id: req.group_id.clone() } });
         }
         let group = self.groups.get_mut(&req.group_id).expect("group exists");
+        // acceptJoiningMember comes before the Dead and protocol checks of
+        // classicGroupJoinNewMember and classicGroupJoinExistingMember.
+        if !accept_joining_member(group, &req.member_id, cfg.group_max_size as usize) {
+            remove_refused_member(ctx, group, &req.member_id, cfg.group_max_size, out);
+            // The answer carries UNKNOWN_MEMBER_ID (""), not the refused id.
+            return out.respond(from, correlation, join_error("", Errors::GROUP_MAX_SIZE_REACHED));
+        }
         if group.is(ClassicGroupState::Dead) {
             return reject(out, Errors::COORDINATOR_NOT_AVAILABLE);
         }
         if !group.supports_protocols(&req.protocol_type, &req.protocols) {
             return reject(out, Errors::INCONSISTENT_GROUP_PROTOCOL);
         }
-        if !accept_joining_member(group, &req.member_id, cfg.group_max_size as usize) {
-            if group.pending_members.remove(&req.member_id) {
-                out.cancel_timer(TimerKey::MemberHeartbeat {
-                    group_id: req.group_id.clone(),
-                    member_id: req.member_id.clone(),
-                });
-            }
-            return reject(out, Errors::GROUP_MAX_SIZE_REACHED);
-        }
-        let parked = Parked { client: from, correlation };
         if req.member_id.is_empty() {
             match req.group_instance_id.clone() {
                 None => {
@@ -150,6 +175,24 @@ fn accept_joining_member(group: &ClassicGroup, member_id: &str, max: usize) -> b
             group.members.get(member_id).is_some_and(|m| m.awaiting_join.is_some()) || group.num_awaiting_join() < max
         }
         _ => group.members.contains_key(member_id) || group.members.len() < max,
+    }
+}
+
+/// `classicGroupJoinToClassicGroup` answers a refused member GROUP_MAX_SIZE_REACHED
+/// after `group.remove(memberId)`: a pending member is forgotten, and so is a
+/// member that had not rejoined yet while the group is PreparingRebalance (its
+/// place went to the members already waiting). The join phase is not completed
+/// here: the next join or the join timer does that. The removed id's session
+/// timer would fire without effect; it is cancelled.
+fn remove_refused_member(ctx: &Ctx, group: &mut ClassicGroup, member_id: &str, max_size: u32, out: &mut Out) {
+    let was_pending = group.pending_members.remove(member_id);
+    let removed = group.remove(member_id).is_some();
+    if removed {
+        let note = Note::MemberRemovedGroupFull { member_id: member_id.to_string(), max_size };
+        out.emit(EventKind::Note { node: ctx.me, note });
+    }
+    if was_pending || removed {
+        out.cancel_timer(TimerKey::MemberHeartbeat { group_id: group.group_id.clone(), member_id: member_id.into() });
     }
 }
 
@@ -215,7 +258,7 @@ pub(crate) fn maybe_complete_join_phase(ctx: &mut Ctx, group: &mut ClassicGroup,
 /// `prepareRebalance`.
 pub(crate) fn prepare_rebalance(ctx: &mut Ctx, group: &mut ClassicGroup, reason: Trigger, out: &mut Out) {
     if group.is(ClassicGroupState::CompletingRebalance) {
-        reset_and_propagate_assignment_with_error(group, Errors::REBALANCE_IN_PROGRESS, out);
+        reset_and_propagate_assignment_with_error(ctx, group, Errors::REBALANCE_IN_PROGRESS, out);
     }
     out.cancel_timer(TimerKey::Sync { group_id: group.group_id.clone() });
     let initial = group.is(ClassicGroupState::Empty);
@@ -455,10 +498,12 @@ fn join_new_static_member(
 
 impl ClassicGroup {
     /// Takes a member out without leader re-election (it is replaced at once).
+    /// `ClassicGroup.replaceStaticMember` leaves `pendingSyncMembers` alone: an
+    /// old id that had not sent SyncGroup stays pending, so `expirePendingSync`
+    /// still rebalances the group at the sync deadline.
     fn remove_for_replacement(&mut self, member_id: &str) -> ClassicGroupMember {
         let m = self.members.remove(member_id).expect("static member present");
         self.insertion_order.retain(|id| id != member_id);
-        self.pending_sync.remove(member_id);
         m
     }
 }

@@ -2,10 +2,10 @@
 //! assignment, and pending-sync expiry (GMM `classicGroupSyncToClassicGroup`,
 //! `expirePendingSync`, `resetAndPropagateAssignmentWithError`).
 
-use crate::sim::coordinator::classic::errors::sync_error;
+use crate::sim::coordinator::classic::errors::{propagate_assignment, sync_error};
 use crate::sim::coordinator::classic::join::{persist_group, prepare_rebalance};
 use crate::sim::coordinator::classic::{ClassicGroup, ClassicGroupState, Parked};
-use crate::sim::coordinator::shard::{rearm_heartbeat, transition, validate_member, Shard};
+use crate::sim::coordinator::shard::{transition, validate_member, Shard};
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{Response, SyncGroupRequest};
 use crate::sim::note::Note;
@@ -69,14 +69,18 @@ impl Shard {
     }
 }
 
+/// `removePendingSyncMember`: the sync deadline is cancelled once every member
+/// has synced (`hasReceivedSyncFromAllMembers`).
 fn remove_pending_sync(group: &mut ClassicGroup, member_id: &str, out: &mut Out) {
-    if group.pending_sync.remove(member_id) && group.pending_sync.is_empty() {
+    group.pending_sync.remove(member_id);
+    if group.pending_sync.is_empty() {
         out.cancel_timer(TimerKey::Sync { group_id: group.group_id.clone() });
     }
 }
 
 /// The leader's SyncGroup: members it left out get nothing; the assignment is
-/// written to the log and every parked SyncGroup is answered; the group is Stable.
+/// written to the log, every parked SyncGroup is answered
+/// (`setAndPropagateAssignment`) and the group is Stable.
 fn complete_sync_with_leader_assignment(
     ctx: &mut Ctx,
     partition: u32,
@@ -91,20 +95,7 @@ fn complete_sync_with_leader_assignment(
             req.connect_assignments.iter().find(|(id, _)| *id == m.member_id).map(|(_, a)| a.clone());
     }
     persist_group(partition, group, out);
-    let ids: Vec<String> = group.members.keys().cloned().collect();
-    for id in ids {
-        let m = group.members.get_mut(&id).expect("member");
-        if let Some(p) = m.awaiting_sync.take() {
-            let response = Response::SyncGroup {
-                error: Errors::NONE,
-                assignment: m.assignment.clone(),
-                connect_assignment: m.connect_assignment.clone(),
-            };
-            out.respond(p.client, p.correlation, response);
-        }
-        let timeout = m.session_timeout_ms;
-        rearm_heartbeat(ctx, &group.group_id, &id, timeout, out);
-    }
+    propagate_assignment(ctx, group, Errors::NONE, out);
     let gen = group.generation_id;
     transition(ctx, group, ClassicGroupState::Stable, Trigger::LeaderAssignmentStored { generation: gen }, out);
 }

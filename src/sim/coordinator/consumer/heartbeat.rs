@@ -106,9 +106,6 @@ impl Shard {
         req: ConsumerGroupHeartbeatRequest,
         out: &mut Out,
     ) -> Response {
-        if let Err(e) = validate_request(&req, &ctx.broker_config.consumer_group_assignors) {
-            return heartbeat_error(e);
-        }
         let group_id = req.group_id.clone();
         let result =
             if req.member_epoch == LEAVE_GROUP_MEMBER_EPOCH || req.member_epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH {
@@ -146,11 +143,7 @@ impl Shard {
         }
         let fresh = ConsumerGroup::new(&group_id);
         let group = self.consumer_groups.get(&group_id).unwrap_or(&fresh);
-        // throwIfConsumerGroupIsFull
-        let known = !req.member_id.is_empty() && group.members.contains_key(&req.member_id);
-        if group.members.len() >= cfg.consumer_group_max_size as usize && !known {
-            return Err(Errors::GROUP_MAX_SIZE_REACHED);
-        }
+        throw_if_consumer_group_is_full(group, req, cfg.consumer_group_max_size)?;
         let member_id = req.member_id.clone();
         let (member, replaced) = member_for(group, &member_id, req)?;
         let default_assignor = &cfg.consumer_group_assignors[0];
@@ -442,6 +435,24 @@ fn member_for(
             Ok((old.clone(), None))
         }
     }
+}
+
+/// `throwIfConsumerGroupIsFull`: group.consumer.max.size refuses a member the
+/// group does not hold yet, but never an instance id it already holds (that one
+/// replaces its old member or gets UNRELEASED_INSTANCE_ID; the size stays).
+fn throw_if_consumer_group_is_full(
+    group: &ConsumerGroup,
+    req: &ConsumerGroupHeartbeatRequest,
+    max_size: u32,
+) -> Result<(), Errors> {
+    if req.instance_id.as_ref().is_some_and(|i| group.static_members.contains_key(i)) {
+        return Ok(());
+    }
+    let known = !req.member_id.is_empty() && group.members.contains_key(&req.member_id);
+    if group.members.len() >= max_size as usize && !known {
+        return Err(Errors::GROUP_MAX_SIZE_REACHED);
+    }
+    Ok(())
 }
 
 /// The member with the fields the request changed (`maybeUpdate*`).
