@@ -52,8 +52,12 @@ fn applied_notice(lang: Lang, a: &Applied) -> Html {
 }
 
 /// The commit-mode menu's entries (`simulated.commit.mode`).
-const COMMIT_MODES: [(&str, CommitMode); 4] =
-    [("none", CommitMode::None), ("sync", CommitMode::Sync), ("async", CommitMode::Async), ("before", CommitMode::Before)];
+const COMMIT_MODES: [(&str, CommitMode); 4] = [
+    ("none", CommitMode::None),
+    ("sync", CommitMode::Sync),
+    ("async", CommitMode::Async),
+    ("before", CommitMode::Before),
+];
 
 fn pretty(s: &Scenario) -> String {
     serde_json::to_string_pretty(s).unwrap_or_default()
