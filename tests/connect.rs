@@ -165,6 +165,20 @@ fn a_downgrade_to_eager_leaves_cooperative_workers_running_what_they_are_no_long
     let twice: Vec<&String> =
         eager_owned.iter().filter(|id| (1..=2).filter(|i| running(&t.world, *i).contains(id)).count() == 2).collect();
     assert!(!twice.is_empty(), "a stranded task also runs where the cooperative assignor put it: {eager_owned:?}");
+
+    // DistributedHerder `restartTask` restarts a task only where `assignment.tasks()` holds it: the
+    // stranded copy is not restarted and stays stranded (soak seeds 408865, 452831 of issue 39).
+    let id = twice[0].clone();
+    let task: i32 = id.rsplit('-').next().unwrap().parse().unwrap();
+    let stranded_on =
+        (1..=2).find(|i| worker(&t.world, *i).stranded.tasks.iter().any(|s| s.to_string() == id)).unwrap();
+    let restarts_before = task_changes(&t.world).len();
+    fault(&mut t, Fault::RestartTask { group: GROUP.into(), connector: "sink".into(), task });
+    t.sleep(100);
+    let restarted: Vec<String> =
+        task_changes(&t.world)[restarts_before..].iter().filter(|c| c.1 == id).map(|c| c.0.clone()).collect();
+    assert!(!restarted.is_empty() && !restarted.contains(&format!("c{stranded_on}")), "{restarted:?}");
+    assert!(worker(&t.world, stranded_on).stranded.tasks.iter().any(|s| s.to_string() == id), "still stranded");
 }
 
 fn departed(restart: bool) -> (TestWorld, BTreeMap<String, u32>) {

@@ -159,7 +159,12 @@ impl ConnectWorker {
     /// (`DistributedHerder.restartTask`): stop it (a running task writes UNASSIGNED,
     /// a failed one nothing) and start it (RUNNING). No RESTARTING is written:
     /// only the KIP-745 restart request does that.
+    /// A copy stranded here by a downgrade is in no assignment, and Kafka
+    /// restarts only what `assignment.tasks()` holds: it is left alone.
     pub fn restart_task(&mut self, id: &ConnectorTaskId, out: &mut Out) -> bool {
+        if self.stranded.tasks.contains(id) {
+            return false;
+        }
         let Some(state) = self.tasks.get(id).copied() else { return false };
         let trigger = Trigger::RestartTask { connector: id.connector.clone(), task: id.task };
         if state != State::FAILED {
@@ -175,11 +180,15 @@ impl ConnectWorker {
     /// `includeTasks && (!onlyFailed || FAILED)`. Returns how many restarted.
     /// Without either flag (`RestartRequest.forceRestartConnectorOnly`) it is the
     /// old `DistributedHerder.restartConnector`: the connector is stopped
-    /// (UNASSIGNED) and started (RUNNING), with no RESTARTING status.
+    /// (UNASSIGNED) and started (RUNNING), with no RESTARTING status. Either way
+    /// only what the worker's assignment holds restarts
+    /// (`doRestartConnectorAndTasks` filters by `assignment`): a copy stranded
+    /// here by a downgrade is left alone.
     pub fn restart_connector(&mut self, name: &str, include_tasks: bool, only_failed: bool, out: &mut Out) -> usize {
         let trigger = Trigger::RestartConnector { name: name.to_string(), include_tasks, only_failed };
+        let connector_assigned = !self.stranded.connectors.iter().any(|c| c == name);
         if !include_tasks && !only_failed {
-            if !self.connectors.contains_key(name) {
+            if !self.connectors.contains_key(name) || !connector_assigned {
                 return 0;
             }
             self.set_connector(name, State::UNASSIGNED, trigger.clone(), out);
@@ -187,7 +196,7 @@ impl ConnectWorker {
             return 1;
         }
         let mut n = 0;
-        if let Some(s) = self.connectors.get(name).copied() {
+        if let Some(s) = self.connectors.get(name).copied().filter(|_| connector_assigned) {
             if !only_failed || s == State::FAILED {
                 self.set_connector(name, State::RESTARTING, trigger.clone(), out);
                 self.set_connector(name, State::RUNNING, trigger.clone(), out);
@@ -198,6 +207,7 @@ impl ConnectWorker {
             .tasks
             .iter()
             .filter(|(t, s)| t.connector == name && include_tasks && (!only_failed || **s == State::FAILED))
+            .filter(|(t, _)| !self.stranded.tasks.contains(t))
             .map(|(t, _)| t.clone())
             .collect();
         for t in tasks {
