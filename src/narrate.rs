@@ -196,12 +196,14 @@ pub fn caption(world: &World, lang: Lang) -> Option<(crate::sim::Millis, String)
         .take(CAPTION_LOOKBACK)
         .filter(|e| worth_a_caption(e))
         .find_map(|e| sentence(world, e, lang).map(|s| (e.at, s)));
+    if newest.as_ref().is_some_and(|(at, _)| world.now.saturating_sub(*at) < QUIET_MS) {
+        return newest;
+    }
+    // Quiet, but a consumer stuck in a long batch is not settled: say what the group waits for.
+    if let Some(waiting) = poll_wait::sentence(world, lang).filter(|_| world.now > 0) {
+        return Some((world.now, waiting));
+    }
     match newest {
-        Some((at, text)) if world.now.saturating_sub(at) < QUIET_MS => Some((at, text)),
-        // Quiet, but a consumer stuck in a long batch is not settled: say what the group waits for.
-        _ if world.now > 0 && poll_wait::longest(world).is_some() => {
-            poll_wait::sentence(world, lang).map(|s| (world.now, s))
-        }
         Some((at, _)) => Some((world.now, trf(lang, "caption.quiet", &[&format!("{:.1}", at as f64 / 1000.0)]))),
         None if world.now > 0 => Some((world.now, tr(lang, "caption.quiet.long").to_string())),
         None => None,
