@@ -13,6 +13,7 @@
 //! - `scenario/`: what a run is made of (brokers, topics, groups, configs) and its validation.
 //! - `fault/`: the faults a user injects, and checking them against a run.
 //! - `invariants/`: the safety properties checked after every step.
+//! - `node`: the one interface every node kind implements for its inputs.
 //! - The primitives every node uses: `types`, `message` (the wire protocol),
 //!   `out` (a handler's effects), `ctx`, `network`, `connections`, `trace`.
 
@@ -29,6 +30,7 @@ pub mod label;
 pub mod message;
 pub mod message_label;
 pub mod network;
+pub mod node;
 pub mod note;
 pub mod out;
 pub mod reason;

@@ -4,6 +4,7 @@
 use crate::sim::coordinator::GroupCoordinator;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{Request, Response};
+use crate::sim::node::Handled;
 use crate::sim::out::{Out, TimerKey};
 use crate::sim::types::{Errors, NodeId};
 use serde::{Deserialize, Serialize};
@@ -77,5 +78,25 @@ impl Broker {
         self.down_since = Some(now);
         self.coordinator = GroupCoordinator::default();
         self.purgatory.clear();
+    }
+}
+
+/// A broker takes requests and its own and its coordinator's timers.
+impl crate::sim::node::Node for Broker {
+    fn on_request(
+        &mut self,
+        ctx: &mut Ctx,
+        from: NodeId,
+        correlation: u64,
+        request: Request,
+        out: &mut Out,
+    ) -> Handled {
+        self.handle_request(ctx, from, correlation, request, out);
+        Ok(())
+    }
+
+    fn on_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) -> Handled {
+        self.handle_timer(ctx, key, out);
+        Ok(())
     }
 }

@@ -212,3 +212,5 @@ impl ConnectWorker {
         self.drive(ctx, out);
     }
 }
+
+crate::sim::node::client_node!(ConnectWorker);

@@ -26,6 +26,7 @@ impl Monitor {
         connect_single_runner(world, &mut v);
         self.connect_generation_persisted(world, &mut v);
         crate::sim::invariants::consumer_group::check(world, &mut v);
+        routing(world, &mut v);
         v
     }
 
@@ -278,5 +279,14 @@ impl World {
                 );
             }
         }
+    }
+}
+
+/// Every input reached a node that takes it (`sim::node::Node`): a request a
+/// broker, a response or a disconnect the client that sent the request, a
+/// timer the node that set it.
+fn routing(world: &World, v: &mut Vec<Violation>) {
+    for detail in &world.misroutes {
+        v.push(Violation { invariant: crate::sim::world::ROUTING, detail: detail.clone() });
     }
 }

@@ -4,7 +4,7 @@
 //! coordinator contexts that load or close as leadership moves).
 //! A child module of `world`, so it uses the world's routing directly.
 
-use super::{Item, NodeRef, World};
+use super::{Item, World};
 use crate::sim::cluster::broker::Broker;
 use crate::sim::cluster::LeaderChange;
 use crate::sim::fault::Fault;
@@ -47,12 +47,7 @@ impl World {
     fn clients_lose(&mut self, broker: u32, cause: Option<EventId>) {
         let ids: Vec<u32> = self.clients.indices().collect();
         for id in ids {
-            self.with_node(NodeId::Client(id), cause, |n, ctx, out| match n {
-                NodeRef::Consumer(c) => c.connection_lost(ctx, broker, out),
-                NodeRef::AsyncConsumer(c) => c.connection_lost(ctx, broker, out),
-                NodeRef::Worker(w) => w.connection_lost(ctx, broker, out),
-                NodeRef::Broker(_) => {}
-            });
+            self.with_node(NodeId::Client(id), cause, |n, ctx, out| n.on_connection_lost(ctx, broker, out));
         }
     }
 
@@ -150,18 +145,10 @@ impl World {
             };
             self.record(cause, EventKind::Note { node: NodeId::Broker(to.or(from).unwrap_or(0)), note });
             if let Some(old) = from.filter(|b| self.brokers.get(b).is_some_and(|b| b.alive)) {
-                self.with_node(NodeId::Broker(old), cause, |n, ctx, out| {
-                    if let NodeRef::Broker(b) = n {
-                        b.coordinator.resign_leader(ctx, partition, out)
-                    }
-                });
+                self.with_broker(old, cause, |b, ctx, out| b.coordinator.resign_leader(ctx, partition, out));
             }
             if let Some(l) = to.filter(|b| self.brokers.get(b).is_some_and(|b| b.alive)) {
-                self.with_node(NodeId::Broker(l), cause, |n, ctx, out| {
-                    if let NodeRef::Broker(b) = n {
-                        b.coordinator.become_leader(ctx, partition, out)
-                    }
-                });
+                self.with_broker(l, cause, |b, ctx, out| b.coordinator.become_leader(ctx, partition, out));
             }
         }
     }

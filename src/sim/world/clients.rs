@@ -9,8 +9,12 @@
 
 use crate::assign::TopicPartition;
 use crate::sim::client::classic::ClassicConsumer;
+use crate::sim::client::close_options::GroupMembershipOperation;
 use crate::sim::client::consumer::AsyncConsumer;
 use crate::sim::connect::worker::ConnectWorker;
+use crate::sim::ctx::Ctx;
+use crate::sim::node::Node;
+use crate::sim::out::Out;
 use crate::sim::scenario::config::ConsumerConfig;
 use std::collections::BTreeMap;
 use std::ops::Deref;
@@ -66,6 +70,37 @@ impl Client {
             }
             Client::Worker(w) => w.membership.next_correlation = used.group,
         }
+    }
+
+    /// The node this client is, for the world's one dispatch.
+    pub fn node_mut(&mut self) -> &mut dyn Node {
+        match self {
+            Client::Classic(c) => c,
+            Client::Consumer(c) => c,
+            Client::Worker(w) => w,
+        }
+    }
+
+    /// The application calls `KafkaConsumer.close(CloseOptions)`; false for a
+    /// Connect worker, which is stopped with its process, not closed.
+    pub fn close(&mut self, ctx: &mut Ctx, operation: GroupMembershipOperation, out: &mut Out) -> bool {
+        match self {
+            Client::Classic(c) => c.close(ctx, operation, out),
+            Client::Consumer(c) => c.close(ctx, operation, out),
+            Client::Worker(_) => return false,
+        }
+        true
+    }
+
+    /// The application calls `subscribe(topics)`; false for a Connect worker,
+    /// which has no subscription.
+    pub fn subscribe(&mut self, topics: Vec<String>, out: &mut Out) -> bool {
+        match self {
+            Client::Classic(c) => c.subscribe(topics, out),
+            Client::Consumer(c) => c.subscribe(topics, out),
+            Client::Worker(_) => return false,
+        }
+        true
     }
 
     /// A consumer's configuration, of either protocol (a Connect worker has none).

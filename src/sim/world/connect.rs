@@ -3,7 +3,7 @@
 //! restarts like any client process, `faults.rs`).
 //! A child module of `world`, so it uses the world's routing directly.
 
-use super::{NodeRef, Seen, World};
+use super::{Seen, World};
 use crate::connect::ConnectorTaskId;
 use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::fault::Fault;
@@ -32,10 +32,8 @@ impl World {
                 let id = ConnectorTaskId::new(&connector, task);
                 let mut failed = false;
                 for idx in self.live_workers(&group) {
-                    self.with_node(NodeId::Client(idx), cause, |n, _, out| {
-                        if let NodeRef::Worker(w) = n {
-                            failed |= w.fail_task(&id, out);
-                        }
+                    self.with_worker(idx, cause, |w, _, out| {
+                        failed |= w.fail_task(&id, out);
                     });
                 }
                 if !failed {
@@ -47,10 +45,8 @@ impl World {
                 let id = ConnectorTaskId::new(&connector, task);
                 let mut done = false;
                 for idx in self.live_workers(&group) {
-                    self.with_node(NodeId::Client(idx), cause, |n, _, out| {
-                        if let NodeRef::Worker(w) = n {
-                            done |= w.restart_task(&id, out);
-                        }
+                    self.with_worker(idx, cause, |w, _, out| {
+                        done |= w.restart_task(&id, out);
                     });
                 }
                 if !done {
@@ -62,10 +58,8 @@ impl World {
                 // worker restarts the matching instances it owns.
                 let mut restarted = 0;
                 for idx in self.live_workers(&group) {
-                    self.with_node(NodeId::Client(idx), cause, |n, _, out| {
-                        if let NodeRef::Worker(w) = n {
-                            restarted += w.restart_connector(&connector, include_tasks, only_failed, out);
-                        }
+                    self.with_worker(idx, cause, |w, _, out| {
+                        restarted += w.restart_connector(&connector, include_tasks, only_failed, out);
                     });
                 }
                 if restarted == 0 {

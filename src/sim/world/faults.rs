@@ -4,7 +4,7 @@
 //! (`connect.rs`). A fault naming a node that does not exist is narrated as
 //! ignored, not applied.
 
-use super::{parse_node, Item, NodeRef, World};
+use super::{parse_node, Item, World};
 use crate::sim::fault::Fault;
 use crate::sim::network::link;
 use crate::sim::note::Note;
@@ -42,18 +42,7 @@ impl World {
                     _ => crate::sim::client::close_options::GroupMembershipOperation::DEFAULT,
                 };
                 let mut closed = false;
-                self.with_node(NodeId::Client(consumer), cause, |n, ctx, out| match n {
-                    NodeRef::Consumer(c) => {
-                        closed = true;
-                        c.close(ctx, operation, out)
-                    }
-                    NodeRef::AsyncConsumer(c) => {
-                        closed = true;
-                        c.close(ctx, operation, out)
-                    }
-                    // A worker is stopped with its process (a crash), not closed.
-                    NodeRef::Worker(_) | NodeRef::Broker(_) => {}
-                });
+                self.with_client(consumer, cause, |c, ctx, out| closed = c.close(ctx, operation, out));
                 if closed {
                     self.stop_client(consumer);
                 }
@@ -122,11 +111,9 @@ impl World {
                 }
             }
             Fault::ChangeSubscription { consumer, topics } => {
-                self.with_node(NodeId::Client(consumer), cause, |n, _, out| match n {
-                    NodeRef::Consumer(c) => c.subscribe(topics, out),
-                    NodeRef::AsyncConsumer(c) => c.subscribe(topics, out),
+                self.with_client(consumer, cause, |c, _, out| {
                     // Connect workers have no subscription.
-                    NodeRef::Worker(_) | NodeRef::Broker(_) => {}
+                    c.subscribe(topics, out);
                 });
             }
             Fault::FailTask { .. }
@@ -143,12 +130,7 @@ impl World {
 
     /// The client process `idx` starts (either protocol).
     pub(super) fn start_client(&mut self, idx: u32, cause: Option<EventId>) {
-        self.with_node(NodeId::Client(idx), cause, |n, ctx, out| match n {
-            NodeRef::Consumer(c) => c.start(ctx, out),
-            NodeRef::AsyncConsumer(c) => c.start(ctx, out),
-            NodeRef::Worker(w) => w.start(ctx, out),
-            NodeRef::Broker(_) => {}
-        });
+        self.with_node(NodeId::Client(idx), cause, |n, ctx, out| n.on_start(ctx, out));
     }
 
     /// The client process ends (a crash, or the end of `close()`): nothing

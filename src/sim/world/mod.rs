@@ -12,6 +12,7 @@ use crate::sim::ctx::Ctx;
 use crate::sim::fault::Fault;
 use crate::sim::message::{Body, Envelope};
 use crate::sim::network::{Fate, Network};
+use crate::sim::node::{Handled, Misrouted, Node};
 use crate::sim::note::Note;
 use crate::sim::out::{Out, TimerKey, TimerOp};
 use crate::sim::scenario::Scenario;
@@ -76,6 +77,9 @@ pub struct World {
     /// The incremental checker behind `monitor`, and when it runs next.
     pub(crate) monitor_state: crate::sim::invariants::monitor::Monitor,
     pub(crate) monitor_next: Millis,
+    /// Inputs routed to a node that does not take them (`Node`'s defaults):
+    /// each breaks the routing invariant, which `invariants::check` reports.
+    pub(crate) misroutes: Vec<String>,
     /// What happens next, in time order. Items are shared (`Rc`) between the
     /// world and the player's checkpoints, which copy the world: a copy bumps
     /// counts instead of copying every message in flight, and an item still
@@ -143,6 +147,7 @@ impl World {
             monitored: std::collections::BTreeSet::new(),
             monitor_state: crate::sim::invariants::monitor::Monitor::default(),
             monitor_next: 0,
+            misroutes: Vec::new(),
             queue: BTreeMap::new(),
             timers: BTreeMap::new(),
             seq: 0,
@@ -295,12 +300,7 @@ impl World {
             Item::Timer { node, key, cause } => self.fire(node, key, cause),
             Item::Start { node } => {
                 let cause = self.record(None, EventKind::Note { node, note: Note::Started { node } });
-                self.with_node(node, Some(cause), |n, ctx, out| match n {
-                    NodeRef::Consumer(c) => c.start(ctx, out),
-                    NodeRef::Worker(w) => w.start(ctx, out),
-                    NodeRef::AsyncConsumer(c) => c.start(ctx, out),
-                    NodeRef::Broker(_) => {}
-                });
+                self.with_node(node, Some(cause), |n, ctx, out| n.on_start(ctx, out));
             }
             Item::Fault { fault } => self.apply_fault(fault),
             Item::FenceBroker { broker } => self.session_expired(broker),
@@ -347,25 +347,10 @@ impl World {
             return;
         }
         let delivered = self.record(Some(sent_event), EventKind::MessageDelivered { msg, from, to, label });
-        self.with_node(to, Some(delivered), |n, ctx, out| match (n, env.body) {
-            (NodeRef::Broker(b), Body::Request { correlation, request }) => {
-                b.handle_request(ctx, from, correlation, request, out)
-            }
-            (NodeRef::Consumer(c), Body::Response { correlation, response }) => {
-                c.handle_response(ctx, correlation, response, out)
-            }
-            (NodeRef::Consumer(c), Body::Disconnected { correlation }) => c.handle_disconnect(ctx, correlation, out),
-            (NodeRef::Worker(w), Body::Response { correlation, response }) => {
-                w.handle_response(ctx, correlation, response, out)
-            }
-            (NodeRef::Worker(w), Body::Disconnected { correlation }) => w.handle_disconnect(ctx, correlation, out),
-            (NodeRef::AsyncConsumer(c), Body::Response { correlation, response }) => {
-                c.handle_response(ctx, correlation, response, out)
-            }
-            (NodeRef::AsyncConsumer(c), Body::Disconnected { correlation }) => {
-                c.handle_disconnect(ctx, correlation, out)
-            }
-            _ => {}
+        self.with_node(to, Some(delivered), |n, ctx, out| match env.body {
+            Body::Request { correlation, request } => n.on_request(ctx, from, correlation, request, out),
+            Body::Response { correlation, response } => n.on_response(ctx, correlation, response, out),
+            Body::Disconnected { correlation } => n.on_disconnect(ctx, correlation, out),
         });
     }
 
@@ -397,16 +382,74 @@ impl World {
         } else {
             Some(self.record(cause, EventKind::TimerFired { node, timer: key.describe() }))
         };
-        self.with_node(node, cause, |n, ctx, out| match n {
-            NodeRef::Broker(b) => b.handle_timer(ctx, &key, out),
-            NodeRef::Consumer(c) => c.handle_timer(ctx, &key, out),
-            NodeRef::Worker(w) => w.handle_timer(ctx, &key, out),
-            NodeRef::AsyncConsumer(c) => c.handle_timer(ctx, &key, out),
+        self.with_node(node, cause, |n, ctx, out| n.on_timer(ctx, &key, out));
+    }
+
+    /// Runs one of a node's handlers and applies its effects. An input the
+    /// node's kind does not take is recorded as a violation of the routing
+    /// invariant (`Node`'s defaults), never dropped silently.
+    fn with_node(
+        &mut self,
+        node: NodeId,
+        cause: Option<EventId>,
+        f: impl FnOnce(&mut dyn Node, &mut Ctx, &mut Out) -> Handled,
+    ) {
+        let mut handled = Ok(());
+        self.with_target(node, cause, |t, ctx, out| {
+            handled = match t {
+                Target::Broker(b) => f(b, ctx, out),
+                Target::Client(c) => f(c.node_mut(), ctx, out),
+            }
+        });
+        if let Err(m) = handled {
+            self.misrouted(node, cause, m);
+        }
+    }
+
+    /// Runs `f` on a running broker and applies its effects.
+    fn with_broker(&mut self, broker: u32, cause: Option<EventId>, f: impl FnOnce(&mut Broker, &mut Ctx, &mut Out)) {
+        self.with_target(NodeId::Broker(broker), cause, |t, ctx, out| {
+            if let Target::Broker(b) = t {
+                f(b, ctx, out)
+            }
         });
     }
 
-    /// Runs a handler on one node and applies its effects.
-    fn with_node(&mut self, node: NodeId, cause: Option<EventId>, f: impl FnOnce(NodeRef, &mut Ctx, &mut Out)) {
+    /// Runs `f` on a running client process, of any kind, and applies its effects.
+    fn with_client(&mut self, idx: u32, cause: Option<EventId>, f: impl FnOnce(&mut Client, &mut Ctx, &mut Out)) {
+        self.with_target(NodeId::Client(idx), cause, |t, ctx, out| {
+            if let Target::Client(c) = t {
+                f(c, ctx, out)
+            }
+        });
+    }
+
+    /// Runs `f` on a running Connect worker and applies its effects.
+    fn with_worker(
+        &mut self,
+        idx: u32,
+        cause: Option<EventId>,
+        f: impl FnOnce(&mut ConnectWorker, &mut Ctx, &mut Out),
+    ) {
+        self.with_target(NodeId::Client(idx), cause, |t, ctx, out| {
+            if let Target::Client(Client::Worker(w)) = t {
+                f(w, ctx, out)
+            }
+        });
+    }
+
+    /// An input reached a node that does not take it: the routing invariant
+    /// is broken (a bug in the world or a node), and the trace says so.
+    fn misrouted(&mut self, node: NodeId, cause: Option<EventId>, m: Misrouted) {
+        let detail = format!("{node} does not take {}", m.input);
+        self.record(cause, EventKind::InvariantViolated { invariant: ROUTING.into(), detail: detail.clone() });
+        // Recorded once: the page's monitor, which reports it too, skips it.
+        self.monitored.insert((ROUTING.into(), detail.clone()));
+        self.misroutes.push(detail);
+    }
+
+    /// Runs a handler on one running node (a dead process runs no code) and applies its effects.
+    fn with_target(&mut self, node: NodeId, cause: Option<EventId>, f: impl FnOnce(Target, &mut Ctx, &mut Out)) {
         let mut out = Out::default();
         {
             let mut ctx = Ctx {
@@ -417,13 +460,8 @@ impl World {
                 broker_config: &self.scenario.broker,
             };
             let target = match node {
-                NodeId::Broker(b) => self.brokers.get_mut(&b).map(NodeRef::Broker),
-                // A dead process runs no code.
-                NodeId::Client(c) => self.clients.get_mut(c).filter(|p| p.alive).map(|p| match &mut p.client {
-                    Client::Classic(classic) => NodeRef::Consumer(classic),
-                    Client::Consumer(a) => NodeRef::AsyncConsumer(a),
-                    Client::Worker(w) => NodeRef::Worker(w),
-                }),
+                NodeId::Broker(b) => self.brokers.get_mut(&b).map(Target::Broker),
+                NodeId::Client(c) => self.clients.get_mut(c).filter(|p| p.alive).map(|p| Target::Client(&mut p.client)),
             };
             if let Some(t) = target {
                 f(t, &mut ctx, &mut out);
@@ -537,13 +575,16 @@ mod brokers;
 mod clients;
 mod connect;
 mod faults;
+#[cfg(test)]
+mod routing_tests;
 
 pub use clients::{Client, Clients, Process, Seen};
 
-/// A mutable view of one node, handed to handlers.
-pub enum NodeRef<'a> {
+/// The node a handler runs on.
+enum Target<'a> {
     Broker(&'a mut Broker),
-    Consumer(&'a mut ClassicConsumer),
-    Worker(&'a mut ConnectWorker),
-    AsyncConsumer(&'a mut AsyncConsumer),
+    Client(&'a mut Client),
 }
+
+/// The invariant an input routed to a node that does not take it breaks.
+pub const ROUTING: &str = "routing";

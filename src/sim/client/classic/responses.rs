@@ -324,3 +324,5 @@ impl ClassicConsumer {
         self.drive(ctx, out);
     }
 }
+
+crate::sim::node::client_node!(ClassicConsumer);

@@ -441,3 +441,5 @@ impl AsyncConsumer {
         }
     }
 }
+
+crate::sim::node::client_node!(AsyncConsumer);
