@@ -8,7 +8,7 @@
 
 use crate::i18n::{trf, Lang};
 use crate::sim::client::poll_loop::MainThread;
-use crate::sim::out::TimerKey;
+use crate::sim::out::ClientTimer;
 use crate::sim::types::NodeId;
 use crate::sim::{Millis, World};
 
@@ -68,7 +68,7 @@ pub fn longest(world: &World) -> Option<PollWait> {
         .chain(kip848)
         .filter_map(|(consumer, main, max_poll_interval_ms)| {
             let MainThread::Processing { until, .. } = main else { return None };
-            let deadline = world.timer_due(NodeId::Client(consumer), &TimerKey::PollTimeout)?;
+            let deadline = world.timer_deadline(NodeId::Client(consumer), ClientTimer::PollTimeout)?;
             let since = deadline.saturating_sub(max_poll_interval_ms);
             (world.now.saturating_sub(since) >= LONG_WITHOUT_POLL_MS).then_some(PollWait {
                 consumer,

@@ -595,7 +595,7 @@ fn heartbeat_response_handler_acts_on_fenced_instance_id_only_if_the_generation_
 
 use common::coordinator::{join_request, Coordinator, GROUP, REBALANCE_MS, SESSION_MS};
 use groupscope::sim::message::Request;
-use groupscope::sim::out::TimerKey;
+use groupscope::sim::out::{GroupTimer, TimerKey};
 use groupscope::sim::Errors;
 
 /// Three dynamic members (clients 1-3) joined into generation 1, none synced
@@ -605,7 +605,7 @@ fn completing_generation_one(c: &mut Coordinator) -> (Vec<String>, u64, u32) {
     c.advance_to(10_000);
     let g = c.group().unwrap();
     assert_eq!((g.state, g.generation_id), (CompletingRebalance, 1));
-    let joined = c.timers[&TimerKey::Sync { group_id: GROUP.into() }] - REBALANCE_MS;
+    let joined = c.timers[&TimerKey::from(GroupTimer::Sync { group_id: GROUP.into() })] - REBALANCE_MS;
     let leader = g.leader_id.as_ref().and_then(|l| ids.iter().position(|id| id == l)).unwrap() as u32 + 1;
     (ids, joined, leader)
 }
@@ -621,7 +621,7 @@ fn stable_generation_one(c: &mut Coordinator) -> Vec<String> {
 }
 
 fn heartbeat_key(member_id: &str) -> TimerKey {
-    TimerKey::MemberHeartbeat { group_id: GROUP.into(), member_id: member_id.into() }
+    GroupTimer::MemberHeartbeat { group_id: GROUP.into(), member_id: member_id.into() }.into()
 }
 
 /// `GroupMetadataManager.classicGroupJoinToClassicGroup`: when
@@ -684,7 +684,7 @@ fn a_static_member_replaced_before_its_old_id_synced_still_rebalances_at_the_syn
         c.sync(i, &ids[i as usize - 1], Some(&instance(i)), 1);
     }
     assert_eq!(c.group().unwrap().state, Stable);
-    let sync_key = TimerKey::Sync { group_id: GROUP.into() };
+    let sync_key = TimerKey::from(GroupTimer::Sync { group_id: GROUP.into() });
     let deadline = c.timers[&sync_key];
     // The late member restarts: same protocols, so it is replaced without a rebalance.
     let old_id = ids[late as usize - 1].clone();
@@ -842,7 +842,7 @@ fn a_sync_group_answered_coordinator_load_in_progress_is_raised_out_of_poll() {
     use groupscope::sim::cluster::Cluster;
     use groupscope::sim::ctx::Ctx;
     use groupscope::sim::message::{ApiKey, JoinGroupResponse, Response};
-    use groupscope::sim::out::{Out, Retry, TimerOp};
+    use groupscope::sim::out::{ClientTimer, Out, Retry, TimerKey, TimerOp};
     use groupscope::sim::scenario::config::{BrokerConfig, ConsumerConfig};
     use rand::SeedableRng;
 
@@ -878,7 +878,10 @@ fn a_sync_group_answered_coordinator_load_in_progress_is_raised_out_of_poll() {
     c.handle_response(&mut ctx, 7, answer, &mut out);
     assert_eq!(c.fatal.as_deref(), Some("COORDINATOR_LOAD_IN_PROGRESS"), "raised to the application");
     assert!(notes(&out).contains(&Note::UnexpectedGroupError { api: ApiKey::SyncGroup, error: load }));
-    assert!(!out.timers.iter().any(|t| matches!(t, TimerOp::Set(TimerKey::Backoff(Retry::JoinGroup), _))));
+    assert!(!out
+        .timers
+        .iter()
+        .any(|t| matches!(t, TimerOp::Set(TimerKey::Client(ClientTimer::Backoff(Retry::JoinGroup)), _))));
 
     // The same error on JoinGroup is retried after retry.backoff.ms.
     let mut c = consumer(MemberState::PREPARING_REBALANCE);
@@ -895,5 +898,8 @@ fn a_sync_group_answered_coordinator_load_in_progress_is_raised_out_of_poll() {
     });
     c.handle_response(&mut ctx, 8, answer, &mut out);
     assert_eq!(c.fatal, None);
-    assert!(out.timers.iter().any(|t| matches!(t, TimerOp::Set(TimerKey::Backoff(Retry::JoinGroup), _))));
+    assert!(out
+        .timers
+        .iter()
+        .any(|t| matches!(t, TimerOp::Set(TimerKey::Client(ClientTimer::Backoff(Retry::JoinGroup)), _))));
 }

@@ -383,7 +383,7 @@ fn join_group_response_handler_backs_off_after_an_answer_the_worker_can_no_longe
     use groupscope::sim::connect::worker::ConnectWorker;
     use groupscope::sim::ctx::Ctx;
     use groupscope::sim::message::{ApiKey, Body, JoinGroupResponse, Response};
-    use groupscope::sim::out::{Out, Retry, TimerKey, TimerOp};
+    use groupscope::sim::out::{ClientTimer, Out, Retry, TimerOp};
     use groupscope::sim::scenario::config::BrokerConfig;
     use groupscope::sim::scenario::connect_config::WorkerConfig;
     use groupscope::sim::{Errors, NodeId};
@@ -409,7 +409,7 @@ fn join_group_response_handler_backs_off_after_an_answer_the_worker_can_no_longe
         Ctx { now, me: NodeId::Client(1), rng: &mut rng, cluster: &mut cluster, broker_config: &broker_config };
     let backoff = WorkerConfig::default().retry_backoff_ms;
     let backs_off = |out: &Out| {
-        out.timers.contains(&TimerOp::Set(TimerKey::Backoff(Retry::JoinGroup), now + backoff))
+        out.timers.contains(&TimerOp::Set(ClientTimer::Backoff(Retry::JoinGroup).into(), now + backoff))
             && !out
                 .sends
                 .iter()

@@ -1,4 +1,4 @@
-//! The clients' retry backoffs are separate timers (`TimerKey::Backoff(Retry)`):
+//! The clients' retry backoffs are separate timers (`ClientTimer::Backoff(Retry)`):
 //! arming one retry never moves or cancels another one's wake-up.
 #![cfg(not(target_arch = "wasm32"))]
 

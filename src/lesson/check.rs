@@ -5,7 +5,7 @@ use super::model::{Condition, Expectation};
 use crate::assign::TopicPartition;
 use crate::sim::coordinator::consumer::ConsumerGroupMember;
 use crate::sim::note::Note;
-use crate::sim::out::TimerKey;
+use crate::sim::out::{ClientTimer, ConnectTimer, GroupTimer, TimerKey};
 use crate::sim::trace::{Callback, Event, EventKind, Machine};
 use crate::sim::world::{parse_node, Client, Process};
 use crate::sim::{Millis, NodeId, World};
@@ -72,11 +72,12 @@ impl Condition {
                     Some(Client::Consumer(c)) => (c.group_id.clone(), c.member_id.clone()),
                     None => return false,
                 };
-                let key = TimerKey::MemberHeartbeat { group_id: member.0, member_id: member.1.clone() };
+                let key =
+                    TimerKey::from(GroupTimer::MemberHeartbeat { group_id: member.0, member_id: member.1.clone() });
                 !member.1.is_empty() && *timer == key.describe()
             }
             (Condition::PollTimeout { consumer }, EventKind::TimerFired { node, timer }) => {
-                parse_node(consumer) == Some(*node) && *timer == TimerKey::PollTimeout.describe()
+                parse_node(consumer) == Some(*node) && *timer == TimerKey::from(ClientTimer::PollTimeout).describe()
             }
             (
                 Condition::Callback { consumer, callback, partition },
@@ -134,7 +135,7 @@ impl Condition {
                 EventKind::StateChanged { node, machine: Machine::Connector { name }, to, .. },
             ) => name == connector && to == state && worker_of(world, *node, group) && node_is(worker, *node),
             (Condition::ScheduledRebalance { group, worker }, EventKind::TimerFired { node, timer }) => {
-                *timer == TimerKey::ConnectScheduledRebalance.describe()
+                *timer == TimerKey::from(ConnectTimer::ScheduledRebalance).describe()
                     && worker_of(world, *node, group)
                     && node_is(worker, *node)
             }
@@ -436,7 +437,7 @@ impl Expectation {
                 }
             }
             Expectation::PollTimeouts { consumer: c, count } => {
-                let (node, poll) = (parse_node(c), TimerKey::PollTimeout.describe());
+                let (node, poll) = (parse_node(c), TimerKey::from(ClientTimer::PollTimeout).describe());
                 let actual = world.trace.iter().filter(|e| matches!(&e.kind, EventKind::TimerFired { node: n, timer } if Some(*n) == node && *timer == poll)).count();
                 if actual == *count {
                     Ok(())

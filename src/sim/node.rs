@@ -26,6 +26,11 @@ impl Misrouted {
     fn of(input: impl Into<String>) -> Misrouted {
         Misrouted { input: input.into() }
     }
+
+    /// A timer of another role than the node's.
+    pub fn timer(key: &TimerKey) -> Misrouted {
+        Misrouted::of(format!("the timer '{}'", key.describe()))
+    }
 }
 
 /// Whether the node took the input.
@@ -65,7 +70,7 @@ pub trait Node {
 
     /// One of this node's timers fired.
     fn on_timer(&mut self, _ctx: &mut Ctx, key: &TimerKey, _out: &mut Out) -> Handled {
-        Err(Misrouted::of(format!("the timer '{}'", key.describe())))
+        Err(Misrouted::timer(key))
     }
 
     /// Every connection to `broker` broke (it crashed): its requests in flight fail.
@@ -117,8 +122,7 @@ macro_rules! client_node {
                 key: &$crate::sim::out::TimerKey,
                 out: &mut $crate::sim::out::Out,
             ) -> $crate::sim::node::Handled {
-                self.handle_timer(ctx, key, out);
-                Ok(())
+                self.handle_timer(ctx, key, out)
             }
 
             fn on_connection_lost(

@@ -7,26 +7,60 @@ use crate::sim::trace::EventKind;
 use crate::sim::types::{Millis, NodeId};
 use serde::{Deserialize, Serialize};
 
-/// Every timer a node can set. One key per purpose: setting a key again replaces it.
+/// Every timer a node can set, by the role that sets it: a broker, a group
+/// coordinator's group, a client, a Connect worker. One key per purpose:
+/// setting a key again replaces it. A node takes only its role's timers
+/// (`sim::node::Node::on_timer`), so no handler needs a catch-all.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum TimerKey {
-    // --- group coordinator (broker side), Kafka's timer names in comments ---
+    Broker(BrokerTimer),
+    Group(GroupTimer),
+    Client(ClientTimer),
+    Connect(ConnectTimer),
+}
+
+/// A broker's own timers.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum BrokerTimer {
+    /// Loading a `__consumer_offsets` partition after becoming its leader.
+    Load { partition: u32 },
+    /// A consumer's Fetch held by the partition leader (`DelayedFetch`): answered
+    /// at the next append or after `fetch.max.wait.ms`.
+    FetchWait { client: NodeId, correlation: u64 },
+}
+
+/// The group coordinator's timers of one group, Kafka's timer names in comments.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum GroupTimer {
     /// `heartbeat-<group>-<member>`: session expiry of one member.
     MemberHeartbeat { group_id: String, member_id: String },
     /// `join-<group>`: initial-rebalance delay or rebalance timeout of the join phase.
     Join { group_id: String },
     /// `sync-<group>`: pending-sync expiry.
     Sync { group_id: String },
-    /// Loading a `__consumer_offsets` partition after becoming its leader.
-    Load { partition: u32 },
     /// A consumer-group member's session timeout (`group.consumer.session.timeout.ms`).
     ConsumerGroupSessionTimeout { group_id: String, member_id: String },
     /// A consumer-group member's rebalance timeout while it revokes partitions.
     ConsumerGroupRebalanceTimeout { group_id: String, member_id: String },
-    /// A consumer's Fetch held by the partition leader (`DelayedFetch`): answered
-    /// at the next append or after `fetch.max.wait.ms`.
-    FetchWait { client: NodeId, correlation: u64 },
-    // --- classic consumer (client side) ---
+}
+
+impl GroupTimer {
+    /// The group the timer belongs to.
+    pub fn group_id(&self) -> &str {
+        match self {
+            GroupTimer::MemberHeartbeat { group_id, .. }
+            | GroupTimer::Join { group_id }
+            | GroupTimer::Sync { group_id }
+            | GroupTimer::ConsumerGroupSessionTimeout { group_id, .. }
+            | GroupTimer::ConsumerGroupRebalanceTimeout { group_id, .. } => group_id,
+        }
+    }
+}
+
+/// A client's timers (a consumer of either protocol, or a Connect worker's
+/// membership, which shares AbstractCoordinator's).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum ClientTimer {
     /// The application thread calls `poll()`.
     Poll,
     /// `max.poll.interval.ms` since the last `poll()`.
@@ -38,30 +72,62 @@ pub enum TimerKey {
     Backoff(Retry),
     /// `request.timeout.ms` of one in-flight request.
     RequestTimeout { correlation: u64 },
-    // --- Connect worker ---
+}
+
+/// A Connect worker's own timers.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum ConnectTimer {
     /// The herder's `scheduledRebalance`: the assignment's delay has elapsed.
-    ConnectScheduledRebalance,
+    ScheduledRebalance,
     /// WorkerCoordinator's coordinator discovery timeout (heartbeat.interval.ms).
-    ConnectCoordinatorDiscovery,
+    CoordinatorDiscovery,
+}
+
+impl From<BrokerTimer> for TimerKey {
+    fn from(t: BrokerTimer) -> TimerKey {
+        TimerKey::Broker(t)
+    }
+}
+
+impl From<GroupTimer> for TimerKey {
+    fn from(t: GroupTimer) -> TimerKey {
+        TimerKey::Group(t)
+    }
+}
+
+impl From<ClientTimer> for TimerKey {
+    fn from(t: ClientTimer) -> TimerKey {
+        TimerKey::Client(t)
+    }
+}
+
+impl From<ConnectTimer> for TimerKey {
+    fn from(t: ConnectTimer) -> TimerKey {
+        TimerKey::Connect(t)
+    }
 }
 
 impl TimerKey {
     pub fn describe(&self) -> String {
         match self {
-            TimerKey::MemberHeartbeat { member_id, .. } => format!("session timeout of {member_id}"),
-            TimerKey::Join { group_id } => format!("join phase deadline of {group_id}"),
-            TimerKey::Sync { group_id } => format!("pending-sync deadline of {group_id}"),
-            TimerKey::Load { partition } => format!("load of __consumer_offsets-{partition}"),
-            TimerKey::ConsumerGroupSessionTimeout { member_id, .. } => format!("session timeout of {member_id}"),
-            TimerKey::ConsumerGroupRebalanceTimeout { member_id, .. } => format!("rebalance timeout of {member_id}"),
-            TimerKey::FetchWait { .. } => "fetch.max.wait.ms".into(),
-            TimerKey::Poll => "poll()".into(),
-            TimerKey::PollTimeout => "max.poll.interval.ms".into(),
-            TimerKey::Heartbeat => "heartbeat.interval.ms".into(),
-            TimerKey::Backoff(_) => "retry.backoff.ms".into(),
-            TimerKey::RequestTimeout { .. } => "request.timeout.ms".into(),
-            TimerKey::ConnectScheduledRebalance => "scheduled.rebalance.max.delay.ms".into(),
-            TimerKey::ConnectCoordinatorDiscovery => "coordinator discovery timeout".into(),
+            TimerKey::Broker(BrokerTimer::Load { partition }) => format!("load of __consumer_offsets-{partition}"),
+            TimerKey::Broker(BrokerTimer::FetchWait { .. }) => "fetch.max.wait.ms".into(),
+            TimerKey::Group(GroupTimer::MemberHeartbeat { member_id, .. }) => format!("session timeout of {member_id}"),
+            TimerKey::Group(GroupTimer::Join { group_id }) => format!("join phase deadline of {group_id}"),
+            TimerKey::Group(GroupTimer::Sync { group_id }) => format!("pending-sync deadline of {group_id}"),
+            TimerKey::Group(GroupTimer::ConsumerGroupSessionTimeout { member_id, .. }) => {
+                format!("session timeout of {member_id}")
+            }
+            TimerKey::Group(GroupTimer::ConsumerGroupRebalanceTimeout { member_id, .. }) => {
+                format!("rebalance timeout of {member_id}")
+            }
+            TimerKey::Client(ClientTimer::Poll) => "poll()".into(),
+            TimerKey::Client(ClientTimer::PollTimeout) => "max.poll.interval.ms".into(),
+            TimerKey::Client(ClientTimer::Heartbeat) => "heartbeat.interval.ms".into(),
+            TimerKey::Client(ClientTimer::Backoff(_)) => "retry.backoff.ms".into(),
+            TimerKey::Client(ClientTimer::RequestTimeout { .. }) => "request.timeout.ms".into(),
+            TimerKey::Connect(ConnectTimer::ScheduledRebalance) => "scheduled.rebalance.max.delay.ms".into(),
+            TimerKey::Connect(ConnectTimer::CoordinatorDiscovery) => "coordinator discovery timeout".into(),
         }
     }
 }
@@ -126,11 +192,11 @@ impl Out {
     pub fn send(&mut self, to: NodeId, body: Body) {
         self.sends.push((to, body));
     }
-    pub fn set_timer(&mut self, key: TimerKey, at: Millis) {
-        self.timers.push(TimerOp::Set(key, at));
+    pub fn set_timer(&mut self, key: impl Into<TimerKey>, at: Millis) {
+        self.timers.push(TimerOp::Set(key.into(), at));
     }
-    pub fn cancel_timer(&mut self, key: TimerKey) {
-        self.timers.push(TimerOp::Cancel(key));
+    pub fn cancel_timer(&mut self, key: impl Into<TimerKey>) {
+        self.timers.push(TimerOp::Cancel(key.into()));
     }
     pub fn emit(&mut self, e: EventKind) {
         self.events.push(e);

@@ -17,7 +17,7 @@ use crate::sim::client::consumer::AsyncConsumer;
 use crate::sim::client::poll_loop::MainThread;
 use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::message::Body;
-use crate::sim::out::TimerKey;
+use crate::sim::out::{ClientTimer, GroupTimer, TimerKey};
 use crate::sim::world::Seen;
 use crate::sim::{Millis, NodeId, World};
 
@@ -253,8 +253,8 @@ pub fn brokers_in(world: &World, frame: Frame) -> Vec<BrokerView> {
         .collect()
 }
 
-fn ring(world: &World, node: NodeId, key: TimerKey, span: Millis) -> f64 {
-    match world.timer_deadline(node, &key) {
+fn ring(world: &World, node: NodeId, key: impl Into<TimerKey>, span: Millis) -> f64 {
+    match world.timer_deadline(node, key) {
         Some(t) if span > 0 => (t.saturating_sub(world.now) as f64 / span as f64).clamp(0.0, 1.0),
         _ => 0.0,
     }
@@ -394,10 +394,12 @@ pub fn coordinator_session_deadline(world: &World, group_id: &str, member_id: &s
     let b = world.cluster.coordinator_for(group_id)?;
     let (g, m) = (group_id.to_string(), member_id.to_string());
     world
-        .timer_deadline(NodeId::Broker(b), &TimerKey::MemberHeartbeat { group_id: g.clone(), member_id: m.clone() })
+        .timer_deadline(NodeId::Broker(b), GroupTimer::MemberHeartbeat { group_id: g.clone(), member_id: m.clone() })
         .or_else(|| {
-            world
-                .timer_deadline(NodeId::Broker(b), &TimerKey::ConsumerGroupSessionTimeout { group_id: g, member_id: m })
+            world.timer_deadline(
+                NodeId::Broker(b),
+                GroupTimer::ConsumerGroupSessionTimeout { group_id: g, member_id: m },
+            )
         })
 }
 
@@ -462,8 +464,8 @@ fn async_consumer_view(world: &World, c: Seen<AsyncConsumer>, frame: Frame) -> C
     let session = coordinator_session_deadline(world, &c.group_id, &c.member_id);
     let rings = vec![
         ("session", left(world, session, world.scenario.broker.consumer_group_session_timeout_ms)),
-        ("heartbeat", ring(world, node, TimerKey::Heartbeat, c.heartbeat_interval_ms)),
-        ("poll", ring(world, node, TimerKey::PollTimeout, c.config.max_poll_interval_ms)),
+        ("heartbeat", ring(world, node, ClientTimer::Heartbeat, c.heartbeat_interval_ms)),
+        ("poll", ring(world, node, ClientTimer::PollTimeout, c.config.max_poll_interval_ms)),
     ];
     let poll = PollInfo { last: c.last_poll, interval: c.config.max_poll_interval_ms };
     ConsumerView { epoch: true, ..consumer_view(world, frame, c.into(), rings, poll, session) }
@@ -476,8 +478,8 @@ fn classic_consumer_view(world: &World, c: Seen<ClassicConsumer>, frame: Frame) 
     let session = coordinator_session_deadline(world, &c.group_id, &c.membership.member_id);
     let rings = vec![
         ("session", left(world, session, c.config.session_timeout_ms)),
-        ("heartbeat", ring(world, node, TimerKey::Heartbeat, c.config.heartbeat_interval_ms)),
-        ("poll", ring(world, node, TimerKey::PollTimeout, c.config.max_poll_interval_ms)),
+        ("heartbeat", ring(world, node, ClientTimer::Heartbeat, c.config.heartbeat_interval_ms)),
+        ("poll", ring(world, node, ClientTimer::PollTimeout, c.config.max_poll_interval_ms)),
     ];
     let poll = PollInfo { last: c.last_poll, interval: c.config.max_poll_interval_ms };
     consumer_view(world, frame, c.into(), rings, poll, session)

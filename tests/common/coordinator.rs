@@ -10,7 +10,7 @@ use groupscope::sim::message::{
     Body, JoinGroupRequest, JoinGroupResponse, JoinProtocol, ProtocolMetadata, Request, Response, SyncGroupRequest,
 };
 use groupscope::sim::note::Note;
-use groupscope::sim::out::{Out, TimerKey, TimerOp};
+use groupscope::sim::out::{BrokerTimer, Out, TimerKey, TimerOp};
 use groupscope::sim::scenario::config::BrokerConfig;
 use groupscope::sim::trace::EventKind;
 use groupscope::sim::{Errors, NodeId, Scenario};
@@ -56,7 +56,7 @@ impl Coordinator {
         let partition = c.cluster.offsets_partition_for(GROUP);
         c.run(|b, ctx, out| b.coordinator.become_leader(ctx, partition, out));
         if loaded {
-            c.fire(TimerKey::Load { partition });
+            c.fire(BrokerTimer::Load { partition });
         }
         c
     }
@@ -67,7 +67,7 @@ impl Coordinator {
         let partition = self.cluster.offsets_partition_for(GROUP);
         self.run(|b, ctx, out| b.coordinator.resign_leader(ctx, partition, out));
         self.run(|b, ctx, out| b.coordinator.become_leader(ctx, partition, out));
-        self.fire(TimerKey::Load { partition });
+        self.fire(BrokerTimer::Load { partition });
     }
 
     /// The demo's broker configuration.
@@ -106,9 +106,10 @@ impl Coordinator {
         }));
     }
 
-    fn fire(&mut self, key: TimerKey) {
+    fn fire(&mut self, key: impl Into<TimerKey>) {
+        let key = key.into();
         self.timers.remove(&key);
-        self.run(|b, ctx, out| b.handle_timer(ctx, &key, out));
+        self.run(|b, ctx, out| b.handle_timer(ctx, &key, out).expect("a broker takes its own and its groups' timers"));
     }
 
     /// Sends `request` from client `client`; returns its correlation.

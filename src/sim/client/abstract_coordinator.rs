@@ -12,7 +12,7 @@ use crate::sim::client::poll_loop::exponential_backoff_ms;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, Body, JoinGroupRequest, JoinGroupResponse, JoinProtocol, Request, SyncGroupRequest};
 use crate::sim::note::Note;
-use crate::sim::out::{Out, Retry, TimerKey};
+use crate::sim::out::{ClientTimer, Out, Retry};
 use crate::sim::reason::ClientReason;
 use crate::sim::trace::{EventKind, Machine};
 use crate::sim::trigger::Trigger;
@@ -154,7 +154,7 @@ pub(crate) fn take_in_flight(
     out: &mut Out,
 ) -> Option<InFlight> {
     let f = in_flight.remove(&correlation)?;
-    out.cancel_timer(TimerKey::RequestTimeout { correlation });
+    out.cancel_timer(ClientTimer::RequestTimeout { correlation });
     Some(f)
 }
 
@@ -296,9 +296,9 @@ pub(crate) trait AbstractCoordinator {
         match (beats(from), beats(to)) {
             (false, true) => {
                 m.last_heartbeat_ok = ctx.now;
-                out.set_timer(TimerKey::Heartbeat, ctx.now + interval);
+                out.set_timer(ClientTimer::Heartbeat, ctx.now + interval);
             }
-            (_, false) => out.cancel_timer(TimerKey::Heartbeat),
+            (_, false) => out.cancel_timer(ClientTimer::Heartbeat),
             _ => {}
         }
     }
@@ -318,7 +318,7 @@ pub(crate) trait AbstractCoordinator {
         let correlation = m.next_correlation;
         let f = InFlight { broker, api: request.api_key(), generation: m.generation, for_join_prepare };
         m.in_flight.insert(correlation, f);
-        out.set_timer(TimerKey::RequestTimeout { correlation }, ctx.now + timeout);
+        out.set_timer(ClientTimer::RequestTimeout { correlation }, ctx.now + timeout);
         out.send(NodeId::Broker(broker), Body::Request { correlation, request });
         correlation
     }
@@ -443,7 +443,7 @@ pub(crate) trait AbstractCoordinator {
             let c = self.rebalance_config();
             (c.heartbeat_interval_ms, c.session_timeout_ms)
         };
-        out.set_timer(TimerKey::Heartbeat, ctx.now + interval);
+        out.set_timer(ClientTimer::Heartbeat, ctx.now + interval);
         if ctx.now.saturating_sub(self.membership().last_heartbeat_ok) > session {
             self.mark_coordinator_unknown(ctx, ClientReason::NoHeartbeatResponse, out);
         }
@@ -523,7 +523,7 @@ pub(crate) trait AbstractCoordinator {
             (c.retry_backoff_ms, c.retry_backoff_max_ms)
         };
         let wait = heartbeat_retry_ms(base, max, &mut self.membership_mut().heartbeat_attempts);
-        out.set_timer(TimerKey::Heartbeat, ctx.now + wait);
+        out.set_timer(ClientTimer::Heartbeat, ctx.now + wait);
     }
 
     /// `JoinGroupResponseHandler.handle`, up to `onJoinLeader`/`onJoinFollower`:
@@ -605,6 +605,6 @@ pub(crate) trait AbstractCoordinator {
         let wait = self.rebalance_config().retry_backoff_ms;
         let m = self.membership_mut();
         m.join_retry_at = ctx.now + wait;
-        out.set_timer(TimerKey::Backoff(Retry::JoinGroup), m.join_retry_at);
+        out.set_timer(ClientTimer::Backoff(Retry::JoinGroup), m.join_retry_at);
     }
 }

@@ -10,7 +10,7 @@ use crate::sim::commit_exception::CommitException;
 use crate::sim::commit_exception::LocalRefusal;
 use crate::sim::ctx::Ctx;
 use crate::sim::note::Note;
-use crate::sim::out::{Out, Retry, TimerKey};
+use crate::sim::out::{ClientTimer, Out, Retry};
 use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
 use crate::sim::trace::EventKind;
 use crate::sim::types::{Errors, NodeId};
@@ -113,7 +113,7 @@ pub(crate) trait AppCommitter {
             // Woken early (e.g. by a coordinator lookup): the Backoff(CommitSync)
             // timer is re-armed at the same instant. Dropping this re-arm would
             // reorder same-millisecond events in some seeded runs (soak hashes).
-            out.set_timer(TimerKey::Backoff(Retry::CommitSync), *retry_at);
+            out.set_timer(ClientTimer::Backoff(Retry::CommitSync), *retry_at);
             return;
         }
         if ctx.now >= *deadline {
@@ -176,7 +176,7 @@ pub(crate) trait AppCommitter {
                         if let MainThread::CommitSync { retry_at, .. } = f.main {
                             *retry_at = ctx.now + wait;
                         }
-                        out.set_timer(TimerKey::Backoff(Retry::CommitSync), ctx.now + wait);
+                        out.set_timer(ClientTimer::Backoff(Retry::CommitSync), ctx.now + wait);
                         self.commit_note(Note::CommitSyncRetry { exception: text, wait_ms: wait }, out);
                     }
                     Some(text) => self.finish_commit_sync(ctx, Some(text), out),

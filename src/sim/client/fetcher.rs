@@ -15,7 +15,7 @@ use crate::sim::connections::Connections;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{Body, FetchPartition, FetchedPartition, Request};
 use crate::sim::note::Note;
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::out::{ClientTimer, Out};
 use crate::sim::scenario::config::ConsumerConfig;
 use crate::sim::trace::EventKind;
 use crate::sim::types::{Errors, Millis, NodeId};
@@ -175,7 +175,7 @@ impl Fetcher {
             self.next_correlation += 1;
             let correlation = FETCH_CORRELATION_BASE + self.next_correlation;
             self.pending.insert(correlation, PendingFetch { broker, partitions: partitions.clone() });
-            out.set_timer(TimerKey::RequestTimeout { correlation }, ctx.now + config.request_timeout_ms);
+            out.set_timer(ClientTimer::RequestTimeout { correlation }, ctx.now + config.request_timeout_ms);
             let request = Request::Fetch { max_wait_ms: config.fetch_max_wait_ms, partitions };
             out.send(NodeId::Broker(broker), Body::Request { correlation, request });
         }
@@ -197,7 +197,7 @@ impl Fetcher {
         out: &mut Out,
     ) -> Outcome {
         let Some(pending) = self.pending.remove(&correlation) else { return Outcome::default() };
-        out.cancel_timer(TimerKey::RequestTimeout { correlation });
+        out.cancel_timer(ClientTimer::RequestTimeout { correlation });
         connections.ready(pending.broker);
         let mut outcome = Outcome { answered: true, records: false };
         let mut moved = Vec::new();
@@ -240,7 +240,7 @@ impl Fetcher {
         out: &mut Out,
     ) -> bool {
         let Some(pending) = self.pending.remove(&correlation) else { return false };
-        out.cancel_timer(TimerKey::RequestTimeout { correlation });
+        out.cancel_timer(ClientTimer::RequestTimeout { correlation });
         connections.disconnected(pending.broker, ctx.now, config);
         self.metadata_update_requested = true;
         true

@@ -8,7 +8,7 @@ use crate::assign::TopicPartition;
 use crate::sim::connections::Connections;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::Response;
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::out::{ClientTimer, Out};
 use crate::sim::scenario::config::{AutoOffsetReset, ConsumerConfig};
 use crate::sim::trace::EventKind;
 use crate::sim::types::{Millis, NodeId};
@@ -65,15 +65,15 @@ pub(crate) fn fetch_and_process(ctx: &mut Ctx, f: Fetching<'_>, main: &mut MainT
     let records: i64 = batch.iter().map(|(_, a, b)| b - a).sum();
     if records == 0 {
         *main = MainThread::Idle;
-        out.set_timer(TimerKey::Poll, ctx.now + IDLE_POLL_MS);
+        out.set_timer(ClientTimer::Poll, ctx.now + IDLE_POLL_MS);
         return false;
     }
     // poll() returns now: the poll timer runs from here (ConsumerCoordinator.poll
     // re-arms it on every pass of the poll loop).
-    out.set_timer(TimerKey::PollTimeout, ctx.now + f.config.max_poll_interval_ms);
+    out.set_timer(ClientTimer::PollTimeout, ctx.now + f.config.max_poll_interval_ms);
     let until = ctx.now + (records as u64 * f.config.processing_ms_per_record).max(1);
     *main = MainThread::Processing { until, batch };
-    out.set_timer(TimerKey::Poll, until);
+    out.set_timer(ClientTimer::Poll, until);
     true
 }
 
@@ -92,7 +92,7 @@ pub(crate) fn on_fetch_response(
     let Response::Fetch { partitions, .. } = response else { return };
     let outcome = fetcher.on_response(ctx, correlation, partitions, positions, connections, out);
     if outcome.answered && *main == MainThread::Idle {
-        out.set_timer(TimerKey::Poll, ctx.now);
+        out.set_timer(ClientTimer::Poll, ctx.now);
     }
 }
 

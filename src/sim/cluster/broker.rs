@@ -4,8 +4,8 @@
 use crate::sim::coordinator::GroupCoordinator;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{Request, Response};
-use crate::sim::node::Handled;
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::node::{Handled, Misrouted};
+use crate::sim::out::{BrokerTimer, Out, TimerKey};
 use crate::sim::types::{Errors, NodeId};
 use serde::{Deserialize, Serialize};
 
@@ -65,11 +65,18 @@ impl Broker {
         }
     }
 
-    pub fn handle_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) {
-        if let TimerKey::FetchWait { client, correlation } = key {
-            return super::broker_fetch::complete_fetch(&mut self.purgatory, ctx, self.id, *client, *correlation, out);
+    /// A broker's own timers and its coordinator's group timers; a client's
+    /// or a worker's timer here is misrouted.
+    pub fn handle_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) -> Handled {
+        match key {
+            TimerKey::Broker(BrokerTimer::FetchWait { client, correlation }) => {
+                super::broker_fetch::complete_fetch(&mut self.purgatory, ctx, self.id, *client, *correlation, out)
+            }
+            TimerKey::Broker(BrokerTimer::Load { partition }) => self.coordinator.finish_load(ctx, *partition, out),
+            TimerKey::Group(g) => self.coordinator.handle_group_timer(ctx, g, out),
+            TimerKey::Client(_) | TimerKey::Connect(_) => return Err(Misrouted::timer(key)),
         }
-        self.coordinator.handle_timer(ctx, key, out);
+        Ok(())
     }
 
     /// The process dies: everything in memory is gone (the logs are replicated).
@@ -96,7 +103,6 @@ impl crate::sim::node::Node for Broker {
     }
 
     fn on_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) -> Handled {
-        self.handle_timer(ctx, key, out);
-        Ok(())
+        self.handle_timer(ctx, key, out)
     }
 }

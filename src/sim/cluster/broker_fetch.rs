@@ -8,7 +8,7 @@
 use super::Cluster;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{FetchPartition, FetchedPartition, Response};
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::out::{BrokerTimer, Out};
 use crate::sim::types::{Errors, Millis, NodeId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -83,7 +83,7 @@ pub(crate) fn handle_fetch(
     let deadline = ctx.now + max_wait_ms;
     let wake = next_append(ctx.cluster, ctx.now, &partitions).map_or(deadline, |t| t.min(deadline));
     purgatory.insert((from, correlation), ParkedFetch { partitions });
-    out.set_timer(TimerKey::FetchWait { client: from, correlation }, wake);
+    out.set_timer(BrokerTimer::FetchWait { client: from, correlation }, wake);
 }
 
 /// A held Fetch completes (`DelayedFetch.onComplete`): with whatever is there now.

@@ -8,7 +8,7 @@ use crate::connect::{ConnectAssignment, ConnectProtocolCompatibility, ConnectorT
 use crate::sim::connect::worker::{ConnectWorker, State};
 use crate::sim::ctx::Ctx;
 use crate::sim::note::Note;
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::out::{ConnectTimer, Out};
 use crate::sim::trace::{EventKind, Machine};
 use crate::sim::trigger::Trigger;
 
@@ -95,8 +95,8 @@ impl ConnectWorker {
         // onAssigned: the delay schedules a rejoin.
         self.scheduled_rebalance = (a.delay > 0).then_some(ctx.now + a.delay);
         match self.scheduled_rebalance {
-            Some(at) => out.set_timer(TimerKey::ConnectScheduledRebalance, at),
-            None => out.cancel_timer(TimerKey::ConnectScheduledRebalance),
+            Some(at) => out.set_timer(ConnectTimer::ScheduledRebalance, at),
+            None => out.cancel_timer(ConnectTimer::ScheduledRebalance),
         }
         self.assignment_snapshot = Some(a.clone());
         if a.failed() {

@@ -18,7 +18,7 @@ use crate::sim::client::coordinator_lookup;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, JoinProtocol, ProtocolMetadata, Request};
 use crate::sim::note::Note;
-use crate::sim::out::{Out, Retry, TimerKey};
+use crate::sim::out::{ClientTimer, ConnectTimer, Out, Retry};
 use crate::sim::reason::ClientReason;
 use crate::sim::scenario::connect_config::WorkerConfig;
 use crate::sim::trace::EventKind;
@@ -137,7 +137,7 @@ impl ConnectWorker {
             return;
         }
         if ctx.now < self.membership.join_retry_at {
-            return out.set_timer(TimerKey::Backoff(Retry::JoinGroup), self.membership.join_retry_at);
+            return out.set_timer(ClientTimer::Backoff(Retry::JoinGroup), self.membership.join_retry_at);
         }
         if self.membership.needs_join_prepare {
             self.on_join_prepare(out);
@@ -253,7 +253,7 @@ impl AbstractCoordinator for ConnectWorker {
     /// WorkerCoordinator gives discovery one heartbeat.interval.ms before it
     /// revokes everything it runs (`poll`, `coordinatorDiscoveryTimeoutMs`).
     fn on_coordinator_unknown(&mut self, ctx: &Ctx, out: &mut Out) {
-        out.set_timer(TimerKey::ConnectCoordinatorDiscovery, ctx.now + self.config.heartbeat_interval_ms);
+        out.set_timer(ConnectTimer::CoordinatorDiscovery, ctx.now + self.config.heartbeat_interval_ms);
     }
 
     /// The herder's tick goes on (`WorkerCoordinator.poll` runs in it).

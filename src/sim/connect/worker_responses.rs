@@ -10,29 +10,37 @@ use crate::sim::client::coordinator_lookup;
 use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, JoinGroupResponse, Response};
+use crate::sim::node::{Handled, Misrouted};
 use crate::sim::note::Note;
-use crate::sim::out::{Out, Retry, TimerKey};
+use crate::sim::out::{ClientTimer, ConnectTimer, Out, Retry, TimerKey};
 use crate::sim::reason::ClientReason;
 use crate::sim::types::Errors;
 
 impl ConnectWorker {
-    pub fn handle_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) {
+    /// The membership's client timers and the herder's own; a consumer's
+    /// poll timers, a broker's or a group's here are misrouted.
+    pub fn handle_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) -> Handled {
         match key {
-            TimerKey::Heartbeat => self.heartbeat_tick(ctx, out),
-            TimerKey::Backoff(_) => self.drive(ctx, out),
-            TimerKey::ConnectCoordinatorDiscovery => self.coordinator_discovery_timeout(out),
-            TimerKey::ConnectScheduledRebalance => {
+            TimerKey::Client(ClientTimer::Heartbeat) => self.heartbeat_tick(ctx, out),
+            TimerKey::Client(ClientTimer::Backoff(_)) => self.drive(ctx, out),
+            TimerKey::Connect(ConnectTimer::CoordinatorDiscovery) => self.coordinator_discovery_timeout(out),
+            TimerKey::Connect(ConnectTimer::ScheduledRebalance) => {
                 self.scheduled_rebalance = None;
                 self.membership.rejoin_needed = true;
                 self.note(Note::ScheduledRebalanceElapsed, out);
                 self.drive(ctx, out);
             }
-            TimerKey::RequestTimeout { correlation } if self.membership.in_flight.contains_key(correlation) => {
-                self.note(Note::RequestTimedOut, out);
-                self.request_failed(ctx, *correlation, out);
+            TimerKey::Client(ClientTimer::RequestTimeout { correlation }) => {
+                if self.membership.in_flight.contains_key(correlation) {
+                    self.note(Note::RequestTimedOut, out);
+                    self.request_failed(ctx, *correlation, out);
+                }
             }
-            _ => {}
+            TimerKey::Client(ClientTimer::Poll | ClientTimer::PollTimeout)
+            | TimerKey::Broker(_)
+            | TimerKey::Group(_) => return Err(Misrouted::timer(key)),
         }
+        Ok(())
     }
 
     pub fn handle_disconnect(&mut self, ctx: &mut Ctx, correlation: u64, out: &mut Out) {
@@ -50,7 +58,7 @@ impl ConnectWorker {
         let Some(f) = take_in_flight(&mut self.membership.in_flight, correlation, out) else { return };
         if f.api == ApiKey::FindCoordinator {
             let wait = self.backoff_ms();
-            return out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
+            return out.set_timer(ClientTimer::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
         }
         self.mark_coordinator_unknown(ctx, ClientReason::RequestFailed { api: f.api, broker: f.broker }, out);
         if f.api.is_join_or_sync() {
@@ -74,12 +82,12 @@ impl ConnectWorker {
                 let me = self.node();
                 coordinator_lookup::found(&mut self.membership.coordinator, me, &self.group_id, n, out);
                 self.membership.last_heartbeat_ok = ctx.now;
-                out.cancel_timer(TimerKey::ConnectCoordinatorDiscovery);
+                out.cancel_timer(ConnectTimer::CoordinatorDiscovery);
                 self.drive(ctx, out);
             }
             Response::FindCoordinator { .. } => {
                 let wait = self.backoff_ms();
-                out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
+                out.set_timer(ClientTimer::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
             }
             Response::JoinGroup(r) => self.on_joined(ctx, r, out),
             Response::SyncGroup { error: Errors::NONE, connect_assignment, .. } => {

@@ -13,7 +13,7 @@ pub use crate::sim::coordinator::shard::{CoordinatorState, Shard};
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{Request, Response};
 use crate::sim::note::Note;
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::out::{BrokerTimer, GroupTimer, Out};
 use crate::sim::scenario::config::BrokerConfig;
 use crate::sim::trace::{EventKind, Machine};
 use crate::sim::trigger::Trigger;
@@ -161,7 +161,7 @@ impl GroupCoordinator {
             to: "LOADING".into(),
             trigger: Trigger::BecameLeader,
         });
-        out.set_timer(TimerKey::Load { partition }, ctx.now + ctx.broker_config.coordinator_load_ms);
+        out.set_timer(BrokerTimer::Load { partition }, ctx.now + ctx.broker_config.coordinator_load_ms);
     }
 
     /// This broker is no longer leader of `__consumer_offsets-<partition>`
@@ -201,28 +201,27 @@ impl GroupCoordinator {
         });
     }
 
-    pub fn handle_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) {
+    /// One of a group's timers fired: the shard of the group's `__consumer_offsets` partition handles it.
+    pub fn handle_group_timer(&mut self, ctx: &mut Ctx, key: &GroupTimer, out: &mut Out) {
+        let partition = ctx.cluster.offsets_partition_for(key.group_id());
+        let Some(shard) = self.shards.get_mut(&partition) else { return };
         match key {
-            TimerKey::Load { partition } => self.finish_load(ctx, *partition, out),
-            TimerKey::MemberHeartbeat { group_id, .. } | TimerKey::Join { group_id } | TimerKey::Sync { group_id } => {
-                let partition = ctx.cluster.offsets_partition_for(group_id);
-                if let Some(shard) = self.shards.get_mut(&partition) {
-                    shard.handle_group_timer(ctx, key, out);
-                }
+            GroupTimer::MemberHeartbeat { group_id, member_id } => {
+                shard.member_heartbeat_expired(ctx, group_id, member_id, out)
             }
-            TimerKey::ConsumerGroupSessionTimeout { group_id, .. }
-            | TimerKey::ConsumerGroupRebalanceTimeout { group_id, .. } => {
-                let partition = ctx.cluster.offsets_partition_for(group_id);
-                if let Some(shard) = self.shards.get_mut(&partition) {
-                    shard.handle_consumer_group_timer(ctx, partition, key, out);
-                }
+            GroupTimer::Join { group_id } => shard.join_deadline(ctx, group_id, out),
+            GroupTimer::Sync { group_id } => shard.sync_deadline(ctx, group_id, out),
+            GroupTimer::ConsumerGroupSessionTimeout { group_id, member_id } => {
+                shard.consumer_session_expired(ctx, partition, group_id, member_id, out)
             }
-            _ => {}
+            GroupTimer::ConsumerGroupRebalanceTimeout { group_id, member_id } => {
+                shard.consumer_rebalance_timed_out(ctx, partition, group_id, member_id, out)
+            }
         }
     }
 
     /// Replays the partition's log (GMM `replay`) and re-arms timers (`onLoaded`).
-    fn finish_load(&mut self, ctx: &mut Ctx, partition: u32, out: &mut Out) {
+    pub(crate) fn finish_load(&mut self, ctx: &mut Ctx, partition: u32, out: &mut Out) {
         let Some(shard) = self.shards.get_mut(&partition) else { return };
         for record in ctx.cluster.offsets_logs[partition as usize].iter() {
             shard.replay(record.clone());
@@ -249,7 +248,7 @@ impl GroupCoordinator {
             }
             for m in group.members.values() {
                 out.set_timer(
-                    TimerKey::MemberHeartbeat { group_id: group.group_id.clone(), member_id: m.member_id.clone() },
+                    GroupTimer::MemberHeartbeat { group_id: group.group_id.clone(), member_id: m.member_id.clone() },
                     ctx.now + m.session_timeout_ms,
                 );
             }

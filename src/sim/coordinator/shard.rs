@@ -10,7 +10,7 @@ use crate::sim::cluster::CoordinatorRecord;
 use crate::sim::coordinator::classic::{ClassicGroup, ClassicGroupMember, ClassicGroupState};
 use crate::sim::ctx::Ctx;
 use crate::sim::message::Response;
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::out::{GroupTimer, Out};
 use crate::sim::trace::{EventKind, Machine};
 use crate::sim::trigger::Trigger;
 use crate::sim::types::{Errors, Millis};
@@ -165,7 +165,7 @@ impl Shard {
         if let Some(m) = group.members.get(member_id) {
             if matches!(group.state, ClassicGroupState::Stable | ClassicGroupState::PreparingRebalance) {
                 out.set_timer(
-                    TimerKey::MemberHeartbeat { group_id: group_id.into(), member_id: member_id.into() },
+                    GroupTimer::MemberHeartbeat { group_id: group_id.into(), member_id: member_id.into() },
                     ctx.now + m.session_timeout_ms,
                 );
             }
@@ -222,7 +222,7 @@ pub(crate) fn validate_member(group: &ClassicGroup, member_id: &str, instance_id
 /// Session deadline of `member` from now.
 pub(crate) fn rearm_heartbeat(ctx: &Ctx, group_id: &str, member_id: &str, after: Millis, out: &mut Out) {
     out.set_timer(
-        TimerKey::MemberHeartbeat { group_id: group_id.into(), member_id: member_id.into() },
+        GroupTimer::MemberHeartbeat { group_id: group_id.into(), member_id: member_id.into() },
         ctx.now + after,
     );
 }

@@ -14,7 +14,7 @@ use crate::sim::message::{Body, Envelope};
 use crate::sim::network::{Fate, Network};
 use crate::sim::node::{Handled, Misrouted, Node};
 use crate::sim::note::Note;
-use crate::sim::out::{Out, TimerKey, TimerOp};
+use crate::sim::out::{BrokerTimer, ClientTimer, Out, TimerKey, TimerOp};
 use crate::sim::scenario::Scenario;
 use crate::sim::trace::{Event, EventKind, Trace};
 use crate::sim::types::{EventId, Millis, NodeId};
@@ -211,11 +211,6 @@ impl World {
         id
     }
 
-    /// When `node`'s timer `key` fires, if it is set (the page explains waits with it).
-    pub fn timer_due(&self, node: NodeId, key: &crate::sim::out::TimerKey) -> Option<Millis> {
-        self.timers.get(&node)?.get(key).map(|(at, _)| *at)
-    }
-
     /// Time of the next queued item, if any.
     pub fn next_time(&self) -> Option<Millis> {
         self.queue.keys().next().map(|(t, _)| *t)
@@ -230,9 +225,10 @@ impl World {
         queued.chain(self.network.held_messages.iter().map(|(e, _)| e))
     }
 
-    /// Deadline of a node's timer, for countdown rings.
-    pub fn timer_deadline(&self, node: NodeId, key: &TimerKey) -> Option<Millis> {
-        self.timers.get(&node)?.get(key).map(|(t, _)| *t)
+    /// When `node`'s timer `key` fires, if it is set (countdown rings, and
+    /// the page's explanations of waits).
+    pub fn timer_deadline(&self, node: NodeId, key: impl Into<TimerKey>) -> Option<Millis> {
+        self.timers.get(&node)?.get(&key.into()).map(|(t, _)| *t)
     }
 
     pub fn exists(&self, node: NodeId) -> bool {
@@ -377,11 +373,12 @@ impl World {
             return;
         }
         // The poll loop and a leader's held Fetch tick too often to be events of their own.
-        let cause = if matches!(key, TimerKey::Poll | TimerKey::FetchWait { .. }) {
-            None
-        } else {
-            Some(self.record(cause, EventKind::TimerFired { node, timer: key.describe() }))
-        };
+        let cause =
+            if matches!(key, TimerKey::Client(ClientTimer::Poll) | TimerKey::Broker(BrokerTimer::FetchWait { .. })) {
+                None
+            } else {
+                Some(self.record(cause, EventKind::TimerFired { node, timer: key.describe() }))
+            };
         self.with_node(node, cause, |n, ctx, out| n.on_timer(ctx, &key, out));
     }
 

@@ -11,7 +11,7 @@ use crate::sim::commit_exception::LocalRefusal;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::ApiKey;
 use crate::sim::note::Note;
-use crate::sim::out::{Out, Retry, TimerKey};
+use crate::sim::out::{ClientTimer, Out, Retry};
 use crate::sim::reason::ClientReason;
 use crate::sim::scenario::config::CommitMode;
 use crate::sim::types::{Errors, NodeId};
@@ -128,7 +128,7 @@ impl ClassicConsumer {
                     let wait = self.backoff_ms();
                     self.join_prepare_committed = false;
                     self.join_prepare_retry_at = ctx.now + wait;
-                    out.set_timer(TimerKey::Backoff(Retry::JoinPrepareCommit), ctx.now + wait);
+                    out.set_timer(ClientTimer::Backoff(Retry::JoinPrepareCommit), ctx.now + wait);
                     self.commit_note(Note::JoinPrepareCommitRetry { exception: text.clone(), wait_ms: wait }, out);
                     return;
                 }

@@ -19,7 +19,7 @@ use crate::sim::connections::Connections;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, JoinProtocol, ProtocolMetadata, Request};
 use crate::sim::note::Note;
-use crate::sim::out::{Out, Retry, TimerKey};
+use crate::sim::out::{ClientTimer, Out, Retry};
 use crate::sim::reason::ClientReason;
 use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
 use crate::sim::trace::{Callback, EventKind};
@@ -137,7 +137,7 @@ impl ClassicConsumer {
     /// The process starts: the application calls `subscribe()` then `poll()`.
     pub fn start(&mut self, ctx: &mut Ctx, out: &mut Out) {
         self.next_auto_commit = ctx.now + self.config.auto_commit_interval_ms;
-        out.set_timer(TimerKey::Poll, ctx.now);
+        out.set_timer(ClientTimer::Poll, ctx.now);
     }
 
     pub(crate) fn callback(&self, cb: Callback, partitions: Vec<TopicPartition>, out: &mut Out) {
@@ -160,7 +160,7 @@ impl ClassicConsumer {
         self.main = MainThread::InPoll;
         self.last_poll = ctx.now;
         self.poll_timeout_pending = false;
-        out.set_timer(TimerKey::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
+        out.set_timer(ClientTimer::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
         // joinGroupIfNeeded runs here: a group answer that waited for this poll().
         if let Some(assignment) = self.deferred_assignment.take() {
             self.on_join_complete(ctx, assignment, out);
@@ -194,7 +194,7 @@ impl ClassicConsumer {
                 // joinGroupIfNeeded sleeps retry.backoff.ms after a retriable failure
                 // (the timer is already armed; re-arming it at the same instant keeps
                 // the event order of seeded runs as it was).
-                out.set_timer(TimerKey::Backoff(Retry::JoinGroup), self.membership.join_retry_at);
+                out.set_timer(ClientTimer::Backoff(Retry::JoinGroup), self.membership.join_retry_at);
                 return self.fetch_while_rebalancing(ctx, out);
             }
             if self.membership.needs_join_prepare && !self.on_join_prepare(ctx, coordinator, out) {
@@ -330,7 +330,7 @@ impl ClassicConsumer {
             Ok(broker) => {
                 self.send(ctx, broker, Request::FindCoordinator { key: self.group_id.clone() }, false, out);
             }
-            Err(at) => out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), at),
+            Err(at) => out.set_timer(ClientTimer::Backoff(Retry::CoordinatorLookup), at),
         }
     }
 
@@ -448,7 +448,7 @@ impl ClassicConsumer {
     /// `max.poll.interval.ms` passed without a `poll()` (AC `handlePollTimeoutExpiry`).
     pub fn poll_timeout(&mut self, ctx: &mut Ctx, out: &mut Out) {
         if !matches!(self.main, MainThread::Processing { .. } | MainThread::CommitSync { .. }) {
-            out.set_timer(TimerKey::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
+            out.set_timer(ClientTimer::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
             return;
         }
         if matches!(self.membership.state, MemberState::UNJOINED | MemberState::PREPARING_REBALANCE) {

@@ -12,8 +12,9 @@ use crate::sim::client::coordinator_lookup;
 use crate::sim::client::poll_loop::MainThread;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, JoinGroupResponse, Response};
+use crate::sim::node::{Handled, Misrouted};
 use crate::sim::note::Note;
-use crate::sim::out::{Out, Retry, TimerKey};
+use crate::sim::out::{ClientTimer, Out, Retry, TimerKey};
 use crate::sim::reason::ClientReason;
 use crate::sim::trace::{Callback, EventKind};
 use crate::sim::trigger::Trigger;
@@ -35,21 +36,25 @@ fn is_coordinator_error(e: Errors) -> bool {
 }
 
 impl ClassicConsumer {
-    pub fn handle_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) {
-        match key {
-            TimerKey::Poll => self.poll(ctx, out),
-            TimerKey::PollTimeout => self.poll_timeout(ctx, out),
-            TimerKey::Heartbeat => self.heartbeat_tick(ctx, out),
-            TimerKey::Backoff(_) => self.drive(ctx, out),
-            TimerKey::RequestTimeout { correlation } if crate::sim::client::fetcher::is_fetch(*correlation) => {
+    /// A client's timers; a broker's, a group's or a worker's here is misrouted.
+    pub fn handle_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) -> Handled {
+        let TimerKey::Client(timer) = key else { return Err(Misrouted::timer(key)) };
+        match timer {
+            ClientTimer::Poll => self.poll(ctx, out),
+            ClientTimer::PollTimeout => self.poll_timeout(ctx, out),
+            ClientTimer::Heartbeat => self.heartbeat_tick(ctx, out),
+            ClientTimer::Backoff(_) => self.drive(ctx, out),
+            ClientTimer::RequestTimeout { correlation } if crate::sim::client::fetcher::is_fetch(*correlation) => {
                 self.fetcher.on_failure(ctx, *correlation, &self.config, &mut self.connections, out);
             }
-            TimerKey::RequestTimeout { correlation } if self.membership.in_flight.contains_key(correlation) => {
+            ClientTimer::RequestTimeout { correlation } if self.membership.in_flight.contains_key(correlation) => {
                 out.emit(EventKind::Note { node: self.node(), note: Note::RequestTimedOut });
                 self.request_failed(ctx, *correlation, out);
             }
-            _ => {}
+            // Answered before its deadline: nothing is left to time out.
+            ClientTimer::RequestTimeout { .. } => {}
         }
+        Ok(())
     }
 
     /// The connection broke: the request failed (`CoordinatorResponseHandler.onFailure`).
@@ -78,7 +83,7 @@ impl ClassicConsumer {
         self.connections.disconnected(f.broker, ctx.now, &self.config);
         if f.api == ApiKey::FindCoordinator {
             let wait = self.backoff_ms();
-            out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
+            out.set_timer(ClientTimer::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
             return;
         }
         self.mark_coordinator_unknown(ctx, ClientReason::RequestFailed { api: f.api, broker: f.broker }, out);
@@ -177,7 +182,7 @@ impl ClassicConsumer {
             (e, _) if e.is_fatal_for_classic_client() => self.fail_fatally(ctx, e, out),
             _ => {
                 let wait = self.backoff_ms();
-                out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
+                out.set_timer(ClientTimer::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
             }
         }
     }
@@ -318,7 +323,7 @@ impl ClassicConsumer {
             }
         } else if error == Errors::COORDINATOR_LOAD_IN_PROGRESS {
             let wait = self.backoff_ms();
-            out.set_timer(TimerKey::Backoff(Retry::OffsetFetch), ctx.now + wait);
+            out.set_timer(ClientTimer::Backoff(Retry::OffsetFetch), ctx.now + wait);
             return;
         }
         self.drive(ctx, out);

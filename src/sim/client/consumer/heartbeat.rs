@@ -11,8 +11,9 @@ use crate::sim::ctx::Ctx;
 use crate::sim::message::{
     ApiKey, Body, ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse, Request, Response,
 };
+use crate::sim::node::{Handled, Misrouted};
 use crate::sim::note::Note;
-use crate::sim::out::{Out, Retry, TimerKey};
+use crate::sim::out::{ClientTimer, Out, Retry, TimerKey};
 use crate::sim::reason::ClientReason;
 use crate::sim::trace::EventKind;
 use crate::sim::trigger::Trigger;
@@ -28,7 +29,7 @@ impl AsyncConsumer {
         };
         let pending = Pending { broker, api: request.api_key(), member_epoch, before_revocation: false };
         self.link.in_flight.insert(correlation, pending);
-        out.set_timer(TimerKey::RequestTimeout { correlation }, ctx.now + self.config.request_timeout_ms);
+        out.set_timer(ClientTimer::RequestTimeout { correlation }, ctx.now + self.config.request_timeout_ms);
         out.send(NodeId::Broker(broker), Body::Request { correlation, request });
         correlation
     }
@@ -48,7 +49,7 @@ impl AsyncConsumer {
             Ok(broker) => {
                 self.send(ctx, broker, Request::FindCoordinator { key: self.group_id.clone() }, out);
             }
-            Err(at) => out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), at),
+            Err(at) => out.set_timer(ClientTimer::Backoff(Retry::CoordinatorLookup), at),
         }
     }
 
@@ -88,7 +89,7 @@ impl AsyncConsumer {
         let due = if now_states { ctx.now } else { self.next_heartbeat_at };
         let at = due.max(self.heartbeat_backoff_until);
         if !leaving && at > ctx.now {
-            out.set_timer(TimerKey::Heartbeat, at);
+            out.set_timer(ClientTimer::Heartbeat, at);
             return;
         }
         let request = self.build_heartbeat();
@@ -107,7 +108,7 @@ impl AsyncConsumer {
             _ => {}
         }
         if self.heartbeat_interval_ms > 0 && !self.state.is_not_in_group() {
-            out.set_timer(TimerKey::Heartbeat, self.next_heartbeat_at);
+            out.set_timer(ClientTimer::Heartbeat, self.next_heartbeat_at);
         }
     }
 
@@ -149,24 +150,26 @@ impl AsyncConsumer {
         req
     }
 
-    pub fn handle_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) {
-        match key {
-            TimerKey::Poll => self.poll(ctx, out),
-            TimerKey::PollTimeout => self.poll_timeout(ctx, out),
-            TimerKey::Heartbeat => self.maybe_heartbeat(ctx, out),
-            TimerKey::Backoff(_) => {
+    /// A client's timers; a broker's, a group's or a worker's here is misrouted.
+    pub fn handle_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) -> Handled {
+        let TimerKey::Client(timer) = key else { return Err(Misrouted::timer(key)) };
+        match timer {
+            ClientTimer::Poll => self.poll(ctx, out),
+            ClientTimer::PollTimeout => self.poll_timeout(ctx, out),
+            ClientTimer::Heartbeat => self.maybe_heartbeat(ctx, out),
+            ClientTimer::Backoff(_) => {
                 self.ensure_coordinator(ctx, out);
                 self.maybe_heartbeat(ctx, out);
                 self.drive(ctx, out);
             }
-            TimerKey::RequestTimeout { correlation } if crate::sim::client::fetcher::is_fetch(*correlation) => {
+            ClientTimer::RequestTimeout { correlation } if crate::sim::client::fetcher::is_fetch(*correlation) => {
                 self.fetcher.on_failure(ctx, *correlation, &self.config, &mut self.link.connections, out);
             }
-            TimerKey::RequestTimeout { correlation } => {
+            ClientTimer::RequestTimeout { correlation } => {
                 self.request_failed(ctx, *correlation, Some(Note::RequestTimedOut), out)
             }
-            _ => {}
         }
+        Ok(())
     }
 
     /// The connection broke under a request (`onFailure`).
@@ -196,11 +199,11 @@ impl AsyncConsumer {
         if let Some(note) = note {
             out.emit(EventKind::Note { node: self.node(), note });
         }
-        out.cancel_timer(TimerKey::RequestTimeout { correlation });
+        out.cancel_timer(ClientTimer::RequestTimeout { correlation });
         self.link.connections.disconnected(p.broker, ctx.now, &self.config);
         let wait = crate::sim::client::poll_loop::backoff_ms(&self.config, &mut self.link.backoff_attempts);
         if p.api == ApiKey::FindCoordinator {
-            out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
+            out.set_timer(ClientTimer::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
             return;
         }
         self.mark_coordinator_unknown(ClientReason::RequestFailed { api: p.api, broker: p.broker }, out);
@@ -240,7 +243,7 @@ impl AsyncConsumer {
             );
         }
         let Some(p) = self.link.in_flight.remove(&correlation) else { return };
-        out.cancel_timer(TimerKey::RequestTimeout { correlation });
+        out.cancel_timer(ClientTimer::RequestTimeout { correlation });
         let error = response.error();
         self.link.connections.ready(p.broker);
         if error == Errors::NONE {
@@ -282,7 +285,7 @@ impl AsyncConsumer {
                     }
                 } else if error == Errors::COORDINATOR_LOAD_IN_PROGRESS {
                     let wait = crate::sim::client::poll_loop::backoff_ms(&self.config, &mut self.link.backoff_attempts);
-                    out.set_timer(TimerKey::Backoff(Retry::OffsetFetch), ctx.now + wait);
+                    out.set_timer(ClientTimer::Backoff(Retry::OffsetFetch), ctx.now + wait);
                     return;
                 }
                 self.drive(ctx, out);
@@ -301,7 +304,7 @@ impl AsyncConsumer {
             }
             _ => {
                 let wait = crate::sim::client::poll_loop::backoff_ms(&self.config, &mut self.link.backoff_attempts);
-                out.set_timer(TimerKey::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
+                out.set_timer(ClientTimer::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
             }
         }
     }
@@ -431,7 +434,7 @@ impl AsyncConsumer {
             self.transition_to(MemberState::FATAL, Trigger::Fatal { error }, out);
         }
         out.emit(EventKind::Note { node: self.node(), note: Note::FatalToApplication { error } });
-        out.cancel_timer(TimerKey::Heartbeat);
+        out.cancel_timer(ClientTimer::Heartbeat);
         let left = matches!(previous, MemberState::UNSUBSCRIBED | MemberState::LEAVING | MemberState::PREPARE_LEAVING);
         if !left && !throws {
             self.lose_everything(out);

@@ -18,7 +18,7 @@ use crate::sim::client::poll_loop::{self, MainThread};
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{ApiKey, Request, LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH};
 use crate::sim::note::Note;
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::out::{ClientTimer, Out};
 use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
 use crate::sim::trace::{Callback, EventKind, Machine};
 use crate::sim::trigger::Trigger;
@@ -183,7 +183,7 @@ impl AsyncConsumer {
         }
         self.next_auto_commit = ctx.now + self.config.auto_commit_interval_ms;
         self.subscription_updated = true;
-        out.set_timer(TimerKey::Poll, ctx.now);
+        out.set_timer(ClientTimer::Poll, ctx.now);
     }
 
     /// `AbstractMembershipManager.transitionTo`: every state change of this
@@ -249,7 +249,7 @@ impl AsyncConsumer {
     pub(crate) fn enter_poll(&mut self, ctx: &mut Ctx, out: &mut Out) {
         self.main = MainThread::InPoll;
         self.last_poll = ctx.now;
-        out.set_timer(TimerKey::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
+        out.set_timer(ClientTimer::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
         // maybeRejoinStaleMember / onConsumerPoll.
         self.poll_timer_expired = false;
         if self.state == MemberState::STALE {
@@ -473,7 +473,7 @@ impl AsyncConsumer {
     /// application `poll()` before that only resets the timer (`resetPollTimer`).
     pub fn poll_timeout(&mut self, ctx: &mut Ctx, out: &mut Out) {
         if !matches!(self.main, MainThread::Processing { .. } | MainThread::CommitSync { .. }) {
-            out.set_timer(TimerKey::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
+            out.set_timer(ClientTimer::PollTimeout, ctx.now + self.config.max_poll_interval_ms);
             return;
         }
         if self.fatal.is_some()

@@ -12,7 +12,7 @@ use crate::sim::coordinator::shard::{rearm_heartbeat, validate_member, Shard};
 use crate::sim::ctx::Ctx;
 use crate::sim::message::MemberIdentity;
 use crate::sim::note::Note;
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::out::{GroupTimer, Out};
 use crate::sim::trace::EventKind;
 use crate::sim::trigger::Trigger;
 use crate::sim::types::Errors;
@@ -73,7 +73,7 @@ impl Shard {
                 }
             } else if group.pending_members.remove(&who.member_id) {
                 // A pending member's leave counts as a valid one (classicGroupLeaveToClassicGroup).
-                out.cancel_timer(TimerKey::MemberHeartbeat {
+                out.cancel_timer(GroupTimer::MemberHeartbeat {
                     group_id: group_id.into(),
                     member_id: who.member_id.clone(),
                 });
@@ -103,26 +103,26 @@ impl Shard {
         error
     }
 
-    pub(crate) fn handle_group_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) {
-        match key {
-            TimerKey::MemberHeartbeat { group_id, member_id } => {
-                let Some(group) = self.groups.get_mut(group_id) else { return };
-                expire_member_heartbeat(ctx, group, member_id, out);
-            }
-            TimerKey::Join { group_id } => {
-                let partition = ctx.cluster.offsets_partition_for(group_id);
-                let Some(group) = self.groups.get_mut(group_id) else { return };
-                match group.initial_delay.take() {
-                    Some(delay) => try_complete_initial_rebalance(ctx, partition, group, delay, out),
-                    None => complete_join(ctx, partition, group, out),
-                }
-            }
-            TimerKey::Sync { group_id } => {
-                let Some(group) = self.groups.get_mut(group_id) else { return };
-                expire_pending_sync(ctx, group, out);
-            }
-            _ => {}
+    /// `heartbeat-<group>-<member>` fired: the member's session expired.
+    pub(crate) fn member_heartbeat_expired(&mut self, ctx: &mut Ctx, group_id: &str, member_id: &str, out: &mut Out) {
+        let Some(group) = self.groups.get_mut(group_id) else { return };
+        expire_member_heartbeat(ctx, group, member_id, out);
+    }
+
+    /// `join-<group>` fired: the initial-rebalance delay or the join phase's rebalance timeout.
+    pub(crate) fn join_deadline(&mut self, ctx: &mut Ctx, group_id: &str, out: &mut Out) {
+        let partition = ctx.cluster.offsets_partition_for(group_id);
+        let Some(group) = self.groups.get_mut(group_id) else { return };
+        match group.initial_delay.take() {
+            Some(delay) => try_complete_initial_rebalance(ctx, partition, group, delay, out),
+            None => complete_join(ctx, partition, group, out),
         }
+    }
+
+    /// `sync-<group>` fired: members that have not synced are removed.
+    pub(crate) fn sync_deadline(&mut self, ctx: &mut Ctx, group_id: &str, out: &mut Out) {
+        let Some(group) = self.groups.get_mut(group_id) else { return };
+        expire_pending_sync(ctx, group, out);
     }
 }
 
@@ -133,7 +133,7 @@ fn after_member_removed(ctx: &mut Ctx, group: &mut ClassicGroup, reason: Trigger
             prepare_rebalance(ctx, group, reason, out)
         }
         ClassicGroupState::PreparingRebalance if group.has_all_members_joined() => {
-            out.cancel_timer(TimerKey::Join { group_id: group.group_id.clone() });
+            out.cancel_timer(GroupTimer::Join { group_id: group.group_id.clone() });
             group.initial_delay = None;
             let partition = ctx.cluster.offsets_partition_for(&group.group_id);
             complete_join(ctx, partition, group, out);
@@ -153,7 +153,7 @@ fn expire_member_heartbeat(ctx: &mut Ctx, group: &mut ClassicGroup, member_id: &
             note: Note::PendingMemberDropped { member_id: member_id.to_string() },
         });
         if group.is(ClassicGroupState::PreparingRebalance) && group.has_all_members_joined() {
-            out.cancel_timer(TimerKey::Join { group_id: group.group_id.clone() });
+            out.cancel_timer(GroupTimer::Join { group_id: group.group_id.clone() });
             group.initial_delay = None;
             let partition = ctx.cluster.offsets_partition_for(&group.group_id);
             complete_join(ctx, partition, group, out);

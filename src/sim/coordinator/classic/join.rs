@@ -11,7 +11,7 @@ use crate::sim::coordinator::shard::{rearm_heartbeat, transition, validate_membe
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{JoinGroupRequest, JoinGroupResponse, JoinGroupResponseMember, Response};
 use crate::sim::note::Note;
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::out::{GroupTimer, Out};
 use crate::sim::trace::EventKind;
 use crate::sim::trigger::Trigger;
 use crate::sim::types::{Errors, NodeId};
@@ -192,7 +192,7 @@ fn remove_refused_member(ctx: &Ctx, group: &mut ClassicGroup, member_id: &str, m
         out.emit(EventKind::Note { node: ctx.me, note });
     }
     if was_pending || removed {
-        out.cancel_timer(TimerKey::MemberHeartbeat { group_id: group.group_id.clone(), member_id: member_id.into() });
+        out.cancel_timer(GroupTimer::MemberHeartbeat { group_id: group.group_id.clone(), member_id: member_id.into() });
     }
 }
 
@@ -249,7 +249,7 @@ pub(crate) fn maybe_complete_join_phase(ctx: &mut Ctx, group: &mut ClassicGroup,
         && group.has_all_members_joined()
         && group.previous_state != Some(ClassicGroupState::Empty)
     {
-        out.cancel_timer(TimerKey::Join { group_id: group.group_id.clone() });
+        out.cancel_timer(GroupTimer::Join { group_id: group.group_id.clone() });
         let partition = ctx.cluster.offsets_partition_for(&group.group_id);
         complete_join(ctx, partition, group, out);
     }
@@ -260,9 +260,9 @@ pub(crate) fn prepare_rebalance(ctx: &mut Ctx, group: &mut ClassicGroup, reason:
     if group.is(ClassicGroupState::CompletingRebalance) {
         reset_and_propagate_assignment_with_error(ctx, group, Errors::REBALANCE_IN_PROGRESS, out);
     }
-    out.cancel_timer(TimerKey::Sync { group_id: group.group_id.clone() });
+    out.cancel_timer(GroupTimer::Sync { group_id: group.group_id.clone() });
     let initial = group.is(ClassicGroupState::Empty);
-    let join_key = TimerKey::Join { group_id: group.group_id.clone() };
+    let join_key = GroupTimer::Join { group_id: group.group_id.clone() };
     if initial {
         let d = ctx.broker_config.initial_rebalance_delay_ms;
         let remaining = group.rebalance_timeout_ms().saturating_sub(d);
@@ -273,12 +273,12 @@ pub(crate) fn prepare_rebalance(ctx: &mut Ctx, group: &mut ClassicGroup, reason:
     transition(ctx, group, ClassicGroupState::PreparingRebalance, reason, out);
     if !initial {
         if group.has_all_members_joined() {
-            out.cancel_timer(TimerKey::Join { group_id: group.group_id.clone() });
+            out.cancel_timer(GroupTimer::Join { group_id: group.group_id.clone() });
             let partition = ctx.cluster.offsets_partition_for(&group.group_id);
             complete_join(ctx, partition, group, out);
         } else {
             let t = group.rebalance_timeout_ms();
-            out.set_timer(TimerKey::Join { group_id: group.group_id.clone() }, ctx.now + t);
+            out.set_timer(GroupTimer::Join { group_id: group.group_id.clone() }, ctx.now + t);
         }
     }
 }
@@ -296,7 +296,7 @@ pub(crate) fn try_complete_initial_rebalance(
         let next = delay.remaining_ms.min(ctx.broker_config.initial_rebalance_delay_ms);
         let remaining = delay.remaining_ms.saturating_sub(delay.delay_ms);
         group.initial_delay = Some(InitialDelay { delay_ms: next, remaining_ms: remaining });
-        out.set_timer(TimerKey::Join { group_id: group.group_id.clone() }, ctx.now + next);
+        out.set_timer(GroupTimer::Join { group_id: group.group_id.clone() }, ctx.now + next);
         out.emit(EventKind::Note { node: ctx.me, note: Note::InitialDelayExtended { wait_ms: next } });
     } else {
         complete_join(ctx, partition, group, out);
@@ -321,7 +321,7 @@ pub(crate) fn complete_join(ctx: &mut Ctx, partition: u32, group: &mut ClassicGr
     }
     if !maybe_elect_new_joined_leader(group) && !group.members.is_empty() {
         let t = group.rebalance_timeout_ms();
-        out.set_timer(TimerKey::Join { group_id: group.group_id.clone() }, ctx.now + t);
+        out.set_timer(GroupTimer::Join { group_id: group.group_id.clone() }, ctx.now + t);
         return;
     }
     group.generation_id += 1;
@@ -353,7 +353,7 @@ pub(crate) fn complete_join(ctx: &mut Ctx, partition: u32, group: &mut ClassicGr
     }
     group.pending_sync = ids.into_iter().collect();
     let t = group.rebalance_timeout_ms();
-    out.set_timer(TimerKey::Sync { group_id: group.group_id.clone() }, ctx.now + t);
+    out.set_timer(GroupTimer::Sync { group_id: group.group_id.clone() }, ctx.now + t);
 }
 
 /// `maybeElectNewJoinedLeader`.
@@ -442,7 +442,7 @@ fn join_new_static_member(
         // with a SyncGroup response carrying FENCED_INSTANCE_ID.
         out.respond(p.client, p.correlation, sync_error(Errors::FENCED_INSTANCE_ID));
     }
-    out.cancel_timer(TimerKey::MemberHeartbeat { group_id: group.group_id.clone(), member_id: old_id.clone() });
+    out.cancel_timer(GroupTimer::MemberHeartbeat { group_id: group.group_id.clone(), member_id: old_id.clone() });
     let protocols_before = old.protocols.clone();
     old.member_id = new_id.clone();
     old.protocols = req.protocols.clone();
@@ -514,6 +514,6 @@ pub(crate) fn remove_member(group: &mut ClassicGroup, member_id: &str, out: &mut
         if let Some(p) = m.awaiting_join.take() {
             out.respond(p.client, p.correlation, join_error(member_id, Errors::UNKNOWN_MEMBER_ID));
         }
-        out.cancel_timer(TimerKey::MemberHeartbeat { group_id: group.group_id.clone(), member_id: member_id.into() });
+        out.cancel_timer(GroupTimer::MemberHeartbeat { group_id: group.group_id.clone(), member_id: member_id.into() });
     }
 }

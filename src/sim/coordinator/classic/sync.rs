@@ -9,7 +9,7 @@ use crate::sim::coordinator::shard::{transition, validate_member, Shard};
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{Response, SyncGroupRequest};
 use crate::sim::note::Note;
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::out::{GroupTimer, Out};
 use crate::sim::trace::EventKind;
 use crate::sim::trigger::Trigger;
 use crate::sim::types::{Errors, NodeId};
@@ -74,7 +74,7 @@ impl Shard {
 fn remove_pending_sync(group: &mut ClassicGroup, member_id: &str, out: &mut Out) {
     group.pending_sync.remove(member_id);
     if group.pending_sync.is_empty() {
-        out.cancel_timer(TimerKey::Sync { group_id: group.group_id.clone() });
+        out.cancel_timer(GroupTimer::Sync { group_id: group.group_id.clone() });
     }
 }
 
@@ -115,7 +115,7 @@ pub(crate) fn expire_pending_sync(ctx: &mut Ctx, group: &mut ClassicGroup, out: 
                 out.respond(p.client, p.correlation, sync_error(Errors::REBALANCE_IN_PROGRESS));
             }
         }
-        out.cancel_timer(TimerKey::MemberHeartbeat { group_id: group.group_id.clone(), member_id: id.clone() });
+        out.cancel_timer(GroupTimer::MemberHeartbeat { group_id: group.group_id.clone(), member_id: id.clone() });
     }
     prepare_rebalance(ctx, group, Trigger::PendingSyncExpired, out);
 }

@@ -12,7 +12,7 @@ use crate::sim::message::{
     LEAVE_GROUP_STATIC_MEMBER_EPOCH,
 };
 use crate::sim::note::Note;
-use crate::sim::out::{Out, TimerKey};
+use crate::sim::out::Out;
 use crate::sim::reason::FenceReason;
 use crate::sim::trace::EventKind;
 use crate::sim::trigger::Trigger;
@@ -115,24 +115,46 @@ impl Shard {
         });
     }
 
-    /// The session or rebalance timeout of a consumer-group member fired.
-    pub(crate) fn handle_consumer_group_timer(&mut self, ctx: &mut Ctx, partition: u32, key: &TimerKey, out: &mut Out) {
-        let (group_id, member_id, why) = match key {
-            TimerKey::ConsumerGroupSessionTimeout { group_id, member_id } => {
-                (group_id, member_id, FenceReason::SessionExpired)
-            }
-            TimerKey::ConsumerGroupRebalanceTimeout { group_id, member_id } => {
-                let Some(g) = self.consumer_groups.get(group_id) else { return };
-                let (armed, current) =
-                    (g.rebalance_timeouts.get(member_id), g.members.get(member_id).map(|m| m.member_epoch));
-                if armed.is_none() || armed.copied() != current {
-                    return;
-                }
-                let why = FenceReason::RevocationTimeout { epoch: current.unwrap_or(0) };
-                (group_id, member_id, why)
-            }
-            _ => return,
-        };
+    /// A consumer-group member's session timeout fired (`group.consumer.session.timeout.ms`).
+    pub(crate) fn consumer_session_expired(
+        &mut self,
+        ctx: &mut Ctx,
+        partition: u32,
+        group_id: &str,
+        member_id: &str,
+        out: &mut Out,
+    ) {
+        self.fence_on_timeout(ctx, partition, group_id, member_id, FenceReason::SessionExpired, out);
+    }
+
+    /// A consumer-group member's rebalance timeout fired while it revoked
+    /// partitions; stale if the member's epoch moved on since it was armed.
+    pub(crate) fn consumer_rebalance_timed_out(
+        &mut self,
+        ctx: &mut Ctx,
+        partition: u32,
+        group_id: &str,
+        member_id: &str,
+        out: &mut Out,
+    ) {
+        let Some(g) = self.consumer_groups.get(group_id) else { return };
+        let (armed, current) = (g.rebalance_timeouts.get(member_id), g.members.get(member_id).map(|m| m.member_epoch));
+        if armed.is_none() || armed.copied() != current {
+            return;
+        }
+        let why = FenceReason::RevocationTimeout { epoch: current.unwrap_or(0) };
+        self.fence_on_timeout(ctx, partition, group_id, member_id, why, out);
+    }
+
+    fn fence_on_timeout(
+        &mut self,
+        ctx: &mut Ctx,
+        partition: u32,
+        group_id: &str,
+        member_id: &str,
+        why: FenceReason,
+        out: &mut Out,
+    ) {
         if !self.consumer_groups.get(group_id).is_some_and(|g| g.members.contains_key(member_id)) {
             return;
         }

@@ -14,7 +14,7 @@ pub mod target_assignment;
 
 use crate::assign::TopicPartition;
 use crate::java;
-use crate::sim::out::TimerKey;
+use crate::sim::out::GroupTimer;
 use crate::sim::types::Millis;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -237,11 +237,11 @@ impl ConsumerGroup {
 }
 
 /// The timer of a member's session timeout on the coordinator.
-pub(crate) fn session_key(group_id: &str, member_id: &str) -> TimerKey {
-    TimerKey::ConsumerGroupSessionTimeout { group_id: group_id.into(), member_id: member_id.into() }
+pub(crate) fn session_key(group_id: &str, member_id: &str) -> GroupTimer {
+    GroupTimer::ConsumerGroupSessionTimeout { group_id: group_id.into(), member_id: member_id.into() }
 }
 
 /// The timer of a member's rebalance timeout (armed while it revokes).
-pub(crate) fn rebalance_key(group_id: &str, member_id: &str) -> TimerKey {
-    TimerKey::ConsumerGroupRebalanceTimeout { group_id: group_id.into(), member_id: member_id.into() }
+pub(crate) fn rebalance_key(group_id: &str, member_id: &str) -> GroupTimer {
+    GroupTimer::ConsumerGroupRebalanceTimeout { group_id: group_id.into(), member_id: member_id.into() }
 }
