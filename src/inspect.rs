@@ -3,9 +3,10 @@
 //! be injected on it. Pure functions of the world, tested natively.
 
 use crate::assign::TopicPartition;
+use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::message::Envelope;
+use crate::sim::world::{Member, MemberKind};
 use crate::sim::{Fault, NodeId, World};
-use crate::view::ClientSummary;
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -30,6 +31,46 @@ fn pretty<T: Serialize>(v: &T) -> String {
     serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("(cannot show: {e})"))
 }
 
+/// A client of any kind: what every member shows, then what only its kind has.
+fn inspect_member(world: &World, m: Member) -> Option<Inspection> {
+    let c = m.idx;
+    Some(match m.kind {
+        MemberKind::Worker(w) => {
+            let details = vec![
+                ("connectors", list(w.connectors.iter().map(|(n, s)| format!("{n} {s:?}")))),
+                ("tasks", list(w.tasks.iter().map(|(t, s)| format!("{t} {s:?}")))),
+            ];
+            let protocol = ("connect.protocol", w.config.connect_protocol.protocol().to_string());
+            Inspection {
+                title: format!("c{c} (Connect worker)"),
+                facts: client_facts(m, protocol, "generation", details),
+                json: pretty(w),
+            }
+        }
+        MemberKind::Consumer(a) => {
+            let identity = instance_fact(&m);
+            let mut details =
+                vec![("heartbeat interval ms (from the broker)", a.heartbeat_interval_ms.to_string()), owned_fact(&m)];
+            details.extend(liveness_facts(world, &m, a.last_poll, a.config.max_poll_interval_ms));
+            Inspection {
+                title: format!("c{c} (group.protocol=consumer)"),
+                facts: client_facts(m, identity, "member epoch", details),
+                json: pretty(a),
+            }
+        }
+        MemberKind::Classic(cons) => {
+            let mut details = vec![owned_fact(&m)];
+            details.extend(liveness_facts(world, &m, cons.last_poll, cons.config.max_poll_interval_ms));
+            let identity = instance_fact(&m);
+            Inspection {
+                title: format!("c{c}"),
+                facts: client_facts(m, identity, "generation", details),
+                json: pretty(cons),
+            }
+        }
+    })
+}
+
 fn find_message(world: &World, id: u64) -> Option<&Envelope> {
     world.in_flight().find(|e| e.id == id)
 }
@@ -38,50 +79,7 @@ fn find_message(world: &World, id: u64) -> Option<&Envelope> {
 /// (a message that arrived, a node of another timeline).
 pub fn inspect(world: &World, sel: &Selection) -> Option<Inspection> {
     match sel {
-        Selection::Node(NodeId::Client(c)) if world.clients.worker(*c).is_some() => {
-            let w = world.clients.worker(*c)?;
-            let details = vec![
-                ("connectors", list(w.connectors.iter().map(|(n, s)| format!("{n} {s:?}")))),
-                ("tasks", list(w.tasks.iter().map(|(t, s)| format!("{t} {s:?}")))),
-            ];
-            Some(Inspection {
-                title: format!("c{c} (Connect worker)"),
-                facts: client_facts(
-                    w.into(),
-                    ("connect.protocol", w.config.connect_protocol.protocol().to_string()),
-                    "generation",
-                    details,
-                ),
-                json: pretty(w.client()),
-            })
-        }
-        Selection::Node(NodeId::Client(c)) if world.clients.async_consumer(*c).is_some() => {
-            let a = world.clients.async_consumer(*c)?;
-            let client = ClientSummary::from(a);
-            let identity = instance_fact(&client);
-            let mut details = vec![
-                ("heartbeat interval ms (from the broker)", a.heartbeat_interval_ms.to_string()),
-                owned_fact(&client),
-            ];
-            details.extend(liveness_facts(world, &client, a.last_poll, a.config.max_poll_interval_ms));
-            Some(Inspection {
-                title: format!("c{c} (group.protocol=consumer)"),
-                facts: client_facts(client, identity, "member epoch", details),
-                json: pretty(a.client()),
-            })
-        }
-        Selection::Node(NodeId::Client(c)) => {
-            let cons = world.clients.classic(*c)?;
-            let client = ClientSummary::from(cons);
-            let mut details = vec![owned_fact(&client)];
-            details.extend(liveness_facts(world, &client, cons.last_poll, cons.config.max_poll_interval_ms));
-            let identity = instance_fact(&client);
-            Some(Inspection {
-                title: format!("c{c}"),
-                facts: client_facts(client, identity, "generation", details),
-                json: pretty(cons.client()),
-            })
-        }
+        Selection::Node(NodeId::Client(c)) => inspect_member(world, world.member(*c)?),
         Selection::Node(NodeId::Broker(b)) => {
             let broker = world.brokers.get(b)?;
             let led: Vec<String> = world
@@ -179,7 +177,7 @@ fn list(items: impl Iterator<Item = String>) -> String {
     }
 }
 
-fn owned_fact(c: &ClientSummary) -> (&'static str, String) {
+fn owned_fact(c: &Member) -> (&'static str, String) {
     // What a crashed or expelled member last held is not ownership.
     let key = if !c.alive
         || c.fatal.is_some()
@@ -201,12 +199,12 @@ fn at(ms: crate::sim::Millis) -> String {
 /// coordinator's session deadline of its member (or that it has none).
 fn liveness_facts(
     world: &World,
-    c: &ClientSummary,
+    c: &Member,
     last_poll: crate::sim::Millis,
     interval: crate::sim::Millis,
 ) -> Vec<(&'static str, String)> {
     let deadline = last_poll + interval;
-    let overdue = c.alive && c.processing && world.now > deadline;
+    let overdue = c.alive && c.processing() && world.now > deadline;
     let session = crate::view::coordinator_session_deadline(world, c.group_id, c.member_id);
     vec![
         ("last poll()", at(last_poll)),
@@ -221,7 +219,7 @@ fn liveness_facts(
     ]
 }
 
-fn instance_fact(c: &ClientSummary) -> (&'static str, String) {
+fn instance_fact(c: &Member) -> (&'static str, String) {
     ("group.instance.id", c.static_id.map_or_else(|| "— (dynamic)".into(), String::from))
 }
 
@@ -229,7 +227,7 @@ fn instance_fact(c: &ClientSummary) -> (&'static str, String) {
 /// identifies itself (`identity`), its state and generation (or member epoch,
 /// under `generation`), what only its kind has (`details`), and whether it is alive.
 fn client_facts(
-    c: ClientSummary,
+    c: Member,
     identity: (&'static str, String),
     generation: &'static str,
     details: Vec<(&'static str, String)>,
@@ -251,9 +249,11 @@ fn name(n: NodeId) -> String {
 /// Every fault the user can inject on the selection, ready to dispatch.
 pub fn actions(world: &World, sel: &Selection) -> Vec<Fault> {
     match sel {
-        Selection::Node(NodeId::Client(c)) if world.clients.worker(*c).is_some() => worker_actions(world, *c),
         Selection::Node(NodeId::Client(c)) => {
-            let Some(client) = crate::view::client(world, *c) else { return Vec::new() };
+            let Some(client) = world.member(*c) else { return Vec::new() };
+            if let MemberKind::Worker(w) = client.kind {
+                return worker_actions(*c, w, client.alive);
+            }
             let (alive, group_id, is_static) = (client.alive, client.group_id.to_string(), client.static_id.is_some());
             let consumer = *c;
             let mut v = if alive {
@@ -342,11 +342,10 @@ pub fn actions(world: &World, sel: &Selection) -> Vec<Fault> {
 
 /// A Connect worker: crash or restart it, fail a running task, restart
 /// failed tasks or a connector (the REST API), add a worker.
-fn worker_actions(world: &World, idx: u32) -> Vec<Fault> {
+fn worker_actions(idx: u32, w: &ConnectWorker, alive: bool) -> Vec<Fault> {
     use crate::sim::connect::worker::State;
-    let w = &world.clients.worker(idx).unwrap();
     let group = w.group_id.clone();
-    if !w.alive {
+    if !alive {
         return vec![Fault::RestartConsumer { consumer: idx }, Fault::AddWorker { group }];
     }
     let mut v =

@@ -17,20 +17,10 @@ pub fn readable(world: &World, text: &str) -> String {
     if !text.contains("consumer-") && !text.contains("connect-") {
         return text.to_string();
     }
-    let ids = world
-        .clients
-        .classics()
-        .map(|c| (c.idx, &c.client().membership.member_id))
-        .chain(world.clients.workers().map(|w| (w.idx, &w.client().membership.member_id)));
     let mut s = text.to_string();
-    for (idx, id) in ids {
-        if !id.is_empty() && s.contains(id.as_str()) {
-            s = s.replace(id.as_str(), &format!("c{idx} ({})", short_member(id)));
-        }
-    }
-    for c in world.clients.async_consumers() {
-        if !c.member_id.is_empty() {
-            s = s.replace(&c.member_id, &format!("c{} ({})", c.idx, short_member(&c.member_id)));
+    for m in world.members().filter(|m| !m.member_id.is_empty()) {
+        if s.contains(m.member_id) {
+            s = s.replace(m.member_id, &format!("c{} ({})", m.idx, short_member(m.member_id)));
         }
     }
     s
@@ -105,7 +95,7 @@ pub struct Why {
 fn timer_client(world: &World, ev: &Event) -> Option<(crate::sim::NodeId, bool)> {
     let EventKind::TimerFired { node, timer } = &ev.kind else { return None };
     if let Some(member) = timer.strip_prefix("session timeout of ") {
-        let c = world.clients.classics().find(|c| c.membership.member_id == member)?;
+        let c = world.members().find(|c| c.member_id == member)?;
         return Some((crate::sim::NodeId::Client(c.idx), true));
     }
     (timer == "max.poll.interval.ms").then_some((*node, false))

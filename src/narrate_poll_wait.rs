@@ -52,20 +52,10 @@ impl PollWait {
 /// runs from the poll timer's last reset (`poll()` returning the batch), read
 /// off the timer itself.
 pub fn longest(world: &World) -> Option<PollWait> {
-    let classic = world
-        .clients
-        .classics()
-        .filter(|c| c.alive && !c.membership.member_id.is_empty())
-        .map(|c| c.client())
-        .map(|c| (c.idx, &c.main, c.config.max_poll_interval_ms));
-    let kip848 = world
-        .clients
-        .async_consumers()
-        .filter(|c| c.alive && !c.poll_timer_expired)
-        .map(|c| c.client())
-        .map(|c| (c.idx, &c.main, c.config.max_poll_interval_ms));
-    classic
-        .chain(kip848)
+    world
+        .members()
+        .filter(|c| c.alive && c.in_poll_interval)
+        .filter_map(|c| Some((c.idx, c.main?, c.max_poll_interval_ms?)))
         .filter_map(|(consumer, main, max_poll_interval_ms)| {
             let MainThread::Processing { until, .. } = main else { return None };
             let deadline = world.timer_deadline(NodeId::Client(consumer), ClientTimer::PollTimeout)?;

@@ -5,6 +5,8 @@ use crate::common;
 
 use common::TestWorld;
 use groupscope::sim::trace::EventKind;
+use groupscope::sim::world::GroupType;
+use groupscope::sim::{Scenario, World};
 use groupscope::view;
 use std::collections::BTreeMap;
 
@@ -283,4 +285,43 @@ fn a_crashed_leader_loses_its_star_and_the_new_leader_alone_has_one() {
     let starred: Vec<String> = view::consumers(&t.world).into_iter().filter(|c| c.leader).map(|c| c.name).collect();
     assert_eq!(starred.len(), 1, "one leader drawn: {starred:?}");
     assert_ne!(starred[0], format!("c{leader}"), "not the crashed one");
+}
+
+/// One member view for every kind (`World::members`): a world with a classic
+/// group and a KIP-848 consumer group shows every client once, in index
+/// order, each with its group's type, and each group as its coordinator holds it.
+#[test]
+fn every_member_is_seen_whatever_its_protocol() {
+    let mut s = Scenario::demo();
+    s.groups[0].consumers = 2;
+    let mut kip848 = s.groups[0].clone();
+    kip848.group_id = "kip848".into();
+    kip848.config.group_protocol = groupscope::sim::scenario::config::GroupProtocol::Consumer;
+    s.groups.push(kip848);
+    let mut w = World::new(s).unwrap();
+    w.run_until(30_000);
+    let members: Vec<(u32, &str, GroupType)> = w.members().map(|m| (m.idx, m.group_id, m.group_type)).collect();
+    assert_eq!(
+        members,
+        vec![
+            (1, "demo", GroupType::Classic),
+            (2, "demo", GroupType::Classic),
+            (3, "kip848", GroupType::Consumer),
+            (4, "kip848", GroupType::Consumer)
+        ]
+    );
+    for m in w.members() {
+        assert!(!m.member_id.is_empty() && m.generation > 0, "c{} joined: {m:?}", m.idx);
+        assert_eq!(m.state, "STABLE", "c{} settled", m.idx);
+    }
+    let owned: usize = w.members_of("kip848").map(|m| m.owned.len()).sum();
+    assert_eq!(owned, w.cluster.partition_count("orders") as usize, "the KIP-848 members own every partition");
+    let classic = w.group_view("demo").unwrap();
+    let consumer = w.group_view("kip848").unwrap();
+    assert_eq!((classic.group_type, classic.state, classic.members), (GroupType::Classic, "Stable", 2));
+    assert!(classic.leader.is_some(), "a classic group has a leader");
+    assert_eq!(
+        (consumer.group_type, consumer.state, consumer.members, consumer.leader),
+        (GroupType::Consumer, "Stable", 2, None)
+    );
 }

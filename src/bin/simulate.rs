@@ -9,6 +9,7 @@
 
 use groupscope::sim::scenario::limits::MAX_RUN_MS;
 use groupscope::sim::trace::{trace_hash, EventKind, Machine};
+use groupscope::sim::world::GroupType;
 use groupscope::sim::{invariants, Scenario, World};
 use serde_json::json;
 use std::io::Write;
@@ -167,22 +168,16 @@ fn run() -> Result<(), Stop> {
         })
         .collect();
     let consumers: Vec<_> = world
-        .clients
-        .classics()
+        .members()
+        .filter(|c| c.is_consumer())
         .map(|c| {
+            let epoch = if c.group_type == GroupType::Consumer { "memberEpoch" } else { "generation" };
             json!({
                 "name": format!("c{}", c.idx), "group": c.group_id, "alive": c.alive,
-                "state": format!("{:?}", c.membership.state), "generation": c.membership.generation, "memberId": c.membership.member_id,
+                "state": c.state, epoch: c.generation, "memberId": c.member_id,
                 "owned": c.owned.iter().map(|p| p.to_string()).collect::<Vec<_>>(), "fatal": c.fatal,
             })
         })
-        .chain(world.clients.async_consumers().map(|c| {
-            json!({
-                "name": format!("c{}", c.idx), "group": c.group_id, "alive": c.alive,
-                "state": format!("{:?}", c.state), "memberEpoch": c.member_epoch, "memberId": c.member_id,
-                "owned": c.owned.iter().map(|p| p.to_string()).collect::<Vec<_>>(), "fatal": c.fatal,
-            })
-        }))
         .collect();
     let redelivered: i64 = world.cluster.stats.redelivered.total();
     let summary = json!({

@@ -73,44 +73,24 @@ fn partitions_of<'a>(world: &World, topics: impl Iterator<Item = &'a String>) ->
 }
 
 /// THE function that says which member owns and processes each partition of
-/// `group` right now. Classic consumers today; a new client type (e.g. the
-/// KIP-848 consumer) adds its processes here.
+/// `group` right now, whatever its members' protocol.
 pub fn snapshot(world: &World, group: &str) -> GroupSnapshot {
     let mut s = GroupSnapshot::default();
     let mut all_topics = BTreeSet::new();
     let mut live_topics = BTreeSet::new();
-    for c in world.group_consumers(group) {
-        all_topics.extend(c.config.topics.iter().cloned());
+    // KIP-848 clients follow the same rule (their poll() reconciles, it never
+    // waits for the group), except that a partition pending revocation is not fetched.
+    for c in world.members_of(group).filter(|c| c.is_consumer()) {
+        all_topics.extend(c.topics.iter().cloned());
         if !c.alive {
             continue;
         }
         s.live.insert(c.idx);
-        live_topics.extend(c.config.topics.iter().cloned());
-        let paused = world.paused_until.get(&c.node()).is_some_and(|until| *until > world.now);
-        let running = !paused && c.fatal.is_none() && c.main != MainThread::InPoll;
-        for tp in &c.owned {
-            let processing = running && c.positions.contains_key(tp);
-            let candidate = Owner { member: c.idx, processing };
-            let keep_old = s.owners.get(tp).is_some_and(|old| old.processing || !processing);
-            if !keep_old {
-                s.owners.insert(tp.clone(), candidate);
-            }
-        }
-    }
-    // KIP-848 clients: same rule (their poll() reconciles, it never waits for the group),
-    // except for partitions pending revocation.
-    for c in world.group_async_consumers(group) {
-        all_topics.extend(c.config.topics.iter().cloned());
-        if !c.alive {
-            continue;
-        }
-        s.live.insert(c.idx);
-        live_topics.extend(c.config.topics.iter().cloned());
+        live_topics.extend(c.topics.iter().cloned());
         let paused = world.paused_until.get(&crate::sim::NodeId::Client(c.idx)).is_some_and(|until| *until > world.now);
-        let running = !paused && c.fatal.is_none() && c.main != MainThread::InPoll;
-        for tp in &c.owned {
-            // A partition pending revocation is no longer fetched (`markPendingRevocationToPauseFetching`).
-            let processing = running && c.positions.contains_key(tp) && !c.pending_revocation.contains(tp);
+        let running = !paused && c.fatal.is_none() && c.main != Some(&MainThread::InPoll);
+        for tp in c.owned {
+            let processing = running && c.fetches(tp);
             let keep_old = s.owners.get(tp).is_some_and(|old| old.processing || !processing);
             if !keep_old {
                 s.owners.insert(tp.clone(), Owner { member: c.idx, processing });
@@ -124,8 +104,7 @@ pub fn snapshot(world: &World, group: &str) -> GroupSnapshot {
 
 /// The group as its coordinator holds it is Stable.
 pub fn group_is_stable(world: &World, group: &str) -> bool {
-    world.group(group).is_some_and(|(_, g)| g.state == crate::sim::coordinator::classic::ClassicGroupState::Stable)
-        || world.consumer_group(group).is_some_and(|(_, g)| g.state.name() == "Stable")
+    world.group_view(group).is_some_and(|g| g.state == "Stable")
 }
 
 /// A trace event that begins a rebalance of `group`: a classic group's

@@ -7,7 +7,7 @@ use crate::sim::coordinator::consumer::ConsumerGroupMember;
 use crate::sim::note::Note;
 use crate::sim::out::{ClientTimer, ConnectTimer, GroupTimer, TimerKey};
 use crate::sim::trace::{Callback, Event, EventKind, Machine};
-use crate::sim::world::{parse_node, Client, Process};
+use crate::sim::world::{parse_node, Process};
 use crate::sim::{Millis, NodeId, World};
 
 /// `c3` → 3.
@@ -65,13 +65,9 @@ impl Condition {
             ) => parse_node(consumer) == Some(*node) && to == state,
             (Condition::SessionTimeout { consumer }, EventKind::TimerFired { node: NodeId::Broker(_), timer }) => {
                 let idx = consumer_idx(consumer).unwrap_or(0);
-                let member = match world.clients.get(idx).map(|p| &p.client) {
-                    Some(Client::Classic(c)) => (c.group_id.clone(), c.membership.member_id.clone()),
-                    Some(Client::Worker(w)) => (w.group_id.clone(), w.membership.member_id.clone()),
-                    // The consumer group's session timer describes itself the same way.
-                    Some(Client::Consumer(c)) => (c.group_id.clone(), c.member_id.clone()),
-                    None => return false,
-                };
+                // A consumer group's session timer describes itself the same way.
+                let Some(m) = world.member(idx) else { return false };
+                let member = (m.group_id.to_string(), m.member_id.to_string());
                 let key =
                     TimerKey::from(GroupTimer::MemberHeartbeat { group_id: member.0, member_id: member.1.clone() });
                 !member.1.is_empty() && *timer == key.describe()

@@ -77,10 +77,7 @@ pub fn fill(text: &str, world: &World) -> String {
             ("state", Some(g)) => Some(g.state.clone()),
             ("generation", Some(g)) => Some(g.generation.to_string()),
             ("leader", Some(g)) => Some(g.leader.clone().unwrap_or_else(|| "—".into())),
-            ("members", Some(_)) => {
-                let classic = world.group(group).map(|(_, g)| g.members.len());
-                classic.or(world.consumer_group(group).map(|(_, g)| g.members.len())).map(|n| n.to_string())
-            }
+            ("members", Some(_)) => world.group_view(group).map(|g| g.members.to_string()),
             ("crashed", _) => {
                 let down: Vec<&str> = consumers.iter().filter(|c| !c.alive).map(|c| c.name.as_str()).collect();
                 Some(if down.is_empty() { "—".into() } else { down.join(", ") })

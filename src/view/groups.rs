@@ -50,9 +50,8 @@ pub fn groups(world: &World) -> Vec<GroupView> {
                 generation: found.map_or(0, |(_, gr)| gr.generation_id),
                 protocol: found.and_then(|(_, gr)| gr.protocol_name.clone()),
                 leader: found.and_then(|(_, gr)| gr.leader_id.clone()).map(|l| {
-                    let consumer = world.clients.classics().find(|c| c.membership.member_id == l).map(|c| c.idx);
-                    let worker = world.clients.workers().find(|w| w.membership.member_id == l).map(|w| w.idx);
-                    consumer.or(worker).map_or(short_member(&l), |i| format!("c{i}"))
+                    let member = world.members().find(|m| m.member_id == l).map(|m| m.idx);
+                    member.map_or(short_member(&l), |i| format!("c{i}"))
                 }),
                 assignment_epoch: None,
             }

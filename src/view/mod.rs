@@ -12,13 +12,9 @@ pub use groups::{group_ids, group_ids_of, groups, timeline_marker, GroupView};
 pub use ownership::{partitions, PartitionRow, PartitionStatus};
 
 use crate::assign::TopicPartition;
-use crate::sim::client::classic::ClassicConsumer;
-use crate::sim::client::consumer::AsyncConsumer;
-use crate::sim::client::poll_loop::MainThread;
-use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::message::Body;
 use crate::sim::out::{ClientTimer, GroupTimer, TimerKey};
-use crate::sim::world::Seen;
+use crate::sim::world::{GroupType, Member, MemberKind};
 use crate::sim::{Millis, NodeId, World};
 
 pub const WIDTH: f64 = 960.0;
@@ -260,106 +256,12 @@ fn ring(world: &World, node: NodeId, key: impl Into<TimerKey>, span: Millis) -> 
     }
 }
 
-/// What every client shows, whichever protocol it speaks: the part of a
-/// `ClassicConsumer`, an `AsyncConsumer` and a `ConnectWorker` that the picture
-/// and the inspector have in common.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ClientSummary<'a> {
-    pub idx: u32,
-    pub group_id: &'a str,
-    pub member_id: &'a str,
-    pub alive: bool,
-    /// The client's `MemberState`, as Kafka names it.
-    pub state: String,
-    /// The generation (classic, Connect) or the member epoch (KIP-848).
-    pub generation: i32,
-    pub leader: bool,
-    /// `group.instance.id` of a static consumer.
-    pub static_id: Option<&'a str>,
-    /// Partitions the client owns (a Connect worker owns connectors and tasks instead).
-    pub owned: &'a [TopicPartition],
-    /// The application is processing the records the last `poll()` returned.
-    pub processing: bool,
-    pub fatal: Option<&'a str>,
-}
-
-impl<'a> From<Seen<'a, ClassicConsumer>> for ClientSummary<'a> {
-    fn from(seen: Seen<'a, ClassicConsumer>) -> Self {
-        let c = seen.client();
-        ClientSummary {
-            idx: c.idx,
-            group_id: &c.group_id,
-            member_id: &c.membership.member_id,
-            alive: seen.alive,
-            state: format!("{:?}", c.membership.state),
-            generation: c.membership.generation,
-            leader: c.is_leader(),
-            static_id: c.config.group_instance_id.as_deref(),
-            owned: &c.owned,
-            processing: matches!(c.main, MainThread::Processing { .. }),
-            fatal: c.fatal.as_deref(),
-        }
-    }
-}
-
-/// A consumer-protocol member has no leader: the coordinator assigns.
-impl<'a> From<Seen<'a, AsyncConsumer>> for ClientSummary<'a> {
-    fn from(seen: Seen<'a, AsyncConsumer>) -> Self {
-        let c = seen.client();
-        ClientSummary {
-            idx: c.idx,
-            group_id: &c.group_id,
-            member_id: &c.member_id,
-            alive: seen.alive,
-            state: format!("{:?}", c.state),
-            generation: c.member_epoch,
-            leader: false,
-            static_id: c.config.group_instance_id.as_deref(),
-            owned: &c.owned,
-            processing: matches!(c.main, MainThread::Processing { .. }),
-            fatal: c.fatal.as_deref(),
-        }
-    }
-}
-
-impl<'a> From<Seen<'a, ConnectWorker>> for ClientSummary<'a> {
-    fn from(seen: Seen<'a, ConnectWorker>) -> Self {
-        let w = seen.client();
-        ClientSummary {
-            idx: w.idx,
-            group_id: &w.group_id,
-            member_id: &w.membership.member_id,
-            alive: seen.alive,
-            state: format!("{:?}", w.membership.state),
-            generation: w.membership.generation,
-            leader: w.is_leader(),
-            static_id: None,
-            owned: &[],
-            processing: false,
-            fatal: w.fatal.as_deref(),
-        }
-    }
-}
-
-/// Client `idx`, of whichever kind it is.
-pub fn client(world: &World, idx: u32) -> Option<ClientSummary<'_>> {
-    let classic = world.clients.classic(idx).map(ClientSummary::from);
-    classic
-        .or_else(|| world.clients.async_consumer(idx).map(ClientSummary::from))
-        .or_else(|| world.clients.worker(idx).map(ClientSummary::from))
-}
-
-/// The consumers of both protocols (not Connect workers), classic first.
-pub(super) fn consumer_summaries(world: &World) -> impl Iterator<Item = ClientSummary<'_>> {
-    world.clients.classics().map(ClientSummary::from).chain(world.clients.async_consumers().map(ClientSummary::from))
-}
-
 fn paused(world: &World, node: NodeId) -> bool {
     world.paused_until.get(&node).is_some_and(|t| *t > world.now)
 }
 
 /// The state the picture shows: the member state, or that the process crashed.
-fn shown_state(c: &ClientSummary) -> String {
+fn shown_state(c: &Member) -> String {
     if c.alive {
         c.state.clone()
     } else {
@@ -373,10 +275,7 @@ pub fn consumers(world: &World) -> Vec<ConsumerView> {
 }
 
 pub fn consumers_in(world: &World, frame: Frame) -> Vec<ConsumerView> {
-    let mut all: Vec<ConsumerView> = world.clients.classics().map(|c| classic_consumer_view(world, c, frame)).collect();
-    all.extend(world.clients.async_consumers().map(|c| async_consumer_view(world, c, frame)));
-    all.sort_by_key(|v| v.idx);
-    all
+    world.members().filter(Member::is_consumer).map(|c| consumer_view(world, frame, c)).collect()
 }
 
 /// Out of the group, whatever it last held.
@@ -411,29 +310,28 @@ fn left(world: &World, deadline: Option<Millis>, span: Millis) -> f64 {
     }
 }
 
-struct PollInfo {
-    last: Millis,
-    interval: Millis,
-}
-
-fn consumer_view(
-    world: &World,
-    frame: Frame,
-    c: ClientSummary,
-    rings: Vec<(&'static str, f64)>,
-    poll: PollInfo,
-    session_deadline: Option<Millis>,
-) -> ConsumerView {
+/// A consumer of either protocol: its `MemberState`, generation or member
+/// epoch and owned partitions; the rings show the coordinator's session
+/// deadline of its member, and its own heartbeat and poll timers.
+fn consumer_view(world: &World, frame: Frame, c: Member) -> ConsumerView {
     let node = NodeId::Client(c.idx);
     let (x, y) = node_pos_in(world, node, frame);
     let paused = paused(world, node);
-    let poll_deadline = poll.last + poll.interval;
+    let session_deadline = coordinator_session_deadline(world, c.group_id, c.member_id);
+    let session_span = c.session_timeout_ms.unwrap_or(world.scenario.broker.consumer_group_session_timeout_ms);
+    let interval = c.max_poll_interval_ms.unwrap_or_default();
+    let rings = vec![
+        ("session", left(world, session_deadline, session_span)),
+        ("heartbeat", ring(world, node, ClientTimer::Heartbeat, c.heartbeat_interval_ms)),
+        ("poll", ring(world, node, ClientTimer::PollTimeout, interval)),
+    ];
+    let poll_deadline = c.last_poll + interval;
     let stale = !c.alive || c.fatal.is_some() || out_of_group(&c.state);
     ConsumerView {
         stale,
-        last_poll: poll.last,
+        last_poll: c.last_poll,
         poll_deadline,
-        poll_overdue: c.alive && c.processing && c.fatal.is_none() && world.now > poll_deadline,
+        poll_overdue: c.alive && c.processing() && c.fatal.is_none() && world.now > poll_deadline,
         session_deadline,
         idx: c.idx,
         name: format!("c{}", c.idx),
@@ -449,40 +347,12 @@ fn consumer_view(
         // another leader at its next join; the drawing must not show two).
         leader: c.leader && c.alive,
         owned: c.owned.to_vec(),
-        processing: c.processing,
+        processing: c.processing(),
         fatal: c.fatal.map(String::from),
         static_id: c.static_id.map(String::from),
         rings,
-        epoch: false,
+        epoch: c.group_type == GroupType::Consumer,
     }
-}
-
-/// A consumer-protocol client: its `MemberState`, member epoch (in `generation`)
-/// and owned partitions; the rings show its heartbeat and poll timers.
-fn async_consumer_view(world: &World, c: Seen<AsyncConsumer>, frame: Frame) -> ConsumerView {
-    let node = c.node();
-    let session = coordinator_session_deadline(world, &c.group_id, &c.member_id);
-    let rings = vec![
-        ("session", left(world, session, world.scenario.broker.consumer_group_session_timeout_ms)),
-        ("heartbeat", ring(world, node, ClientTimer::Heartbeat, c.heartbeat_interval_ms)),
-        ("poll", ring(world, node, ClientTimer::PollTimeout, c.config.max_poll_interval_ms)),
-    ];
-    let poll = PollInfo { last: c.last_poll, interval: c.config.max_poll_interval_ms };
-    ConsumerView { epoch: true, ..consumer_view(world, frame, c.into(), rings, poll, session) }
-}
-
-/// A classic consumer; the rings show the coordinator's session deadline of
-/// its member, and its own heartbeat and poll timers.
-fn classic_consumer_view(world: &World, c: Seen<ClassicConsumer>, frame: Frame) -> ConsumerView {
-    let node = c.node();
-    let session = coordinator_session_deadline(world, &c.group_id, &c.membership.member_id);
-    let rings = vec![
-        ("session", left(world, session, c.config.session_timeout_ms)),
-        ("heartbeat", ring(world, node, ClientTimer::Heartbeat, c.config.heartbeat_interval_ms)),
-        ("poll", ring(world, node, ClientTimer::PollTimeout, c.config.max_poll_interval_ms)),
-    ];
-    let poll = PollInfo { last: c.last_poll, interval: c.config.max_poll_interval_ms };
-    consumer_view(world, frame, c.into(), rings, poll, session)
 }
 
 pub fn messages(world: &World) -> Vec<MessageView> {
@@ -539,12 +409,14 @@ pub fn workers(world: &World) -> Vec<WorkerView> {
 
 pub fn workers_in(world: &World, frame: Frame) -> Vec<WorkerView> {
     world
-        .clients
-        .workers()
-        .map(|w| {
-            let node = w.node();
+        .members()
+        .filter_map(|c| match c.kind {
+            MemberKind::Worker(w) => Some((c.clone(), w)),
+            MemberKind::Classic(_) | MemberKind::Consumer(_) => None,
+        })
+        .map(|(c, w)| {
+            let node = NodeId::Client(c.idx);
             let (x, y) = node_pos_in(world, node, frame);
-            let c = ClientSummary::from(w);
             WorkerView {
                 idx: c.idx,
                 name: format!("c{}", c.idx),

@@ -1,9 +1,8 @@
 //! Partition ownership as the page shows it: per group and partition, the
 //! owner, offsets, redeliveries and where it stands in a rebalance.
 
-use super::consumer_summaries;
 use crate::assign::TopicPartition;
-use crate::sim::world::Seen;
+use crate::sim::world::GroupType;
 use crate::sim::World;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -57,7 +56,9 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
     let mut owners: BTreeMap<(&str, &TopicPartition), u32> = BTreeMap::new();
     // A member out of the group (UNJOINED after it was expelled, FENCED...)
     // owns nothing, whatever its list still holds until its callback runs.
-    for c in consumer_summaries(world).filter(|c| c.alive && c.fatal.is_none() && !super::out_of_group(&c.state)) {
+    for c in
+        world.members().filter(|c| c.is_consumer() && c.alive && c.fatal.is_none() && !super::out_of_group(&c.state))
+    {
         for tp in c.owned {
             owners.entry((c.group_id, tp)).or_insert(c.idx);
         }
@@ -68,18 +69,15 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
     for g in &world.scenario.groups {
         topics_of.entry(g.group_id.as_str()).or_default().extend(g.config.topics.iter().map(String::as_str));
     }
-    let subscribed = world.clients.classics().map(Seen::client).map(|c| (c.group_id.as_str(), &c.config.topics));
-    for (g, topics) in subscribed
-        .chain(world.clients.async_consumers().map(Seen::client).map(|c| (c.group_id.as_str(), &c.config.topics)))
-    {
-        topics_of.entry(g).or_default().extend(topics.iter().map(String::as_str));
+    for c in world.members().filter(|c| c.is_consumer()) {
+        topics_of.entry(c.group_id).or_default().extend(c.topics.iter().map(String::as_str));
     }
     // KIP-848: the coordinator's target assignment, by client index.
     let mut targets: BTreeMap<(&str, &TopicPartition), Option<u32>> = BTreeMap::new();
-    for c in world.clients.async_consumers() {
-        let Some((_, g)) = world.consumer_group(&c.group_id) else { continue };
-        for tp in g.target_assignment.get(&c.member_id).into_iter().flatten() {
-            targets.insert((c.client().group_id.as_str(), tp), Some(c.idx).filter(|_| c.alive && c.fatal.is_none()));
+    for c in world.members().filter(|c| c.group_type == GroupType::Consumer) {
+        let Some((_, g)) = world.consumer_group(c.group_id) else { continue };
+        for tp in g.target_assignment.get(c.member_id).into_iter().flatten() {
+            targets.insert((c.group_id, tp), Some(c.idx).filter(|_| c.alive && c.fatal.is_none()));
         }
     }
     let read: BTreeSet<&str> = topics_of.values().flatten().copied().collect();

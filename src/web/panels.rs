@@ -159,7 +159,7 @@ pub fn fidelity_notes(lang: Lang) -> Html {
 /// Every Connect connector and task, who runs it and in what state; tasks a
 /// lesson step highlights are marked.
 pub fn connect_tasks(world: &World, lang: Lang, highlights: &[String]) -> Html {
-    if world.clients.workers().next().is_none() {
+    if world.members().all(|m| m.is_consumer()) {
         return html! {};
     }
     let mut rows: Vec<(String, String, String, String)> = Vec::new();

@@ -572,10 +572,12 @@ mod brokers;
 mod clients;
 mod connect;
 mod faults;
+mod members;
 #[cfg(test)]
 mod routing_tests;
 
 pub use clients::{Client, Clients, Process, Seen};
+pub use members::{GroupType, GroupView, Member, MemberKind};
 
 /// The node a handler runs on.
 enum Target<'a> {
