@@ -83,3 +83,40 @@ fn the_configuration_draft_and_the_pasted_logs_wait_while_other_tabs_are_open() 
     assert_eq!(page.state.config_draft.as_ref().map(|d| d.1.as_str()), Some(draft.1.as_str()));
     assert_eq!(page.state.explain.text.as_str(), "JoinGroup ...");
 }
+
+#[test]
+fn a_lesson_steps_comparison_opens_on_the_side_by_side_tab_and_the_lesson_waits() {
+    let mut page = Page::open();
+    page.lesson(LessonMsg::Open(18, 4));
+    let (step, phase) = (page.session().step, page.phase());
+    page.lesson(LessonMsg::Compare);
+    assert_eq!(page.state.tab, Tab::Compare);
+    let id = page.run().compare.as_ref().map(|c| c.id.clone());
+    assert_eq!(id.as_deref(), Some("lesson-storms-compared-static-deploy"));
+    let now = page.now();
+    page.frames_until(30, |_| false);
+    assert_eq!(page.now(), now, "the lesson's run waits while the comparison shows");
+    page.send(Msg::SetTab(Tab::Simulation));
+    assert_eq!((page.session().step, page.phase()), (step, phase), "back to the lesson where it was");
+}
+
+#[test]
+fn a_new_read_of_logs_stops_the_last_and_a_stopped_reads_late_end_changes_nothing() {
+    use groupscope::page::explain::Shown;
+    use std::cell::Cell;
+    let mut page = Page::open();
+    page.send(Msg::SetTab(Tab::Explain));
+    let first = Rc::new(Cell::new(false));
+    page.send(Msg::Explain(ExplainMsg::Started(100, Rc::clone(&first))));
+    let second = Rc::new(Cell::new(false));
+    page.send(Msg::Explain(ExplainMsg::Started(200, Rc::clone(&second))));
+    assert!(first.get(), "the read before is told to stop");
+    page.send(Msg::Explain(ExplainMsg::Done(first, None)));
+    assert_eq!(page.state.explain.reading, Some((0, 200)), "its late end changes nothing");
+    page.send(Msg::Explain(ExplainMsg::Progress(Rc::clone(&second), 150)));
+    assert_eq!(page.state.explain.reading, Some((150, 200)));
+    page.send(Msg::Explain(ExplainMsg::Stop));
+    assert!(second.get());
+    assert_eq!(page.state.explain.reading, None);
+    assert!(matches!(page.state.explain.shown, Shown::Cancelled));
+}
