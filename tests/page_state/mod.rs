@@ -112,3 +112,20 @@ fn saved_progress(effects: &[Effect]) -> Option<&groupscope::lesson::Progress> {
         _ => None,
     })
 }
+
+/// The page's state is plain native code: no file of `src/page/` names a
+/// browser crate (the effects it returns are performed in `src/web/app/`).
+#[test]
+fn the_page_state_names_no_browser_type() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/page");
+    let mut files = 0;
+    for entry in std::fs::read_dir(dir).expect("src/page") {
+        let path = entry.expect("a file of src/page").path();
+        let text = std::fs::read_to_string(&path).expect("readable");
+        for name in ["yew", "web_sys", "gloo", "js_sys", "wasm_bindgen"] {
+            assert!(!text.contains(&format!("{name}::")), "{} names {name}", path.display());
+        }
+        files += 1;
+    }
+    assert!(files >= 10, "read {files} files of src/page");
+}
