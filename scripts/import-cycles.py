@@ -84,32 +84,33 @@ TEST_FILES = set()
 
 def modules():
     """Every file of the crate by module path (a tuple), following `mod` from src/lib.rs.
-    Files of `#[cfg(test)] #[path = …] mod tests;` go to TEST_FILES (not checked)."""
+    Files of `#[cfg(test)] mod x;` go to TEST_FILES (test code: not checked)."""
     files, todo = {}, [((), os.path.join(SRC, 'lib.rs'))]
     while todo:
         mod, path = todo.pop()
         files[mod] = path
         raw = open(path).read()
-        for m in re.finditer(r'#\[cfg\(test\)\]\s*#\[path\s*=\s*"([^"]+)"\]', raw):
-            TEST_FILES.add(os.path.normpath(os.path.join(os.path.dirname(path), m.group(1))))
-        text = without_test_modules(strip(raw))
+        text = strip(raw)
         here = os.path.dirname(path)
         owns_dir = os.path.basename(path) in ('lib.rs', 'mod.rs')
         for m in MOD_DECL.finditer(text):
             if m.group(3) != ';' or brace_depth(text, m.start()) != 0:
                 continue
-            attr = re.search(r'#\[path\s*=\s*""\]', m.group(1))
             name = m.group(2)
-            if attr:  # strip() blanked the string: read the attribute from the file itself
-                raw = re.search(r'#\[path\s*=\s*"([^"]+)"\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+' + name + r'\s*;',
-                                open(path).read())
-                child = os.path.join(here, raw.group(1))
+            if re.search(r'#\[path\s*=\s*""\]', m.group(1)):
+                # strip() blanked the string: read the attribute from the file itself
+                attr = re.search(r'#\[path\s*=\s*"([^"]+)"\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+' + name + r'\s*;', raw)
+                child = os.path.join(here, attr.group(1))
             else:
                 base = here if owns_dir else os.path.join(here, os.path.basename(path)[:-3])
                 child = os.path.join(base, name + '.rs')
                 if not os.path.exists(child):
                     child = os.path.join(base, name, 'mod.rs')
-            if os.path.exists(child):
+            if not os.path.exists(child):
+                continue
+            if '#[cfg(test)]' in m.group(1):
+                TEST_FILES.add(os.path.normpath(child))
+            else:
                 todo.append((mod + (name,), child))
     return files
 
