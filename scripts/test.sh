@@ -27,7 +27,7 @@ cargo fmt --check
 # `--lib --test web` for wasm32. Only these two commands are wrapped.
 clippy=(env RUSTC_WORKSPACE_WRAPPER=clippy-driver "CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__")
 
-phase "layout: no import cycle between the files of src/sim"
+phase "layout: no import cycle between the files of the library (src/)"
 python3 scripts/import-cycles.py
 
 phase "docs: every relative link in README.md and docs/ resolves"

@@ -1,9 +1,10 @@
 //! GroupScope: a deterministic simulation of Apache Kafka's consumer-group
 //! protocols, and the browser UI that animates it.
 //!
-//! `sim` (the core), `assign` (partition assignors), `player`, `view` and
-//! `narrate` have no web dependency and are tested natively; `web` is the yew
-//! front end, compiled for wasm32 only.
+//! `sim` (the core), `assign` (partition assignors), `player`, `view`,
+//! `narrate` and `page` (the page's state and its update function) have no
+//! web dependency and are tested natively; `web` is the yew front end, which
+//! draws `page`'s state, compiled for wasm32 only.
 
 pub mod assign;
 pub mod compare;
@@ -22,6 +23,7 @@ pub mod lesson;
 pub mod lint;
 pub mod narrate;
 pub mod narrate_zh;
+pub mod page;
 pub mod permalink;
 pub mod player;
 pub mod sim;

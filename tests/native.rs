@@ -28,6 +28,7 @@ mod network_faults;
 mod offset_commits;
 mod offsets_compaction;
 mod ownership_invariant;
+mod page_state;
 mod permalink;
 mod player;
 mod retry_backoffs;

@@ -5,7 +5,7 @@
 
 use super::protocol::{push_new, ConfigSnapshot, ConnectorTaskId, ConnectorsAndTasks};
 use crate::java::{self, JavaHashOrder};
-use crate::sim::Millis;
+use crate::sim::types::Millis;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 

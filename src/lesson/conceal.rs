@@ -1,12 +1,11 @@
 //! What the page hides while a question waits: a question declares the
 //! items that would give its answer away ([`Secret`]), the validator checks
-//! they name groups of the lesson, and the drawing asks [`hidden`] before it
-//! draws a coordinator label, a leader's star, a partition's owner or a
-//! revoking/pending mark. The page sets the current set from
-//! `LessonSession::concealed` on every render.
+//! they name groups of the lesson, and the drawing asks [`Concealed::hides`]
+//! before it draws a coordinator label, a leader's star, a partition's owner
+//! or a revoking/pending mark. The page passes the set down to the drawing
+//! (`page::Run::concealed`, from `LessonSession::concealed`).
 
 use serde::{Deserialize, Serialize};
-use std::cell::RefCell;
 use std::collections::BTreeSet;
 
 /// One thing the drawing can hide, for one group: `{"owners": {"group": "demo"}}`.
@@ -66,23 +65,4 @@ impl Concealed {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
-}
-
-thread_local! {
-    static CURRENT: RefCell<Concealed> = RefCell::new(Concealed::default());
-}
-
-/// The page: what the open lesson conceals now (call before drawing).
-pub fn set(c: Concealed) {
-    CURRENT.with(|cur| *cur.borrow_mut() = c);
-}
-
-/// The drawing: whether to hide `kind` of `group` now.
-pub fn hidden(kind: Kind, group: &str) -> bool {
-    CURRENT.with(|cur| cur.borrow().hides(kind, group))
-}
-
-/// The current set, for cache keys of panels that draw concealable items.
-pub fn current() -> Concealed {
-    CURRENT.with(|cur| cur.borrow().clone())
 }

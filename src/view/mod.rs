@@ -2,6 +2,7 @@
 //! Pure functions of the world, so native tests can check them.
 
 pub mod compare_text;
+pub mod explain_text;
 mod groups;
 pub mod history;
 pub mod labels;

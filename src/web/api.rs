@@ -1,9 +1,10 @@
 //! `window.groupscope`: drive the page from JavaScript (page authors embedding
 //! GroupScope in an iframe, lesson scripts, the performance script, tests).
 //! Every call that changes the run is a message to the page's reducer
-//! (`app::state::Msg`), applied at once; the getters read the run.
+//! (`page::Msg`), applied at once; the getters read the run.
 
-use super::app::{AppContext, Msg};
+use super::context::AppContext;
+use crate::page::Msg;
 use crate::player::{Action, Player};
 use crate::sim::Fault;
 use serde::Serialize;

@@ -48,7 +48,7 @@ pub fn version(parts: impl Hash) -> u64 {
 /// language, selection, a lesson's highlights) move it at once in both cases.
 pub fn slow_version(phase: u32, playing: bool, run_version: u64, revision: u64, rest: impl Hash) -> u64 {
     let clock = if playing {
-        let now = super::app::now_ms();
+        let now = super::clock::now_ms();
         ((now + f64::from(phase) * PLAYING_REFRESH_MS / 8.0) / PLAYING_REFRESH_MS) as u64
     } else {
         run_version

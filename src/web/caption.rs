@@ -2,8 +2,8 @@
 //! where the eyes are; the full log one click away) and the legend of the
 //! drawing (rings, markers, outlines, colours, shapes), shown on demand.
 
-use super::app::{Flag, Msg};
 use crate::i18n::{tr, Lang};
+use crate::page::{Flag, Msg};
 use crate::sim::World;
 use yew::prelude::*;
 

@@ -3,20 +3,18 @@
 //! core's metrics table live. The page owns the panes (`ComparePlayer`): the
 //! main toolbar's play, step, scrubber and speed drive them while this tab shows.
 
-use super::app::Msg;
 use super::fault_menu::FaultMenu;
-use super::toolbar::Tab;
-use super::topology::topology;
+use super::topology::{topology, Look};
 use crate::compare::clock::{ComparePlayer, THIS_RUN};
 use crate::examples::COMPARISONS;
 use crate::i18n::{tr, Lang};
+use crate::lesson::Concealed;
+use crate::page::compare::FROM_LOGS;
+use crate::page::{Msg, Tab};
 use crate::player::Action;
 use crate::sim::Fault;
 use crate::view;
 use yew::prelude::*;
-
-/// The id of the comparison replayed from logs (the Explain logs tab's "Compare").
-pub const FROM_LOGS: &str = "from-logs";
 
 /// What the tab needs besides the panes: where its messages go (pick a
 /// comparison, compare this run, a fault, back to the lesson), whether a
@@ -26,11 +24,6 @@ pub struct CompareHandlers {
     pub dispatch: Callback<Msg>,
     pub check: Callback<Fault, Result<(), String>>,
     pub lesson: Option<(String, String)>,
-}
-
-/// The id of a lesson step's comparison (`Step::compare`).
-pub fn lesson_id(lesson: &str, step: &str) -> String {
-    format!("lesson-{lesson}-{step}")
 }
 
 /// Pane `i`'s drawing under an id of its own (`topology-pane-1` …): the
@@ -70,6 +63,16 @@ pub fn compare_view(cp: &ComparePlayer, lang: Lang, h: &CompareHandlers) -> Html
     let noop_mouse = Callback::from(|_: MouseEvent| ());
     let noop_key = Callback::from(|_: KeyboardEvent| ());
     let this_run = cp.id == THIS_RUN;
+    // The panes draw small, with nothing selected, highlighted or hidden.
+    let nothing_hidden = Concealed::default();
+    let look = Look {
+        lang,
+        selected: None,
+        highlights: &[],
+        concealed: &nothing_hidden,
+        show_fetches: false,
+        presenter: false,
+    };
     html! {
         <section id="compare" class="compare" aria-label={tr(lang, "tab.compare")} data-comparison={cp.id.clone()}>
             <div class="compare-bar">
@@ -105,7 +108,7 @@ pub fn compare_view(cp: &ComparePlayer, lang: Lang, h: &CompareHandlers) -> Html
                             <h3>{ crate::view::compare_text::variant_name(&lane.name, lang) }</h3>
                             <p class="state">{ g.map(|g| format!("{} · {} {}", if g.state == "(no group yet)" { tr(lang, "group.none").to_string() } else { g.state }, tr(lang, "compare.generation"), g.generation)).unwrap_or_default() }</p>
                             <div class="pane-drawing table-scroll">
-                                { pane_drawing(topology(&lane.world, lang, None, &[], noop_mouse.clone(), noop_key.clone(), None, false, false), i) }
+                                { pane_drawing(topology(&lane.world, look, noop_mouse.clone(), noop_key.clone(), None), i) }
                             </div>
                         </div>
                     }

@@ -5,19 +5,16 @@
 //! scenario that cannot run is explained and the current run and the text stay
 //! as they are.
 
-use super::app::{AppContext, Msg};
+use super::context::AppContext;
 use crate::config_form::{self, FIELDS, PROTOCOLS};
 use crate::i18n::{tr, trf, Lang};
 use crate::lint::{self, Level};
+use crate::page::{Draft, Msg};
 use crate::player::Player;
 use crate::sim::scenario::config::CommitMode;
 use crate::sim::{Fault, Millis, Scenario};
 use std::rc::Rc;
 use yew::prelude::*;
-
-/// Unapplied JSON edits with the scenario they started from, kept in the
-/// page's state while the panel is unmounted (another tab): a new run drops them.
-pub type Draft = Rc<(Scenario, String)>;
 
 #[derive(Properties, PartialEq)]
 pub struct ConfigProps {

@@ -2,7 +2,7 @@
 //! with "why?" on each line that walks back its causal chain. The newest
 //! sentence also goes to an ARIA live region for screen readers.
 
-use super::app::AppContext;
+use super::context::AppContext;
 use crate::i18n::{tr, Lang};
 use crate::narrate;
 use crate::sim::types::EventId;

@@ -3,12 +3,12 @@
 //! scale (not shrunk to the box) so labels stay legible on a phone. Styles as the
 //! simulator's diagram (`.spacetime` in static/style.css).
 
-use super::explain_view::duration;
 use crate::explain::model::Group;
 use crate::explain::spacetime::{diagram, Api, Diagram, Label, Lane};
 use crate::explain::spacetime_layout::{label_at_sent, layout, text_px, TICK_ROOM};
 use crate::explain::view::clock;
 use crate::i18n::{tr, trf, Lang};
+use crate::view::explain_text::duration;
 use yew::prelude::*;
 
 const FONT: f64 = 11.0;

@@ -3,12 +3,14 @@
 //! what the engine (`crate::explain`) rebuilt. Nothing leaves the browser. The last
 //! explanation, the paste and the chosen files are kept while other tabs are open.
 
-use super::app::{AppContext, Msg};
-use super::explain_view::{report_view, Outcome};
+use super::context::AppContext;
+use super::explain_view::report_view;
 use crate::compare::Comparison;
 use crate::explain::model::Problem;
 use crate::explain::Explainer;
 use crate::i18n::{tr, trf, Lang};
+use crate::page::explain::{ExplainMsg, Kept, LogFile, Outcome, Shown};
+use crate::page::Msg;
 use crate::sim::Scenario;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -22,100 +24,6 @@ const FILE_SLICE: f64 = 1024.0 * 1024.0;
 const FEED: usize = 64 * 1024;
 /// The longest the page goes without handing the event loop back (ms).
 const BUDGET_MS: f64 = 30.0;
-
-/// How the last run ended, as the tab shows it.
-#[derive(Clone, Default)]
-pub enum Shown {
-    #[default]
-    Nothing,
-    Explained(Rc<Outcome>),
-    /// Too much to read here: (MB given, MB allowed).
-    TooBig(u64, u64),
-    Empty,
-    Cancelled,
-}
-
-/// The tab's work, kept in the page's state (`AppState::explain`) so it
-/// outlives the tab while other tabs are open: the paste, the chosen files,
-/// the read in progress and what the last read found. Changed only by
-/// `ExplainMsg`s through the page's reducer.
-#[derive(Clone, Default)]
-pub struct Kept {
-    text: Rc<String>,
-    files: Rc<Vec<web_sys::File>>,
-    /// (bytes read, bytes in all) while a read runs.
-    reading: Option<(u64, u64)>,
-    shown: Shown,
-    /// The read in progress: set to `true` to stop it (a new read, Stop, Clear).
-    stop: Option<Rc<Cell<bool>>>,
-}
-
-/// What happens in the tab, for the page's reducer.
-pub enum ExplainMsg {
-    /// The paste, as the learner left it.
-    Text(String),
-    Files(Vec<web_sys::File>),
-    /// A read of this many bytes begins; its token stops it.
-    Started(u64, Rc<Cell<bool>>),
-    /// The read with this token has read this many bytes.
-    Progress(Rc<Cell<bool>>, u64),
-    /// The read with this token ended (`None`: it was stopped).
-    Done(Rc<Cell<bool>>, Option<Outcome>),
-    /// Nothing to read, or too much.
-    Refused(Shown),
-    Stop,
-    Clear,
-}
-
-impl Kept {
-    fn is_current(&self, token: &Rc<Cell<bool>>) -> bool {
-        self.stop.as_ref().is_some_and(|t| Rc::ptr_eq(t, token))
-    }
-
-    /// Stops the read in progress, if any.
-    fn stop_reading(&mut self) {
-        if let Some(t) = self.stop.take() {
-            t.set(true);
-        }
-        self.reading = None;
-    }
-
-    /// Applies one message (from the page's `reduce`).
-    pub fn apply(&mut self, m: ExplainMsg) {
-        match m {
-            ExplainMsg::Text(t) => self.text = Rc::new(t),
-            ExplainMsg::Files(f) => self.files = Rc::new(f),
-            ExplainMsg::Started(total, token) => {
-                self.stop_reading();
-                self.stop = Some(token);
-                self.reading = Some((0, total));
-            }
-            ExplainMsg::Progress(token, done) => {
-                if self.is_current(&token) {
-                    self.reading = self.reading.map(|(_, total)| (done, total));
-                }
-            }
-            ExplainMsg::Done(token, out) => {
-                if self.is_current(&token) {
-                    self.stop = None;
-                    self.reading = None;
-                    self.shown = out.map_or(Shown::Cancelled, |o| Shown::Explained(Rc::new(o)));
-                }
-            }
-            ExplainMsg::Refused(shown) => self.shown = shown,
-            ExplainMsg::Stop => {
-                self.stop_reading();
-                self.shown = Shown::Cancelled;
-            }
-            ExplainMsg::Clear => {
-                self.stop_reading();
-                self.text = Rc::default();
-                self.files = Rc::default();
-                self.shown = Shown::Nothing;
-            }
-        }
-    }
-}
 
 fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
@@ -169,7 +77,7 @@ async fn read_slice(file: &web_sys::File, from: f64, to: f64) -> Result<Vec<u8>,
 async fn explain(
     text: String,
     pasted_name: String,
-    files: Vec<web_sys::File>,
+    files: Vec<LogFile>,
     stop: Rc<Cell<bool>>,
     progress: Rc<dyn Fn(u64)>,
 ) -> Option<Outcome> {
@@ -184,8 +92,13 @@ async fn explain(
         x.end_file(f);
     }
     drop(text);
-    for file in &files {
-        let f = x.begin_file(&file.name());
+    for chosen in &files {
+        let f = x.begin_file(&chosen.name);
+        let Some(file) = chosen.handle.downcast_ref::<web_sys::File>() else {
+            unreadable.push((chosen.name.clone(), "not a file".to_string()));
+            x.end_file(f);
+            continue;
+        };
         let size = file.size();
         let mut at = 0.0;
         while at < size {
@@ -211,9 +124,13 @@ async fn explain(
     Some(Outcome::new(x.finish(), unreadable))
 }
 
-fn files_of(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
+/// The chosen files, each with its name and size for the page's state.
+fn files_of(list: Option<web_sys::FileList>) -> Vec<LogFile> {
     let Some(list) = list else { return Vec::new() };
-    (0..list.length()).filter_map(|i| list.get(i)).collect()
+    (0..list.length())
+        .filter_map(|i| list.get(i))
+        .map(|f| LogFile { name: f.name(), size: f.size(), handle: Rc::new(f) })
+        .collect()
 }
 
 /// The files of a drop (`event.dataTransfer.files`), read without web-sys's DataTransfer binding.
@@ -263,10 +180,10 @@ pub fn ExplainTab(props: &ExplainProps) -> Html {
     }
     let start = {
         let (area, send) = (area.clone(), send.clone());
-        Callback::from(move |chosen: Vec<web_sys::File>| {
+        Callback::from(move |chosen: Vec<LogFile>| {
             let text = area.cast::<web_sys::HtmlTextAreaElement>().map(|a| a.value()).unwrap_or_default();
             send.emit(ExplainMsg::Text(text.clone()));
-            let total = text.len() as f64 + chosen.iter().map(|f| f.size()).sum::<f64>();
+            let total = text.len() as f64 + chosen.iter().map(|f| f.size).sum::<f64>();
             if text.trim().is_empty() && chosen.is_empty() {
                 send.emit(ExplainMsg::Refused(Shown::Empty));
                 return;
@@ -300,7 +217,7 @@ pub fn ExplainTab(props: &ExplainProps) -> Html {
     };
     let add_files = {
         let (files, start, send) = (files.clone(), start.clone(), send.clone());
-        Callback::from(move |more: Vec<web_sys::File>| {
+        Callback::from(move |more: Vec<LogFile>| {
             if more.is_empty() {
                 return;
             }
@@ -406,8 +323,8 @@ pub fn ExplainTab(props: &ExplainProps) -> Html {
                 if !files.is_empty() {
                     <ul id="explain-file-list" class="explain-files" aria-label={tr(lang, "explain.chosen")}>
                         { for files.iter().enumerate().map(|(i, f)| html! {
-                            <li>{ format!("{} ({} KB) ", f.name(), (f.size() / 1024.0).ceil()) }
-                                <button class="close" onclick={remove_file(i)} aria-label={trf(lang, "explain.remove", &[&f.name()])} disabled={busy}>{"×"}</button></li>
+                            <li>{ format!("{} ({} KB) ", f.name, (f.size / 1024.0).ceil()) }
+                                <button class="close" onclick={remove_file(i)} aria-label={trf(lang, "explain.remove", &[&f.name])} disabled={busy}>{"×"}</button></li>
                         }) }
                     </ul>
                 }

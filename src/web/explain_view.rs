@@ -9,41 +9,16 @@ use crate::explain::model::{Cause, Group, GroupKind, Report};
 use crate::explain::replay;
 use crate::explain::view::{self, clock, Mark, Names};
 use crate::i18n::{tr, trf, Lang};
+use crate::page::explain::Outcome;
 use crate::sim::Scenario;
+use crate::view::explain_text::duration;
 use yew::prelude::*;
-
-/// What one run of the tab gave.
-pub struct Outcome {
-    pub report: Report,
-    /// Files that could not be read (name, why).
-    pub unreadable: Vec<(String, String)>,
-    /// Per group (in report order), its replay scenario or why there is none.
-    pub replays: Vec<Result<Scenario, String>>,
-}
-
-impl Outcome {
-    pub fn new(report: Report, unreadable: Vec<(String, String)>) -> Outcome {
-        let replays = report.groups.iter().map(replay::scenario_for).collect();
-        Outcome { report, unreadable, replays }
-    }
-}
 
 /// The palette as classes (`static/style.css`), as the ownership grid uses them.
 const OWNER_CLASS: [&str; 8] = ["o0", "o1", "o2", "o3", "o4", "o5", "o6", "o7"];
 
 fn owner_class(i: usize) -> &'static str {
     OWNER_CLASS[i % OWNER_CLASS.len()]
-}
-
-/// `850 ms`, `2.1 s`, `4.5 min`.
-pub fn duration(lang: Lang, ms: i64) -> String {
-    if ms < 1000 {
-        trf(lang, "explain.ms", &[&ms])
-    } else if ms < 120_000 {
-        trf(lang, "explain.s", &[&format!("{:.1}", ms as f64 / 1000.0)])
-    } else {
-        trf(lang, "explain.min", &[&format!("{:.1}", ms as f64 / 60_000.0)])
-    }
 }
 
 pub fn cause_text(lang: Lang, c: Cause) -> &'static str {

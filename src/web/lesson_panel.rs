@@ -7,30 +7,10 @@
 use crate::i18n::{tr, trf, Lang};
 use crate::lesson::registry::BadLink;
 use crate::lesson::{self, fair, live_text, Choice, Lesson, LessonSession, Phase, Progress};
+use crate::page::{Learner, LessonMsg};
 use crate::player::SPEEDS;
 use crate::sim::Fault;
 use yew::prelude::*;
-
-/// What the lesson panel asks the app to do.
-#[derive(Clone, Debug, PartialEq)]
-pub enum LessonMsg {
-    Open(u32, usize),
-    /// A lesson file opened from disk (already validated).
-    OpenDraft(Box<Lesson>),
-    Answer(Choice),
-    Reveal,
-    /// The learner takes option `n` of the step's task.
-    Choose(usize),
-    Retry,
-    Next,
-    /// Open the step's side-by-side comparison (`Step::compare`).
-    Compare,
-    /// A "try it yourself" fault.
-    Fault(Fault),
-    Speed(f64),
-    SameOrder(bool),
-    Exit,
-}
 
 const PROGRESS_KEY: &str = "groupscope.lessons";
 const LEARNER_KEY: &str = "groupscope.learner";
@@ -57,7 +37,7 @@ pub fn save_progress(p: Progress) {
 }
 
 /// Whether presenters asked for the authored order of choices.
-pub fn same_order() -> bool {
+fn same_order() -> bool {
     storage().and_then(|s| s.get_item(SAME_ORDER_KEY).ok().flatten()).is_some_and(|v| v == "1")
 }
 
@@ -67,21 +47,19 @@ pub fn set_same_order(on: bool) {
     }
 }
 
-/// This browser's seed for the order of choices (drawn once, then kept), or
-/// `None` in "same order for everyone" mode.
-pub fn learner_seed() -> Option<u64> {
-    if same_order() {
-        return None;
-    }
-    let s = storage();
-    if let Some(seed) = s.as_ref().and_then(|s| s.get_item(LEARNER_KEY).ok().flatten()).and_then(|v| v.parse().ok()) {
-        return Some(seed);
-    }
-    let seed = (js_sys::Math::random() * 9_007_199_254_740_991.0) as u64;
-    if let Some(s) = s {
+/// The order of choices this browser asked for: "same order for everyone",
+/// the seed it kept, and a fresh seed for its first lesson (the page keeps it
+/// then, `save_learner_seed`).
+pub fn learner() -> Learner {
+    let seed = storage().and_then(|s| s.get_item(LEARNER_KEY).ok().flatten()).and_then(|v| v.parse().ok());
+    let fresh = (js_sys::Math::random() * 9_007_199_254_740_991.0) as u64;
+    Learner { same_order: same_order(), seed, fresh }
+}
+
+pub fn save_learner_seed(seed: u64) {
+    if let Some(s) = storage() {
         let _ = s.set_item(LEARNER_KEY, &seed.to_string());
     }
-    Some(seed)
 }
 
 /// A bad deep link, explained in the learner's language.

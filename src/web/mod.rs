@@ -4,8 +4,10 @@ mod api;
 mod app;
 mod cached;
 mod caption;
+mod clock;
 mod compare_view;
 mod config_panel;
+mod context;
 mod course;
 mod event_log;
 mod explain_spacetime;
@@ -26,6 +28,7 @@ mod statechart;
 mod timeline;
 mod toolbar;
 mod topology;
+mod topology_brokers;
 mod topology_msgs;
 mod welcome;
 

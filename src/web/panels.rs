@@ -3,12 +3,13 @@
 use super::topology::colour;
 use crate::i18n::{tr, trf, Lang};
 use crate::inspect::Selection;
-use crate::lesson::conceal::{hidden, Kind};
+use crate::lesson::conceal::{Concealed, Kind};
 use crate::sim::World;
 use crate::view::{self, PartitionStatus};
 use yew::prelude::*;
 
-pub fn group_panel(world: &World, lang: Lang) -> Html {
+/// `concealed`: what the open lesson's question hides now.
+pub fn group_panel(world: &World, lang: Lang, concealed: &Concealed) -> Html {
     html! {
         <div class="groups">
             { for view::groups(world).into_iter().map(|g| html! {
@@ -19,9 +20,9 @@ pub fn group_panel(world: &World, lang: Lang) -> Html {
                         None => trf(lang, "group.generation", &[&g.generation]),
                     }) }
                         { g.protocol.map(|p| format!(" · {p}")).unwrap_or_default() }
-                        { g.leader.filter(|_| !hidden(Kind::Leader, &g.group_id)).map(|l| format!(" · {}", trf(lang, "group.leader", &[&l]))).unwrap_or_default() }</p>
+                        { g.leader.filter(|_| !concealed.hides(Kind::Leader, &g.group_id)).map(|l| format!(" · {}", trf(lang, "group.leader", &[&l]))).unwrap_or_default() }</p>
                     // A lesson question may conceal the coordinator (the arithmetic gives it away).
-                    if !hidden(Kind::Coordinator, &g.group_id) {
+                    if !concealed.hides(Kind::Coordinator, &g.group_id) {
                         <p class="coord-math">
                             { trf(lang, "group.coordinator", &[&g.group_id, &g.hash, &g.partitions_count, &g.partition,
                                 &g.coordinator.map_or(tr(lang, "nobody").to_string(), |b| format!("broker-{b}"))]) }
@@ -87,14 +88,15 @@ pub fn partition_table(
     lang: Lang,
     on_select: &Callback<Option<Selection>>,
     highlights: &[String],
+    concealed: &Concealed,
 ) -> Html {
     let mut rows = crate::view::partitions(world);
     // A lesson question may conceal owners (who reads what) or statuses (where partitions are heading).
     for r in &mut rows {
-        if hidden(Kind::Owners, &r.group) {
+        if concealed.hides(Kind::Owners, &r.group) {
             r.owner = None;
         }
-        if hidden(Kind::Status, &r.group) || hidden(Kind::Owners, &r.group) {
+        if concealed.hides(Kind::Status, &r.group) || concealed.hides(Kind::Owners, &r.group) {
             r.status = PartitionStatus::Owned;
         }
     }

@@ -1,22 +1,12 @@
 //! The header: playback controls, speed, clock, permalink, import/export,
 //! presenter mode, help, language and the tabs.
 
-use super::app::{AppState, Flag, Msg, RunView};
 use super::files;
 use crate::i18n::{tr, trf, Lang};
+use crate::page::{AppState, Flag, Msg, RunView, Tab};
 use crate::permalink::Permalink;
 use crate::player::{Action, Player, SPEEDS};
 use yew::prelude::*;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tab {
-    Simulation,
-    Config,
-    Lab,
-    Lessons,
-    Compare,
-    Explain,
-}
 
 /// Everything the toolbar reads, and where its messages go.
 pub struct Toolbar<'a> {

@@ -2,12 +2,13 @@
 //! things go and how long a label may be come from `view::layout` and
 //! `view::labels`, so no two labels overlap for 1-16 clients and 1-5 brokers.
 
-use super::app::RunView;
 use super::cached::cached;
+use super::topology_brokers::{broker_boxes, broker_leads, broker_role, fs};
 use super::topology_msgs::{message, place_messages};
 use crate::i18n::{tr, trf, Lang};
 use crate::inspect::Selection;
-use crate::lesson::conceal::{hidden, Kind};
+use crate::lesson::conceal::{Concealed, Kind};
+use crate::page::RunView;
 use crate::sim::world::parse_node;
 use crate::sim::{NodeId, World};
 use crate::view::labels::{fit, short_state, shortest_state, text_width};
@@ -40,6 +41,22 @@ pub fn pressed_selection(world: &World, target: &web_sys::Element) -> Option<Sel
     el.get_attribute("data-msg")?.parse().ok().map(Selection::Message)
 }
 
+/// What the drawing shows of a world besides the world itself.
+#[derive(Clone, Copy)]
+pub struct Look<'a> {
+    pub lang: Lang,
+    pub selected: Option<&'a Selection>,
+    /// What the open lesson's step highlights (node names).
+    pub highlights: &'a [String],
+    /// What the open lesson's question hides now (`lesson::conceal`).
+    pub concealed: &'a Concealed,
+    /// Draw the consumers' Fetches to partition leaders (one message per
+    /// consumer and broker, so a hundred members stay light).
+    pub show_fetches: bool,
+    /// Presenter mode is on (its frame, unless on a phone).
+    pub presenter: bool,
+}
+
 /// The state a node shows: Kafka's name, or "crashed" in the page's language.
 fn state_label(state: &str, lang: Lang) -> String {
     if state == "crashed" {
@@ -47,10 +64,6 @@ fn state_label(state: &str, lang: Lang) -> String {
     } else {
         state.to_string()
     }
-}
-
-pub(super) fn fs(px: f64) -> String {
-    format!("font-size:{px:.1}px")
 }
 
 /// A text element that never runs past `max` (abbreviated first, squeezed if
@@ -83,20 +96,14 @@ fn squeezed(x: f64, y: f64, class: &'static str, text: &str, px: f64, bold: bool
 /// In the compact drawing of a large group the nodes are redrawn only when
 /// `nodes` (a version and the player) says so; the messages every frame.
 /// Without `nodes` everything is drawn every time.
-/// `show_fetches`: draw the consumers' Fetches to partition leaders (one
-/// message per consumer and broker, so a hundred members stay light).
-/// `presenter`: presenter mode is on (its frame, unless on a phone).
 pub fn topology(
     world: &World,
-    lang: Lang,
-    selected: Option<&Selection>,
-    highlights: &[String],
+    look: Look,
     on_press: Callback<MouseEvent>,
     on_key: Callback<KeyboardEvent>,
     nodes: Option<(u64, &RunView)>,
-    show_fetches: bool,
-    presenter: bool,
 ) -> Html {
+    let Look { lang, selected, highlights, concealed, show_fetches, presenter } = look;
     let is_sel = |s: Selection| selected == Some(&s);
     // A phone gets the narrow drawing (larger type, clients in columns), a
     // projector the presenter's (larger type, at most two rows).
@@ -111,14 +118,16 @@ pub fn topology(
         messages.retain(|m| m.api != "Fetch");
     }
     let node_layer = if let Some((version, player)) = nodes.filter(|_| large) {
-        let (player, selected, highlights) = (player.clone(), selected.cloned(), highlights.to_vec());
+        let (player, selected, highlights, concealed) =
+            (player.clone(), selected.cloned(), highlights.to_vec(), concealed.clone());
         // The frame (wide, narrow, presenter) is part of the version: presenter mode or a
         // turned phone redraws the nodes at once, paused or not.
         cached(super::cached::version((version, frame as u8)), move || {
-            node_layer(&player.player().world, lang, selected.as_ref(), &highlights, frame)
+            let look = Look { selected: selected.as_ref(), highlights: &highlights, concealed: &concealed, ..look };
+            node_layer(&player.player().world, look, frame)
         })
     } else {
-        node_layer(world, lang, selected, highlights, frame)
+        node_layer(world, look, frame)
     };
     // The links need only where each client is (the node layer builds the full views).
     let clients: Vec<(u32, f64, f64)> = if large {
@@ -136,7 +145,8 @@ pub fn topology(
     // Message labels only while there is room for them between the rows.
     let message_labels = !large && world.client_count() <= 6 && frame == Frame::Wide;
     let height = view::height_in(world, frame);
-    let placed = place_messages(&messages, &brokers, &clients, lang, &layout, large, reduced, message_labels);
+    let placed =
+        place_messages(&messages, &brokers, &clients, lang, concealed, &layout, large, reduced, message_labels);
     html! {
         <svg id="topology" onmousedown={on_press} onkeydown={on_key} viewBox={format!("0 0 {WIDTH} {height:.0}")} role="group" aria-label={tr(lang, "topology.label")}>
             // Per-pair links only while they can be told apart.
@@ -169,96 +179,9 @@ pub fn topology(
     }
 }
 
-/// The width of a broker's box: the narrow frame's cell, or in the wide and
-/// presenter drawings as wide as its longest line needs (`needed`), at least
-/// 180 units and at most what its neighbours allow (`view::max_broker_width`).
-fn broker_width(n: usize, frame: Frame, needed: f64) -> f64 {
-    if frame == Frame::Narrow {
-        (WIDTH / n.max(1) as f64 - 16.0).min(300.0)
-    } else {
-        let max = view::max_broker_width(n);
-        // `label` squeezes a line over 98 % of the inner width: leave it room.
-        (needed / 0.97 + 14.0).clamp(180.0_f64.min(max), max)
-    }
-}
-
-/// `text` in at most three lines of at most `max` wide (broken between words;
-/// the last line cut with "…" only if even three do not hold it).
-fn wrap(text: &str, max: f64, px: f64) -> Vec<String> {
-    let mut lines: Vec<String> = vec![String::new()];
-    for word in text.split(' ') {
-        let n = lines.len();
-        let last = lines.last_mut().unwrap();
-        let joined = if last.is_empty() { word.to_string() } else { format!("{last} {word}") };
-        if text_width(&joined, px, false) <= max || last.is_empty() || n == 3 {
-            *last = joined;
-        } else {
-            lines.push(word.to_string());
-        }
-    }
-    lines.into_iter().map(|l| fit(&l, max, px, false)).collect()
-}
-
-/// A broker's role line: which groups it coordinates, that it is down, or loading.
-fn broker_role(b: &view::BrokerView, lang: Lang) -> String {
-    if !b.alive {
-        tr(lang, "broker.down").to_string()
-    } else if b.loading {
-        tr(lang, "broker.loading").to_string()
-    } else {
-        // A lesson question may conceal which broker coordinates a group.
-        b.coordinates
-            .iter()
-            .filter(|(g, _)| !hidden(Kind::Coordinator, g))
-            .map(|(g, p)| trf(lang, "broker.coordinates", &[g, p]))
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-}
-
-fn broker_leads(b: &view::BrokerView) -> String {
-    b.leads
-        .iter()
-        .map(|(t, ps)| {
-            if ps.len() <= 3 {
-                format!("{t} {}", ps.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
-            } else {
-                format!("{t} ×{}", ps.len())
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" · ")
-}
-
-/// The size of a broker's role line: 12 units, or in the presenter frame
-/// its smallest type (its leads are only in the tooltip and the inspector).
-fn role_px(frame: Frame) -> f64 {
-    if frame == Frame::Presenter {
-        PRESENTER_MIN_PX
-    } else {
-        12.0
-    }
-}
-
-/// The width of the brokers' boxes (as wide as the longest role or leads line
-/// needs, where the neighbours allow) and each broker's role line wrapped to
-/// it (to three lines at most; none in the narrow drawing, which says the role
-/// in one short line).
-pub(super) fn broker_boxes(brokers: &[view::BrokerView], lang: Lang, frame: Frame) -> (f64, Vec<Vec<String>>) {
-    let px = role_px(frame);
-    let leads =
-        |b: &view::BrokerView| if frame == Frame::Presenter { 0.0 } else { text_width(&broker_leads(b), 11.0, false) };
-    let needed = brokers.iter().map(|b| text_width(&broker_role(b, lang), px, false).max(leads(b))).fold(0.0, f64::max);
-    let bw = broker_width(brokers.len(), frame, needed);
-    let lines = brokers
-        .iter()
-        .map(|b| if frame == Frame::Narrow { Vec::new() } else { wrap(&broker_role(b, lang), bw - 14.0, px) })
-        .collect();
-    (bw, lines)
-}
-
 /// Brokers, consumers and workers.
-fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlights: &[String], frame: Frame) -> Html {
+fn node_layer(world: &World, look: Look, frame: Frame) -> Html {
+    let Look { lang, selected, highlights, concealed, .. } = look;
     let is_sel = |s: Selection| selected == Some(&s);
     let lit = |name: String| highlights.contains(&name).then_some("highlight");
     let brokers = view::brokers_in(world, frame);
@@ -266,16 +189,16 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
     let workers = view::workers_in(world, frame);
     let large = view::is_large(world);
     let layout = Layout::framed(world.client_count(), frame);
-    let (bw, wrapped) = broker_boxes(&brokers, lang, frame);
+    let (bw, wrapped) = broker_boxes(&brokers, lang, concealed, frame);
     let narrow = frame == Frame::Narrow;
     html! {
         <>
             { for brokers.iter().zip(wrapped).map(|(b, role_lines)| {
                 // A lesson question may conceal which broker coordinates a group.
-                let coord = b.coordinates.iter().any(|(g, _)| !hidden(Kind::Coordinator, g));
+                let coord = b.coordinates.iter().any(|(g, _)| !concealed.hides(Kind::Coordinator, g));
                 let class = classes!("broker", (!b.alive).then_some("dead"), coord.then_some("coordinator"), b.loading.then_some("loading"),
                     is_sel(Selection::Node(NodeId::Broker(b.id))).then_some("selected"), lit(format!("broker-{}", b.id)));
-                let role = broker_role(b, lang);
+                let role = broker_role(b, lang, concealed);
                 let leads = broker_leads(b);
                 let inner = bw - 14.0;
                 // The box grows down by a line's height for each line of the role after the first.
@@ -312,7 +235,8 @@ fn node_layer(world: &World, lang: Lang, selected: Option<&Selection>, highlight
             }
             { for consumers.iter().filter(|_| !large).map(|c| {
                 // A lesson question may conceal the group's leader or owners.
-                let (leader, owners_hidden) = (c.leader && !hidden(Kind::Leader, &c.group), hidden(Kind::Owners, &c.group));
+                let (leader, owners_hidden) =
+                    (c.leader && !concealed.hides(Kind::Leader, &c.group), concealed.hides(Kind::Owners, &c.group));
                 let class = classes!("consumer", (!c.alive).then_some("dead"), c.paused.then_some("paused"), leader.then_some("leader"),
                     c.poll_overdue.then_some("overdue"),
                     is_sel(Selection::Node(NodeId::Client(c.idx))).then_some("selected"), lit(c.name.clone()));

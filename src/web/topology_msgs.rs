@@ -3,8 +3,9 @@
 //! second row of clients crosses the first row: drawn over it, it covered the
 //! first row's names, states and partition chips).
 
-use super::topology::{broker_boxes, fs};
+use super::topology_brokers::{broker_boxes, fs};
 use crate::i18n::Lang;
+use crate::lesson::conceal::Concealed;
 use crate::view::labels::{clear_of_each_other, text_width, Rect};
 use crate::view::layout::{Frame, Layout};
 use crate::view::{self, MessageView, WIDTH};
@@ -63,6 +64,7 @@ pub fn place_messages<'a>(
     brokers: &[view::BrokerView],
     clients: &[(u32, f64, f64)],
     lang: Lang,
+    concealed: &Concealed,
     layout: &Layout,
     large: bool,
     reduced: bool,
@@ -79,7 +81,7 @@ pub fn place_messages<'a>(
     };
     // A broker's end sits just under its box (a wrapped role line makes the box
     // taller), so a message leaving or reaching it does not cover its last line.
-    let (_, role_lines) = broker_boxes(brokers, lang, frame);
+    let (_, role_lines) = broker_boxes(brokers, lang, concealed, frame);
     let broker_reach = |at: (f64, f64)| {
         brokers.iter().zip(&role_lines).find(|(b, _)| same((b.x, b.y), at)).map_or(40.0 * unit, |(b, lines)| {
             let bottom = layout.broker_top + layout.broker_h + layout.broker_extra(lines.len()) - b.y;

@@ -4,17 +4,10 @@
 //! `window.groupscopeDoor`. The static first frame (`#prelude`) goes once the
 //! app draws.
 
+use crate::page::Door;
 use gloo::events::EventListener;
 use wasm_bindgen::JsValue;
 use yew::Callback;
-
-/// A door of the welcome.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Door {
-    Course,
-    Demo,
-    Sandbox,
-}
 
 fn parse(s: &str) -> Option<Door> {
     match s {

@@ -3,7 +3,7 @@
 //! a fault injected in the past forks the timeline and offers an undo, and a
 //! lesson follows steps and seeks.
 
-use super::super::lesson_panel::save_progress;
+use super::effect::Effect;
 use crate::lesson::{LessonSession, Phase};
 use crate::player::{Action, Player};
 use crate::view::history::{self, Undo};
@@ -11,7 +11,13 @@ use std::rc::Rc;
 
 /// Applies a toolbar action to the open lesson `l` and the player `p`
 /// (from `reduce`); `undo` is what a fork discarded, while it can be undone.
-pub(super) fn apply(a: Action, l: &mut Option<LessonSession>, p: &mut Player, undo: &mut Option<Rc<Undo>>) {
+pub(super) fn apply(
+    a: Action,
+    l: &mut Option<LessonSession>,
+    p: &mut Player,
+    undo: &mut Option<Rc<Undo>>,
+    effects: &mut Vec<Effect>,
+) {
     match (l.as_mut(), a) {
         // Reset keeps the user's faults (they happen again at their times).
         (None, Action::Reset) => {
@@ -30,7 +36,7 @@ pub(super) fn apply(a: Action, l: &mut Option<LessonSession>, p: &mut Player, un
             if s.phase == Phase::Reached {
                 s.next(p);
             } else if s.step_event(p).is_some() {
-                save_progress(s.progress());
+                effects.push(Effect::SaveProgress(s.progress()));
             }
         }
         (Some(s), Action::Reset) => {
