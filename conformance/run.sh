@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Runs conformance scenarios on a real Kafka 4.4.0 broker with real clients, then the same
+# scenarios in `simulate`, and compares them outcome by outcome (see conformance/README.md).
+#
+#   bash conformance/run.sh                 every scenario in conformance/scenarios/
+#   bash conformance/run.sh NAME...         these scenarios (file names without .json)
+#   bash conformance/run.sh --smoke         the CI subset (conformance/smoke.txt); fails on any difference
+#   bash conformance/run.sh --strict ...    fail on any difference
+#
+# Results: conformance/results/<name>.json; the real logs: tests/fixtures/real-kafka-logs/<name>/.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+strict=0
+names=()
+for a in "$@"; do
+  case "$a" in
+    --smoke) strict=1; mapfile -t smoke < <(grep -v '^#' "$here/smoke.txt" | grep .); names+=("${smoke[@]}") ;;
+    --strict) strict=1 ;;
+    -h|--help) sed -n 2,10p "$0"; exit 0 ;;
+    *) names+=("$(basename "$a" .json)") ;;
+  esac
+done
+if [ ${#names[@]} -eq 0 ]; then
+  for f in "$here"/scenarios/*.json; do names+=("$(basename "$f" .json)"); done
+fi
+
+start=$(date +%s)
+echo "== build: the harness (Maven) and simulate (cargo)"
+(cd "$here" && nice -n 10 mvn -q -B package -DskipTests)
+rm -f "$here"/target/lib/slf4j-api-1.*.jar   # the clients' SLF4J 1.7 would hide log4j's SLF4J 2 binding
+target="${CARGO_TARGET_DIR:-$root/target}"
+(cd "$root" && nice -n 10 cargo build --release --quiet --bin simulate)
+sim="$target/release/simulate"
+echo "   built in $(( $(date +%s) - start )) s"
+
+mkdir -p "$here/results"
+failed=0
+summary=()
+for n in "${names[@]}"; do
+  file="$here/scenarios/$n.json"
+  [ -f "$file" ] || { echo "no scenario $file" >&2; exit 2; }
+  work="$(mktemp -d "${TMPDIR:-/tmp}/groupscope-conf-$n-XXXX")"
+  t=$(date +%s)
+  echo "== $n"
+  if ! nice -n 10 java -Xmx256m -XX:+UseSerialGC -cp "$here/target/classes:$here/target/lib/*" \
+      groupscope.conformance.Runner "$file" "$work/real.json" "$work" 2> "$work/runner.txt"; then
+    echo "   the real run failed; see $work/runner.txt"; tail -5 "$work/runner.txt"; failed=1
+    summary+=("$n: real run failed"); continue
+  fi
+  python3 "$here/compare.py" "$file" "$work" "$sim" --json "$here/results/$n.json" | tee "$work/compare.txt"
+  logs="$root/tests/fixtures/real-kafka-logs/$n"
+  rm -rf "$logs"; mkdir -p "$logs"
+  cp "$work/broker.log" "$logs/broker.log"
+  for f in "$work"/c*.log; do cp "$f" "$logs/"; done
+  python3 - "$work/real.json" "$logs/ground-truth.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+json.dump({"until": d["until"], "events": d["events"], "admin": d["admin"], "harness": d["harness"]},
+          open(sys.argv[2], "w"), indent=1)
+PY
+  diffs=$(grep -c ' differ$' "$work/compare.txt" || true)
+  summary+=("$n: $(grep -c ' match$' "$work/compare.txt" || true) match, $diffs differ ($(( $(date +%s) - t )) s)")
+  [ "$diffs" = 0 ] || failed=$((failed | strict))
+  rm -rf "$work/kafka-data"
+done
+echo "== summary ($(( $(date +%s) - start )) s in all)"
+printf '   %s\n' "${summary[@]}"
+exit $failed
