@@ -9,7 +9,8 @@ Outcomes (each: match, differ or n/a):
                "Preparing to rebalance group" vs the simulation's count);
                consumer protocol: the final group epoch (Admin describe vs simulation)
   generations  classic: each member's generation at each onPartitionsAssigned;
-               consumer protocol: each live member's final member epoch
+               consumer protocol: the final member epoch of each live process still in
+               the group (epoch > 0)
   leader       classic: the leader of each generation (broker log "Assignment received
                from leader" vs the simulation's leader note), by client c<n>
   assignment   each live member's final partitions ("exact"), or the sorted list of
@@ -17,7 +18,8 @@ Outcomes (each: match, differ or n/a):
                depends on random member ids)
   callbacks    each member's sequence of rebalance callbacks (kind and partitions; with
                "sizes", kind and count)
-  errors       each member's set of exceptions seen by the application
+  errors       each member's set of exceptions the application sees (poll(), commitSync(),
+               commitAsync()'s callback; auto-commit failures are only logged, so not here)
   times        each member's onPartitionsAssigned times: the first within
                `firstToleranceMs` (default 1500), later ones within `toleranceMs`
                (default 1000) after subtracting the first one's offset
@@ -96,7 +98,9 @@ def sim_view(summary, trace, protocol):
             if m:
                 v['leaders'][int(m.group(2))] = client_of(m.group(1))
             c = node_client(n['node'])
-            if c:
+            # Only what the application sees: commitSync() raising, commitAsync()'s callback
+            # (auto-commit and onJoinPrepare failures are only logged by the client).
+            if c and re.match(r'commit(Sync|Async)\(\) failed', n['text']):
                 for x in EXC.findall(n['text']):
                     v['errors'].setdefault(c, set()).add(x)
     v['final'] = {}
@@ -106,7 +110,7 @@ def sim_view(summary, trace, protocol):
             v['errors'].setdefault(c['name'], set()).add(code_to_exception(c['fatal'].split(':')[0].split()[0]))
         if c['alive']:
             v['final'][c['name']] = sorted(c['owned'], key=pkey)
-            if 'memberEpoch' in c:
+            if c.get('memberEpoch') is not None and c['memberEpoch'] > 0:
                 v['final_epoch'][c['name']] = c['memberEpoch']
     g = summary['groups'][0]
     v['rebalances'] = summary['rebalances'] if protocol == 'classic' else g.get('groupEpoch')
@@ -143,7 +147,7 @@ def real_view(real, logdir, protocol, group):
         if snaps:
             for m in snaps[-1]['members']:
                 c = 'c' + m['clientId'].rsplit('-', 1)[1]
-                if c in v['final']:
+                if c in v['final'] and (m.get('memberEpoch') or 0) > 0:
                     v['final_epoch'][c] = m.get('memberEpoch')
     for m in re.finditer(rf'Assignment received from leader (\S+) for group {re.escape(group)} for generation (\d+)',
                          broker):

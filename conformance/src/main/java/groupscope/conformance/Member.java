@@ -48,7 +48,12 @@ public final class Member {
     private double msPerRecord;
     private final String commitMode;
     private final boolean autoCommit;
-    private boolean fatal = false;
+    private volatile boolean fatal = false;
+    /** What the member owns as its callbacks told it, and its last generation and member id:
+     * the final report reads these, so it is answered even while the poll thread is busy. */
+    private final Set<String> owned = Collections.synchronizedSet(new TreeSet<>(Member::comparePartition));
+    private volatile int lastGeneration = -1;
+    private volatile String lastMemberId = "";
 
     private Member(JsonNode spec) {
         name = spec.get("name").asText();
@@ -94,6 +99,8 @@ public final class Member {
         ObjectNode o = JSON.createObjectNode();
         try {
             var m = consumer.groupMetadata();
+            lastGeneration = m.generationId();
+            lastMemberId = m.memberId();
             o.put("generation", m.generationId());
             o.put("memberId", m.memberId());
         } catch (RuntimeException e) {
@@ -107,6 +114,7 @@ public final class Member {
         public void onPartitionsRevoked(Collection<TopicPartition> ps) {
             ObjectNode o = groupInfo();
             o.set("partitions", parts(ps));
+            parts(ps).forEach(x -> owned.remove(x.asText()));
             emit("revoked", o);
         }
 
@@ -115,6 +123,7 @@ public final class Member {
             ObjectNode o = groupInfo();
             o.set("partitions", parts(ps));
             o.set("owned", parts(consumer.assignment()));
+            parts(ps).forEach(x -> owned.add(x.asText()));
             emit("assigned", o);
         }
 
@@ -122,6 +131,7 @@ public final class Member {
         public void onPartitionsLost(Collection<TopicPartition> ps) {
             ObjectNode o = groupInfo();
             o.set("partitions", parts(ps));
+            parts(ps).forEach(x -> owned.remove(x.asText()));
             emit("lost", o);
         }
     };
@@ -192,15 +202,20 @@ public final class Member {
                 emit("subscribed", o);
             }
             case "slow" -> msPerRecord = Double.parseDouble(w[1]);
-            case "report" -> report();
             default -> emit("unknown-command", null);
         }
         return true;
     }
 
+    /** Called from the command reader's thread: it touches no consumer method. */
     private void report() {
-        ObjectNode o = groupInfo();
-        o.set("owned", parts(consumer.assignment()));
+        ObjectNode o = JSON.createObjectNode();
+        o.put("generation", lastGeneration);
+        o.put("memberId", lastMemberId);
+        ArrayNode a = o.putArray("owned");
+        synchronized (owned) {
+            owned.forEach(a::add);
+        }
         o.put("fatal", fatal);
         emit("final", o);
     }
@@ -269,7 +284,11 @@ public final class Member {
             try {
                 String l;
                 while ((l = in.readLine()) != null) {
-                    m.commands.add(l);
+                    if (l.trim().equals("report")) {
+                        m.report();
+                    } else {
+                        m.commands.add(l);
+                    }
                 }
             } catch (Exception e) {
                 // the harness went away
