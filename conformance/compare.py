@@ -4,6 +4,9 @@ GroupScope's `simulate` of the same scenario, outcome by outcome.
 
 usage: compare.py WRAPPER.json REAL_DIR SIMULATE_BINARY [--json OUT]
 
+REAL_DIR is a run's folder (real.json, broker.log) or the logs a run kept
+(tests/fixtures/real-kafka-logs/NAME: ground-truth.json, broker.log).
+
 Outcomes (each: match, differ or n/a):
   rebalances   classic: how often the group entered PreparingRebalance (broker log
                "Preparing to rebalance group" vs the simulation's count);
@@ -27,6 +30,7 @@ Outcomes (each: match, differ or n/a):
                all members' times together, sorted)
 """
 import json
+import os
 import re
 import subprocess
 import sys
@@ -237,7 +241,9 @@ def compare(wrapper, real, logdir, binary):
 
 def main():
     wrapper = json.load(open(sys.argv[1]))
-    real = json.load(open(f"{sys.argv[2]}/real.json"))
+    d = sys.argv[2]
+    # a run's folder (real.json) or its kept logs (tests/fixtures/real-kafka-logs/NAME, ground-truth.json)
+    real = json.load(open(f"{d}/real.json" if os.path.exists(f"{d}/real.json") else f"{d}/ground-truth.json"))
     res = compare(wrapper, real, sys.argv[2], sys.argv[3])
     if '--json' in sys.argv:
         json.dump(res, open(sys.argv[sys.argv.index('--json') + 1], 'w'), indent=1, default=list)
