@@ -5,7 +5,8 @@
 #   bash conformance/run.sh                 every scenario in conformance/scenarios/
 #   bash conformance/run.sh NAME...         these scenarios (file names without .json)
 #   bash conformance/run.sh --smoke         the CI subset (conformance/smoke.txt); fails on any difference
-#                                           but times (on a loaded machine real clients start late)
+#                                           but times (on a loaded machine real clients start late);
+#                                           keeps no logs
 #   bash conformance/run.sh --strict ...    fail on any difference, times included
 #   bash conformance/run.sh --compare-only  no Kafka: compare simulate with the real runs kept in
 #                                           tests/fixtures/real-kafka-logs/ (seconds; after a model change)
@@ -18,10 +19,11 @@ root="$(cd "$here/.." && pwd)"
 strict=0
 strict_times=0
 compare_only=0
+keep=1
 names=()
 for a in "$@"; do
   case "$a" in
-    --smoke) strict=1; mapfile -t smoke < <(grep -v '^#' "$here/smoke.txt" | grep .); names+=("${smoke[@]}") ;;
+    --smoke) strict=1; keep=0; mapfile -t smoke < <(grep -v '^#' "$here/smoke.txt" | grep .); names+=("${smoke[@]}") ;;
     --strict) strict=1; strict_times=1 ;;
     --compare-only) compare_only=1 ;;
     -h|--help) sed -n 2,10p "$0"; exit 0 ;;
@@ -74,16 +76,19 @@ for n in "${names[@]}"; do
     summary+=("$n: real run failed"); continue
   fi
   python3 "$here/compare.py" "$file" "$work" "$sim" --json "$here/results/$n.json" | tee "$work/compare.txt"
-  logs="$root/tests/fixtures/real-kafka-logs/$n"
-  rm -rf "$logs"; mkdir -p "$logs"
-  cp "$work/broker.log" "$logs/broker.log"
-  for f in "$work"/c*.log; do cp "$f" "$logs/"; done
-  python3 - "$work/real.json" "$logs/ground-truth.json" <<'PY'
+  # The smoke (CI) compares only; a full run keeps the real logs as test data.
+  if [ "$keep" = 1 ]; then
+    logs="$root/tests/fixtures/real-kafka-logs/$n"
+    rm -rf "$logs"; mkdir -p "$logs"
+    cp "$work/broker.log" "$logs/broker.log"
+    for f in "$work"/c*.log; do cp "$f" "$logs/"; done
+    python3 - "$work/real.json" "$logs/ground-truth.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 json.dump({"until": d["until"], "events": d["events"], "admin": d["admin"], "harness": d["harness"]},
           open(sys.argv[2], "w"), indent=1)
 PY
+  fi
   diffs=$(grep -c ' differ$' "$work/compare.txt" || true)
   timediffs=$(grep -c '^  times *differ$' "$work/compare.txt" || true)
   summary+=("$n: $(grep -c ' match$' "$work/compare.txt" || true) match, $diffs differ ($(( $(date +%s) - t )) s)")

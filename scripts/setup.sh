@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, idempotently: Debian's Rust with std sources and
 # lld (no prebuilt wasm32 std is reachable here), Chromium and ChromeDriver,
-# zopfli (the shipped wasm's gzip),
+# zopfli (the shipped wasm's gzip), Java 17 and Maven (the conformance harness),
 # the pinned wasm-bindgen CLI and wasm-pack, and playwright-core. A second run installs nothing.
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
@@ -14,6 +14,9 @@ done
 command -v node >/dev/null || missing+=(nodejs)
 command -v npm >/dev/null || missing+=(npm)
 command -v python3 >/dev/null || missing+=(python3)
+# The conformance harness runs real Kafka 4.4 (from Maven Central) on Java 17.
+command -v java >/dev/null || missing+=(openjdk-17-jdk-headless)
+command -v mvn >/dev/null || missing+=(maven)
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo

@@ -37,6 +37,17 @@ phase "native: clippy-linted build of every target (warnings are errors), then c
 "${clippy[@]}" cargo test --all-targets --no-run
 "${clippy[@]}" cargo test
 
+phase "conformance: simulate against the kept runs of real Kafka 4.4 (every scenario that matched, times included)"
+# conformance/known-differences.txt lists the scenarios where the simulation
+# still differs from real Kafka (docs/fidelity.md says why); every other kept
+# run must match on every outcome. The debug simulate is the one cargo test built.
+mapfile -t matching < <(comm -23 <(ls conformance/scenarios | sed 's/\.json$//' | sort) \
+  <(grep -v '^#' conformance/known-differences.txt | grep . | sort))
+SIMULATE=target/debug/simulate bash conformance/run.sh --compare-only --strict "${matching[@]}" >/tmp/groupscope-conformance-kept.txt \
+  || { tail -40 /tmp/groupscope-conformance-kept.txt; exit 1; }
+tail -1 /tmp/groupscope-conformance-kept.txt
+grep -c ': .* match, 0 differ' /tmp/groupscope-conformance-kept.txt | sed 's/$/ kept runs match/'
+
 phase "wasm: clippy-linted build, wasm-bindgen-test in headless Chromium through wasm-pack"
 # `--mode no-install`: wasm-pack uses the pinned wasm-bindgen and Debian's
 # chromedriver on PATH instead of downloading them, and does not ask rustup
@@ -45,6 +56,14 @@ phase "wasm: clippy-linted build, wasm-bindgen-test in headless Chromium through
 # it took 14-17 s here on two cores busy with other builds.
 "${clippy[@]}" CARGO_PROFILE_TEST_OPT_LEVEL=0 CARGO_UNSTABLE_BUILD_STD=std,panic_abort WASM_BINDGEN_TEST_TIMEOUT=60 \
   wasm-pack test --headless --chrome --mode no-install -- --test web
+
+# The live smoke (a real Kafka 4.4 broker on loopback and real clients,
+# conformance/smoke.txt) mostly waits on the scenarios' clocks, so it runs
+# beside the site's build; its result is read after the end-to-end tests.
+smoke_log=$(mktemp)
+SIMULATE=target/debug/simulate bash conformance/run.sh --smoke >"$smoke_log" 2>&1 &
+smoke_pid=$!
+trap 'kill "$smoke_pid" 2>/dev/null || true' EXIT
 
 phase "site: release build"
 bash scripts/build.sh
@@ -57,5 +76,12 @@ bash scripts/size-check.sh
 # 399 s one at a time, on a busier machine).
 phase "end to end: Playwright (playwright-core + Debian chromium)"
 node --test --test-concurrency=2 tests/e2e/
+
+phase "conformance smoke: real Kafka 4.4 on loopback against simulate (started before the site build)"
+if ! wait "$smoke_pid"; then
+  tail -40 "$smoke_log"
+  exit 1
+fi
+sed -n '/^== summary/,$p' "$smoke_log"
 
 phase "done"
