@@ -90,6 +90,8 @@ pub struct Why {
     pub member: Option<String>,
     pub file: u32,
     pub line: u64,
+    /// The line as logged (its first 300 characters).
+    pub quote: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -182,6 +184,19 @@ pub struct Report {
     /// Events beyond the kept maximum (their lines were counted).
     #[serde(skip)]
     pub dropped_events: u64,
+    /// Lines that look like group coordination but that no dialect read ("What I could not
+    /// read"): how many, and the first few.
+    pub unread_count: u64,
+    pub unread: Vec<UnreadLine>,
+}
+
+/// A line the explainer could not read, as it was.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UnreadLine {
+    pub file: String,
+    pub line: u64,
+    pub text: String,
 }
 
 impl Report {
