@@ -185,9 +185,15 @@ pub struct Report {
     #[serde(skip)]
     pub dropped_events: u64,
     /// Lines that look like group coordination but that no dialect read ("What I could not
-    /// read"): how many, and the first few.
+    /// read"): how many, and the first few (absent from the JSON when there are none).
+    #[serde(skip_serializing_if = "is_zero")]
     pub unread_count: u64,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unread: Vec<UnreadLine>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A line the explainer could not read, as it was.
