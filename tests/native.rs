@@ -16,6 +16,7 @@ mod consumer_protocol;
 mod determinism;
 mod docs_drift;
 mod explain;
+mod explain_corpus;
 mod explain_page;
 mod explain_spacetime;
 mod fetch;

@@ -8,7 +8,7 @@ use groupscope::explain::Explainer;
 use std::io::Read;
 
 fn usage() -> ! {
-    eprintln!("usage: explain FILE... [--json] [--scenario]   (- reads standard input)");
+    eprintln!("usage: explain FILE... [--json] [--scenario]   (- reads standard input)\n       explain --dialects   (the log dialects it reads, as Markdown)");
     std::process::exit(2)
 }
 
@@ -74,10 +74,19 @@ fn print_text(r: &Report) {
                     file,
                     w.line
                 );
+                if let Some(q) = &w.quote {
+                    println!("         \"{q}\"");
+                }
             }
         }
     }
     println!("{} lines read, {} not recognised", r.lines_read, r.lines_unparsed);
+    if r.unread_count > 0 {
+        println!("What I could not read: {} lines that look like group coordination", r.unread_count);
+        for u in &r.unread {
+            println!("  {}:{}  {}", u.file, u.line, u.text);
+        }
+    }
 }
 
 fn main() {
@@ -88,6 +97,10 @@ fn main() {
         match a.as_str() {
             "--json" => json = true,
             "--scenario" => scenario = true,
+            "--dialects" => {
+                print!("{}", groupscope::explain::dialect::markdown());
+                return;
+            }
             "-h" | "--help" => usage(),
             _ if a.starts_with("--") => {
                 eprintln!("explain: unknown option {a}");

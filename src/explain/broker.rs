@@ -57,6 +57,19 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
         let gen = c[1].split(' ').next().and_then(num)?;
         return one(Ev::Stabilized { group: s(c[0]), generation: gen, members: num(c[2]) });
     }
+    // GroupCoordinator.scala before 3.x: no member count
+    if let Some(c) = capture("Stabilized group {} generation {}", msg) {
+        let gen = c[1].split(' ').next().and_then(num)?;
+        return one(Ev::Stabilized { group: s(c[0]), generation: gen, members: None });
+    }
+    // 0.9's GroupCoordinator.scala
+    if let Some(c) = capture("Preparing to restabilize group {} with old generation {}", msg) {
+        let gen = c[1].split(' ').next().and_then(num)?;
+        return one(Ev::Prepare { group: s(c[0]), old_generation: gen, reason: String::new() });
+    }
+    if let Some(c) = capture("Group {} generation {} is dead and removed", msg) {
+        return one(Ev::GroupEmpty { group: s(c[0]), generation: num(c[1])? });
+    }
     if let Some(c) = capture("Group {} with generation {} is now empty", msg) {
         return one(Ev::GroupEmpty { group: s(c[0]), generation: num(c[1].split(' ').next().unwrap_or(""))? });
     }
@@ -70,6 +83,11 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
             generation: num(c[2])?,
             members: num(c[3]),
         });
+    }
+    // GroupCoordinator.scala before 3.x: no leader, no member count
+    if let Some(c) = capture("Assignment received from leader for group {} for generation {}", msg) {
+        let gen = c[1].split([' ', '.']).next().and_then(num)?;
+        return one(Ev::AssignmentFromLeader { group: s(c[0]), leader: String::new(), generation: gen, members: None });
     }
     // GroupMetadataManager.onClassicGroupHeartbeatExpiration
     if let Some(c) = capture("Member {} in group {} has failed, removing it from the group", msg) {
@@ -214,6 +232,70 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
         return one(Ev::Info);
     }
     None
+}
+
+fn looks_like_broker(msg: &str) -> bool {
+    msg.contains("[GroupId ")
+        || msg.contains("Preparing to rebalance group")
+        || msg.contains("Stabilized group")
+        || msg.contains("has failed, removing it from the group")
+        || msg.contains("of metadata from __consumer_offsets")
+        || msg.contains("group coordinator for partition")
+        || msg.contains("through explicit `LeaveGroup`")
+        || msg.contains("Assignment received from leader")
+}
+
+/// The broker's group coordinator, every version's wording.
+pub struct Broker;
+
+impl super::dialect::Dialect for Broker {
+    fn name(&self) -> &'static str {
+        "Apache Kafka broker: the group coordinator"
+    }
+    fn sources(&self) -> &'static [&'static str] {
+        &[
+            "apache/kafka group-coordinator/src/main/java/org/apache/kafka/coordinator/group/GroupMetadataManager.java (4.x)",
+            "apache/kafka coordinator-common/src/main/java/org/apache/kafka/coordinator/common/runtime/CoordinatorRuntime.java (4.x)",
+            "apache/kafka core/src/main/scala/kafka/coordinator/group/GroupCoordinator.scala (0.9 to 3.x)",
+            "apache/kafka core/src/main/scala/kafka/coordinator/group/GroupMetadataManager.scala (0.11 to 3.x)",
+        ]
+    }
+    fn keywords(&self) -> &'static [&'static str] {
+        &[
+            "Preparing to rebalance group {} in state {} with old generation {} (reason: {})",
+            "Preparing to restabilize group {} with old generation {}",
+            "Stabilized group {} generation {} with {} members",
+            "Assignment received from leader {} for group {} for generation {}. The group has {} members",
+            "Member {} in group {} has failed, removing it from the group",
+            "Group {} with generation {} is now empty",
+            "Dynamic member with unknown member id joins group {} in {} state.",
+            "has left group through explicit `LeaveGroup` request; client reason: {}",
+            "[GroupId {}] Bumped group epoch to {} with metadata hash {}.",
+            "[GroupId {}] Member {} fenced from the group because {}.",
+            "[GroupId {}] Member {} new assignment state: epoch={}, previousEpoch={}, state={}, assignedPartitions={}.",
+            "Scheduling loading of metadata from {} with epoch {}",
+        ]
+    }
+    fn example(&self) -> &'static str {
+        "[2019-06-03 11:49:05,759] INFO [GroupCoordinator 0]: Preparing to rebalance group rbgh664 in state PreparingRebalance with old generation 13 (__consumer_offsets-25) (reason: removing member source-2cb8 on heartbeat expiration) (kafka.coordinator.group.GroupCoordinator)"
+    }
+    fn claims(&self, line: &super::layout::Stripped) -> bool {
+        context(&line.msg, &mut Who::default()) || looks_like_broker(&line.msg)
+    }
+    fn parse(&self, line: &super::layout::Stripped, who: &mut Who) -> Option<Vec<Ev>> {
+        let msg = line.msg.as_str();
+        let mut line_who = Who { broker: who.broker, is_broker: who.is_broker, ..Who::default() };
+        context(msg, &mut line_who);
+        let evs = parse(msg)?;
+        if let Some(p) = after(msg, " partition=", &[']', ' ']).and_then(num) {
+            line_who.offsets_partition = Some(p);
+        } else if let Some(p) = after(msg, "(__consumer_offsets-", &[')']).and_then(num) {
+            line_who.offsets_partition = Some(p);
+        }
+        line_who.is_broker = true;
+        *who = line_who;
+        Some(evs)
+    }
 }
 
 #[cfg(test)]

@@ -33,7 +33,11 @@ pub fn client_reason(reason: &str) -> Option<Cause> {
         return Some(Cause::Other);
     }
     if r.contains("coordinator")
-        && (r.contains("not available") || r.contains("not_coordinator") || r.contains("unavailable"))
+        && (r.contains("not available")
+            || r.contains("not_coordinator")
+            || r.contains("unavailable")
+            || r.contains("not the correct coordinator")
+            || r.contains("notcoordinator"))
     {
         return Some(Cause::CoordinatorMoved);
     }
@@ -108,5 +112,13 @@ mod tests {
         assert_eq!(client_reason("group is already rebalancing"), None);
         assert_eq!(client_reason("encountered UNKNOWN_MEMBER_ID from HEARTBEAT response"), Some(Cause::UnknownMember));
         assert_eq!(client_reason("consumer poll timeout has expired."), Some(Cause::PollTimeout));
+        assert_eq!(
+            client_reason("rebalance failed due to 'This is not the correct coordinator.' (NotCoordinatorException)"),
+            Some(Cause::CoordinatorMoved)
+        );
+        assert_eq!(
+            client_reason("rebalance failed due to 'The group member needs to have a valid member id before actually entering a consumer group.' (MemberIdRequiredException)"),
+            None
+        );
     }
 }

@@ -80,6 +80,71 @@ fn time_of_day(b: &[u8], at: usize) -> Option<(i64, usize)> {
     Some((((h * 60 + m) * 60 + s) * 1000 + ms, len))
 }
 
+/// `H:MM:SS[.fff]` with a 1- or 2-digit hour at `at`, then an optional ` AM`/` PM`.
+fn clock_time(b: &[u8], at: usize) -> Option<(i64, usize)> {
+    let one_digit = b.get(at).is_some_and(u8::is_ascii_digit) && b.get(at + 1) == Some(&b':');
+    let (tod, len) = if one_digit {
+        // pad to `0H:MM:SS` by reading the rest as a two-digit hour would
+        let mut padded = vec![b'0'];
+        padded.extend_from_slice(&b[at..b.len().min(at + 20)]);
+        let (t, l) = time_of_day(&padded, 0)?;
+        (t, l - 1)
+    } else {
+        time_of_day(b, at)?
+    };
+    let rest = &b[at + len..];
+    for (mark, add) in [(&b" AM"[..], 0i64), (&b" PM"[..], 12)] {
+        if rest.starts_with(mark) {
+            let h = tod / 3_600_000;
+            let base = tod - h * 3_600_000;
+            let h24 = if h == 12 { add } else { h + add };
+            return Some((base + h24 * 3_600_000, len + 3));
+        }
+    }
+    Some((tod, len))
+}
+
+fn month_day_year(s: &str) -> Option<(Stamp, usize)> {
+    let b = s.as_bytes();
+    let mi = MONTHS.iter().position(|m| s.starts_with(m))? as i64;
+    if b.get(3) != Some(&b' ') {
+        return None;
+    }
+    let (d, at) = match (digits(b, 4, 2), digits(b, 4, 1)) {
+        (Some(d), _) => (d, 6),
+        (None, Some(d)) => (d, 5),
+        _ => return None,
+    };
+    if b.get(at) != Some(&b',') || b.get(at + 1) != Some(&b' ') {
+        return None;
+    }
+    let y = digits(b, at + 2, 4)?;
+    let mut t = at + 6;
+    if b.get(t) != Some(&b' ') {
+        return None;
+    }
+    t += 1;
+    if b.get(t) == Some(&b'@') && b.get(t + 1) == Some(&b' ') {
+        t += 2;
+    }
+    let (tod, len) = clock_time(b, t)?;
+    Some((Stamp::Full(civil_ms(y, mi + 1, d, tod)), t + len))
+}
+
+fn rfc1123(s: &str) -> Option<(Stamp, usize)> {
+    let b = s.as_bytes();
+    if b.get(3) != Some(&b',') || b.get(4) != Some(&b' ') {
+        return None;
+    }
+    let d = digits(b, 5, 2)?;
+    let mi = MONTHS.iter().position(|m| s.get(8..11) == Some(*m))? as i64;
+    let y = digits(b, 12, 4)?;
+    let (tod, len) = time_of_day(b, 17)?;
+    let end = 17 + len;
+    let end = if s[end..].starts_with(" GMT") { end + 4 } else { end };
+    Some((Stamp::Full(civil_ms(y, mi + 1, d, tod)), end))
+}
+
 /// A zone after a time: `Z`, `+02:00`, `+0200`, `-05`: (offset ms east of UTC, bytes read).
 fn zone(b: &[u8], at: usize) -> (i64, usize) {
     match b.get(at) {
@@ -142,6 +207,15 @@ pub fn parse_stamp(s: &str) -> Option<(Stamp, usize)> {
             }
         }
     }
+    // java.util.logging's SimpleFormatter (`Jul 17, 2026 1:50:29 PM`) and Kibana's display
+    // (`Jan 17, 2020 @ 15:54:24.877`): month, day, comma, year, optional `@`, a 1- or 2-digit hour
+    if let Some(st) = month_day_year(s) {
+        return Some(st);
+    }
+    // RFC 1123 (Node's `Date.toUTCString`): `Wed, 26 Oct 2016 11:18:13 GMT`
+    if let Some(st) = rfc1123(s) {
+        return Some(st);
+    }
     // logback's default pattern: 10:00:00.123
     if let Some((tod, len)) = time_of_day(b, 0) {
         return Some((Stamp::TimeOfDay(tod), len));
@@ -167,5 +241,14 @@ mod tests {
         // a zone cut short is not read past the end
         assert_eq!(parse_stamp("2024-05-01T10:00:00.000+02:"), Some((Stamp::Full(t - 7_200_000), 26)));
         assert_eq!(year_start(t), civil_ms(2024, 1, 1, 0));
+        // java.util.logging, Kibana, RFC 1123
+        let jul = civil_ms(2026, 7, 17, ((13 * 60 + 50) * 60 + 29) * 1000);
+        assert_eq!(parse_stamp("Jul 17, 2026 1:50:29 PM org.Foo bar"), Some((Stamp::Full(jul), 23)));
+        let am = civil_ms(2026, 7, 17, ((60 + 50) * 60 + 29) * 1000);
+        assert_eq!(parse_stamp("Jul 17, 2026 1:50:29 AM x").map(|s| s.0), Some(Stamp::Full(am)));
+        let kib = civil_ms(2020, 1, 17, ((15 * 60 + 54) * 60 + 24) * 1000 + 877);
+        assert_eq!(parse_stamp("Jan 17, 2020 @ 15:54:24.877"), Some((Stamp::Full(kib), 27)));
+        let node = civil_ms(2016, 10, 26, ((11 * 60 + 18) * 60 + 13) * 1000);
+        assert_eq!(parse_stamp("Wed, 26 Oct 2016 11:18:13 GMT kafka-node"), Some((Stamp::Full(node), 29)));
     }
 }

@@ -25,6 +25,11 @@ pub enum Ev {
     RejoinRequested {
         reason: String,
     },
+    /// It starts a new rebalance attempt (sarama-cluster, kafka-node): an open one it did not
+    /// finish is given up.
+    NewAttempt {
+        reason: String,
+    },
     /// JoinGroup answered: its generation, member id and the group's protocol (assignor).
     Joined {
         generation: Option<i64>,
@@ -78,6 +83,10 @@ pub enum Ev {
     },
     ResetGeneration {
         reason: String,
+    },
+    /// The member is in this generation (a heartbeat or a commit names it).
+    AtGeneration {
+        generation: i64,
     },
     CoordinatorFound {
         broker: Option<i32>,
@@ -203,6 +212,32 @@ pub enum Ev {
 }
 
 impl Ev {
+    /// A fact that can say why a group rebalanced: its line is kept as evidence.
+    pub fn may_be_cause(&self) -> bool {
+        matches!(
+            self,
+            Ev::JoinStart
+                | Ev::RejoinRequested { .. }
+                | Ev::NewAttempt { .. }
+                | Ev::ResetGeneration { .. }
+                | Ev::PollTimeout { .. }
+                | Ev::SessionExpired { .. }
+                | Ev::Leaving { .. }
+                | Ev::GroupError { .. }
+                | Ev::Prepare { .. }
+                | Ev::MemberFailed { .. }
+                | Ev::MemberLeft { .. }
+                | Ev::NewMember { .. }
+                | Ev::CgJoined { .. }
+                | Ev::CgLeft { .. }
+                | Ev::CgFenced { .. }
+                | Ev::CgMetadataChanged { .. }
+                | Ev::Synced { .. }
+                | Ev::Revoked { .. }
+                | Ev::CoordinatorFound { .. }
+        )
+    }
+
     /// The group a broker line names.
     pub fn group(&self) -> Option<&str> {
         match self {
@@ -235,11 +270,13 @@ pub struct Event {
     pub line: u64,
     pub who: Who,
     pub ev: Ev,
+    /// The line as logged, for facts that can be a rebalance's cause (the evidence quoted).
+    pub quote: Option<Box<str>>,
 }
 
 /// The error names Kafka's clients print for the messages of `Errors`.
 pub fn error_name(text: &str) -> Option<&'static str> {
-    const NAMES: [(&str, &str); 16] = [
+    const NAMES: [(&str, &str); 21] = [
         ("REBALANCE_IN_PROGRESS", "REBALANCE_IN_PROGRESS"),
         ("group is already rebalancing", "REBALANCE_IN_PROGRESS"),
         ("The group is rebalancing", "REBALANCE_IN_PROGRESS"),
@@ -256,6 +293,13 @@ pub fn error_name(text: &str) -> Option<&'static str> {
         ("FENCED_MEMBER_EPOCH", "FENCED_MEMBER_EPOCH"),
         ("is fenced.", "FENCED_MEMBER_EPOCH"),
         ("UnknownMemberIdException", "UNKNOWN_MEMBER_ID"),
+        // kafka-python's and aiokafka's error classes (kafka/errors.py)
+        ("IllegalGenerationError", "ILLEGAL_GENERATION"),
+        ("UnknownMemberIdError", "UNKNOWN_MEMBER_ID"),
+        ("RebalanceInProgressError", "REBALANCE_IN_PROGRESS"),
+        ("FencedInstanceIdError", "FENCED_INSTANCE_ID"),
+        // Go clients print the code's name then its message (`REBALANCE_IN_PROGRESS: The group...`)
+        ("FencedMemberEpoch", "FENCED_MEMBER_EPOCH"),
     ];
     NAMES.iter().find(|(k, _)| text.contains(k)).map(|(_, v)| *v)
 }

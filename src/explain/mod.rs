@@ -10,10 +10,14 @@
 pub mod broker;
 pub mod causes;
 pub mod clock;
+pub mod connect;
 pub mod diagnose;
+pub mod dialect;
 pub mod event;
+pub mod franz_go;
 pub mod java_classic;
 pub mod java_consumer;
+pub mod kafka_node;
 pub mod kafkajs;
 pub mod layout;
 pub mod members;
@@ -24,6 +28,7 @@ pub mod rdkafka;
 pub mod reader;
 pub mod rebuild;
 pub mod replay;
+pub mod sarama;
 pub mod spacetime;
 pub mod spacetime_layout;
 pub mod talk;
@@ -64,7 +69,7 @@ impl Explainer {
 
     /// Merges the files on their timestamps and rebuilds every group.
     pub fn finish(self) -> Report {
-        let reader::Reader { files, mut events, dropped_events } = self.reader;
+        let reader::Reader { files, mut events, dropped_events, unread_count, unread, .. } = self.reader;
         // stable: equal times keep file then line order
         events.sort_by_key(|e| (e.ts, e.file, e.line));
         let groups = split_by_group(&events);
@@ -75,7 +80,13 @@ impl Explainer {
                 b.feed(e);
             }
             let mut g = b.finish();
-            if g.rebalances.is_empty() && g.generations.is_empty() && g.members.is_empty() {
+            // a group some line names is reported, even with nothing but its coordinator
+            if g.rebalances.is_empty()
+                && g.generations.is_empty()
+                && g.members.is_empty()
+                && g.coordinators.is_empty()
+                && g.processes.is_empty()
+            {
                 continue;
             }
             diagnose::diagnose(&mut g);
@@ -90,6 +101,15 @@ impl Explainer {
                 .map(|f| FileSummary { name: f.name.clone(), lines: f.lines, unparsed: f.unparsed, binary: f.binary })
                 .collect(),
             dropped_events,
+            unread_count,
+            unread: unread
+                .into_iter()
+                .map(|(f, line, text)| model::UnreadLine {
+                    file: files.get(f as usize).map(|x| x.name.clone()).unwrap_or_default(),
+                    line,
+                    text,
+                })
+                .collect(),
         }
     }
 }

@@ -90,6 +90,8 @@ pub struct Why {
     pub member: Option<String>,
     pub file: u32,
     pub line: u64,
+    /// The line as logged (its first 300 characters).
+    pub quote: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -182,6 +184,25 @@ pub struct Report {
     /// Events beyond the kept maximum (their lines were counted).
     #[serde(skip)]
     pub dropped_events: u64,
+    /// Lines that look like group coordination but that no dialect read ("What I could not
+    /// read"): how many, and the first few (absent from the JSON when there are none).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unread_count: u64,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unread: Vec<UnreadLine>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// A line the explainer could not read, as it was.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UnreadLine {
+    pub file: String,
+    pub line: u64,
+    pub text: String,
 }
 
 impl Report {

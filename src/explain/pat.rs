@@ -54,9 +54,11 @@ pub fn partitions(s: &str) -> Vec<String> {
         // kafka-python / aiokafka: TopicPartition(topic='orders', partition=0)
         let mut out = Vec::new();
         let mut rest = s;
-        while let Some(t) = after(rest, "topic='", &['\'']) {
-            let i = rest.find("topic='").unwrap_or(0);
-            rest = &rest[i + 7..];
+        // Python 2 printed unicode topics as `topic=u'orders'`
+        let key = |r: &str| ["topic='", "topic=u'"].iter().filter_map(|k| r.find(k).map(|i| (i, k.len()))).min();
+        while let Some((i, klen)) = key(rest) {
+            let t = after(&rest[i..], &rest[i..i + klen], &['\'']).unwrap_or("");
+            rest = &rest[i + klen..];
             if let Some(p) = after(rest, "partition=", &[')', ',', ' ']) {
                 if let Some(p) = num(p) {
                     out.push(format!("{t}-{p}"));
@@ -97,6 +99,10 @@ mod tests {
     fn reads_partition_lists() {
         assert_eq!(partitions("[orders-0, orders-1]"), vec!["orders-0", "orders-1"]);
         assert_eq!(partitions("{TopicPartition(topic='orders', partition=2)}"), vec!["orders-2"]);
+        assert_eq!(
+            partitions("set([TopicPartition(topic=u'a', partition=24), TopicPartition(topic=u'a', partition=25)])"),
+            vec!["a-24", "a-25"]
+        );
         assert!(partitions("[]").is_empty());
     }
 }

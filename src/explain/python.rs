@@ -2,12 +2,13 @@
 //! (`aiokafka/consumer/group_coordinator.py`): their `log.info/warning/error` statements,
 //! including kafka-python's older wordings (`Successfully joined group demo with generation 226`).
 
-use super::event::{Ev, Who};
+use super::event::{error_name, Ev, Who};
 use super::pat::{after, capture, num, partitions};
 
 /// `... for group demo` / `group demo` / `group 'demo'`: the group the line names.
 pub fn context(msg: &str, who: &mut Who) -> bool {
-    let g = after(msg, " for group ", &[' ', ':', ',', ';'])
+    // aiokafka prints `(node 107)for group edgy-v3.` without a space
+    let g = after(msg, "for group ", &[' ', ':', ',', ';'])
         .or_else(|| after(msg, "joined group ", &[' ', ',']))
         .or_else(|| after(msg, "Joined group ", &[' ', ',']))
         .or_else(|| after(msg, "synced group ", &[' ', ',']))
@@ -95,6 +96,10 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
     if msg.contains("SyncGroup for group") && msg.contains("failed due to coordinator rebalance") {
         return one(Ev::GroupError { error: "REBALANCE_IN_PROGRESS".into() });
     }
+    // kafka-python coordinator/consumer.py _handle_offset_commit_response (and aiokafka's)
+    if let Some(c) = capture("OffsetCommit failed for group {} due to group error ({}), will rejoin", msg) {
+        return one(Ev::GroupError { error: error_name(c[1]).unwrap_or("UNKNOWN").to_string() });
+    }
     if msg.contains("Heartbeat session expired") {
         return one(Ev::SessionExpired { after_ms: None });
     }
@@ -122,4 +127,47 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
         return one(Ev::RejoinRequested { reason: "metadata for topic has changed".into() });
     }
     None
+}
+
+/// kafka-python and aiokafka (and Faust, which logs through aiokafka).
+pub struct PythonClients;
+
+impl super::dialect::Dialect for PythonClients {
+    fn name(&self) -> &'static str {
+        "kafka-python and aiokafka"
+    }
+    fn sources(&self) -> &'static [&'static str] {
+        &[
+            "dpkp/kafka-python kafka/coordinator/base.py",
+            "dpkp/kafka-python kafka/coordinator/consumer.py",
+            "aio-libs/aiokafka aiokafka/consumer/group_coordinator.py",
+        ]
+    }
+    fn keywords(&self) -> &'static [&'static str] {
+        &[
+            "(Re-)joining group {}",
+            "Successfully joined group {} with generation {}",
+            "Joined group '{}' (generation {}) with member_id {}",
+            "Elected group leader -- performing partition assignments using {}",
+            "Setting newly assigned partitions {} for group {}",
+            "Revoking previously assigned partitions {} for group {}",
+            "Heartbeat failed for group {} because it is rebalancing",
+            "Heartbeat: local member_id was not recognized; this consumer needs to re-join",
+            "OffsetCommit failed for group {} due to group error ({}), will rejoin",
+            "Heartbeat session expired",
+            "Marking the coordinator dead (node {}) for group {}",
+        ]
+    }
+    fn example(&self) -> &'static str {
+        "2019-04-10 06:22:05,582 - kafka.coordinator - INFO - Successfully joined group NSFW_CONSUMER with generation 220"
+    }
+    fn claims(&self, line: &super::layout::Stripped) -> bool {
+        line.logger.as_deref().is_some_and(|l| l.starts_with("kafka.") || l.starts_with("aiokafka"))
+    }
+    fn parse(&self, line: &super::layout::Stripped, who: &mut Who) -> Option<Vec<Ev>> {
+        let evs = parse(&line.msg)?;
+        who.is_broker = false;
+        context(&line.msg, who);
+        Some(evs)
+    }
 }

@@ -4,8 +4,8 @@
 
 use super::clock::{civil_ms, year_start, Stamp};
 use super::event::{Ev, Event, Who};
+use super::java_classic;
 use super::layout::{strip, Stripped};
-use super::{broker, java_classic, java_consumer, kafkajs, python, rdkafka};
 
 /// Longest line kept (the rest of it is skipped).
 pub const MAX_LINE: usize = 64 * 1024;
@@ -44,7 +44,15 @@ pub struct Reader {
     pub files: Vec<FileState>,
     pub events: Vec<Event>,
     pub dropped_events: u64,
+    /// Lines that look like group coordination but no dialect read: how many, and the first few.
+    pub unread_count: u64,
+    pub unread: Vec<(u32, u64, String)>,
+    /// (file, group) pairs already named by a line that changes nothing else.
+    named: std::collections::BTreeSet<(u32, String)>,
 }
+
+/// How many unread lines the report quotes.
+pub const UNREAD_KEPT: usize = 12;
 
 impl Reader {
     pub fn begin_file(&mut self, name: &str) -> u32 {
@@ -107,7 +115,13 @@ impl Reader {
 
     fn push(&mut self, ev: Event) {
         if matches!(ev.ev, Ev::Info) {
-            return;
+            // kept once per file and group, so a group named only by such lines is still found
+            match &ev.who.group {
+                Some(g) if !self.named.contains(&(ev.file, g.clone())) => {
+                    self.named.insert((ev.file, g.clone()));
+                }
+                _ => return,
+            }
         }
         if self.events.len() >= MAX_EVENTS {
             self.dropped_events += 1;
@@ -121,7 +135,7 @@ impl Reader {
         match block {
             Block::Assignment { ts, line, who, evs } | Block::Config { ts, line, who, evs } => {
                 for ev in evs {
-                    self.push(Event { ts, file, line, who: who.clone(), ev });
+                    self.push(Event { ts, file, line, who: who.clone(), ev, quote: None });
                 }
             }
         }
@@ -155,7 +169,17 @@ impl Reader {
         let evs = parse_message(&s, &mut who);
         let st = &mut self.files[f];
         match evs {
-            None => st.unparsed += 1,
+            None if is_record_header(&s) => {}
+            None => {
+                st.unparsed += 1;
+                if super::dialect::looks_like_coordination(&s.msg) {
+                    self.unread_count += 1;
+                    if self.unread.len() < UNREAD_KEPT {
+                        let text: String = raw.trim().chars().take(300).collect();
+                        self.unread.push((file, line_no, text));
+                    }
+                }
+            }
             Some(evs) => {
                 st.who = Who { broker: who.broker, is_broker: who.is_broker, ..who.clone() };
                 if s.msg.contains("ConsumerConfig values:") {
@@ -166,7 +190,8 @@ impl Reader {
                     st.block = Some(Block::Assignment { ts, line: line_no, who, evs });
                 } else {
                     for ev in evs {
-                        self.push(Event { ts, file, line: line_no, who: who.clone(), ev });
+                        let quote = ev.may_be_cause().then(|| raw.trim().chars().take(300).collect::<String>().into());
+                        self.push(Event { ts, file, line: line_no, who: who.clone(), ev, quote });
                     }
                 }
             }
@@ -246,104 +271,25 @@ pub fn looks_binary(bytes: &[u8]) -> bool {
     head.contains(&0) || bad * 10 > head.len()
 }
 
-/// Tries the parsers, in an order that keeps their statements apart.
+/// Reads a line with the dialects (`dialect::DIALECTS`).
 fn parse_message(s: &Stripped, who: &mut Who) -> Option<Vec<Ev>> {
-    let msg = s.msg.as_str();
-    // most lines of a big log are about something else: skip them before trying every statement
-    const WORDS: [&str; 22] = [
-        "roup",
-        "ember",
-        "artition",
-        "oordinator",
-        "poll",
-        "ebalanc",
-        "eartbeat",
-        "eneration",
-        "ConsumerConfig",
-        "eaving",
-        "ssign",
-        "epoch",
-        "oin",
-        "etadata",
-        "Elected",
-        "Resigned",
-        "Starting",
-        "Stopped",
-        "Crash",
-        "MAXPOLL",
-        "session",
-        "Consumer",
-    ];
-    if !WORDS.iter().any(|w| msg.contains(w)) {
-        return None;
-    }
-    if let Some(fields) = &s.fields {
-        let is_kafkajs =
-            fields.get("logger").and_then(|v| v.as_str()) == Some("kafkajs") || s.logger.as_deref() == Some("kafkajs");
-        if is_kafkajs {
-            return kafkajs::parse(msg, fields, who);
-        }
-    }
-    let mut line_who = Who { broker: who.broker, is_broker: who.is_broker, ..Who::default() };
-    if broker::context(msg, &mut line_who) || looks_like_broker(msg) {
-        if let Some(evs) = broker::parse(msg) {
-            if let Some(p) = super::pat::after(msg, " partition=", &[']', ' ']).and_then(super::pat::num) {
-                line_who.offsets_partition = Some(p);
-            } else if let Some(p) = super::pat::after(msg, "(__consumer_offsets-", &[')']).and_then(super::pat::num) {
-                line_who.offsets_partition = Some(p);
-            }
-            line_who.is_broker = true;
-            *who = line_who;
-            return Some(evs);
-        }
-    }
-    let mut client_who = who.clone();
-    client_who.is_broker = false;
-    client_who.offsets_partition = None;
-    if java_classic::context(msg, &mut client_who) {
-        let evs = java_classic::parse(msg).or_else(|| java_consumer::parse(msg));
-        if evs.is_some() {
-            *who = client_who;
-        }
-        return evs;
-    }
-    if rdkafka::context(msg, &mut client_who) || is_rdkafka(s) {
-        if let Some(n) = s.fields.as_ref().and_then(|f| f.get("rk_name")).and_then(|v| v.as_str()) {
-            client_who.client_id = Some(n.to_string());
-        }
-        if let Some(evs) = rdkafka::parse(msg) {
-            *who = client_who;
-            return Some(evs);
-        }
-    }
-    let mut py_who = who.clone();
-    py_who.is_broker = false;
-    python::context(msg, &mut py_who);
-    if let Some(evs) = python::parse(msg) {
-        *who = py_who;
-        return Some(evs);
-    }
-    // Java lines whose layout dropped the log context
-    let evs = java_classic::parse(msg).or_else(|| java_consumer::parse(msg));
-    if evs.is_some() {
-        who.is_broker = false;
-    }
-    evs
+    super::dialect::parse(s, who)
 }
 
-fn is_rdkafka(s: &Stripped) -> bool {
-    s.logger
-        .as_deref()
-        .is_some_and(|l| l.len() > 2 && l.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'))
-}
-
-fn looks_like_broker(msg: &str) -> bool {
-    msg.contains("[GroupId ")
-        || msg.contains("Preparing to rebalance group")
-        || msg.contains("Stabilized group")
-        || msg.contains("has failed, removing it from the group")
-        || msg.contains("of metadata from __consumer_offsets")
-        || msg.contains("group coordinator for partition")
-        || msg.contains("through explicit `LeaveGroup`")
-        || msg.contains("Assignment received from leader")
+/// A java.util.logging record's first line (`Jul 17, 2026 1:50:29 PM org.Foo method`): its
+/// message is on the next line (`INFO: ...`), which takes its time.
+fn is_record_header(s: &Stripped) -> bool {
+    if s.stamp.is_none() {
+        return false;
+    }
+    let mut toks = s.msg.split_whitespace();
+    match (toks.next(), toks.next(), toks.next()) {
+        (Some(class), Some(method), None) => {
+            class.contains('.')
+                && class.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '$' | '_'))
+                && method.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '$' | '_' | '<' | '>'))
+        }
+        (None, _, _) => true, // a time alone (Kibana's display time above each record)
+        _ => false,
+    }
 }

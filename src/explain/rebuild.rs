@@ -63,7 +63,14 @@ pub struct Rebuild {
 pub const MAX_TALK: usize = 20_000;
 
 fn why(e: &Event, cause: Option<Cause>, member: Option<&str>) -> Why {
-    Why { ts: e.ts, cause, member: member.map(str::to_string), file: e.file, line: e.line }
+    Why {
+        ts: e.ts,
+        cause,
+        member: member.map(str::to_string),
+        file: e.file,
+        line: e.line,
+        quote: e.quote.as_deref().map(str::to_string),
+    }
 }
 
 impl Rebuild {
@@ -94,7 +101,8 @@ impl Rebuild {
     }
 
     fn open(&mut self, t: i64, from: Option<i64>) -> usize {
-        let from = from.or_else(|| self.last_to());
+        // the generation the group was in: the last one reached, else the last one a member named
+        let from = from.or_else(|| self.last_to()).or_else(|| self.gens.keys().next_back().copied());
         let mut rb = Rb {
             r: Rebalance {
                 start_ms: t,
@@ -316,6 +324,11 @@ impl Rebuild {
                 }
                 self.trigger(e, cause, m, None);
             }
+            Ev::NewAttempt { reason } => {
+                self.supersede(e.ts);
+                let cause = causes::client_reason(reason);
+                self.trigger(e, cause, m, None);
+            }
             Ev::RejoinRequested { reason } | Ev::ResetGeneration { reason } => {
                 if reason.contains("(COOPERATIVE)") {
                     self.cooperative_tag = true;
@@ -361,9 +374,13 @@ impl Rebuild {
             Ev::Synced { generation, member: mid, .. } => {
                 let st = self.procs.get_mut(&p).expect("state");
                 if !st.ever {
-                    // its first line says it is in the group (kafkajs logs only the completed join)
+                    // its first line says it is in the group (kafkajs logs only the completed join):
+                    // a join whose start the log does not show
                     st.ever = true;
                     st.in_group = true;
+                    if self.rbs.is_empty() {
+                        self.open(e.ts, None);
+                    }
                     if let Some(rb) = self.rbs.last_mut() {
                         if rb.causes.insert(Cause::MemberJoined) {
                             rb.r.why.push(why(e, Some(Cause::MemberJoined), mid.as_deref()));
@@ -383,6 +400,18 @@ impl Rebuild {
                     self.gen_member(g, e.ts, mid);
                 }
                 self.complete(e.ts, gen);
+            }
+            Ev::AtGeneration { generation } => {
+                let st = self.procs.get_mut(&p).expect("state");
+                st.gen = Some(*generation);
+                st.ever = true;
+                st.in_group = true;
+                match st.member.clone() {
+                    Some(mid) => self.gen_member(*generation, e.ts, &mid),
+                    None => {
+                        self.generation(*generation, e.ts);
+                    }
+                }
             }
             Ev::LeaderAssigned { generation, assignment } => {
                 let gen = generation.or(self.procs[&p].gen);

@@ -29,6 +29,25 @@ fn generation_word(lang: Lang, g: &Group) -> &'static str {
     tr(lang, if g.kind == GroupKind::Consumer { "explain.col.epoch" } else { "explain.col.generation" })
 }
 
+/// "What I could not read": lines that look like group coordination but that no dialect read.
+fn unread_view(r: &Report, lang: Lang) -> Html {
+    if r.unread_count == 0 {
+        return html! {};
+    }
+    let title = match lang {
+        Lang::En => format!("What I could not read: {} lines that look like group coordination", r.unread_count),
+        Lang::Zh => format!("未能读懂的行：{} 行看似与消费组协调有关", r.unread_count),
+    };
+    html! {
+        <details id="explain-unread" class="explain-unread" data-unread={r.unread_count.to_string()}>
+            <summary>{ title }</summary>
+            <ul>
+                { for r.unread.iter().map(|u| html! { <li><code>{ format!("{}:{}  {}", u.file, u.line, u.text) }</code></li> }) }
+            </ul>
+        </details>
+    }
+}
+
 fn gen_text(g: Option<i64>) -> String {
     g.map_or("?".to_string(), |g| g.to_string())
 }
@@ -51,6 +70,7 @@ pub fn report_view(o: &Outcome, lang: Lang, on_replay: &Callback<Scenario>, on_c
         if r.dropped_events > 0 {
             <p class="notice" role="status">{ trf(lang, "explain.dropped", &[&r.dropped_events]) }</p>
         }
+        { unread_view(r, lang) }
         { for r.groups.iter().zip(&o.replays).enumerate().map(|(i, (g, rep))| group_view(i, g, rep, r, lang, on_replay, on_compare)) }
     </> }
 }
@@ -216,7 +236,7 @@ fn rebalances(g: &Group, r: &Report, names: &Names, lang: Lang) -> Html {
                                         if let Some(c) = w.cause { parts.push(cause_text(lang, c).to_string()); }
                                         if let Some(m) = &w.member { parts.push(names.name(m).to_string()); }
                                         parts.push(format!("{file}:{}", w.line));
-                                        html! { <li>{ parts.join(" · ") }</li> }
+                                        html! { <li>{ parts.join(" · ") }if let Some(q) = &w.quote { <br /><code class="why-quote">{ q.clone() }</code> }</li> }
                                     }) }
                                 </ul>
                             </details>

@@ -262,3 +262,41 @@ test('switching tabs while a large paste is read keeps the progress line and the
     assert.equal(await page.locator('.explain-timeline .rb-mark').count(), 2);
   });
 });
+
+// Issue 35: the real logs of tests/fixtures/real-logs read in the page as in the CLI (the same
+// labels met: groups, generations, rebalances, causes), and "What I could not read" lists the
+// lines about the group that no dialect read.
+test('the real logs users posted are explained in the page as natively, with what was not read', async () => {
+  const dir = join(ROOT, 'tests', 'fixtures', 'real-logs');
+  const logs = readdirSync(dir).filter((f) => f.endsWith('.log')).sort();
+  await withPage(async ({ page }) => {
+    const missed = [];
+    for (const f of logs) {
+      const labels = JSON.parse(readFileSync(join(dir, f.replace(/\.log$/, '.json')), 'utf8')).labels;
+      const r = await page.evaluate((t) => window.groupscope.explain(t), readFileSync(join(dir, f), 'utf8'));
+      const gens = new Set();
+      const causes = new Set();
+      let rebalances = 0;
+      for (const id of labels.groups) {
+        const g = r.groups.find((x) => x.groupId === id);
+        if (!g) { missed.push(`${f}: group ${id}`); continue; }
+        rebalances += g.rebalances.length;
+        for (const x of g.generations) gens.add(x.generation);
+        for (const x of g.rebalances) {
+          if (x.fromGeneration != null) gens.add(x.fromGeneration);
+          if (x.toGeneration != null) gens.add(x.toGeneration);
+          for (const c of x.causes) causes.add(c);
+        }
+      }
+      for (const x of labels.generations) if (!gens.has(x)) missed.push(`${f}: generation ${x}`);
+      if (rebalances < labels.rebalances) missed.push(`${f}: ${rebalances} of ${labels.rebalances} rebalances`);
+      for (const c of labels.causes) if (!causes.has(c)) missed.push(`${f}: cause ${c}`);
+    }
+    assert.deepEqual(missed, []);
+    await page.click('#tab-explain');
+    await paste(page, readFileSync(join(dir, 'kafkajs-1361.log'), 'utf8'));
+    await page.waitForSelector('#explain-unread');
+    assert.equal(await page.$eval('#explain-unread', (e) => e.dataset.unread), '1');
+    assert.match(await page.textContent('#explain-unread'), /Response Heartbeat/);
+  });
+});

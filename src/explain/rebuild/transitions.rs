@@ -109,9 +109,12 @@ impl Rebuild {
             }
             Ev::Stabilized { generation, .. } => self.reach(e.ts, *generation),
             Ev::AssignmentFromLeader { leader, generation, .. } => {
-                self.generation(*generation, e.ts).leader = Some(leader.clone());
-                let p = self.roster.member_process(leader, None, e.ts);
-                let _ = p;
+                // before 3.x the line does not name the leader
+                if !leader.is_empty() {
+                    self.generation(*generation, e.ts).leader = Some(leader.clone());
+                    let p = self.roster.member_process(leader, None, e.ts);
+                    let _ = p;
+                }
                 self.complete(e.ts, Some(*generation));
             }
             Ev::GroupEmpty { generation, .. } => self.complete(e.ts, Some(*generation)),
