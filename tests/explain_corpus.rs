@@ -153,13 +153,13 @@ fn every_real_log_is_read_without_a_panic_or_a_hang_and_most_are_explained() {
 }
 
 /// docs/explain-dialects.md lists every dialect with its sources and one example line, as
-/// `dialect::markdown` (and `explain --dialects`) print them.
+/// `dialects::markdown` (and `explain --dialects`) print them.
 #[test]
 fn the_dialect_page_is_the_dialects_own_list() {
     let page = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/explain-dialects.md"))
         .expect("docs/explain-dialects.md");
     assert!(
-        page == groupscope::explain::dialect::markdown(),
+        page == groupscope::explain::dialects::markdown(),
         "docs/explain-dialects.md is out of date: cargo run --bin explain -- --dialects > docs/explain-dialects.md"
     );
 }
@@ -167,7 +167,7 @@ fn the_dialect_page_is_the_dialects_own_list() {
 /// Each dialect's example line, read in a paste, gives a group.
 #[test]
 fn every_dialect_example_explains_a_group() {
-    for d in groupscope::explain::dialect::DIALECTS {
+    for d in groupscope::explain::dialects::DIALECTS {
         let r = explain_text(d.example());
         assert!(!r.groups.is_empty(), "{}: {:?}", d.name(), d.example());
     }

@@ -98,7 +98,7 @@ fn main() {
             "--json" => json = true,
             "--scenario" => scenario = true,
             "--dialects" => {
-                print!("{}", groupscope::explain::dialect::markdown());
+                print!("{}", groupscope::explain::dialects::markdown());
                 return;
             }
             "-h" | "--help" => usage(),

@@ -208,60 +208,6 @@ pub fn continuation(msg: &str) -> Option<Ev> {
     Some(Ev::Config { key: k.to_string(), value: v.trim().to_string() })
 }
 
-/// The Apache Kafka Java consumer: classic protocol (this file), KIP-848 (`java_consumer`) and
-/// the share consumer's reconciliation, behind their log context.
-pub struct JavaConsumer;
-
-impl super::dialect::Dialect for JavaConsumer {
-    fn name(&self) -> &'static str {
-        "Apache Kafka Java consumer (classic and KIP-848 protocols, share consumer)"
-    }
-    fn sources(&self) -> &'static [&'static str] {
-        &[
-            "apache/kafka clients/src/main/java/org/apache/kafka/clients/consumer/internals/AbstractCoordinator.java",
-            "apache/kafka clients/src/main/java/org/apache/kafka/clients/consumer/internals/ConsumerCoordinator.java",
-            "apache/kafka clients/src/main/java/org/apache/kafka/clients/consumer/internals/ConsumerRebalanceListenerInvoker.java",
-            "apache/kafka clients/src/main/java/org/apache/kafka/clients/consumer/internals/AbstractMembershipManager.java",
-            "apache/kafka clients/src/main/java/org/apache/kafka/clients/consumer/internals/AbstractHeartbeatRequestManager.java",
-        ]
-    }
-    fn keywords(&self) -> &'static [&'static str] {
-        &[
-            "(Re-)joining group",
-            "Successfully joined group with generation {}",
-            "Successfully synced group in generation {}",
-            "Request joining group due to: {}",
-            "Resetting generation {}due to: {}",
-            "Finished assignment for group at generation {}: {}",
-            "Notifying assignor about the new Assignment(partitions={})",
-            "Adding newly assigned partitions: {}",
-            "Revoke previously assigned partitions {}",
-            "Lost previously assigned partitions {}",
-            "consumer poll timeout has expired. This means the time between",
-            "Member {} sending LeaveGroup request to coordinator {} due to {}",
-            "Attempt to heartbeat failed since group is rebalancing",
-            "Discovered group coordinator {}",
-            "Group coordinator {} is unavailable or invalid due to cause: {}",
-            "Member {} with epoch {} transitioned from {} to {}.",
-            "Reconciling assignment with local epoch {}",
-        ]
-    }
-    fn example(&self) -> &'static str {
-        "2024-05-01 10:00:03,120 INFO [main] o.a.k.c.c.internals.ConsumerCoordinator - [Consumer clientId=consumer-demo-1, groupId=demo] Successfully joined group with generation Generation{generationId=5, memberId='consumer-demo-1-ab', protocol='range'}"
-    }
-    fn claims(&self, line: &super::layout::Stripped) -> bool {
-        context(&line.msg, &mut Who::default())
-    }
-    fn parse(&self, line: &super::layout::Stripped, who: &mut Who) -> Option<Vec<Ev>> {
-        let msg = line.msg.as_str();
-        let evs = parse(msg).or_else(|| super::java_consumer::parse(msg))?;
-        who.is_broker = false;
-        who.offsets_partition = None;
-        context(msg, who);
-        Some(evs)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

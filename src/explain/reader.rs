@@ -172,7 +172,7 @@ impl Reader {
             None if is_record_header(&s) => {}
             None => {
                 st.unparsed += 1;
-                if super::dialect::looks_like_coordination(&s.msg) {
+                if super::dialects::looks_like_coordination(&s.msg) {
                     self.unread_count += 1;
                     if self.unread.len() < UNREAD_KEPT {
                         let text: String = raw.trim().chars().take(300).collect();
@@ -271,9 +271,9 @@ pub fn looks_binary(bytes: &[u8]) -> bool {
     head.contains(&0) || bad * 10 > head.len()
 }
 
-/// Reads a line with the dialects (`dialect::DIALECTS`).
+/// Reads a line with the dialects (`dialects::DIALECTS`).
 fn parse_message(s: &Stripped, who: &mut Who) -> Option<Vec<Ev>> {
-    super::dialect::parse(s, who)
+    super::dialects::parse(s, who)
 }
 
 /// A java.util.logging record's first line (`Jul 17, 2026 1:50:29 PM org.Foo method`): its
