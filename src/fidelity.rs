@@ -20,6 +20,11 @@ pub const NOTES: &[Note] = &[
         zh: "consumer 协议（KIP-848）和 Kafka Connect 以 Apache Kafka 4.4 为模型。更早的版本有所不同：4.4 之前，成员改变组的首选服务端分配器（group.remote.assignor）时不会提升组纪元，新的分配器要等到下一次其他变化才生效（KAFKA-20434）；4.3 之前，新组从纪元 0 开始（第一个成员的纪元是 1），每次变化之后的心跳都会立即计算目标分配（没有 group.consumer.assignment.interval.ms），而且 OffsetCommit 只要携带的不是成员当前的纪元，就会被以 STALE_MEMBER_EPOCH 拒绝（自 4.3 起，按照 KIP-1251，较旧的纪元也可以提交那些在该纪元或更早时分配给该成员的分区）；4.2 之前，被隔离（fenced）的成员用纪元 0 重新加入时会再次被隔离，直到会话超时，离开 UNREVOKED_PARTITIONS 时成员纪元会加一，目标分配也不按成员的订阅过滤；4.1 之前 close() 没有 CloseOptions；4.0 之前 member id 由协调者而不是客户端选定。",
     },
     Note {
+        area: "measured against Kafka 4.4",
+        en: "Run side by side with a real Kafka 4.4.0 broker and real Java clients (docs/fidelity.md), two behaviours still differ. A classic group's leader notices partitions added to a topic at once; real clients see them only after their next metadata refresh (metadata.max.age.ms, 5 minutes by default; ConsumerCoordinator.rejoinNeededOrPending). A KIP-848 consumer that misses max.poll.interval.ms runs onPartitionsLost at once; the real client only queues it for the application's next poll() (ConsumerMembershipManager.invokeOnPartitionsLostCallback).",
+        zh: "与真实的 Kafka 4.4.0 broker 和真实的 Java 客户端并排运行（见 docs/fidelity.md）后，仍有两处行为不同。经典组的 leader 会立刻注意到某个 topic 新增了分区；真实客户端要等到下一次元数据刷新（metadata.max.age.ms，默认 5 分钟；ConsumerCoordinator.rejoinNeededOrPending）才会看到。KIP-848 消费者超过 max.poll.interval.ms 时，这里立刻执行 onPartitionsLost；真实客户端只是把它排入队列，等应用下一次调用 poll() 时才执行（ConsumerMembershipManager.invokeOnPartitionsLostCallback）。",
+    },
+    Note {
         area: "timers",
         en: "session.timeout.ms is 6 s and heartbeat.interval.ms 2 s in the demo (Kafka defaults: 45 s and 3 s) so a crash is detected quickly; 6 s is the broker minimum (group.min.session.timeout.ms).",
         zh: "演示中 session.timeout.ms 为 6 秒、heartbeat.interval.ms 为 2 秒（Kafka 默认值是 45 秒和 3 秒），这样消费者崩溃能很快被发现；6 秒是 broker 允许的最小值（group.min.session.timeout.ms）。",

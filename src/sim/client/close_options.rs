@@ -38,17 +38,19 @@ impl GroupMembershipOperation {
         self == GroupMembershipOperation::LEAVE_GROUP || (!is_static && self == GroupMembershipOperation::DEFAULT)
     }
 
-    /// Consumer protocol (`ConsumerMembershipManager.leaveGroupEpoch`,
-    /// `ConsumerHeartbeatRequestManager.shouldSendLeaveHeartbeatNow`): the epoch
-    /// of the leave heartbeat, or `None` when none is sent. LEAVE_GROUP is −1
-    /// even for a static member; REMAIN_IN_GROUP sends nothing for a dynamic one
-    /// and −2 for a static one.
+    /// Consumer protocol (`ConsumerMembershipManager.leaveGroupEpoch`): the
+    /// epoch of the leave heartbeat, or `None` when none is sent. LEAVE_GROUP is
+    /// −1 even for a static member; REMAIN_IN_GROUP is −2 for a static one.
+    /// A dynamic member under REMAIN_IN_GROUP leaves too, at −1, in Kafka 4.4:
+    /// `ConsumerHeartbeatRequestManager.shouldSendLeaveHeartbeatNow` says no,
+    /// but `AbstractHeartbeatRequestManager.poll` still sends a heartbeat while
+    /// the member is LEAVING (`AbstractMembershipManager.shouldHeartbeatNow`),
+    /// and `transitionToSendingLeaveGroup` set its epoch to `leaveGroupEpoch()`,
+    /// −1 (measured on a real 4.4.0 broker: the member left 1 ms after
+    /// PREPARE_LEAVING; scenario `consumer-remain-in-group` of `conformance/`).
     pub fn consumer_leave_epoch(self, is_static: bool) -> Option<i32> {
         match (self, is_static) {
-            (GroupMembershipOperation::LEAVE_GROUP, _) | (GroupMembershipOperation::DEFAULT, false) => {
-                Some(LEAVE_GROUP_MEMBER_EPOCH)
-            }
-            (GroupMembershipOperation::REMAIN_IN_GROUP, false) => None,
+            (GroupMembershipOperation::LEAVE_GROUP, _) | (_, false) => Some(LEAVE_GROUP_MEMBER_EPOCH),
             (_, true) => Some(LEAVE_GROUP_STATIC_MEMBER_EPOCH),
         }
     }

@@ -514,9 +514,9 @@ impl AsyncConsumer {
     /// `AsyncKafkaConsumer.close(CloseOptions)` (`prepareShutdown`): commit the
     /// positions if auto-commit is on, run onPartitionsRevoked, then leave with a
     /// heartbeat at the epoch the operation gives (`leaveGroupEpoch`: −1, or −2 for
-    /// a static member keeping its place for the session timeout; none for a
-    /// dynamic member under REMAIN_IN_GROUP, which the coordinator removes when its
-    /// session expires). The world then ends the process; answers are not awaited.
+    /// a static member keeping its place for the session timeout; in 4.4 a dynamic
+    /// member under REMAIN_IN_GROUP still sends −1, see `consumer_leave_epoch`).
+    /// The world then ends the process; answers are not awaited.
     pub fn close(
         &mut self,
         ctx: &mut Ctx,
