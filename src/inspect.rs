@@ -51,7 +51,7 @@ fn inspect_member(world: &World, m: Member) -> Option<Inspection> {
             let identity = instance_fact(&m);
             let mut details =
                 vec![("heartbeat interval ms (from the broker)", a.heartbeat_interval_ms.to_string()), owned_fact(&m)];
-            details.extend(liveness_facts(world, &m, a.last_poll, a.config.max_poll_interval_ms));
+            details.extend(liveness_facts(world, &m));
             Inspection {
                 title: format!("c{c} (group.protocol=consumer)"),
                 facts: client_facts(m, identity, "member epoch", details),
@@ -60,7 +60,7 @@ fn inspect_member(world: &World, m: Member) -> Option<Inspection> {
         }
         MemberKind::Classic(cons) => {
             let mut details = vec![owned_fact(&m)];
-            details.extend(liveness_facts(world, &m, cons.last_poll, cons.config.max_poll_interval_ms));
+            details.extend(liveness_facts(world, &m));
             let identity = instance_fact(&m);
             Inspection {
                 title: format!("c{c}"),
@@ -197,12 +197,8 @@ fn at(ms: crate::sim::Millis) -> String {
 /// When the application last called `poll()` and when `max.poll.interval.ms`
 /// runs out after it (overdue while it still processes past that), and the
 /// coordinator's session deadline of its member (or that it has none).
-fn liveness_facts(
-    world: &World,
-    c: &Member,
-    last_poll: crate::sim::Millis,
-    interval: crate::sim::Millis,
-) -> Vec<(&'static str, String)> {
+fn liveness_facts(world: &World, c: &Member) -> Vec<(&'static str, String)> {
+    let (last_poll, interval) = (c.last_poll, c.max_poll_interval_ms.unwrap_or_default());
     let deadline = last_poll + interval;
     let overdue = c.alive && c.processing() && world.now > deadline;
     let session = crate::view::coordinator_session_deadline(world, c.group_id, c.member_id);
