@@ -348,6 +348,10 @@ pub fn note(n: &Note) -> String {
         }
         FatalToApplication { error } => f("致命错误 {0}：消费者将其抛给应用程序", &[error]),
         FatalHerderStops { why } => f("致命错误 {0}：该 worker 的 herder 停止", &[&client_reason(why)]),
+        FollowUpRebalanceLost { group_id, instance_id, generation, partitions } => f(
+            "静态成员 {1} 在后续再均衡之前回来了：{0} 停留在第 {2} 代，{3} 无人拥有，直到下一次再均衡",
+            &[group_id, instance_id, generation, &crate::sim::note::join(partitions)],
+        ),
         UnexpectedGroupError { api, error } => f(
             "{0} 的响应是 {1}，其响应处理器并不预期这个错误：一个不可重试的 KafkaException 从 poll() 中抛出",
             &[api, error],

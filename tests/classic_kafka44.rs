@@ -903,3 +903,68 @@ fn a_sync_group_answered_coordinator_load_in_progress_is_raised_out_of_poll() {
         .iter()
         .any(|t| matches!(t, TimerOp::Set(TimerKey::Client(ClientTimer::Backoff(Retry::JoinGroup)), _))));
 }
+
+/// `GroupMetadataManager.updateStaticMemberThenRebalanceOrCompleteJoin`: a new
+/// process of a static member joining a Stable group without changing the
+/// selected protocol is answered at once, in the current generation, with the
+/// old member's assignment: no rebalance. When the old process's last JoinGroup
+/// claimed a partition the cooperative leader then withheld from everyone (it
+/// was to move in the follow-up rebalance the old process would have asked for
+/// after revoking it, `ConsumerCoordinator.onJoinComplete`), nobody owns it
+/// until something else rebalances the group, and the simulation says so.
+#[test]
+fn a_static_cooperative_member_restarted_before_its_follow_up_rejoin_leaves_the_revoked_partition_unassigned() {
+    use groupscope::assign::TopicPartition;
+    use groupscope::sim::message::SyncGroupRequest;
+    let mut c = Coordinator::demo(true);
+    let instance = |i: u32| format!("{GROUP}-{i}");
+    let orders = |ps: &[i32]| ps.iter().map(|p| TopicPartition::new("orders", *p)).collect::<Vec<_>>();
+    let join = |c: &mut Coordinator, i: u32, member: &str, owned: Vec<TopicPartition>, generation: i32| {
+        let mut r = join_request(i, member, Some(&instance(i)));
+        r.protocols[0].name = "cooperative-sticky".into();
+        r.protocols[0].metadata.owned_partitions = owned;
+        r.protocols[0].metadata.generation_id = generation;
+        c.send(i, Request::JoinGroup(r))
+    };
+    let sync = |c: &mut Coordinator, i: u32, member: &str, generation: i32, a: Vec<(String, Vec<TopicPartition>)>| {
+        let request = SyncGroupRequest {
+            group_id: GROUP.into(),
+            generation_id: generation,
+            member_id: member.into(),
+            group_instance_id: Some(instance(i)),
+            protocol_name: Some("cooperative-sticky".into()),
+            assignments: a,
+            connect_assignments: Vec::new(),
+        };
+        c.send(i, Request::SyncGroup(request))
+    };
+    // Generation 1: c1 leads; c1 gets orders-0..2, c2 orders-3..5.
+    let joins = [join(&mut c, 1, "", Vec::new(), -1), join(&mut c, 2, "", Vec::new(), -1)];
+    c.advance_to(10_000);
+    let ids: Vec<String> = joins.iter().map(|j| c.join_answer(*j).member_id).collect();
+    assert_eq!(c.group().unwrap().leader_id.as_ref(), Some(&ids[0]));
+    let first = vec![(ids[0].clone(), orders(&[0, 1, 2])), (ids[1].clone(), orders(&[3, 4, 5]))];
+    sync(&mut c, 1, &ids[0], 1, first);
+    sync(&mut c, 2, &ids[1], 1, Vec::new());
+    // Generation 2 (a rebalance for any reason): both claim what they own; the
+    // leader withholds orders-5 from c2 to move it in the follow-up rebalance.
+    join(&mut c, 2, &ids[1], orders(&[3, 4, 5]), 1);
+    join(&mut c, 1, &ids[0], orders(&[0, 1, 2]), 1);
+    assert_eq!((c.group().unwrap().state, c.group().unwrap().generation_id), (CompletingRebalance, 2));
+    let second = vec![(ids[0].clone(), orders(&[0, 1, 2])), (ids[1].clone(), orders(&[3, 4]))];
+    sync(&mut c, 1, &ids[0], 2, second);
+    sync(&mut c, 2, &ids[1], 2, Vec::new());
+    assert_eq!(c.group().unwrap().state, Stable);
+    // c2 revoked orders-5 and crashed before its follow-up JoinGroup; its new
+    // process joins with the same group.instance.id and owns nothing.
+    let rejoin = join(&mut c, 2, "", Vec::new(), -1);
+    let answer = c.join_answer(rejoin);
+    assert_eq!((c.error_of(rejoin), answer.generation_id), (Some(Errors::NONE), 2), "answered at once");
+    let g = c.group().unwrap();
+    assert_eq!((g.state, g.generation_id), (Stable, 2), "no rebalance");
+    assert_eq!(g.members[&answer.member_id].assignment, orders(&[3, 4]), "the old member's assignment is kept");
+    assert!(!g.members.values().any(|m| m.assignment.contains(&TopicPartition::new("orders", 5))));
+    assert!(c.notes.iter().any(|n| matches!(n,
+        Note::FollowUpRebalanceLost { instance_id, generation: 2, partitions, .. }
+            if *instance_id == instance(2) && *partitions == orders(&[5]))));
+}

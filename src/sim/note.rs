@@ -187,6 +187,16 @@ pub enum Note {
     FatalHerderStops {
         why: ClientReason,
     },
+    /// A static member was replaced in Stable (no rebalance) while it owed the
+    /// follow-up rebalance of a cooperative one: the partitions it revoked, which
+    /// the leader withheld from everyone, stay unassigned until the group next
+    /// rebalances (`GroupMetadataManager.updateStaticMemberThenRebalanceOrCompleteJoin`).
+    FollowUpRebalanceLost {
+        group_id: String,
+        instance_id: String,
+        generation: i32,
+        partitions: Vec<TopicPartition>,
+    },
     UnexpectedGroupError {
         api: ApiKey,
         error: Errors,
@@ -332,6 +342,7 @@ impl Note {
             NotLeader { .. } => "NotLeader",
             FatalToApplication { .. } => "FatalToApplication",
             FatalHerderStops { .. } => "FatalHerderStops",
+            FollowUpRebalanceLost { .. } => "FollowUpRebalanceLost",
             UnexpectedGroupError { .. } => "UnexpectedGroupError",
             SyncAfterGenerationReset => "SyncAfterGenerationReset",
             SkipAssignment => "SkipAssignment",
@@ -411,6 +422,7 @@ impl Note {
         "NotLeader",
         "FatalToApplication",
         "FatalHerderStops",
+        "FollowUpRebalanceLost",
         "UnexpectedGroupError",
         "SyncAfterGenerationReset",
         "SkipAssignment",
@@ -559,6 +571,12 @@ impl fmt::Display for Note {
                 write!(f, "fatal error {error}: the consumer raises it to the application")
             }
             FatalHerderStops { why } => write!(f, "fatal error {why}: the worker's herder stops"),
+            FollowUpRebalanceLost { group_id, instance_id, generation, partitions } => write!(
+                f,
+                "static member {instance_id} came back before its follow-up rebalance: {group_id} stays at generation \
+                 {generation} and nobody owns {} until the next rebalance",
+                join(partitions)
+            ),
             UnexpectedGroupError { api, error } => write!(
                 f,
                 "{api} answered {error}, an error its response handler does not expect: a KafkaException, \

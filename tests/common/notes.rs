@@ -92,10 +92,11 @@ pub fn kind(n: &Note) -> usize {
         PreferredLeadersElected { .. } => 73,
         MemberRemovedGroupFull { .. } => 74,
         UnexpectedGroupError { .. } => 75,
+        FollowUpRebalanceLost { .. } => 76,
     }
 }
 
-pub const KINDS: usize = 76;
+pub const KINDS: usize = 77;
 
 /// One note of each kind (of each sentence: a variant with two sentences twice).
 pub fn one_of_each() -> Vec<Note> {
@@ -222,6 +223,12 @@ pub fn one_of_each() -> Vec<Note> {
         PreferredLeadersElected { broker: 1, partitions: 17, interval_s: 300 },
         MemberRemovedGroupFull { member_id: s("consumer-demo-2-77c1"), max_size: 4 },
         UnexpectedGroupError { api: ApiKey::SyncGroup, error: Errors::COORDINATOR_LOAD_IN_PROGRESS },
+        FollowUpRebalanceLost {
+            group_id: s("demo"),
+            instance_id: s("demo-2"),
+            generation: 2,
+            partitions: vec![tp("orders", 1)],
+        },
     ];
     let kinds: Vec<usize> = notes.iter().map(kind).collect();
     assert_eq!(kinds, (0..KINDS).collect::<Vec<_>>(), "one note of each kind, in order");

@@ -190,16 +190,27 @@ impl Monitor {
 /// (onJoinPrepare), under cooperative at the revoke after SyncGroup.
 ///
 /// A member between JoinGroup and SyncGroup (COMPLETING_REBALANCE) still holds
-/// the assignment of the generation its JoinGroup claimed it in (the
-/// subscription's `generationId`). When that is older than the previous
-/// generation, the member missed rebalances (cut off from its coordinator while
-/// static membership, or a rebalance that completed without it, kept it in the
-/// group) and Kafka lets it hold them anyway: `ConsumerCoordinator.onJoinPrepare`
-/// keeps a cooperative member's partitions unless its generation was reset, the
-/// leader's `AbstractStickyAssignor` gives a partition claimed twice to the
-/// newer generation's claim, and the stale member revokes it in `onJoinComplete`
-/// once SyncGroup answers. Such a zombie's claim is not counted here; its
-/// commits are fenced by generation.
+/// the assignment of the generation whose SyncGroup gave it, and the
+/// coordinator knows of its claim from the subscription its last JoinGroup
+/// stored (`generationId`). When either is older than the previous generation,
+/// the member missed rebalances (cut off from its
+/// coordinator while static membership, or a rebalance that completed without
+/// it, kept it in the group) and Kafka lets it hold them anyway:
+/// `ConsumerCoordinator.onJoinPrepare` keeps a cooperative member's partitions
+/// unless its generation was reset, the leader's `AbstractStickyAssignor` gives
+/// a partition claimed twice to the newer generation's claim (and drops it from
+/// both when the generations tie, logging "Found multiple consumers ... claiming
+/// the same TopicPartition"), and the stale member revokes it in
+/// `onJoinComplete` once SyncGroup answers. Such a zombie's claim is not counted
+/// here; its commits are fenced by generation.
+///
+/// The subscription's `generationId` alone is not enough: a JoinGroup answer
+/// can carry a generation the coordinator loses before any SyncGroup is stored (`completeClassicGroupJoin` writes
+/// nothing for a non-empty group; the next coordinator loads the one before and
+/// numbers its next generation the same), so two members can claim "generation
+/// 2" for two different generations. A generation a SyncGroup answered was
+/// stored first (`classicGroupSyncToLeader` answers after the append), so its
+/// number is never reused.
 fn single_owner(world: &World, v: &mut Vec<Violation>) {
     for g in &world.scenario.groups {
         let Some((_, group)) = world.group(&g.group_id) else { continue };
@@ -207,9 +218,10 @@ fn single_owner(world: &World, v: &mut Vec<Violation>) {
         for c in world.group_consumers(&g.group_id) {
             let Some(member) = group.members.get(&c.membership.member_id) else { continue };
             let claimed_in = member.protocols.first().map_or(-1, |p| p.metadata.generation_id);
+            let recent = |generation: i32| generation >= group.generation_id - 1;
             let dated = match c.membership.state {
                 MemberState::STABLE => true,
-                MemberState::COMPLETING_REBALANCE => claimed_in >= group.generation_id - 1,
+                MemberState::COMPLETING_REBALANCE => recent(claimed_in) && recent(c.client().assignment_generation),
                 _ => false,
             };
             if !(c.alive && dated && c.membership.generation == group.generation_id) {

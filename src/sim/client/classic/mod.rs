@@ -45,6 +45,12 @@ pub struct ClassicConsumer {
     pub owned: Vec<TopicPartition>,
     /// The assignment before an eager revocation (what StickyAssignor userData carries).
     pub last_assignment: Vec<TopicPartition>,
+    /// The generation whose SyncGroup gave `owned` (`onJoinComplete`'s
+    /// generation). Not Kafka state: the invariants date an ownership by it,
+    /// since the generation a JoinGroup answer gave the member may be one the
+    /// coordinator lost in a failover before its SyncGroup and numbered again.
+    #[serde(default = "no_generation")]
+    pub assignment_generation: i32,
     /// Next offset to fetch per owned partition.
     pub positions: BTreeMap<TopicPartition, i64>,
     pub main: MainThread,
@@ -85,6 +91,10 @@ pub struct ClassicConsumer {
     pub fetcher: crate::sim::client::fetcher::Fetcher,
 }
 
+fn no_generation() -> i32 {
+    NO_GENERATION
+}
+
 impl ClassicConsumer {
     pub fn new(idx: u32, group_id: &str, config: ConsumerConfig) -> ClassicConsumer {
         // The rebalance protocol is the highest one every configured assignor supports.
@@ -109,6 +119,7 @@ impl ClassicConsumer {
             join_prepare_committed: false,
             owned: Vec::new(),
             last_assignment: Vec::new(),
+            assignment_generation: NO_GENERATION,
             positions: BTreeMap::new(),
             main: MainThread::Idle,
             last_poll: 0,

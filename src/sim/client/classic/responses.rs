@@ -306,6 +306,7 @@ impl ClassicConsumer {
             }
         }
         self.owned = assignment.clone();
+        self.assignment_generation = self.membership.generation;
         self.last_assignment = assignment;
         self.positions.retain(|tp, _| self.owned.contains(tp));
         self.callback(Callback::OnPartitionsAssigned, added, out);

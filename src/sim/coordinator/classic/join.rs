@@ -467,6 +467,7 @@ fn join_new_static_member(
         ClassicGroupState::Stable => {
             let same_vote = protocols_before == req.protocols || group.select_protocol() == group.protocol_name;
             if same_vote {
+                note_lost_follow_up(ctx, group, &instance, &protocols_before, out);
                 persist_group(partition, group, out);
                 let leader = group.leader_id.as_deref() == Some(new_id.as_str());
                 out.respond(parked.client, parked.correlation, join_response(group, &new_id, leader));
@@ -494,6 +495,43 @@ fn join_new_static_member(
             maybe_complete_join_phase(ctx, group, out);
         }
     }
+}
+
+/// Kafka's coordinator treats a member's metadata as opaque bytes and keeps the
+/// replaced static member's assignment without a rebalance
+/// (`GroupMetadataManager.updateStaticMemberThenRebalanceOrCompleteJoin`). When
+/// the old process had claimed partitions (its last JoinGroup's
+/// `ownedPartitions`) that the cooperative leader then withheld from everyone
+/// (`AbstractStickyAssignor`: revoke first, reassign in the follow-up), the new
+/// process neither owns them nor knows a follow-up rebalance was due
+/// (`ConsumerCoordinator.onJoinComplete` requests it only for partitions it
+/// revoked itself): they stay unassigned until something else rebalances the
+/// group. The simulation can read the metadata, so it says so.
+fn note_lost_follow_up(
+    ctx: &Ctx,
+    group: &ClassicGroup,
+    instance: &str,
+    protocols_before: &[crate::sim::message::JoinProtocol],
+    out: &mut Out,
+) {
+    let assigned = |tp: &crate::assign::TopicPartition| group.members.values().any(|m| m.assignment.contains(tp));
+    let mut withheld: Vec<_> = protocols_before
+        .iter()
+        .find(|p| Some(&p.name) == group.protocol_name.as_ref())
+        .map(|p| p.metadata.owned_partitions.iter().filter(|tp| !assigned(tp)).cloned().collect())
+        .unwrap_or_default();
+    if withheld.is_empty() {
+        return;
+    }
+    withheld.sort();
+    withheld.dedup();
+    let note = Note::FollowUpRebalanceLost {
+        group_id: group.group_id.clone(),
+        instance_id: instance.to_string(),
+        generation: group.generation_id,
+        partitions: withheld,
+    };
+    out.emit(EventKind::Note { node: ctx.me, note });
 }
 
 impl ClassicGroup {
