@@ -2,6 +2,8 @@
 //! enforces, with the current state and the last transition's trigger.
 
 use crate::sim::coordinator::classic::ClassicGroupState;
+use crate::sim::coordinator::consumer::ConsumerGroupState;
+use crate::sim::state_machine::{StateMachine, StateName};
 use crate::sim::trace::{EventKind, Machine};
 use crate::sim::trigger::Trigger;
 use crate::sim::World;
@@ -45,70 +47,44 @@ fn ring(names: &[&'static str]) -> Vec<StateNode> {
         .collect()
 }
 
-/// The classic group's machine for `group_id`, lit at its current state.
-pub fn classic_group(world: &World, group_id: &str) -> StateDiagram {
-    let names: Vec<&'static str> = ClassicGroupState::ALL.iter().map(|s| s.name()).collect();
-    let mut edges = Vec::new();
-    for to in ClassicGroupState::ALL {
-        for from in to.valid_previous_states() {
-            if *from != to {
-                edges.push((from.name(), to.name()));
-            }
-        }
-    }
-    let last = world.trace.iter().rev().find_map(|e| match &e.kind {
-        EventKind::StateChanged { machine: Machine::Group { group_id: g }, from, to, trigger, .. } if g == group_id => {
-            Some((from.clone(), to.clone(), trigger.clone()))
-        }
-        _ => None,
-    });
+/// A machine's diagram: every state that some allowed change enters or
+/// leaves, placed on a ring, and the changes as edges.
+fn diagram<S: StateMachine>(current: Option<S>, last: Option<(StateName, StateName, Trigger)>) -> StateDiagram {
+    let edges: Vec<(&'static str, &'static str)> =
+        S::edges().into_iter().map(|(from, to)| (from.name(), to.name())).collect();
+    let names: Vec<&'static str> =
+        S::names().into_iter().filter(|n| edges.iter().any(|(f, t)| f == n || t == n)).collect();
     StateDiagram {
-        machine: "ClassicGroupState",
+        machine: S::MACHINE,
         states: ring(&names),
         edges,
-        current: world.group(group_id).map(|(_, g)| g.state.name().to_string()),
-        last,
+        current: current.map(|s| s.name().to_string()),
+        last: last.map(|(from, to, trigger)| (from.to_string(), to.to_string(), trigger)),
     }
 }
 
-/// `ConsumerGroupState` (KIP-848) is not guarded by a transition table: the
-/// coordinator recomputes it after every change (`ConsumerGroup.updateState`: Empty without
-/// members; Assigning while the group epoch is ahead of the target assignment
-/// epoch; Reconciling while a member is not yet STABLE at the target epoch;
-/// Stable otherwise). These are the changes those rules can produce; the
-/// tests check every change seen in runs is among them.
-pub const CONSUMER_GROUP_EDGES: &[(&str, &str)] = &[
-    ("Empty", "Assigning"),
-    ("Empty", "Reconciling"),
-    ("Empty", "Stable"),
-    ("Assigning", "Reconciling"),
-    ("Assigning", "Stable"),
-    ("Assigning", "Empty"),
-    ("Reconciling", "Stable"),
-    ("Reconciling", "Assigning"),
-    ("Reconciling", "Empty"),
-    ("Stable", "Assigning"),
-    ("Stable", "Reconciling"),
-    ("Stable", "Empty"),
-];
-
-/// The consumer group's machine (KIP-848), lit at its current state.
-pub fn consumer_group(world: &World, group_id: &str) -> StateDiagram {
-    let last = world.trace.iter().rev().find_map(|e| match &e.kind {
-        EventKind::StateChanged { machine: Machine::ConsumerGroup { group_id: g }, from, to, trigger, .. }
-            if g == group_id =>
-        {
-            Some((from.clone(), to.clone(), trigger.clone()))
+/// The last change of the machine `machine` picks out.
+fn last_change(world: &World, machine: impl Fn(&Machine) -> bool) -> Option<(StateName, StateName, Trigger)> {
+    world.trace.iter().rev().find_map(|e| match &e.kind {
+        EventKind::StateChanged { machine: m, from, to, trigger, .. } if machine(m) => {
+            Some((*from, *to, trigger.clone()))
         }
         _ => None,
-    });
-    StateDiagram {
-        machine: "ConsumerGroupState",
-        states: ring(&["Empty", "Assigning", "Reconciling", "Stable"]),
-        edges: CONSUMER_GROUP_EDGES.to_vec(),
-        current: world.consumer_group(group_id).map(|(_, g)| g.state.name().to_string()),
-        last,
-    }
+    })
+}
+
+/// The classic group's machine for `group_id`, lit at its current state.
+pub fn classic_group(world: &World, group_id: &str) -> StateDiagram {
+    let last = last_change(world, |m| matches!(m, Machine::Group { group_id: g } if g == group_id));
+    diagram::<ClassicGroupState>(world.group(group_id).map(|(_, g)| g.state), last)
+}
+
+/// The consumer group's machine (KIP-848), lit at its current state. Its
+/// edges are the changes `ConsumerGroup.updateState`'s rules can produce
+/// (`ConsumerGroupState`'s impl of the state machine).
+pub fn consumer_group(world: &World, group_id: &str) -> StateDiagram {
+    let last = last_change(world, |m| matches!(m, Machine::ConsumerGroup { group_id: g } if g == group_id));
+    diagram::<ConsumerGroupState>(world.consumer_group(group_id).map(|(_, g)| g.state), last)
 }
 
 /// The diagram for `group_id`: its protocol's machine.

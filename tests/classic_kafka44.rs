@@ -41,7 +41,7 @@ fn member_states(t: &TestWorld, idx: u32) -> Vec<(u64, String)> {
         .iter()
         .filter_map(|e| match &e.kind {
             EventKind::StateChanged { node, machine: Machine::Member, to, .. } if *node == NodeId::Client(idx) => {
-                Some((e.at, to.clone()))
+                Some((e.at, to.to_string()))
             }
             _ => None,
         })

@@ -320,7 +320,7 @@ fn restart_connector_without_include_tasks_restarts_only_the_connector_without_a
             } if name == "sink"
                 && matches!(trigger, Trigger::RestartConnector { .. } | Trigger::RestartTask { .. }) =>
             {
-                Some((from.clone(), to.clone()))
+                Some((from.to_string(), to.to_string()))
             }
             _ => None,
         })

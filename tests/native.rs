@@ -37,6 +37,7 @@ mod robustness;
 mod seek;
 mod small_sort;
 mod soak;
+mod state_machines;
 mod ui_model;
 mod vectors;
 mod view;

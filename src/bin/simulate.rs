@@ -8,6 +8,7 @@
 //! Bad input: a clear message, exit 2. A closed output (`| head`) ends it quietly.
 
 use groupscope::sim::scenario::limits::MAX_RUN_MS;
+use groupscope::sim::state_machine::StateMachine;
 use groupscope::sim::trace::{trace_hash, EventKind, Machine};
 use groupscope::sim::world::GroupType;
 use groupscope::sim::{invariants, Scenario, World};

@@ -6,6 +6,7 @@ use crate::assign::TopicPartition;
 use crate::sim::coordinator::consumer::ConsumerGroupMember;
 use crate::sim::note::Note;
 use crate::sim::out::{ClientTimer, ConnectTimer, GroupTimer, TimerKey};
+use crate::sim::state_machine::StateMachine;
 use crate::sim::trace::{Callback, Event, EventKind, Machine};
 use crate::sim::world::{parse_node, Process};
 use crate::sim::{Millis, NodeId, World};

@@ -60,8 +60,8 @@ pub enum EventKind {
     StateChanged {
         node: NodeId,
         machine: Machine,
-        from: String,
-        to: String,
+        from: crate::sim::state_machine::StateName,
+        to: crate::sim::state_machine::StateName,
         trigger: Trigger,
     },
     TimerFired {

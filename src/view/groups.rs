@@ -3,6 +3,7 @@
 
 use crate::java;
 use crate::sim::message::short_member;
+use crate::sim::state_machine::StateMachine;
 use crate::sim::trace::{EventKind, Machine};
 use crate::sim::World;
 

@@ -6,6 +6,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use crate::common;
+use groupscope::sim::state_machine::StateMachine;
 
 use common::TestWorld;
 use groupscope::java;

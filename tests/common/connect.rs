@@ -52,7 +52,7 @@ pub fn task_changes(world: &World) -> Vec<(String, String, String, String)> {
         .iter()
         .filter_map(|e| match &e.kind {
             EventKind::StateChanged { node, machine: Machine::Task { id }, from, to, .. } => {
-                Some((node.to_string(), id.clone(), from.clone(), to.clone()))
+                Some((node.to_string(), id.clone(), from.to_string(), to.to_string()))
             }
             _ => None,
         })

@@ -6,6 +6,7 @@
 
 use groupscope::sim::client::abstract_coordinator::MemberState as ClassicMemberState;
 use groupscope::sim::client::consumer::MemberState as ConsumerMemberState;
+use groupscope::sim::state_machine::StateMachine;
 use groupscope::sim::trace::{EventKind, Machine};
 use groupscope::sim::World;
 use std::fmt::Debug;
@@ -33,12 +34,12 @@ pub fn invalid_member_transitions(world: &World, from: usize) -> Vec<String> {
     for e in world.trace.iter().skip(from) {
         match &e.kind {
             EventKind::StateChanged { node, machine: Machine::Member, from, to, .. }
-                if !allowed(&ClassicMemberState::ALL, ClassicMemberState::valid_previous_states, from, to) =>
+                if !allowed(ClassicMemberState::ALL, ClassicMemberState::valid_previous_states, from, to) =>
             {
                 bad.push(format!("{} ms: {node} (AbstractCoordinator) {from} → {to}", e.at));
             }
             EventKind::StateChanged { node, machine: Machine::ConsumerMember, from, to, .. }
-                if !allowed(&ConsumerMemberState::ALL, ConsumerMemberState::valid_previous_states, from, to) =>
+                if !allowed(ConsumerMemberState::ALL, ConsumerMemberState::valid_previous_states, from, to) =>
             {
                 bad.push(format!("{} ms: {node} (MemberState) {from} → {to}", e.at));
             }

@@ -102,7 +102,7 @@ impl TestWorld {
             .filter_map(|e| match &e.kind {
                 EventKind::StateChanged {
                     machine: groupscope::sim::trace::Machine::Group { .. }, from, to, ..
-                } => Some((from.clone(), to.clone())),
+                } => Some((from.to_string(), to.to_string())),
                 _ => None,
             })
             .collect()
@@ -152,7 +152,7 @@ impl TestWorld {
                 EventKind::StateChanged { node, machine: m, from, to, .. }
                     if machine(m) && client.is_none_or(|c| *node == groupscope::sim::NodeId::Client(c)) =>
                 {
-                    Some((from.clone(), to.clone()))
+                    Some((from.to_string(), to.to_string()))
                 }
                 _ => None,
             })

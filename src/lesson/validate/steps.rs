@@ -3,7 +3,7 @@
 //! or client it is about.
 
 use super::names::Names;
-use super::states::{instance_state, CONTEXT_STATES, COORDINATOR_MEMBER_STATES};
+use super::states::{context_state, coordinator_member_state, instance_state};
 use crate::lesson::check::{callback_named, consumer_idx};
 use crate::lesson::model::{Condition, Expectation};
 use crate::sim::Fault;
@@ -91,11 +91,7 @@ impl Names {
             }
             Condition::CoordinatorState { group, state } => {
                 self.group(group)?;
-                if CONTEXT_STATES.contains(&state.as_str()) {
-                    Ok(())
-                } else {
-                    Err(format!("unknown coordinator state '{state}' ({CONTEXT_STATES:?})"))
-                }
+                context_state(state)
             }
             Condition::Fault { contains } => {
                 if contains.trim().is_empty() {
@@ -161,14 +157,7 @@ impl Names {
             }
             Expectation::CoordinatorMemberState { consumer, state } => {
                 self.modern_consumer(consumer)?;
-                if COORDINATOR_MEMBER_STATES.contains(&state.as_str()) {
-                    Ok(())
-                } else {
-                    Err(format!(
-                        "unknown coordinator member state '{state}' (Kafka's modern MemberState: {})",
-                        COORDINATOR_MEMBER_STATES.join(", ")
-                    ))
-                }
+                coordinator_member_state(state)
             }
             Expectation::Coordinator { group, broker } => self.group(group).and(self.broker(broker)),
             Expectation::KnownCoordinator { consumer, broker } => {

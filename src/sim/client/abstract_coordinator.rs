@@ -97,8 +97,9 @@ pub enum MemberState {
     STABLE,
 }
 
-impl MemberState {
-    pub const ALL: [MemberState; 4] = [
+impl crate::sim::state_machine::StateMachine for MemberState {
+    const MACHINE: &'static str = "MemberState";
+    const ALL: &'static [MemberState] = &[
         MemberState::UNJOINED,
         MemberState::PREPARING_REBALANCE,
         MemberState::COMPLETING_REBALANCE,
@@ -121,12 +122,22 @@ impl MemberState {
     ///   `resetStateOnResponseError` (JoinGroup, SyncGroup, Heartbeat),
     ///   `resetGenerationOnLeaveGroup` (`maybeLeaveGroup`, `onLeavePrepare`) and
     ///   `resetStateAndRejoin` in `joinGroupIfNeeded`.
-    pub fn valid_previous_states(self) -> &'static [MemberState] {
+    fn valid_previous_states(self) -> &'static [MemberState] {
         use MemberState::*;
         match self {
             UNJOINED | PREPARING_REBALANCE => &[UNJOINED, PREPARING_REBALANCE, COMPLETING_REBALANCE, STABLE],
             COMPLETING_REBALANCE => &[PREPARING_REBALANCE],
             STABLE => &[COMPLETING_REBALANCE],
+        }
+    }
+
+    fn name(self) -> &'static str {
+        use MemberState::*;
+        match self {
+            UNJOINED => "UNJOINED",
+            PREPARING_REBALANCE => "PREPARING_REBALANCE",
+            COMPLETING_REBALANCE => "COMPLETING_REBALANCE",
+            STABLE => "STABLE",
         }
     }
 }
@@ -283,13 +294,13 @@ pub(crate) trait AbstractCoordinator {
         if m.state == to {
             return;
         }
-        check_transition(node, m.state, to, to.valid_previous_states(), out);
+        check_transition(node, m.state, to, out);
         let from = std::mem::replace(&mut m.state, to);
         out.emit(EventKind::StateChanged {
             node,
             machine: Machine::Member,
-            from: format!("{from:?}"),
-            to: format!("{to:?}"),
+            from: crate::sim::state_machine::StateName::of(from),
+            to: crate::sim::state_machine::StateName::of(to),
             trigger,
         });
         let beats = |s| matches!(s, MemberState::COMPLETING_REBALANCE | MemberState::STABLE);

@@ -9,26 +9,20 @@
 //! (`transitionTo` skips the check when `state.equals(nextState)`).
 
 use crate::sim::out::Out;
+use crate::sim::state_machine::StateMachine;
 use crate::sim::trace::EventKind;
 use crate::sim::types::NodeId;
-use std::fmt::Debug;
 
 /// The invariant name a rejected client transition is recorded under.
 pub const INVALID_MEMBER_STATE_TRANSITION: &str = "member-state-transition";
 
-/// True when `from` → `to` is allowed by `valid_previous` (the next state's
-/// valid previous states); otherwise records the violation.
-pub(crate) fn check_transition<S: Copy + Eq + Debug>(
-    node: NodeId,
-    from: S,
-    to: S,
-    valid_previous: &[S],
-    out: &mut Out,
-) -> bool {
-    if from == to || valid_previous.contains(&from) {
+/// True when `from` → `to` is allowed by the next state's valid previous
+/// states; otherwise records the violation.
+pub(crate) fn check_transition<S: StateMachine>(node: NodeId, from: S, to: S, out: &mut Out) -> bool {
+    if from == to || to.valid_previous_states().contains(&from) {
         return true;
     }
-    let detail = format!("{node}: invalid state transition from {from:?} to {to:?}");
+    let detail = format!("{node}: invalid state transition from {} to {}", from.name(), to.name());
     if cfg!(all(debug_assertions, not(target_arch = "wasm32"))) {
         panic!("{INVALID_MEMBER_STATE_TRANSITION}: {detail}");
     }
@@ -58,11 +52,11 @@ mod tests {
         let mut out = Out::default();
         let node = NodeId::Client(1);
         let (joining, reconciling) = (MemberState::JOINING, MemberState::RECONCILING);
-        assert!(check_transition(node, joining, reconciling, reconciling.valid_previous_states(), &mut out));
+        assert!(check_transition(node, joining, reconciling, &mut out));
         let stale = MemberState::STALE;
-        assert!(check_transition(node, stale, stale, stale.valid_previous_states(), &mut out));
+        assert!(check_transition(node, stale, stale, &mut out));
         let (joined, synced) = (Classic::COMPLETING_REBALANCE, Classic::STABLE);
-        assert!(check_transition(node, joined, synced, synced.valid_previous_states(), &mut out));
+        assert!(check_transition(node, joined, synced, &mut out));
         assert!(violations(&out).is_empty());
     }
 
@@ -89,7 +83,7 @@ mod tests {
     fn the_classic_table_rejects_stable_straight_after_join_group_was_sent() {
         let mut out = Out::default();
         let (from, to) = (Classic::PREPARING_REBALANCE, Classic::STABLE);
-        assert!(!check_transition(NodeId::Client(2), from, to, to.valid_previous_states(), &mut out));
+        assert!(!check_transition(NodeId::Client(2), from, to, &mut out));
         assert_eq!(
             violations(&out),
             ["member-state-transition: c2: invalid state transition from PREPARING_REBALANCE to STABLE"]

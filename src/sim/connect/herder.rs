@@ -17,8 +17,8 @@ impl ConnectWorker {
         out.emit(EventKind::StateChanged {
             node: self.node(),
             machine,
-            from: format!("{from:?}"),
-            to: format!("{to:?}"),
+            from: crate::sim::state_machine::StateName::of(from),
+            to: crate::sim::state_machine::StateName::of(to),
             trigger,
         });
     }

@@ -40,6 +40,37 @@ pub enum State {
     STOPPED,
 }
 
+/// `AbstractStatus.State` has no transition table: a status is written
+/// whatever it was before.
+impl crate::sim::state_machine::StateMachine for State {
+    const MACHINE: &'static str = "AbstractStatus.State";
+    const ALL: &'static [State] = &[
+        State::UNASSIGNED,
+        State::RUNNING,
+        State::PAUSED,
+        State::FAILED,
+        State::DESTROYED,
+        State::RESTARTING,
+        State::STOPPED,
+    ];
+
+    fn valid_previous_states(self) -> &'static [State] {
+        Self::ALL
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            State::UNASSIGNED => "UNASSIGNED",
+            State::RUNNING => "RUNNING",
+            State::PAUSED => "PAUSED",
+            State::FAILED => "FAILED",
+            State::DESTROYED => "DESTROYED",
+            State::RESTARTING => "RESTARTING",
+            State::STOPPED => "STOPPED",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConnectWorker {
     pub idx: u32,

@@ -15,6 +15,8 @@ use crate::sim::message::{Request, Response};
 use crate::sim::note::Note;
 use crate::sim::out::{BrokerTimer, GroupTimer, Out};
 use crate::sim::scenario::config::BrokerConfig;
+use crate::sim::state_machine::StateMachine;
+use crate::sim::state_machine::StateName;
 use crate::sim::trace::{EventKind, Machine};
 use crate::sim::trigger::Trigger;
 use crate::sim::types::{Errors, NodeId};
@@ -32,6 +34,10 @@ fn context_error(shard: Option<&Shard>) -> Option<Errors> {
         None => Some(Errors::NOT_COORDINATOR),
         Some(CoordinatorState::LOADING) => Some(Errors::COORDINATOR_LOAD_IN_PROGRESS),
         Some(CoordinatorState::ACTIVE) => None,
+        // CoordinatorRuntime: any other context state is not this broker's to serve.
+        Some(CoordinatorState::INITIAL | CoordinatorState::CLOSED | CoordinatorState::FAILED) => {
+            Some(Errors::NOT_COORDINATOR)
+        }
     }
 }
 
@@ -157,8 +163,8 @@ impl GroupCoordinator {
         out.emit(EventKind::StateChanged {
             node: ctx.me,
             machine: Machine::CoordinatorContext { partition },
-            from: "INITIAL".into(),
-            to: "LOADING".into(),
+            from: StateName::of(CoordinatorState::INITIAL),
+            to: StateName::of(CoordinatorState::LOADING),
             trigger: Trigger::BecameLeader,
         });
         out.set_timer(BrokerTimer::Load { partition }, ctx.now + ctx.broker_config.coordinator_load_ms);
@@ -188,15 +194,11 @@ impl GroupCoordinator {
                 }
             }
         }
-        let from = match shard.state {
-            CoordinatorState::LOADING => "LOADING",
-            CoordinatorState::ACTIVE => "ACTIVE",
-        };
         out.emit(EventKind::StateChanged {
             node: ctx.me,
             machine: Machine::CoordinatorContext { partition },
-            from: from.into(),
-            to: "CLOSED".into(),
+            from: StateName::of(shard.state),
+            to: StateName::of(CoordinatorState::CLOSED),
             trigger: Trigger::LeadershipMovedAway,
         });
     }
@@ -230,8 +232,8 @@ impl GroupCoordinator {
         out.emit(EventKind::StateChanged {
             node: ctx.me,
             machine: Machine::CoordinatorContext { partition },
-            from: "LOADING".into(),
-            to: "ACTIVE".into(),
+            from: StateName::of(CoordinatorState::LOADING),
+            to: StateName::of(CoordinatorState::ACTIVE),
             trigger: Trigger::Replayed { records: ctx.cluster.offsets_logs[partition as usize].len() },
         });
         for group in shard.groups.values() {

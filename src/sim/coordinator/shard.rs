@@ -11,6 +11,7 @@ use crate::sim::coordinator::classic::{ClassicGroup, ClassicGroupMember, Classic
 use crate::sim::ctx::Ctx;
 use crate::sim::message::Response;
 use crate::sim::out::{GroupTimer, Out};
+use crate::sim::state_machine::StateMachine;
 use crate::sim::trace::{EventKind, Machine};
 use crate::sim::trigger::Trigger;
 use crate::sim::types::{Errors, Millis};
@@ -18,12 +19,52 @@ use serde::{Deserialize, Serialize};
 use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 
-/// `CoordinatorState` of one partition's context (INITIAL/FAILED are not modelled).
+/// `CoordinatorRuntime.CoordinatorState` of one partition's context. A shard
+/// exists only while LOADING or ACTIVE; INITIAL (before the load starts) and
+/// CLOSED (leadership moved away) name the ends of its life in the trace, and
+/// FAILED (a load that failed) is not modelled.
 #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CoordinatorState {
+    INITIAL,
     LOADING,
     ACTIVE,
+    CLOSED,
+    FAILED,
+}
+
+impl crate::sim::state_machine::StateMachine for CoordinatorState {
+    const MACHINE: &'static str = "CoordinatorState";
+    const ALL: &'static [CoordinatorState] = &[
+        CoordinatorState::INITIAL,
+        CoordinatorState::LOADING,
+        CoordinatorState::ACTIVE,
+        CoordinatorState::CLOSED,
+        CoordinatorState::FAILED,
+    ];
+
+    /// Each state's `canTransitionFrom`.
+    fn valid_previous_states(self) -> &'static [CoordinatorState] {
+        use CoordinatorState::*;
+        match self {
+            INITIAL => &[],
+            LOADING => &[INITIAL, FAILED],
+            ACTIVE => &[ACTIVE, LOADING],
+            CLOSED => Self::ALL,
+            FAILED => &[LOADING, ACTIVE],
+        }
+    }
+
+    fn name(self) -> &'static str {
+        use CoordinatorState::*;
+        match self {
+            INITIAL => "INITIAL",
+            LOADING => "LOADING",
+            ACTIVE => "ACTIVE",
+            CLOSED => "CLOSED",
+            FAILED => "FAILED",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,8 +90,8 @@ pub(crate) fn transition(ctx: &Ctx, group: &mut ClassicGroup, to: ClassicGroupSt
     out.emit(EventKind::StateChanged {
         node: ctx.me,
         machine: Machine::Group { group_id: group.group_id.clone() },
-        from: from.name().into(),
-        to: to.name().into(),
+        from: crate::sim::state_machine::StateName::of(from),
+        to: crate::sim::state_machine::StateName::of(to),
         trigger,
     });
 }

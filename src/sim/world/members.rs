@@ -12,6 +12,7 @@ use crate::sim::client::classic::ClassicConsumer;
 use crate::sim::client::consumer::AsyncConsumer;
 use crate::sim::client::poll_loop::MainThread;
 use crate::sim::connect::worker::ConnectWorker;
+use crate::sim::state_machine::StateMachine;
 use crate::sim::types::Millis;
 
 /// Kafka's `GroupType` of the group a member belongs to (a Connect cluster's

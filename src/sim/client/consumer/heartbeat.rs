@@ -15,6 +15,7 @@ use crate::sim::node::{Handled, Misrouted};
 use crate::sim::note::Note;
 use crate::sim::out::{ClientTimer, Out, Retry, TimerKey};
 use crate::sim::reason::ClientReason;
+use crate::sim::state_machine::StateMachine;
 use crate::sim::trace::EventKind;
 use crate::sim::trigger::Trigger;
 use crate::sim::types::{Errors, NodeId};

@@ -21,8 +21,9 @@ pub enum MemberState {
     FATAL,
 }
 
-impl MemberState {
-    pub const ALL: [MemberState; 10] = [
+impl crate::sim::state_machine::StateMachine for MemberState {
+    const MACHINE: &'static str = "MemberState";
+    const ALL: &'static [MemberState] = &[
         MemberState::UNSUBSCRIBED,
         MemberState::JOINING,
         MemberState::RECONCILING,
@@ -38,7 +39,7 @@ impl MemberState {
     /// The states this one may be entered from: `MemberState`'s static block
     /// setting each state's `previousValidStates` (Kafka 4.4). A state without an
     /// entry there (none in 4.4) could only be "entered" from itself.
-    pub fn valid_previous_states(self) -> &'static [MemberState] {
+    fn valid_previous_states(self) -> &'static [MemberState] {
         use MemberState::*;
         match self {
             STABLE => &[JOINING, ACKNOWLEDGING, RECONCILING],
@@ -54,8 +55,27 @@ impl MemberState {
         }
     }
 
+    fn name(self) -> &'static str {
+        use MemberState::*;
+        match self {
+            UNSUBSCRIBED => "UNSUBSCRIBED",
+            JOINING => "JOINING",
+            RECONCILING => "RECONCILING",
+            ACKNOWLEDGING => "ACKNOWLEDGING",
+            STABLE => "STABLE",
+            FENCED => "FENCED",
+            PREPARE_LEAVING => "PREPARE_LEAVING",
+            LEAVING => "LEAVING",
+            STALE => "STALE",
+            FATAL => "FATAL",
+        }
+    }
+}
+
+impl MemberState {
     /// `canHandleNewAssignment`: the states RECONCILING may be entered from.
     pub fn can_handle_new_assignment(self) -> bool {
+        use crate::sim::state_machine::StateMachine;
         MemberState::RECONCILING.valid_previous_states().contains(&self)
     }
 

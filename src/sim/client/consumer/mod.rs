@@ -192,12 +192,12 @@ impl AsyncConsumer {
         if self.state == to {
             return;
         }
-        check_transition(self.node(), self.state, to, to.valid_previous_states(), out);
+        check_transition(self.node(), self.state, to, out);
         out.emit(EventKind::StateChanged {
             node: self.node(),
             machine: Machine::ConsumerMember,
-            from: format!("{:?}", self.state),
-            to: format!("{to:?}"),
+            from: crate::sim::state_machine::StateName::of(self.state),
+            to: crate::sim::state_machine::StateName::of(to),
             trigger,
         });
         self.state = to;

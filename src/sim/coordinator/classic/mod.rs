@@ -25,8 +25,9 @@ pub enum ClassicGroupState {
     Dead,
 }
 
-impl ClassicGroupState {
-    pub const ALL: [ClassicGroupState; 5] = [
+impl crate::sim::state_machine::StateMachine for ClassicGroupState {
+    const MACHINE: &'static str = "ClassicGroupState";
+    const ALL: &'static [ClassicGroupState] = &[
         ClassicGroupState::Empty,
         ClassicGroupState::PreparingRebalance,
         ClassicGroupState::CompletingRebalance,
@@ -35,7 +36,7 @@ impl ClassicGroupState {
     ];
 
     /// Kafka's valid-previous-state table (ClassicGroupState L100-106).
-    pub fn valid_previous_states(self) -> &'static [ClassicGroupState] {
+    fn valid_previous_states(self) -> &'static [ClassicGroupState] {
         use ClassicGroupState::*;
         match self {
             Empty => &[PreparingRebalance],
@@ -46,7 +47,7 @@ impl ClassicGroupState {
         }
     }
 
-    pub fn name(self) -> &'static str {
+    fn name(self) -> &'static str {
         match self {
             ClassicGroupState::Empty => "Empty",
             ClassicGroupState::PreparingRebalance => "PreparingRebalance",

@@ -8,6 +8,7 @@ use crate::sim::coordinator::shard::Shard;
 use crate::sim::ctx::Ctx;
 use crate::sim::note::Note;
 use crate::sim::out::Out;
+use crate::sim::state_machine::{StateMachine, StateName};
 use crate::sim::trace::{EventKind, Machine};
 use crate::sim::trigger::Trigger;
 
@@ -22,8 +23,8 @@ impl Shard {
         out.emit(EventKind::StateChanged {
             node: ctx.me,
             machine: Machine::ConsumerGroup { group_id: group_id.into() },
-            from: group.state.name().into(),
-            to: to.name().into(),
+            from: StateName::of(group.state),
+            to: StateName::of(to),
             trigger,
         });
         group.state = to;

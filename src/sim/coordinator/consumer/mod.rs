@@ -31,6 +31,27 @@ pub enum MemberState {
     UNRELEASED_PARTITIONS,
 }
 
+/// `modern/MemberState` has no transition table: `CurrentAssignmentBuilder`
+/// computes the next state from the member's and the target's assignments, and
+/// any state can follow any other.
+impl crate::sim::state_machine::StateMachine for MemberState {
+    const MACHINE: &'static str = "MemberState";
+    const ALL: &'static [MemberState] =
+        &[MemberState::STABLE, MemberState::UNREVOKED_PARTITIONS, MemberState::UNRELEASED_PARTITIONS];
+
+    fn valid_previous_states(self) -> &'static [MemberState] {
+        Self::ALL
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            MemberState::STABLE => "STABLE",
+            MemberState::UNREVOKED_PARTITIONS => "UNREVOKED_PARTITIONS",
+            MemberState::UNRELEASED_PARTITIONS => "UNRELEASED_PARTITIONS",
+        }
+    }
+}
+
 /// `ConsumerGroupState`, computed by `maybeUpdateGroupState`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum ConsumerGroupState {
@@ -41,8 +62,35 @@ pub enum ConsumerGroupState {
     Dead,
 }
 
-impl ConsumerGroupState {
-    pub fn name(self) -> &'static str {
+/// `ConsumerGroupState` is not guarded by a transition table: the coordinator
+/// recomputes it after every change (`ConsumerGroup.updateState`: Empty without
+/// members; Assigning while the group epoch is ahead of the target assignment
+/// epoch; Reconciling while a member is not yet STABLE at the target epoch;
+/// Stable otherwise). These are the changes those rules can produce; the
+/// tests check every change seen in runs is among them. Dead is a group being
+/// deleted, which the simulation does not do.
+impl crate::sim::state_machine::StateMachine for ConsumerGroupState {
+    const MACHINE: &'static str = "ConsumerGroupState";
+    const ALL: &'static [ConsumerGroupState] = &[
+        ConsumerGroupState::Empty,
+        ConsumerGroupState::Assigning,
+        ConsumerGroupState::Reconciling,
+        ConsumerGroupState::Stable,
+        ConsumerGroupState::Dead,
+    ];
+
+    fn valid_previous_states(self) -> &'static [ConsumerGroupState] {
+        use ConsumerGroupState::*;
+        match self {
+            Empty => &[Assigning, Reconciling, Stable],
+            Assigning => &[Empty, Reconciling, Stable],
+            Reconciling => &[Empty, Assigning, Stable],
+            Stable => &[Empty, Assigning, Reconciling],
+            Dead => &[],
+        }
+    }
+
+    fn name(self) -> &'static str {
         match self {
             ConsumerGroupState::Empty => "Empty",
             ConsumerGroupState::Assigning => "Assigning",
