@@ -2,7 +2,8 @@
 //! `__consumer_offsets` partition it leads (CoordinatorRuntime), routing of
 //! group requests, loading after failover, and offsets (OffsetMetadataManager).
 //! Each partition's state is a `Shard` (`shard.rs`); classic-group request
-//! handling is in `classic_join.rs`, `classic_sync.rs` and `classic_heartbeat.rs`.
+//! handling is in `classic/join.rs`, `classic/sync.rs` and
+//! `classic/heartbeat.rs`, consumer groups' in `consumer/`.
 
 pub mod classic;
 pub mod consumer;

@@ -1,5 +1,5 @@
 //! Safety properties of consumer groups (KIP-848), checked with the others in
-//! `invariants.rs` after every step (the epochs persisted in
+//! `mod.rs` after every step (the epochs persisted in
 //! `__consumer_offsets` are checked there, reading each record once).
 
 use crate::sim::invariants::monitor::Violation;

@@ -1,6 +1,6 @@
 //! What the invariant checks report (`Violation`) and what the incremental
 //! monitor remembers between checks (`Monitor`); the checks themselves are in
-//! `invariants.rs`.
+//! `mod.rs`.
 
 use std::collections::BTreeMap;
 

@@ -3,7 +3,7 @@
 //! application's poll loop, reconciliation (commit, revoke, then assign, run
 //! from `poll()` where the rebalance listener's callbacks execute) and the
 //! poll-timer expiry that leaves the group and goes STALE. The heartbeat request
-//! manager and response handling are in `async_consumer_heartbeat.rs`.
+//! manager and response handling are in `heartbeat.rs`.
 
 pub(crate) mod commit;
 pub(crate) mod heartbeat;

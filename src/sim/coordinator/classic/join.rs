@@ -2,7 +2,7 @@
 //! static members, the join barrier and KIP-134 initial delay), leader choice,
 //! the protocol vote (GroupMetadataManager `classicGroupJoin*`,
 //! `prepareRebalance`, `completeClassicGroupJoin`). Heartbeats, LeaveGroup and
-//! session expiry are in `classic_heartbeat.rs`.
+//! session expiry are in `heartbeat.rs`.
 
 use crate::sim::cluster::{CoordinatorRecord, PersistedMember};
 use crate::sim::coordinator::classic::errors::{join_error, reset_and_propagate_assignment_with_error, sync_error};

@@ -1,6 +1,6 @@
 //! A classic group as the coordinator holds it (`ClassicGroup`, `ClassicGroupMember`,
 //! `ClassicGroupState`). Pure data plus the small rules Kafka keeps on the group;
-//! the request handlers live in `coordinator.rs`.
+//! the request handlers live in `join.rs`, `sync.rs` and `heartbeat.rs`.
 
 pub(crate) mod errors;
 pub(crate) mod heartbeat;
