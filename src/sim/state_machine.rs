@@ -46,6 +46,22 @@ pub trait StateMachine: Copy + Eq + Sized + 'static {
     }
 }
 
+/// A machine's `ALL` and `name()` from its variant list, in declaration
+/// order: every state is named as Kafka's enum names it, which is also the
+/// variant's name here.
+macro_rules! states {
+    ($ty:ident: $($state:ident),+ $(,)?) => {
+        const ALL: &'static [$ty] = &[$($ty::$state),+];
+
+        fn name(self) -> &'static str {
+            match self {
+                $($ty::$state => stringify!($state)),+
+            }
+        }
+    };
+}
+pub(crate) use states;
+
 /// A state's name in a trace event, made only from a machine's state, so the
 /// trace cannot carry a name its machine does not have. Serialized as the
 /// bare name (the trace hash is unchanged from the plain strings it replaces).

@@ -197,12 +197,18 @@ fn classic_recovered(label: &str, world: &World, g: &GroupSpec, bound: u64) -> R
     // generation; a_static_cooperative_member_restarted_before_its_follow_up_...).
     // Anything else unowned is a failure.
     let skipped = world.trace.iter().any(|e| matches!(&e.kind, EventKind::Note { note: Note::SkipAssignment, .. }));
-    let lost_follow_up = |tp: &groupscope::assign::TopicPartition| {
-        world.trace.iter().any(|e| {
-            matches!(&e.kind, EventKind::Note { note: Note::FollowUpRebalanceLost { group_id, generation, partitions, .. }, .. }
-                if group_id == gid && *generation == group.generation_id && partitions.contains(tp))
-        })
-    };
+    let lost_follow_up: Vec<&groupscope::assign::TopicPartition> =
+        world
+            .trace
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::Note {
+                    note: Note::FollowUpRebalanceLost { group_id, generation, partitions, .. }, ..
+                } if group_id == gid && *generation == group.generation_id => Some(partitions),
+                _ => None,
+            })
+            .flatten()
+            .collect();
     for (topic, p) in subscribed(world, g) {
         let tp = groupscope::assign::TopicPartition::new(topic.as_str(), p);
         let is = |owned: &groupscope::assign::TopicPartition| *owned == tp;
@@ -210,7 +216,7 @@ fn classic_recovered(label: &str, world: &World, g: &GroupSpec, bound: u64) -> R
             .group_consumers(gid)
             .any(|c| c.alive && c.membership.generation == group.generation_id && c.owned.iter().any(is));
         let stored = group.members.values().any(|m| m.assignment.iter().any(is));
-        let gap = (skipped || lost_follow_up(&tp)) && !stored && group.state == ClassicGroupState::Stable;
+        let gap = (skipped || lost_follow_up.contains(&&tp)) && !stored && group.state == ClassicGroupState::Stable;
         if !(owned || gap) {
             return Err(format!(
                 "{label}: {topic}-{p} unowned in {gid} {bound} ms after healing (group {:?} gen {})",

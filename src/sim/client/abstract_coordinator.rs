@@ -99,12 +99,7 @@ pub enum MemberState {
 
 impl crate::sim::state_machine::StateMachine for MemberState {
     const MACHINE: &'static str = "MemberState";
-    const ALL: &'static [MemberState] = &[
-        MemberState::UNJOINED,
-        MemberState::PREPARING_REBALANCE,
-        MemberState::COMPLETING_REBALANCE,
-        MemberState::STABLE,
-    ];
+    crate::sim::state_machine::states!(MemberState: UNJOINED, PREPARING_REBALANCE, COMPLETING_REBALANCE, STABLE);
 
     /// The states this one may be entered from. Kafka has no table here (the
     /// state is assigned directly); this one is read off AbstractCoordinator's
@@ -128,16 +123,6 @@ impl crate::sim::state_machine::StateMachine for MemberState {
             UNJOINED | PREPARING_REBALANCE => &[UNJOINED, PREPARING_REBALANCE, COMPLETING_REBALANCE, STABLE],
             COMPLETING_REBALANCE => &[PREPARING_REBALANCE],
             STABLE => &[COMPLETING_REBALANCE],
-        }
-    }
-
-    fn name(self) -> &'static str {
-        use MemberState::*;
-        match self {
-            UNJOINED => "UNJOINED",
-            PREPARING_REBALANCE => "PREPARING_REBALANCE",
-            COMPLETING_REBALANCE => "COMPLETING_REBALANCE",
-            STABLE => "STABLE",
         }
     }
 }

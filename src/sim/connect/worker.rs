@@ -44,30 +44,10 @@ pub enum State {
 /// whatever it was before.
 impl crate::sim::state_machine::StateMachine for State {
     const MACHINE: &'static str = "AbstractStatus.State";
-    const ALL: &'static [State] = &[
-        State::UNASSIGNED,
-        State::RUNNING,
-        State::PAUSED,
-        State::FAILED,
-        State::DESTROYED,
-        State::RESTARTING,
-        State::STOPPED,
-    ];
+    crate::sim::state_machine::states!(State: UNASSIGNED, RUNNING, PAUSED, FAILED, DESTROYED, RESTARTING, STOPPED);
 
     fn valid_previous_states(self) -> &'static [State] {
         Self::ALL
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            State::UNASSIGNED => "UNASSIGNED",
-            State::RUNNING => "RUNNING",
-            State::PAUSED => "PAUSED",
-            State::FAILED => "FAILED",
-            State::DESTROYED => "DESTROYED",
-            State::RESTARTING => "RESTARTING",
-            State::STOPPED => "STOPPED",
-        }
     }
 }
 

@@ -35,13 +35,7 @@ pub enum CoordinatorState {
 
 impl crate::sim::state_machine::StateMachine for CoordinatorState {
     const MACHINE: &'static str = "CoordinatorState";
-    const ALL: &'static [CoordinatorState] = &[
-        CoordinatorState::INITIAL,
-        CoordinatorState::LOADING,
-        CoordinatorState::ACTIVE,
-        CoordinatorState::CLOSED,
-        CoordinatorState::FAILED,
-    ];
+    crate::sim::state_machine::states!(CoordinatorState: INITIAL, LOADING, ACTIVE, CLOSED, FAILED);
 
     /// Each state's `canTransitionFrom`.
     fn valid_previous_states(self) -> &'static [CoordinatorState] {
@@ -52,17 +46,6 @@ impl crate::sim::state_machine::StateMachine for CoordinatorState {
             ACTIVE => &[ACTIVE, LOADING],
             CLOSED => Self::ALL,
             FAILED => &[LOADING, ACTIVE],
-        }
-    }
-
-    fn name(self) -> &'static str {
-        use CoordinatorState::*;
-        match self {
-            INITIAL => "INITIAL",
-            LOADING => "LOADING",
-            ACTIVE => "ACTIVE",
-            CLOSED => "CLOSED",
-            FAILED => "FAILED",
         }
     }
 }

@@ -23,18 +23,7 @@ pub enum MemberState {
 
 impl crate::sim::state_machine::StateMachine for MemberState {
     const MACHINE: &'static str = "MemberState";
-    const ALL: &'static [MemberState] = &[
-        MemberState::UNSUBSCRIBED,
-        MemberState::JOINING,
-        MemberState::RECONCILING,
-        MemberState::ACKNOWLEDGING,
-        MemberState::STABLE,
-        MemberState::FENCED,
-        MemberState::PREPARE_LEAVING,
-        MemberState::LEAVING,
-        MemberState::STALE,
-        MemberState::FATAL,
-    ];
+    crate::sim::state_machine::states!(MemberState: UNSUBSCRIBED, JOINING, RECONCILING, ACKNOWLEDGING, STABLE, FENCED, PREPARE_LEAVING, LEAVING, STALE, FATAL);
 
     /// The states this one may be entered from: `MemberState`'s static block
     /// setting each state's `previousValidStates` (Kafka 4.4). A state without an
@@ -52,22 +41,6 @@ impl crate::sim::state_machine::StateMachine for MemberState {
             LEAVING => &[PREPARE_LEAVING],
             UNSUBSCRIBED => &[PREPARE_LEAVING, LEAVING, FENCED],
             STALE => &[LEAVING],
-        }
-    }
-
-    fn name(self) -> &'static str {
-        use MemberState::*;
-        match self {
-            UNSUBSCRIBED => "UNSUBSCRIBED",
-            JOINING => "JOINING",
-            RECONCILING => "RECONCILING",
-            ACKNOWLEDGING => "ACKNOWLEDGING",
-            STABLE => "STABLE",
-            FENCED => "FENCED",
-            PREPARE_LEAVING => "PREPARE_LEAVING",
-            LEAVING => "LEAVING",
-            STALE => "STALE",
-            FATAL => "FATAL",
         }
     }
 }

@@ -27,13 +27,7 @@ pub enum ClassicGroupState {
 
 impl crate::sim::state_machine::StateMachine for ClassicGroupState {
     const MACHINE: &'static str = "ClassicGroupState";
-    const ALL: &'static [ClassicGroupState] = &[
-        ClassicGroupState::Empty,
-        ClassicGroupState::PreparingRebalance,
-        ClassicGroupState::CompletingRebalance,
-        ClassicGroupState::Stable,
-        ClassicGroupState::Dead,
-    ];
+    crate::sim::state_machine::states!(ClassicGroupState: Empty, PreparingRebalance, CompletingRebalance, Stable, Dead);
 
     /// Kafka's valid-previous-state table (ClassicGroupState L100-106).
     fn valid_previous_states(self) -> &'static [ClassicGroupState] {
@@ -44,16 +38,6 @@ impl crate::sim::state_machine::StateMachine for ClassicGroupState {
             CompletingRebalance => &[PreparingRebalance],
             Stable => &[CompletingRebalance],
             Dead => &[Empty, PreparingRebalance, CompletingRebalance, Stable, Dead],
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            ClassicGroupState::Empty => "Empty",
-            ClassicGroupState::PreparingRebalance => "PreparingRebalance",
-            ClassicGroupState::CompletingRebalance => "CompletingRebalance",
-            ClassicGroupState::Stable => "Stable",
-            ClassicGroupState::Dead => "Dead",
         }
     }
 }

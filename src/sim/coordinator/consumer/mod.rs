@@ -36,19 +36,10 @@ pub enum MemberState {
 /// any state can follow any other.
 impl crate::sim::state_machine::StateMachine for MemberState {
     const MACHINE: &'static str = "MemberState";
-    const ALL: &'static [MemberState] =
-        &[MemberState::STABLE, MemberState::UNREVOKED_PARTITIONS, MemberState::UNRELEASED_PARTITIONS];
+    crate::sim::state_machine::states!(MemberState: STABLE, UNREVOKED_PARTITIONS, UNRELEASED_PARTITIONS);
 
     fn valid_previous_states(self) -> &'static [MemberState] {
         Self::ALL
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            MemberState::STABLE => "STABLE",
-            MemberState::UNREVOKED_PARTITIONS => "UNREVOKED_PARTITIONS",
-            MemberState::UNRELEASED_PARTITIONS => "UNRELEASED_PARTITIONS",
-        }
     }
 }
 
@@ -71,13 +62,7 @@ pub enum ConsumerGroupState {
 /// deleted, which the simulation does not do.
 impl crate::sim::state_machine::StateMachine for ConsumerGroupState {
     const MACHINE: &'static str = "ConsumerGroupState";
-    const ALL: &'static [ConsumerGroupState] = &[
-        ConsumerGroupState::Empty,
-        ConsumerGroupState::Assigning,
-        ConsumerGroupState::Reconciling,
-        ConsumerGroupState::Stable,
-        ConsumerGroupState::Dead,
-    ];
+    crate::sim::state_machine::states!(ConsumerGroupState: Empty, Assigning, Reconciling, Stable, Dead);
 
     fn valid_previous_states(self) -> &'static [ConsumerGroupState] {
         use ConsumerGroupState::*;
@@ -87,16 +72,6 @@ impl crate::sim::state_machine::StateMachine for ConsumerGroupState {
             Reconciling => &[Empty, Assigning, Stable],
             Stable => &[Empty, Assigning, Reconciling],
             Dead => &[],
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            ConsumerGroupState::Empty => "Empty",
-            ConsumerGroupState::Assigning => "Assigning",
-            ConsumerGroupState::Reconciling => "Reconciling",
-            ConsumerGroupState::Stable => "Stable",
-            ConsumerGroupState::Dead => "Dead",
         }
     }
 }
