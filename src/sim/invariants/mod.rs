@@ -193,9 +193,9 @@ impl Monitor {
 /// the assignment of the generation whose SyncGroup gave it, and the
 /// coordinator knows of its claim from the subscription its last JoinGroup
 /// stored (`generationId`). When either is older than the previous generation,
-/// the member missed rebalances (cut off from its
-/// coordinator while static membership, or a rebalance that completed without
-/// it, kept it in the group) and Kafka lets it hold them anyway:
+/// the member missed rebalances (cut off from its coordinator while static
+/// membership, or a rebalance that completed without it, kept it in the group)
+/// and Kafka lets it hold them anyway:
 /// `ConsumerCoordinator.onJoinPrepare` keeps a cooperative member's partitions
 /// unless its generation was reset, the leader's `AbstractStickyAssignor` gives
 /// a partition claimed twice to the newer generation's claim (and drops it from
@@ -205,10 +205,10 @@ impl Monitor {
 /// here; its commits are fenced by generation.
 ///
 /// The subscription's `generationId` alone is not enough: a JoinGroup answer
-/// can carry a generation the coordinator loses before any SyncGroup is stored (`completeClassicGroupJoin` writes
-/// nothing for a non-empty group; the next coordinator loads the one before and
-/// numbers its next generation the same), so two members can claim "generation
-/// 2" for two different generations. A generation a SyncGroup answered was
+/// can carry a generation the coordinator loses before any SyncGroup is stored
+/// (`completeClassicGroupJoin` writes nothing for a non-empty group; the next
+/// coordinator loads the one before and numbers its next generation the same),
+/// so two members can claim "generation 2" for two different generations. A generation a SyncGroup answered was
 /// stored first (`classicGroupSyncToLeader` answers after the append), so its
 /// number is never reused.
 fn single_owner(world: &World, v: &mut Vec<Violation>) {
