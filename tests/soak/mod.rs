@@ -36,6 +36,12 @@ const ONCE_FAILED: &[(&str, u64)] = &[
     ("classic", 50931),
     // A zombie's stale claim read as a second owner (issue 39).
     ("classic", 55621),
+    // A static member back before its cooperative follow-up rebalance: the
+    // withheld partition stays unassigned, as in Kafka (issue 39).
+    ("classic", 637404),
+    // A zombie of a generation its coordinator lost and numbered again, read
+    // as a second owner (issue 39).
+    ("classic", 691055),
     // A KIP-848 member behind its coordinator's epoch read as a second owner (issue 39).
     ("consumer", 100402),
     // A KIP-848 member adding partitions from an older target after its heartbeat
