@@ -9,12 +9,17 @@ use groupscope::i18n::{trf, Lang};
 use groupscope::permalink::{Permalink, VERSION};
 use groupscope::sim::{Fault, Millis, Scenario};
 use groupscope::web::{App, AppProps};
+use std::future::Future;
+use std::task::Poll;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlElement};
 
 /// The keys the page reads from this browser's storage are all `groupscope.*`;
 /// the welcome (static/boot.js) reads this one.
 const WELCOMED: &str = "groupscope.welcomed";
+
+/// How many macrotasks `Page::flush` gives yew's scheduler to end its run.
+const FLUSH_ROUNDS: usize = 20;
 
 pub struct Page {
     root: Element,
@@ -175,9 +180,24 @@ impl Page {
         self.attr(selector, "class").is_some_and(|c| c.split_whitespace().any(|c| c == class))
     }
 
-    /// Draws what the last events changed.
+    /// Draws what the last events changed. One poll of yew's
+    /// `scheduler::flush` runs every pending update and render at once
+    /// (`start_now`); it stays pending only while the scheduler's own run,
+    /// which yields to the browser with a `setTimeout` after a 16 ms slice,
+    /// has not ended. Awaited as it is, it then wakes itself from its own poll
+    /// and spins in the microtask queue, so that `setTimeout` never fires: the
+    /// tab hangs (it did, on a slice over 16 ms: three panes, or a lesson, at
+    /// opt-level 0). So it is polled once a macrotask, a bounded number of
+    /// times; whether it ends idle or not, its last poll drew everything the
+    /// events so far asked for.
     pub async fn flush(&self) {
-        yew::scheduler::flush().await;
+        let mut idle = std::pin::pin!(yew::scheduler::flush());
+        for _ in 0..FLUSH_ROUNDS {
+            if std::future::poll_fn(|cx| Poll::Ready(idle.as_mut().poll(cx).is_ready())).await {
+                return;
+            }
+            sleep(0).await;
+        }
     }
 
     pub async fn click(&self, selector: &str) {
