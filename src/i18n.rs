@@ -107,6 +107,7 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("lessons.keys.task", "Clicker: PageDown shows it done · 1–9 pick an option.", "翻页笔：PageDown 演示做法 · 1–9 选择选项。"),
     ("lessons.predicted", "You predicted {0} — watch.", "你预测的是 {0}——请观看。"),
     ("lessons.watch", "Watch: the answer is shown when it happens.", "请观看：事情发生时会揭晓答案。"),
+    ("lessons.slowmotion", "(slow motion)", "（慢动作）"),
     ("lessons.answer", "Answer:", "答案："),
     ("lessons.right", "Right:", "答对了："),
     ("lessons.wrong", "Not quite. The answer:", "不太对。正确答案："),
@@ -156,7 +157,7 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("broker.loading", "loading __consumer_offsets…", "正在加载 __consumer_offsets…"),
     ("broker.coordinates", "coordinator of {0} (p{1})", "{0} 的协调者（p{1}）"),
     // A broker's role in the phone's narrow drawing (the full line is in its tooltip).
-    ("broker.coordinator", "coordinator", "协调者"),
+    ("broker.coordinates.short", "coordinator of {0}", "{0} 的协调者"),
     ("broker.loading.short", "loading…", "加载中…"),
     ("broker.leads", "{0} leads: {1}", "{0} 是这些分区的 leader：{1}"),
     ("consumer.select", "{0} — click to inspect it and inject faults", "{0} — 点击查看它的状态并注入故障"),

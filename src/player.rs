@@ -317,6 +317,33 @@ impl Player {
         false
     }
 
+    /// What the run will do next, without doing it: a copy of the world
+    /// (its trace holding only the new events, under the ids the run will
+    /// give them) runs on from the playhead toward `t`, one instant at a time,
+    /// with the user's scripted faults applied at their times as
+    /// `advance_until` applies them; `look` sees the copy after each instant
+    /// and stops it by returning true. The run itself is untouched: a lesson
+    /// uses it to know when the event a question is about will happen, and
+    /// slows the wall-clock pacing around it (`lesson::session::watch`).
+    pub fn look_ahead(&mut self, t: Millis, mut look: impl FnMut(&World) -> bool) {
+        let trace = std::mem::take(&mut self.world.trace);
+        let mut w = self.world.clone();
+        w.trace = crate::sim::trace::Trace::starting_at(trace.len());
+        self.world.trace = trace;
+        loop {
+            let fault_at = self.script.get(w.injected.len()).map(|(at, _)| *at).filter(|at| *at <= t);
+            let item_at = w.next_time().filter(|n| *n <= t);
+            let Some(instant) = fault_at.into_iter().chain(item_at).min() else { break };
+            w.run_until(instant);
+            if fault_at == Some(instant) {
+                w.inject(self.script[w.injected.len()].1.clone());
+            }
+            if look(&w) {
+                break;
+            }
+        }
+    }
+
     /// Takes back the scripted faults from index `len` on (a lesson's missed
     /// try): checkpoints that applied any of them go, so the next `seek`
     /// rebuilds the world without them.

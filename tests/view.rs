@@ -325,3 +325,58 @@ fn every_member_is_seen_whatever_its_protocol() {
         (GroupType::Consumer, "Stable", 2, None)
     );
 }
+
+/// Issue 32: on a phone (the narrow drawing) lesson 1 step 1 showed broker-2
+/// as just "coordinator" while the question asks which broker coordinates
+/// payments: broker-2 coordinates shipping. Each role names its group, whole
+/// (never cut with "…"), in English and Chinese; the concealed group's
+/// coordinator is named nowhere, and no other broker's label reads as the
+/// answer.
+#[test]
+fn on_a_phone_a_coordinator_is_named_with_its_group_whole_and_the_hidden_one_nowhere() {
+    use groupscope::i18n::Lang;
+    use groupscope::lesson::LessonSession;
+    use groupscope::view::layout::Frame;
+    use groupscope::view::roles::{narrow_box_width, narrow_roles};
+    let lesson = groupscope::lesson::find("1").expect("lesson 1").clone();
+    let (s, player) = LessonSession::start(lesson).unwrap();
+    let concealed = s.concealed();
+    assert!(!concealed.is_empty(), "step 1's question hides payments' coordinator");
+    let brokers = view::brokers_in(&player.world, Frame::Narrow);
+    let max = narrow_box_width(brokers.len()) - 28.0;
+    for lang in [Lang::En, Lang::Zh] {
+        let roles = narrow_roles(&brokers, lang, &concealed);
+        let text = |id: u32| {
+            let i = brokers.iter().position(|b| b.id == id).unwrap();
+            roles[i].lines.join(" ")
+        };
+        let shipping = match lang {
+            Lang::En => "coordinator of shipping",
+            Lang::Zh => "shipping 的协调者",
+        };
+        assert_eq!(text(2), shipping, "{lang:?}: broker-2 says whose coordinator it is");
+        assert_eq!(text(1), "", "{lang:?}: broker-1's role is the answer, hidden until the reveal");
+        assert_eq!(text(0), "");
+        for (b, r) in brokers.iter().zip(&roles) {
+            assert!(r.lines.len() <= 2, "broker-{}: {:?}", b.id, r.lines);
+            for l in &r.lines {
+                assert!(!l.contains('…'), "broker-{}: never cut: {l}", b.id);
+                assert!(view::labels::text_width(l, r.px, false) <= max, "broker-{}: {l} fits its box", b.id);
+                assert!(!l.contains("payments"), "broker-{}: nothing names payments' coordinator: {l}", b.id);
+            }
+            assert_ne!(r.lines.join(" "), "coordinator", "broker-{}: a bare 'coordinator' answers any group", b.id);
+        }
+        // Revealed (nothing concealed): broker-1 names payments.
+        let open = narrow_roles(&brokers, lang, &Default::default());
+        let i = brokers.iter().position(|b| b.id == 1).unwrap();
+        assert!(open[i].lines.join(" ").contains("payments"), "{:?}", open[i]);
+    }
+    // A long group name wraps between words, and a word longer than a line
+    // between characters, never cut.
+    let long = groupscope::view::roles::wrap_whole("coordinator of payments-consumers-europe-west", 200.0, 28.0);
+    assert!(
+        long.len() >= 3 && long.concat().replace(' ', "") == "coordinatorofpayments-consumers-europe-west",
+        "{long:?}"
+    );
+    assert!(long.iter().all(|l| view::labels::text_width(l, 28.0, false) <= 200.0), "{long:?}");
+}

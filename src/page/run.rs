@@ -30,6 +30,14 @@ impl Run {
     pub fn concealed(&self) -> Concealed {
         self.lesson.as_ref().map(|s| s.concealed()).unwrap_or_default()
     }
+
+    /// The messages of the event the open lesson's learner watches for, while
+    /// the run plays toward it: the drawing names them at every width
+    /// (`lesson::session::watch`).
+    pub fn watched(&self) -> Vec<u64> {
+        let w = self.lesson.as_ref().and_then(|s| s.slow_motion(&self.player));
+        w.map(|w| w.messages.clone()).unwrap_or_default()
+    }
 }
 
 /// Read access to the run, for drawing and for the JS API's getters. It is

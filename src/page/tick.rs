@@ -41,17 +41,26 @@ pub(super) fn tick(
     if !p.playing {
         return Changed::Nothing;
     }
-    let (before, wall) = (p.now(), p.pace.allow(dt, p.speed));
+    // In a lesson's slow motion the run plays at the slow rate: the frame's
+    // budget is for that rate, not for the speed asked (at 1000× the budget
+    // gave a frame a few microseconds of wall time, a slow stretch minutes).
+    let slow = lesson.as_ref().and_then(|s| s.slow_motion(p)).filter(|w| w.slow_at(p.now()));
+    let speed = slow.map_or(p.speed, |w| w.rate.min(p.speed));
+    let (before, wall) = (p.now(), p.pace.allow(dt, speed));
+    // A lesson's slow motion around the watched event plays slower than the
+    // speed on purpose: not a run falling behind (the toolbar says so only then).
+    let mut slowed = false;
     match lesson.as_mut() {
         Some(s) => {
             if s.tick(p, wall).is_some() {
                 effects.push(Effect::SaveProgress(s.progress()));
             }
+            slowed = s.slowed;
         }
         None => p.dispatch(Action::Tick(wall)),
     }
     // A seek back (a lesson's replay) simulated nothing new worth counting.
     let sim = p.now().saturating_sub(before) as f64;
-    p.pace.observe(sim, clock() - t, dt);
+    p.pace.observe(sim, clock() - t, if slowed { 0.0 } else { dt });
     Changed::Run
 }

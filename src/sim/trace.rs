@@ -152,6 +152,13 @@ pub struct Trace {
 }
 
 impl Trace {
+    /// An empty trace whose first event gets id `len`: a copy of the world
+    /// running ahead of the playhead records only its new events, under the
+    /// ids the run itself would give them (`Player::look_ahead`).
+    pub fn starting_at(len: EventId) -> Trace {
+        Trace { first: len, ..Trace::default() }
+    }
+
     /// The id the next event gets: how many events the run has recorded up to
     /// the playhead, forgotten ones included.
     pub fn len(&self) -> usize {

@@ -45,6 +45,12 @@ pub enum Frame {
 /// The smallest type of the narrow frame, in user units.
 pub const NARROW_MIN_PX: f64 = 28.0;
 
+/// Baseline to baseline of a broker's role lines on a phone
+/// (`view::roles::narrow_role`): the rendered line's height, Chinese included
+/// (Noto Sans CJK's glyph boxes are taller than the Latin ones'), so two
+/// lines' boxes do not touch.
+pub const NARROW_ROLE_STEP: f64 = 40.0;
+
 /// The geometry of one drawing, from how many clients it has.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Layout {
@@ -119,7 +125,7 @@ impl Layout {
         // messages, two rows for one more line (the outer ring starts at 76).
         // Its links start 40 units under `broker_y`, at the box's bottom.
         let (broker_y, broker_top, broker_h, role_step) = match frame {
-            Frame::Narrow => (62.0, 16.0, 100.0, 15.0),
+            Frame::Narrow => (62.0, 16.0, 100.0, NARROW_ROLE_STEP),
             Frame::Presenter => (18.0, 6.0, 50.0, 17.0),
             Frame::Wide => (BROKER_Y, BROKER_Y - 38.0, BROKER_H, 15.0),
         };

@@ -8,6 +8,7 @@ pub mod history;
 pub mod labels;
 pub mod layout;
 mod ownership;
+pub mod roles;
 
 pub use groups::{group_ids, group_ids_of, groups, timeline_marker, GroupView};
 pub use ownership::{partitions, PartitionRow, PartitionStatus};

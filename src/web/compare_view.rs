@@ -70,6 +70,7 @@ pub fn compare_view(cp: &ComparePlayer, lang: Lang, h: &CompareHandlers) -> Html
         selected: None,
         highlights: &[],
         concealed: &nothing_hidden,
+        watched: &[],
         show_fetches: false,
         presenter: false,
     };

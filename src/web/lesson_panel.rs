@@ -270,13 +270,21 @@ fn task_view(s: &LessonSession, lang: Lang, on: &Callback<LessonMsg>) -> Html {
     }
 }
 
-fn verdict_view(s: &LessonSession, lang: Lang) -> Html {
+/// The committed prediction while the run plays (saying so while the
+/// watched event plays in slow motion), then the verdict.
+fn verdict_view(s: &LessonSession, slow_motion: bool, lang: Lang) -> Html {
     if let Some(f) = s.prediction() {
         let text = match &f.chosen {
             Some(c) => trf(lang, "lessons.predicted", &[&s.letter_of(s.step, c).unwrap_or('?')]),
             None => tr(lang, "lessons.watch").to_string(),
         };
-        return html! { <p class="prediction" role="status">{ text }</p> };
+        return html! {
+            <p class="prediction" role="status">{ text }
+                if slow_motion {
+                    {" "}<span class="slow-motion">{ tr(lang, "lessons.slowmotion") }</span>
+                }
+            </p>
+        };
     }
     let Some(f) = s.verdict() else { return html! {} };
     let (class, head) = match (&f.chosen, f.correct) {
@@ -299,6 +307,7 @@ pub fn lesson_panel(
     s: &LessonSession,
     world: &crate::sim::World,
     speed: f64,
+    slow_motion: bool,
     lang: Lang,
     on: &Callback<LessonMsg>,
 ) -> Html {
@@ -343,7 +352,7 @@ pub fn lesson_panel(
             }
             { question_view(s, lang, on) }
             { task_view(s, lang, on) }
-            { verdict_view(s, lang) }
+            { verdict_view(s, slow_motion, lang) }
             if s.phase == Phase::Reached {
                 if let Some(t) = step.task.as_ref().filter(|_| s.tries[s.step].1) {
                     <p class="task-done" role="status">{ live_text::fill(t.done.get(lang), world) }</p>

@@ -3,7 +3,7 @@
 //! `view::labels`, so no two labels overlap for 1-16 clients and 1-5 brokers.
 
 use super::cached::cached;
-use super::topology_brokers::{broker_boxes, broker_leads, broker_role, fs};
+use super::topology_brokers::{broker_boxes, broker_leads, broker_role, fs, narrow_role};
 use super::topology_msgs::{message, place_messages};
 use crate::i18n::{tr, trf, Lang};
 use crate::inspect::Selection;
@@ -50,6 +50,9 @@ pub struct Look<'a> {
     pub highlights: &'a [String],
     /// What the open lesson's question hides now (`lesson::conceal`).
     pub concealed: &'a Concealed,
+    /// The messages of the event the lesson's learner watches for: named at
+    /// every width, also where other messages go unnamed (a phone).
+    pub watched: &'a [u64],
     /// Draw the consumers' Fetches to partition leaders (one message per
     /// consumer and broker, so a hundred members stay light).
     pub show_fetches: bool,
@@ -103,7 +106,7 @@ pub fn topology(
     on_key: Callback<KeyboardEvent>,
     nodes: Option<(u64, &RunView)>,
 ) -> Html {
-    let Look { lang, selected, highlights, concealed, show_fetches, presenter } = look;
+    let Look { lang, selected, highlights, concealed, watched, show_fetches, presenter } = look;
     let is_sel = |s: Selection| selected == Some(&s);
     // A phone gets the narrow drawing (larger type, clients in columns), a
     // projector the presenter's (larger type, at most two rows).
@@ -123,7 +126,14 @@ pub fn topology(
         // The frame (wide, narrow, presenter) is part of the version: presenter mode or a
         // turned phone redraws the nodes at once, paused or not.
         cached(super::cached::version((version, frame as u8)), move || {
-            let look = Look { selected: selected.as_ref(), highlights: &highlights, concealed: &concealed, ..look };
+            // The node layer draws no messages: the watched ones are not its business.
+            let look = Look {
+                selected: selected.as_ref(),
+                highlights: &highlights,
+                concealed: &concealed,
+                watched: &[],
+                ..look
+            };
             node_layer(&player.player().world, look, frame)
         })
     } else {
@@ -145,8 +155,18 @@ pub fn topology(
     // Message labels only while there is room for them between the rows.
     let message_labels = !large && world.client_count() <= 6 && frame == Frame::Wide;
     let height = view::height_in(world, frame);
-    let placed =
-        place_messages(&messages, &brokers, &clients, lang, concealed, &layout, large, reduced, message_labels);
+    let placed = place_messages(
+        &messages,
+        &brokers,
+        &clients,
+        lang,
+        concealed,
+        &layout,
+        large,
+        reduced,
+        message_labels,
+        watched,
+    );
     html! {
         <svg id="topology" onmousedown={on_press} onkeydown={on_key} viewBox={format!("0 0 {WIDTH} {height:.0}")} role="group" aria-label={tr(lang, "topology.label")}>
             // Per-pair links only while they can be told apart.
@@ -204,9 +224,8 @@ fn node_layer(world: &World, look: Look, frame: Frame) -> Html {
                 // The box grows down by a line's height for each line of the role after the first.
                 let extra = layout.broker_extra(role_lines.len());
                 let top = layout.broker_top;
-                // The narrow drawing's one short role line.
-                let short_role = if !b.alive { role.clone() } else if b.loading { tr(lang, "broker.loading.short").to_string() }
-                    else if coord { tr(lang, "broker.coordinator").to_string() } else { String::new() };
+                // The narrow drawing's role: "coordinator of shipping", whole, broken between words.
+                let short_role = if narrow { Some(narrow_role(b, lang, concealed, bw)) } else { None };
                 let full = trf(lang, "broker.leads", &[&format!("broker-{}", b.id), &b.leads_summary()]);
                 html! {
                     <g class={class} data-broker={b.id.to_string()} tabindex="0" role="button">
@@ -215,7 +234,8 @@ fn node_layer(world: &World, look: Look, frame: Frame) -> Html {
                         if narrow {
                             // Name and role only; what it leads is in its tooltip and the inspector.
                             { label(b.x, b.y - 8.0, "title", &format!("broker-{}", b.id), 32.0, true, inner - 14.0) }
-                            { label(b.x, b.y + 34.0, "sub", &short_role, 28.0, false, inner - 14.0) }
+                            { for short_role.iter().flat_map(|r| r.lines.iter().enumerate().map(move |(k, l)| (r, k, l))).map(|(r, k, l)|
+                                label(b.x, b.y + 34.0 + r.step * k as f64, "sub role", l, r.px, false, inner - 14.0)) }
                         } else if frame == Frame::Presenter {
                             // Name and the whole role; what it leads is in its tooltip and the inspector.
                             { label(b.x, top + 20.0, "title", &format!("broker-{}", b.id), 16.0, true, inner) }

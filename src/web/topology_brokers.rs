@@ -2,11 +2,12 @@
 //! down, loading), the partitions it leads, and how wide the boxes are, which
 //! the messages in flight need too (they leave from under a box).
 
-use crate::i18n::{tr, trf, Lang};
-use crate::lesson::conceal::{Concealed, Kind};
+use crate::i18n::Lang;
+use crate::lesson::conceal::Concealed;
+use crate::view;
 use crate::view::labels::{fit, text_width};
 use crate::view::layout::{Frame, PRESENTER_MIN_PX};
-use crate::view::{self, WIDTH};
+use crate::view::roles::NarrowRole;
 
 /// A text element's font size.
 pub(super) fn fs(px: f64) -> String {
@@ -18,7 +19,7 @@ pub(super) fn fs(px: f64) -> String {
 /// 180 units and at most what its neighbours allow (`view::max_broker_width`).
 fn broker_width(n: usize, frame: Frame, needed: f64) -> f64 {
     if frame == Frame::Narrow {
-        (WIDTH / n.max(1) as f64 - 16.0).min(300.0)
+        view::roles::narrow_box_width(n)
     } else {
         let max = view::max_broker_width(n);
         // `label` squeezes a line over 98 % of the inner width: leave it room.
@@ -43,22 +44,7 @@ fn wrap(text: &str, max: f64, px: f64) -> Vec<String> {
     lines.into_iter().map(|l| fit(&l, max, px, false)).collect()
 }
 
-/// A broker's role line: which groups it coordinates, that it is down, or loading.
-pub(super) fn broker_role(b: &view::BrokerView, lang: Lang, concealed: &Concealed) -> String {
-    if !b.alive {
-        tr(lang, "broker.down").to_string()
-    } else if b.loading {
-        tr(lang, "broker.loading").to_string()
-    } else {
-        // A lesson question may conceal which broker coordinates a group.
-        b.coordinates
-            .iter()
-            .filter(|(g, _)| !concealed.hides(Kind::Coordinator, g))
-            .map(|(g, p)| trf(lang, "broker.coordinates", &[g, p]))
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-}
+pub(super) use crate::view::roles::broker_role;
 
 pub(super) fn broker_leads(b: &view::BrokerView) -> String {
     b.leads
@@ -86,8 +72,8 @@ fn role_px(frame: Frame) -> f64 {
 
 /// The width of the brokers' boxes (as wide as the longest role or leads line
 /// needs, where the neighbours allow) and each broker's role line wrapped to
-/// it (to three lines at most; none in the narrow drawing, which says the role
-/// in one short line).
+/// it (to three lines at most; in the narrow drawing the phone's role, whole
+/// broken between words).
 pub(super) fn broker_boxes(
     brokers: &[view::BrokerView],
     lang: Lang,
@@ -104,9 +90,19 @@ pub(super) fn broker_boxes(
     let bw = broker_width(brokers.len(), frame, needed);
     let lines = brokers
         .iter()
-        .map(
-            |b| if frame == Frame::Narrow { Vec::new() } else { wrap(&broker_role(b, lang, concealed), bw - 14.0, px) },
-        )
+        .map(|b| {
+            if frame == Frame::Narrow {
+                narrow_role(b, lang, concealed, bw).lines
+            } else {
+                wrap(&broker_role(b, lang, concealed), bw - 14.0, px)
+            }
+        })
         .collect();
     (bw, lines)
+}
+
+/// The narrow drawing's role of `b` in a box `bw` wide: "coordinator of
+/// shipping" whole, broken between words (`view::roles::narrow_role`).
+pub(super) fn narrow_role(b: &view::BrokerView, lang: Lang, concealed: &Concealed, bw: f64) -> NarrowRole {
+    view::roles::narrow_role(b, lang, concealed, bw - 28.0)
 }

@@ -23,20 +23,34 @@ pub struct Placed<'a> {
     /// Its label, where it has room (mid-way, clear of the nodes' own labels
     /// and of every earlier message's label); written beside the disc (`label_x`).
     pub label: Option<String>,
+    /// The label's type size.
+    pub label_px: f64,
+    /// One of the messages of the event the lesson's learner watches for.
+    pub watched: bool,
 }
 
-/// Where a label beside a disc at `x` starts, and whether it reads leftwards
-/// from there: on the right half it does, so it is never cut at the edge.
-fn label_x(x: f64) -> (f64, bool) {
+/// Where a label beside a disc at `x` of radius `r` starts, and whether it
+/// reads leftwards from there: on the right half it does, so it is never cut
+/// at the edge.
+fn label_x(x: f64, r: f64) -> (f64, bool) {
+    let gap = (r + 3.0).max(10.0);
     if x > WIDTH / 2.0 {
-        (x - 10.0, true)
+        (x - gap, true)
     } else {
-        (x + 10.0, false)
+        (x + gap, false)
     }
 }
 
-/// The label's font size, in user units.
-const LABEL_PX: f64 = 12.0;
+/// The label's font size, in user units: on a phone (the narrow drawing,
+/// where only the watched event's messages are named) its smallest type, on
+/// a projector the presenter's.
+fn label_px(frame: Frame) -> f64 {
+    match frame {
+        Frame::Wide => 12.0,
+        Frame::Narrow => crate::view::layout::NARROW_MIN_PX,
+        Frame::Presenter => crate::view::layout::PRESENTER_MIN_PX,
+    }
+}
 
 fn same(a: (f64, f64), b: (f64, f64)) -> bool {
     (a.0 - b.0).abs() < 0.5 && (a.1 - b.1).abs() < 0.5
@@ -69,6 +83,7 @@ pub fn place_messages<'a>(
     large: bool,
     reduced: bool,
     labels: bool,
+    watched: &[u64],
 ) -> Vec<Placed<'a>> {
     let frame = layout.frame;
     let unit = layout.unit;
@@ -89,6 +104,7 @@ pub fn place_messages<'a>(
         })
     };
     let client_reach = if large { 10.0 } else { 40.0 * unit };
+    let px = label_px(frame);
     // A client's area: its outer ring and, under it, its chip column.
     let half_w = layout.column_width().max(2.0 * layout.ring_radius(2)) / 2.0;
     let crosses = |x: f64, y: f64, own: (f64, f64)| {
@@ -114,7 +130,11 @@ pub fn place_messages<'a>(
             let (from, to) = (edge(m.from, m.to, from_reach), edge(m.to, m.from, to_reach));
             let x = from.0 + (to.0 - from.0) * progress;
             let y = from.1 + (to.1 - from.1) * progress;
-            Placed { m, x, y, r, progress, behind: crosses(x, y, client_end), label: None }
+            // The watched event's messages pass in front: hidden behind a
+            // client's disc, the one thing the learner watches for would vanish.
+            let watched = watched.contains(&m.id);
+            let behind = !watched && crosses(x, y, client_end);
+            Placed { m, x, y, r, progress, behind, label: None, label_px: px, watched }
         })
         .collect();
     // Only mid-way, clear of the brokers' and clients' own labels. Two messages
@@ -122,7 +142,13 @@ pub fn place_messages<'a>(
     let wanted: Vec<Option<String>> = placed
         .iter()
         .map(|p| {
-            let room = labels && !p.behind && (0.28..=0.72).contains(&p.progress);
+            // The watched event's messages are named at every width, for most of their (slowed) flight.
+            let room = !p.behind
+                && if p.watched {
+                    (0.12..=0.88).contains(&p.progress)
+                } else {
+                    labels && (0.28..=0.72).contains(&p.progress)
+                };
             room.then(|| crate::narrate::fault::message_label(&p.m.label, lang))
         })
         .collect();
@@ -131,10 +157,10 @@ pub fn place_messages<'a>(
         .zip(&wanted)
         .map(|(p, text)| {
             text.as_ref().map(|text| {
-                let (start, leftwards) = label_x(p.x);
-                let w = text_width(text, LABEL_PX, false);
+                let (start, leftwards) = label_x(p.x, p.r);
+                let w = text_width(text, px, false);
                 let (left, right) = if leftwards { (start - w, start) } else { (start, start + w) };
-                (left, p.y - LABEL_PX + 4.0, right, p.y + 4.0 + 0.3 * LABEL_PX)
+                (left, p.y + 0.35 * px - px, right, p.y + 0.35 * px + 0.3 * px)
             })
         })
         .collect();
@@ -152,14 +178,15 @@ pub fn message(p: &Placed, lang: Lang, selected: bool) -> Html {
         if m.request { "request" } else { "response" },
         m.api.to_lowercase(),
         selected.then_some("selected"),
-        p.behind.then_some("behind")
+        p.behind.then_some("behind"),
+        p.watched.then_some("watched")
     );
     let (x, y) = (p.x, p.y);
     let title = p.label.clone().unwrap_or_else(|| crate::narrate::fault::message_label(&m.label, lang));
     let label = p.label.as_ref().map(|text| {
-        let (start, leftwards) = label_x(x);
-        let style = if leftwards { format!("{};text-anchor:end", fs(LABEL_PX)) } else { fs(LABEL_PX) };
-        html! { <text x={start.to_string()} y={(y + 4.0).to_string()} style={style}>{ text.clone() }</text> }
+        let (start, leftwards) = label_x(x, p.r);
+        let style = if leftwards { format!("{};text-anchor:end", fs(p.label_px)) } else { fs(p.label_px) };
+        html! { <text x={start.to_string()} y={(y + 0.35 * p.label_px).to_string()} style={style}>{ text.clone() }</text> }
     });
     html! {
         <g key={m.id} class={class} data-msg={m.id.to_string()}>

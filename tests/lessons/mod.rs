@@ -14,6 +14,7 @@ mod protocols;
 mod questions;
 mod session;
 mod validation;
+mod watch;
 
 fn course() -> &'static [Lesson] {
     lessons().unwrap_or_else(|e| panic!("the course does not load:\n{e}"))

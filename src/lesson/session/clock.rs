@@ -2,6 +2,7 @@
 //! the step's event, running to a time, going on to the next step, resyncing
 //! after a seek, and playing a step through headless.
 
+use super::watch::paced;
 use super::{LessonSession, Phase, Reached};
 use crate::lesson::model::Choice;
 use crate::player::{Action, Player, MAX_WALL_GAP_MS};
@@ -16,13 +17,22 @@ impl LessonSession {
                 None
             }
             Phase::Running if player.playing && wall_ms > 0.0 => {
-                let dt = wall_ms.min(MAX_WALL_GAP_MS) * player.speed + self.carry;
-                let whole = dt.floor();
-                self.carry = dt - whole;
-                let target = player.now() + whole as Millis;
-                self.run_to(player, target)
+                let wall = wall_ms.min(MAX_WALL_GAP_MS);
+                let speed = player.speed;
+                let pos = player.now() as f64 + self.carry;
+                // Around the event the learner watches for, the flights of its
+                // messages last `HOLD_WALL_MS` of wall time at least (`watch`).
+                let slow = self.watch(player).filter(|w| !w.windows.is_empty() && w.rate < speed);
+                let to = slow.map_or(pos + wall * speed, |w| paced(pos, wall, speed, w.rate, &w.windows));
+                self.slowed = to - pos < wall * speed - 1e-9;
+                let whole = to.floor();
+                self.carry = to - whole;
+                self.run_to(player, whole as Millis)
             }
-            _ => None,
+            _ => {
+                self.slowed = false;
+                None
+            }
         }
     }
 

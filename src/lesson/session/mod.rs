@@ -7,7 +7,8 @@
 //!
 //! This file: the session's types, opening a lesson, what the panel reads,
 //! beginning a step and reaching its event; `answers`: questions and tasks;
-//! `clock`: ticks, steps and runs that pause on the step's event.
+//! `clock`: ticks, steps and runs that pause on the step's event; `watch`:
+//! slow motion around the event a question or task is about.
 
 use super::conceal::Concealed;
 use super::fair;
@@ -19,6 +20,7 @@ use std::collections::BTreeMap;
 
 mod answers;
 mod clock;
+pub mod watch;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Phase {
@@ -111,6 +113,11 @@ pub struct LessonSession {
     /// Trace events before this index have been looked at for the current step.
     scan: usize,
     carry: f64,
+    /// The current step's watched event and its slow stretches (`watch`).
+    watch: Option<watch::Watch>,
+    /// The last animation frame spent wall time in slow motion (the page
+    /// then does not count the frame as the run falling behind).
+    pub slowed: bool,
 }
 
 impl LessonSession {
@@ -132,6 +139,8 @@ impl LessonSession {
             history: Vec::new(),
             scan: 0,
             carry: 0.0,
+            watch: None,
+            slowed: false,
         };
         s.begin(&mut player, 0);
         Ok((s, player))
@@ -263,6 +272,7 @@ impl LessonSession {
         });
         self.scan = player.world.trace.len();
         self.carry = 0.0;
+        self.watch = None;
         self.missed = None;
         self.missed_checks.clear();
         self.trying[index] = None;

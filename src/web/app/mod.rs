@@ -127,6 +127,8 @@ fn frame(
     let lang = state.lang;
     // While a question waits, the drawing hides what would answer it.
     let concealed = run.get().concealed();
+    // The event the learner watches for: its messages named in the drawing.
+    let watched = run.get().watched();
     let highlights: Vec<String> =
         session.filter(|s| s.phase != Phase::Free).map(|s| s.current().highlights.clone()).unwrap_or_default();
     let pinned = session.is_some() && p.world.client_count() <= super::follow::PINNED_UP_TO_CLIENTS;
@@ -135,6 +137,7 @@ fn frame(
         selected: state.selection.as_ref(),
         highlights: &highlights,
         concealed: &concealed,
+        watched: &watched,
         show_fetches: state.show_fetches.unwrap_or(p.speed <= 2.0 + 1e-9),
         presenter: state.presenter,
     };

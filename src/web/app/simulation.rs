@@ -77,7 +77,7 @@ pub(super) fn simulation(s: Sim) -> Html {
             </section>
             <aside class="side">
                 if let Some(s) = session {
-                    { lesson_panel(s, world, p.speed, lang, &on.on_lesson) }
+                    { lesson_panel(s, world, p.speed, s.slow_motion(p).is_some_and(|w| w.slow_at(p.now())), lang, &on.on_lesson) }
                 }
                 { side_panels(run, world, look, slow, on) }
             </aside>
