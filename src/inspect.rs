@@ -101,7 +101,9 @@ pub fn inspect(world: &World, sel: &Selection) -> Option<Inspection> {
                             .coordinator
                             .shards
                             .values()
-                            .flat_map(|s| s.groups.keys().cloned())
+                            .flat_map(|s| {
+                                s.groups.values().map(|g| format!("{} ({})", g.group_id(), g.group_type().name()))
+                            })
                             .collect::<Vec<_>>()
                             .join(", "),
                     ),

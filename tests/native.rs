@@ -28,6 +28,7 @@ mod narration_page;
 mod network_faults;
 mod offset_commits;
 mod offsets_compaction;
+mod one_group_per_id;
 mod ownership_invariant;
 mod page_state;
 mod permalink;

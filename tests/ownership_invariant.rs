@@ -44,11 +44,8 @@ fn c1_rejoining_with_c2_s_partition(synced_ago: i32, claimed_ago: i32) -> TestWo
     c1.owned.push(taken);
     c1.assignment_generation = generation - synced_ago;
     c1.membership.state = MemberState::COMPLETING_REBALANCE;
-    let member = active_shard(&mut t)
-        .groups
-        .get_mut("demo")
-        .and_then(|g| g.members.get_mut(&member_id))
-        .expect("c1 is a member");
+    let member =
+        active_shard(&mut t).classic_mut("demo").and_then(|g| g.members.get_mut(&member_id)).expect("c1 is a member");
     for protocol in &mut member.protocols {
         protocol.metadata.generation_id = generation - claimed_ago;
     }
@@ -100,8 +97,7 @@ fn c1_holding_c2_s_partition(epochs_ahead: i32, in_target: bool) -> TestWorld {
         c1.target.as_mut().expect("c1 has a target").partitions.push(taken);
     }
     let member = active_shard(&mut t)
-        .consumer_groups
-        .get_mut("demo")
+        .consumer_group_mut("demo")
         .and_then(|g| g.members.get_mut(&member_id))
         .expect("c1 is a member");
     member.member_epoch = heard + epochs_ahead;

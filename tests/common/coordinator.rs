@@ -149,7 +149,7 @@ impl Coordinator {
 
     pub fn group(&self) -> Option<&ClassicGroup> {
         let partition = self.cluster.offsets_partition_for(GROUP);
-        self.broker.coordinator.shards.get(&partition)?.groups.get(GROUP)
+        self.broker.coordinator.shards.get(&partition)?.classic(GROUP)
     }
 
     /// A dynamic member: JoinGroup without an id (MEMBER_ID_REQUIRED), then with

@@ -46,7 +46,7 @@ fn the_assignor_is_given_the_previous_target_not_what_members_own() {
     let mut c = ConsumerGroupMember::new("c");
     c.subscribed_topic_names = vec!["orders".into()];
     g.members.insert("c".into(), c);
-    let next = groupscope::sim::coordinator::consumer::target_assignment::compute(&g, "uniform").unwrap();
+    let next = groupscope::sim::coordinator::modern::target_assignment::compute(&g, "uniform").unwrap();
     assert!(next["a"].is_subset(&set(&[0, 1])), "a stays on its old target: {:?}", next["a"]);
     assert!(next["b"].is_subset(&set(&[2, 3])), "b stays on its old target: {:?}", next["b"]);
     assert_eq!(next.values().map(BTreeSet::len).sum::<usize>(), 4);
@@ -57,7 +57,7 @@ fn a_subscribed_topic_that_does_not_exist_makes_the_subscription_heterogeneous()
     // ModernGroup.subscriptionType counts subscribed topic names (byNameCount),
     // whether or not the topics exist, so the assignor gets the heterogeneous builder.
     use groupscope::assign::server::SubscriptionType;
-    use groupscope::sim::coordinator::consumer::target_assignment::subscription_type;
+    use groupscope::sim::coordinator::modern::target_assignment::subscription_type;
     let mut g = ConsumerGroup::new("demo");
     g.subscription_metadata = BTreeMap::from([("orders".to_string(), 6)]);
     for (id, topics) in [("a", vec!["orders"]), ("b", vec!["orders", "not-created-yet"])] {

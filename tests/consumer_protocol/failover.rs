@@ -38,14 +38,9 @@ fn a_new_coordinator_replays_the_consumer_group_and_rearms_its_session_timers() 
 #[test]
 fn offset_commits_are_validated_with_member_epochs() {
     // ConsumerGroup `validateOffsetCommit` -> STALE_MEMBER_EPOCH (113), UNKNOWN_MEMBER_ID.
-    let mut shard = Shard {
-        state: CoordinatorState::ACTIVE,
-        groups: BTreeMap::new(),
-        offsets: BTreeMap::new(),
-        consumer_groups: BTreeMap::new(),
-    };
+    let mut shard = Shard { state: CoordinatorState::ACTIVE, ..Shard::loading() };
     let mut g = ConsumerGroup::new("demo");
-    shard.consumer_groups.insert("demo".into(), g.clone());
+    shard.groups.insert("demo".into(), Group::Consumer(g.clone()));
     let orders_0 = [(tp(0), 10)];
     assert_eq!(
         shard.validate_consumer_group_offset_commit("demo", "", -1, &orders_0),
@@ -57,7 +52,7 @@ fn offset_commits_are_validated_with_member_epochs() {
     m.assigned_partitions = set(&[0]);
     m.assignment_epochs = [(tp(0), 5)].into();
     g.members.insert("m".into(), m);
-    shard.consumer_groups.insert("demo".into(), g);
+    shard.groups.insert("demo".into(), Group::Consumer(g));
     assert_eq!(shard.validate_consumer_group_offset_commit("demo", "m", 5, &orders_0), Some(Errors::NONE));
     // Kafka 4.3+ checks an older epoch partition by partition (KIP-1251, see
     // `an_older_member_epoch_commits_the_partitions_assigned_at_or_before_it`):
@@ -98,9 +93,8 @@ fn an_older_member_epoch_commits_the_partitions_assigned_at_or_before_it() {
     g.members.insert("m".into(), m);
     let shard = Shard {
         state: CoordinatorState::ACTIVE,
-        groups: BTreeMap::new(),
-        offsets: BTreeMap::new(),
-        consumer_groups: [("demo".to_string(), g)].into(),
+        groups: [("demo".to_string(), Group::Consumer(g))].into(),
+        ..Shard::loading()
     };
     let commit = |epoch: i32, partitions: &[i32]| {
         let offsets: Vec<(TopicPartition, i64)> = partitions.iter().map(|p| (tp(*p), 10)).collect();

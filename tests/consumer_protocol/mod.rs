@@ -15,6 +15,7 @@ use groupscope::sim::coordinator::consumer::heartbeat::{validate_member_epoch, v
 use groupscope::sim::coordinator::consumer::{
     ConsumerGroup, ConsumerGroupMember, ConsumerGroupState, MemberState as ServerState,
 };
+use groupscope::sim::coordinator::group::Group;
 use groupscope::sim::coordinator::shard::{CoordinatorState, Shard};
 use groupscope::sim::message::{ApiKey, ConsumerGroupHeartbeatRequest};
 use groupscope::sim::note::Note;

@@ -7,6 +7,8 @@
 
 pub mod classic;
 pub mod consumer;
+pub mod group;
+pub mod modern;
 pub mod shard;
 
 use crate::sim::coordinator::consumer::heartbeat::validate_request;
@@ -125,7 +127,7 @@ impl GroupCoordinator {
                 out.respond(from, correlation, Response::LeaveGroup { error });
             }
             Request::OffsetCommit { group_id, generation_id, member_id, offsets, .. }
-                if shard.consumer_groups.contains_key(&group_id) =>
+                if shard.consumer_group(&group_id).is_some() =>
             {
                 let error =
                     shard.commit_consumer_group_offsets(partition, &group_id, generation_id, &member_id, &offsets, out);
@@ -177,7 +179,7 @@ impl GroupCoordinator {
     /// answered NOT_COORDINATOR.
     pub fn resign_leader(&mut self, ctx: &mut Ctx, partition: u32, out: &mut Out) {
         let Some(shard) = self.shards.remove(&partition) else { return };
-        for group in shard.groups.values() {
+        for group in shard.classics() {
             for m in group.members.values() {
                 if let Some(p) = &m.awaiting_join {
                     out.respond(
@@ -237,7 +239,7 @@ impl GroupCoordinator {
             to: StateName::of(CoordinatorState::ACTIVE),
             trigger: Trigger::Replayed { records: ctx.cluster.offsets_logs[partition as usize].len() },
         });
-        for group in shard.groups.values() {
+        for group in shard.classics() {
             if !group.members.is_empty() {
                 out.emit(EventKind::Note {
                     node: ctx.me,

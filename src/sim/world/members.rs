@@ -15,23 +15,7 @@ use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::state_machine::StateMachine;
 use crate::sim::types::Millis;
 
-/// Kafka's `GroupType` of the group a member belongs to (a Connect cluster's
-/// group is a classic group whose protocol type is `connect`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum GroupType {
-    Classic,
-    Consumer,
-}
-
-impl GroupType {
-    /// As `kafka-consumer-groups.sh --describe` prints it.
-    pub fn name(self) -> &'static str {
-        match self {
-            GroupType::Classic => "classic",
-            GroupType::Consumer => "consumer",
-        }
-    }
-}
+pub use crate::sim::coordinator::group::GroupType;
 
 /// The client behind a member, for the few panels that show what only one
 /// kind has (a worker's connectors and tasks, a KIP-848 member's target).

@@ -126,9 +126,7 @@ impl World {
                     p as u32,
                     crate::sim::coordinator::shard::Shard {
                         state: crate::sim::coordinator::shard::CoordinatorState::ACTIVE,
-                        groups: BTreeMap::new(),
-                        offsets: BTreeMap::new(),
-                        consumer_groups: BTreeMap::new(),
+                        ..crate::sim::coordinator::shard::Shard::loading()
                     },
                 );
             }
@@ -538,13 +536,13 @@ impl World {
     /// The group as its active coordinator holds it.
     pub fn group(&self, group_id: &str) -> Option<(u32, &crate::sim::coordinator::classic::ClassicGroup)> {
         let (b, shard) = self.active_shard(group_id)?;
-        shard.groups.get(group_id).map(|g| (b, g))
+        shard.classic(group_id).map(|g| (b, g))
     }
 
     /// The consumer group (KIP-848) as its active coordinator holds it.
     pub fn consumer_group(&self, group_id: &str) -> Option<(u32, &crate::sim::coordinator::consumer::ConsumerGroup)> {
         let (b, shard) = self.active_shard(group_id)?;
-        shard.consumer_groups.get(group_id).map(|g| (b, g))
+        shard.consumer_group(group_id).map(|g| (b, g))
     }
 
     /// Consumer-protocol clients of a group, by index.

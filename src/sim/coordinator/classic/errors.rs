@@ -2,8 +2,8 @@
 //! SyncGroups (GroupMetadataManager `propagateAssignment`), with an error when
 //! the group rebalances again (`resetAndPropagateAssignmentWithError`).
 
+use crate::sim::coordinator::classic::members::rearm_heartbeat;
 use crate::sim::coordinator::classic::ClassicGroup;
-use crate::sim::coordinator::shard::rearm_heartbeat;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{JoinGroupResponse, Response};
 use crate::sim::out::Out;

@@ -6,9 +6,10 @@
 use crate::sim::coordinator::classic::join::{
     complete_join, maybe_complete_join_phase, prepare_rebalance, remove_member, try_complete_initial_rebalance,
 };
+use crate::sim::coordinator::classic::members::{rearm_heartbeat, validate_member};
 use crate::sim::coordinator::classic::sync::expire_pending_sync;
 use crate::sim::coordinator::classic::{ClassicGroup, ClassicGroupState};
-use crate::sim::coordinator::shard::{rearm_heartbeat, validate_member, Shard};
+use crate::sim::coordinator::shard::Shard;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::MemberIdentity;
 use crate::sim::note::Note;
@@ -27,7 +28,7 @@ impl Shard {
         instance_id: Option<&str>,
         out: &mut Out,
     ) -> Errors {
-        let Some(group) = self.groups.get_mut(group_id) else { return Errors::UNKNOWN_MEMBER_ID };
+        let Some(group) = self.classic_mut(group_id) else { return Errors::UNKNOWN_MEMBER_ID };
         if group.is(ClassicGroupState::Dead) {
             return Errors::COORDINATOR_NOT_AVAILABLE;
         }
@@ -56,7 +57,7 @@ impl Shard {
         members: &[MemberIdentity],
         out: &mut Out,
     ) -> Errors {
-        let Some(group) = self.groups.get_mut(group_id) else { return Errors::UNKNOWN_MEMBER_ID };
+        let Some(group) = self.classic_mut(group_id) else { return Errors::UNKNOWN_MEMBER_ID };
         if group.is(ClassicGroupState::Dead) {
             return Errors::COORDINATOR_NOT_AVAILABLE;
         }
@@ -105,14 +106,14 @@ impl Shard {
 
     /// `heartbeat-<group>-<member>` fired: the member's session expired.
     pub(crate) fn member_heartbeat_expired(&mut self, ctx: &mut Ctx, group_id: &str, member_id: &str, out: &mut Out) {
-        let Some(group) = self.groups.get_mut(group_id) else { return };
+        let Some(group) = self.classic_mut(group_id) else { return };
         expire_member_heartbeat(ctx, group, member_id, out);
     }
 
     /// `join-<group>` fired: the initial-rebalance delay or the join phase's rebalance timeout.
     pub(crate) fn join_deadline(&mut self, ctx: &mut Ctx, group_id: &str, out: &mut Out) {
         let partition = ctx.cluster.offsets_partition_for(group_id);
-        let Some(group) = self.groups.get_mut(group_id) else { return };
+        let Some(group) = self.classic_mut(group_id) else { return };
         match group.initial_delay.take() {
             Some(delay) => try_complete_initial_rebalance(ctx, partition, group, delay, out),
             None => complete_join(ctx, partition, group, out),
@@ -121,7 +122,7 @@ impl Shard {
 
     /// `sync-<group>` fired: members that have not synced are removed.
     pub(crate) fn sync_deadline(&mut self, ctx: &mut Ctx, group_id: &str, out: &mut Out) {
-        let Some(group) = self.groups.get_mut(group_id) else { return };
+        let Some(group) = self.classic_mut(group_id) else { return };
         expire_pending_sync(ctx, group, out);
     }
 }

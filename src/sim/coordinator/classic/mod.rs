@@ -1,11 +1,15 @@
 //! A classic group as the coordinator holds it (`ClassicGroup`, `ClassicGroupMember`,
 //! `ClassicGroupState`). Pure data plus the small rules Kafka keeps on the group;
-//! the request handlers live in `join.rs`, `sync.rs` and `heartbeat.rs`.
+//! the request handlers live in `join.rs`, `sync.rs`, `heartbeat.rs` and
+//! `offset_commit.rs`, the rules they share in `members.rs` and `transition.rs`.
 
 pub(crate) mod errors;
 pub(crate) mod heartbeat;
 pub(crate) mod join;
+pub(crate) mod members;
+pub(crate) mod offset_commit;
 pub(crate) mod sync;
+pub(crate) mod transition;
 
 use crate::assign::TopicPartition;
 use crate::java;

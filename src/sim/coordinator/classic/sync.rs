@@ -4,8 +4,10 @@
 
 use crate::sim::coordinator::classic::errors::{propagate_assignment, sync_error};
 use crate::sim::coordinator::classic::join::{persist_group, prepare_rebalance};
+use crate::sim::coordinator::classic::members::validate_member;
+use crate::sim::coordinator::classic::transition::transition;
 use crate::sim::coordinator::classic::{ClassicGroup, ClassicGroupState, Parked};
-use crate::sim::coordinator::shard::{transition, validate_member, Shard};
+use crate::sim::coordinator::shard::Shard;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{Response, SyncGroupRequest};
 use crate::sim::note::Note;
@@ -24,7 +26,7 @@ impl Shard {
         req: SyncGroupRequest,
         out: &mut Out,
     ) {
-        let group = match self.groups.get_mut(&req.group_id) {
+        let group = match self.classic_mut(&req.group_id) {
             Some(g) if !g.is(ClassicGroupState::Empty) => g,
             _ => return out.respond(from, correlation, sync_error(Errors::UNKNOWN_MEMBER_ID)),
         };

@@ -15,7 +15,7 @@ use crate::sim::trigger::Trigger;
 impl Shard {
     /// Announces the group's state if the operation changed it (`maybeUpdateGroupState`).
     pub(crate) fn update_consumer_group_state(&mut self, ctx: &Ctx, group_id: &str, trigger: Trigger, out: &mut Out) {
-        let Some(group) = self.consumer_groups.get_mut(group_id) else { return };
+        let Some(group) = self.consumer_group_mut(group_id) else { return };
         let to = group.compute_state();
         if to == group.state {
             return;
@@ -33,7 +33,7 @@ impl Shard {
     /// `onLoaded` for consumer groups: every member gets a fresh session timeout,
     /// members in UNREVOKED_PARTITIONS a rebalance timeout too.
     pub(crate) fn consumer_groups_loaded(&mut self, ctx: &Ctx, out: &mut Out) {
-        for group in self.consumer_groups.values_mut() {
+        for group in self.consumer_groups_mut() {
             group.state = group.compute_state();
             if group.members.is_empty() && group.group_epoch == ConsumerGroup::INITIAL_EPOCH {
                 continue;

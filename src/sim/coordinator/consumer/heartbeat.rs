@@ -9,6 +9,7 @@ use crate::sim::cluster::CoordinatorRecord;
 use crate::sim::coordinator::consumer::current_assignment_builder::CurrentAssignmentBuilder;
 use crate::sim::coordinator::consumer::records::{replay, ConsumerGroupRecord};
 use crate::sim::coordinator::consumer::{rebalance_key, session_key, ConsumerGroup, ConsumerGroupMember, MemberState};
+use crate::sim::coordinator::group::consumer_entry;
 use crate::sim::coordinator::shard::Shard;
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{
@@ -120,7 +121,7 @@ impl Shard {
     /// Appends a record to the partition and applies it (the coordinator's state
     /// is always what replaying its log gives).
     pub(super) fn write(&mut self, out: &mut Out, partition: u32, record: ConsumerGroupRecord) {
-        replay(&mut self.consumer_groups, &record);
+        replay(consumer_entry(&mut self.groups, record.group_id()), &record);
         out.append(partition, CoordinatorRecord::ConsumerGroup(record));
     }
 
@@ -135,14 +136,14 @@ impl Shard {
         let cfg = ctx.broker_config;
         let group_id = req.group_id.clone();
         // getOrMaybeCreateConsumerGroup: only a join creates it; a classic group in use keeps the id.
-        if !self.consumer_groups.contains_key(&group_id) {
-            let classic_in_use = self.groups.get(&group_id).is_some_and(|g| !g.members.is_empty());
+        if self.consumer_group(&group_id).is_none() {
+            let classic_in_use = self.classic(&group_id).is_some_and(|g| !g.members.is_empty());
             if classic_in_use || req.member_epoch != 0 {
                 return Err(Errors::GROUP_ID_NOT_FOUND);
             }
         }
         let fresh = ConsumerGroup::new(&group_id);
-        let group = self.consumer_groups.get(&group_id).unwrap_or(&fresh);
+        let group = self.consumer_group(&group_id).unwrap_or(&fresh);
         throw_if_consumer_group_is_full(group, req, cfg.consumer_group_max_size)?;
         let member_id = req.member_id.clone();
         let (member, replaced) = member_for(group, &member_id, req)?;
@@ -156,7 +157,7 @@ impl Shard {
             self.replace_static_member(partition, &group_id, old, &member, out);
         }
         let updated = updated_member(&member, req, from);
-        let known = self.consumer_groups.get(&group_id).is_some_and(|g| g.members.contains_key(&member_id));
+        let known = self.consumer_group(&group_id).is_some_and(|g| g.members.contains_key(&member_id));
         if !known || updated.metadata() != member.metadata() {
             let value = Some(updated.metadata());
             self.write(
@@ -166,11 +167,10 @@ impl Shard {
             );
         }
         let subscription_changed = updated.subscribed_topic_names != member.subscribed_topic_names;
-        let assignor_changed =
-            self.consumer_groups[&group_id].effective_server_assignor(default_assignor) != assignor_before;
+        let assignor_changed = self.held(&group_id).effective_server_assignor(default_assignor) != assignor_before;
         let mut bump = subscription_changed || assignor_changed;
         bump |= self.refresh_subscription_metadata(ctx, partition, &group_id, out);
-        let group = &self.consumer_groups[&group_id];
+        let group = self.held(&group_id);
         if bump {
             let epoch = group.group_epoch + 1;
             self.write(out, partition, ConsumerGroupRecord::Metadata { group_id: group_id.clone(), epoch });
@@ -182,7 +182,7 @@ impl Shard {
 
         // 2. A new target assignment, computed now if the group epoch is ahead of it
         //    and the assignment interval has passed since the last one (batching).
-        let group = &self.consumer_groups[&group_id];
+        let group = self.held(&group_id);
         if group.group_epoch > group.assignment_epoch {
             if can_compute_next_target_assignment(
                 group.assignment_timestamp,
@@ -190,17 +190,17 @@ impl Shard {
                 ctx.now,
             ) {
                 self.update_target_assignment(ctx, partition, &group_id, out)?;
-            } else if !self.consumer_groups[&group_id].assignment_deferred_noted {
+            } else if !self.held(&group_id).assignment_deferred_noted {
                 let next = group.assignment_timestamp + cfg.consumer_group_assignment_interval_ms;
                 let note = Note::TargetAssignmentDeferred { group_id: group_id.clone(), until_ms: next };
                 out.emit(EventKind::Note { node: ctx.me, note });
-                self.consumer_groups.get_mut(&group_id).expect("exists").assignment_deferred_noted = true;
+                self.consumer_group_mut(&group_id).expect("exists").assignment_deferred_noted = true;
             }
         }
 
         // 3. Reconcile the member towards its target (`maybeReconcile`), and keep it
         //    consistent with a subscription it changed in this heartbeat.
-        let group = &self.consumer_groups[&group_id];
+        let group = self.held(&group_id);
         let current = group.members[&member_id].clone();
         let target_epoch = group.assignment_epoch;
         let target = group.target_of(&member_id);
@@ -231,7 +231,7 @@ impl Shard {
         }
         out.set_timer(session_key(&group_id, &member_id), ctx.now + cfg.consumer_group_session_timeout_ms);
 
-        let now_member = &self.consumer_groups[&group_id].members[&member_id];
+        let now_member = &self.held(&group_id).members[&member_id];
         let full = req.member_epoch == 0
             || (req.rebalance_timeout_ms != -1
                 && req.subscribed_topic_names.is_some()
@@ -256,7 +256,7 @@ impl Shard {
         new: &ConsumerGroupMember,
         out: &mut Out,
     ) {
-        let target = self.consumer_groups[group_id].target_assignment.get(old_id).cloned();
+        let target = self.held(group_id).target_assignment.get(old_id).cloned();
         self.remove_member_records(partition, group_id, old_id, out);
         let (g, m) = (group_id.to_string(), new.member_id.clone());
         self.write(
@@ -304,7 +304,7 @@ impl Shard {
             ConsumerGroupRecord::TargetAssignmentMember { group_id: g.clone(), member_id: m.clone(), partitions: None },
         );
         self.write(out, partition, ConsumerGroupRecord::MemberMetadata { group_id: g, member_id: m, value: None });
-        if let Some(group) = self.consumer_groups.get_mut(group_id) {
+        if let Some(group) = self.consumer_group_mut(group_id) {
             group.rebalance_timeouts.remove(member_id);
         }
     }
@@ -319,7 +319,7 @@ impl Shard {
         group_id: &str,
         out: &mut Out,
     ) -> bool {
-        let group = &self.consumer_groups[group_id];
+        let group = self.held(group_id);
         let topics =
             ConsumerGroup::subscription_metadata_of(group.members.values(), |t| ctx.cluster.partition_count(t));
         if topics == group.subscription_metadata {
@@ -338,9 +338,9 @@ impl Shard {
         group_id: &str,
         out: &mut Out,
     ) -> Result<(), Errors> {
-        let group = &self.consumer_groups[group_id];
+        let group = self.held(group_id);
         let name = group.effective_server_assignor(&ctx.broker_config.consumer_group_assignors[0]);
-        let new_target = crate::sim::coordinator::consumer::target_assignment::compute(group, &name).map_err(|e| {
+        let new_target = crate::sim::coordinator::modern::target_assignment::compute(group, &name).map_err(|e| {
             out.emit(EventKind::Note {
                 node: ctx.me,
                 note: Note::ServerAssignorFailed {
@@ -354,8 +354,7 @@ impl Shard {
         let epoch = group.group_epoch;
         let changed: Vec<(String, BTreeSet<TopicPartition>)> =
             new_target.into_iter().filter(|(m, t)| group.target_assignment.get(m) != Some(t)).collect();
-        let text =
-            crate::sim::coordinator::consumer::target_assignment::describe(&self.consumer_groups[group_id], &changed);
+        let text = crate::sim::coordinator::modern::target_assignment::describe(self.held(group_id), &changed);
         for (member_id, partitions) in changed {
             let record = ConsumerGroupRecord::TargetAssignmentMember {
                 group_id: group_id.into(),
@@ -370,7 +369,7 @@ impl Shard {
             assignment_timestamp: ctx.now.max(1),
         };
         self.write(out, partition, record);
-        self.consumer_groups.get_mut(group_id).expect("exists").assignment_deferred_noted = false;
+        self.consumer_group_mut(group_id).expect("exists").assignment_deferred_noted = false;
         out.emit(EventKind::Note {
             node: ctx.me,
             note: Note::TargetAssignmentComputed {
@@ -386,7 +385,7 @@ impl Shard {
     /// A member entering UNREVOKED_PARTITIONS gets a rebalance timeout of its
     /// RebalanceTimeoutMs; any other change cancels it (GMM `maybeReconcile`).
     fn arm_or_cancel_rebalance_timeout(&mut self, ctx: &Ctx, group_id: &str, m: &ConsumerGroupMember, out: &mut Out) {
-        let group = self.consumer_groups.get_mut(group_id).expect("group exists");
+        let group = self.consumer_group_mut(group_id).expect("group exists");
         if m.state == MemberState::UNREVOKED_PARTITIONS {
             group.rebalance_timeouts.insert(m.member_id.clone(), m.member_epoch);
             out.set_timer(rebalance_key(group_id, &m.member_id), ctx.now + m.rebalance_timeout_ms);

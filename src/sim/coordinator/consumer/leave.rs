@@ -28,7 +28,7 @@ impl Shard {
         req: &ConsumerGroupHeartbeatRequest,
         out: &mut Out,
     ) -> Result<Response, Errors> {
-        let group = self.consumer_groups.get(&req.group_id).ok_or(Errors::GROUP_ID_NOT_FOUND)?;
+        let group = self.consumer_group(&req.group_id).ok_or(Errors::GROUP_ID_NOT_FOUND)?;
         let member = match &req.instance_id {
             None => group.members.get(&req.member_id).ok_or(Errors::UNKNOWN_MEMBER_ID)?,
             Some(inst) => {
@@ -90,9 +90,9 @@ impl Shard {
     ) {
         self.remove_member_records(partition, group_id, member_id, out);
         self.refresh_subscription_metadata(ctx, partition, group_id, out);
-        let epoch = self.consumer_groups[group_id].group_epoch + 1;
+        let epoch = self.held(group_id).group_epoch + 1;
         self.write(out, partition, ConsumerGroupRecord::Metadata { group_id: group_id.into(), epoch });
-        if self.consumer_groups[group_id].members.is_empty() {
+        if self.held(group_id).members.is_empty() {
             // Kafka 4.4: an emptied group's assignment epoch follows its group epoch,
             // with timestamp 0 so that batching does not delay the next member.
             let record = ConsumerGroupRecord::TargetAssignmentMetadata {
@@ -137,7 +137,7 @@ impl Shard {
         member_id: &str,
         out: &mut Out,
     ) {
-        let Some(g) = self.consumer_groups.get(group_id) else { return };
+        let Some(g) = self.consumer_group(group_id) else { return };
         let (armed, current) = (g.rebalance_timeouts.get(member_id), g.members.get(member_id).map(|m| m.member_epoch));
         if armed.is_none() || armed.copied() != current {
             return;
@@ -155,7 +155,7 @@ impl Shard {
         why: FenceReason,
         out: &mut Out,
     ) {
-        if !self.consumer_groups.get(group_id).is_some_and(|g| g.members.contains_key(member_id)) {
+        if !self.consumer_group(group_id).is_some_and(|g| g.members.contains_key(member_id)) {
             return;
         }
         self.fence_member(ctx, partition, group_id, member_id, why.clone(), out);

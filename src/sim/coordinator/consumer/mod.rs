@@ -10,7 +10,6 @@ pub mod heartbeat;
 pub mod leave;
 pub mod offset_commit;
 pub mod records;
-pub mod target_assignment;
 
 use crate::assign::TopicPartition;
 use crate::java;
@@ -267,4 +266,33 @@ pub(crate) fn session_key(group_id: &str, member_id: &str) -> GroupTimer {
 /// The timer of a member's rebalance timeout (armed while it revokes).
 pub(crate) fn rebalance_key(group_id: &str, member_id: &str) -> GroupTimer {
     GroupTimer::ConsumerGroupRebalanceTimeout { group_id: group_id.into(), member_id: member_id.into() }
+}
+
+impl crate::sim::coordinator::modern::ModernGroupMember for ConsumerGroupMember {
+    fn instance_id(&self) -> Option<&str> {
+        self.instance_id.as_deref()
+    }
+    fn rack_id(&self) -> Option<&str> {
+        self.rack_id.as_deref()
+    }
+    fn client_id(&self) -> &str {
+        &self.client_id
+    }
+    fn subscribed_topic_names(&self) -> &[String] {
+        &self.subscribed_topic_names
+    }
+}
+
+/// `ConsumerGroup extends ModernGroup<ConsumerGroupMember>`.
+impl crate::sim::coordinator::modern::ModernGroup for ConsumerGroup {
+    type Member = ConsumerGroupMember;
+    fn members(&self) -> &BTreeMap<String, ConsumerGroupMember> {
+        &self.members
+    }
+    fn subscription_metadata(&self) -> &BTreeMap<String, i32> {
+        &self.subscription_metadata
+    }
+    fn target_assignment(&self) -> &BTreeMap<String, BTreeSet<TopicPartition>> {
+        &self.target_assignment
+    }
 }

@@ -40,10 +40,7 @@ impl Shard {
             Heartbeat { group_id, .. } | LeaveGroup { group_id, .. } => group_id,
             _ => return None,
         };
-        self.consumer_groups
-            .get(group_id)
-            .filter(|g| !g.members.is_empty())
-            .map(|_| Errors::INCONSISTENT_GROUP_PROTOCOL)
+        self.consumer_group(group_id).filter(|g| !g.members.is_empty()).map(|_| Errors::INCONSISTENT_GROUP_PROTOCOL)
     }
 
     /// OffsetCommit from a consumer group (ConsumerGroup `validateOffsetCommit`,
@@ -60,7 +57,7 @@ impl Shard {
         member_epoch: i32,
         offsets: &[(TopicPartition, i64)],
     ) -> Option<Errors> {
-        let group = self.consumer_groups.get(group_id)?;
+        let group = self.consumer_group(group_id)?;
         if member_epoch < 0 && group.members.is_empty() {
             return Some(Errors::NONE);
         }

@@ -116,10 +116,8 @@ impl ConsumerGroupRecord {
     }
 }
 
-/// Applies one record to the groups of a shard.
-pub fn replay(groups: &mut BTreeMap<String, ConsumerGroup>, record: &ConsumerGroupRecord) {
-    let group_id = record.group_id().to_string();
-    let group = groups.entry(group_id.clone()).or_insert_with(|| ConsumerGroup::new(&group_id));
+/// Applies one record to its group (`group::consumer_entry` finds or makes it).
+pub fn replay(group: &mut ConsumerGroup, record: &ConsumerGroupRecord) {
     match record {
         ConsumerGroupRecord::Metadata { epoch, .. } => group.group_epoch = *epoch,
         ConsumerGroupRecord::PartitionMetadata { topics, .. } => group.subscription_metadata = topics.clone(),
