@@ -131,8 +131,8 @@ pub const NOTES: &[Note] = &[
     },
     Note {
         area: "consumer protocol",
-        en: "No online migration between classic and consumer groups (group.consumer.migration.policy): classic JoinGroup, SyncGroup, Heartbeat and LeaveGroup for a non-empty consumer group get INCONSISTENT_GROUP_PROTOCOL, and a ConsumerGroupHeartbeat for a classic group in use gets GROUP_ID_NOT_FOUND. Empty consumer groups are never deleted.",
-        zh: "不模拟经典组与 consumer 组之间的在线迁移（group.consumer.migration.policy）：发给非空 consumer 组的经典 JoinGroup、SyncGroup、Heartbeat 和 LeaveGroup 会得到 INCONSISTENT_GROUP_PROTOCOL，发给正在使用的经典组的 ConsumerGroupHeartbeat 会得到 GROUP_ID_NOT_FOUND。空的 consumer 组从不被删除。",
+        en: "No online migration between classic and consumer groups (group.consumer.migration.policy): classic JoinGroup, SyncGroup, Heartbeat and LeaveGroup for a non-empty consumer group get INCONSISTENT_GROUP_PROTOCOL, and a ConsumerGroupHeartbeat for a classic group in use gets GROUP_ID_NOT_FOUND. An empty group of one type gives its id to the first member of the other type, as in Kafka (maybeDeleteEmptyConsumerGroup, maybeDeleteEmptyClassicGroup), but the deleted group's tombstones are not written; otherwise an empty group is never deleted (no group expiry).",
+        zh: "不模拟经典组与 consumer 组之间的在线迁移（group.consumer.migration.policy）：发给非空 consumer 组的经典 JoinGroup、SyncGroup、Heartbeat 和 LeaveGroup 会得到 INCONSISTENT_GROUP_PROTOCOL，发给正在使用的经典组的 ConsumerGroupHeartbeat 会得到 GROUP_ID_NOT_FOUND。与 Kafka 一样，一种类型的空组会把自己的组 id 让给另一种类型的第一个成员（maybeDeleteEmptyConsumerGroup、maybeDeleteEmptyClassicGroup），但这里不写被删除组的墓碑记录（tombstone）；除此之外，空组从不被删除（没有组过期）。",
     },
     Note {
         area: "consumer protocol",
