@@ -35,6 +35,20 @@ else
   echo "build: zopfli missing (bash scripts/setup.sh installs it); gzip -9 instead" >&2
   gzip -9 -n -c dist/pkg/groupscope_bg.wasm > dist/pkg/groupscope_bg.wasm.gz
 fi
+# The service worker (static/sw.js, see there) goes beside index.html with the
+# build's file list and a hash of their contents; the plain wasm is left out.
+rm dist/static/sw.js
+python3 - <<'PY'
+import hashlib, json, os
+files = sorted(os.path.relpath(os.path.join(d, f), 'dist') for d, _, fs in os.walk('dist') for f in fs)
+files = [f for f in files if f != 'pkg/groupscope_bg.wasm']
+digest = hashlib.sha256()
+for f in files:
+    digest.update(f.encode() + b'\0' + open(os.path.join('dist', f), 'rb').read())
+sw = open('static/sw.js').read()
+sw = sw.replace("'__VERSION__'", repr(digest.hexdigest()[:16])).replace('__FILES__', json.dumps(files))
+open('dist/sw.js', 'w').write(sw)
+PY
 wasm_gz=$(stat -c %s dist/pkg/groupscope_bg.wasm.gz)
 # The glue, the loader, and the JS modules wasm-bindgen copies in (pkg/snippets/).
 js_gz=$(find dist/pkg dist/static -name '*.js' | sort | xargs cat | gzip -9 -c | wc -c)

@@ -221,6 +221,8 @@ Promise.all([import('../pkg/groupscope.js'), wasmModule()]).then(([glue, module_
     },
   });
   setInterval(saveRun, 1000);
+  // Offline after this visit, once the app runs (static/offline.js).
+  import('./offline.js').then((m) => m.goOffline(saveRun)).catch((e) => console.warn('GroupScope: ' + e));
 }).catch((e) => {
   showError('GroupScope could not start: ' + (e && e.message ? e.message : e));
 });

@@ -23,8 +23,9 @@ function freePort() {
   });
 }
 
-/** Copies dist/ under a sub-path of a fresh folder and serves that folder;
- * close() stops the server and removes the folder. */
+/** Copies dist/ under a sub-path of a fresh folder and serves that folder
+ * (`dir`: the site's copy, for a test that deploys a new build); close()
+ * stops the server and removes the folder. */
 export async function serveSite() {
   const dir = mkdtempSync(join(tmpdir(), 'groupscope-site-'));
   cpSync(join(ROOT, 'dist'), join(dir, SUBPATH), { recursive: true });
@@ -44,7 +45,7 @@ export async function serveSite() {
     proc.kill();
     rmSync(dir, { recursive: true, force: true });
   };
-  return { url: origin + SUBPATH, origin, close };
+  return { url: origin + SUBPATH, origin, close, dir: join(dir, SUBPATH) };
 }
 
 export async function launch() {

@@ -5,7 +5,7 @@
 // a phone and a laptop.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARTIFACTS, ROOT, withPage } from './harness.mjs';
 
@@ -69,13 +69,16 @@ test('a clicker alone walks lesson 4 at its own speed; the verdict waits for the
 
 test('a lesson added to the built site through lessons/index.json appears without a rebuild, and a broken one is explained', async () => {
   await withPage(async ({ page, browser, site }) => {
-    // The teacher's new file and index line, as the web server now serves them.
+    // The teacher's new file and index line.
     const extra = JSON.parse(JSON.stringify(lesson4));
     extra.id = 'my-class-lesson';
     extra.number = 90;
     extra.title = { en: 'My class lesson', zh: '我的课堂课程' };
-    await page.route('**/lessons/index.json', (r) => r.fulfill({ contentType: 'application/json', body: JSON.stringify([...index, '90-my-class.json']) }));
-    await page.route('**/lessons/90-my-class.json', (r) => r.fulfill({ contentType: 'application/json', body: JSON.stringify(extra) }));
+    // A returning visitor: the page is served by the site's offline copy
+    // (static/sw.js), which must not hide a lesson added since.
+    await page.waitForFunction(() => navigator.serviceWorker?.controller, null, { timeout: 30_000 });
+    writeFileSync(join(site.dir, 'lessons', 'index.json'), JSON.stringify([...index, '90-my-class.json']));
+    writeFileSync(join(site.dir, 'lessons', '90-my-class.json'), JSON.stringify(extra));
     await page.click('#tab-lessons');
     await page.waitForSelector('.lesson-card[data-lesson="90"]');
     assert.match(await page.textContent('.lesson-card[data-lesson="90"] h3'), /90\. My class lesson/);
@@ -88,8 +91,7 @@ test('a lesson added to the built site through lessons/index.json appears withou
     await page2.addInitScript(() => { try { localStorage.setItem('groupscope.welcomed', '1'); } catch { /* storage off */ } });
     const broken = JSON.parse(JSON.stringify(extra));
     broken.steps[1].question.answer = 9;
-    await page2.route('**/lessons/index.json', (r) => r.fulfill({ contentType: 'application/json', body: JSON.stringify([...index, '90-my-class.json']) }));
-    await page2.route('**/lessons/90-my-class.json', (r) => r.fulfill({ contentType: 'application/json', body: JSON.stringify(broken) }));
+    writeFileSync(join(site.dir, 'lessons', '90-my-class.json'), JSON.stringify(broken));
     await page2.goto(site.url);
     await page2.click('#tab-lessons');
     const e = page2.locator('.fault-error').first();

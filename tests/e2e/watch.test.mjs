@@ -56,3 +56,31 @@ for (const lang of ['en', 'zh']) {
     assert.deepEqual(errors, []);
   }));
 }
+
+// A projector at 1280x720, a clicker's PageDown: while the event the room
+// predicted plays, the drawing takes the screen's width (the lesson panel
+// waits under it) and every label in it renders at 16 px or more; for the
+// reveal the panel is beside the drawing again.
+test('presenting lesson 1, the watched event plays in a drawing whose every label is 16 px or more', () => withSite(async ({ open }) => {
+  const { renderedSizes } = await import('./drawing.mjs');
+  const page = await open({ viewport: { width: 1280, height: 720 }, path: '#lesson=1&step=1' });
+  await page.waitForSelector('#lesson[data-phase="Question"]');
+  await page.keyboard.press('p');
+  await page.waitForFunction(() => document.querySelector('.groupscope').classList.contains('presenter'));
+  const beside = async () => page.evaluate(() => {
+    const stage = document.querySelector('.stage').getBoundingClientRect();
+    const lesson = document.querySelector('#lesson').getBoundingClientRect();
+    return lesson.left >= stage.right - 1;
+  });
+  assert.ok(await beside(), 'the question is beside the drawing');
+  await page.keyboard.press('PageDown');
+  await page.waitForSelector('#topology .msg.watched text', { timeout: 10_000 });
+  const sizes = await renderedSizes(page);
+  await page.screenshot({ path: join(ARTIFACTS, 'watch-lesson-1-presenter-1280.png') });
+  const small = sizes.filter((s) => s.px < 16).map((s) => `"${s.text}" ${s.px.toFixed(1)}px`);
+  assert.deepEqual(small, [], 'every label of the drawing renders at 16 px or more while the event plays');
+  const svg = await page.$eval('#topology', (s) => s.getBoundingClientRect().width);
+  assert.ok(svg >= 1100, `the drawing is ${Math.round(svg)} px wide while the event plays`);
+  await page.waitForSelector('#lesson[data-phase="Reached"]', { timeout: 30_000 });
+  assert.ok(await beside(), 'the reveal is beside the drawing');
+}));
