@@ -43,12 +43,17 @@ fn label_x(x: f64, r: f64) -> (f64, bool) {
 
 /// The label's font size, in user units: on a phone (the narrow drawing,
 /// where only the watched event's messages are named) its smallest type, on
-/// a projector the presenter's.
-fn label_px(frame: Frame) -> f64 {
-    match frame {
-        Frame::Wide => 12.0,
-        Frame::Narrow => crate::view::layout::NARROW_MIN_PX,
-        Frame::Presenter => crate::view::layout::PRESENTER_MIN_PX,
+/// a projector the presenter's. The watched event's messages are named
+/// larger on a laptop and a projector: those are the words the learner or
+/// the room reads (on a projector, 17.5 units render at about 23 px at
+/// 1280x720, the drawing taking the width while the event plays).
+fn label_px(frame: Frame, watched: bool) -> f64 {
+    match (frame, watched) {
+        (Frame::Wide, false) => 12.0,
+        (Frame::Wide, true) => 15.0,
+        (Frame::Narrow, _) => crate::view::layout::NARROW_MIN_PX,
+        (Frame::Presenter, false) => crate::view::layout::PRESENTER_MIN_PX,
+        (Frame::Presenter, true) => 1.4 * crate::view::layout::PRESENTER_MIN_PX,
     }
 }
 
@@ -104,7 +109,6 @@ pub fn place_messages<'a>(
         })
     };
     let client_reach = if large { 10.0 } else { 40.0 * unit };
-    let px = label_px(frame);
     // A client's area: its outer ring and, under it, its chip column.
     let half_w = layout.column_width().max(2.0 * layout.ring_radius(2)) / 2.0;
     let crosses = |x: f64, y: f64, own: (f64, f64)| {
@@ -134,7 +138,7 @@ pub fn place_messages<'a>(
             // client's disc, the one thing the learner watches for would vanish.
             let watched = watched.contains(&m.id);
             let behind = !watched && crosses(x, y, client_end);
-            Placed { m, x, y, r, progress, behind, label: None, label_px: px, watched }
+            Placed { m, x, y, r, progress, behind, label: None, label_px: label_px(frame, watched), watched }
         })
         .collect();
     // Only mid-way, clear of the brokers' and clients' own labels. Two messages
@@ -158,9 +162,9 @@ pub fn place_messages<'a>(
         .map(|(p, text)| {
             text.as_ref().map(|text| {
                 let (start, leftwards) = label_x(p.x, p.r);
-                let w = text_width(text, px, false);
+                let w = text_width(text, p.label_px, false);
                 let (left, right) = if leftwards { (start - w, start) } else { (start, start + w) };
-                (left, p.y + 0.35 * px - px, right, p.y + 0.35 * px + 0.3 * px)
+                (left, p.y - 0.65 * p.label_px, right, p.y + 0.65 * p.label_px)
             })
         })
         .collect();
