@@ -14,6 +14,7 @@ mod compare;
 mod connect;
 mod consumer_protocol;
 mod determinism;
+mod docs_commands;
 mod docs_drift;
 mod explain;
 mod explain_corpus;
