@@ -8,7 +8,7 @@ use crate::common;
 
 use common::{consumer_protocol_demo, TestWorld};
 use groupscope::assign::TopicPartition;
-use groupscope::sim::message::{Body, Envelope, Request, Response};
+use groupscope::sim::message::{Body, Envelope, FetchRequest, Request, Response};
 use groupscope::sim::note::Note;
 use groupscope::sim::trace::EventKind;
 use groupscope::sim::{Errors, Fault, NodeId, Scenario};
@@ -64,7 +64,7 @@ impl Watch {
         Item = (&Envelope, &Vec<groupscope::sim::message::FetchPartition>, &BTreeMap<TopicPartition, Option<u32>>),
     > {
         self.sent.iter().filter_map(|(e, l)| match &e.body {
-            Body::Request { request: Request::Fetch { partitions, .. }, .. } => Some((e, partitions, l)),
+            Body::Request { request: Request::Fetch(FetchRequest { partitions, .. }), .. } => Some((e, partitions, l)),
             _ => None,
         })
     }
@@ -145,7 +145,7 @@ fn prepare_fetch_requests_sends_one_fetch_per_leader_node_with_the_partitions_it
     let mut grouped = 0;
     for (env, _) in &w.sent {
         match &env.body {
-            Body::Request { request: Request::Fetch { partitions, .. }, .. } => {
+            Body::Request { request: Request::Fetch(FetchRequest { partitions, .. }), .. } => {
                 assert!(
                     pending.insert((env.from, env.to)),
                     "{} sent a second Fetch to {} while one was pending",

@@ -496,7 +496,7 @@ mod kip848_commit_errors {
             })
             .collect();
         let resent =
-            out.sends.iter().any(|(_, b)| matches!(b, Body::Request { request: Request::OffsetCommit { .. }, .. }));
+            out.sends.iter().any(|(_, b)| matches!(b, Body::Request { request: Request::OffsetCommit(_), .. }));
         (notes, resent)
     }
 
@@ -627,16 +627,16 @@ fn kip848_the_interval_auto_commit_waits_while_one_is_in_flight() {
 
 use common::coordinator::{join_request, Coordinator, GROUP};
 use groupscope::sim::cluster::CoordinatorRecord;
-use groupscope::sim::message::{Request, Response};
+use groupscope::sim::message::{OffsetCommitRequest, Request, Response};
 
 fn commit(generation_id: i32, member_id: &str) -> Request {
-    Request::OffsetCommit {
+    Request::OffsetCommit(OffsetCommitRequest {
         group_id: GROUP.into(),
         generation_id,
         member_id: member_id.into(),
         group_instance_id: None,
         offsets: vec![(TopicPartition::new("orders", 0), 42)],
-    }
+    })
 }
 
 /// `OffsetMetadataManager.validateOffsetCommit`: for a group the coordinator

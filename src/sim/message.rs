@@ -140,38 +140,33 @@ impl FetchedPartition {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Request {
-    FindCoordinator {
-        key: String,
-    },
+    FindCoordinator { key: String },
     JoinGroup(JoinGroupRequest),
     SyncGroup(SyncGroupRequest),
-    Heartbeat {
-        group_id: String,
-        generation_id: i32,
-        member_id: String,
-        group_instance_id: Option<String>,
-    },
-    LeaveGroup {
-        group_id: String,
-        members: Vec<MemberIdentity>,
-    },
-    OffsetCommit {
-        group_id: String,
-        generation_id: i32,
-        member_id: String,
-        group_instance_id: Option<String>,
-        offsets: Vec<(TopicPartition, i64)>,
-    },
-    OffsetFetch {
-        group_id: String,
-        partitions: Vec<TopicPartition>,
-    },
+    Heartbeat { group_id: String, generation_id: i32, member_id: String, group_instance_id: Option<String> },
+    LeaveGroup { group_id: String, members: Vec<MemberIdentity> },
+    OffsetCommit(OffsetCommitRequest),
+    OffsetFetch { group_id: String, partitions: Vec<TopicPartition> },
     ConsumerGroupHeartbeat(ConsumerGroupHeartbeatRequest),
-    /// `FetchRequest` from a consumer (replica id −1) to the leader of its partitions.
-    Fetch {
-        max_wait_ms: Millis,
-        partitions: Vec<FetchPartition>,
-    },
+    Fetch(FetchRequest),
+}
+
+/// `OffsetCommitRequest` (apiKey 8): a classic member's generation or a
+/// KIP-848 member's epoch in `generation_id` (Kafka's `GenerationIdOrMemberEpoch`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OffsetCommitRequest {
+    pub group_id: String,
+    pub generation_id: i32,
+    pub member_id: String,
+    pub group_instance_id: Option<String>,
+    pub offsets: Vec<(TopicPartition, i64)>,
+}
+
+/// `FetchRequest` (apiKey 1) from a consumer (replica id −1) to the leader of its partitions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FetchRequest {
+    pub max_wait_ms: Millis,
+    pub partitions: Vec<FetchPartition>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -280,10 +275,10 @@ impl Request {
             Request::SyncGroup(_) => ApiKey::SyncGroup,
             Request::Heartbeat { .. } => ApiKey::Heartbeat,
             Request::LeaveGroup { .. } => ApiKey::LeaveGroup,
-            Request::OffsetCommit { .. } => ApiKey::OffsetCommit,
+            Request::OffsetCommit(_) => ApiKey::OffsetCommit,
             Request::OffsetFetch { .. } => ApiKey::OffsetFetch,
             Request::ConsumerGroupHeartbeat(_) => ApiKey::ConsumerGroupHeartbeat,
-            Request::Fetch { .. } => ApiKey::Fetch,
+            Request::Fetch(_) => ApiKey::Fetch,
         }
     }
 

@@ -4,8 +4,8 @@
 use crate::assign::TopicPartition;
 use crate::sim::label::Label;
 use crate::sim::message::{
-    partition_list, short_member, Body, ConsumerGroupHeartbeatRequest, FetchedPartition, Request, Response,
-    LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH,
+    partition_list, short_member, Body, ConsumerGroupHeartbeatRequest, FetchRequest, FetchedPartition, Request,
+    Response, LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH,
 };
 use crate::sim::types::Errors;
 use std::fmt::Write as _;
@@ -37,10 +37,10 @@ impl Body {
                 }
                 Request::Heartbeat { generation_id, .. } => format!("Heartbeat gen={generation_id}"),
                 Request::LeaveGroup { .. } => "LeaveGroup".into(),
-                Request::OffsetCommit { offsets, .. } => format!("OffsetCommit ({} partitions)", offsets.len()),
+                Request::OffsetCommit(r) => format!("OffsetCommit ({} partitions)", r.offsets.len()),
                 Request::OffsetFetch { .. } => "OffsetFetch".into(),
                 Request::ConsumerGroupHeartbeat(r) => consumer_heartbeat_label(r),
-                Request::Fetch { partitions, .. } => {
+                Request::Fetch(FetchRequest { partitions, .. }) => {
                     fetch_request_label(partitions.iter().map(|p| &p.partition), partitions.len())
                 }
             },

@@ -4,7 +4,7 @@
 
 use super::cached::cached;
 use super::topology_brokers::{broker_boxes, broker_leads, broker_role, fs, narrow_role};
-use super::topology_msgs::{message, place_messages};
+use super::topology_msgs::{message, place_messages, MessageStyle};
 use crate::i18n::{tr, trf, Lang};
 use crate::inspect::Selection;
 use crate::lesson::conceal::{Concealed, Kind};
@@ -155,18 +155,8 @@ pub fn topology(
     // Message labels only while there is room for them between the rows.
     let message_labels = !large && world.client_count() <= 6 && frame == Frame::Wide;
     let height = view::height_in(world, frame);
-    let placed = place_messages(
-        &messages,
-        &brokers,
-        &clients,
-        lang,
-        concealed,
-        &layout,
-        large,
-        reduced,
-        message_labels,
-        watched,
-    );
+    let style = MessageStyle { lang, concealed, large, reduced, labels: message_labels, watched };
+    let placed = place_messages(&messages, &brokers, &clients, &layout, style);
     html! {
         <svg id="topology" onmousedown={on_press} onkeydown={on_key} viewBox={format!("0 0 {WIDTH} {height:.0}")} role="group" aria-label={tr(lang, "topology.label")}>
             // Per-pair links only while they can be told apart.
@@ -275,7 +265,7 @@ fn node_layer(world: &World, look: Look, frame: Frame) -> Html {
                                 stroke-dasharray={format!("{:.1} {:.1}", circ * frac, circ)} /> }
                         }) }
                         <circle class="body" cx={c.x.to_string()} cy={c.y.to_string()} r={layout.radius.to_string()} style={format!("fill:{}", colour(c.idx))} />
-                        { node_texts(&layout, c.x, c.y, &c.name, leader, &c.state, &gen, lang) }
+                        { node_texts(&layout, (c.x, c.y), NodeText { name: &c.name, leader, state: &c.state, gen: &gen }, lang) }
                         if c.poll_overdue {
                             { overdue_badge(&layout, c.x, c.y, lang) }
                         }
@@ -307,7 +297,7 @@ fn node_layer(world: &World, look: Look, frame: Frame) -> Html {
                         <title>{ summary }</title>
                         <circle class="hit" cx={w.x.to_string()} cy={w.y.to_string()} r={(layout.ring_radius(2) + 4.0).to_string()} />
                         <rect class="body" x={(w.x - r).to_string()} y={(w.y - r).to_string()} width={(2.0 * r).to_string()} height={(2.0 * r).to_string()} rx="10" style={format!("fill:{}", colour(w.idx))} />
-                        { node_texts(&layout, w.x, w.y, &w.name, w.leader, &w.state, &gen, lang) }
+                        { node_texts(&layout, (w.x, w.y), NodeText { name: &w.name, leader: w.leader, state: &w.state, gen: &gen }, lang) }
                         { chip_row(&layout, w.x, w.y, &chips_of) }
                     </g>
                 }
@@ -316,8 +306,17 @@ fn node_layer(world: &World, look: Look, frame: Frame) -> Html {
     }
 }
 
-/// Name, state and generation inside a node, each cut to the node's width.
-fn node_texts(l: &Layout, x: f64, y: f64, name: &str, leader: bool, state: &str, gen: &str, lang: Lang) -> Html {
+/// What a node says: its name (with ★ for a leader), state and generation.
+struct NodeText<'a> {
+    name: &'a str,
+    leader: bool,
+    state: &'a str,
+    gen: &'a str,
+}
+
+/// Name, state and generation inside a node at `(x, y)`, each cut to the node's width.
+fn node_texts(l: &Layout, (x, y): (f64, f64), node: NodeText, lang: Lang) -> Html {
+    let NodeText { name, leader, state, gen } = node;
     let r = l.radius;
     let title = if leader { format!("{name} ★") } else { name.to_string() };
     let full_state = state;

@@ -75,21 +75,32 @@ fn edge(at: (f64, f64), other: (f64, f64), reach: f64) -> (f64, f64) {
     (at.0, at.1 + dy)
 }
 
+/// How the messages are drawn: in which language, what the open question
+/// hides, and which of them may or must be named.
+#[derive(Clone, Copy)]
+pub struct MessageStyle<'a> {
+    pub lang: Lang,
+    pub concealed: &'a Concealed,
+    /// The compact drawing of a large group.
+    pub large: bool,
+    /// prefers-reduced-motion: a message waits at the middle of its link.
+    pub reduced: bool,
+    /// The drawing has room for messages' labels at all.
+    pub labels: bool,
+    /// The messages of the event the lesson's learner watches for.
+    pub watched: &'a [u64],
+}
+
 /// Places every message; `clients` are (index, x, y) of the clients drawn in
-/// full (empty for the compact drawing of a large group); `labels` when the
-/// drawing has room for messages' labels at all.
+/// full (empty for the compact drawing of a large group).
 pub fn place_messages<'a>(
     messages: &'a [MessageView],
     brokers: &[view::BrokerView],
     clients: &[(u32, f64, f64)],
-    lang: Lang,
-    concealed: &Concealed,
     layout: &Layout,
-    large: bool,
-    reduced: bool,
-    labels: bool,
-    watched: &[u64],
+    style: MessageStyle,
 ) -> Vec<Placed<'a>> {
+    let MessageStyle { lang, concealed, large, reduced, labels, watched } = style;
     let frame = layout.frame;
     let unit = layout.unit;
     let r = if frame == Frame::Narrow {

@@ -13,7 +13,7 @@
 use crate::assign::TopicPartition;
 use crate::sim::connections::Connections;
 use crate::sim::ctx::Ctx;
-use crate::sim::message::{Body, FetchPartition, FetchedPartition, Request};
+use crate::sim::message::{Body, FetchPartition, FetchRequest, FetchedPartition, Request};
 use crate::sim::note::Note;
 use crate::sim::out::{ClientTimer, Out};
 use crate::sim::scenario::config::ConsumerConfig;
@@ -176,7 +176,7 @@ impl Fetcher {
             let correlation = FETCH_CORRELATION_BASE + self.next_correlation;
             self.pending.insert(correlation, PendingFetch { broker, partitions: partitions.clone() });
             out.set_timer(ClientTimer::RequestTimeout { correlation }, ctx.now + config.request_timeout_ms);
-            let request = Request::Fetch { max_wait_ms: config.fetch_max_wait_ms, partitions };
+            let request = Request::Fetch(FetchRequest { max_wait_ms: config.fetch_max_wait_ms, partitions });
             out.send(NodeId::Broker(broker), Body::Request { correlation, request });
         }
         sent

@@ -77,19 +77,20 @@ pub(crate) fn fetch_and_process(ctx: &mut Ctx, f: Fetching<'_>, main: &mut MainT
     true
 }
 
+/// What of a client a Fetch answer touches: its fetcher, its positions, its
+/// connections and whether its application waits in `poll()`.
+pub(crate) struct FetchParts<'a> {
+    pub fetcher: &'a mut Fetcher,
+    pub positions: &'a BTreeMap<TopicPartition, i64>,
+    pub connections: &'a mut Connections,
+    pub main: &'a MainThread,
+}
+
 /// A Fetch answer: into the buffer; an application waiting in `poll()` for
 /// records gets them at once (`poll(Duration)` returns when the fetch completes).
-pub(crate) fn on_fetch_response(
-    ctx: &Ctx,
-    fetcher: &mut Fetcher,
-    positions: &BTreeMap<TopicPartition, i64>,
-    connections: &mut Connections,
-    main: &MainThread,
-    correlation: u64,
-    response: Response,
-    out: &mut Out,
-) {
+pub(crate) fn on_fetch_response(ctx: &Ctx, parts: FetchParts, correlation: u64, response: Response, out: &mut Out) {
     let Response::Fetch { partitions, .. } = response else { return };
+    let FetchParts { fetcher, positions, connections, main } = parts;
     let outcome = fetcher.on_response(ctx, correlation, partitions, positions, connections, out);
     if outcome.answered && *main == MainThread::Idle {
         out.set_timer(ClientTimer::Poll, ctx.now);

@@ -51,16 +51,9 @@ impl Broker {
                 };
                 out.respond(from, correlation, Response::FindCoordinator { error, node_id: leader });
             }
-            Request::Fetch { max_wait_ms, partitions } => super::broker_fetch::handle_fetch(
-                &mut self.purgatory,
-                ctx,
-                self.id,
-                from,
-                correlation,
-                max_wait_ms,
-                partitions,
-                out,
-            ),
+            Request::Fetch(fetch) => {
+                super::broker_fetch::handle_fetch(&mut self.purgatory, ctx, self.id, from, correlation, fetch, out)
+            }
             other => self.coordinator.handle_request(ctx, from, correlation, other, out),
         }
     }

@@ -7,7 +7,7 @@
 
 use super::Cluster;
 use crate::sim::ctx::Ctx;
-use crate::sim::message::{FetchPartition, FetchedPartition, Response};
+use crate::sim::message::{FetchPartition, FetchRequest, FetchedPartition, Response};
 use crate::sim::out::{BrokerTimer, Out};
 use crate::sim::types::{Errors, Millis, NodeId};
 use serde::{Deserialize, Serialize};
@@ -71,10 +71,10 @@ pub(crate) fn handle_fetch(
     broker: u32,
     from: NodeId,
     correlation: u64,
-    max_wait_ms: Millis,
-    partitions: Vec<FetchPartition>,
+    request: FetchRequest,
     out: &mut Out,
 ) {
+    let FetchRequest { max_wait_ms, partitions } = request;
     let answer = read(ctx.cluster, broker, &partitions);
     let ready = answer.iter().any(|p| p.error != Errors::NONE || p.records() > 0);
     if ready || max_wait_ms == 0 {

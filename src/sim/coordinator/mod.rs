@@ -14,7 +14,7 @@ pub mod shard;
 use crate::sim::coordinator::consumer::heartbeat::validate_request;
 pub use crate::sim::coordinator::shard::{CoordinatorState, Shard};
 use crate::sim::ctx::Ctx;
-use crate::sim::message::{Request, Response};
+use crate::sim::message::{OffsetCommitRequest, Request, Response};
 use crate::sim::note::Note;
 use crate::sim::out::{BrokerTimer, GroupTimer, Out};
 use crate::sim::scenario::config::BrokerConfig;
@@ -51,9 +51,9 @@ fn error_response(request: &Request, error: Errors) -> Response {
         Request::SyncGroup(_) => crate::sim::coordinator::classic::errors::sync_error(error),
         Request::Heartbeat { .. } => Response::Heartbeat { error },
         Request::LeaveGroup { .. } => Response::LeaveGroup { error },
-        Request::OffsetCommit { offsets, .. } => Response::OffsetCommit { error, offsets: offsets.clone() },
+        Request::OffsetCommit(r) => Response::OffsetCommit { error, offsets: r.offsets.clone() },
         Request::OffsetFetch { .. } => Response::OffsetFetch { error, offsets: Vec::new() },
-        Request::Fetch { .. } => Response::Fetch { error, partitions: Vec::new() },
+        Request::Fetch(_) => Response::Fetch { error, partitions: Vec::new() },
         Request::ConsumerGroupHeartbeat(_) => crate::sim::coordinator::consumer::heartbeat::heartbeat_error(error),
     }
 }
@@ -65,10 +65,10 @@ fn group_of(request: &Request) -> &str {
         Request::SyncGroup(r) => &r.group_id,
         Request::Heartbeat { group_id, .. }
         | Request::LeaveGroup { group_id, .. }
-        | Request::OffsetCommit { group_id, .. }
+        | Request::OffsetCommit(OffsetCommitRequest { group_id, .. })
         | Request::OffsetFetch { group_id, .. } => group_id,
         Request::ConsumerGroupHeartbeat(r) => &r.group_id,
-        Request::Fetch { .. } => "",
+        Request::Fetch(_) => "",
     }
 }
 
@@ -126,35 +126,30 @@ impl GroupCoordinator {
                 let error = shard.leave_group(ctx, &group_id, &members, out);
                 out.respond(from, correlation, Response::LeaveGroup { error });
             }
-            Request::OffsetCommit { group_id, generation_id, member_id, offsets, .. }
-                if shard.consumer_group(&group_id).is_some() =>
-            {
-                let error =
-                    shard.commit_consumer_group_offsets(partition, &group_id, generation_id, &member_id, &offsets, out);
-                out.respond(from, correlation, Response::OffsetCommit { error, offsets });
+            Request::OffsetCommit(r) if shard.consumer_group(&r.group_id).is_some() => {
+                let error = shard.commit_consumer_group_offsets(
+                    partition,
+                    &r.group_id,
+                    r.generation_id,
+                    &r.member_id,
+                    &r.offsets,
+                    out,
+                );
+                out.respond(from, correlation, Response::OffsetCommit { error, offsets: r.offsets });
             }
             Request::ConsumerGroupHeartbeat(r) => {
                 let response = shard.consumer_group_heartbeat(ctx, partition, from, r, out);
                 out.respond(from, correlation, response);
             }
-            Request::OffsetCommit { group_id, generation_id, member_id, group_instance_id, offsets } => {
-                let error = shard.commit_offsets(
-                    ctx,
-                    partition,
-                    &group_id,
-                    generation_id,
-                    &member_id,
-                    group_instance_id.as_deref(),
-                    &offsets,
-                    out,
-                );
-                out.respond(from, correlation, Response::OffsetCommit { error, offsets });
+            Request::OffsetCommit(r) => {
+                let error = shard.commit_offsets(ctx, partition, &r, out);
+                out.respond(from, correlation, Response::OffsetCommit { error, offsets: r.offsets });
             }
             Request::OffsetFetch { group_id, partitions } => {
                 let response = shard.fetch_offsets(&group_id, &partitions);
                 out.respond(from, correlation, response);
             }
-            Request::FindCoordinator { .. } | Request::Fetch { .. } => {
+            Request::FindCoordinator { .. } | Request::Fetch(_) => {
                 unreachable!("brokers answer FindCoordinator and Fetch themselves")
             }
         }

@@ -17,7 +17,7 @@ use crate::sim::client::coordinator_lookup;
 use crate::sim::client::poll_loop::{self, MainThread};
 use crate::sim::connections::Connections;
 use crate::sim::ctx::Ctx;
-use crate::sim::message::{ApiKey, JoinProtocol, ProtocolMetadata, Request};
+use crate::sim::message::{ApiKey, JoinProtocol, OffsetCommitRequest, ProtocolMetadata, Request};
 use crate::sim::note::Note;
 use crate::sim::out::{ClientTimer, Out, Retry};
 use crate::sim::reason::ClientReason;
@@ -321,13 +321,13 @@ impl ClassicConsumer {
         for_join_prepare: bool,
         out: &mut Out,
     ) -> u64 {
-        let request = Request::OffsetCommit {
+        let request = Request::OffsetCommit(OffsetCommitRequest {
             group_id: self.group_id.clone(),
             generation_id: self.membership.generation,
             member_id: self.membership.member_id.clone(),
             group_instance_id: self.config.group_instance_id.clone(),
             offsets,
-        };
+        });
         self.send(ctx, coordinator, request, for_join_prepare, out)
     }
 

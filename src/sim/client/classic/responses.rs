@@ -102,17 +102,13 @@ impl ClassicConsumer {
 
     pub fn handle_response(&mut self, ctx: &mut Ctx, correlation: u64, response: Response, out: &mut Out) {
         if crate::sim::client::fetcher::is_fetch(correlation) {
-            let (fetcher, positions, connections) = (&mut self.fetcher, &self.positions, &mut self.connections);
-            return crate::sim::client::poll_loop::on_fetch_response(
-                ctx,
-                fetcher,
-                positions,
-                connections,
-                &self.main,
-                correlation,
-                response,
-                out,
-            );
+            let parts = crate::sim::client::poll_loop::FetchParts {
+                fetcher: &mut self.fetcher,
+                positions: &self.positions,
+                connections: &mut self.connections,
+                main: &self.main,
+            };
+            return crate::sim::client::poll_loop::on_fetch_response(ctx, parts, correlation, response, out);
         }
         let Some(f) = take_in_flight(&mut self.membership.in_flight, correlation, out) else { return };
         if f.api == ApiKey::JoinGroup && matches!(self.main, MainThread::Processing { .. }) {

@@ -231,17 +231,13 @@ impl AsyncConsumer {
 
     pub fn handle_response(&mut self, ctx: &mut Ctx, correlation: u64, response: Response, out: &mut Out) {
         if crate::sim::client::fetcher::is_fetch(correlation) {
-            let (fetcher, positions, connections) = (&mut self.fetcher, &self.positions, &mut self.link.connections);
-            return crate::sim::client::poll_loop::on_fetch_response(
-                ctx,
-                fetcher,
-                positions,
-                connections,
-                &self.main,
-                correlation,
-                response,
-                out,
-            );
+            let parts = crate::sim::client::poll_loop::FetchParts {
+                fetcher: &mut self.fetcher,
+                positions: &self.positions,
+                connections: &mut self.link.connections,
+                main: &self.main,
+            };
+            return crate::sim::client::poll_loop::on_fetch_response(ctx, parts, correlation, response, out);
         }
         let Some(p) = self.link.in_flight.remove(&correlation) else { return };
         out.cancel_timer(ClientTimer::RequestTimeout { correlation });

@@ -16,7 +16,9 @@ use crate::sim::client::app_commit::AppCommitter;
 use crate::sim::client::member_transition::check_transition;
 use crate::sim::client::poll_loop::{self, MainThread};
 use crate::sim::ctx::Ctx;
-use crate::sim::message::{ApiKey, Request, LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH};
+use crate::sim::message::{
+    ApiKey, OffsetCommitRequest, Request, LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH,
+};
 use crate::sim::note::Note;
 use crate::sim::out::{ClientTimer, Out};
 use crate::sim::scenario::config::{CommitMode, ConsumerConfig};
@@ -442,13 +444,13 @@ impl AsyncConsumer {
         offsets: Vec<(TopicPartition, i64)>,
         out: &mut Out,
     ) -> u64 {
-        let request = Request::OffsetCommit {
+        let request = Request::OffsetCommit(OffsetCommitRequest {
             group_id: self.group_id.clone(),
             generation_id: self.member_epoch,
             member_id: self.member_id.clone(),
             group_instance_id: self.config.group_instance_id.clone(),
             offsets,
-        };
+        });
         self.send(ctx, coordinator, request, out)
     }
 

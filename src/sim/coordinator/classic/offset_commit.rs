@@ -2,12 +2,12 @@
 //! `commitOffset` with ClassicGroup `validateOffsetCommit`); the offsets are
 //! stored by the shard (`Shard::store_offsets`), whatever the group's type.
 
-use crate::assign::TopicPartition;
 use crate::sim::coordinator::classic::members::validate_member;
 use crate::sim::coordinator::classic::{ClassicGroup, ClassicGroupState};
 use crate::sim::coordinator::group::Group;
 use crate::sim::coordinator::shard::Shard;
 use crate::sim::ctx::Ctx;
+use crate::sim::message::OffsetCommitRequest;
 use crate::sim::out::{GroupTimer, Out};
 use crate::sim::types::Errors;
 use std::collections::btree_map::Entry;
@@ -23,13 +23,11 @@ impl Shard {
         &mut self,
         ctx: &mut Ctx,
         partition: u32,
-        group_id: &str,
-        generation_id: i32,
-        member_id: &str,
-        instance_id: Option<&str>,
-        offsets: &[(TopicPartition, i64)],
+        request: &OffsetCommitRequest,
         out: &mut Out,
     ) -> Errors {
+        let OffsetCommitRequest { group_id, generation_id, member_id, group_instance_id, offsets } = request;
+        let (generation_id, instance_id) = (*generation_id, group_instance_id.as_deref());
         // A consumer group's commits go to `commit_consumer_group_offsets`.
         let group = match self.groups.entry(group_id.to_string()) {
             Entry::Occupied(e) => match e.into_mut().as_classic_mut() {
