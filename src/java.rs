@@ -109,6 +109,63 @@ impl<K: PartialEq + Clone> JavaHashOrder<K> {
         self.table = table;
     }
 
+    /// `put(key, ...)` including `treeifyBin`'s small-table case: a bucket that
+    /// reaches 9 keys (`TREEIFY_THRESHOLD` + 1) while the table has fewer than 64
+    /// buckets (`MIN_TREEIFY_CAPACITY`) makes the table double instead of
+    /// becoming a tree bin, before the size check of `putVal`. Tree bins
+    /// themselves (64+ buckets) are still not modelled. [`JavaHashOrder::put`]
+    /// leaves this out; callers that may reach it (many small integers in one
+    /// `HashSet<Integer>`) use this one.
+    pub fn put_java(&mut self, key: K) {
+        let h = spread((self.hash)(&key));
+        let cap = self.table.len();
+        let bucket = &mut self.table[h as usize & (cap - 1)];
+        if bucket.iter().any(|(k, _)| *k == key) {
+            return;
+        }
+        bucket.push((key, h));
+        let bin = bucket.len();
+        if bin > 8 && cap < 64 {
+            self.resize(cap * 2);
+        }
+        self.size += 1;
+        let cap = self.table.len();
+        if self.size * 4 > cap * 3 {
+            self.resize(cap * 2);
+        }
+    }
+
+    /// `computeIfAbsent(key, ...)` of a `HashMap`: unlike `put`, a table whose
+    /// size already exceeds the threshold doubles *before* the key is looked up
+    /// (so also when the key is already there, which then keeps its place), a
+    /// new key goes to the *head* of its bucket, and a bucket that already held
+    /// 7 keys (`binCount >= TREEIFY_THRESHOLD - 1`) doubles a table under 64
+    /// buckets (`treeifyBin`); the size is not checked after inserting.
+    pub fn compute_if_absent(&mut self, key: K) {
+        let cap = self.table.len();
+        if self.size * 4 > cap * 3 {
+            self.resize(cap * 2);
+        }
+        let h = spread((self.hash)(&key));
+        let cap = self.table.len();
+        let bucket = &mut self.table[h as usize & (cap - 1)];
+        if bucket.iter().any(|(k, _)| *k == key) {
+            return;
+        }
+        let existing = bucket.len();
+        bucket.insert(0, (key, h));
+        if existing >= 7 && cap < 64 {
+            self.resize(cap * 2);
+        }
+        self.size += 1;
+    }
+
+    /// `contains(key)`.
+    pub fn contains(&self, key: &K) -> bool {
+        let h = spread((self.hash)(key));
+        self.table[h as usize & (self.table.len() - 1)].iter().any(|(k, _)| k == key)
+    }
+
     /// `remove(key)`.
     pub fn remove(&mut self, key: &K) {
         let h = spread((self.hash)(key));

@@ -37,6 +37,7 @@ mod player;
 mod retry_backoffs;
 mod robustness;
 mod seek;
+mod share_assignor;
 mod small_sort;
 mod soak;
 mod state_machines;

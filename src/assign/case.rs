@@ -3,7 +3,9 @@
 //! assignor inputs, and one call of the assignor.
 
 use super::server::{GroupSpec, MemberSpec, SubscriptionType, TopicInfo, TopicMetadata};
-use super::{client_assignor, server_assignor, Assignment, ClientAssignor, ClusterMetadata, ServerAssignor};
+use super::{
+    client_assignor, server_assignor, share_assignor, Assignment, ClientAssignor, ClusterMetadata, ServerAssignor,
+};
 use super::{Subscription, SubscriptionFormat, TopicPartition};
 use crate::java::{compare_strings, hashmap_order, int_set_order, uuid_hash_order, Uuid};
 use crate::small_sort::StableSort;
@@ -37,6 +39,9 @@ pub struct CaseParams {
     pub member_order: Option<String>,
     pub owned_assignment_map: Option<String>,
     pub inverted_assignment_provided: Option<bool>,
+    /// Share groups: the partitions whose share state is initialized
+    /// (`isPartitionAssignable`); absent = every partition.
+    pub assignable_partitions: Option<Vec<TopicPartition>>,
 }
 
 /// One case: the inputs of one assignor call (plus, in vectors.json, the
@@ -90,6 +95,8 @@ pub enum Family {
     CooperativeSticky,
     ServerUniform,
     ServerRange,
+    /// The share-group assignor `simple` (KIP-932).
+    ShareSimple,
 }
 
 impl Family {
@@ -101,9 +108,10 @@ impl Family {
             "cooperative-sticky" | "client.cooperative-sticky" => Family::CooperativeSticky,
             "uniform" | "server.uniform" => Family::ServerUniform,
             "server-range" | "server.range" => Family::ServerRange,
+            "simple" | "share.simple" => Family::ShareSimple,
             _ => {
                 return Err(format!(
-                    "unknown assignor '{name}' (expected range, roundrobin, sticky, cooperative-sticky, uniform or server-range)"
+                    "unknown assignor '{name}' (expected range, roundrobin, sticky, cooperative-sticky, uniform, server-range or simple)"
                 ))
             }
         })
@@ -117,11 +125,17 @@ impl Family {
             Family::Sticky => "sticky",
             Family::CooperativeSticky => "cooperative-sticky",
             Family::ServerUniform => "uniform",
+            Family::ShareSimple => "simple",
         }
     }
 
     pub fn is_server(self) -> bool {
-        matches!(self, Family::ServerUniform | Family::ServerRange)
+        matches!(self, Family::ServerUniform | Family::ServerRange | Family::ShareSimple)
+    }
+
+    /// A share-group assignor: one partition may go to several members.
+    pub fn is_share(self) -> bool {
+        self == Family::ShareSimple
     }
 }
 
@@ -140,7 +154,9 @@ impl Case {
     pub fn new_assignor(&self) -> Result<AnyAssignor, String> {
         let family = self.family()?;
         let missing = || format!("assignor {} is not available", family.kafka_name());
-        if family.is_server() {
+        if family.is_share() {
+            share_assignor(family.kafka_name()).map(AnyAssignor::Server).ok_or_else(missing)
+        } else if family.is_server() {
             server_assignor(family.kafka_name()).map(AnyAssignor::Server).ok_or_else(missing)
         } else {
             let mut a = client_assignor(family.kafka_name()).ok_or_else(missing)?;
@@ -367,7 +383,14 @@ impl Case {
             Some(other) => return Err(format!("unknown subscriptionType '{other}'")),
         };
         let without_inverted_assignment = self.params.inverted_assignment_provided == Some(false);
-        Ok((GroupSpec { members, subscription_type, without_inverted_assignment }, topics))
+        let assignable_partitions = self.params.assignable_partitions.as_ref().map(|tps| {
+            let mut allowed: BTreeMap<Uuid, BTreeSet<i32>> = BTreeMap::new();
+            for tp in tps {
+                allowed.entry(self.topic_id(&tp.topic)).or_default().insert(tp.partition);
+            }
+            allowed
+        });
+        Ok((GroupSpec { members, subscription_type, without_inverted_assignment, assignable_partitions }, topics))
     }
 
     /// One call of `assign` on `assignor`, as member -> partitions.
@@ -465,11 +488,12 @@ const CASE_FIELDS: [&str; 26] = [
     "unsure",
     "verifiedAgainstKafkaClasses",
 ];
-const PARAM_FIELDS: [&str; 6] = [
+const PARAM_FIELDS: [&str; 7] = [
     "subscriptionType",
     "memberOrder",
     "ownedAssignmentMap",
     "invertedAssignmentProvided",
+    "assignablePartitions",
     "brokerRacks",
     "replicationFactor",
 ];
@@ -488,7 +512,7 @@ fn known_fields(v: &serde_json::Value) -> Result<(), String> {
             return Err(format!(
                 "params.{}: unknown field (params has {})",
                 crate::sim::scenario::limits::shown(k),
-                PARAM_FIELDS[..4].join(", ")
+                PARAM_FIELDS[..5].join(", ")
             ));
         }
     }

@@ -27,7 +27,8 @@ pub mod unsafe_duplicate;
 pub use topic_name::TopicName;
 
 pub use server::{
-    server_assignor, GroupSpec, MemberSpec, ServerAssignment, ServerAssignor, SubscriptionType, TopicMetadata,
+    server_assignor, share_assignor, GroupSpec, MemberSpec, ServerAssignment, ServerAssignor, SubscriptionType,
+    TopicMetadata,
 };
 
 /// A topic partition, printed and parsed as Kafka prints it: `topic-partition`.

@@ -9,6 +9,9 @@ use crate::small_sort::StableSort;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub mod range;
+pub mod simple;
+mod simple_heterogeneous;
+mod simple_shared;
 pub mod uniform;
 pub mod uniform_heterogeneous;
 
@@ -61,9 +64,21 @@ pub struct GroupSpec {
     /// with Kafka's tests that build the spec without the inverted assignment.
     /// The coordinator always provides it (false here).
     pub without_inverted_assignment: bool,
+    /// `GroupSpecImpl`'s `topicPartitionAllowedMap`: the partitions a share
+    /// group may be assigned (those whose share state is initialized), by
+    /// topic id. `None` (Kafka's `Optional.empty()`, and every consumer group)
+    /// allows every partition. Only the share assignor `simple` asks.
+    pub assignable_partitions: Option<BTreeMap<Uuid, BTreeSet<i32>>>,
 }
 
 impl GroupSpec {
+    /// `isPartitionAssignable(topicId, partitionId)`.
+    pub fn is_partition_assignable(&self, topic: &Uuid, partition: i32) -> bool {
+        self.assignable_partitions
+            .as_ref()
+            .is_none_or(|allowed| allowed.get(topic).is_some_and(|ps| ps.contains(&partition)))
+    }
+
     /// `ModernGroup.subscriptionType`: HOMOGENEOUS if every subscribed topic is
     /// subscribed by every member (or nothing is subscribed).
     pub fn subscription_type_of(members: &[MemberSpec]) -> SubscriptionType {
@@ -217,7 +232,10 @@ impl MemberAssignment {
     }
 }
 
-/// Mirrors `ConsumerGroupPartitionAssignor`: run by the group coordinator.
+/// Mirrors `ConsumerGroupPartitionAssignor` (and `ShareGroupPartitionAssignor`):
+/// run by the group coordinator. A consumer assignor gives each partition to
+/// at most one member; a share assignor ([`share_assignor`]) may give one
+/// partition to several members, which [`ServerAssignment`] allows.
 pub trait ServerAssignor {
     /// The name members select with `group.remote.assignor` (`uniform`, `range`).
     fn name(&self) -> &'static str;
@@ -231,6 +249,17 @@ pub fn server_assignor(name: &str) -> Option<Box<dyn ServerAssignor>> {
     match name {
         "uniform" => Some(Box::new(uniform::UniformAssignor)),
         "range" => Some(Box::new(range::RangeAssignor)),
+        _ => None,
+    }
+}
+
+/// The share-group assignor the coordinator registers under `name`, if any
+/// (`group.share.assignors` defaults to [simple], the only built-in one). Kept
+/// apart from [`server_assignor`]: `group.consumer.assignors` takes only
+/// `ConsumerGroupPartitionAssignor`s, and `simple` shares partitions.
+pub fn share_assignor(name: &str) -> Option<Box<dyn ServerAssignor>> {
+    match name {
+        "simple" => Some(Box::new(simple::SimpleAssignor)),
         _ => None,
     }
 }

@@ -43,7 +43,8 @@ pub fn compute<G: ModernGroup>(
         })
         .collect();
     let subscription_type = subscription_type(group);
-    let spec = GroupSpec { members, subscription_type, without_inverted_assignment: false };
+    let spec =
+        GroupSpec { members, subscription_type, without_inverted_assignment: false, assignable_partitions: None };
     let result = topics.named(&spec, &assignor.assign(&spec, &topics)?);
     Ok(group
         .members()
