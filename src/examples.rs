@@ -33,6 +33,66 @@ pub const EXAMPLES: &[(&str, &str, &str, &str)] = &[
         "一个故意出错的分配器：不变式监视器会抓住它",
         include_str!("../scenarios/unsafe-assignor.json"),
     ),
+    (
+        "share-1-join",
+        "Share group: join, initialize, then assign",
+        "共享组：加入、初始化，然后分配",
+        include_str!("../scenarios/share-1-join.json"),
+    ),
+    (
+        "share-2-more-consumers",
+        "Share group: five consumers share two partitions",
+        "共享组：五个消费者共享两个分区",
+        include_str!("../scenarios/share-2-more-consumers.json"),
+    ),
+    (
+        "share-3-acquire-ack",
+        "Share group: acquire, then accept",
+        "共享组：获取，然后确认",
+        include_str!("../scenarios/share-3-acquire-ack.json"),
+    ),
+    (
+        "share-4-crash",
+        "Share group: a consumer crashes holding records",
+        "共享组：消费者持有记录时崩溃",
+        include_str!("../scenarios/share-4-crash.json"),
+    ),
+    (
+        "share-5-hang",
+        "Share group: a consumer hangs for 35 s",
+        "共享组：消费者卡住 35 秒",
+        include_str!("../scenarios/share-5-hang.json"),
+    ),
+    (
+        "share-6-poison",
+        "Share group: a poison record reaches the delivery limit",
+        "共享组：毒记录达到投递上限",
+        include_str!("../scenarios/share-6-poison.json"),
+    ),
+    (
+        "share-7-reject",
+        "Share group: a rejected record is archived",
+        "共享组：被拒绝的记录被归档",
+        include_str!("../scenarios/share-7-reject.json"),
+    ),
+    (
+        "share-8-in-flight-cap",
+        "Share group: the in-flight cap",
+        "共享组：在途记录上限",
+        include_str!("../scenarios/share-8-in-flight-cap.json"),
+    ),
+    (
+        "share-9-leader-failover",
+        "Share group: the partition leader fails over",
+        "共享组：分区 leader 故障转移",
+        include_str!("../scenarios/share-9-leader-failover.json"),
+    ),
+    (
+        "share-10-scale-in",
+        "Share group: one consumer of three leaves",
+        "共享组：三个消费者中的一个离开",
+        include_str!("../scenarios/share-10-scale-in.json"),
+    ),
 ];
 
 /// The example's scenario, validated.

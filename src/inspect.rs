@@ -47,6 +47,20 @@ fn inspect_member(world: &World, m: Member) -> Option<Inspection> {
                 json: pretty(w),
             }
         }
+        MemberKind::Share(s) => {
+            let details = vec![
+                ("heartbeat interval ms (from the broker)", s.heartbeat_interval_ms.to_string()),
+                owned_fact(&m),
+                ("share sessions", list(s.sessions.iter().map(|(b, e)| format!("broker-{b} next epoch {e}")))),
+                ("records held by the application", s.held.len().to_string()),
+            ];
+            let mode = ("share.acknowledgement.mode", format!("{:?}", s.config.acknowledgement_mode).to_lowercase());
+            Inspection {
+                title: format!("c{c} (share consumer)"),
+                facts: client_facts(m, mode, "member epoch", details),
+                json: pretty(s),
+            }
+        }
         MemberKind::Consumer(a) => {
             let identity = instance_fact(&m);
             let mut details =

@@ -22,6 +22,7 @@ pub mod json;
 pub mod lesson;
 pub mod lint;
 pub mod narrate;
+pub mod narrate_share_zh;
 pub mod narrate_zh;
 pub mod page;
 pub mod permalink;
@@ -30,6 +31,7 @@ pub mod sim;
 pub mod small_sort;
 pub mod spacetime;
 pub mod view;
+pub mod zh_fill;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;

@@ -54,6 +54,8 @@ pub fn sentence(world: &World, e: &Event, lang: Lang) -> Option<String> {
                 Machine::CoordinatorContext { partition } => f("n.context", &[node, partition, from, to, trigger]),
                 Machine::ConsumerMember => f("n.member", &[node, from, to, trigger]),
                 Machine::ConsumerGroup { group_id } => f("n.cgroup", &[group_id, node, from, to, trigger]),
+                Machine::ShareMember => f("n.member", &[node, from, to, trigger]),
+                Machine::ShareGroup { group_id } => f("n.sgroup", &[group_id, node, from, to, trigger]),
             }
         }
         EventKind::TimerFired { node, timer } => f("n.timer", &[node, &fault::timer(timer, lang)]),

@@ -24,7 +24,6 @@ use crate::sim::note::Note;
 use crate::sim::reason::{ClientReason, FenceReason};
 use crate::sim::trigger::Trigger;
 use crate::sim::types::Errors;
-use std::fmt::Display;
 
 /// The Chinese for `text` from a table of English and Chinese templates (fault
 /// sentences, timers, message labels): the matching template with the most
@@ -88,34 +87,8 @@ fn match_rest<'a>(pieces: &[&str], rest: &'a str, caps: &mut Vec<&'a str>) -> bo
     false
 }
 
-/// Fills `{0}`, `{1}`... of `zh` with `args`.
-pub fn fill(zh: &str, args: &[String]) -> String {
-    // One pass, so a filled value is never read as a placeholder.
-    let mut s = String::with_capacity(zh.len() + 16);
-    let mut rest = zh;
-    while let Some(open) = rest.find('{') {
-        s.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        let close = after.find('}');
-        match close.and_then(|c| after[..c].parse::<usize>().ok().map(|i| (c, i))) {
-            Some((c, i)) if i < args.len() => {
-                s.push_str(&args[i]);
-                rest = &after[c + 1..];
-            }
-            _ => {
-                s.push('{');
-                rest = after;
-            }
-        }
-    }
-    s.push_str(rest);
-    s
-}
-
-/// `zh` with `{0}`, `{1}`... filled from `args`.
-fn f(zh: &str, args: &[&dyn Display]) -> String {
-    fill(zh, &args.iter().map(|a| a.to_string()).collect::<Vec<_>>())
-}
+pub(crate) use crate::zh_fill::f;
+pub use crate::zh_fill::fill;
 
 /// The trigger of a state transition, from its fields.
 pub fn trigger(t: &Trigger) -> String {
@@ -137,6 +110,7 @@ pub fn trigger(t: &Trigger) -> String {
         }
         PendingSyncExpired => "待定的 SyncGroup 已过期".into(),
         ConsumerGroupHeartbeat => "ConsumerGroupHeartbeat".into(),
+        ShareGroupHeartbeat => "ShareGroupHeartbeat".into(),
         Fenced(reason) => fence_reason(reason),
         SentJoinGroup => "发送了 JoinGroup".into(),
         JoinedGeneration { generation } => f("加入了第 {0} 代", &[generation]),
@@ -416,5 +390,6 @@ pub fn note(n: &Note) -> String {
         JoinPrepareCommitFailed { exception } => f("onJoinPrepare 提交失败：{0}；仍然加入", &[&commit_exception(exception)]),
         AutoCommitFailed { exception } => f("自动提交失败：{0}", &[&commit_exception(exception)]),
         CommitFailed { error } => f("提交失败：{0}", &[error]),
+        Share(n) => crate::narrate_share_zh::note(n),
     }
 }

@@ -38,6 +38,7 @@ mod retry_backoffs;
 mod robustness;
 mod seek;
 mod share_assignor;
+mod share_groups;
 mod small_sort;
 mod soak;
 mod state_machines;

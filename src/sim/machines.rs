@@ -14,16 +14,20 @@ pub enum MachineKind {
     ConnectInstance,
     ConsumerGroup,
     ConsumerMember,
+    ShareGroup,
+    ShareMember,
 }
 
 impl MachineKind {
-    pub const ALL: [MachineKind; 6] = [
+    pub const ALL: [MachineKind; 8] = [
         MachineKind::ClassicGroup,
         MachineKind::ClassicMember,
         MachineKind::CoordinatorContext,
         MachineKind::ConnectInstance,
         MachineKind::ConsumerGroup,
         MachineKind::ConsumerMember,
+        MachineKind::ShareGroup,
+        MachineKind::ShareMember,
     ];
 
     pub fn of(machine: &Machine) -> MachineKind {
@@ -34,6 +38,8 @@ impl MachineKind {
             Machine::Connector { .. } | Machine::Task { .. } => MachineKind::ConnectInstance,
             Machine::ConsumerGroup { .. } => MachineKind::ConsumerGroup,
             Machine::ConsumerMember => MachineKind::ConsumerMember,
+            Machine::ShareGroup { .. } => MachineKind::ShareGroup,
+            Machine::ShareMember => MachineKind::ShareMember,
         }
     }
 
@@ -52,6 +58,8 @@ impl MachineKind {
             MachineKind::ConnectInstance => Table::of::<Instance>(),
             MachineKind::ConsumerGroup => Table::of::<ConsumerGroupState>(),
             MachineKind::ConsumerMember => Table::of::<ConsumerMember>(),
+            MachineKind::ShareGroup => Table::of::<crate::sim::coordinator::share::ShareGroupState>(),
+            MachineKind::ShareMember => Table::of::<ConsumerMember>(),
         }
     }
 }

@@ -3,6 +3,10 @@
 
 use crate::assign::TopicPartition;
 use crate::connect::{ConnectAssignment, ConnectProtocolMetadata};
+use crate::sim::share_message::{
+    ShareAcknowledgeRequest, ShareAcknowledgeResponse, ShareFetchRequest, ShareFetchResponse,
+    ShareGroupHeartbeatRequest, ShareGroupHeartbeatResponse,
+};
 use crate::sim::types::{Errors, Millis, NodeId};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -149,6 +153,9 @@ pub enum Request {
     OffsetFetch { group_id: String, partitions: Vec<TopicPartition> },
     ConsumerGroupHeartbeat(ConsumerGroupHeartbeatRequest),
     Fetch(FetchRequest),
+    ShareGroupHeartbeat(ShareGroupHeartbeatRequest),
+    ShareFetch(ShareFetchRequest),
+    ShareAcknowledge(ShareAcknowledgeRequest),
 }
 
 /// `OffsetCommitRequest` (apiKey 8): a classic member's generation or a
@@ -204,6 +211,9 @@ pub enum Response {
         error: Errors,
         partitions: Vec<FetchedPartition>,
     },
+    ShareGroupHeartbeat(ShareGroupHeartbeatResponse),
+    ShareFetch(ShareFetchResponse),
+    ShareAcknowledge(ShareAcknowledgeResponse),
 }
 
 /// What travels on a link.
@@ -237,6 +247,9 @@ pub enum ApiKey {
     OffsetFetch,
     ConsumerGroupHeartbeat,
     Fetch,
+    ShareGroupHeartbeat,
+    ShareFetch,
+    ShareAcknowledge,
 }
 
 impl ApiKey {
@@ -252,6 +265,9 @@ impl ApiKey {
             ApiKey::OffsetFetch => "OffsetFetch",
             ApiKey::ConsumerGroupHeartbeat => "ConsumerGroupHeartbeat",
             ApiKey::Fetch => "Fetch",
+            ApiKey::ShareGroupHeartbeat => "ShareGroupHeartbeat",
+            ApiKey::ShareFetch => "ShareFetch",
+            ApiKey::ShareAcknowledge => "ShareAcknowledge",
         }
     }
 
@@ -279,6 +295,9 @@ impl Request {
             Request::OffsetFetch { .. } => ApiKey::OffsetFetch,
             Request::ConsumerGroupHeartbeat(_) => ApiKey::ConsumerGroupHeartbeat,
             Request::Fetch(_) => ApiKey::Fetch,
+            Request::ShareGroupHeartbeat(_) => ApiKey::ShareGroupHeartbeat,
+            Request::ShareFetch(_) => ApiKey::ShareFetch,
+            Request::ShareAcknowledge(_) => ApiKey::ShareAcknowledge,
         }
     }
 
@@ -299,6 +318,9 @@ impl Response {
             Response::OffsetFetch { .. } => ApiKey::OffsetFetch,
             Response::ConsumerGroupHeartbeat(_) => ApiKey::ConsumerGroupHeartbeat,
             Response::Fetch { .. } => ApiKey::Fetch,
+            Response::ShareGroupHeartbeat(_) => ApiKey::ShareGroupHeartbeat,
+            Response::ShareFetch(_) => ApiKey::ShareFetch,
+            Response::ShareAcknowledge(_) => ApiKey::ShareAcknowledge,
         }
     }
 
@@ -317,6 +339,9 @@ impl Response {
             | Response::Fetch { error, .. } => *error,
             Response::JoinGroup(r) => r.error,
             Response::ConsumerGroupHeartbeat(r) => r.error,
+            Response::ShareGroupHeartbeat(r) => r.error,
+            Response::ShareFetch(r) => r.error,
+            Response::ShareAcknowledge(r) => r.error,
         }
     }
 }

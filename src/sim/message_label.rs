@@ -43,11 +43,21 @@ impl Body {
                 Request::Fetch(FetchRequest { partitions, .. }) => {
                     fetch_request_label(partitions.iter().map(|p| &p.partition), partitions.len())
                 }
+                Request::ShareGroupHeartbeat(r) => crate::sim::share_label::heartbeat_label(r),
+                Request::ShareFetch(r) => crate::sim::share_label::fetch_label(r),
+                Request::ShareAcknowledge(r) => crate::sim::share_label::acknowledge_label(r),
             },
             Body::Response { response, .. } => {
                 let err = response.error();
                 match response {
                     Response::Fetch { partitions, error: Errors::NONE } => fetch_response_label(partitions),
+                    Response::ShareGroupHeartbeat(r) if err == Errors::NONE => {
+                        crate::sim::share_label::heartbeat_response_label(r)
+                    }
+                    Response::ShareFetch(r) if err == Errors::NONE => crate::sim::share_label::fetch_response_label(r),
+                    Response::ShareAcknowledge(r) if err == Errors::NONE => {
+                        crate::sim::share_label::acknowledge_response_label(r)
+                    }
                     Response::FindCoordinator { node_id: Some(n), error: Errors::NONE, .. } => {
                         format!("FindCoordinator ← broker-{n}")
                     }

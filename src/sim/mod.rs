@@ -3,11 +3,11 @@
 //! - `world/`: the discrete-event loop that owns every node, the clock, the
 //!   network and liveness; faults are applied here.
 //! - `cluster/`: brokers, topics, partition leadership under KRaft, and the
-//!   `__consumer_offsets` logs.
+//!   `__consumer_offsets` logs, and the share-partitions (KIP-932) on their leaders.
 //! - `coordinator/`: the group coordinator on a broker (one `Shard` per
-//!   `__consumer_offsets` partition): `classic/` groups and `consumer/` groups (KIP-848).
+//!   `__consumer_offsets` partition): `classic/` groups, `consumer/` groups (KIP-848) and `share/` groups (KIP-932).
 //! - `client/`: the consumers: `classic/` (ClassicKafkaConsumer) and `consumer/`
-//!   (AsyncKafkaConsumer, KIP-848), with what they share (AbstractCoordinator's
+//!   (AsyncKafkaConsumer, KIP-848) and `share/` (KafkaShareConsumer), with what they share (AbstractCoordinator's
 //!   membership, the poll loop, the application's commits).
 //! - `connect/`: Kafka Connect workers (WorkerCoordinator, DistributedHerder).
 //! - `scenario/`: what a run is made of (brokers, topics, groups, configs) and its validation.
@@ -36,6 +36,9 @@ pub mod note;
 pub mod out;
 pub mod reason;
 pub mod scenario;
+pub mod share_label;
+pub mod share_message;
+pub mod share_note;
 pub mod state_machine;
 pub mod trace;
 pub mod trigger;

@@ -289,6 +289,8 @@ pub enum Note {
     CommitFailed {
         error: Errors,
     },
+    // Share groups (KIP-932): their leaders, share state and applications
+    Share(crate::sim::share_note::ShareNote),
 }
 
 impl Note {
@@ -377,10 +379,16 @@ impl Note {
             JoinPrepareCommitFailed { .. } => "JoinPrepareCommitFailed",
             AutoCommitFailed { .. } => "AutoCommitFailed",
             CommitFailed { .. } => "CommitFailed",
+            Share(n) => n.kind(),
         }
     }
 
-    /// Every kind, for validating a lesson's `note` condition.
+    /// Whether `kind` names a kind of note (`KINDS` or a share group's).
+    pub fn is_kind(kind: &str) -> bool {
+        Self::KINDS.contains(&kind) || crate::sim::share_note::ShareNote::KINDS.contains(&kind)
+    }
+
+    /// Every kind but the share groups' (`ShareNote::KINDS`), for validating a lesson's `note` condition.
     pub const KINDS: &'static [&'static str] = &[
         "GroupCreated",
         "MemberAdded",
@@ -656,6 +664,7 @@ impl fmt::Display for Note {
             JoinPrepareCommitFailed { exception } => write!(f, "onJoinPrepare commit failed: {exception}; joining anyway"),
             AutoCommitFailed { exception } => write!(f, "auto-commit failed: {exception}"),
             CommitFailed { error } => write!(f, "commit failed: {error}"),
+            Share(n) => n.fmt(f),
         }
     }
 }

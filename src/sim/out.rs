@@ -27,6 +27,11 @@ pub enum BrokerTimer {
     /// A consumer's Fetch held by the partition leader (`DelayedFetch`): answered
     /// at the next append or after `fetch.max.wait.ms`.
     FetchWait { client: NodeId, correlation: u64 },
+    /// The earliest acquisition lock of a share-partition expires
+    /// (`SharePartition.scheduleAcquisitionLockTimeout`).
+    ShareLock { group_id: String, partition: crate::assign::TopicPartition },
+    /// A ShareFetch held until records can be acquired (`DelayedShareFetch`).
+    ShareFetchWait { client: NodeId, correlation: u64 },
 }
 
 /// The group coordinator's timers of one group, Kafka's timer names in comments.
@@ -42,6 +47,10 @@ pub enum GroupTimer {
     ConsumerGroupSessionTimeout { group_id: String, member_id: String },
     /// A consumer-group member's rebalance timeout while it revokes partitions.
     ConsumerGroupRebalanceTimeout { group_id: String, member_id: String },
+    /// A share-group member's session timeout (`group.share.session.timeout.ms`).
+    ShareGroupSessionTimeout { group_id: String, member_id: String },
+    /// The share coordinator answers InitializeShareGroupState (`persisterInitialize`).
+    ShareGroupStateInitialize { group_id: String },
 }
 
 impl GroupTimer {
@@ -52,7 +61,9 @@ impl GroupTimer {
             | GroupTimer::Join { group_id }
             | GroupTimer::Sync { group_id }
             | GroupTimer::ConsumerGroupSessionTimeout { group_id, .. }
-            | GroupTimer::ConsumerGroupRebalanceTimeout { group_id, .. } => group_id,
+            | GroupTimer::ConsumerGroupRebalanceTimeout { group_id, .. }
+            | GroupTimer::ShareGroupSessionTimeout { group_id, .. }
+            | GroupTimer::ShareGroupStateInitialize { group_id } => group_id,
         }
     }
 }
@@ -112,6 +123,10 @@ impl TimerKey {
         match self {
             TimerKey::Broker(BrokerTimer::Load { partition }) => format!("load of __consumer_offsets-{partition}"),
             TimerKey::Broker(BrokerTimer::FetchWait { .. }) => "fetch.max.wait.ms".into(),
+            TimerKey::Broker(BrokerTimer::ShareLock { partition, .. }) => {
+                format!("acquisition lock of {partition} (share.record.lock.duration.ms)")
+            }
+            TimerKey::Broker(BrokerTimer::ShareFetchWait { .. }) => "ShareFetch wait".into(),
             TimerKey::Group(GroupTimer::MemberHeartbeat { member_id, .. }) => format!("session timeout of {member_id}"),
             TimerKey::Group(GroupTimer::Join { group_id }) => format!("join phase deadline of {group_id}"),
             TimerKey::Group(GroupTimer::Sync { group_id }) => format!("pending-sync deadline of {group_id}"),
@@ -120,6 +135,12 @@ impl TimerKey {
             }
             TimerKey::Group(GroupTimer::ConsumerGroupRebalanceTimeout { member_id, .. }) => {
                 format!("rebalance timeout of {member_id}")
+            }
+            TimerKey::Group(GroupTimer::ShareGroupSessionTimeout { member_id, .. }) => {
+                format!("share session timeout of {member_id}")
+            }
+            TimerKey::Group(GroupTimer::ShareGroupStateInitialize { group_id }) => {
+                format!("InitializeShareGroupState of {group_id}")
             }
             TimerKey::Client(ClientTimer::Poll) => "poll()".into(),
             TimerKey::Client(ClientTimer::PollTimeout) => "max.poll.interval.ms".into(),
@@ -181,6 +202,10 @@ pub struct Out {
     /// (CoordinatorRuntime's `CoordinatorResult.records`, appended by the runtime
     /// after the handler returns), applied by the world in order.
     pub records: Vec<(u32, CoordinatorRecord)>,
+    /// Share-partition states a leader writes to the share coordinator
+    /// (WriteShareGroupState), and those the coordinator initializes
+    /// (InitializeShareGroupState, start offset −1): applied by the world.
+    pub share_state: Vec<crate::sim::cluster::share_state::ShareStateWrite>,
 }
 
 impl Out {

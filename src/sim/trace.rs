@@ -24,6 +24,10 @@ pub enum Machine {
     ConsumerGroup { group_id: String },
     /// A consumer-protocol client's `MemberState` (ConsumerMembershipManager).
     ConsumerMember,
+    /// A share group (KIP-932) on its coordinator (`ShareGroupState`).
+    ShareGroup { group_id: String },
+    /// A share consumer's `MemberState` (ShareMembershipManager).
+    ShareMember,
 }
 
 /// `ConsumerRebalanceListener` callbacks.

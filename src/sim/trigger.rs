@@ -57,6 +57,8 @@ pub enum Trigger {
     // The consumer group coordinator (KIP-848)
     /// `updateConsumerGroupState` after a ConsumerGroupHeartbeat.
     ConsumerGroupHeartbeat,
+    /// `maybeUpdateGroupState` after a ShareGroupHeartbeat (KIP-932).
+    ShareGroupHeartbeat,
     /// After the member was fenced, for this reason.
     Fenced(FenceReason),
     // The classic consumer and the Connect worker (AbstractCoordinator)
@@ -147,6 +149,7 @@ impl fmt::Display for Trigger {
             }
             PendingSyncExpired => f.write_str("pending SyncGroup expired"),
             ConsumerGroupHeartbeat => f.write_str("ConsumerGroupHeartbeat"),
+            ShareGroupHeartbeat => f.write_str("ShareGroupHeartbeat"),
             Fenced(reason) => write!(f, "{reason}"),
             SentJoinGroup => f.write_str("sent JoinGroup"),
             JoinedGeneration { generation } => write!(f, "joined generation {generation}"),

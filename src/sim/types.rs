@@ -57,6 +57,13 @@ pub enum Errors {
     UNSUPPORTED_ASSIGNOR,
     STALE_MEMBER_EPOCH,
     NOT_LEADER_OR_FOLLOWER,
+    /// A share-group acknowledgement of a record the member does not hold
+    /// (`SharePartition.acknowledge`, KIP-932).
+    INVALID_RECORD_STATE,
+    /// A share session the broker does not know (`ShareSessionCache`).
+    SHARE_SESSION_NOT_FOUND,
+    /// A share session epoch out of sequence.
+    INVALID_SHARE_SESSION_EPOCH,
 }
 
 impl Errors {
@@ -90,6 +97,9 @@ impl Errors {
             UNSUPPORTED_ASSIGNOR => 112,
             STALE_MEMBER_EPOCH => 113,
             NOT_LEADER_OR_FOLLOWER => 6,
+            INVALID_RECORD_STATE => 121,
+            SHARE_SESSION_NOT_FOUND => 122,
+            INVALID_SHARE_SESSION_EPOCH => 123,
         }
     }
 

@@ -414,7 +414,7 @@ pub fn workers_in(world: &World, frame: Frame) -> Vec<WorkerView> {
         .members()
         .filter_map(|c| match c.kind {
             MemberKind::Worker(w) => Some((c.clone(), w)),
-            MemberKind::Classic(_) | MemberKind::Consumer(_) => None,
+            MemberKind::Classic(_) | MemberKind::Consumer(_) | MemberKind::Share(_) => None,
         })
         .map(|(c, w)| {
             let node = NodeId::Client(c.idx);

@@ -100,13 +100,16 @@ impl Coordinator {
             self.cluster.offsets_logs[partition as usize].push(self.now, record.clone(), false);
             self.records.push((partition, record));
         }
+        for w in out.share_state {
+            self.cluster.share_state.entry(w.group_id).or_default().insert(w.partition, w.state);
+        }
         self.notes.extend(out.events.into_iter().filter_map(|e| match e {
             EventKind::Note { note, .. } => Some(note),
             _ => None,
         }));
     }
 
-    fn fire(&mut self, key: impl Into<TimerKey>) {
+    pub fn fire(&mut self, key: impl Into<TimerKey>) {
         let key = key.into();
         self.timers.remove(&key);
         self.run(|b, ctx, out| b.handle_timer(ctx, &key, out).expect("a broker takes its own and its groups' timers"));

@@ -9,6 +9,8 @@ use groupscope::sim::fault::cap::CapExceeded;
 use groupscope::sim::message::ApiKey;
 use groupscope::sim::note::Note;
 use groupscope::sim::reason::{ClientReason, FenceReason};
+use groupscope::sim::share_message::AcknowledgeType;
+use groupscope::sim::share_note::{ReleaseCause, ShareNote};
 use groupscope::sim::{Errors, NodeId};
 
 /// Which kind a note is, by its place in `one_of_each`: the match is
@@ -93,10 +95,22 @@ pub fn kind(n: &Note) -> usize {
         MemberRemovedGroupFull { .. } => 74,
         UnexpectedGroupError { .. } => 75,
         FollowUpRebalanceLost { .. } => 76,
+        Share(ShareNote::StateInitializing { .. }) => 77,
+        Share(ShareNote::StateInitialized { .. }) => 78,
+        Share(ShareNote::SharePartitionLoaded { .. }) => 79,
+        Share(ShareNote::RecordsAcquired { .. }) => 80,
+        Share(ShareNote::RecordsAcknowledged { .. }) => 81,
+        Share(ShareNote::AcknowledgementRefused { .. }) => 82,
+        Share(ShareNote::LocksExpired { .. }) => 83,
+        Share(ShareNote::RecordsReleased { .. }) => 84,
+        Share(ShareNote::RecordArchived { .. }) => 85,
+        Share(ShareNote::PoisonRecord { .. }) => 86,
+        Share(ShareNote::SessionOpened { .. }) => 87,
+        Share(ShareNote::SessionRefused { .. }) => 88,
     }
 }
 
-pub const KINDS: usize = 77;
+pub const KINDS: usize = 89;
 
 /// One note of each kind (of each sentence: a variant with two sentences twice).
 pub fn one_of_each() -> Vec<Note> {
@@ -229,6 +243,42 @@ pub fn one_of_each() -> Vec<Note> {
             generation: 2,
             partitions: vec![tp("orders", 1)],
         },
+        Share(ShareNote::StateInitializing {
+            group_id: s("queue"),
+            partitions: vec![tp("orders", 0), tp("orders", 1)],
+        }),
+        Share(ShareNote::StateInitialized { group_id: s("queue"), partitions: vec![tp("orders", 0)] }),
+        Share(ShareNote::SharePartitionLoaded { partition: tp("orders", 0), start_offset: 120, end_offset: 170 }),
+        Share(ShareNote::RecordsAcquired {
+            partition: tp("orders", 0),
+            client: s("c2"),
+            first: 100,
+            last: 149,
+            delivery_count: 2,
+        }),
+        Share(ShareNote::RecordsAcknowledged {
+            partition: tp("orders", 0),
+            client: s("c2"),
+            ack_type: AcknowledgeType::Accept,
+            records: 50,
+        }),
+        Share(ShareNote::AcknowledgementRefused {
+            partition: tp("orders", 0),
+            client: s("c1"),
+            error: Errors::INVALID_RECORD_STATE,
+        }),
+        Share(ShareNote::LocksExpired { partition: tp("orders", 0), client: s("c1"), records: 12, archived: 1 }),
+        Share(ShareNote::RecordsReleased {
+            partition: tp("orders", 0),
+            client: s("c1"),
+            records: 12,
+            archived: 0,
+            cause: ReleaseCause::ConnectionClosed,
+        }),
+        Share(ShareNote::RecordArchived { partition: tp("orders", 0), offset: 5, delivery_count: 5 }),
+        Share(ShareNote::PoisonRecord { partition: tp("orders", 0), offset: 5, ack_type: AcknowledgeType::Release }),
+        Share(ShareNote::SessionOpened { client: s("c1"), broker: 2 }),
+        Share(ShareNote::SessionRefused { client: s("c1"), broker: 2, error: Errors::SHARE_SESSION_NOT_FOUND }),
     ];
     let kinds: Vec<usize> = notes.iter().map(kind).collect();
     assert_eq!(kinds, (0..KINDS).collect::<Vec<_>>(), "one note of each kind, in order");

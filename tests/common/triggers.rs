@@ -13,7 +13,7 @@ use groupscope::sim::Errors;
 use std::collections::BTreeSet;
 
 /// How many kinds of trigger there are.
-pub const KINDS: usize = 44;
+pub const KINDS: usize = 45;
 
 /// Names every kind: fails to compile when `Trigger` gains one, until it is
 /// added here and to `one_of_each`.
@@ -26,6 +26,7 @@ fn known(t: &Trigger) {
         | Client(_)
         | Close
         | ConsumerGroupHeartbeat
+        | ShareGroupHeartbeat
         | CoordinatorUnreachable { .. }
         | EagerRebalanceStopsAll
         | Fatal { .. }
@@ -177,6 +178,7 @@ pub fn one_of_each() -> Vec<Trigger> {
         Client(ClientReason::PollTimeoutExpired),
         Close,
         ConsumerGroupHeartbeat,
+        ShareGroupHeartbeat,
         CoordinatorUnreachable { interval_ms: 3_000 },
         EagerRebalanceStopsAll,
         Fatal { error: Errors::FENCED_INSTANCE_ID },

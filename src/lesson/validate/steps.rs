@@ -102,7 +102,7 @@ impl Names {
             }
             Condition::Note { kind, contains, node } => {
                 match kind.as_deref() {
-                    Some(k) if !crate::sim::note::Note::KINDS.contains(&k) => {
+                    Some(k) if !crate::sim::note::Note::is_kind(k) => {
                         return Err(format!("no note kind '{k}' (kinds: {})", crate::sim::note::Note::KINDS.join(", ")))
                     }
                     None if contains.trim().is_empty() => return Err("note text is empty".into()),

@@ -15,3 +15,4 @@ pub(crate) mod coordinator_lookup;
 pub mod fetcher;
 pub mod member_transition;
 pub mod poll_loop;
+pub mod share;

@@ -20,6 +20,9 @@ pub struct Broker {
     /// Consumers' Fetches waiting for records (`DelayedFetch`).
     #[serde(default)]
     pub purgatory: super::broker_fetch::Purgatory,
+    /// Share-partitions this broker leads and its share sessions (KIP-932).
+    #[serde(default)]
+    pub share: super::share_fetch::SharePartitionManager,
 }
 
 impl Broker {
@@ -30,6 +33,7 @@ impl Broker {
             coordinator: GroupCoordinator::default(),
             down_since: None,
             purgatory: Default::default(),
+            share: Default::default(),
         }
     }
 
@@ -54,6 +58,8 @@ impl Broker {
             Request::Fetch(fetch) => {
                 super::broker_fetch::handle_fetch(&mut self.purgatory, ctx, self.id, from, correlation, fetch, out)
             }
+            Request::ShareFetch(r) => self.share.handle_fetch(ctx, self.id, from, correlation, r, out),
+            Request::ShareAcknowledge(r) => self.share.handle_acknowledge(ctx, self.id, from, correlation, r, out),
             other => self.coordinator.handle_request(ctx, from, correlation, other, out),
         }
     }
@@ -64,6 +70,12 @@ impl Broker {
         match key {
             TimerKey::Broker(BrokerTimer::FetchWait { client, correlation }) => {
                 super::broker_fetch::complete_fetch(&mut self.purgatory, ctx, self.id, *client, *correlation, out)
+            }
+            TimerKey::Broker(BrokerTimer::ShareLock { group_id, partition }) => {
+                self.share.lock_timeout(ctx, self.id, group_id, partition, out)
+            }
+            TimerKey::Broker(BrokerTimer::ShareFetchWait { client, correlation }) => {
+                self.share.complete_fetch(ctx, self.id, *client, *correlation, out)
             }
             TimerKey::Broker(BrokerTimer::Load { partition }) => self.coordinator.finish_load(ctx, *partition, out),
             TimerKey::Group(g) => self.coordinator.handle_group_timer(ctx, g, out),
@@ -78,6 +90,7 @@ impl Broker {
         self.down_since = Some(now);
         self.coordinator = GroupCoordinator::default();
         self.purgatory.clear();
+        self.share.clear();
     }
 }
 

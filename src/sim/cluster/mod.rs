@@ -5,6 +5,9 @@ pub mod broker;
 pub mod broker_fetch;
 pub mod record_key;
 pub mod record_log;
+pub mod share_fetch;
+pub mod share_partition;
+pub mod share_state;
 pub mod stats;
 
 pub use stats::{PerPartition, Stats};
@@ -59,6 +62,8 @@ pub enum CoordinatorRecord {
     },
     /// The records of a consumer group (KIP-848).
     ConsumerGroup(crate::sim::coordinator::consumer::records::ConsumerGroupRecord),
+    /// The records of a share group (KIP-932).
+    ShareGroup(crate::sim::coordinator::share::records::ShareGroupRecord),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -94,6 +99,13 @@ pub struct Cluster {
     pub offsets_logs: Vec<crate::sim::cluster::record_log::RecordLog<CoordinatorRecord>>,
     pub topics: BTreeMap<String, Topic>,
     pub stats: Stats,
+    /// `__share_group_state`: every share-partition's durable state (KIP-932).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub share_state: share_state::ShareStates,
+    /// Share groups' dynamic configs (`GroupConfig`, kept in the cluster
+    /// metadata), by group id; a group without an entry has the defaults.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub share_group_configs: BTreeMap<String, crate::sim::scenario::share_config::ShareGroupConfig>,
 }
 
 /// Replica placement: partition p of a topic starts at broker (p + offset) mod n
@@ -118,7 +130,19 @@ impl Cluster {
             offsets_partitions,
             topics: BTreeMap::new(),
             stats: Stats::default(),
+            share_state: BTreeMap::new(),
+            share_group_configs: BTreeMap::new(),
         }
+    }
+
+    /// A share group's configs: its own, or the brokers' defaults.
+    pub fn share_group_config(&self, group_id: &str) -> crate::sim::scenario::share_config::ShareGroupConfig {
+        self.share_group_configs.get(group_id).cloned().unwrap_or_default()
+    }
+
+    /// The leader of a data partition, if the topic and partition exist.
+    pub fn partition_leader(&self, tp: &TopicPartition) -> Option<Option<u32>> {
+        self.topics.get(tp.topic.as_str()).and_then(|t| t.partitions.get(tp.partition as usize)).map(|s| s.leader)
     }
 
     pub fn add_topic(&mut self, name: &str, partitions: u32, records_per_sec: u64) {

@@ -27,6 +27,8 @@ pub enum RecordKey {
     ConsumerGroupTargetAssignmentMember(String, String),
     /// `ConsumerGroupCurrentMemberAssignmentKey`: group, member.
     ConsumerGroupCurrentMemberAssignment(String, String),
+    /// `ShareGroup*Key`: the record's type, the group, and its member if it has one.
+    ShareGroup(&'static str, String, Option<String>),
 }
 
 impl Keyed for CoordinatorRecord {
@@ -56,6 +58,17 @@ impl Keyed for CoordinatorRecord {
                     RecordKey::ConsumerGroupCurrentMemberAssignment(group_id.clone(), member_id.clone())
                 }
             },
+            CoordinatorRecord::ShareGroup(r) => {
+                use crate::sim::coordinator::share::records::ShareGroupRecord as S;
+                let kind = match r {
+                    S::Metadata { .. } => "ShareGroupMetadata",
+                    S::MemberMetadata { .. } => "ShareGroupMemberMetadata",
+                    S::TargetAssignment { .. } => "ShareGroupTargetAssignment",
+                    S::CurrentMemberAssignment { .. } => "ShareGroupCurrentMemberAssignment",
+                    S::StatePartitionMetadata { .. } => "ShareGroupStatePartitionMetadata",
+                };
+                RecordKey::ShareGroup(kind, r.group_id().to_string(), r.member_id().map(str::to_string))
+            }
         }
     }
 
@@ -69,6 +82,6 @@ impl Keyed for CoordinatorRecord {
                     | ConsumerGroupRecord::TargetAssignmentMember { partitions: None, .. }
                     | ConsumerGroupRecord::CurrentMemberAssignment { value: None, .. }
             )
-        )
+        ) || matches!(self, CoordinatorRecord::ShareGroup(r) if r.is_tombstone())
     }
 }

@@ -98,7 +98,10 @@ impl ConnectWorker {
             | Response::OffsetCommit { .. }
             | Response::OffsetFetch { .. }
             | Response::ConsumerGroupHeartbeat(_)
-            | Response::Fetch { .. } => {}
+            | Response::Fetch { .. }
+            | Response::ShareGroupHeartbeat(_)
+            | Response::ShareFetch(_)
+            | Response::ShareAcknowledge(_) => {}
             Response::SyncGroup { .. } => {
                 self.join_failed(ctx, f.api, Some(error), ClientReason::Response { api: f.api, error }, out)
             }

@@ -2,15 +2,16 @@
 //! whatever its type: Kafka's `Group` interface (`coordinator/group/Group.java`)
 //! with its `GroupType`, and `GroupMetadataManager`'s one `groups` map, keyed by
 //! group id, in which an id names one group of one type. Each type's data and
-//! rules stay in its own folder (`classic/`, `consumer/`); this file holds what
+//! rules stay in its own folder (`classic/`, `consumer/`, `share/`); this file holds what
 //! every type answers (`GroupKind`) and the one enum that lists the types.
 //!
-//! Adding a group type: a folder beside `classic/` and `consumer/` whose group
+//! Adding a group type: a folder beside `classic/`, `consumer/` and `share/` whose group
 //! implements `GroupKind`, one arm in `Group` and `GroupType`, and the
 //! requests it answers in `coordinator/mod.rs` (docs/architecture.md).
 
 use crate::sim::coordinator::classic::ClassicGroup;
 use crate::sim::coordinator::consumer::ConsumerGroup;
+use crate::sim::coordinator::share::ShareGroup;
 use crate::sim::state_machine::StateName;
 use serde::{Deserialize, Serialize};
 use std::collections::btree_map::Entry;
@@ -22,6 +23,7 @@ use std::collections::BTreeMap;
 pub enum GroupType {
     Classic,
     Consumer,
+    Share,
 }
 
 impl GroupType {
@@ -30,6 +32,7 @@ impl GroupType {
         match self {
             GroupType::Classic => "classic",
             GroupType::Consumer => "consumer",
+            GroupType::Share => "share",
         }
     }
 }
@@ -66,12 +69,14 @@ macro_rules! group_kind {
 
 group_kind!(ClassicGroup, GroupType::Classic);
 group_kind!(ConsumerGroup, GroupType::Consumer);
+group_kind!(ShareGroup, GroupType::Share);
 
 /// One group of the shard's map.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Group {
     Classic(ClassicGroup),
     Consumer(ConsumerGroup),
+    Share(ShareGroup),
 }
 
 impl Group {
@@ -79,6 +84,7 @@ impl Group {
         match self {
             Group::Classic(_) => ClassicGroup::TYPE,
             Group::Consumer(_) => ConsumerGroup::TYPE,
+            Group::Share(_) => ShareGroup::TYPE,
         }
     }
 
@@ -86,6 +92,7 @@ impl Group {
         match self {
             Group::Classic(g) => g.group_id(),
             Group::Consumer(g) => g.group_id(),
+            Group::Share(g) => g.group_id(),
         }
     }
 
@@ -93,6 +100,7 @@ impl Group {
         match self {
             Group::Classic(g) => g.state_name(),
             Group::Consumer(g) => g.state_name(),
+            Group::Share(g) => g.state_name(),
         }
     }
 
@@ -100,6 +108,7 @@ impl Group {
         match self {
             Group::Classic(g) => GroupKind::is_empty(g),
             Group::Consumer(g) => GroupKind::is_empty(g),
+            Group::Share(g) => GroupKind::is_empty(g),
         }
     }
 
@@ -127,6 +136,20 @@ impl Group {
     pub fn as_consumer_mut(&mut self) -> Option<&mut ConsumerGroup> {
         match self {
             Group::Consumer(g) => Some(g),
+            _ => None,
+        }
+    }
+
+    pub fn as_share(&self) -> Option<&ShareGroup> {
+        match self {
+            Group::Share(g) => Some(g),
+            _ => None,
+        }
+    }
+
+    pub fn as_share_mut(&mut self) -> Option<&mut ShareGroup> {
+        match self {
+            Group::Share(g) => Some(g),
             _ => None,
         }
     }

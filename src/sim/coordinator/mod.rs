@@ -10,6 +10,7 @@ pub mod consumer;
 pub mod group;
 pub mod modern;
 pub mod shard;
+pub mod share;
 
 use crate::sim::coordinator::consumer::heartbeat::validate_request;
 pub use crate::sim::coordinator::shard::{CoordinatorState, Shard};
@@ -55,6 +56,10 @@ fn error_response(request: &Request, error: Errors) -> Response {
         Request::OffsetFetch { .. } => Response::OffsetFetch { error, offsets: Vec::new() },
         Request::Fetch(_) => Response::Fetch { error, partitions: Vec::new() },
         Request::ConsumerGroupHeartbeat(_) => crate::sim::coordinator::consumer::heartbeat::heartbeat_error(error),
+        Request::ShareGroupHeartbeat(_) => crate::sim::coordinator::share::heartbeat::heartbeat_error(error),
+        Request::ShareFetch(_) | Request::ShareAcknowledge(_) => {
+            unreachable!("partition leaders answer ShareFetch and ShareAcknowledge themselves")
+        }
     }
 }
 
@@ -68,7 +73,8 @@ fn group_of(request: &Request) -> &str {
         | Request::OffsetCommit(OffsetCommitRequest { group_id, .. })
         | Request::OffsetFetch { group_id, .. } => group_id,
         Request::ConsumerGroupHeartbeat(r) => &r.group_id,
-        Request::Fetch(_) => "",
+        Request::ShareGroupHeartbeat(r) => &r.group_id,
+        Request::Fetch(_) | Request::ShareFetch(_) | Request::ShareAcknowledge(_) => "",
     }
 }
 
@@ -88,6 +94,7 @@ fn service_error(request: &Request, cfg: &BrokerConfig) -> Option<Errors> {
             Some(Errors::INVALID_GROUP_ID)
         }
         Request::ConsumerGroupHeartbeat(r) => validate_request(r, &cfg.consumer_group_assignors).err(),
+        Request::ShareGroupHeartbeat(r) => crate::sim::coordinator::share::heartbeat::validate_request(r).err(),
         _ => None,
     }
 }
@@ -110,6 +117,10 @@ impl GroupCoordinator {
             return;
         }
         let shard = self.shards.get_mut(&partition).expect("active shard");
+        if let Some(error) = shard.request_for_share_group(&request) {
+            out.respond(from, correlation, error_response(&request, error));
+            return;
+        }
         if let Some(error) = shard.classic_request_for_consumer_group(&request) {
             out.respond(from, correlation, error_response(&request, error));
             return;
@@ -149,8 +160,15 @@ impl GroupCoordinator {
                 let response = shard.fetch_offsets(&group_id, &partitions);
                 out.respond(from, correlation, response);
             }
-            Request::FindCoordinator { .. } | Request::Fetch(_) => {
-                unreachable!("brokers answer FindCoordinator and Fetch themselves")
+            Request::ShareGroupHeartbeat(r) => {
+                let response = shard.share_group_heartbeat(ctx, partition, r, out);
+                out.respond(from, correlation, response);
+            }
+            Request::FindCoordinator { .. }
+            | Request::Fetch(_)
+            | Request::ShareFetch(_)
+            | Request::ShareAcknowledge(_) => {
+                unreachable!("brokers answer FindCoordinator, Fetch, ShareFetch and ShareAcknowledge themselves")
             }
         }
     }
@@ -217,6 +235,12 @@ impl GroupCoordinator {
             GroupTimer::ConsumerGroupRebalanceTimeout { group_id, member_id } => {
                 shard.consumer_rebalance_timed_out(ctx, partition, group_id, member_id, out)
             }
+            GroupTimer::ShareGroupSessionTimeout { group_id, member_id } => {
+                shard.share_session_expired(ctx, partition, group_id, member_id, out)
+            }
+            GroupTimer::ShareGroupStateInitialize { group_id } => {
+                shard.share_state_initialized(ctx, partition, group_id, out)
+            }
         }
     }
 
@@ -254,5 +278,6 @@ impl GroupCoordinator {
             }
         }
         shard.consumer_groups_loaded(ctx, out);
+        shard.share_groups_loaded(ctx, out);
     }
 }

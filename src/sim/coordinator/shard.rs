@@ -96,6 +96,20 @@ impl Shard {
         self.groups.values().filter_map(Group::as_consumer)
     }
 
+    /// The share group (KIP-932) `group_id`, if the id names one.
+    pub fn share_group(&self, group_id: &str) -> Option<&crate::sim::coordinator::share::ShareGroup> {
+        self.groups.get(group_id).and_then(Group::as_share)
+    }
+
+    pub fn share_group_mut(&mut self, group_id: &str) -> Option<&mut crate::sim::coordinator::share::ShareGroup> {
+        self.groups.get_mut(group_id).and_then(Group::as_share_mut)
+    }
+
+    /// Every share group of the shard.
+    pub fn share_groups_mut(&mut self) -> impl Iterator<Item = &mut crate::sim::coordinator::share::ShareGroup> {
+        self.groups.values_mut().filter_map(Group::as_share_mut)
+    }
+
     pub fn consumer_groups_mut(&mut self) -> impl Iterator<Item = &mut ConsumerGroup> {
         self.groups.values_mut().filter_map(Group::as_consumer_mut)
     }
@@ -147,6 +161,16 @@ impl Shard {
                 // consumer-group record) or an empty one that gave way to it
                 // (`group::consumer_entry`).
                 crate::sim::coordinator::consumer::records::replay(consumer_entry(&mut self.groups, r.group_id()), &r)
+            }
+            CoordinatorRecord::ShareGroup(r) => {
+                let id = r.group_id().to_string();
+                let g = self
+                    .groups
+                    .entry(id.clone())
+                    .or_insert_with(|| Group::Share(crate::sim::coordinator::share::ShareGroup::new(&id)));
+                if let Some(g) = g.as_share_mut() {
+                    crate::sim::coordinator::share::records::replay(g, &r);
+                }
             }
         }
     }

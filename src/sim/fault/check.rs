@@ -31,11 +31,19 @@ pub struct Targets {
 
 impl Targets {
     /// At the start of a run of `s` (clients numbered as `World::new` does:
-    /// the groups' consumers in order, then the Connect workers).
+    /// the groups' consumers in order, then the share groups', then the
+    /// Connect workers).
     pub fn of_scenario(s: &Scenario) -> Targets {
         let mut t = Targets { brokers: s.brokers, ..Targets::default() };
         let mut next = 1u32;
         for g in &s.groups {
+            for _ in 0..g.consumers {
+                t.clients.insert(next, true);
+                next += 1;
+            }
+            *t.groups.entry(g.group_id.clone()).or_default() += g.consumers;
+        }
+        for g in &s.share_groups {
             for _ in 0..g.consumers {
                 t.clients.insert(next, true);
                 next += 1;

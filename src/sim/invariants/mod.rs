@@ -3,11 +3,13 @@
 mod consumer_group;
 pub mod monitor;
 mod owners;
+mod share;
 
 use crate::sim::client::abstract_coordinator::MemberState;
 use crate::sim::cluster::CoordinatorRecord;
 use crate::sim::coordinator::consumer::records::ConsumerGroupRecord;
 use crate::sim::coordinator::shard::CoordinatorState;
+use crate::sim::coordinator::share::records::ShareGroupRecord;
 pub use crate::sim::invariants::monitor::{Monitor, Violation};
 use crate::sim::world::{World, MONITOR_EVERY_STEP_UP_TO, MONITOR_LARGE_EVERY_MS};
 use std::collections::BTreeMap;
@@ -26,6 +28,7 @@ impl Monitor {
         connect_single_runner(world, &mut v);
         self.connect_generation_persisted(world, &mut v);
         crate::sim::invariants::consumer_group::check(world, &mut v);
+        crate::sim::invariants::share::check(world, &mut self.share_spso, &mut v);
         routing(world, &mut v);
         v
     }
@@ -87,6 +90,9 @@ impl Monitor {
                     }) => {
                         self.epoch_never_goes_back(i, group_id, "assignment epoch", *assignment_epoch, v);
                     }
+                    CoordinatorRecord::ShareGroup(ShareGroupRecord::Metadata { group_id, epoch, .. }) => {
+                        self.epoch_never_goes_back(i, group_id, "share group epoch", *epoch, v);
+                    }
                     _ => {}
                 }
             }
@@ -108,7 +114,7 @@ impl Monitor {
             if epoch < prev {
                 v.push(Violation {
                     invariant: "group-epoch-monotonic",
-                    detail: format!("consumer group {group_id} persisted {kind} {epoch} after {prev}"),
+                    detail: format!("group {group_id} persisted {kind} {epoch} after {prev}"),
                 });
             }
         }

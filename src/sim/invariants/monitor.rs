@@ -29,4 +29,7 @@ pub struct Monitor {
     pub(super) epochs: BTreeMap<(usize, String, &'static str), i32>,
     /// Highest generation persisted per (log, group) (Connect's check).
     pub(super) max_generation: BTreeMap<(usize, String), i32>,
+    /// Share groups: the last persisted start offset (SPSO) of each
+    /// share-partition, by group then partition.
+    pub(super) share_spso: BTreeMap<String, BTreeMap<crate::assign::TopicPartition, i64>>,
 }

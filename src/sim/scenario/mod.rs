@@ -3,6 +3,7 @@
 pub mod config;
 pub mod connect_config;
 pub mod limits;
+pub mod share_config;
 pub mod validate;
 
 use crate::sim::fault::Fault;
@@ -75,6 +76,9 @@ pub struct Scenario {
     /// Kafka Connect clusters (distributed workers in groups of protocol type "connect").
     #[serde(default, rename = "connectClusters", skip_serializing_if = "Vec::is_empty")]
     pub connect_clusters: Vec<crate::sim::scenario::connect_config::ConnectClusterSpec>,
+    /// Share groups (KIP-932) and their share consumers.
+    #[serde(default, rename = "shareGroups", skip_serializing_if = "Vec::is_empty")]
+    pub share_groups: Vec<crate::sim::scenario::share_config::ShareGroupSpec>,
 }
 
 fn default_brokers() -> u32 {
@@ -113,6 +117,7 @@ impl Scenario {
             }],
             faults: Vec::new(),
             connect_clusters: Vec::new(),
+            share_groups: Vec::new(),
         }
     }
 

@@ -71,13 +71,7 @@ pub fn scenario(s: &Scenario) -> Result<(), String> {
                 limits::shown(&g.group_id)
             ));
         }
-        in_range(
-            &format!("{at}.startStaggerMs"),
-            g.start_stagger_ms,
-            0,
-            limits::MAX_SIM_DURATION_MS / u64::from(g.consumers.max(1)),
-            "all consumers start within a simulated day",
-        )?;
+        stagger(&at, g.start_stagger_ms, g.consumers)?;
         consumer(&format!("{at}.config"), &g.config)?;
     }
     let workers: u32 = s.connect_clusters.iter().map(|c| c.workers).fold(0, u32::saturating_add);
@@ -99,7 +93,37 @@ pub fn scenario(s: &Scenario) -> Result<(), String> {
         }
         c.validate().map_err(|e| format!("{at}: {e}"))?;
     }
+    let share_total: u32 = s.share_groups.iter().map(|g| g.consumers).fold(total, u32::saturating_add);
+    if share_total > MAX_CONSUMERS {
+        return Err(format!(
+            "shareGroups: {share_total} consumers in all with the groups'; the simulator runs at most {MAX_CONSUMERS}"
+        ));
+    }
+    let topic_names: Vec<String> = s.topics.iter().map(|t| t.name.clone()).collect();
+    for (i, g) in s.share_groups.iter().enumerate() {
+        let at = format!("shareGroups[{i}]");
+        limits::name(&format!("{at}.groupId"), &g.group_id, limits::MAX_NAME_LEN)?;
+        if !ids.insert(g.group_id.as_str()) {
+            return Err(format!(
+                "{at}.groupId: the group id '{}' is already used by another group (a group id names one group of one type)",
+                limits::shown(&g.group_id)
+            ));
+        }
+        g.validate(&topic_names).map_err(|e| format!("{at}: {e}"))?;
+        stagger(&at, g.start_stagger_ms, g.consumers)?;
+    }
     crate::sim::fault::check::script(s)
+}
+
+/// Every consumer of a group starts within a simulated day.
+fn stagger(at: &str, ms: u64, consumers: u32) -> Result<(), String> {
+    in_range(
+        &format!("{at}.startStaggerMs"),
+        ms,
+        0,
+        limits::MAX_SIM_DURATION_MS / u64::from(consumers.max(1)),
+        "all consumers start within a simulated day",
+    )
 }
 
 fn broker(b: &BrokerConfig) -> Result<(), String> {

@@ -138,6 +138,7 @@ impl World {
     /// Coordinator contexts follow leadership of `__consumer_offsets`: the old
     /// leader (if still running) closes its context, the new one loads.
     fn leaders_changed(&mut self, changes: Vec<LeaderChange>, cause: Option<EventId>) {
+        self.drop_stale_share_partitions();
         for LeaderChange { partition, from, to } in changes {
             let note = match to {
                 Some(leader) => Note::LeadershipMoved { partition, leader },
@@ -149,6 +150,28 @@ impl World {
             }
             if let Some(l) = to.filter(|b| self.brokers.get(b).is_some_and(|b| b.alive)) {
                 self.with_broker(l, cause, |b, ctx, out| b.coordinator.become_leader(ctx, partition, out));
+            }
+        }
+    }
+}
+
+impl World {
+    /// A broker that no longer leads a data partition drops its
+    /// share-partitions there (`SharePartitionManager` removes them when the
+    /// replica becomes a follower); the new leader loads them from the share
+    /// coordinator.
+    fn drop_stale_share_partitions(&mut self) {
+        for b in self.brokers.values_mut() {
+            let stale: Vec<crate::assign::TopicPartition> = b
+                .share
+                .partitions
+                .values()
+                .flat_map(|g| g.keys())
+                .filter(|tp| self.cluster.partition_leader(tp) != Some(Some(b.id)))
+                .cloned()
+                .collect();
+            for tp in stale {
+                b.share.leadership_lost(&tp);
             }
         }
     }

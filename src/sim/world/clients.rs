@@ -11,6 +11,7 @@ use crate::assign::TopicPartition;
 use crate::sim::client::classic::ClassicConsumer;
 use crate::sim::client::close_options::GroupMembershipOperation;
 use crate::sim::client::consumer::AsyncConsumer;
+use crate::sim::client::share::ShareConsumer;
 use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::ctx::Ctx;
 use crate::sim::node::Node;
@@ -29,6 +30,8 @@ pub enum Client {
     Consumer(AsyncConsumer),
     /// A Kafka Connect worker.
     Worker(ConnectWorker),
+    /// A share consumer (`KafkaShareConsumer`, KIP-932).
+    Share(ShareConsumer),
 }
 
 impl Client {
@@ -40,6 +43,9 @@ impl Client {
             Client::Consumer(c) => Client::Consumer(AsyncConsumer::new(c.idx, &c.group_id, c.config.clone())),
             Client::Worker(w) => {
                 Client::Worker(ConnectWorker::new(w.idx, &w.group_id, w.config.clone(), w.config_snapshot.clone()))
+            }
+            Client::Share(c) => {
+                Client::Share(ShareConsumer::new(c.idx, &c.group_id, c.topics.clone(), c.config.clone()))
             }
         }
     }
@@ -53,6 +59,7 @@ impl Client {
             }
             Client::Consumer(c) => Correlations { group: c.link.next_correlation, fetch: c.fetcher.next_correlation },
             Client::Worker(w) => Correlations { group: w.membership.next_correlation, fetch: 0 },
+            Client::Share(c) => Correlations { group: c.next_correlation, fetch: 0 },
         }
     }
 
@@ -69,6 +76,7 @@ impl Client {
                 c.fetcher.next_correlation = used.fetch;
             }
             Client::Worker(w) => w.membership.next_correlation = used.group,
+            Client::Share(c) => c.next_correlation = used.group,
         }
     }
 
@@ -78,6 +86,7 @@ impl Client {
             Client::Classic(c) => c,
             Client::Consumer(c) => c,
             Client::Worker(w) => w,
+            Client::Share(c) => c,
         }
     }
 
@@ -87,6 +96,7 @@ impl Client {
         match self {
             Client::Classic(c) => c.close(ctx, operation, out),
             Client::Consumer(c) => c.close(ctx, operation, out),
+            Client::Share(c) => c.close(ctx, out),
             Client::Worker(_) => return false,
         }
         true
@@ -98,7 +108,7 @@ impl Client {
         match self {
             Client::Classic(c) => c.subscribe(topics, out),
             Client::Consumer(c) => c.subscribe(topics, out),
-            Client::Worker(_) => return false,
+            Client::Worker(_) | Client::Share(_) => return false,
         }
         true
     }
@@ -108,8 +118,20 @@ impl Client {
         match self {
             Client::Classic(c) => Some(&mut c.config),
             Client::Consumer(c) => Some(&mut c.config),
-            Client::Worker(_) => None,
+            Client::Worker(_) | Client::Share(_) => None,
         }
+    }
+
+    /// `processing_ms_per_record` of a consumer's simulated application (the
+    /// slow-processing fault); false for a Connect worker.
+    pub fn set_processing_ms(&mut self, ms: u64) -> bool {
+        match self {
+            Client::Classic(c) => c.config.processing_ms_per_record = ms,
+            Client::Consumer(c) => c.config.processing_ms_per_record = ms,
+            Client::Share(c) => c.config.processing_ms_per_record = ms,
+            Client::Worker(_) => return false,
+        }
+        true
     }
 
     /// The partitions the client believes it owns (a Connect worker owns
@@ -118,6 +140,7 @@ impl Client {
         match self {
             Client::Classic(c) => &c.owned,
             Client::Consumer(c) => &c.owned,
+            Client::Share(c) => &c.assignment,
             Client::Worker(_) => &[],
         }
     }
@@ -127,6 +150,7 @@ impl Client {
             Client::Classic(c) => &c.group_id,
             Client::Consumer(c) => &c.group_id,
             Client::Worker(w) => &w.group_id,
+            Client::Share(c) => &c.group_id,
         }
     }
 }
@@ -247,6 +271,7 @@ impl Clients {
     kind!(Classic, ClassicConsumer, classic, classic_mut, classics, classics_mut);
     kind!(Consumer, AsyncConsumer, async_consumer, async_consumer_mut, async_consumers, async_consumers_mut);
     kind!(Worker, ConnectWorker, worker, worker_mut, workers, workers_mut);
+    kind!(Share, ShareConsumer, share_consumer, share_consumer_mut, share_consumers, share_consumers_mut);
 
     /// A new running process at `idx` (a first start).
     pub fn insert(&mut self, idx: u32, client: Client) {

@@ -61,8 +61,8 @@ impl World {
             }
             Fault::SlowProcessing { consumer, ms_per_record } => {
                 // A worker's tasks have no such setting.
-                if let Some(config) = self.clients.get_mut(consumer).and_then(|p| p.client.consumer_config_mut()) {
-                    config.processing_ms_per_record = ms_per_record;
+                if let Some(p) = self.clients.get_mut(consumer) {
+                    p.client.set_processing_ms(ms_per_record);
                 }
             }
             Fault::KillBroker { .. } | Fault::RestartBroker { .. } | Fault::ShutdownBroker { .. } => {
@@ -121,8 +121,13 @@ impl World {
             | Fault::RestartConnector { .. }
             | Fault::AddWorker { .. } => self.apply_connect_fault(fault, cause),
             Fault::AddConsumer { group } => {
-                let Some(spec) = self.scenario.groups.iter().find(|g| g.group_id == group).cloned() else { return };
-                let idx = self.add_consumer_process(&spec);
+                let idx = if let Some(spec) = self.scenario.groups.iter().find(|g| g.group_id == group).cloned() {
+                    self.add_consumer_process(&spec)
+                } else if let Some(spec) = self.scenario.share_groups.iter().find(|g| g.group_id == group).cloned() {
+                    self.add_share_process(&spec)
+                } else {
+                    return;
+                };
                 self.start_client(idx, cause);
             }
         }
@@ -136,9 +141,27 @@ impl World {
     /// The client process ends (a crash, or the end of `close()`): nothing
     /// of it runs any more; its timers go with it.
     fn stop_client(&mut self, idx: u32) {
-        if self.clients.contains(idx) {
-            self.clients.stop(idx);
-            self.cancel_timers_of(NodeId::Client(idx));
+        if !self.clients.contains(idx) || !self.clients.is_alive(idx) {
+            return;
+        }
+        self.clients.stop(idx);
+        self.cancel_timers_of(NodeId::Client(idx));
+        if self.clients.share_consumer(idx).is_some() {
+            self.close_share_connections(idx);
+        }
+    }
+
+    /// The process's connections close with it: each broker sees the close
+    /// after whatever the process sent before it (a connection delivers in
+    /// order), and releases the share sessions it carried.
+    fn close_share_connections(&mut self, idx: u32) {
+        let client = NodeId::Client(idx);
+        let brokers: Vec<u32> = self.brokers.values().filter(|b| b.alive).map(|b| b.id).collect();
+        let net = &self.scenario.network;
+        let slowest = net.latency_ms + net.jitter_ms;
+        for broker in brokers {
+            let at = self.network.arrival(client, NodeId::Broker(broker), self.now, slowest) + 1;
+            self.push(at, Item::ConnectionClosed { client: idx, broker });
         }
     }
 

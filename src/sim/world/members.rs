@@ -11,6 +11,7 @@ use crate::assign::TopicPartition;
 use crate::sim::client::classic::ClassicConsumer;
 use crate::sim::client::consumer::AsyncConsumer;
 use crate::sim::client::poll_loop::MainThread;
+use crate::sim::client::share::ShareConsumer;
 use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::state_machine::StateMachine;
 use crate::sim::types::Millis;
@@ -27,6 +28,8 @@ pub enum MemberKind<'a> {
     Consumer(&'a AsyncConsumer),
     /// A Kafka Connect worker (WorkerGroupMember).
     Worker(&'a ConnectWorker),
+    /// A share consumer (KafkaShareConsumer, KIP-932).
+    Share(&'a ShareConsumer),
 }
 
 /// One member as readers see it.
@@ -88,6 +91,7 @@ impl Member<'_> {
         match self.kind {
             MemberKind::Classic(c) => c.positions.contains_key(tp),
             MemberKind::Consumer(c) => c.positions.contains_key(tp) && !c.pending_revocation.contains(tp),
+            MemberKind::Share(c) => c.assignment.contains(tp),
             MemberKind::Worker(_) => false,
         }
     }
@@ -139,6 +143,27 @@ impl Process {
                 heartbeat_interval_ms: c.heartbeat_interval_ms,
                 fatal: c.fatal.as_deref(),
                 kind: MemberKind::Consumer(c),
+            },
+            Client::Share(c) => Member {
+                idx,
+                alive,
+                group_id: &c.group_id,
+                group_type: GroupType::Share,
+                member_id: &c.member_id,
+                state: format!("{:?}", c.state),
+                generation: c.member_epoch,
+                leader: false,
+                static_id: None,
+                topics: &c.topics,
+                owned: &c.assignment,
+                main: Some(&c.main),
+                last_poll: c.last_poll,
+                max_poll_interval_ms: None,
+                in_poll_interval: true,
+                session_timeout_ms: None,
+                heartbeat_interval_ms: c.heartbeat_interval_ms,
+                fatal: c.fatal.as_deref(),
+                kind: MemberKind::Share(c),
             },
             Client::Worker(w) => Member {
                 idx,
@@ -199,6 +224,17 @@ impl World {
 
     /// The group as its active coordinator holds it, if one does.
     pub fn group_view(&self, group_id: &str) -> Option<GroupView> {
+        if let Some((b, g)) = self.share_group(group_id) {
+            return Some(GroupView {
+                group_id: group_id.to_string(),
+                group_type: GroupType::Share,
+                coordinator: b,
+                state: crate::sim::state_machine::StateMachine::name(g.state),
+                epoch: g.group_epoch,
+                members: g.members.len(),
+                leader: None,
+            });
+        }
         if let Some((b, g)) = self.consumer_group(group_id) {
             return Some(GroupView {
                 group_id: group_id.to_string(),

@@ -52,6 +52,13 @@ pub enum Item {
     /// The controller's periodic `electPreferred` task, queued only for the
     /// runs that can move a leader (the others change nothing).
     ElectPreferred,
+    /// A crashed or closed client's TCP connection to a broker is seen closed
+    /// there (after anything it sent before): the broker releases its share
+    /// sessions (`ClientConnectionDisconnectListener.onDisconnect`).
+    ConnectionClosed {
+        client: u32,
+        broker: u32,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -118,6 +125,11 @@ impl World {
         for t in &scenario.topics {
             cluster.add_topic(&t.name, t.partitions, t.records_per_sec);
         }
+        for g in &scenario.share_groups {
+            if g.config != Default::default() {
+                cluster.share_group_configs.insert(g.group_id.clone(), g.config.clone());
+            }
+        }
         let mut brokers: BTreeMap<u32, Broker> = (0..scenario.brokers).map(|id| (id, Broker::new(id))).collect();
         // At time 0 every offsets partition is already loaded on its leader.
         for (p, meta) in cluster.offsets_partitions.iter().enumerate() {
@@ -159,6 +171,12 @@ impl World {
                 world.push(u64::from(k) * g.start_stagger_ms, Item::Start { node: NodeId::Client(idx) });
             }
         }
+        for g in world.scenario.share_groups.clone() {
+            for k in 0..g.consumers {
+                let idx = world.add_share_process(&g);
+                world.push(u64::from(k) * g.start_stagger_ms, Item::Start { node: NodeId::Client(idx) });
+            }
+        }
         for c in world.scenario.connect_clusters.clone() {
             for k in 0..c.workers {
                 let idx = world.add_worker_process(&c, k as usize);
@@ -185,6 +203,14 @@ impl World {
                 self.clients.insert(idx, Client::Consumer(AsyncConsumer::new(idx, &g.group_id, config)));
             }
         }
+        idx
+    }
+
+    /// Adds a share consumer of `g`.
+    pub(super) fn add_share_process(&mut self, g: &crate::sim::scenario::share_config::ShareGroupSpec) -> u32 {
+        let idx = self.clients.next_index();
+        let c = crate::sim::client::share::ShareConsumer::new(idx, &g.group_id, g.topics.clone(), g.consumer.clone());
+        self.clients.insert(idx, Client::Share(c));
         idx
     }
 
@@ -274,9 +300,11 @@ impl World {
         let node = match &item {
             Item::Deliver { env, .. } => Some(env.to),
             Item::Timer { node, .. } | Item::Start { node } => Some(*node),
-            Item::Fault { .. } | Item::FenceBroker { .. } | Item::ShutdownComplete { .. } | Item::ElectPreferred => {
-                None
-            }
+            Item::Fault { .. }
+            | Item::FenceBroker { .. }
+            | Item::ShutdownComplete { .. }
+            | Item::ElectPreferred
+            | Item::ConnectionClosed { .. } => None,
         };
         if let Some(n) = node {
             if let Some(&until) = self.paused_until.get(&n) {
@@ -300,6 +328,10 @@ impl World {
             Item::FenceBroker { broker } => self.session_expired(broker),
             Item::ShutdownComplete { broker } => self.finish_controlled_shutdown(broker),
             Item::ElectPreferred => self.elect_preferred_leaders(),
+            Item::ConnectionClosed { client, broker } => self.with_broker(broker, None, |b, ctx, out| {
+                let id = b.id;
+                b.share.client_disconnected(ctx, id, NodeId::Client(client), out)
+            }),
         }
         true
     }
@@ -470,6 +502,9 @@ impl World {
         for (partition, record) in out.records {
             self.cluster.offsets_logs[partition as usize].push(self.now, record, cleaner);
         }
+        for w in out.share_state {
+            self.cluster.share_state.entry(w.group_id).or_default().insert(w.partition, w.state);
+        }
         for mut e in out.events {
             // Redelivery is what the group as a whole processed before: the world
             // keeps that count, across members and generations.
@@ -543,6 +578,12 @@ impl World {
     pub fn consumer_group(&self, group_id: &str) -> Option<(u32, &crate::sim::coordinator::consumer::ConsumerGroup)> {
         let (b, shard) = self.active_shard(group_id)?;
         shard.consumer_group(group_id).map(|g| (b, g))
+    }
+
+    /// The share group (KIP-932) as its active coordinator holds it.
+    pub fn share_group(&self, group_id: &str) -> Option<(u32, &crate::sim::coordinator::share::ShareGroup)> {
+        let (b, shard) = self.active_shard(group_id)?;
+        shard.share_group(group_id).map(|g| (b, g))
     }
 
     /// Consumer-protocol clients of a group, by index.

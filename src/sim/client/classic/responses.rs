@@ -157,7 +157,11 @@ impl ClassicConsumer {
             Response::LeaveGroup { .. } => {}
             Response::OffsetCommit { error, .. } => self.on_offset_commit(ctx, correlation, Some(error), &f, out),
             Response::OffsetFetch { error, offsets } => self.on_offset_fetch(ctx, error, offsets, out),
-            Response::ConsumerGroupHeartbeat(_) | Response::Fetch { .. } => {}
+            Response::ConsumerGroupHeartbeat(_)
+            | Response::Fetch { .. }
+            | Response::ShareGroupHeartbeat(_)
+            | Response::ShareFetch(_)
+            | Response::ShareAcknowledge(_) => {}
         }
     }
 

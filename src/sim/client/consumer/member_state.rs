@@ -57,3 +57,28 @@ impl MemberState {
         matches!(self, MemberState::UNSUBSCRIBED | MemberState::FENCED | MemberState::FATAL | MemberState::STALE)
     }
 }
+
+/// `transitionTo` of a client whose states are the consumer protocol's
+/// `MemberState` (a KIP-848 consumer, a share consumer): the check, the trace
+/// event on `machine`, then the change.
+pub(crate) fn transition_member(
+    node: crate::sim::types::NodeId,
+    machine: crate::sim::trace::Machine,
+    state: &mut MemberState,
+    to: MemberState,
+    trigger: crate::sim::trigger::Trigger,
+    out: &mut crate::sim::out::Out,
+) {
+    if *state == to {
+        return;
+    }
+    crate::sim::client::member_transition::check_transition(node, *state, to, out);
+    out.emit(crate::sim::trace::EventKind::StateChanged {
+        node,
+        machine,
+        from: crate::sim::state_machine::StateName::of(*state),
+        to: crate::sim::state_machine::StateName::of(to),
+        trigger,
+    });
+    *state = to;
+}

@@ -13,7 +13,7 @@ pub use member_state::MemberState;
 
 use crate::assign::TopicPartition;
 use crate::sim::client::app_commit::AppCommitter;
-use crate::sim::client::member_transition::check_transition;
+use crate::sim::client::consumer::member_state::transition_member;
 use crate::sim::client::poll_loop::{self, MainThread};
 use crate::sim::ctx::Ctx;
 use crate::sim::message::{
@@ -191,18 +191,8 @@ impl AsyncConsumer {
     /// `AbstractMembershipManager.transitionTo`: every state change of this
     /// client, checked against Kafka's valid-previous-states table.
     pub(crate) fn transition_to(&mut self, to: MemberState, trigger: Trigger, out: &mut Out) {
-        if self.state == to {
-            return;
-        }
-        check_transition(self.node(), self.state, to, out);
-        out.emit(EventKind::StateChanged {
-            node: self.node(),
-            machine: Machine::ConsumerMember,
-            from: crate::sim::state_machine::StateName::of(self.state),
-            to: crate::sim::state_machine::StateName::of(to),
-            trigger,
-        });
-        self.state = to;
+        let node = self.node();
+        transition_member(node, Machine::ConsumerMember, &mut self.state, to, trigger, out);
     }
 
     pub(crate) fn callback(&self, cb: Callback, partitions: Vec<TopicPartition>, out: &mut Out) {

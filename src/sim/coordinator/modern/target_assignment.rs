@@ -3,7 +3,9 @@
 //! assignment (not what it owns), members in `HashMap` order of their ids,
 //! topics by id — and the result converted back to topic names.
 
-use crate::assign::server::{server_assignor, GroupSpec, MemberSpec, SubscriptionType, TopicInfo, TopicMetadata};
+use crate::assign::server::{
+    server_assignor, GroupSpec, MemberSpec, ServerAssignor, SubscriptionType, TopicInfo, TopicMetadata,
+};
 use crate::assign::TopicPartition;
 use crate::java::{self, Uuid};
 use crate::sim::coordinator::modern::{ModernGroup, ModernGroupMember};
@@ -15,6 +17,17 @@ pub fn compute<G: ModernGroup>(
     assignor: &str,
 ) -> Result<BTreeMap<String, BTreeSet<TopicPartition>>, String> {
     let assignor = server_assignor(assignor).ok_or_else(|| format!("no server assignor named {assignor}"))?;
+    compute_assignable(group, &*assignor, None)
+}
+
+/// `compute` with only `assignable` partitions given to the assignor
+/// (`withTopicAssignablePartitionsMap`, share groups: the initialized ones);
+/// `None`: every partition of the subscribed topics.
+pub fn compute_assignable<G: ModernGroup>(
+    group: &G,
+    assignor: &dyn ServerAssignor,
+    assignable: Option<&BTreeSet<TopicPartition>>,
+) -> Result<BTreeMap<String, BTreeSet<TopicPartition>>, String> {
     let mut topics = TopicMetadata::default();
     for (name, n) in group.subscription_metadata() {
         topics.topics.insert(Uuid::from_name(name), TopicInfo { name: name.clone(), partitions: *n });
@@ -43,8 +56,14 @@ pub fn compute<G: ModernGroup>(
         })
         .collect();
     let subscription_type = subscription_type(group);
-    let spec =
-        GroupSpec { members, subscription_type, without_inverted_assignment: false, assignable_partitions: None };
+    let assignable_partitions = assignable.map(|ps| {
+        let mut by_topic: BTreeMap<Uuid, BTreeSet<i32>> = BTreeMap::new();
+        for tp in ps {
+            by_topic.entry(Uuid::from_name(&tp.topic)).or_default().insert(tp.partition);
+        }
+        by_topic
+    });
+    let spec = GroupSpec { members, subscription_type, without_inverted_assignment: false, assignable_partitions };
     let result = topics.named(&spec, &assignor.assign(&spec, &topics)?);
     Ok(group
         .members()
