@@ -87,8 +87,17 @@ pub fn consumer_group(world: &World, group_id: &str) -> StateDiagram {
     diagram::<ConsumerGroupState>(world.consumer_group(group_id).map(|(_, g)| g.state), last)
 }
 
+/// The share group's machine (KIP-932): Empty and Stable, lit at its state.
+pub fn share_group(world: &World, group_id: &str) -> StateDiagram {
+    let last = last_change(world, |m| matches!(m, Machine::ShareGroup { group_id: g } if g == group_id));
+    diagram::<crate::sim::coordinator::share::ShareGroupState>(world.share_group(group_id).map(|(_, g)| g.state), last)
+}
+
 /// The diagram for `group_id`: its protocol's machine.
 pub fn for_group(world: &World, group_id: &str) -> StateDiagram {
+    if world.share_group(group_id).is_some() || world.scenario.share_groups.iter().any(|g| g.group_id == group_id) {
+        return share_group(world, group_id);
+    }
     let consumer_protocol = world.consumer_group(group_id).is_some()
         || world.scenario.groups.iter().any(|g| {
             g.group_id == group_id && g.config.group_protocol == crate::sim::scenario::config::GroupProtocol::Consumer

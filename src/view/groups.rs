@@ -22,14 +22,14 @@ pub struct GroupView {
     pub assignment_epoch: Option<i32>,
 }
 
-/// Every group of the scenario: consumer groups, then Connect clusters.
+/// Every group of the scenario: consumer groups, share groups, then Connect clusters.
 pub fn group_ids(world: &World) -> Vec<String> {
     group_ids_of(&world.scenario)
 }
 
-/// Every group of a scenario: consumer groups, then Connect clusters.
+/// Every group of a scenario: consumer groups, share groups, then Connect clusters.
 pub fn group_ids_of(s: &crate::sim::Scenario) -> Vec<String> {
-    s.groups.iter().map(|g| g.group_id.clone()).chain(s.connect_clusters.iter().map(|c| c.group_id.clone())).collect()
+    s.group_ids().cloned().collect()
 }
 
 pub fn groups(world: &World) -> Vec<GroupView> {
@@ -38,6 +38,9 @@ pub fn groups(world: &World) -> Vec<GroupView> {
         .map(|group_id| {
             if let Some((_, cg)) = world.consumer_group(&group_id) {
                 return consumer_group_view(world, &group_id, cg);
+            }
+            if let Some((_, sg)) = world.share_group(&group_id) {
+                return share_group_view(world, &group_id, sg);
             }
             let found = world.group(&group_id);
             let g = &group_id;
@@ -70,18 +73,31 @@ fn consumer_group_view(
     let assignor = crate::sim::coordinator::consumer::ConsumerGroup::preferred_server_assignor(g.members.values())
         .or_else(|| world.scenario.broker.consumer_group_assignors.first().cloned())
         .unwrap_or_default();
+    let state = g.state.name().to_string();
+    modern_group_view(world, group_id, state, (g.group_epoch, g.assignment_epoch), format!("consumer ({assignor})"))
+}
+
+/// A modern group (consumer or share): no leader; its group and target assignment epochs.
+fn modern_group_view(world: &World, group_id: &str, state: String, epochs: (i32, i32), protocol: String) -> GroupView {
     GroupView {
         group_id: group_id.to_string(),
         coordinator: world.cluster.coordinator_for(group_id),
         partition: world.cluster.offsets_partition_for(group_id),
         hash: java::string_hash(group_id),
         partitions_count: world.cluster.offsets_partitions.len() as u32,
-        state: g.state.name().to_string(),
-        generation: g.group_epoch,
-        protocol: Some(format!("consumer ({assignor})")),
+        state,
+        generation: epochs.0,
+        protocol: Some(protocol),
         leader: None,
-        assignment_epoch: Some(g.assignment_epoch),
+        assignment_epoch: Some(epochs.1),
     }
+}
+
+/// A share group (KIP-932): Empty or Stable, its group epoch and target
+/// assignment epoch; the protocol column names the `simple` assignor.
+fn share_group_view(world: &World, group_id: &str, g: &crate::sim::coordinator::share::ShareGroup) -> GroupView {
+    let state = crate::sim::state_machine::StateMachine::name(g.state).to_string();
+    modern_group_view(world, group_id, state, (g.group_epoch, g.assignment_epoch), "share (simple)".to_string())
 }
 
 /// What a trace event marks on the timeline, if anything: a fault, the start
@@ -92,7 +108,8 @@ pub fn timeline_marker(kind: &EventKind) -> Option<(&'static str, String)> {
     Some(match kind {
         EventKind::FaultInjected { description } => ("fault", description.clone()),
         EventKind::StateChanged {
-            machine: Machine::Group { group_id } | Machine::ConsumerGroup { group_id },
+            machine:
+                Machine::Group { group_id } | Machine::ConsumerGroup { group_id } | Machine::ShareGroup { group_id },
             from,
             to,
             ..

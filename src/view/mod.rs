@@ -9,6 +9,7 @@ pub mod labels;
 pub mod layout;
 mod ownership;
 pub mod roles;
+pub mod share_strip;
 
 pub use groups::{group_ids, group_ids_of, groups, timeline_marker, GroupView};
 pub use ownership::{partitions, PartitionRow, PartitionStatus};
@@ -216,13 +217,9 @@ pub fn brokers_in(world: &World, frame: Frame) -> Vec<BrokerView> {
         .values()
         .map(|b| {
             let (x, y) = node_pos_in(world, NodeId::Broker(b.id), frame);
-            let group_ids = world
+            let coordinates = world
                 .scenario
-                .groups
-                .iter()
-                .map(|g| &g.group_id)
-                .chain(world.scenario.connect_clusters.iter().map(|c| &c.group_id));
-            let coordinates = group_ids
+                .group_ids()
                 .filter(|g| world.cluster.coordinator_for(g) == Some(b.id))
                 .map(|g| (g.clone(), world.cluster.offsets_partition_for(g)))
                 .collect();
@@ -299,8 +296,11 @@ pub fn coordinator_session_deadline(world: &World, group_id: &str, member_id: &s
         .or_else(|| {
             world.timer_deadline(
                 NodeId::Broker(b),
-                GroupTimer::ConsumerGroupSessionTimeout { group_id: g, member_id: m },
+                GroupTimer::ConsumerGroupSessionTimeout { group_id: g.clone(), member_id: m.clone() },
             )
+        })
+        .or_else(|| {
+            world.timer_deadline(NodeId::Broker(b), GroupTimer::ShareGroupSessionTimeout { group_id: g, member_id: m })
         })
 }
 
@@ -320,7 +320,10 @@ fn consumer_view(world: &World, frame: Frame, c: Member) -> ConsumerView {
     let (x, y) = node_pos_in(world, node, frame);
     let paused = paused(world, node);
     let session_deadline = coordinator_session_deadline(world, c.group_id, c.member_id);
-    let session_span = c.session_timeout_ms.unwrap_or(world.scenario.broker.consumer_group_session_timeout_ms);
+    let session_span = match c.group_type {
+        GroupType::Share => world.cluster.share_group_config(c.group_id).session_timeout_ms,
+        _ => c.session_timeout_ms.unwrap_or(world.scenario.broker.consumer_group_session_timeout_ms),
+    };
     let interval = c.max_poll_interval_ms.unwrap_or_default();
     let rings = vec![
         ("session", left(world, session_deadline, session_span)),
@@ -333,7 +336,7 @@ fn consumer_view(world: &World, frame: Frame, c: Member) -> ConsumerView {
         stale,
         last_poll: c.last_poll,
         poll_deadline,
-        poll_overdue: c.alive && c.processing() && c.fatal.is_none() && world.now > poll_deadline,
+        poll_overdue: c.alive && c.processing() && c.fatal.is_none() && interval > 0 && world.now > poll_deadline,
         session_deadline,
         idx: c.idx,
         name: format!("c{}", c.idx),
@@ -353,7 +356,7 @@ fn consumer_view(world: &World, frame: Frame, c: Member) -> ConsumerView {
         fatal: c.fatal.map(String::from),
         static_id: c.static_id.map(String::from),
         rings,
-        epoch: c.group_type == GroupType::Consumer,
+        epoch: matches!(c.group_type, GroupType::Consumer | GroupType::Share),
     }
 }
 

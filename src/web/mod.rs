@@ -23,6 +23,7 @@ mod links;
 mod panels;
 mod prefs;
 mod saved_run;
+mod share_strip;
 mod spacetime;
 mod statechart;
 mod timeline;

@@ -55,9 +55,42 @@ pub struct Stats {
     /// before processing, then a crash; or `auto.offset.reset=latest`).
     #[serde(default)]
     pub skipped: PerPartition,
+    /// Share groups: every offset processed, as ranges `[from, to)` by group
+    /// then partition. Members of a share group process records of one
+    /// partition out of order, so a record counts as processed again only if
+    /// this very offset was processed before.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub processed_ranges: BTreeMap<String, BTreeMap<TopicPartition, BTreeMap<i64, i64>>>,
 }
 
 impl Stats {
+    /// A share-group member processed `[from, to)`: how many of those offsets
+    /// some member of the group had processed before.
+    pub fn record_processed_exactly(&mut self, group: &str, tp: &TopicPartition, from: i64, to: i64) -> i64 {
+        if to <= from {
+            return 0;
+        }
+        let ranges = self.processed_ranges.entry(group.to_string()).or_default().entry(tp.clone()).or_default();
+        let mut again = 0;
+        let (mut lo, mut hi) = (from, to);
+        // Ranges overlapping or touching [from, to) merge into one.
+        let touching: Vec<(i64, i64)> =
+            ranges.range(..=to).rev().take_while(|(_, e)| **e >= from).map(|(s, e)| (*s, *e)).collect();
+        for (s, e) in touching {
+            again += (e.min(to) - s.max(from)).max(0);
+            lo = lo.min(s);
+            hi = hi.max(e);
+            ranges.remove(&s);
+        }
+        ranges.insert(lo, hi);
+        let until = self.processed_until.entry(group, tp);
+        *until = (*until).max(to);
+        if again > 0 {
+            *self.redelivered.entry(group, tp) += again;
+        }
+        again
+    }
+
     /// Records that `group` processed offsets [from, to) of `tp`; returns how
     /// many of them had already been processed before (redeliveries).
     pub fn record_processed(&mut self, group: &str, tp: &TopicPartition, from: i64, to: i64) -> i64 {
@@ -78,6 +111,20 @@ impl Stats {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_share_group_counts_an_offset_again_only_if_that_offset_was_processed_before() {
+        let mut s = Stats::default();
+        let a = TopicPartition::new("t", 0);
+        // Two members of a share group process one partition out of order.
+        assert_eq!(s.record_processed_exactly("q", &a, 20, 30), 0);
+        assert_eq!(s.record_processed_exactly("q", &a, 0, 10), 0);
+        assert_eq!(s.record_processed_exactly("q", &a, 10, 20), 0, "a gap filled later is not a redelivery");
+        assert_eq!(s.record_processed_exactly("q", &a, 5, 25), 20, "5..25 again");
+        assert_eq!(s.processed_ranges["q"][&a].len(), 1, "merged into one range");
+        assert_eq!(s.redelivered.get("q", &a), 20);
+        assert_eq!(s.processed_until.get("q", &a), 30);
+    }
 
     #[test]
     fn processing_again_counts_redeliveries_and_jumping_ahead_counts_skips() {

@@ -247,13 +247,7 @@ fn single_owner(world: &World, v: &mut Vec<Violation>) {
 
 /// At most one broker has an ACTIVE coordinator context for a group's partition.
 fn single_active_coordinator(world: &World, v: &mut Vec<Violation>) {
-    let ids = world
-        .scenario
-        .groups
-        .iter()
-        .map(|g| &g.group_id)
-        .chain(world.scenario.connect_clusters.iter().map(|c| &c.group_id));
-    for group_id in ids {
+    for group_id in world.scenario.group_ids() {
         let p = world.cluster.offsets_partition_for(group_id);
         let active: Vec<u32> = world
             .brokers

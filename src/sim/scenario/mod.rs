@@ -121,6 +121,15 @@ impl Scenario {
         }
     }
 
+    /// Every group's id: the consumer groups, the share groups, then the Connect clusters.
+    pub fn group_ids(&self) -> impl Iterator<Item = &String> + '_ {
+        self.groups
+            .iter()
+            .map(|g| &g.group_id)
+            .chain(self.share_groups.iter().map(|g| &g.group_id))
+            .chain(self.connect_clusters.iter().map(|c| &c.group_id))
+    }
+
     /// Reads a scenario's JSON (an object; an error names the field's path) and validates it.
     pub fn from_json(text: &str) -> Result<Scenario, String> {
         let s: Scenario = crate::json::from_str_object(text).map_err(|e| format!("scenario JSON: {e}"))?;

@@ -512,7 +512,11 @@ impl World {
                 (&mut e, node)
             {
                 if let Some(p) = self.clients.get(c) {
-                    *redelivered = self.cluster.stats.record_processed(p.client.group_id(), partition, *from, *to);
+                    let stats = &mut self.cluster.stats;
+                    *redelivered = match &p.client {
+                        Client::Share(s) => stats.record_processed_exactly(&s.group_id, partition, *from, *to),
+                        other => stats.record_processed(other.group_id(), partition, *from, *to),
+                    };
                 }
             }
             self.record(cause, e);

@@ -106,6 +106,7 @@ fn stage_below(
             let (run, d) = (run.clone(), dispatch.clone());
             move || caption(&run.player().world, lang, legend_open, fetches_on, &d)
         }) }
+        { crate::web::share_strip::share_strips_panel(&run.player().world, look.concealed, lang) }
         if let Some(s) = session.filter(|_| presenting) {
             { lesson_caption(s, lang) }
         }
