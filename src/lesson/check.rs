@@ -55,22 +55,32 @@ impl Condition {
             (
                 Condition::GroupState { group, state },
                 EventKind::StateChanged {
-                    machine: Machine::Group { group_id } | Machine::ConsumerGroup { group_id },
+                    machine:
+                        Machine::Group { group_id } | Machine::ConsumerGroup { group_id } | Machine::ShareGroup { group_id },
                     to,
                     ..
                 },
             ) => group_id == group && to == state,
             (
                 Condition::MemberState { consumer, state },
-                EventKind::StateChanged { node, machine: Machine::Member | Machine::ConsumerMember, to, .. },
+                EventKind::StateChanged {
+                    node,
+                    machine: Machine::Member | Machine::ConsumerMember | Machine::ShareMember,
+                    to,
+                    ..
+                },
             ) => parse_node(consumer) == Some(*node) && to == state,
             (Condition::SessionTimeout { consumer }, EventKind::TimerFired { node: NodeId::Broker(_), timer }) => {
                 let idx = consumer_idx(consumer).unwrap_or(0);
                 // A consumer group's session timer describes itself the same way.
                 let Some(m) = world.member(idx) else { return false };
                 let member = (m.group_id.to_string(), m.member_id.to_string());
-                let key =
-                    TimerKey::from(GroupTimer::MemberHeartbeat { group_id: member.0, member_id: member.1.clone() });
+                let key = if world.clients.share_consumer(idx).is_some() {
+                    // `group.share.session.timeout.ms` (GroupMetadataManager.scheduleShareGroupSessionTimeout).
+                    TimerKey::from(crate::sim::coordinator::share::session_key(&member.0, &member.1))
+                } else {
+                    TimerKey::from(GroupTimer::MemberHeartbeat { group_id: member.0, member_id: member.1.clone() })
+                };
                 !member.1.is_empty() && *timer == key.describe()
             }
             (Condition::PollTimeout { consumer }, EventKind::TimerFired { node, timer }) => {
@@ -110,10 +120,18 @@ impl Condition {
                 Condition::Fenced { consumer },
                 EventKind::Note { node: NodeId::Broker(_), note: Note::MemberFenced { member_id, group_id, .. } },
             ) => {
-                let Some(c) = consumer_idx(consumer).and_then(|i| world.clients.async_consumer(i)) else {
+                let idx = consumer_idx(consumer);
+                let modern = idx
+                    .and_then(|i| world.clients.async_consumer(i))
+                    .map(|c| (&c.client().member_id, &c.client().group_id));
+                let share = || {
+                    idx.and_then(|i| world.clients.share_consumer(i))
+                        .map(|c| (&c.client().member_id, &c.client().group_id))
+                };
+                let Some((id, group)) = modern.or_else(share) else {
                     return false;
                 };
-                !c.member_id.is_empty() && *member_id == c.member_id && *group_id == c.group_id
+                !id.is_empty() && member_id == id && group_id == group
             }
             (Condition::Fault { contains }, EventKind::FaultInjected { description }) => {
                 description.contains(contains.as_str())
@@ -316,11 +334,15 @@ impl Expectation {
         let modern = |c: &str| consumer_idx(c).and_then(|i| world.clients.async_consumer(i));
         let consumer_group = |g: &str| world.consumer_group(g).map(|(_, gr)| gr);
         let worker = |c: &str| consumer_idx(c).and_then(|i| world.clients.worker(i));
+        let share = |c: &str| consumer_idx(c).and_then(|i| world.clients.share_consumer(i));
+        let share_group = |g: &str| world.share_group(g).map(|(_, gr)| gr);
         let fail = |what: String, actual: String| Err(format!("expected {what}, but it is {actual}"));
         match self {
             Expectation::GroupState { group, state } => {
-                let actual =
-                    group_of(group).map(|g| g.state.name()).or_else(|| consumer_group(group).map(|g| g.state.name()));
+                let actual = group_of(group)
+                    .map(|g| g.state.name())
+                    .or_else(|| consumer_group(group).map(|g| g.state.name()))
+                    .or_else(|| share_group(group).map(|g| g.state.name()));
                 if actual == Some(state.as_str()) {
                     Ok(())
                 } else {
@@ -336,8 +358,10 @@ impl Expectation {
                 }
             }
             Expectation::Members { group, count } => {
-                let actual =
-                    group_of(group).map(|g| g.members.len()).or_else(|| consumer_group(group).map(|g| g.members.len()));
+                let actual = group_of(group)
+                    .map(|g| g.members.len())
+                    .or_else(|| consumer_group(group).map(|g| g.members.len()))
+                    .or_else(|| share_group(group).map(|g| g.members.len()));
                 if actual == Some(*count) {
                     Ok(())
                 } else {
@@ -396,7 +420,10 @@ impl Expectation {
                 }
             }
             Expectation::Owns { consumer: c, partitions } => {
-                let owned = consumer(c).map(|k| &k.client().owned).or_else(|| modern(c).map(|k| &k.client().owned));
+                let owned = consumer(c)
+                    .map(|k| &k.client().owned)
+                    .or_else(|| modern(c).map(|k| &k.client().owned))
+                    .or_else(|| share(c).map(|k| &k.client().assignment));
                 let actual: Vec<String> = owned.map(|o| o.iter().map(|p| p.to_string()).collect()).unwrap_or_default();
                 if same_set(&actual, partitions) {
                     Ok(())
@@ -410,6 +437,7 @@ impl Expectation {
                     .map(|(alive, state)| (alive, format!("{state:?}")))
                     .or_else(|| worker(c).map(|w| (w.alive, format!("{:?}", w.membership.state))))
                     .or_else(|| modern(c).map(|k| (k.alive, format!("{:?}", k.state))))
+                    .or_else(|| share(c).map(|k| (k.alive, format!("{:?}", k.state))))
                     .map(|(alive, state)| if alive { state } else { "crashed".into() });
                 if actual.as_deref() == Some(state.as_str()) {
                     Ok(())
@@ -547,6 +575,27 @@ impl Expectation {
                     fail(
                         format!("{c}'s member to be {state} on the coordinator"),
                         actual.unwrap_or_else(|| "no member".into()),
+                    )
+                }
+            }
+            Expectation::SharedBy { group, partition, count } => {
+                let tp: TopicPartition = partition.parse()?;
+                let actual = share_group(group).map(|g| g.holders(&tp).len());
+                if actual == Some(*count) {
+                    Ok(())
+                } else {
+                    fail(format!("{partition} assigned to {count} members of share group {group}"), show(actual))
+                }
+            }
+            Expectation::ShareStartOffset { group, partition, at_least } => {
+                let tp: TopicPartition = partition.parse()?;
+                let actual = world.cluster.share_state.get(group).and_then(|s| s.get(&tp)).map(|s| s.start_offset);
+                if actual.is_some_and(|o| o >= *at_least) {
+                    Ok(())
+                } else {
+                    fail(
+                        format!("share group {group}'s start offset (SPSO) of {partition} at least {at_least}"),
+                        show(actual),
                     )
                 }
             }

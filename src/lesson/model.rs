@@ -469,6 +469,23 @@ pub enum Expectation {
         consumer: String,
         state: String,
     },
+    /// Share groups (KIP-932): the number of the group's members whose
+    /// current assignment on the coordinator holds the partition (the simple
+    /// assignor's `desiredSharing`, ceil(members / partitions)).
+    SharedBy {
+        group: String,
+        partition: String,
+        count: usize,
+    },
+    /// Share groups (KIP-932): the share-partition start offset (SPSO, the
+    /// `StartOffset` the share coordinator holds in `__share_group_state`):
+    /// every record below it is ACKNOWLEDGED or ARCHIVED.
+    ShareStartOffset {
+        group: String,
+        partition: String,
+        #[serde(rename = "atLeast")]
+        at_least: i64,
+    },
     /// Kafka Connect: the live worker running a task (`null`: none, the task
     /// is unassigned), and optionally the task's state there (`FAILED`).
     Task {

@@ -40,6 +40,10 @@ course!(
     "16-choosing-timeouts.json",
     "17-delivery-semantics.json",
     "18-storms-compared.json",
+    "19-share-groups-queues.json",
+    "20-share-group-crash.json",
+    "21-poison-record.json",
+    "22-share-scaling.json",
 );
 
 /// The runtime index of the site's `lessons/` folder: a JSON array of file names.

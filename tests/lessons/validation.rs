@@ -264,3 +264,67 @@ fn a_step_comparison_that_is_missing_unknown_or_broken_is_rejected_naming_the_fi
     v["steps"][4]["compare"]["comparison"]["group"] = "nope".into();
     assert!(load_error(&v.to_string()).contains(&format!("{at}.comparison.group: the scenario has no group 'nope'")));
 }
+
+/// Share groups (KIP-932): their consumers are numbered after the groups'
+/// ones, their states are `ShareGroupState`'s, and the kinds of a classic or
+/// KIP-848 group are refused for them, naming what to use instead.
+#[test]
+fn a_share_group_lesson_names_its_consumers_and_states_and_refuses_classic_kinds() {
+    let (_, json) = groupscope::lesson::registry::SOURCES
+        .iter()
+        .find(|(f, _)| *f == "20-share-group-crash.json")
+        .expect("lesson 20");
+    let mut v: serde_json::Value = serde_json::from_str(json).unwrap();
+    load(&v.to_string()).expect("lesson 20 loads");
+    v["steps"][0]["expect"] = serde_json::json!([
+        { "groupState": { "group": "queue", "state": "PreparingRebalance" } },
+        { "generation": { "group": "queue", "generation": 1 } },
+        { "groupEpoch": { "group": "queue", "epoch": 2 } },
+        { "memberEpoch": { "consumer": "c2", "epoch": 2 } },
+        { "sharedBy": { "group": "queue", "partition": "orders-1", "count": 1 } },
+        { "owns": { "consumer": "c3", "partitions": [] } },
+        { "memberState": { "consumer": "c1", "state": "STABLE" } },
+        { "groupState": { "group": "queue", "state": "Empty" } }
+    ]);
+    let e = load_error(&v.to_string());
+    for needle in [
+        "unknown share group state 'PreparingRebalance' (Kafka's ShareGroupState for a share group: Empty, Stable, Dead)",
+        "'queue' is a share group (KIP-932): it has no generation",
+        "'c2' is a share consumer (KIP-932)",
+        "'orders-1': orders has partitions 0..0",
+        "'c3' is not a consumer of this lesson (c1..c2)",
+    ] {
+        assert!(e.contains(needle), "missing {needle:?} in:\n{e}");
+    }
+    assert_eq!(e.matches("expect[").count(), 6, "the last two (STABLE, Empty) are fine:\n{e}");
+}
+
+/// `sharedBy` and `shareStartOffset` read the coordinator's assignment and
+/// the share coordinator's SPSO, and say what they hold instead.
+#[test]
+fn share_expectations_report_what_the_world_holds() {
+    use groupscope::lesson::Expectation;
+    let scenario = groupscope::sim::Scenario::from_json(
+        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/share-2-more-consumers.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let mut w = groupscope::sim::World::new(scenario).unwrap();
+    w.run_until(20_000);
+    let shared = |count| Expectation::SharedBy { group: "queue".into(), partition: "orders-1".into(), count };
+    assert_eq!(shared(3).check(&w), Ok(()));
+    assert_eq!(
+        shared(2).check(&w),
+        Err("expected orders-1 assigned to 2 members of share group queue, but it is 3".into())
+    );
+    let spso =
+        |at_least| Expectation::ShareStartOffset { group: "queue".into(), partition: "orders-0".into(), at_least };
+    assert_eq!(spso(1).check(&w), Ok(()));
+    let e = spso(1_000_000).check(&w).unwrap_err();
+    assert!(
+        e.starts_with("expected share group queue's start offset (SPSO) of orders-0 at least 1000000, but it is "),
+        "{e}"
+    );
+    let members = Expectation::Members { group: "queue".into(), count: 5 };
+    assert_eq!(members.check(&w), Ok(()));
+}

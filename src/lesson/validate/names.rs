@@ -1,9 +1,10 @@
 //! `Names`: what a lesson's scenario (and its actions) make exist — its
 //! consumers and Connect workers (`c<n>`), brokers, groups (classic or
-//! `group.protocol=consumer`), topics and partitions, connectors and tasks —
-//! and the checks that a name a step uses is one of them.
+//! `group.protocol=consumer`, or share groups, KIP-932), topics and
+//! partitions, connectors and tasks — and the checks that a name a step uses
+//! is one of them.
 
-use super::states::{client_member_state, consumer_group_state, group_state, member_state};
+use super::states::{client_member_state, consumer_group_state, group_state, member_state, share_group_state};
 use crate::assign::TopicPartition;
 use crate::lesson::check::{broker_id, consumer_idx};
 use crate::lesson::model::Lesson;
@@ -26,14 +27,21 @@ pub(super) struct Names {
     /// Groups with `group.protocol=consumer` (KIP-848) and their consumers.
     consumer_groups: BTreeSet<String>,
     modern: BTreeSet<u32>,
+    /// Share groups (KIP-932) and their share consumers.
+    share_groups: BTreeSet<String>,
+    share: BTreeSet<u32>,
 }
 
 impl Names {
     pub(super) fn of(lesson: &Lesson) -> Names {
         let s = &lesson.scenario;
         let mut topics: BTreeMap<String, u32> = s.topics.iter().map(|t| (t.name.clone(), t.partitions)).collect();
-        let initial: u32 = s.groups.iter().map(|g| g.consumers).sum();
+        let classic_and_modern: u32 = s.groups.iter().map(|g| g.consumers).sum();
+        // The world starts the groups' consumers, then the share groups' ones.
+        let initial = classic_and_modern + s.share_groups.iter().map(|g| g.consumers).sum::<u32>();
         let mut consumers: BTreeSet<u32> = (1..=initial).collect();
+        let share_groups: BTreeSet<String> = s.share_groups.iter().map(|g| g.group_id.clone()).collect();
+        let mut share: BTreeSet<u32> = (classic_and_modern + 1..=initial).collect();
         let consumer_groups: BTreeSet<String> = s
             .groups
             .iter()
@@ -83,6 +91,9 @@ impl Names {
                     if consumer_groups.contains(group) {
                         modern.insert(next);
                     }
+                    if share_groups.contains(group) {
+                        share.insert(next);
+                    }
                     consumers.insert(next);
                     next += 1;
                 }
@@ -107,6 +118,7 @@ impl Names {
                 .iter()
                 .map(|g| g.group_id.clone())
                 .chain(s.connect_clusters.iter().map(|c| c.group_id.clone()))
+                .chain(share_groups.iter().cloned())
                 .collect(),
             topics,
             offsets_partitions: s.broker.offsets_topic_num_partitions,
@@ -114,12 +126,46 @@ impl Names {
             connect,
             consumer_groups,
             modern,
+            share_groups,
+            share,
         }
+    }
+
+    /// A share group (KIP-932).
+    pub(super) fn share_group(&self, group: &str) -> Result<(), String> {
+        self.group(group)?;
+        if self.share_groups.contains(group) {
+            Ok(())
+        } else {
+            Err(format!("'{group}' is not a share group (KIP-932) of this lesson ({:?})", self.share_groups))
+        }
+    }
+
+    /// Not a share group: a share group has no generation, leader,
+    /// reconciliation, offset commits or rebalances (KIP-932).
+    fn not_share(&self, group: &str) -> Result<(), String> {
+        if self.share_groups.contains(group) {
+            Err(format!("'{group}' is a share group (KIP-932): it has no generation, leader, committed offsets or revocation; use groupState (Empty, Stable), members, owns, sharedBy, shareStartOffset or a share note"))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// A group that commits offsets: classic or consumer protocol, not a share group.
+    pub(super) fn consumer_or_classic(&self, group: &str) -> Result<(), String> {
+        self.group(group)?;
+        self.not_share(group)
+    }
+
+    /// A share consumer (`KafkaShareConsumer`).
+    pub(super) fn share_consumer(&self, name: &str) -> bool {
+        consumer_idx(name).is_some_and(|c| self.share.contains(&c))
     }
 
     /// A group with `group.protocol=consumer` (KIP-848).
     pub(super) fn consumer_group(&self, group: &str) -> Result<(), String> {
         self.group(group)?;
+        self.not_share(group)?;
         if self.consumer_groups.contains(group) {
             Ok(())
         } else {
@@ -130,6 +176,7 @@ impl Names {
     /// A classic group (generations, a leader, a protocol vote, rebalances).
     pub(super) fn classic_group(&self, group: &str) -> Result<(), String> {
         self.group(group)?;
+        self.not_share(group)?;
         if self.consumer_groups.contains(group) {
             Err(format!("'{group}' uses group.protocol=consumer (KIP-848): it has no generation, leader or protocol vote; use groupEpoch, targetAssignmentEpoch or memberEpoch"))
         } else {
@@ -141,6 +188,9 @@ impl Names {
     pub(super) fn classic_consumer(&self, name: &str) -> Result<(), String> {
         self.consumer(name)?;
         match consumer_idx(name) {
+            Some(c) if self.share.contains(&c) => Err(format!(
+                "'{name}' is a share consumer (KIP-932): use the fenced condition, or a share note (RecordsReleased, LocksExpired)"
+            )),
             Some(c) if self.modern.contains(&c) => {
                 Err(format!("'{name}' uses group.protocol=consumer (KIP-848): use the fenced condition or memberEpoch"))
             }
@@ -153,6 +203,7 @@ impl Names {
         self.consumer(name)?;
         match consumer_idx(name) {
             Some(c) if self.modern.contains(&c) => Ok(()),
+            Some(c) if self.share.contains(&c) => Err(format!("'{name}' is a share consumer (KIP-932): its member epoch follows the group epoch, with no reconciliation; use owns, fenced or a share note")),
             _ => Err(format!("'{name}' is a classic consumer: member epochs, targets and fencing belong to group.protocol=consumer (KIP-848)")),
         }
     }
@@ -160,7 +211,9 @@ impl Names {
     /// The group-state names of `group`'s protocol.
     pub(super) fn group_state(&self, group: &str, state: &str) -> Result<(), String> {
         self.group(group)?;
-        if self.consumer_groups.contains(group) {
+        if self.share_groups.contains(group) {
+            share_group_state(state)
+        } else if self.consumer_groups.contains(group) {
             consumer_group_state(state)
         } else {
             group_state(state)
@@ -171,7 +224,7 @@ impl Names {
     pub(super) fn member_state(&self, name: &str, state: &str) -> Result<(), String> {
         self.client(name)?;
         match consumer_idx(name) {
-            Some(c) if self.modern.contains(&c) => client_member_state(state),
+            Some(c) if self.modern.contains(&c) || self.share.contains(&c) => client_member_state(state),
             _ => member_state(state),
         }
     }

@@ -11,6 +11,7 @@ use crate::sim::connect::worker::State as InstanceState;
 use crate::sim::coordinator::classic::ClassicGroupState;
 use crate::sim::coordinator::consumer::{ConsumerGroupState, MemberState as CoordinatorMemberState};
 use crate::sim::coordinator::shard::CoordinatorState;
+use crate::sim::coordinator::share::ShareGroupState;
 use crate::sim::state_machine::StateMachine;
 
 /// `s` if it is a state of `S`; otherwise "unknown {what} '{s}' ({list})"
@@ -28,6 +29,11 @@ pub(super) fn group_state(s: &str) -> Result<(), String> {
 
 pub(super) fn consumer_group_state(s: &str) -> Result<(), String> {
     check::<ConsumerGroupState>(s, "consumer group state", "Kafka's ConsumerGroupState for group.protocol=consumer: ")
+}
+
+/// A share group's state (`ShareGroup.ShareGroupState`, KIP-932).
+pub(super) fn share_group_state(s: &str) -> Result<(), String> {
+    check::<ShareGroupState>(s, "share group state", "Kafka's ShareGroupState for a share group: ")
 }
 
 pub(super) fn client_member_state(s: &str) -> Result<(), String> {

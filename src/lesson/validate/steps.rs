@@ -62,6 +62,8 @@ impl Names {
         match c {
             Condition::GroupState { group, state } => self.group_state(group, state),
             Condition::MemberState { consumer, state } => self.member_state(consumer, state),
+            // KIP-848 and share (KIP-932) members are fenced the same way.
+            Condition::Fenced { consumer } if self.share_consumer(consumer) => Ok(()),
             Condition::Fenced { consumer } => self.modern_consumer(consumer),
             Condition::SessionTimeout { consumer } => self.client(consumer),
             Condition::PollTimeout { consumer } => self.consumer(consumer),
@@ -181,9 +183,12 @@ impl Names {
             Expectation::Fatal { consumer, .. } | Expectation::PollTimeouts { consumer, .. } => self.consumer(consumer),
             Expectation::SessionTimeouts { consumer, .. } => self.classic_consumer(consumer),
             Expectation::Committed { group, partition, .. } | Expectation::CommittedNext { group, partition } => {
-                self.group(group).and(self.partition(partition))
+                self.consumer_or_classic(group).and(self.partition(partition))
             }
             Expectation::Time { .. } => Ok(()),
+            Expectation::SharedBy { group, partition, .. } | Expectation::ShareStartOffset { group, partition, .. } => {
+                self.share_group(group).and(self.partition(partition))
+            }
             Expectation::Task { group, task, worker, state } => {
                 self.task(group, task)?;
                 worker.as_deref().map_or(Ok(()), |w| self.worker_in(w, group))?;
