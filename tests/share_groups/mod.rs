@@ -5,5 +5,6 @@
 //! numbers.
 
 mod coordinator;
+mod fetch;
 mod scenarios;
 mod share_partition;

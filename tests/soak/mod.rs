@@ -1,6 +1,6 @@
 //! Seeded random-fault soak: random schedules of crashes, restarts, pauses,
 //! broker deaths and network cuts over random configurations, for every group
-//! type (classic and KIP-848 consumer groups, Kafka Connect). Safety
+//! type (classic, KIP-848 consumer and KIP-932 share groups, Kafka Connect). Safety
 //! invariants are checked after every step; after the faults stop (everything
 //! restarted and healed), every partition (connector, task) must be owned again
 //! within a bound derived from the configured timeouts. A failure names the
@@ -8,6 +8,7 @@
 //!
 //! - `groups`: the consumer-group worlds (both protocols) and their recovery check;
 //! - `connect`: the Connect worlds and theirs;
+//! - `share`: the share-group worlds (KIP-932) and theirs;
 //! - `moments`: faults aimed at a moment of the protocol rather than a time
 //!   (the coordinator dies in a join phase, a broker restarts while a member
 //!   is between JoinGroup and SyncGroup).
@@ -24,6 +25,7 @@
 mod connect;
 mod groups;
 mod moments;
+mod share;
 
 use crate::common::member_states::invalid_member_transitions;
 use groupscope::sim::trace::EventKind;
@@ -51,6 +53,13 @@ const ONCE_FAILED: &[(&str, u64)] = &[
     // A Connect task left running by a downgrade to eager read as assigned twice
     // after the group went back to cooperative (issue 39).
     ("connect", 335850),
+    // A share consumer started again before its staggered start: the late
+    // start sent it from STABLE back to JOINING (AbstractMembershipManager.onConsumerPoll).
+    ("share", 153),
+    // A ShareFetch (or heartbeat) lost on a cut link, never given up: the share
+    // consumer had no request.timeout.ms (NetworkClient.handleTimedOutRequests).
+    ("share", 127),
+    ("share", 182),
 ];
 
 /// The seeds to run for `kind`, and how to name them in the summary.
@@ -111,6 +120,11 @@ fn random_fault_schedules_keep_every_invariant_and_recover() {
 #[test]
 fn random_fault_schedules_keep_every_invariant_and_recover_under_the_consumer_protocol() {
     soak("consumer", groups::run_consumer_protocol);
+}
+
+#[test]
+fn random_share_fault_schedules_keep_every_invariant_and_recover() {
+    soak("share", share::run);
 }
 
 #[test]

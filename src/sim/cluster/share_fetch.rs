@@ -62,6 +62,19 @@ struct SessionRef<'a> {
     epoch: i32,
 }
 
+/// `PartitionRotateStrategy.rotateRoundRobin`, applied by
+/// `SharePartitionManager.fetchMessages` with the request's share session
+/// epoch so that no share-partition is starved of the fetch's records: the
+/// first `epoch % n` partitions move to the end (none at the initial and
+/// final epochs, 0 and -1).
+fn rotate_round_robin<T>(mut partitions: Vec<T>, session_epoch: i32) -> Vec<T> {
+    if partitions.len() > 1 && session_epoch >= 1 {
+        let at = session_epoch as usize % partitions.len();
+        partitions.rotate_left(at);
+    }
+    partitions
+}
+
 /// The short name the narration uses for a member: the client process (`c3`).
 fn client_name(client: NodeId) -> String {
     client.to_string()
@@ -337,7 +350,7 @@ impl SharePartitionManager {
             group_id: req.group_id.clone(),
             member_id: req.member_id.clone(),
             max_records: req.max_records,
-            partitions,
+            partitions: rotate_round_robin(partitions, req.share_session_epoch),
             deadline: ctx.now + req.max_wait_ms,
         };
         let (answer, any) = self.acquire_all(ctx, broker, &held, from, out);

@@ -83,7 +83,7 @@ impl ShareConsumer {
                         share_session_epoch: epoch,
                         partitions,
                     };
-                    self.send(leader, Request::ShareAcknowledge(req), out);
+                    self.send(ctx.now, leader, Request::ShareAcknowledge(req), out);
                 }
             }
         }
@@ -101,7 +101,7 @@ impl ShareConsumer {
                 max_records: self.config.max_poll_records,
                 partitions,
             };
-            self.send(leader, Request::ShareFetch(req), out);
+            self.send(ctx.now, leader, Request::ShareFetch(req), out);
         }
     }
 
@@ -218,7 +218,7 @@ impl ShareConsumer {
                 share_session_epoch: SHARE_SESSION_FINAL_EPOCH,
                 partitions: by_leader.remove(&b).unwrap_or_default(),
             };
-            self.send(b, Request::ShareAcknowledge(req), out);
+            self.send(ctx.now, b, Request::ShareAcknowledge(req), out);
         }
         self.sessions.clear();
     }

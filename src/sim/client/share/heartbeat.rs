@@ -15,7 +15,7 @@ use crate::sim::reason::ClientReason;
 use crate::sim::share_message::{ShareGroupHeartbeatRequest, ShareGroupHeartbeatResponse};
 use crate::sim::trace::EventKind;
 use crate::sim::trigger::Trigger;
-use crate::sim::types::Errors;
+use crate::sim::types::{Errors, Millis};
 
 impl ShareConsumer {
     /// The heartbeat timer: find the coordinator, or send the next heartbeat.
@@ -27,14 +27,14 @@ impl ShareConsumer {
             None => {
                 if !self.has_in_flight(ApiKey::FindCoordinator) {
                     if let Ok(b) = next_broker(None, &mut self.bootstrap_cursor, ctx) {
-                        self.send(b, Request::FindCoordinator { key: self.group_id.clone() }, out);
+                        self.send(ctx.now, b, Request::FindCoordinator { key: self.group_id.clone() }, out);
                     }
                 }
             }
             Some(b) => {
                 if !self.has_in_flight(ApiKey::ShareGroupHeartbeat) {
                     let epoch = if self.state == MemberState::JOINING { 0 } else { self.member_epoch };
-                    self.send_heartbeat(b, epoch, out);
+                    self.send_heartbeat(ctx.now, b, epoch, out);
                     if self.state == MemberState::ACKNOWLEDGING {
                         self.transition_to(MemberState::STABLE, Trigger::AcknowledgedAssignment, out);
                     }
@@ -45,7 +45,7 @@ impl ShareConsumer {
 
     /// `ShareHeartbeatRequestManager.buildRequestData`: the subscription goes
     /// with a join (epoch 0) only.
-    pub(crate) fn send_heartbeat(&mut self, broker: u32, epoch: i32, out: &mut Out) {
+    pub(crate) fn send_heartbeat(&mut self, now: Millis, broker: u32, epoch: i32, out: &mut Out) {
         let req = ShareGroupHeartbeatRequest {
             group_id: self.group_id.clone(),
             member_id: self.member_id.clone(),
@@ -53,7 +53,7 @@ impl ShareConsumer {
             rack_id: None,
             subscribed_topic_names: (epoch == 0).then(|| self.topics.clone()),
         };
-        self.send(broker, Request::ShareGroupHeartbeat(req), out);
+        self.send(now, broker, Request::ShareGroupHeartbeat(req), out);
     }
 
     pub(crate) fn on_find_coordinator(&mut self, ctx: &mut Ctx, error: Errors, node: Option<u32>, out: &mut Out) {

@@ -108,12 +108,16 @@ impl ShareConsumer {
         NodeId::Client(self.idx)
     }
 
-    /// The process starts: `subscribe(topics)`, then the poll loop.
+    /// The process starts: `subscribe(topics)`, then the poll loop. Only an
+    /// UNSUBSCRIBED member joins (`AbstractMembershipManager.onConsumerPoll`):
+    /// a start that finds it already in the group leaves it there.
     pub fn start(&mut self, ctx: &mut Ctx, out: &mut Out) {
         if self.member_id.is_empty() {
             self.member_id = ctx.random_kafka_uuid();
         }
-        self.transition_to(MemberState::JOINING, Trigger::SubscribeThenPoll, out);
+        if self.state == MemberState::UNSUBSCRIBED {
+            self.transition_to(MemberState::JOINING, Trigger::SubscribeThenPoll, out);
+        }
         out.set_timer(ClientTimer::Heartbeat, ctx.now);
         out.set_timer(ClientTimer::Poll, ctx.now);
     }
@@ -124,11 +128,15 @@ impl ShareConsumer {
         transition_member(node, Machine::ShareMember, &mut self.state, to, trigger, out);
     }
 
-    pub(crate) fn send(&mut self, broker: u32, request: Request, out: &mut Out) -> u64 {
+    /// Sends `request` to `broker`, answered within `request.timeout.ms` or
+    /// given up (`NetworkClient.handleTimedOutRequests`).
+    pub(crate) fn send(&mut self, now: Millis, broker: u32, request: Request, out: &mut Out) -> u64 {
         self.next_correlation += 1;
         let correlation = self.next_correlation;
         self.in_flight.insert(correlation, SharePending { broker, api: request.api_key() });
         out.send(NodeId::Broker(broker), crate::sim::message::Body::Request { correlation, request });
+        // A ShareFetch waits at most fetch.max.wait.ms at the leader, well within this.
+        out.set_timer(ClientTimer::RequestTimeout { correlation }, now + REQUEST_TIMEOUT_MS);
         correlation
     }
 
@@ -140,6 +148,11 @@ impl ShareConsumer {
         match key {
             TimerKey::Client(ClientTimer::Heartbeat) => self.heartbeat_tick(ctx, out),
             TimerKey::Client(ClientTimer::Poll) => self.poll(ctx, out),
+            // No answer within request.timeout.ms: `NetworkClient.handleTimedOutRequests`
+            // gives the request up as disconnected, and the request manager sends anew.
+            TimerKey::Client(ClientTimer::RequestTimeout { correlation }) => {
+                self.handle_disconnect(ctx, *correlation, out)
+            }
             _ => return Err(crate::sim::node::Misrouted::timer(key)),
         }
         Ok(())
@@ -153,6 +166,7 @@ impl ShareConsumer {
         out: &mut Out,
     ) {
         let Some(pending) = self.in_flight.remove(&correlation) else { return };
+        out.cancel_timer(ClientTimer::RequestTimeout { correlation });
         use crate::sim::message::Response as R;
         match response {
             R::FindCoordinator { error, node_id } => self.on_find_coordinator(ctx, error, node_id, out),
@@ -166,6 +180,7 @@ impl ShareConsumer {
     /// The connection broke under a request (the broker is down).
     pub fn handle_disconnect(&mut self, ctx: &mut Ctx, correlation: u64, out: &mut Out) {
         let Some(pending) = self.in_flight.remove(&correlation) else { return };
+        out.cancel_timer(ClientTimer::RequestTimeout { correlation });
         self.broker_gone(ctx, pending.broker, pending.api, out);
     }
 
@@ -175,6 +190,7 @@ impl ShareConsumer {
             self.in_flight.iter().filter(|(_, p)| p.broker == broker).map(|(c, p)| (*c, p.clone())).collect();
         for (c, p) in lost {
             self.in_flight.remove(&c);
+            out.cancel_timer(ClientTimer::RequestTimeout { correlation: c });
             self.broker_gone(ctx, broker, p.api, out);
         }
         self.sessions.remove(&broker);
@@ -205,7 +221,7 @@ impl ShareConsumer {
             self.transition_to(MemberState::PREPARE_LEAVING, Trigger::Close, out);
             self.transition_to(MemberState::LEAVING, Trigger::Close, out);
             if let Some(b) = self.coordinator {
-                self.send_heartbeat(b, -1, out);
+                self.send_heartbeat(ctx.now, b, -1, out);
             }
             self.transition_to(MemberState::UNSUBSCRIBED, Trigger::Close, out);
         }
@@ -216,5 +232,8 @@ impl ShareConsumer {
 
 /// `retry.backoff.ms`.
 pub const RETRY_BACKOFF_MS: Millis = 100;
+
+/// `request.timeout.ms` (ConsumerConfig's default, 30 s; not a scenario setting).
+pub const REQUEST_TIMEOUT_MS: Millis = 30_000;
 
 crate::sim::node::client_node!(ShareConsumer);
