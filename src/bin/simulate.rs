@@ -167,12 +167,16 @@ fn run() -> Result<(), Stop> {
                 "protocol": found.and_then(|(_, gr)| gr.protocol_name.clone()),
             })
         })
+        .chain(world.scenario.share_groups.iter().map(|g| share_group_summary(&world, &g.group_id)))
         .collect();
     let consumers: Vec<_> = world
         .members()
         .filter(|c| c.is_consumer())
         .map(|c| {
-            let epoch = if c.group_type == GroupType::Consumer { "memberEpoch" } else { "generation" };
+            let epoch = match c.group_type {
+                GroupType::Consumer | GroupType::Share => "memberEpoch",
+                GroupType::Classic => "generation",
+            };
             json!({
                 "name": format!("c{}", c.idx), "group": c.group_id, "alive": c.alive,
                 "state": c.state, epoch: c.generation, "memberId": c.member_id,
@@ -194,6 +198,30 @@ fn run() -> Result<(), Stop> {
         "traceHash": format!("{:016x}", trace_hash(&world.trace)),
     });
     out(&serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?)
+}
+
+/// A share group (KIP-932) as its coordinator holds it: state, epochs and
+/// members; each share-partition's start offset (SPSO) as the share
+/// coordinator stores it; and the records its consumers processed again.
+fn share_group_summary(world: &World, group_id: &str) -> serde_json::Value {
+    let found = world.share_group(group_id);
+    let stored = world.cluster.share_state.get(group_id);
+    let partitions: Vec<_> = stored
+        .into_iter()
+        .flatten()
+        .map(|(tp, p)| json!({"partition": tp.to_string(), "spso": p.start_offset}))
+        .collect();
+    json!({
+        "groupId": group_id,
+        "type": "share",
+        "coordinator": found.map(|(b, _)| b),
+        "state": found.map(|(_, g)| g.state.name()),
+        "groupEpoch": found.map(|(_, g)| g.group_epoch),
+        "assignmentEpoch": found.map(|(_, g)| g.assignment_epoch),
+        "members": found.map(|(_, g)| g.members.keys().cloned().collect::<Vec<_>>()).unwrap_or_default(),
+        "sharePartitions": partitions,
+        "recordsRedelivered": world.cluster.stats.redelivered.group_total(group_id),
+    })
 }
 
 fn main() -> ExitCode {

@@ -8,3 +8,4 @@ mod coordinator;
 mod fetch;
 mod scenarios;
 mod share_partition;
+mod summary;
