@@ -58,14 +58,6 @@ phase "wasm: clippy-linted build, wasm-bindgen-test in headless Chromium through
 "${clippy[@]}" CARGO_PROFILE_TEST_OPT_LEVEL=0 CARGO_UNSTABLE_BUILD_STD=std,panic_abort WASM_BINDGEN_TEST_TIMEOUT=120 \
   wasm-pack test --headless --chrome --mode no-install -- --test web
 
-# The live smoke (a real Kafka 4.4 broker on loopback and real clients,
-# conformance/smoke.txt) mostly waits on the scenarios' clocks, so it runs
-# beside the site's build; its result is read after the end-to-end tests.
-smoke_log=$(mktemp)
-SIMULATE=target/debug/simulate bash conformance/run.sh --smoke >"$smoke_log" 2>&1 &
-smoke_pid=$!
-trap 'kill "$smoke_pid" 2>/dev/null || true' EXIT
-
 phase "site: release build"
 bash scripts/build.sh
 
@@ -78,8 +70,14 @@ bash scripts/size-check.sh
 phase "end to end: Playwright (playwright-core + Debian chromium)"
 node --test --test-concurrency=2 tests/e2e/
 
-phase "conformance smoke: real Kafka 4.4 on loopback against simulate (started before the site build)"
-if ! wait "$smoke_pid"; then
+# The live smoke (a real Kafka 4.4 broker on loopback and real clients,
+# conformance/smoke.txt) compares the real clients' timings with the
+# simulation's, so it runs alone: beside the site's release build, the real
+# clients' joins came late enough under load to change the classic leader
+# (7 December 2026; the same clone alone: 13 match, 0 differ, 73 s).
+phase "conformance smoke: real Kafka 4.4 on loopback against simulate"
+smoke_log=$(mktemp)
+if ! SIMULATE=target/debug/simulate bash conformance/run.sh --smoke >"$smoke_log" 2>&1; then
   tail -40 "$smoke_log"
   exit 1
 fi
