@@ -20,6 +20,10 @@ pub fn note(n: &ShareNote) -> String {
             "共享组 {0}：请求共享协调者初始化 {1}（在它答复之前，这些分区都不能分配）",
             &[group_id, &partition_list(partitions)],
         ),
+        TargetAssignmentDeferred { group_id, until_ms } => f(
+            "共享组 {0}：新的目标分配推迟到 {1} ms（share.assignment.interval.ms）之后的第一次心跳时计算",
+            &[group_id, until_ms],
+        ),
         StateInitialized { group_id, partitions } => {
             f("共享组 {0}：{1} 已初始化；下一次心跳会分配它们", &[group_id, &partition_list(partitions)])
         }

@@ -19,6 +19,7 @@ mod docs_drift;
 mod explain;
 mod explain_corpus;
 mod explain_page;
+mod explain_pat;
 mod explain_spacetime;
 mod fetch;
 mod glossary;

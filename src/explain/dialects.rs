@@ -5,6 +5,8 @@
 use super::dialect::Dialect;
 use super::event::{Ev, Who};
 use super::layout::Stripped;
+use super::pat::find;
+use std::sync::OnceLock;
 
 /// Every dialect, in the order that keeps their statements apart when none claims a line.
 pub const DIALECTS: [&dyn Dialect; 9] = [
@@ -58,8 +60,15 @@ pub fn looks_like_coordination(msg: &str) -> bool {
         "assigned partitions",
     ];
     let lower = msg.to_ascii_lowercase();
-    WORDS.iter().any(|w| lower.contains(w))
-        || DIALECTS.iter().any(|d| d.keywords().iter().any(|k| k.split("{}").any(|p| p.len() > 12 && msg.contains(p))))
+    WORDS.iter().any(|w| find(&lower, w).is_some()) || statement_texts().iter().any(|p| find(msg, p).is_some())
+}
+
+/// The fixed texts of every dialect's statements longer than 12 characters, split once.
+fn statement_texts() -> &'static [&'static str] {
+    static TEXTS: OnceLock<Vec<&'static str>> = OnceLock::new();
+    TEXTS.get_or_init(|| {
+        DIALECTS.iter().flat_map(|d| d.keywords().iter()).flat_map(|k| k.split("{}")).filter(|p| p.len() > 12).collect()
+    })
 }
 
 /// The docs page listing every dialect (docs/explain-dialects.md is this text; a test keeps

@@ -8,13 +8,13 @@
 /// up to the next literal, except the last placeholder, which reaches the last
 /// occurrence of the trailing literal (reasons may contain the trailing text).
 pub fn capture<'a>(pattern: &str, text: &'a str) -> Option<Vec<&'a str>> {
-    let pieces: Vec<&str> = pattern.split("{}").collect();
-    let first = pieces[0];
-    let start = if first.is_empty() { 0 } else { text.find(first)? + first.len() };
+    // Most lines match no statement: look for the first literal before anything else.
+    let first = &pattern[..find(pattern, "{}").unwrap_or(pattern.len())];
+    let start = if first.is_empty() { 0 } else { find(text, first)? + first.len() };
+    let mut pieces = Pieces(&pattern[first.len()..]);
     let mut pos = start;
-    let mut caps = Vec::with_capacity(pieces.len() - 1);
-    for (i, lit) in pieces.iter().enumerate().skip(1) {
-        let last = i == pieces.len() - 1;
+    let mut caps = Vec::new();
+    while let Some((lit, last)) = pieces.next() {
         let rest = &text[pos..];
         let end = if lit.is_empty() {
             if last {
@@ -25,7 +25,7 @@ pub fn capture<'a>(pattern: &str, text: &'a str) -> Option<Vec<&'a str>> {
         } else if last {
             rest.rfind(lit)?
         } else {
-            rest.find(lit)?
+            find(rest, lit)?
         };
         caps.push(&rest[..end]);
         pos += end + lit.len();
@@ -33,9 +33,51 @@ pub fn capture<'a>(pattern: &str, text: &'a str) -> Option<Vec<&'a str>> {
     Some(caps)
 }
 
+/// The literals after each placeholder of a pattern's tail (`{} generation {} with {} members.`
+/// gives ` generation `, ` with `, ` members.`), each with whether it is the last.
+struct Pieces<'p>(&'p str);
+
+impl<'p> Pieces<'p> {
+    fn next(&mut self) -> Option<(&'p str, bool)> {
+        let tail = self.0.strip_prefix("{}")?;
+        match find(tail, "{}") {
+            Some(i) => {
+                self.0 = &tail[i..];
+                Some((&tail[..i], false))
+            }
+            None => {
+                self.0 = "";
+                Some((tail, true))
+            }
+        }
+    }
+}
+
+/// `text.find(needle)`, for the short needles of log statements: the needle's first byte is
+/// searched for and the rest compared there. (`str::find` with a `&str` builds a two-way
+/// searcher on every call, which was most of the time spent on lines that match nothing.)
+pub fn find(text: &str, needle: &str) -> Option<usize> {
+    let n = needle.as_bytes();
+    let Some(&b0) = n.first() else { return Some(0) };
+    if !b0.is_ascii() {
+        return text.find(needle);
+    }
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while from + n.len() <= bytes.len() {
+        // an ASCII byte is a whole character, found by std's memchr
+        let i = from + text[from..].find(b0 as char)?;
+        if bytes[i..].starts_with(n) {
+            return Some(i);
+        }
+        from = i + 1;
+    }
+    None
+}
+
 /// The text after `key` up to the first of `ends` (or the end).
 pub fn after<'a>(text: &'a str, key: &str, ends: &[char]) -> Option<&'a str> {
-    let i = text.find(key)? + key.len();
+    let i = find(text, key)? + key.len();
     let rest = &text[i..];
     let end = rest.find(|c| ends.contains(&c)).unwrap_or(rest.len());
     Some(&rest[..end])

@@ -23,6 +23,11 @@ pub enum ShareNote {
     /// The coordinator asks the share coordinator to initialize these
     /// share-partitions (`maybeCreateInitializeShareGroupStateRequest`).
     StateInitializing { group_id: String, partitions: Vec<TopicPartition> },
+    /// The group's new target assignment waits for the assignment interval
+    /// (`GroupMetadataManager.canComputeNextTargetAssignment` with the share
+    /// group's `share.assignment.interval.ms`, KIP-1263): the first heartbeat
+    /// after `until_ms` computes it.
+    TargetAssignmentDeferred { group_id: String, until_ms: crate::sim::Millis },
     /// The share coordinator answered: they can be assigned (`initializeShareGroupState`).
     StateInitialized { group_id: String, partitions: Vec<TopicPartition> },
     /// A partition leader loaded a share-partition from the share coordinator.
@@ -52,6 +57,7 @@ impl ShareNote {
         use ShareNote::*;
         match self {
             StateInitializing { .. } => "StateInitializing",
+            TargetAssignmentDeferred { .. } => "ShareTargetAssignmentDeferred",
             StateInitialized { .. } => "StateInitialized",
             SharePartitionLoaded { .. } => "SharePartitionLoaded",
             RecordsAcquired { .. } => "RecordsAcquired",
@@ -68,6 +74,7 @@ impl ShareNote {
 
     pub const KINDS: &'static [&'static str] = &[
         "StateInitializing",
+        "ShareTargetAssignmentDeferred",
         "StateInitialized",
         "SharePartitionLoaded",
         "RecordsAcquired",
@@ -103,6 +110,10 @@ impl fmt::Display for ShareNote {
                 f,
                 "share group {group_id}: asking the share coordinator to initialize {} (nothing is assignable until it answers)",
                 list(partitions)
+            ),
+            TargetAssignmentDeferred { group_id, until_ms } => write!(
+                f,
+                "share group {group_id}: new target assignment deferred until {until_ms} ms (share.assignment.interval.ms), on the first heartbeat after it"
             ),
             StateInitialized { group_id, partitions } => {
                 write!(f, "share group {group_id}: {} initialized; the next heartbeat assigns them", list(partitions))

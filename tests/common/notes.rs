@@ -107,10 +107,11 @@ pub fn kind(n: &Note) -> usize {
         Share(ShareNote::PoisonRecord { .. }) => 86,
         Share(ShareNote::SessionOpened { .. }) => 87,
         Share(ShareNote::SessionRefused { .. }) => 88,
+        Share(ShareNote::TargetAssignmentDeferred { .. }) => 89,
     }
 }
 
-pub const KINDS: usize = 89;
+pub const KINDS: usize = 90;
 
 /// One note of each kind (of each sentence: a variant with two sentences twice).
 pub fn one_of_each() -> Vec<Note> {
@@ -279,6 +280,7 @@ pub fn one_of_each() -> Vec<Note> {
         Share(ShareNote::PoisonRecord { partition: tp("orders", 0), offset: 5, ack_type: AcknowledgeType::Release }),
         Share(ShareNote::SessionOpened { client: s("c1"), broker: 2 }),
         Share(ShareNote::SessionRefused { client: s("c1"), broker: 2, error: Errors::SHARE_SESSION_NOT_FOUND }),
+        Share(ShareNote::TargetAssignmentDeferred { group_id: s("queue"), until_ms: 12_000 }),
     ];
     let kinds: Vec<usize> = notes.iter().map(kind).collect();
     assert_eq!(kinds, (0..KINDS).collect::<Vec<_>>(), "one note of each kind, in order");

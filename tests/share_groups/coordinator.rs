@@ -176,7 +176,15 @@ fn targets_are_batched_and_a_leaver_s_partitions_go_to_the_others_without_revoca
     c.send(1, hb("m1", 0, Some(&["orders"])));
     c.advance_to(100);
     c.send(2, hb("m2", 0, Some(&["orders"])));
-    assert!(c.notes.iter().any(|n| matches!(n, Note::TargetAssignmentDeferred { .. })));
+    // Deferred by the share group's own interval (`GroupMetadataManager.maybeUpdateTargetAssignment`
+    // for a ShareGroup reads `shareGroupAssignmentIntervalMs`), and the narration names it.
+    let deferred = c.notes.iter().find(|n| matches!(n, Note::Share(ShareNote::TargetAssignmentDeferred { .. })));
+    let text = deferred.expect("the second member's epoch bump waits for the interval").to_string();
+    assert!(text.contains("share.assignment.interval.ms") && !text.contains("consumer"), "{text}");
+    assert!(
+        !c.notes.iter().any(|n| matches!(n, Note::TargetAssignmentDeferred { .. })),
+        "not the consumer group's note"
+    );
     c.advance_to(1500);
     let a1 = ask(&mut c, 1, hb("m1", 2, None));
     let e = a1.member_epoch;

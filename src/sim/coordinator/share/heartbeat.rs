@@ -313,10 +313,10 @@ impl Shard {
             return;
         }
         if !can_compute_next_target_assignment(group.assignment_timestamp, interval_ms, ctx.now) {
-            let note = Note::TargetAssignmentDeferred {
+            let note = Note::Share(ShareNote::TargetAssignmentDeferred {
                 group_id: group_id.to_string(),
                 until_ms: group.assignment_timestamp + interval_ms,
-            };
+            });
             out.emit(EventKind::Note { node: ctx.me, note });
             return;
         }

@@ -1,0 +1,7 @@
+// The course walk (lesson-walk.mjs), in Chinese, answering wrong, lessons of half 2.
+import { test } from 'node:test';
+import { lessons, walkCourse } from './lesson-walk.mjs';
+
+const middle = Math.ceil(lessons.length / 2);
+const [first, last] = [lessons[middle], lessons[lessons.length - 1]];
+test(`lessons ${first.number}-${last.number} end to end in zh, answering wrong`, () => walkCourse('zh', false, 1));
