@@ -83,9 +83,9 @@ fn connect_lesson() -> serde_json::Value {
 }
 
 #[test]
-fn the_readme_example_lesson_is_valid_and_runs_to_its_end() {
-    let readme = include_str!("../../README.md");
-    let section = &readme[readme.find("## Writing a lesson").expect("README section")..];
+fn the_docs_example_lesson_is_valid_and_runs_to_its_end() {
+    let doc = include_str!("../../docs/lessons.md");
+    let section = &doc[doc.find("## A complete lesson").expect("docs/lessons.md section")..];
     let start = section.find("```json\n").expect("an example") + 8;
     let json = &section[start..start + section[start..].find("```").unwrap()];
     let lesson = load(json).unwrap_or_else(|e| panic!("{e}"));
