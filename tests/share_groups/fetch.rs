@@ -109,3 +109,64 @@ fn network_client_handle_timed_out_requests_frees_a_share_fetch_lost_on_a_cut_li
     let first = acquired_after.first().copied();
     assert!(first.is_some_and(|t| (49_000..60_000).contains(&t)), "first acquisition after the heal: {first:?}");
 }
+
+/// `ShareHeartbeatRequestManager.HeartbeatState.reset` (called by
+/// `AbstractHeartbeatRequestManager.onFailure` and `onErrorResponse`): after a
+/// heartbeat fails, the next one carries the subscription again — a full
+/// request — and `GroupMetadataManager.shareGroupHeartbeat` answers a full
+/// request with the member's whole assignment. Here the answer that brings
+/// c1 its first assignment is lost: the coordinator already moved c1 to the
+/// new epoch with the partition, the request times out
+/// (`request.timeout.ms`), and c1 heartbeats again at its previous epoch,
+/// which the coordinator accepts. Without the full request, that answer
+/// carries no assignment (nothing changed for the coordinator) and c1 would
+/// stay in the group with no partition for good.
+#[test]
+fn share_heartbeat_request_manager_sends_a_full_request_after_a_failed_heartbeat() {
+    use groupscope::sim::scenario::ScheduledFault;
+    use groupscope::sim::{Fault, NodeId};
+    let json = r#"{
+      "seed": 1, "brokers": 1,
+      "topics": [{"name": "orders", "partitions": 1, "recordsPerSec": 5}],
+      "shareGroups": [{"groupId": "queue", "consumers": 1, "topics": ["orders"],
+        "config": {"share.auto.offset.reset": "earliest"}}]
+    }"#;
+    let scenario = Scenario::from_json(json).expect("valid");
+    // When the coordinator sends c1 its first non-empty assignment.
+    let mut probe = World::new(scenario.clone()).expect("valid");
+    probe.run_until(20_000);
+    let sent = probe
+        .trace
+        .iter()
+        .find(|e| {
+            matches!(&e.kind, EventKind::MessageSent { label, to: NodeId::Client(1), .. }
+                if label.starts_with("ShareGroupHeartbeat ←") && label.contains("[orders-0]"))
+        })
+        .map(|e| e.at)
+        .expect("c1 is assigned orders-0");
+    // That answer is lost on its way (sent, not yet delivered).
+    let mut lossy = scenario;
+    lossy.faults.push(ScheduledFault {
+        at: sent + 1,
+        fault: Fault::DropNextMessage { from: "broker-0".into(), to: "c1".into() },
+    });
+    let mut w = World::new(lossy).expect("valid");
+    while w.next_time().is_some_and(|t| t <= sent + 60_000) {
+        w.step();
+        let v = invariants::check(&w);
+        assert!(v.is_empty(), "at {} ms: {v:?}", w.now);
+    }
+    let lost = w.trace.iter().any(
+        |e| matches!(&e.kind, EventKind::MessageDropped { label, .. } if label.starts_with("ShareGroupHeartbeat ←")),
+    );
+    assert!(lost, "the assignment's answer is lost");
+    let c1 = w.clients.share_consumer(1).expect("c1 is a share consumer");
+    let (_, group) = w.share_group("queue").expect("the group is loaded");
+    assert_eq!(c1.member_epoch, group.members[&c1.member_id].member_epoch);
+    assert_eq!(c1.assignment, vec![groupscope::assign::TopicPartition::new("orders", 0)]);
+    let acquired = w.trace.iter().any(|e| {
+        e.at > sent + 30_000
+            && matches!(&e.kind, EventKind::Note { note: Note::Share(ShareNote::RecordsAcquired { .. }), .. })
+    });
+    assert!(acquired, "c1 fetches orders-0 once it has its assignment again");
+}

@@ -165,11 +165,16 @@ fn recover(label: &str, world: &mut World, faults_end: u64) -> Result<(), String
     heal(world);
     restart_fatal(world);
     // The slow application is fixed too; what it holds it still processes at
-    // the slow pace, so the bound grows by its slowest full poll().
+    // the slow pace it had when it took the batch (one poll() here is every
+    // leader's answer, up to max.poll.records each), so the bound grows by
+    // the longest such tail, or a full poll() at the pace it has now.
     let slow_tail = world
         .clients
         .share_consumers()
-        .map(|c| c.config.max_poll_records as u64 * c.config.processing_ms_per_record)
+        .map(|c| {
+            let held = c.processing_until.map_or(0, |t| t.saturating_sub(world.now));
+            held.max(c.config.max_poll_records as u64 * c.config.processing_ms_per_record)
+        })
         .max()
         .unwrap_or(0);
     for g in world.scenario.share_groups.clone() {
@@ -199,21 +204,89 @@ fn recover(label: &str, world: &mut World, faults_end: u64) -> Result<(), String
         + slow_tail
         + 10_000;
     stepper.run_to(world, world.now + bound)?;
+    // A coordinator that has just taken a group over (the controller's
+    // preferred leader election every leader.imbalance.check.interval.seconds
+    // moves `__consumer_offsets` leaders back) loads it first: wait that out.
+    let load_by = world.now + COORDINATOR_LOAD_WAIT_MS;
+    while world.now < load_by && world.scenario.share_groups.iter().any(|g| world.share_group(&g.group_id).is_none()) {
+        stepper.run_to(world, world.now + 100)?;
+    }
     for g in world.scenario.share_groups.clone() {
         assigned(label, world, &g, bound)?;
     }
-    let now = leaders_start_offsets(world);
-    for ((gid, tp), before) in &at_heal {
-        let waiting = ends_at_heal.get(tp).is_some_and(|end| end > before);
-        let after = now.get(&(gid.clone(), tp.clone())).copied();
-        if waiting && after.is_none_or(|a| a <= *before) {
+    // A member that cannot keep up is served its partitions in turn: the
+    // leader rotates each ShareFetch's partitions by the share session epoch
+    // (`SharePartitionManager.fetchMessages`, `PartitionRotateStrategy.rotateRoundRobin`)
+    // and fills max.poll.records from the first, so a partition may wait one
+    // full poll() per partition of the member's fetch; a released poison
+    // record holds the start offset until it is delivered
+    // share.delivery.count.limit times, each delivery on such a turn. A
+    // share-partition not moved on within the bound gets that much longer.
+    let stuck = |world: &World| -> Vec<(String, TopicPartition, i64)> {
+        let now = start_offsets(world);
+        at_heal
+            .iter()
+            .filter(|((gid, tp), before)| {
+                let waiting = ends_at_heal.get(tp).is_some_and(|end| end > *before);
+                waiting && now.get(&(gid.clone(), tp.clone())).is_none_or(|a| a <= *before)
+            })
+            .map(|((gid, tp), before)| (gid.clone(), tp.clone(), *before))
+            .collect()
+    };
+    let mut first = stuck(world);
+    if !first.is_empty() {
+        let turns = first.iter().map(|(gid, tp, _)| rotation_turns(world, gid, tp)).max().unwrap_or(0);
+        let until = world.now + turns;
+        while world.now < until && !stuck(world).is_empty() {
+            stepper.run_to(world, (world.now + 1_000).min(until))?;
+        }
+        first = stuck(world);
+        if let Some((gid, tp, before)) = first.first() {
+            let after = start_offsets(world).get(&(gid.clone(), tp.clone())).copied();
             return Err(format!(
-                "{label}: {gid} {tp} start offset still {before} {bound} ms after healing (was {before}, log end {} then, now {after:?})",
+                "{label}: {gid} {tp} start offset still {before} {} ms after healing (was {before}, log end {} then, now {after:?})",
+                bound + turns,
                 ends_at_heal[tp]
             ));
         }
     }
     Ok(())
+}
+
+/// How long a coordinator may still be loading a group it has just taken over.
+const COORDINATOR_LOAD_WAIT_MS: u64 = 5_000;
+
+/// How long a share-partition of `gid` may wait for its turns when its
+/// members cannot keep up: one poll() per partition the group subscribes to
+/// (a member may fetch them all from one leader), times the deliveries its
+/// records may need (a released poison record, records whose locks run out
+/// while the application still processes them). A poll() processes each leader's
+/// answer (up to max.poll.records each) at the group's pace, after at most
+/// fetch.max.wait.ms at the leader and a round trip.
+fn rotation_turns(world: &World, gid: &str, tp: &TopicPartition) -> u64 {
+    let Some(g) = world.scenario.share_groups.iter().find(|g| g.group_id == gid) else { return 0 };
+    let partitions: u64 = world
+        .cluster
+        .topics
+        .iter()
+        .filter(|(name, _)| g.topics.iter().any(|t| t == name.as_str()))
+        .map(|(_, t)| t.partitions.len() as u64)
+        .sum();
+    let c = &g.consumer;
+    let poll = world.brokers.len() as u64 * c.max_poll_records as u64 * c.processing_ms_per_record
+        + c.fetch_max_wait_ms
+        + 1_000;
+    let released = if c.acknowledgement_mode == AcknowledgementMode::Explicit && c.on_poison == OnPoison::Release {
+        c.poison_records.iter().filter(|p| p.topic == tp.topic.as_str() && p.partition == tp.partition).count() as u64
+    } else {
+        0
+    };
+    let limit = g.config.delivery_count_limit as u64;
+    // A poll() longer than the acquisition lock may see every record it holds
+    // time out before its acknowledgement (INVALID_RECORD_STATE): the start
+    // offset then moves on only once they reach the limit and are ARCHIVED.
+    let per_record = if poll > g.config.record_lock_duration_ms { limit } else { 1 };
+    partitions * poll * (per_record + released * limit)
 }
 
 /// A share consumer that raised a fatal error is closed and started again by
@@ -224,6 +297,22 @@ fn restart_fatal(world: &mut World) {
         world.inject(Fault::CrashConsumer { consumer: c });
         world.inject(Fault::RestartConsumer { consumer: c });
     }
+}
+
+/// Each share-partition's start offset, by (group, partition): its live
+/// leader's if that leader has loaded it, else the share coordinator's
+/// stored one (a new leader loads it from there on first use, as Kafka's
+/// `SharePartitionManager` does lazily).
+fn start_offsets(world: &World) -> BTreeMap<(String, TopicPartition), i64> {
+    let mut out = leaders_start_offsets(world);
+    for (gid, parts) in &world.cluster.share_state {
+        for (tp, stored) in parts {
+            if stored.start_offset >= 0 {
+                out.entry((gid.clone(), tp.clone())).or_insert(stored.start_offset);
+            }
+        }
+    }
+    out
 }
 
 /// Each share-partition's start offset on its partition's live leader, by (group, partition).

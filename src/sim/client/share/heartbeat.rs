@@ -43,15 +43,23 @@ impl ShareConsumer {
         }
     }
 
-    /// `ShareHeartbeatRequestManager.buildRequestData`: the subscription goes
-    /// with a join (epoch 0) only.
+    /// `ShareHeartbeatRequestManager.HeartbeatState.buildRequestData`: the
+    /// subscription goes with a join (epoch 0, JOINING) and with the first
+    /// heartbeat after a failure reset the sent fields — a full request,
+    /// which the coordinator answers with the member's whole assignment
+    /// (`GroupMetadataManager.shareGroupHeartbeat`). The leave (epoch −1)
+    /// names no topics.
     pub(crate) fn send_heartbeat(&mut self, now: Millis, broker: u32, epoch: i32, out: &mut Out) {
+        let full = epoch == 0 || (epoch > 0 && !self.sent_subscription);
+        if full {
+            self.sent_subscription = true;
+        }
         let req = ShareGroupHeartbeatRequest {
             group_id: self.group_id.clone(),
             member_id: self.member_id.clone(),
             member_epoch: epoch,
             rack_id: None,
-            subscribed_topic_names: (epoch == 0).then(|| self.topics.clone()),
+            subscribed_topic_names: full.then(|| self.topics.clone()),
         };
         self.send(now, broker, Request::ShareGroupHeartbeat(req), out);
     }
@@ -71,6 +79,11 @@ impl ShareConsumer {
     pub(crate) fn on_heartbeat(&mut self, ctx: &mut Ctx, r: ShareGroupHeartbeatResponse, out: &mut Out) {
         if self.closing {
             return;
+        }
+        if r.error != Errors::NONE {
+            // `AbstractHeartbeatRequestManager.onErrorResponse` resets the
+            // heartbeat state first, whatever the error.
+            self.sent_subscription = false;
         }
         match r.error {
             Errors::NONE => {

@@ -52,6 +52,12 @@ pub struct ShareConsumer {
     /// Client-generated at start, kept across fencing and rejoins.
     pub member_id: String,
     pub member_epoch: i32,
+    /// `ShareHeartbeatRequestManager.HeartbeatState.SentFields.subscribedTopicNames`:
+    /// the subscription went out on a heartbeat since the last failure.
+    /// `resetHeartbeatState` clears it on any failed or refused heartbeat, so
+    /// the next one is a full request, answered with the whole assignment.
+    #[serde(default)]
+    pub sent_subscription: bool,
     pub coordinator: Option<u32>,
     pub bootstrap_cursor: u32,
     /// The partitions the coordinator assigned (shared with other members maybe).
@@ -87,6 +93,7 @@ impl ShareConsumer {
             fatal: None,
             member_id: String::new(),
             member_epoch: 0,
+            sent_subscription: false,
             coordinator: None,
             bootstrap_cursor: 0,
             assignment: Vec::new(),
@@ -200,6 +207,10 @@ impl ShareConsumer {
         self.sessions.remove(&broker);
         match api {
             ApiKey::FindCoordinator | ApiKey::ShareGroupHeartbeat => {
+                if api == ApiKey::ShareGroupHeartbeat {
+                    // `AbstractHeartbeatRequestManager.onFailure` → `resetHeartbeatState`.
+                    self.sent_subscription = false;
+                }
                 if self.coordinator == Some(broker) {
                     self.coordinator = None;
                 }
