@@ -183,6 +183,7 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("share.window", "SPSO {0} … SPEO {1} · log end {2}", "SPSO {0} … SPEO {1} · 日志末端 {2}"),
     ("share.not-loaded", "not loaded on its leader yet", "尚未在 leader 上加载"),
     ("share.readers", "read by {0}", "读取者 {0}"),
+    ("share.of-group", "share group {0}", "共享组 {0}"),
     ("share.empty", "nothing in flight", "没有在途记录"),
     ("col.group", "group", "组"),
     ("col.partition", "partition", "分区"),

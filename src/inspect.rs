@@ -155,7 +155,19 @@ pub fn inspect(world: &World, sel: &Selection) -> Option<Inspection> {
             Some(Inspection {
                 title: tp.to_string(),
                 facts: vec![
-                    ("owner", row.owner.map_or("— unowned".into(), |o| format!("c{o}"))),
+                    (
+                        "owner",
+                        match row.owner {
+                            None => "— unowned".into(),
+                            Some(o) if row.also_read_by.is_empty() => format!("c{o}"),
+                            // a share group's readers, each acquiring its own records
+                            Some(o) => std::iter::once(o)
+                                .chain(row.also_read_by.iter().copied())
+                                .map(|c| format!("c{c}"))
+                                .collect::<Vec<_>>()
+                                .join(" "),
+                        },
+                    ),
                     ("leader", row.leader.map_or("—".into(), |l| format!("broker-{l}"))),
                     ("log end offset", row.end_offset.to_string()),
                     ("committed offset", row.committed.map_or("—".into(), |c| c.to_string())),

@@ -11,6 +11,10 @@ pub struct PartitionRow {
     pub group: String,
     pub partition: TopicPartition,
     pub owner: Option<u32>,
+    /// A share group's other live members reading it too (KIP-932: a
+    /// share-partition has as many readers as the assignor gives it); empty
+    /// in consumer groups, where `owner` is the only one.
+    pub also_read_by: Vec<u32>,
     pub leader: Option<u32>,
     pub end_offset: i64,
     pub committed: Option<i64>,
@@ -53,14 +57,14 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
     // Who owns what in which group, once (a large group has 100 members and
     // 1,000 partitions). A consumer stopped by a fatal error (a fenced zombie)
     // processes nothing.
-    let mut owners: BTreeMap<(&str, &TopicPartition), u32> = BTreeMap::new();
+    let mut owners: BTreeMap<(&str, &TopicPartition), Vec<u32>> = BTreeMap::new();
     // A member out of the group (UNJOINED after it was expelled, FENCED...)
     // owns nothing, whatever its list still holds until its callback runs.
     for c in
         world.members().filter(|c| c.is_consumer() && c.alive && c.fatal.is_none() && !super::out_of_group(&c.state))
     {
         for tp in c.owned {
-            owners.entry((c.group_id, tp)).or_insert(c.idx);
+            owners.entry((c.group_id, tp)).or_default().push(c.idx);
         }
     }
     // Each consumer group gets the partitions of the topics it subscribes to;
@@ -100,11 +104,13 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
             let Some(t) = world.cluster.topics.get(topic) else { continue };
             for (p, state) in t.partitions.iter().enumerate() {
                 let tp = TopicPartition::new(topic, p as i32);
-                let owner = owners.get(&(group, &tp)).copied();
+                let readers = owners.get(&(group, &tp)).map_or(&[][..], Vec::as_slice);
+                let owner = readers.first().copied();
                 rows.push(PartitionRow {
                     group: group.to_string(),
                     status: status(owner, kip848.then(|| targets.get(&(group, &tp)).copied().flatten()), rebalancing),
                     owner,
+                    also_read_by: readers.iter().skip(1).copied().collect(),
                     leader: state.leader,
                     end_offset: state.end_offset,
                     committed: committed.and_then(|o| o.get(&tp).copied()),

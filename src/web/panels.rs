@@ -95,6 +95,7 @@ pub fn partition_table(
     for r in &mut rows {
         if concealed.hides(Kind::Owners, &r.group) {
             r.owner = None;
+            r.also_read_by.clear();
         }
         if concealed.hides(Kind::Status, &r.group) || concealed.hides(Kind::Owners, &r.group) {
             r.status = PartitionStatus::Owned;
@@ -114,7 +115,7 @@ pub fn partition_table(
             </tr></thead>
             <tbody>
             { for rows.into_iter().map(|r| {
-                let owner = r.owner.map(|o| format!("c{o}")).unwrap_or_default();
+                let owner = r.owner.iter().chain(&r.also_read_by).map(|o| format!("c{o}")).collect::<Vec<_>>().join(" ");
                 let style = r.owner.map(|o| format!("background:{}", colour(o))).unwrap_or_default();
                 let tp = r.partition.clone();
                 let select = on_select.reform(move |_: MouseEvent| Some(Selection::Partition(tp.clone())));

@@ -76,7 +76,9 @@ fn run_cell(strip: &ShareStrip, run: &RecordRun, hide_holders: bool, lang: Lang)
     }
 }
 
-fn strip(s: &ShareStrip, concealed: &Concealed, lang: Lang) -> Html {
+/// `groups`: how many share groups the run has; with more than one, each
+/// strip names its group first (each group keeps its own share-partition).
+fn strip(s: &ShareStrip, groups: usize, concealed: &Concealed, lang: Lang) -> Html {
     let hide = concealed.hides(Kind::Owners, &s.group);
     let readers = if hide || s.readers.is_empty() {
         "—".to_string()
@@ -91,6 +93,7 @@ fn strip(s: &ShareStrip, concealed: &Concealed, lang: Lang) -> Html {
         <div class="share-strip" data-group={s.group.clone()} data-partition={s.partition.to_string()}
             data-spso={s.window.map(|w| w.0.to_string()).unwrap_or_default()} data-readers={readers.clone()}>
             <p class="strip-head">
+                if groups > 1 { <span class="of-group">{ trf(lang, "share.of-group", &[&s.group]) }{ " · " }</span> }
                 <b>{ s.partition.to_string() }</b>
                 { format!(" · {} · ", s.leader.map_or("—".to_string(), |l| format!("broker-{l}"))) }
                 { trf(lang, "share.readers", &[&readers]) }
@@ -119,7 +122,7 @@ pub fn share_strips_panel(world: &World, concealed: &Concealed, lang: Lang) -> H
                     <span class={classes!("run", "swatch", state_class(s))}>{ tr(lang, state_key(s)) }</span>
                 }) }
             </p>
-            { for strips.iter().map(|s| strip(s, concealed, lang)) }
+            { for strips.iter().map(|s| strip(s, world.scenario.share_groups.len(), concealed, lang)) }
         </section>
     }
 }

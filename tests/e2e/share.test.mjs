@@ -51,3 +51,18 @@ test('the strip names its states in Chinese, and a run without a share group dra
   await seek(page, 3000);
   assert.equal(await page.$('#share-strips'), null);
 }));
+
+test('two share groups on one topic: each strip names its group, as each group keeps its own share-partition', () => withPage(async ({ page }) => {
+  const two = JSON.parse(crash);
+  two.shareGroups.push({ groupId: 'audit', consumers: 1, topics: ['orders'] });
+  await page.evaluate((s) => window.groupscope.load(s), JSON.stringify(two));
+  await seek(page, 12000);
+  const heads = await page.$$eval('#share-strips .share-strip', (els) => els.map((e) => [e.dataset.group, e.querySelector('.strip-head').textContent]));
+  assert.deepEqual(heads.map(([g]) => g).sort(), ['audit', 'queue']);
+  for (const [g, text] of heads) assert.match(text, new RegExp(`^share group ${g} · orders-0 · `), text);
+  await page.screenshot({ path: join(ARTIFACTS, 'share-two-groups-1440.png') });
+  // one share group: no group name in the way
+  await page.evaluate((s) => window.groupscope.load(s), crash);
+  await seek(page, 12000);
+  assert.match(await page.textContent('#share-strips .strip-head'), /^orders-0 · /);
+}, { viewport: { width: 1440, height: 900 } }));

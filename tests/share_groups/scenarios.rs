@@ -102,6 +102,21 @@ fn s2_more_consumers_than_partitions_share_each_partition() {
     let readers: std::collections::BTreeSet<String> =
         acquisitions(&w).into_iter().filter(|a| a.2 == tp(0)).map(|a| a.1).collect();
     assert!(readers.len() >= 2, "several members read orders-0: {readers:?}");
+    // The page's ownership table lists every member the coordinator gave the
+    // partition to (`ShareGroupAssignmentBuilder`: sharing = ceil(5 / 2) = 3), not one owner.
+    for p in [0, 1] {
+        let row =
+            groupscope::view::partitions(&w).into_iter().find(|r| r.group == "queue" && r.partition == tp(p)).unwrap();
+        let mut shown: Vec<u32> = row.owner.into_iter().chain(row.also_read_by).collect();
+        shown.sort_unstable();
+        let mut holders: Vec<u32> = g
+            .holders(&tp(p))
+            .iter()
+            .map(|m| w.members().find(|c| c.member_id == *m).expect("a live member").idx)
+            .collect();
+        holders.sort_unstable();
+        assert_eq!(shown, holders, "orders-{p}");
+    }
 }
 
 /// Scenario 3: implicit mode accepts a poll's records on the next poll; the
