@@ -153,9 +153,21 @@ impl Comparison {
         self.scenarios().map(|_| ())
     }
 
-    /// Each variant's name and patched scenario, in order.
+    /// Each variant's name and patched scenario, in order (`patch::patched`,
+    /// then `share_variant::into_share_group` for `groupType: share`).
     pub fn scenarios(&self) -> Result<Vec<(String, Scenario)>, String> {
         let group = self.group_id()?;
-        self.variants.iter().map(|v| Ok((v.name.clone(), patch::patched(&self.scenario, v, &group)?))).collect()
+        self.variants
+            .iter()
+            .map(|v| {
+                let mut s = patch::patched(&self.scenario, v)?;
+                // The compared group as a share group: after the variant's other patches.
+                if v.group_type == Some(VariantGroupType::Share) {
+                    share_variant::into_share_group(&mut s, &group, v.share.as_ref())
+                        .map_err(|e| format!("variant '{}': groupType share: {e}", v.name))?;
+                }
+                Ok((v.name.clone(), s))
+            })
+            .collect()
     }
 }

@@ -27,10 +27,9 @@ pub fn merge_patch(target: &mut Value, patch: &Value) {
 
 /// The base scenario with the variant's patches applied: `broker` to the broker
 /// configs, then for every group `group` to the group object and `config` to its
-/// `config`; then, with `groupType: share`, the compared group `group_id`
-/// becomes a share group (`share_variant::into_share_group`) and `share` is
-/// applied to it. The fault script is left alone, so every variant runs the same one.
-pub fn patched(base: &Scenario, v: &Variant, group_id: &str) -> Result<Scenario, String> {
+/// `config`. The fault script is left alone, so every variant runs the same one.
+/// (`groupType: share` is applied after: `Comparison::scenarios`.)
+pub fn patched(base: &Scenario, v: &Variant) -> Result<Scenario, String> {
     let at = |what: &str, e: String| format!("variant '{}': {}", v.name, crate::json::under(what, &e));
     let mut s = base.clone();
     if let Some(p) = &v.broker {
@@ -55,10 +54,6 @@ pub fn patched(base: &Scenario, v: &Variant, group_id: &str) -> Result<Scenario,
             merge_patch(&mut value["config"], p);
         }
         *g = crate::json::from_value::<GroupSpec>(&value).map_err(|e| at(&format!("groups[{i}]"), e))?;
-    }
-    if v.group_type == Some(super::VariantGroupType::Share) {
-        super::share_variant::into_share_group(&mut s, group_id, v.share.as_ref())
-            .map_err(|e| format!("variant '{}': groupType share: {e}", v.name))?;
     }
     s.validate().map_err(|e| format!("variant '{}': {e}", v.name))?;
     Ok(s)

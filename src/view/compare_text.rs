@@ -205,4 +205,40 @@ mod tests {
         let eager = Metrics { rebalances: 20, longest_stop_the_world_ms: 900, ..Metrics::default() };
         assert!(row_note(EAGER, Kind::Eager, &eager, Lang::En).contains("up to 900 ms"));
     }
+
+    #[test]
+    fn a_share_group_row_and_the_work_resumed_and_order_sentences() {
+        let c = crate::examples::comparison("compare-share-crash").unwrap();
+        let sbs = crate::compare::SideBySide::new(&c).unwrap();
+        let kinds: Vec<Kind> = sbs.lanes.iter().map(|l| Kind::in_world(&l.world, &sbs.group)).collect();
+        assert_eq!(kinds, [Kind::Consumer, Kind::Share]);
+        let share = Metrics {
+            last_member_stop_ms: Some(22_500),
+            work_resumed_ms: Some(320),
+            records_out_of_order: 175,
+            ..Metrics::default()
+        };
+        let consumer = Metrics {
+            last_member_stop_ms: Some(22_500),
+            work_resumed_ms: Some(49_000),
+            records_redelivered: 24,
+            ..Metrics::default()
+        };
+        let s = differences(&[("consumer group (KIP-848)", &consumer), ("share group (KIP-932)", &share)], Lang::En);
+        assert_eq!(s.len(), 3, "{s:?}");
+        assert!(s[1].contains("49000 ms") && s[1].contains("320 ms") && s[1].contains("connection closes"), "{}", s[1]);
+        assert!(s[2].contains("share group (KIP-932) processed 175 records after a higher offset"), "{}", s[2]);
+        let zh = differences(&[("consumer group (KIP-848)", &consumer), ("share group (KIP-932)", &share)], Lang::Zh);
+        assert!(zh[1].contains("共享组（KIP-932）") && zh[1].contains("消费者组（KIP-848）"), "{}", zh[1]);
+        // A run whose stopped member's work still waits is left out, not counted as 0.
+        let waiting = Metrics { last_member_stop_ms: Some(22_500), ..Metrics::default() };
+        assert_eq!(differences(&[("a", &waiting), ("b", &share)], Lang::En).len(), 1, "only out of order differs");
+        assert_eq!(work_resumed(&waiting, Lang::En), "not yet");
+        assert_eq!(work_resumed(&waiting, Lang::Zh), "尚未恢复");
+        assert_eq!(work_resumed(&Metrics::default(), Lang::En), "—");
+        assert_eq!(work_resumed(&share, Lang::En), "320");
+        let row = row_note("share group (KIP-932)", Kind::Share, &share, Lang::En);
+        assert!(row.contains("0 rebalances") && row.contains("SimpleAssignor"), "{row}");
+        assert!(row_note("share group (KIP-932)", Kind::Share, &share, Lang::Zh).contains("共享组"));
+    }
 }
