@@ -115,6 +115,12 @@ pub const COMPARISONS: &[(&str, &str, &str, &str)] = &[
         "消费者崩溃 2 秒后重启：eager、cooperative、静态成员",
         include_str!("../scenarios/compare-crash.json"),
     ),
+    (
+        "compare-share-crash",
+        "Consumer group vs share group: a crash (3 consumers, 2 partitions)",
+        "消费者组与共享组：一次崩溃（3 个消费者，2 个分区）",
+        include_str!("../scenarios/compare-share-crash.json"),
+    ),
 ];
 
 pub fn comparison(id: &str) -> Result<crate::compare::Comparison, String> {

@@ -85,6 +85,8 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("compare.moved", "partitions moved", "移动的分区数"),
     ("compare.redelivered", "records redelivered", "重复投递的消息数"),
     ("compare.stable", "time to stable (ms)", "恢复稳定用时（毫秒）"),
+    ("compare.resumed", "work resumed after a member stopped (ms)", "成员停止后工作恢复用时（毫秒）"),
+    ("compare.disorder", "records out of offset order", "未按位移顺序处理的消息数"),
     // Lessons
     // Lessons (src/web/lesson_panel.rs): one block.
     ("lessons.title", "Guided lessons", "引导课程"),

@@ -11,6 +11,7 @@ mod classic_kafka44;
 mod classic_protocol;
 mod close_options;
 mod compare;
+mod compare_share;
 mod connect;
 mod consumer_protocol;
 mod determinism;

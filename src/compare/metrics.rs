@@ -8,7 +8,9 @@
 //! unavailability, stop-the-world pauses and moves are counted inside it, so
 //! the group forming is not charged to any variant.
 
-use super::ownership::{group_is_stable, rebalance_began, snapshot, GroupSnapshot};
+use super::order::Order;
+use super::ownership::{group_is_stable, held_work, processed, rebalance_began, snapshot, GroupSnapshot};
+use super::resume::Resume;
 use crate::assign::TopicPartition;
 use crate::sim::trace::EventKind;
 use crate::sim::{Millis, World};
@@ -47,6 +49,18 @@ pub struct Metrics {
     /// live members subscribe to is owned by a live member; `None` if that has
     /// not happened (or there was no fault).
     pub time_to_stable_ms: Option<Millis>,
+    /// The latest instant a member process of the group stopped (crashed or
+    /// closed); `None`: none has.
+    pub last_member_stop_ms: Option<Millis>,
+    /// Time from `last_member_stop_ms` until the group picked up again all the
+    /// work that member held (`resume.rs`: its partitions processed again in a
+    /// consumer group, its acquired records delivered again in a share
+    /// group); `None` while some of it waits (or no member stopped).
+    pub work_resumed_ms: Option<Millis>,
+    /// Records processed for the first time after a higher offset of the same
+    /// partition had been processed by the group, over the whole run
+    /// (`order.rs`; a consumer group keeps offset order, a share group need not).
+    pub records_out_of_order: i64,
 }
 
 /// Watches one group of one world; call `observe` after every step.
@@ -59,6 +73,8 @@ pub struct Observer {
     trace_seen: usize,
     stop_since: Option<Millis>,
     last_owner: BTreeMap<TopicPartition, u32>,
+    resume: Resume,
+    order: Order,
 }
 
 impl Observer {
@@ -71,6 +87,8 @@ impl Observer {
             trace_seen: 0,
             stop_since: None,
             last_owner: BTreeMap::new(),
+            resume: Resume::default(),
+            order: Order::default(),
         }
     }
 
@@ -92,9 +110,25 @@ impl Observer {
             if started && rebalance_began(&e.kind, &self.group) {
                 self.metrics.rebalances += 1;
             }
+            if let Some((_, tp, from, to)) = processed(world, &e.kind, &self.group) {
+                self.metrics.records_out_of_order += self.order.processed(tp, from, to);
+            }
         }
         self.trace_seen = world.trace.len();
         let snap = snapshot(world, &self.group);
+        let stopped: Vec<u32> = self.last.live.difference(&snap.live).copied().collect();
+        if !stopped.is_empty() {
+            let work = stopped
+                .iter()
+                .flat_map(|c| held_work(world, &self.group, *c).into_iter().map(move |(tp, h)| ((*c, tp), h)))
+                .collect();
+            self.resume.stopped(now, work);
+            self.metrics.last_member_stop_ms = Some(now);
+            self.metrics.work_resumed_ms = None;
+        }
+        if self.metrics.work_resumed_ms.is_none() {
+            self.metrics.work_resumed_ms = self.resume.resumed_after(world, &self.group, &snap);
+        }
         for (tp, o) in &snap.owners {
             if let Some(prev) = self.last_owner.insert(tp.clone(), o.member) {
                 if started && prev != o.member {

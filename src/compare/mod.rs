@@ -10,9 +10,12 @@
 
 pub mod clock;
 pub mod metrics;
+pub mod order;
 pub mod ownership;
 pub mod patch;
+pub mod resume;
 pub mod run;
+pub mod share_variant;
 pub mod table;
 pub mod this_run;
 
@@ -30,7 +33,7 @@ pub const MAX_VARIANTS: usize = 4;
 pub const MAX_VARIANT_NAME_LEN: usize = 100;
 
 /// One protocol configuration. Each patch is a JSON merge-patch (RFC 7386).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Variant {
     pub name: String,
@@ -43,6 +46,25 @@ pub struct Variant {
     /// Applied to the scenario's `broker` configs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub broker: Option<Value>,
+    /// `"share"`: the compared group runs as a share group (KIP-932) with the
+    /// same id, consumers, topics and fault script (`share_variant.rs`);
+    /// `"consumer"` (the default) leaves it a consumer group.
+    #[serde(default, rename = "groupType", skip_serializing_if = "Option::is_none")]
+    pub group_type: Option<VariantGroupType>,
+    /// With `groupType: share`: applied to the share group object after the
+    /// conversion, e.g. `{"config": {"share.record.lock.duration.ms": 15000}}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share: Option<Value>,
+}
+
+/// What kind of group a variant runs the compared group as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VariantGroupType {
+    /// A consumer group (classic or KIP-848, as its `group.protocol` says).
+    Consumer,
+    /// A share group (KIP-932): `shareGroups` in the scenario.
+    Share,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -111,7 +133,15 @@ impl Comparison {
             if !names.insert(v.name.as_str()) {
                 return Err(format!("variants[{i}].name: the name '{}' is used twice", v.name));
             }
-            for (field, patch) in [("config", &v.config), ("group", &v.group), ("broker", &v.broker)] {
+            if v.share.is_some() && v.group_type != Some(VariantGroupType::Share) {
+                return Err(format!(
+                    "variants[{i}].share: variant '{}': share patches the share group, so it needs \"groupType\": \"share\"",
+                    v.name
+                ));
+            }
+            for (field, patch) in
+                [("config", &v.config), ("group", &v.group), ("broker", &v.broker), ("share", &v.share)]
+            {
                 if patch.as_ref().is_some_and(|p| !p.is_object()) {
                     return Err(format!(
                         "variants[{i}].{field}: variant '{}': {field} must be a JSON object (a merge-patch)",
@@ -123,8 +153,21 @@ impl Comparison {
         self.scenarios().map(|_| ())
     }
 
-    /// Each variant's name and patched scenario, in order.
+    /// Each variant's name and patched scenario, in order (`patch::patched`,
+    /// then `share_variant::into_share_group` for `groupType: share`).
     pub fn scenarios(&self) -> Result<Vec<(String, Scenario)>, String> {
-        self.variants.iter().map(|v| Ok((v.name.clone(), patch::patched(&self.scenario, v)?))).collect()
+        let group = self.group_id()?;
+        self.variants
+            .iter()
+            .map(|v| {
+                let mut s = patch::patched(&self.scenario, v)?;
+                // The compared group as a share group: after the variant's other patches.
+                if v.group_type == Some(VariantGroupType::Share) {
+                    share_variant::into_share_group(&mut s, &group, v.share.as_ref())
+                        .map_err(|e| format!("variant '{}': groupType share: {e}", v.name))?;
+                }
+                Ok((v.name.clone(), s))
+            })
+            .collect()
     }
 }

@@ -28,6 +28,7 @@ pub fn merge_patch(target: &mut Value, patch: &Value) {
 /// The base scenario with the variant's patches applied: `broker` to the broker
 /// configs, then for every group `group` to the group object and `config` to its
 /// `config`. The fault script is left alone, so every variant runs the same one.
+/// (`groupType: share` is applied after: `Comparison::scenarios`.)
 pub fn patched(base: &Scenario, v: &Variant) -> Result<Scenario, String> {
     let at = |what: &str, e: String| format!("variant '{}': {}", v.name, crate::json::under(what, &e));
     let mut s = base.clone();

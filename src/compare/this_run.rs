@@ -54,12 +54,14 @@ pub fn comparison(scenario: &Scenario, script: &[(Millis, Fault)], horizon: Mill
         ),
         group: Some(json!({ "staticMembers": static_members })),
         broker: None,
+        ..Variant::default()
     };
     let consumer = Variant {
         name: CONSUMER.into(),
         config: Some(json!({ "group.protocol": "consumer", "group.remote.assignor": "uniform" })),
         group: Some(json!({ "staticMembers": false })),
         broker: Some(broker),
+        ..Variant::default()
     };
     let until = until(horizon, &base.faults);
     let c = Comparison {

@@ -211,6 +211,7 @@ pub fn comparison_for(g: &Group) -> Result<Comparison, String> {
             config: Some(config),
             group: None,
             broker: None,
+            ..Variant::default()
         });
     }
     if !spec.static_members {
@@ -219,6 +220,7 @@ pub fn comparison_for(g: &Group) -> Result<Comparison, String> {
             config: None,
             group: Some(serde_json::json!({"staticMembers": true})),
             broker: None,
+            ..Variant::default()
         });
     }
     if classic {
@@ -227,10 +229,11 @@ pub fn comparison_for(g: &Group) -> Result<Comparison, String> {
             config: Some(serde_json::json!({"group.protocol": "consumer", "group.remote.assignor": "uniform"})),
             group: None,
             broker: None,
+            ..Variant::default()
         });
     }
     what_if.truncate(crate::compare::MAX_VARIANTS - 1);
-    let mut variants = vec![Variant { name: AS_LOGGED.into(), config: None, group: None, broker: None }];
+    let mut variants = vec![Variant { name: AS_LOGGED.into(), ..Variant::default() }];
     variants.extend(what_if);
     // run on a minute past the last replayed fault
     let until = scenario.faults.iter().map(|f| f.at).max().unwrap_or(0) + 60_000;

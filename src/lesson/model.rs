@@ -110,7 +110,7 @@ pub struct Step {
 }
 
 /// The comparison of a step: a shipped one (`compare-protocols`,
-/// `compare-crash`) or one written in the lesson, in the format of
+/// `compare-crash`, `compare-share-crash`) or one written in the lesson, in the format of
 /// `scenarios/compare-*.json`. Exactly one of the two.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

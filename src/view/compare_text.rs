@@ -19,6 +19,16 @@ pub fn time_to_stable(m: &Metrics, lang: Lang) -> String {
     }
 }
 
+/// `work resumed` as the page shows it: the time, "—" when no member
+/// stopped, "not yet" while some of its work waits.
+pub fn work_resumed(m: &Metrics, lang: Lang) -> String {
+    match (m.work_resumed_ms, m.last_member_stop_ms) {
+        (Some(ms), _) => ms.to_string(),
+        (None, None) => "—".to_string(),
+        (None, Some(_)) => trf(lang, "compare.notyet", &[]),
+    }
+}
+
 /// A variant's name in `lang`: the words of the shipped comparisons
 /// ("classic", "static members", "consumer protocol") in Chinese; Kafka's
 /// names (assignors, `eager`, `cooperative-sticky`) as they are.
@@ -29,6 +39,8 @@ pub fn variant_name(name: &str, lang: Lang) -> String {
     let mut s = name.to_string();
     for (en, zh) in [
         ("as in the logs", "按日志原样"),
+        ("share group", "共享组"),
+        ("consumer group", "消费者组"),
         ("static members", "静态成员"),
         ("consumer protocol", "consumer 协议"),
         ("classic ", "经典 "),
@@ -52,6 +64,8 @@ pub enum Kind {
     Consumer,
     /// Classic protocol with `group.instance.id` (KIP-345).
     Static,
+    /// A share group (KIP-932, `shareGroups`).
+    Share,
 }
 
 impl Kind {
@@ -72,6 +86,9 @@ impl Kind {
 
     /// The kind of `group` as `world`'s scenario defines it (eager if absent).
     pub fn in_world(world: &crate::sim::World, group: &str) -> Kind {
+        if world.scenario.share_groups.iter().any(|g| g.group_id == group) {
+            return Kind::Share;
+        }
         world.scenario.groups.iter().find(|g| g.group_id == group).map_or(Kind::Eager, Kind::of)
     }
 }
@@ -85,18 +102,23 @@ pub fn row_note(name: &str, kind: Kind, m: &Metrics, lang: Lang) -> String {
         Kind::Cooperative => "compare.row.cooperative",
         Kind::Consumer => "compare.row.consumer",
         Kind::Static => "compare.row.static",
+        Kind::Share => "compare.row.share",
     };
     trf(lang, key, &[&variant_name(name, lang), &m.rebalances, &m.longest_stop_the_world_ms])
 }
 
-/// (value, key of the sentence): the metrics compared, lower is better.
-fn measures(m: &Metrics) -> [(i64, &'static str); 5] {
+/// (value, key of the sentence): the metrics compared, lower is better;
+/// `None` where a run has no value to compare (no member stopped, or its
+/// work not picked up yet).
+fn measures(m: &Metrics) -> [(Option<i64>, &'static str); 7] {
     [
-        (m.rebalances as i64, "compare.why.rebalances"),
-        (m.unavailable_ms as i64, "compare.why.unavailable"),
-        (m.longest_stop_the_world_ms as i64, "compare.why.stw"),
-        (m.partitions_moved as i64, "compare.why.moved"),
-        (m.records_redelivered, "compare.why.redelivered"),
+        (Some(m.rebalances as i64), "compare.why.rebalances"),
+        (Some(m.unavailable_ms as i64), "compare.why.unavailable"),
+        (Some(m.longest_stop_the_world_ms as i64), "compare.why.stw"),
+        (Some(m.partitions_moved as i64), "compare.why.moved"),
+        (Some(m.records_redelivered), "compare.why.redelivered"),
+        (m.work_resumed_ms.map(|ms| ms as i64), "compare.why.resumed"),
+        (Some(m.records_out_of_order), "compare.why.disorder"),
     ]
 }
 
@@ -106,13 +128,13 @@ pub fn differences(lanes: &[(&str, &Metrics)], lang: Lang) -> Vec<String> {
     if lanes.len() < 2 {
         return Vec::new();
     }
-    (0..5)
+    (0..7)
         .filter_map(|i| {
             let vals: Vec<(String, i64, &str)> = lanes
                 .iter()
-                .map(|(n, m)| {
+                .filter_map(|(n, m)| {
                     let (v, key) = measures(m)[i];
-                    (variant_name(n, lang), v, key)
+                    Some((variant_name(n, lang), v?, key))
                 })
                 .collect();
             let best = vals.iter().min_by_key(|v| v.1)?;
@@ -182,5 +204,41 @@ mod tests {
         assert!(zh.contains("20 次") && zh.contains("没有成员停止消费"), "{zh}");
         let eager = Metrics { rebalances: 20, longest_stop_the_world_ms: 900, ..Metrics::default() };
         assert!(row_note(EAGER, Kind::Eager, &eager, Lang::En).contains("up to 900 ms"));
+    }
+
+    #[test]
+    fn a_share_group_row_and_the_work_resumed_and_order_sentences() {
+        let c = crate::examples::comparison("compare-share-crash").unwrap();
+        let sbs = crate::compare::SideBySide::new(&c).unwrap();
+        let kinds: Vec<Kind> = sbs.lanes.iter().map(|l| Kind::in_world(&l.world, &sbs.group)).collect();
+        assert_eq!(kinds, [Kind::Consumer, Kind::Share]);
+        let share = Metrics {
+            last_member_stop_ms: Some(22_500),
+            work_resumed_ms: Some(320),
+            records_out_of_order: 175,
+            ..Metrics::default()
+        };
+        let consumer = Metrics {
+            last_member_stop_ms: Some(22_500),
+            work_resumed_ms: Some(49_000),
+            records_redelivered: 24,
+            ..Metrics::default()
+        };
+        let s = differences(&[("consumer group (KIP-848)", &consumer), ("share group (KIP-932)", &share)], Lang::En);
+        assert_eq!(s.len(), 3, "{s:?}");
+        assert!(s[1].contains("49000 ms") && s[1].contains("320 ms") && s[1].contains("connection closes"), "{}", s[1]);
+        assert!(s[2].contains("share group (KIP-932) processed 175 records after a higher offset"), "{}", s[2]);
+        let zh = differences(&[("consumer group (KIP-848)", &consumer), ("share group (KIP-932)", &share)], Lang::Zh);
+        assert!(zh[1].contains("共享组（KIP-932）") && zh[1].contains("消费者组（KIP-848）"), "{}", zh[1]);
+        // A run whose stopped member's work still waits is left out, not counted as 0.
+        let waiting = Metrics { last_member_stop_ms: Some(22_500), ..Metrics::default() };
+        assert_eq!(differences(&[("a", &waiting), ("b", &share)], Lang::En).len(), 1, "only out of order differs");
+        assert_eq!(work_resumed(&waiting, Lang::En), "not yet");
+        assert_eq!(work_resumed(&waiting, Lang::Zh), "尚未恢复");
+        assert_eq!(work_resumed(&Metrics::default(), Lang::En), "—");
+        assert_eq!(work_resumed(&share, Lang::En), "320");
+        let row = row_note("share group (KIP-932)", Kind::Share, &share, Lang::En);
+        assert!(row.contains("0 rebalances") && row.contains("SimpleAssignor"), "{row}");
+        assert!(row_note("share group (KIP-932)", Kind::Share, &share, Lang::Zh).contains("共享组"));
     }
 }

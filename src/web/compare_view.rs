@@ -1,5 +1,5 @@
 //! Side-by-side mode: up to four variants of one scenario (eager, cooperative,
-//! KIP-848, static members) under the same faults, each drawn small, with the
+//! KIP-848, static members, a share group) under the same faults, each drawn small, with the
 //! core's metrics table live. The page owns the panes (`ComparePlayer`): the
 //! main toolbar's play, step, scrubber and speed drive them while this tab shows.
 
@@ -120,19 +120,22 @@ pub fn compare_view(cp: &ComparePlayer, lang: Lang, h: &CompareHandlers) -> Html
                 <caption>{ tr(lang, "compare.metrics") }</caption>
                 <thead><tr>
                     <th>{ tr(lang, "compare.variant") }</th>
-                    { for ["compare.rebalances", "compare.unavailable", "compare.stw", "compare.moved", "compare.redelivered", "compare.stable"].iter().map(|k| html! { <th>{ tr(lang, k) }</th> }) }
+                    { for ["compare.rebalances", "compare.unavailable", "compare.stw", "compare.moved", "compare.redelivered", "compare.resumed", "compare.disorder", "compare.stable"].iter().map(|k| html! { <th>{ tr(lang, k) }</th> }) }
                 </tr></thead>
                 <tbody>
                     { for s.lanes.iter().map(|lane| {
                         let m = &lane.observer.metrics;
                         html! {
-                            <tr data-variant={lane.name.clone()} data-stw={m.longest_stop_the_world_ms.to_string()} data-rebalances={m.rebalances.to_string()}>
+                            <tr data-variant={lane.name.clone()} data-stw={m.longest_stop_the_world_ms.to_string()} data-rebalances={m.rebalances.to_string()}
+                                data-redelivered={m.records_redelivered.to_string()} data-resumed={m.work_resumed_ms.map(|t| t.to_string()).unwrap_or_default()} data-disorder={m.records_out_of_order.to_string()}>
                                 <td>{ crate::view::compare_text::variant_name(&lane.name, lang) }</td>
                                 <td>{ m.rebalances }</td>
                                 <td>{ m.unavailable_ms }</td>
                                 <td>{ m.longest_stop_the_world_ms }</td>
                                 <td>{ m.partitions_moved }</td>
                                 <td>{ m.records_redelivered }</td>
+                                <td>{ crate::view::compare_text::work_resumed(m, lang) }</td>
+                                <td>{ m.records_out_of_order }</td>
                                 <td>{ crate::view::compare_text::time_to_stable(m, lang) }</td>
                             </tr>
                         }
