@@ -34,10 +34,10 @@ python3 scripts/import-cycles.py
 phase "docs: every relative link in README.md and docs/ resolves"
 python3 scripts/check-links.py
 
-# The site's release build is mostly one long single-threaded step (LTO with
-# one codegen unit, opt-level "z"), so it runs in the background beside the
-# native and wasm test builds, which keep the other core busy; it has its own
-# profile and target directories, so neither waits on the other's lock.
+# The site's release build runs in the background beside the native build
+# (its own profile and target directories, so neither waits on the other's
+# lock). Measured on 2 cores it saves nothing (703 s together against 363 + 308 s
+# one after the other: both builds keep both cores busy); docs/performance.md.
 phase "site: release build, in the background (its log: $site_log)"
 bash scripts/build.sh >"$site_log" 2>&1 &
 site_pid=$!
