@@ -118,42 +118,33 @@ test('compare this run: the current scenario and its faults under eager, coopera
   }
 });
 
-test('consumer group vs share group: one crash, and the metrics that tell them apart', async () => {
-  const site = await serveSite();
-  const browser = await launch();
-  try {
-    for (const lang of ['en', 'zh']) {
-      const { page, foreign, errors } = await openPage(browser, site, { viewport: { width: 1440, height: 900 }, path: `?lang=${lang}` });
-      await page.click('#tab-compare');
-      await page.selectOption('#compare-pick', 'compare-share-crash');
-      await page.waitForSelector('#compare[data-comparison="compare-share-crash"]');
-      assert.deepEqual(await page.$$eval('#compare .pane', (ps) => ps.map((p) => p.dataset.variant)), ['consumer group (KIP-848)', 'share group (KIP-932)']);
-      await page.selectOption('#speed', '1000');
-      await page.click('#play');
-      // The comparison ends at 90 s; playing stops there.
-      await page.waitForFunction(() => document.querySelector('#play').getAttribute('aria-pressed') === 'false', null, { timeout: 60000 });
-      assert.equal(Number(await page.inputValue('#timeline')), 90000);
-      const rows = await page.$$eval('#compare-metrics tr[data-variant]', (rs) => Object.fromEntries(rs.map((r) => [r.dataset.variant, { resumed: Number(r.dataset.resumed), disorder: Number(r.dataset.disorder), redelivered: Number(r.dataset.redelivered) }])));
-      const cg = rows['consumer group (KIP-848)'];
-      const sg = rows['share group (KIP-932)'];
-      // The consumer group waits for the 45 s session timeout; the share group's leader releases c1's records at once.
-      assert.ok(cg.resumed > 40000 && sg.resumed < 1000, JSON.stringify(rows));
-      assert.ok(cg.redelivered > sg.redelivered, JSON.stringify(rows));
-      assert.ok(cg.disorder === 0 && sg.disorder > 0, JSON.stringify(rows));
-      const headers = await page.$$eval('#compare-metrics th', (ts) => ts.map((t) => t.textContent));
-      assert.ok(headers.includes(lang === 'zh' ? '未按位移顺序处理的消息数' : 'records out of offset order'), headers.join(' | '));
-      assert.ok((await page.locator('#compare-why li').count()) >= 3, 'resumed, duplicates and order each get a sentence');
-      assert.ok(await page.evaluate(() => document.scrollingElement.scrollWidth <= 1440), 'no sideways scrolling');
-      await page.screenshot({ path: join(ARTIFACTS, `compare-share-crash-1440-${lang}.png`), fullPage: true });
-      assert.deepEqual(foreign, []);
-      assert.deepEqual(errors, []);
-      await page.close();
-    }
-  } finally {
-    await browser.close();
-    site.close();
+test('consumer group vs share group: one crash, and the metrics that tell them apart', () => withSite(async ({ open }) => {
+  for (const lang of ['en', 'zh']) {
+    const page = await open({ viewport: { width: 1440, height: 900 }, path: `?lang=${lang}` });
+    await page.click('#tab-compare');
+    await page.selectOption('#compare-pick', 'compare-share-crash');
+    await page.waitForSelector('#compare[data-comparison="compare-share-crash"]');
+    assert.deepEqual(await page.$$eval('#compare .pane', (ps) => ps.map((p) => p.dataset.variant)), ['consumer group (KIP-848)', 'share group (KIP-932)']);
+    await page.selectOption('#speed', '1000');
+    await page.click('#play');
+    // The comparison ends at 90 s; playing stops there.
+    await page.waitForFunction(() => document.querySelector('#play').getAttribute('aria-pressed') === 'false', null, { timeout: 60000 });
+    assert.equal(Number(await page.inputValue('#timeline')), 90000);
+    const rows = await page.$$eval('#compare-metrics tr[data-variant]', (rs) => Object.fromEntries(rs.map((r) => [r.dataset.variant, { resumed: Number(r.dataset.resumed), disorder: Number(r.dataset.disorder), redelivered: Number(r.dataset.redelivered) }])));
+    const cg = rows['consumer group (KIP-848)'];
+    const sg = rows['share group (KIP-932)'];
+    // The consumer group waits for the 45 s session timeout; the share group's leader releases c1's records at once.
+    assert.ok(cg.resumed > 40000 && sg.resumed < 1000, JSON.stringify(rows));
+    assert.ok(cg.redelivered > sg.redelivered, JSON.stringify(rows));
+    assert.ok(cg.disorder === 0 && sg.disorder > 0, JSON.stringify(rows));
+    const headers = await page.$$eval('#compare-metrics th', (ts) => ts.map((t) => t.textContent));
+    assert.ok(headers.includes(lang === 'zh' ? '未按位移顺序处理的消息数' : 'records out of offset order'), headers.join(' | '));
+    assert.ok((await page.locator('#compare-why li').count()) >= 3, 'resumed, duplicates and order each get a sentence');
+    assert.ok(await page.evaluate(() => document.scrollingElement.scrollWidth <= 1440), 'no sideways scrolling');
+    await page.screenshot({ path: join(ARTIFACTS, `compare-share-crash-1440-${lang}.png`), fullPage: true });
+    await page.close();
   }
-});
+}));
 
 test('a KIP-848 group on the main page: ConsumerGroupState diagram and member epochs', async () => {
   const site = await serveSite();
