@@ -1,10 +1,11 @@
 //! `SharePartitionManager` on a partition leader, through whole runs: how one
 //! ShareFetch spreads its `max.poll.records` over the share-partitions it names.
 
+use crate::common::TestWorld;
 use groupscope::sim::note::Note;
 use groupscope::sim::share_note::ShareNote;
 use groupscope::sim::trace::EventKind;
-use groupscope::sim::{invariants, Scenario, World};
+use groupscope::sim::{Scenario, World};
 use std::collections::BTreeMap;
 
 /// `SharePartitionManager.fetchMessages` rotates the fetch's partitions by
@@ -23,12 +24,9 @@ fn share_partition_manager_fetch_messages_rotates_partitions_round_robin_so_none
         "config": {"share.auto.offset.reset": "earliest"},
         "consumer": {"max.poll.records": 1, "processingMsPerRecord": 5}}]
     }"#;
-    let mut w = World::new(Scenario::from_json(json).expect("valid")).expect("valid");
-    while w.next_time().is_some_and(|t| t <= 30_000) {
-        w.step();
-        let v = invariants::check(&w);
-        assert!(v.is_empty(), "at {} ms: {v:?}", w.now);
-    }
+    let mut t = TestWorld::new(Scenario::from_json(json).expect("valid"));
+    t.sleep(30_000);
+    let w = t.world;
     let mut acquired: BTreeMap<i32, i64> = BTreeMap::new();
     for e in w.trace.iter() {
         if let EventKind::Note {
@@ -61,12 +59,9 @@ fn abstract_membership_manager_on_consumer_poll_joins_only_from_unsubscribed() {
         {"at": 1001, "fault": {"type": "restartConsumer", "consumer": 2}}
       ]
     }"#;
-    let mut w = World::new(Scenario::from_json(json).expect("valid")).expect("valid");
-    while w.next_time().is_some_and(|t| t <= 20_000) {
-        w.step();
-        let v = invariants::check(&w);
-        assert!(v.is_empty(), "at {} ms: {v:?}", w.now);
-    }
+    let mut t = TestWorld::new(Scenario::from_json(json).expect("valid"));
+    t.sleep(20_000);
+    let w = t.world;
     let bad = crate::common::member_states::invalid_member_transitions(&w, 0);
     assert!(bad.is_empty(), "{bad:?}");
     let c2 = w.clients.share_consumer(2).expect("c2 is a share consumer");
@@ -91,12 +86,9 @@ fn network_client_handle_timed_out_requests_frees_a_share_fetch_lost_on_a_cut_li
         {"at": 21000, "fault": {"type": "healLink", "a": "c1", "b": "broker-0"}}
       ]
     }"#;
-    let mut w = World::new(Scenario::from_json(json).expect("valid")).expect("valid");
-    while w.next_time().is_some_and(|t| t <= 90_000) {
-        w.step();
-        let v = invariants::check(&w);
-        assert!(v.is_empty(), "at {} ms: {v:?}", w.now);
-    }
+    let mut t = TestWorld::new(Scenario::from_json(json).expect("valid"));
+    t.sleep(90_000);
+    let w = t.world;
     let acquired_after: Vec<u64> = w
         .trace
         .iter()
@@ -150,12 +142,9 @@ fn share_heartbeat_request_manager_sends_a_full_request_after_a_failed_heartbeat
         at: sent + 1,
         fault: Fault::DropNextMessage { from: "broker-0".into(), to: "c1".into() },
     });
-    let mut w = World::new(lossy).expect("valid");
-    while w.next_time().is_some_and(|t| t <= sent + 60_000) {
-        w.step();
-        let v = invariants::check(&w);
-        assert!(v.is_empty(), "at {} ms: {v:?}", w.now);
-    }
+    let mut t = TestWorld::new(lossy);
+    t.sleep(sent + 60_000);
+    let w = t.world;
     let lost = w.trace.iter().any(
         |e| matches!(&e.kind, EventKind::MessageDropped { label, .. } if label.starts_with("ShareGroupHeartbeat ←")),
     );

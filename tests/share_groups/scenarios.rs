@@ -3,8 +3,8 @@
 //! against the fact sheet's numbers, with every invariant checked after
 //! every step.
 
+use crate::common::TestWorld;
 use groupscope::assign::TopicPartition;
-use groupscope::sim::invariants;
 use groupscope::sim::note::Note;
 use groupscope::sim::reason::FenceReason;
 use groupscope::sim::share_note::{ReleaseCause, ShareNote};
@@ -21,14 +21,9 @@ fn example(name: &str) -> Scenario {
 
 /// Runs to `until`, checking every invariant after every step.
 fn run(scenario: Scenario, until: Millis) -> World {
-    let mut w = World::new(scenario).expect("valid");
-    while w.next_time().is_some_and(|t| t <= until) {
-        w.step();
-        let v = invariants::check(&w);
-        assert!(v.is_empty(), "at {} ms: {v:?}", w.now);
-    }
-    w.run_until(until);
-    w
+    let mut t = TestWorld::new(scenario);
+    t.sleep(until);
+    t.world
 }
 
 /// Every share note with its time.
