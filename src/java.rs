@@ -1,6 +1,7 @@
 //! Emulation of the Java behaviour Kafka's results depend on: `String.hashCode`,
 //! `String.compareTo`, `java.util.HashMap`/`HashSet` iteration order, and
-//! Kafka's `Uuid` (base64url text form, `hashCode`, `compareTo`).
+//! Kafka's `Uuid` (base64url text form, `hashCode`, `compareTo`), `Double.compare`,
+//! and `java.util.PriorityQueue` ([`priority_queue`]).
 //!
 //! HashMap model (OpenJDK 8+): bucket = spread(hash) & (capacity - 1) with
 //! spread(h) = h ^ (h >>> 16); iteration visits buckets in ascending index and
@@ -10,6 +11,8 @@
 
 use std::cmp::Ordering;
 use std::fmt;
+
+pub mod priority_queue;
 
 /// Java's `String.hashCode`: s[0]*31^(n-1) + ... over UTF-16 code units, wrapping.
 pub fn string_hash(s: &str) -> i32 {
@@ -36,6 +39,19 @@ pub fn compare_strings(a: &str, b: &str) -> Ordering {
     match (x.get(common), y.get(common)) {
         (Some(p), Some(q)) if *p >= 0xEE && *q >= 0xEE => a.encode_utf16().cmp(b.encode_utf16()),
         _ => x.cmp(y),
+    }
+}
+
+/// `Double.compare`: numeric order, with -0.0 below 0.0 and NaN above
+/// everything (by `doubleToLongBits`, which makes every NaN the same).
+pub fn double_compare(a: f64, b: f64) -> Ordering {
+    if a < b {
+        Ordering::Less
+    } else if a > b {
+        Ordering::Greater
+    } else {
+        let bits = |d: f64| if d.is_nan() { 0x7ff8_0000_0000_0000_i64 } else { d.to_bits() as i64 };
+        bits(a).cmp(&bits(b))
     }
 }
 
@@ -185,7 +201,7 @@ impl<K: PartialEq + Clone> JavaHashOrder<K> {
 
 /// Takes `&String`: it is the hash of a `JavaHashOrder<String>`, called with `&K`.
 #[allow(clippy::ptr_arg)]
-fn hash_string(s: &String) -> i32 {
+pub fn hash_string(s: &String) -> i32 {
     string_hash(s)
 }
 
