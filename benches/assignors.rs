@@ -3,9 +3,12 @@
 //! (ii) the same after 10 members leave, survivors owning their assignment;
 //! (iii) heterogeneous: each member subscribes to a seeded random half of
 //!       50 topics x 200 partitions.
+//! Plus the streams task assignor `sticky`: 20 processes x 4 members on 3
+//! stateful subtopologies of 32 tasks, 1 standby replica, fresh.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use groupscope::assign::case::{AnyAssignor, Case, CaseMember};
+use groupscope::assign::streams::{sticky_assign, StreamsGroupSpec, StreamsMemberSpec, Subtopology, TopologyDescriber};
 use groupscope::assign::{client_assignor, server_assignor, Assignment};
 use rand::Rng;
 use rand::SeedableRng;
@@ -88,6 +91,19 @@ fn time_assign(b: &mut criterion::Bencher, case: &Case) {
     }
 }
 
+/// 20 processes x 4 members (stream threads), 3 stateful subtopologies x 32 tasks, 1 standby.
+fn streams_group() -> (StreamsGroupSpec, TopologyDescriber) {
+    let members = (0..20)
+        .flat_map(|p| (0..4).map(move |t| (p, t)))
+        .map(|(p, t)| {
+            let spec = StreamsMemberSpec { process_id: format!("process-{p:02}"), ..StreamsMemberSpec::default() };
+            (format!("process-{p:02}-thread-{t}"), spec)
+        })
+        .collect();
+    let subtopologies = (0..3).map(|s| Subtopology { id: s.to_string(), num_tasks: 32, stateful: true }).collect();
+    (StreamsGroupSpec { members, num_standby_replicas: 1 }, TopologyDescriber { subtopologies })
+}
+
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("assignors");
     group.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(3));
@@ -100,6 +116,10 @@ fn bench(c: &mut Criterion) {
         group.bench_function(format!("{name}/ii-after-leave"), |b| time_assign(b, &leave));
         group.bench_function(format!("{name}/iii-heterogeneous"), |b| time_assign(b, &hetero));
     }
+    let (streams, topology) = streams_group();
+    group.bench_function("streams-sticky/20x4-3x32-standby1", |b| {
+        b.iter(|| black_box(sticky_assign(&streams, &topology).expect("assignment")))
+    });
     group.finish();
 }
 

@@ -3,6 +3,7 @@
 //! assignor inputs, and one call of the assignor.
 
 use super::server::{GroupSpec, MemberSpec, SubscriptionType, TopicInfo, TopicMetadata};
+use super::streams::case::{is_streams_case, StreamsCase};
 use super::{
     client_assignor, server_assignor, share_assignor, Assignment, ClientAssignor, ClusterMetadata, ServerAssignor,
 };
@@ -111,7 +112,7 @@ impl Family {
             "simple" | "share.simple" => Family::ShareSimple,
             _ => {
                 return Err(format!(
-                    "unknown assignor '{name}' (expected range, roundrobin, sticky, cooperative-sticky, uniform, server-range or simple)"
+                    "unknown assignor '{name}' (expected range, roundrobin, sticky, cooperative-sticky, uniform, server-range, simple or streams.sticky)"
                 ))
             }
         })
@@ -406,24 +407,62 @@ impl Case {
     }
 }
 
-/// Parses stdin text: one case or an array of cases.
 /// One assignor call per case in `text` (one case or an array), answered as
 /// `{"assignment": {...}}` JSON (an array for an array): the `assign` CLI and
-/// the page's `groupscope.assign`.
+/// the page's `groupscope.assign`. A case whose `assignor` is a streams
+/// assignor (`streams.sticky`) is a [`StreamsCase`].
 pub fn assign_text(text: &str) -> Result<String, String> {
-    let (cases, is_array) = parse_cases(text)?;
-    let mut outputs = Vec::with_capacity(cases.len());
-    for (i, case) in cases.iter().enumerate() {
-        let label = case.id.clone().map_or_else(|| format!("case {i}"), |id| crate::sim::scenario::limits::shown(&id));
-        let mut assignor = case.new_assignor().map_err(|e| format!("{label}: {e}"))?;
-        let assignment = case.run(&mut assignor).map_err(|e| format!("{label}: {e}"))?;
-        outputs.push(serde_json::json!({ "assignment": assignment }));
+    enum Parsed {
+        Partitions(Box<Case>),
+        Streams(Box<StreamsCase>),
+    }
+    let (items, is_array) = case_items(text)?;
+    let parsed = items
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let parsed = if is_streams_case(v) {
+                StreamsCase::parse(v).map(|c| Parsed::Streams(Box::new(c)))
+            } else {
+                parse_case(v).map(|c| Parsed::Partitions(Box::new(c)))
+            };
+            parsed.map_err(|e| at_item(i, is_array, &e))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let mut outputs = Vec::with_capacity(parsed.len());
+    for (i, case) in parsed.iter().enumerate() {
+        let id = match case {
+            Parsed::Partitions(c) => &c.id,
+            Parsed::Streams(c) => &c.id,
+        };
+        let label = id.as_deref().map_or_else(|| format!("case {i}"), crate::sim::scenario::limits::shown);
+        let output = match case {
+            Parsed::Partitions(case) => {
+                let mut assignor = case.new_assignor().map_err(|e| format!("{label}: {e}"))?;
+                let assignment = case.run(&mut assignor).map_err(|e| format!("{label}: {e}"))?;
+                serde_json::json!({ "assignment": assignment })
+            }
+            Parsed::Streams(case) => case.run().map_err(|e| format!("{label}: {e}"))?,
+        };
+        outputs.push(output);
     }
     let value = if is_array { serde_json::Value::Array(outputs) } else { outputs.pop().unwrap_or_default() };
     serde_json::to_string(&value).map_err(|e| format!("cannot print the result: {e}"))
 }
 
+/// Parses text holding one partition-assignor case or an array of them.
 pub fn parse_cases(text: &str) -> Result<(Vec<Case>, bool), String> {
+    let (items, is_array) = case_items(text)?;
+    let cases = items
+        .iter()
+        .enumerate()
+        .map(|(i, v)| parse_case(v).map_err(|e| at_item(i, is_array, &e)))
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok((cases, is_array))
+}
+
+/// The cases of the text: its array's items, or the one value.
+fn case_items(text: &str) -> Result<(Vec<serde_json::Value>, bool), String> {
     let value: serde_json::Value = crate::json::from_str(text)?;
     let is_array = value.is_array();
     let items = match value {
@@ -433,18 +472,27 @@ pub fn parse_cases(text: &str) -> Result<(Vec<Case>, bool), String> {
     if items.len() > MAX_CASES {
         return Err(format!("{} cases; at most {MAX_CASES} at once", items.len()));
     }
-    let cases = items
-        .into_iter()
-        .enumerate()
-        .map(|(i, v)| {
-            let label = |e: String| if is_array { crate::json::under(&format!("[{i}]"), &e) } else { e };
-            known_fields(&v).map_err(label)?;
-            let case = crate::json::from_value::<Case>(&v).map_err(label)?;
-            case.validate_size().map_err(label)?;
-            Ok(case)
-        })
-        .collect::<Result<Vec<_>, String>>()?;
-    Ok((cases, is_array))
+    Ok((items, is_array))
+}
+
+/// An error of item `i` as seen from the whole input.
+fn at_item(i: usize, is_array: bool, e: &str) -> String {
+    if is_array {
+        crate::json::under(&format!("[{i}]"), e)
+    } else {
+        e.to_string()
+    }
+}
+
+/// One partition-assignor case.
+fn parse_case(v: &serde_json::Value) -> Result<Case, String> {
+    if is_streams_case(v) {
+        return Err("assignor: a streams task assignor; only the assign command runs streams cases".to_string());
+    }
+    known_fields(v)?;
+    let case = crate::json::from_value::<Case>(v)?;
+    case.validate_size()?;
+    Ok(case)
 }
 
 /// Most cases one `assign` call takes.

@@ -21,6 +21,7 @@ pub mod range;
 pub mod roundrobin;
 pub mod server;
 pub mod sticky;
+pub mod streams;
 mod topic_name;
 pub mod unsafe_duplicate;
 
