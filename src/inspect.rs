@@ -61,6 +61,24 @@ fn inspect_member(world: &World, m: Member) -> Option<Inspection> {
                 json: pretty(s),
             }
         }
+        MemberKind::Streams(s) => {
+            let tasks =
+                |t: &crate::sim::streams_message::Tasks| list(crate::sim::streams_message::task_names(t).into_iter());
+            let details = vec![
+                ("process (KafkaStreams instance)", s.process_id.clone()),
+                ("active tasks", tasks(&s.owned.active)),
+                ("standby tasks", tasks(&s.owned.standby)),
+                ("restoring", list(s.restoring().map(|((st, p), until)| format!("{st}_{p} until {until} ms")))),
+                ("heartbeat status", list(s.statuses.iter().map(|x| x.name().to_string()))),
+                ("heartbeat interval ms (from the broker)", s.heartbeat_interval_ms.to_string()),
+            ];
+            let identity = instance_fact(&m);
+            Inspection {
+                title: format!("c{c} (Kafka Streams thread {}-{}, group.protocol=streams)", s.instance, s.thread),
+                facts: client_facts(m, identity, "member epoch", details),
+                json: pretty(s),
+            }
+        }
         MemberKind::Consumer(a) => {
             let identity = instance_fact(&m);
             let mut details =

@@ -23,6 +23,7 @@ pub mod lesson;
 pub mod lint;
 pub mod narrate;
 pub mod narrate_share_zh;
+pub mod narrate_streams_zh;
 pub mod narrate_zh;
 pub mod page;
 pub mod permalink;

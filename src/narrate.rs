@@ -56,6 +56,8 @@ pub fn sentence(world: &World, e: &Event, lang: Lang) -> Option<String> {
                 Machine::ConsumerGroup { group_id } => f("n.cgroup", &[group_id, node, from, to, trigger]),
                 Machine::ShareMember => f("n.member", &[node, from, to, trigger]),
                 Machine::ShareGroup { group_id } => f("n.sgroup", &[group_id, node, from, to, trigger]),
+                Machine::StreamsMember => f("n.member", &[node, from, to, trigger]),
+                Machine::StreamsGroup { group_id } => f("n.stgroup", &[group_id, node, from, to, trigger]),
             }
         }
         EventKind::TimerFired { node, timer } => f("n.timer", &[node, &fault::timer(timer, lang)]),

@@ -102,6 +102,17 @@ pub fn action(f: &Fault, lang: Lang) -> String {
             _ => pick(format!("Restart connector {connector}"), format!("重启连接器 {connector}")),
         },
         Fault::AddWorker { group } => pick(format!("Add a worker to {group}"), format!("给 {group} 添加一个 worker")),
+        Fault::CreateTopic { topic, partitions } => pick(
+            format!("Create topic {topic} with {partitions} partitions"),
+            format!("创建主题 {topic}（{partitions} 个分区）"),
+        ),
+        Fault::SetStandbyReplicas { group, replicas } => pick(
+            format!("Set streams.num.standby.replicas={replicas} on {group}"),
+            format!("把 {group} 的 streams.num.standby.replicas 设为 {replicas}"),
+        ),
+        Fault::RequestShutdown { consumer: c } => {
+            pick(format!("Make c{c} ask to shut the application down"), format!("让 c{c} 请求关闭整个应用"))
+        }
     }
 }
 
@@ -139,6 +150,9 @@ pub const DESCRIPTIONS: &[(&str, &str)] = &[
     ("task {} of {} fails", "{1} 的任务 {0} 失败"),
     ("POST {} to {}", "向 {1} 发送 POST {0}"),
     ("a worker was added to {}", "{0} 新增了一个 worker"),
+    ("topic {} created with {} partitions", "主题 {0} 已创建（{1} 个分区）"),
+    ("streams.num.standby.replicas={} for group {}", "组 {1} 的 streams.num.standby.replicas={0}"),
+    ("{} asks to shut the application down", "{0} 请求关闭整个应用"),
 ];
 
 /// Why a message was lost (`network::Fate::Lost`, the world's "is down"), in Chinese.
@@ -197,6 +211,9 @@ pub const TIMERS: &[(&str, &str)] = &[
     ("pending-sync deadline of {}", "{0} 的待同步截止时间"),
     ("load of __consumer_offsets-{}", "__consumer_offsets-{0} 的加载"),
     ("rebalance timeout of {}", "{0} 的再均衡超时"),
+    ("streams session timeout of {}", "{0} 的流组会话超时"),
+    ("streams rebalance timeout of {}", "{0} 的流组再均衡超时"),
+    ("streams.initial.rebalance.delay.ms of {}", "{0} 的 streams.initial.rebalance.delay.ms"),
 ];
 
 /// A timer's name in `lang`.
@@ -238,6 +255,9 @@ mod tests {
             Fault::SetLinkLatency { a: a.clone(), b: b.clone(), latency_ms: 2_000 },
             Fault::SetLinkLoss { a: a.clone(), b: b.clone(), percent: 30 },
             Fault::AddPartitions { topic: "orders".into(), count: 7 },
+            Fault::CreateTopic { topic: "payments".into(), partitions: 4 },
+            Fault::SetStandbyReplicas { group: "totals".into(), replicas: 1 },
+            Fault::RequestShutdown { consumer: 2 },
             Fault::ChangeSubscription { consumer: 3, topics: vec!["orders".into()] },
             Fault::FailTask { group: "connect".into(), connector: "sink".into(), task: 0 },
             Fault::RestartTask { group: "connect".into(), connector: "sink".into(), task: 0 },
@@ -272,7 +292,9 @@ mod tests {
                     "Release",
                     "Grow",
                     "Subscribe",
-                    "Fail"
+                    "Fail",
+                    "Create",
+                    "Set"
                 ]
                 .contains(&first),
                 "{en}: starts with a verb"

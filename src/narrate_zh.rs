@@ -111,6 +111,7 @@ pub fn trigger(t: &Trigger) -> String {
         PendingSyncExpired => "待定的 SyncGroup 已过期".into(),
         ConsumerGroupHeartbeat => "ConsumerGroupHeartbeat".into(),
         ShareGroupHeartbeat => "ShareGroupHeartbeat".into(),
+        StreamsGroupHeartbeat => "StreamsGroupHeartbeat".into(),
         Fenced(reason) => fence_reason(reason),
         SentJoinGroup => "发送了 JoinGroup".into(),
         JoinedGeneration { generation } => f("加入了第 {0} 代", &[generation]),
@@ -391,5 +392,6 @@ pub fn note(n: &Note) -> String {
         AutoCommitFailed { exception } => f("自动提交失败：{0}", &[&commit_exception(exception)]),
         CommitFailed { error } => f("提交失败：{0}", &[error]),
         Share(n) => crate::narrate_share_zh::note(n),
+        Streams(n) => crate::narrate_streams_zh::note(n),
     }
 }

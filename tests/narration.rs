@@ -19,6 +19,7 @@ use groupscope::sim::note::Note;
 use groupscope::sim::reason::{ClientReason, FenceReason};
 use groupscope::sim::scenario::config::GroupProtocol;
 use groupscope::sim::share_note::ShareNote;
+use groupscope::sim::streams_note::StreamsNote;
 use groupscope::sim::trace::EventKind;
 use groupscope::sim::{Fault, Millis, Scenario, World};
 
@@ -175,7 +176,7 @@ fn every_kind_of_note_has_chinese_with_nothing_left_to_fill() {
     // The samples cover every variant (tests/common/notes.rs matches them
     // exhaustively); `Note::KINDS`, which lessons are validated against, names each.
     let named: BTreeSet<&str> = common::notes::one_of_each().iter().map(|n| n.kind()).collect();
-    let kinds: Vec<&str> = Note::KINDS.iter().chain(ShareNote::KINDS).copied().collect();
+    let kinds: Vec<&str> = Note::KINDS.iter().chain(ShareNote::KINDS).chain(StreamsNote::KINDS).copied().collect();
     assert_eq!(named, kinds.iter().copied().collect::<BTreeSet<_>>());
     assert_eq!(named.len(), kinds.len(), "a kind listed twice");
     assert!(kinds.iter().all(|k| Note::is_kind(k)));

@@ -45,6 +45,7 @@ mod share_groups;
 mod small_sort;
 mod soak;
 mod state_machines;
+mod streams_groups;
 mod ui_model;
 mod vectors;
 mod view;

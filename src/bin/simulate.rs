@@ -168,13 +168,14 @@ fn run() -> Result<(), Stop> {
             })
         })
         .chain(world.scenario.share_groups.iter().map(|g| share_group_summary(&world, &g.group_id)))
+        .chain(world.scenario.streams_app_ids().map(|id| streams_group_summary(&world, id)))
         .collect();
     let consumers: Vec<_> = world
         .members()
         .filter(|c| c.is_consumer())
         .map(|c| {
             let epoch = match c.group_type {
-                GroupType::Consumer | GroupType::Share => "memberEpoch",
+                GroupType::Consumer | GroupType::Share | GroupType::Streams => "memberEpoch",
                 GroupType::Classic => "generation",
             };
             json!({
@@ -221,6 +222,35 @@ fn share_group_summary(world: &World, group_id: &str) -> serde_json::Value {
         "members": found.map(|(_, g)| g.members.keys().cloned().collect::<Vec<_>>()).unwrap_or_default(),
         "sharePartitions": partitions,
         "recordsRedelivered": world.cluster.stats.redelivered.group_total(group_id),
+    })
+}
+
+/// A streams group: its state, epochs, and every member's tasks.
+fn streams_group_summary(world: &World, group_id: &str) -> serde_json::Value {
+    let found = world.streams_group(group_id);
+    let members: Vec<_> = found
+        .map(|(_, g)| {
+            g.members
+                .values()
+                .map(|m| {
+                    json!({
+                        "client": m.client_id, "process": m.process_id, "state": m.state.name(),
+                        "memberEpoch": m.member_epoch,
+                        "active": groupscope::sim::streams_message::task_names(&m.assigned.active),
+                        "standby": groupscope::sim::streams_message::task_names(&m.assigned.standby),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    json!({
+        "groupId": group_id,
+        "type": "streams",
+        "coordinator": found.map(|(b, _)| b),
+        "state": found.map(|(_, g)| g.state.name()),
+        "groupEpoch": found.map(|(_, g)| g.group_epoch),
+        "assignmentEpoch": found.map(|(_, g)| g.assignment_epoch),
+        "members": members,
     })
 }
 

@@ -16,10 +16,12 @@ pub enum MachineKind {
     ConsumerMember,
     ShareGroup,
     ShareMember,
+    StreamsGroup,
+    StreamsMember,
 }
 
 impl MachineKind {
-    pub const ALL: [MachineKind; 8] = [
+    pub const ALL: [MachineKind; 10] = [
         MachineKind::ClassicGroup,
         MachineKind::ClassicMember,
         MachineKind::CoordinatorContext,
@@ -28,6 +30,8 @@ impl MachineKind {
         MachineKind::ConsumerMember,
         MachineKind::ShareGroup,
         MachineKind::ShareMember,
+        MachineKind::StreamsGroup,
+        MachineKind::StreamsMember,
     ];
 
     pub fn of(machine: &Machine) -> MachineKind {
@@ -40,6 +44,8 @@ impl MachineKind {
             Machine::ConsumerMember => MachineKind::ConsumerMember,
             Machine::ShareGroup { .. } => MachineKind::ShareGroup,
             Machine::ShareMember => MachineKind::ShareMember,
+            Machine::StreamsGroup { .. } => MachineKind::StreamsGroup,
+            Machine::StreamsMember => MachineKind::StreamsMember,
         }
     }
 
@@ -60,6 +66,8 @@ impl MachineKind {
             MachineKind::ConsumerMember => Table::of::<ConsumerMember>(),
             MachineKind::ShareGroup => Table::of::<crate::sim::coordinator::share::ShareGroupState>(),
             MachineKind::ShareMember => Table::of::<ConsumerMember>(),
+            MachineKind::StreamsGroup => Table::of::<crate::sim::coordinator::streams::StreamsGroupState>(),
+            MachineKind::StreamsMember => Table::of::<ConsumerMember>(),
         }
     }
 }

@@ -156,6 +156,7 @@ pub enum Request {
     ShareGroupHeartbeat(ShareGroupHeartbeatRequest),
     ShareFetch(ShareFetchRequest),
     ShareAcknowledge(ShareAcknowledgeRequest),
+    StreamsGroupHeartbeat(Box<crate::sim::streams_message::StreamsGroupHeartbeatRequest>),
 }
 
 /// `OffsetCommitRequest` (apiKey 8): a classic member's generation or a
@@ -214,6 +215,7 @@ pub enum Response {
     ShareGroupHeartbeat(ShareGroupHeartbeatResponse),
     ShareFetch(ShareFetchResponse),
     ShareAcknowledge(ShareAcknowledgeResponse),
+    StreamsGroupHeartbeat(crate::sim::streams_message::StreamsGroupHeartbeatResponse),
 }
 
 /// What travels on a link.
@@ -248,6 +250,7 @@ pub enum ApiKey {
     ConsumerGroupHeartbeat,
     Fetch,
     ShareGroupHeartbeat,
+    StreamsGroupHeartbeat,
     ShareFetch,
     ShareAcknowledge,
 }
@@ -266,6 +269,7 @@ impl ApiKey {
             ApiKey::ConsumerGroupHeartbeat => "ConsumerGroupHeartbeat",
             ApiKey::Fetch => "Fetch",
             ApiKey::ShareGroupHeartbeat => "ShareGroupHeartbeat",
+            ApiKey::StreamsGroupHeartbeat => "StreamsGroupHeartbeat",
             ApiKey::ShareFetch => "ShareFetch",
             ApiKey::ShareAcknowledge => "ShareAcknowledge",
         }
@@ -296,6 +300,7 @@ impl Request {
             Request::ConsumerGroupHeartbeat(_) => ApiKey::ConsumerGroupHeartbeat,
             Request::Fetch(_) => ApiKey::Fetch,
             Request::ShareGroupHeartbeat(_) => ApiKey::ShareGroupHeartbeat,
+            Request::StreamsGroupHeartbeat(_) => ApiKey::StreamsGroupHeartbeat,
             Request::ShareFetch(_) => ApiKey::ShareFetch,
             Request::ShareAcknowledge(_) => ApiKey::ShareAcknowledge,
         }
@@ -319,6 +324,7 @@ impl Response {
             Response::ConsumerGroupHeartbeat(_) => ApiKey::ConsumerGroupHeartbeat,
             Response::Fetch { .. } => ApiKey::Fetch,
             Response::ShareGroupHeartbeat(_) => ApiKey::ShareGroupHeartbeat,
+            Response::StreamsGroupHeartbeat(_) => ApiKey::StreamsGroupHeartbeat,
             Response::ShareFetch(_) => ApiKey::ShareFetch,
             Response::ShareAcknowledge(_) => ApiKey::ShareAcknowledge,
         }
@@ -340,6 +346,7 @@ impl Response {
             Response::JoinGroup(r) => r.error,
             Response::ConsumerGroupHeartbeat(r) => r.error,
             Response::ShareGroupHeartbeat(r) => r.error,
+            Response::StreamsGroupHeartbeat(r) => r.error,
             Response::ShareFetch(r) => r.error,
             Response::ShareAcknowledge(r) => r.error,
         }

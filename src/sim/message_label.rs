@@ -46,6 +46,7 @@ impl Body {
                 Request::ShareGroupHeartbeat(r) => crate::sim::share_label::heartbeat_label(r),
                 Request::ShareFetch(r) => crate::sim::share_label::fetch_label(r),
                 Request::ShareAcknowledge(r) => crate::sim::share_label::acknowledge_label(r),
+                Request::StreamsGroupHeartbeat(r) => crate::sim::streams_label::heartbeat_label(r),
             },
             Body::Response { response, .. } => {
                 let err = response.error();
@@ -55,6 +56,9 @@ impl Body {
                         crate::sim::share_label::heartbeat_response_label(r)
                     }
                     Response::ShareFetch(r) if err == Errors::NONE => crate::sim::share_label::fetch_response_label(r),
+                    Response::StreamsGroupHeartbeat(r) if err == Errors::NONE => {
+                        crate::sim::streams_label::heartbeat_response_label(r)
+                    }
                     Response::ShareAcknowledge(r) if err == Errors::NONE => {
                         crate::sim::share_label::acknowledge_response_label(r)
                     }

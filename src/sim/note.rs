@@ -291,6 +291,8 @@ pub enum Note {
     },
     // Share groups (KIP-932): their leaders, share state and applications
     Share(crate::sim::share_note::ShareNote),
+    // Streams groups (KIP-1071) and Kafka Streams threads
+    Streams(crate::sim::streams_note::StreamsNote),
 }
 
 impl Note {
@@ -380,12 +382,15 @@ impl Note {
             AutoCommitFailed { .. } => "AutoCommitFailed",
             CommitFailed { .. } => "CommitFailed",
             Share(n) => n.kind(),
+            Streams(n) => n.kind(),
         }
     }
 
     /// Whether `kind` names a kind of note (`KINDS` or a share group's).
     pub fn is_kind(kind: &str) -> bool {
-        Self::KINDS.contains(&kind) || crate::sim::share_note::ShareNote::KINDS.contains(&kind)
+        Self::KINDS.contains(&kind)
+            || crate::sim::share_note::ShareNote::KINDS.contains(&kind)
+            || crate::sim::streams_note::StreamsNote::KINDS.contains(&kind)
     }
 
     /// Every kind but the share groups' (`ShareNote::KINDS`), for validating a lesson's `note` condition.
@@ -665,6 +670,7 @@ impl fmt::Display for Note {
             AutoCommitFailed { exception } => write!(f, "auto-commit failed: {exception}"),
             CommitFailed { error } => write!(f, "commit failed: {error}"),
             Share(n) => n.fmt(f),
+            Streams(n) => n.fmt(f),
         }
     }
 }

@@ -51,6 +51,12 @@ pub enum GroupTimer {
     ShareGroupSessionTimeout { group_id: String, member_id: String },
     /// The share coordinator answers InitializeShareGroupState (`persisterInitialize`).
     ShareGroupStateInitialize { group_id: String },
+    /// A streams-group member's session timeout (`group.streams.session.timeout.ms`).
+    StreamsGroupSessionTimeout { group_id: String, member_id: String },
+    /// A streams-group member's rebalance timeout while it revokes tasks.
+    StreamsGroupRebalanceTimeout { group_id: String, member_id: String },
+    /// The initial rebalance delay of a streams group (`streamsInitialRebalanceKey`).
+    StreamsGroupInitialRebalance { group_id: String },
 }
 
 impl GroupTimer {
@@ -63,7 +69,10 @@ impl GroupTimer {
             | GroupTimer::ConsumerGroupSessionTimeout { group_id, .. }
             | GroupTimer::ConsumerGroupRebalanceTimeout { group_id, .. }
             | GroupTimer::ShareGroupSessionTimeout { group_id, .. }
-            | GroupTimer::ShareGroupStateInitialize { group_id } => group_id,
+            | GroupTimer::ShareGroupStateInitialize { group_id }
+            | GroupTimer::StreamsGroupSessionTimeout { group_id, .. }
+            | GroupTimer::StreamsGroupRebalanceTimeout { group_id, .. }
+            | GroupTimer::StreamsGroupInitialRebalance { group_id } => group_id,
         }
     }
 }
@@ -142,6 +151,15 @@ impl TimerKey {
             TimerKey::Group(GroupTimer::ShareGroupStateInitialize { group_id }) => {
                 format!("InitializeShareGroupState of {group_id}")
             }
+            TimerKey::Group(GroupTimer::StreamsGroupSessionTimeout { member_id, .. }) => {
+                format!("streams session timeout of {member_id}")
+            }
+            TimerKey::Group(GroupTimer::StreamsGroupRebalanceTimeout { member_id, .. }) => {
+                format!("streams rebalance timeout of {member_id}")
+            }
+            TimerKey::Group(GroupTimer::StreamsGroupInitialRebalance { group_id }) => {
+                format!("streams.initial.rebalance.delay.ms of {group_id}")
+            }
             TimerKey::Client(ClientTimer::Poll) => "poll()".into(),
             TimerKey::Client(ClientTimer::PollTimeout) => "max.poll.interval.ms".into(),
             TimerKey::Client(ClientTimer::Heartbeat) => "heartbeat.interval.ms".into(),
@@ -206,6 +224,10 @@ pub struct Out {
     /// (WriteShareGroupState), and those the coordinator initializes
     /// (InitializeShareGroupState, start offset −1): applied by the world.
     pub share_state: Vec<crate::sim::cluster::share_state::ShareStateWrite>,
+    /// Topics the broker creates (a streams group's missing internal topics,
+    /// `AutoTopicCreationManager.createStreamsInternalTopics`), with their
+    /// partition counts: applied by the world at once.
+    pub create_topics: Vec<(String, i32)>,
 }
 
 impl Out {

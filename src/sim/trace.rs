@@ -28,6 +28,10 @@ pub enum Machine {
     ShareGroup { group_id: String },
     /// A share consumer's `MemberState` (ShareMembershipManager).
     ShareMember,
+    /// A streams group (KIP-1071) on its coordinator (`StreamsGroupState`).
+    StreamsGroup { group_id: String },
+    /// A Kafka Streams thread's `MemberState` (StreamsMembershipManager).
+    StreamsMember,
 }
 
 /// `ConsumerRebalanceListener` callbacks.

@@ -59,6 +59,8 @@ pub enum Trigger {
     ConsumerGroupHeartbeat,
     /// `maybeUpdateGroupState` after a ShareGroupHeartbeat (KIP-932).
     ShareGroupHeartbeat,
+    /// `maybeUpdateGroupState` after a StreamsGroupHeartbeat (KIP-1071).
+    StreamsGroupHeartbeat,
     /// After the member was fenced, for this reason.
     Fenced(FenceReason),
     // The classic consumer and the Connect worker (AbstractCoordinator)
@@ -150,6 +152,7 @@ impl fmt::Display for Trigger {
             PendingSyncExpired => f.write_str("pending SyncGroup expired"),
             ConsumerGroupHeartbeat => f.write_str("ConsumerGroupHeartbeat"),
             ShareGroupHeartbeat => f.write_str("ShareGroupHeartbeat"),
+            StreamsGroupHeartbeat => f.write_str("StreamsGroupHeartbeat"),
             Fenced(reason) => write!(f, "{reason}"),
             SentJoinGroup => f.write_str("sent JoinGroup"),
             JoinedGeneration { generation } => write!(f, "joined generation {generation}"),

@@ -417,7 +417,7 @@ pub fn workers_in(world: &World, frame: Frame) -> Vec<WorkerView> {
         .members()
         .filter_map(|c| match c.kind {
             MemberKind::Worker(w) => Some((c.clone(), w)),
-            MemberKind::Classic(_) | MemberKind::Consumer(_) | MemberKind::Share(_) => None,
+            MemberKind::Classic(_) | MemberKind::Consumer(_) | MemberKind::Share(_) | MemberKind::Streams(_) => None,
         })
         .map(|(c, w)| {
             let node = NodeId::Client(c.idx);

@@ -5,12 +5,15 @@
 use groupscope::assign::TopicPartition;
 use groupscope::connect::protocol::{ConnectAssignment, ConnectorTaskId};
 use groupscope::sim::commit_exception::{CommitException, LocalRefusal};
+use groupscope::sim::coordinator::streams::StreamsMemberState;
 use groupscope::sim::fault::cap::CapExceeded;
 use groupscope::sim::message::ApiKey;
 use groupscope::sim::note::Note;
 use groupscope::sim::reason::{ClientReason, FenceReason};
 use groupscope::sim::share_message::AcknowledgeType;
 use groupscope::sim::share_note::{ReleaseCause, ShareNote};
+use groupscope::sim::streams_message::StreamsStatus;
+use groupscope::sim::streams_note::StreamsNote;
 use groupscope::sim::{Errors, NodeId};
 
 /// Which kind a note is, by its place in `one_of_each`: the match is
@@ -108,10 +111,28 @@ pub fn kind(n: &Note) -> usize {
         Share(ShareNote::SessionOpened { .. }) => 87,
         Share(ShareNote::SessionRefused { .. }) => 88,
         Share(ShareNote::TargetAssignmentDeferred { .. }) => 89,
+        Streams(StreamsNote::ClassicGroupMigrated { .. }) => 90,
+        Streams(StreamsNote::TopologyInitialized { .. }) => 91,
+        Streams(StreamsNote::TopologyUpdateRefused { .. }) => 92,
+        Streams(StreamsNote::TopologyConfigured { .. }) => 93,
+        Streams(StreamsNote::InternalTopicsCreated { .. }) => 94,
+        Streams(StreamsNote::InitialRebalanceDelay { .. }) => 95,
+        Streams(StreamsNote::TargetAssignmentDeferred { .. }) => 96,
+        Streams(StreamsNote::MemberReconciled { .. }) => 97,
+        Streams(StreamsNote::ShutdownRequested { .. }) => 98,
+        Streams(StreamsNote::StaticMemberLeftTemporarily { .. }) => 99,
+        Streams(StreamsNote::StaticMemberReplaced { .. }) => 100,
+        Streams(StreamsNote::TasksRevoked { .. }) => 101,
+        Streams(StreamsNote::TasksAssigned { .. }) => 102,
+        Streams(StreamsNote::AllTasksLost { .. }) => 103,
+        Streams(StreamsNote::RestorationStarted { .. }) => 104,
+        Streams(StreamsNote::TaskRunning { .. }) => 105,
+        Streams(StreamsNote::ShuttingDown { .. }) => 106,
+        Streams(StreamsNote::StatusReceived { .. }) => 107,
     }
 }
 
-pub const KINDS: usize = 90;
+pub const KINDS: usize = 108;
 
 /// One note of each kind (of each sentence: a variant with two sentences twice).
 pub fn one_of_each() -> Vec<Note> {
@@ -281,6 +302,44 @@ pub fn one_of_each() -> Vec<Note> {
         Share(ShareNote::SessionOpened { client: s("c1"), broker: 2 }),
         Share(ShareNote::SessionRefused { client: s("c1"), broker: 2, error: Errors::SHARE_SESSION_NOT_FOUND }),
         Share(ShareNote::TargetAssignmentDeferred { group_id: s("queue"), until_ms: 12_000 }),
+        Streams(StreamsNote::ClassicGroupMigrated { group_id: s("totals") }),
+        Streams(StreamsNote::TopologyInitialized { group_id: s("totals"), epoch: 1, subtopologies: 2 }),
+        Streams(StreamsNote::TopologyUpdateRefused { group_id: s("totals"), client: s("c2") }),
+        Streams(StreamsNote::TopologyConfigured {
+            group_id: s("totals"),
+            problem: Some((StreamsStatus::MISSING_SOURCE_TOPICS, s("Source topics orders are missing."))),
+        }),
+        Streams(StreamsNote::InternalTopicsCreated {
+            group_id: s("totals"),
+            topics: vec![(s("totals-store-changelog"), 4)],
+        }),
+        Streams(StreamsNote::InitialRebalanceDelay { group_id: s("totals"), until_ms: 3300 }),
+        Streams(StreamsNote::TargetAssignmentDeferred { group_id: s("totals"), until_ms: 12_000 }),
+        Streams(StreamsNote::MemberReconciled {
+            group_id: s("totals"),
+            client: s("c1"),
+            state: StreamsMemberState::UNREVOKED_TASKS,
+            epoch: 3,
+            active: vec![s("0_0")],
+            standby: vec![],
+            revoking: vec![s("0_1")],
+        }),
+        Streams(StreamsNote::ShutdownRequested { group_id: s("totals"), client: s("c1") }),
+        Streams(StreamsNote::StaticMemberLeftTemporarily { group_id: s("totals"), client: s("c1") }),
+        Streams(StreamsNote::StaticMemberReplaced { group_id: s("totals"), client: s("c1") }),
+        Streams(StreamsNote::TasksRevoked { client: s("c1"), tasks: vec![s("0_1")] }),
+        Streams(StreamsNote::TasksAssigned { client: s("c2"), active: vec![s("0_1")], standby: vec![s("0_0")] }),
+        Streams(StreamsNote::AllTasksLost { client: s("c1"), tasks: vec![s("0_0")] }),
+        Streams(StreamsNote::RestorationStarted {
+            client: s("c2"),
+            task: s("0_1"),
+            records: 50_000,
+            until_ms: 9000,
+            from_standby: false,
+        }),
+        Streams(StreamsNote::TaskRunning { client: s("c2"), task: s("0_1") }),
+        Streams(StreamsNote::ShuttingDown { client: s("c2") }),
+        Streams(StreamsNote::StatusReceived { client: s("c2"), statuses: vec![StreamsStatus::ASSIGNMENT_DELAYED] }),
     ];
     let kinds: Vec<usize> = notes.iter().map(kind).collect();
     assert_eq!(kinds, (0..KINDS).collect::<Vec<_>>(), "one note of each kind, in order");

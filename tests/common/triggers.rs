@@ -13,7 +13,7 @@ use groupscope::sim::Errors;
 use std::collections::BTreeSet;
 
 /// How many kinds of trigger there are.
-pub const KINDS: usize = 45;
+pub const KINDS: usize = 46;
 
 /// Names every kind: fails to compile when `Trigger` gains one, until it is
 /// added here and to `one_of_each`.
@@ -27,6 +27,7 @@ fn known(t: &Trigger) {
         | Close
         | ConsumerGroupHeartbeat
         | ShareGroupHeartbeat
+        | StreamsGroupHeartbeat
         | CoordinatorUnreachable { .. }
         | EagerRebalanceStopsAll
         | Fatal { .. }
@@ -179,6 +180,7 @@ pub fn one_of_each() -> Vec<Trigger> {
         Close,
         ConsumerGroupHeartbeat,
         ShareGroupHeartbeat,
+        StreamsGroupHeartbeat,
         CoordinatorUnreachable { interval_ms: 3_000 },
         EagerRebalanceStopsAll,
         Fatal { error: Errors::FENCED_INSTANCE_ID },

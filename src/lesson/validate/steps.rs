@@ -48,6 +48,9 @@ impl Names {
                 self.task_number(group, connector, *task)
             }
             Fault::RestartConnector { group, connector, .. } => self.connector(group, connector).map(|_| ()),
+            Fault::CreateTopic { .. } => Ok(()),
+            Fault::SetStandbyReplicas { group, .. } => self.group(group),
+            Fault::RequestShutdown { consumer } => c(consumer),
             Fault::AddPartitions { topic, .. } => {
                 if self.topics.contains_key(topic) {
                     Ok(())

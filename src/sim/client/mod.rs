@@ -16,3 +16,4 @@ pub mod fetcher;
 pub mod member_transition;
 pub mod poll_loop;
 pub mod share;
+pub mod streams;

@@ -64,6 +64,7 @@ pub enum CoordinatorRecord {
     ConsumerGroup(crate::sim::coordinator::consumer::records::ConsumerGroupRecord),
     /// The records of a share group (KIP-932).
     ShareGroup(crate::sim::coordinator::share::records::ShareGroupRecord),
+    StreamsGroup(crate::sim::coordinator::streams::records::StreamsGroupRecord),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -106,6 +107,9 @@ pub struct Cluster {
     /// metadata), by group id; a group without an entry has the defaults.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub share_group_configs: BTreeMap<String, crate::sim::scenario::share_config::ShareGroupConfig>,
+    /// Streams groups' dynamic configs, by group id (defaults: the brokers' `group.streams.*`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub streams_group_configs: BTreeMap<String, crate::sim::streams_message::StreamsGroupConfig>,
 }
 
 /// Replica placement: partition p of a topic starts at broker (p + offset) mod n
@@ -132,12 +136,18 @@ impl Cluster {
             stats: Stats::default(),
             share_state: BTreeMap::new(),
             share_group_configs: BTreeMap::new(),
+            streams_group_configs: BTreeMap::new(),
         }
     }
 
     /// A share group's configs: its own, or the brokers' defaults.
     pub fn share_group_config(&self, group_id: &str) -> crate::sim::scenario::share_config::ShareGroupConfig {
         self.share_group_configs.get(group_id).cloned().unwrap_or_default()
+    }
+
+    /// A streams group's configs: its own, or the brokers' defaults.
+    pub fn streams_group_config(&self, group_id: &str) -> crate::sim::streams_message::StreamsGroupConfig {
+        self.streams_group_configs.get(group_id).cloned().unwrap_or_default()
     }
 
     /// The leader of a data partition, if the topic and partition exist.

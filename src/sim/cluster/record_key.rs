@@ -27,8 +27,8 @@ pub enum RecordKey {
     ConsumerGroupTargetAssignmentMember(String, String),
     /// `ConsumerGroupCurrentMemberAssignmentKey`: group, member.
     ConsumerGroupCurrentMemberAssignment(String, String),
-    /// `ShareGroup*Key`: the record's type, the group, and its member if it has one.
-    ShareGroup(&'static str, String, Option<String>),
+    /// `ShareGroup*Key` and `StreamsGroup*Key`: the record's type, the group, and its member if it has one.
+    Typed(&'static str, String, Option<String>),
 }
 
 impl Keyed for CoordinatorRecord {
@@ -67,7 +67,10 @@ impl Keyed for CoordinatorRecord {
                     S::CurrentMemberAssignment { .. } => "ShareGroupCurrentMemberAssignment",
                     S::StatePartitionMetadata { .. } => "ShareGroupStatePartitionMetadata",
                 };
-                RecordKey::ShareGroup(kind, r.group_id().to_string(), r.member_id().map(str::to_string))
+                RecordKey::Typed(kind, r.group_id().to_string(), r.member_id().map(str::to_string))
+            }
+            CoordinatorRecord::StreamsGroup(r) => {
+                RecordKey::Typed(r.kind(), r.group_id().to_string(), r.member_id().map(str::to_string))
             }
         }
     }
@@ -83,5 +86,6 @@ impl Keyed for CoordinatorRecord {
                     | ConsumerGroupRecord::CurrentMemberAssignment { value: None, .. }
             )
         ) || matches!(self, CoordinatorRecord::ShareGroup(r) if r.is_tombstone())
+            || matches!(self, CoordinatorRecord::StreamsGroup(r) if r.is_tombstone())
     }
 }

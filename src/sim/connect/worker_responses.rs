@@ -100,6 +100,7 @@ impl ConnectWorker {
             | Response::ConsumerGroupHeartbeat(_)
             | Response::Fetch { .. }
             | Response::ShareGroupHeartbeat(_)
+            | Response::StreamsGroupHeartbeat(_)
             | Response::ShareFetch(_)
             | Response::ShareAcknowledge(_) => {}
             Response::SyncGroup { .. } => {

@@ -12,6 +12,7 @@
 use crate::sim::coordinator::classic::ClassicGroup;
 use crate::sim::coordinator::consumer::ConsumerGroup;
 use crate::sim::coordinator::share::ShareGroup;
+use crate::sim::coordinator::streams::StreamsGroup;
 use crate::sim::state_machine::StateName;
 use serde::{Deserialize, Serialize};
 use std::collections::btree_map::Entry;
@@ -24,6 +25,7 @@ pub enum GroupType {
     Classic,
     Consumer,
     Share,
+    Streams,
 }
 
 impl GroupType {
@@ -33,6 +35,7 @@ impl GroupType {
             GroupType::Classic => "classic",
             GroupType::Consumer => "consumer",
             GroupType::Share => "share",
+            GroupType::Streams => "streams",
         }
     }
 }
@@ -70,6 +73,7 @@ macro_rules! group_kind {
 group_kind!(ClassicGroup, GroupType::Classic);
 group_kind!(ConsumerGroup, GroupType::Consumer);
 group_kind!(ShareGroup, GroupType::Share);
+group_kind!(StreamsGroup, GroupType::Streams);
 
 /// One group of the shard's map.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -77,6 +81,7 @@ pub enum Group {
     Classic(ClassicGroup),
     Consumer(ConsumerGroup),
     Share(ShareGroup),
+    Streams(StreamsGroup),
 }
 
 impl Group {
@@ -85,6 +90,7 @@ impl Group {
             Group::Classic(_) => ClassicGroup::TYPE,
             Group::Consumer(_) => ConsumerGroup::TYPE,
             Group::Share(_) => ShareGroup::TYPE,
+            Group::Streams(_) => StreamsGroup::TYPE,
         }
     }
 
@@ -93,6 +99,7 @@ impl Group {
             Group::Classic(g) => g.group_id(),
             Group::Consumer(g) => g.group_id(),
             Group::Share(g) => g.group_id(),
+            Group::Streams(g) => g.group_id(),
         }
     }
 
@@ -101,6 +108,7 @@ impl Group {
             Group::Classic(g) => g.state_name(),
             Group::Consumer(g) => g.state_name(),
             Group::Share(g) => g.state_name(),
+            Group::Streams(g) => g.state_name(),
         }
     }
 
@@ -109,6 +117,7 @@ impl Group {
             Group::Classic(g) => GroupKind::is_empty(g),
             Group::Consumer(g) => GroupKind::is_empty(g),
             Group::Share(g) => GroupKind::is_empty(g),
+            Group::Streams(g) => GroupKind::is_empty(g),
         }
     }
 
@@ -150,6 +159,20 @@ impl Group {
     pub fn as_share_mut(&mut self) -> Option<&mut ShareGroup> {
         match self {
             Group::Share(g) => Some(g),
+            _ => None,
+        }
+    }
+
+    pub fn as_streams(&self) -> Option<&StreamsGroup> {
+        match self {
+            Group::Streams(g) => Some(g),
+            _ => None,
+        }
+    }
+
+    pub fn as_streams_mut(&mut self) -> Option<&mut StreamsGroup> {
+        match self {
+            Group::Streams(g) => Some(g),
             _ => None,
         }
     }

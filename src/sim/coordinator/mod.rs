@@ -11,6 +11,7 @@ pub mod group;
 pub mod modern;
 pub mod shard;
 pub mod share;
+pub mod streams;
 
 use crate::sim::coordinator::consumer::heartbeat::validate_request;
 pub use crate::sim::coordinator::shard::{CoordinatorState, Shard};
@@ -57,6 +58,7 @@ fn error_response(request: &Request, error: Errors) -> Response {
         Request::Fetch(_) => Response::Fetch { error, partitions: Vec::new() },
         Request::ConsumerGroupHeartbeat(_) => crate::sim::coordinator::consumer::heartbeat::heartbeat_error(error),
         Request::ShareGroupHeartbeat(_) => crate::sim::coordinator::share::heartbeat::heartbeat_error(error),
+        Request::StreamsGroupHeartbeat(_) => crate::sim::coordinator::streams::heartbeat::heartbeat_error(error, None),
         Request::ShareFetch(_) | Request::ShareAcknowledge(_) => {
             unreachable!("partition leaders answer ShareFetch and ShareAcknowledge themselves")
         }
@@ -74,6 +76,7 @@ fn group_of(request: &Request) -> &str {
         | Request::OffsetFetch { group_id, .. } => group_id,
         Request::ConsumerGroupHeartbeat(r) => &r.group_id,
         Request::ShareGroupHeartbeat(r) => &r.group_id,
+        Request::StreamsGroupHeartbeat(r) => &r.group_id,
         Request::Fetch(_) | Request::ShareFetch(_) | Request::ShareAcknowledge(_) => "",
     }
 }
@@ -95,6 +98,7 @@ fn service_error(request: &Request, cfg: &BrokerConfig) -> Option<Errors> {
         }
         Request::ConsumerGroupHeartbeat(r) => validate_request(r, &cfg.consumer_group_assignors).err(),
         Request::ShareGroupHeartbeat(r) => crate::sim::coordinator::share::heartbeat::validate_request(r).err(),
+        Request::StreamsGroupHeartbeat(r) => crate::sim::coordinator::streams::heartbeat::validate_request(r).err(),
         _ => None,
     }
 }
@@ -118,6 +122,10 @@ impl GroupCoordinator {
         }
         let shard = self.shards.get_mut(&partition).expect("active shard");
         if let Some(error) = shard.request_for_share_group(&request) {
+            out.respond(from, correlation, error_response(&request, error));
+            return;
+        }
+        if let Some(error) = shard.request_for_streams_group(&request) {
             out.respond(from, correlation, error_response(&request, error));
             return;
         }
@@ -162,6 +170,10 @@ impl GroupCoordinator {
             }
             Request::ShareGroupHeartbeat(r) => {
                 let response = shard.share_group_heartbeat(ctx, partition, r, out);
+                out.respond(from, correlation, response);
+            }
+            Request::StreamsGroupHeartbeat(r) => {
+                let response = shard.streams_group_heartbeat(ctx, partition, *r, out);
                 out.respond(from, correlation, response);
             }
             Request::FindCoordinator { .. }
@@ -241,6 +253,15 @@ impl GroupCoordinator {
             GroupTimer::ShareGroupStateInitialize { group_id } => {
                 shard.share_state_initialized(ctx, partition, group_id, out)
             }
+            GroupTimer::StreamsGroupSessionTimeout { group_id, member_id } => {
+                shard.streams_session_expired(ctx, partition, group_id, member_id, out)
+            }
+            GroupTimer::StreamsGroupRebalanceTimeout { group_id, member_id } => {
+                shard.streams_rebalance_timed_out(ctx, partition, group_id, member_id, out)
+            }
+            GroupTimer::StreamsGroupInitialRebalance { group_id } => {
+                shard.streams_initial_delay_over(ctx, partition, group_id, out)
+            }
         }
     }
 
@@ -279,5 +300,6 @@ impl GroupCoordinator {
         }
         shard.consumer_groups_loaded(ctx, out);
         shard.share_groups_loaded(ctx, out);
+        shard.streams_groups_loaded(ctx, out);
     }
 }

@@ -110,6 +110,20 @@ impl Shard {
         self.groups.values_mut().filter_map(Group::as_share_mut)
     }
 
+    /// The streams group (KIP-1071) `group_id`, if the id names one.
+    pub fn streams_group(&self, group_id: &str) -> Option<&crate::sim::coordinator::streams::StreamsGroup> {
+        self.groups.get(group_id).and_then(Group::as_streams)
+    }
+
+    pub fn streams_group_mut(&mut self, group_id: &str) -> Option<&mut crate::sim::coordinator::streams::StreamsGroup> {
+        self.groups.get_mut(group_id).and_then(Group::as_streams_mut)
+    }
+
+    /// Every streams group of the shard.
+    pub fn streams_groups_mut(&mut self) -> impl Iterator<Item = &mut crate::sim::coordinator::streams::StreamsGroup> {
+        self.groups.values_mut().filter_map(Group::as_streams_mut)
+    }
+
     pub fn consumer_groups_mut(&mut self) -> impl Iterator<Item = &mut ConsumerGroup> {
         self.groups.values_mut().filter_map(Group::as_consumer_mut)
     }
@@ -161,6 +175,18 @@ impl Shard {
                 // consumer-group record) or an empty one that gave way to it
                 // (`group::consumer_entry`).
                 crate::sim::coordinator::consumer::records::replay(consumer_entry(&mut self.groups, r.group_id()), &r)
+            }
+            CoordinatorRecord::StreamsGroup(r) => {
+                // An empty classic group gives way to the streams group (offline migration).
+                let id = r.group_id().to_string();
+                let fresh = || Group::Streams(crate::sim::coordinator::streams::StreamsGroup::new(&id));
+                let g = self.groups.entry(id.clone()).or_insert_with(fresh);
+                if g.as_streams().is_none() && g.is_empty() {
+                    *g = fresh();
+                }
+                if let Some(g) = g.as_streams_mut() {
+                    crate::sim::coordinator::streams::records::replay(g, &r);
+                }
             }
             CoordinatorRecord::ShareGroup(r) => {
                 let id = r.group_id().to_string();

@@ -32,7 +32,7 @@ pub struct Targets {
 impl Targets {
     /// At the start of a run of `s` (clients numbered as `World::new` does:
     /// the groups' consumers in order, then the share groups', then the
-    /// Connect workers).
+    /// Streams applications' threads, then the Connect workers).
     pub fn of_scenario(s: &Scenario) -> Targets {
         let mut t = Targets { brokers: s.brokers, ..Targets::default() };
         let mut next = 1u32;
@@ -49,6 +49,12 @@ impl Targets {
                 next += 1;
             }
             *t.groups.entry(g.group_id.clone()).or_default() += g.consumers;
+        }
+        for a in &s.streams_apps {
+            for _ in 0..a.instances.saturating_mul(a.threads_per_instance) {
+                t.clients.insert(next, true);
+                next += 1;
+            }
         }
         for c in &s.connect_clusters {
             for _ in 0..c.workers {
@@ -241,6 +247,31 @@ impl Targets {
                 }
                 Ok(())
             }
+            Fault::CreateTopic { topic, partitions } => {
+                limits::name("topic", topic, limits::MAX_TOPIC_NAME_LEN)?;
+                if self.topics.contains_key(topic) {
+                    return Err(format!("topic: '{}' already exists (TOPIC_ALREADY_EXISTS)", limits::shown(topic)));
+                }
+                let total: u64 = self.topics.values().map(|n| u64::from(*n)).sum::<u64>() + u64::from(*partitions);
+                if *partitions == 0 || total > u64::from(MAX_PARTITIONS) {
+                    return Err(format!(
+                        "partitions: give 1 or more, and at most {MAX_PARTITIONS} partitions in all (this makes {total})"
+                    ));
+                }
+                Ok(())
+            }
+            Fault::SetStandbyReplicas { group, replicas } => {
+                limits::name("group", group, limits::MAX_NAME_LEN)?;
+                // group.streams.max.standby.replicas (2) caps streams.num.standby.replicas.
+                in_range(
+                    "replicas",
+                    u64::try_from(*replicas).unwrap_or(u64::MAX),
+                    0,
+                    2,
+                    "group.streams.max.standby.replicas",
+                )
+            }
+            Fault::RequestShutdown { consumer } => self.client("consumer", *consumer, true),
         }
     }
 
@@ -259,6 +290,9 @@ impl Targets {
                 if let Some(n) = self.topics.get_mut(topic) {
                     *n = (*n).max(*count);
                 }
+            }
+            Fault::CreateTopic { topic, partitions } => {
+                self.topics.entry(topic.clone()).or_insert(*partitions);
             }
             _ => {}
         }

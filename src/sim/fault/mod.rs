@@ -138,6 +138,22 @@ pub enum Fault {
     AddWorker {
         group: String,
     },
+    /// `kafka-topics.sh --create`: a new topic (a streams group's missing source topic, say).
+    CreateTopic {
+        topic: String,
+        partitions: u32,
+    },
+    /// `kafka-configs.sh --alter --entity-type groups --add-config
+    /// streams.num.standby.replicas=N`: a streams group's standby count, at run time.
+    SetStandbyReplicas {
+        group: String,
+        replicas: i32,
+    },
+    /// A stream thread hits an error its uncaught-exception handler answers
+    /// with SHUTDOWN_APPLICATION: its next heartbeat asks every member to shut down.
+    RequestShutdown {
+        consumer: u32,
+    },
 }
 
 impl Fault {
@@ -184,6 +200,11 @@ impl Fault {
                 format!("POST /connectors/{connector}/restart?includeTasks={include_tasks}&onlyFailed={only_failed} to {group}")
             }
             Fault::AddWorker { group } => format!("a worker was added to {group}"),
+            Fault::CreateTopic { topic, partitions } => format!("topic {topic} created with {partitions} partitions"),
+            Fault::SetStandbyReplicas { group, replicas } => {
+                format!("streams.num.standby.replicas={replicas} for group {group}")
+            }
+            Fault::RequestShutdown { consumer } => format!("c{consumer} asks to shut the application down"),
         }
     }
 }

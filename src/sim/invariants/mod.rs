@@ -4,6 +4,7 @@ mod consumer_group;
 pub mod monitor;
 mod owners;
 mod share;
+mod streams;
 
 use crate::sim::client::abstract_coordinator::MemberState;
 use crate::sim::cluster::CoordinatorRecord;
@@ -29,6 +30,7 @@ impl Monitor {
         self.connect_generation_persisted(world, &mut v);
         crate::sim::invariants::consumer_group::check(world, &mut v);
         crate::sim::invariants::share::check(world, &mut self.share_spso, &mut v);
+        crate::sim::invariants::streams::check(world, &mut v);
         routing(world, &mut v);
         v
     }
@@ -92,6 +94,13 @@ impl Monitor {
                     }
                     CoordinatorRecord::ShareGroup(ShareGroupRecord::Metadata { group_id, epoch, .. }) => {
                         self.epoch_never_goes_back(i, group_id, "share group epoch", *epoch, v);
+                    }
+                    CoordinatorRecord::StreamsGroup(
+                        crate::sim::coordinator::streams::records::StreamsGroupRecord::Metadata {
+                            group_id, epoch, ..
+                        },
+                    ) => {
+                        self.epoch_never_goes_back(i, group_id, "streams group epoch", *epoch, v);
                     }
                     _ => {}
                 }

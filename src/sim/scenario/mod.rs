@@ -4,6 +4,7 @@ pub mod config;
 pub mod connect_config;
 pub mod limits;
 pub mod share_config;
+pub mod streams_config;
 pub mod validate;
 
 use crate::sim::fault::Fault;
@@ -79,6 +80,9 @@ pub struct Scenario {
     /// Share groups (KIP-932) and their share consumers.
     #[serde(default, rename = "shareGroups", skip_serializing_if = "Vec::is_empty")]
     pub share_groups: Vec<crate::sim::scenario::share_config::ShareGroupSpec>,
+    /// Kafka Streams applications in streams groups (KIP-1071).
+    #[serde(default, rename = "streamsApps", skip_serializing_if = "Vec::is_empty")]
+    pub streams_apps: Vec<crate::sim::scenario::streams_config::StreamsAppSpec>,
 }
 
 fn default_brokers() -> u32 {
@@ -118,6 +122,7 @@ impl Scenario {
             faults: Vec::new(),
             connect_clusters: Vec::new(),
             share_groups: Vec::new(),
+            streams_apps: Vec::new(),
         }
     }
 
@@ -127,7 +132,17 @@ impl Scenario {
             .iter()
             .map(|g| &g.group_id)
             .chain(self.share_groups.iter().map(|g| &g.group_id))
+            .chain(self.streams_app_ids())
             .chain(self.connect_clusters.iter().map(|c| &c.group_id))
+    }
+
+    /// Each Streams application's id once (several entries may share one).
+    pub fn streams_app_ids(&self) -> impl Iterator<Item = &String> + '_ {
+        self.streams_apps
+            .iter()
+            .enumerate()
+            .filter(|(i, a)| !self.streams_apps[..*i].iter().any(|b| b.application_id == a.application_id))
+            .map(|(_, a)| &a.application_id)
     }
 
     /// Reads a scenario's JSON (an object; an error names the field's path) and validates it.

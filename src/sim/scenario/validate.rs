@@ -112,7 +112,45 @@ pub fn scenario(s: &Scenario) -> Result<(), String> {
         g.validate(&topic_names).map_err(|e| format!("{at}: {e}"))?;
         stagger(&at, g.start_stagger_ms, g.consumers)?;
     }
+    streams_apps(s, share_total, &mut ids)?;
     crate::sim::fault::check::script(s)
+}
+
+/// Streams applications: each entry's own checks, ids free of other group
+/// types, one set of group configs per application, and the thread count
+/// within the simulator's cap.
+fn streams_apps<'a>(s: &'a Scenario, before: u32, ids: &mut BTreeSet<&'a str>) -> Result<(), String> {
+    let threads: u32 = s
+        .streams_apps
+        .iter()
+        .map(|a| a.instances.saturating_mul(a.threads_per_instance))
+        .fold(before, u32::saturating_add);
+    if threads > MAX_CONSUMERS {
+        return Err(format!(
+            "streamsApps: {threads} consumers and stream threads in all; the simulator runs at most {MAX_CONSUMERS}"
+        ));
+    }
+    for (i, a) in s.streams_apps.iter().enumerate() {
+        let at = format!("streamsApps[{i}]");
+        limits::name(&format!("{at}.applicationId"), &a.application_id, limits::MAX_NAME_LEN)?;
+        let earlier = s.streams_apps[..i].iter().find(|b| b.application_id == a.application_id);
+        if earlier.is_none() && !ids.insert(a.application_id.as_str()) {
+            return Err(format!(
+                "{at}.applicationId: the group id '{}' is already used by another group (a group id names one group of one type)",
+                limits::shown(&a.application_id)
+            ));
+        }
+        if earlier.is_some_and(|b| b.config != a.config) && a.config != Default::default() {
+            return Err(format!(
+                "{at}.config: the group configs of '{}' are given by its first entry; leave them out here",
+                limits::shown(&a.application_id)
+            ));
+        }
+        a.validate().map_err(|e| format!("{at}: {e}"))?;
+        stagger(&at, a.start_stagger_ms, a.instances)?;
+        in_range(&format!("{at}.startAtMs"), a.start_at_ms, 0, limits::MAX_SIM_DURATION_MS, "a simulated day")?;
+    }
+    Ok(())
 }
 
 /// Every consumer of a group starts within a simulated day.

@@ -12,6 +12,7 @@ use crate::sim::client::classic::ClassicConsumer;
 use crate::sim::client::close_options::GroupMembershipOperation;
 use crate::sim::client::consumer::AsyncConsumer;
 use crate::sim::client::share::ShareConsumer;
+use crate::sim::client::streams::StreamsThread;
 use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::ctx::Ctx;
 use crate::sim::node::Node;
@@ -32,6 +33,8 @@ pub enum Client {
     Worker(ConnectWorker),
     /// A share consumer (`KafkaShareConsumer`, KIP-932).
     Share(ShareConsumer),
+    /// A Kafka Streams stream thread in a streams group (KIP-1071).
+    Streams(StreamsThread),
 }
 
 impl Client {
@@ -47,6 +50,14 @@ impl Client {
             Client::Share(c) => {
                 Client::Share(ShareConsumer::new(c.idx, &c.group_id, c.topics.clone(), c.config.clone()))
             }
+            Client::Streams(c) => Client::Streams(StreamsThread::new(
+                c.idx,
+                &c.group_id,
+                c.instance,
+                c.thread,
+                c.topology.clone(),
+                c.config.clone(),
+            )),
         }
     }
 
@@ -60,6 +71,7 @@ impl Client {
             Client::Consumer(c) => Correlations { group: c.link.next_correlation, fetch: c.fetcher.next_correlation },
             Client::Worker(w) => Correlations { group: w.membership.next_correlation, fetch: 0 },
             Client::Share(c) => Correlations { group: c.next_correlation, fetch: 0 },
+            Client::Streams(c) => Correlations { group: c.next_correlation, fetch: 0 },
         }
     }
 
@@ -77,6 +89,7 @@ impl Client {
             }
             Client::Worker(w) => w.membership.next_correlation = used.group,
             Client::Share(c) => c.next_correlation = used.group,
+            Client::Streams(c) => c.next_correlation = used.group,
         }
     }
 
@@ -87,6 +100,7 @@ impl Client {
             Client::Consumer(c) => c,
             Client::Worker(w) => w,
             Client::Share(c) => c,
+            Client::Streams(c) => c,
         }
     }
 
@@ -97,6 +111,7 @@ impl Client {
             Client::Classic(c) => c.close(ctx, operation, out),
             Client::Consumer(c) => c.close(ctx, operation, out),
             Client::Share(c) => c.close(ctx, out),
+            Client::Streams(c) => c.close(ctx, out),
             Client::Worker(_) => return false,
         }
         true
@@ -108,7 +123,7 @@ impl Client {
         match self {
             Client::Classic(c) => c.subscribe(topics, out),
             Client::Consumer(c) => c.subscribe(topics, out),
-            Client::Worker(_) | Client::Share(_) => return false,
+            Client::Worker(_) | Client::Share(_) | Client::Streams(_) => return false,
         }
         true
     }
@@ -118,7 +133,7 @@ impl Client {
         match self {
             Client::Classic(c) => Some(&mut c.config),
             Client::Consumer(c) => Some(&mut c.config),
-            Client::Worker(_) | Client::Share(_) => None,
+            Client::Worker(_) | Client::Share(_) | Client::Streams(_) => None,
         }
     }
 
@@ -129,7 +144,7 @@ impl Client {
             Client::Classic(c) => c.config.processing_ms_per_record = ms,
             Client::Consumer(c) => c.config.processing_ms_per_record = ms,
             Client::Share(c) => c.config.processing_ms_per_record = ms,
-            Client::Worker(_) => return false,
+            Client::Worker(_) | Client::Streams(_) => return false,
         }
         true
     }
@@ -141,6 +156,7 @@ impl Client {
             Client::Classic(c) => &c.owned,
             Client::Consumer(c) => &c.owned,
             Client::Share(c) => &c.assignment,
+            Client::Streams(c) => &c.owned_partitions,
             Client::Worker(_) => &[],
         }
     }
@@ -151,6 +167,7 @@ impl Client {
             Client::Consumer(c) => &c.group_id,
             Client::Worker(w) => &w.group_id,
             Client::Share(c) => &c.group_id,
+            Client::Streams(c) => &c.group_id,
         }
     }
 }
@@ -272,6 +289,7 @@ impl Clients {
     kind!(Consumer, AsyncConsumer, async_consumer, async_consumer_mut, async_consumers, async_consumers_mut);
     kind!(Worker, ConnectWorker, worker, worker_mut, workers, workers_mut);
     kind!(Share, ShareConsumer, share_consumer, share_consumer_mut, share_consumers, share_consumers_mut);
+    kind!(Streams, StreamsThread, streams_thread, streams_thread_mut, streams_threads, streams_threads_mut);
 
     /// A new running process at `idx` (a first start).
     pub fn insert(&mut self, idx: u32, client: Client) {

@@ -110,6 +110,20 @@ impl World {
                     self.record(cause, EventKind::Note { node: NodeId::Broker(0), note: Note::NoSuchTopic { topic } });
                 }
             }
+            Fault::CreateTopic { topic, partitions } => {
+                if !self.cluster.topics.contains_key(&topic) {
+                    self.cluster.add_topic(&topic, partitions, 0);
+                }
+            }
+            Fault::SetStandbyReplicas { group, replicas } => {
+                let cfg = self.cluster.streams_group_configs.entry(group).or_default();
+                cfg.num_standby_replicas = replicas;
+            }
+            Fault::RequestShutdown { consumer } => {
+                if let Some(t) = self.clients.streams_thread_mut(consumer) {
+                    t.shutdown_request = true;
+                }
+            }
             Fault::ChangeSubscription { consumer, topics } => {
                 self.with_client(consumer, cause, |c, _, out| {
                     // Connect workers have no subscription.

@@ -12,6 +12,7 @@ use crate::sim::client::classic::ClassicConsumer;
 use crate::sim::client::consumer::AsyncConsumer;
 use crate::sim::client::poll_loop::MainThread;
 use crate::sim::client::share::ShareConsumer;
+use crate::sim::client::streams::StreamsThread;
 use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::state_machine::StateMachine;
 use crate::sim::types::Millis;
@@ -30,6 +31,8 @@ pub enum MemberKind<'a> {
     Worker(&'a ConnectWorker),
     /// A share consumer (KafkaShareConsumer, KIP-932).
     Share(&'a ShareConsumer),
+    /// A Kafka Streams stream thread (KIP-1071 streams group).
+    Streams(&'a StreamsThread),
 }
 
 /// One member as readers see it.
@@ -92,6 +95,7 @@ impl Member<'_> {
             MemberKind::Classic(c) => c.positions.contains_key(tp),
             MemberKind::Consumer(c) => c.positions.contains_key(tp) && !c.pending_revocation.contains(tp),
             MemberKind::Share(c) => c.assignment.contains(tp),
+            MemberKind::Streams(c) => c.owned_partitions.contains(tp),
             MemberKind::Worker(_) => false,
         }
     }
@@ -165,6 +169,27 @@ impl Process {
                 fatal: c.fatal.as_deref(),
                 kind: MemberKind::Share(c),
             },
+            Client::Streams(c) => Member {
+                idx,
+                alive,
+                group_id: &c.group_id,
+                group_type: GroupType::Streams,
+                member_id: &c.member_id,
+                state: format!("{:?}", c.state),
+                generation: c.member_epoch,
+                leader: false,
+                static_id: c.config.group_instance_id.as_deref(),
+                topics: &[],
+                owned: &c.owned_partitions,
+                main: None,
+                last_poll: c.last_poll,
+                max_poll_interval_ms: Some(c.config.max_poll_interval_ms),
+                in_poll_interval: true,
+                session_timeout_ms: None,
+                heartbeat_interval_ms: c.heartbeat_interval_ms,
+                fatal: c.fatal.as_deref(),
+                kind: MemberKind::Streams(c),
+            },
             Client::Worker(w) => Member {
                 idx,
                 alive,
@@ -224,6 +249,17 @@ impl World {
 
     /// The group as its active coordinator holds it, if one does.
     pub fn group_view(&self, group_id: &str) -> Option<GroupView> {
+        if let Some((b, g)) = self.streams_group(group_id) {
+            return Some(GroupView {
+                group_id: group_id.to_string(),
+                group_type: GroupType::Streams,
+                coordinator: b,
+                state: crate::sim::state_machine::StateMachine::name(g.state),
+                epoch: g.group_epoch,
+                members: g.members.len(),
+                leader: None,
+            });
+        }
         if let Some((b, g)) = self.share_group(group_id) {
             return Some(GroupView {
                 group_id: group_id.to_string(),

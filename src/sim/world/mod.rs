@@ -41,6 +41,11 @@ pub enum Item {
     Fault {
         fault: Fault,
     },
+    /// Topics a broker asked the controller to create are in the metadata
+    /// (`AutoTopicCreationManager` → CreateTopics → metadata propagation).
+    TopicsCreated {
+        topics: Vec<(String, i32)>,
+    },
     /// The controller's check of a dead broker's session (`broker.session.timeout.ms`).
     FenceBroker {
         broker: u32,
@@ -108,6 +113,11 @@ pub const MONITOR_EVERY_STEP_UP_TO: usize = 16;
 /// Beyond it, at most this often (simulated ms).
 pub const MONITOR_LARGE_EVERY_MS: Millis = 50;
 
+/// How long a topic the broker asks for takes to appear in the metadata
+/// (CreateTopics to the KRaft controller, then metadata propagation; a
+/// simulated figure).
+pub const TOPIC_CREATION_MS: Millis = 500;
+
 /// Parses `c3` or `broker-1` (the names the UI and scenarios use).
 pub fn parse_node(s: &str) -> Option<NodeId> {
     if let Some(n) = s.strip_prefix("broker-") {
@@ -128,6 +138,11 @@ impl World {
         for g in &scenario.share_groups {
             if g.config != Default::default() {
                 cluster.share_group_configs.insert(g.group_id.clone(), g.config.clone());
+            }
+        }
+        for a in &scenario.streams_apps {
+            if a.config != Default::default() {
+                cluster.streams_group_configs.entry(a.application_id.clone()).or_insert_with(|| a.config.clone());
             }
         }
         let mut brokers: BTreeMap<u32, Broker> = (0..scenario.brokers).map(|id| (id, Broker::new(id))).collect();
@@ -177,6 +192,19 @@ impl World {
                 world.push(u64::from(k) * g.start_stagger_ms, Item::Start { node: NodeId::Client(idx) });
             }
         }
+        let mut instances: BTreeMap<String, u32> = BTreeMap::new();
+        for a in world.scenario.streams_apps.clone() {
+            for k in 0..a.instances {
+                let n = instances.entry(a.application_id.clone()).or_default();
+                *n += 1;
+                let instance = *n;
+                for t in 1..=a.threads_per_instance {
+                    let idx = world.add_streams_thread(&a, instance, t);
+                    let at = a.start_at_ms + u64::from(k) * a.start_stagger_ms;
+                    world.push(at, Item::Start { node: NodeId::Client(idx) });
+                }
+            }
+        }
         for c in world.scenario.connect_clusters.clone() {
             for k in 0..c.workers {
                 let idx = world.add_worker_process(&c, k as usize);
@@ -211,6 +239,26 @@ impl World {
         let idx = self.clients.next_index();
         let c = crate::sim::client::share::ShareConsumer::new(idx, &g.group_id, g.topics.clone(), g.consumer.clone());
         self.clients.insert(idx, Client::Share(c));
+        idx
+    }
+
+    /// Adds stream thread `thread` of instance `instance` of a Streams application.
+    fn add_streams_thread(
+        &mut self,
+        a: &crate::sim::scenario::streams_config::StreamsAppSpec,
+        instance: u32,
+        thread: u32,
+    ) -> u32 {
+        let idx = self.clients.next_index();
+        let t = crate::sim::client::streams::StreamsThread::new(
+            idx,
+            &a.application_id,
+            instance,
+            thread,
+            a.topology.clone(),
+            a.instance.clone(),
+        );
+        self.clients.insert(idx, Client::Streams(t));
         idx
     }
 
@@ -301,6 +349,7 @@ impl World {
             Item::Deliver { env, .. } => Some(env.to),
             Item::Timer { node, .. } | Item::Start { node } => Some(*node),
             Item::Fault { .. }
+            | Item::TopicsCreated { .. }
             | Item::FenceBroker { .. }
             | Item::ShutdownComplete { .. }
             | Item::ElectPreferred
@@ -325,6 +374,13 @@ impl World {
                 self.with_node(node, Some(cause), |n, ctx, out| n.on_start(ctx, out));
             }
             Item::Fault { fault } => self.apply_fault(fault),
+            Item::TopicsCreated { topics } => {
+                for (topic, partitions) in topics {
+                    if !self.cluster.topics.contains_key(&topic) {
+                        self.cluster.add_topic(&topic, partitions.max(1) as u32, 0);
+                    }
+                }
+            }
             Item::FenceBroker { broker } => self.session_expired(broker),
             Item::ShutdownComplete { broker } => self.finish_controlled_shutdown(broker),
             Item::ElectPreferred => self.elect_preferred_leaders(),
@@ -505,6 +561,9 @@ impl World {
         for w in out.share_state {
             self.cluster.share_state.entry(w.group_id).or_default().insert(w.partition, w.state);
         }
+        if !out.create_topics.is_empty() {
+            self.push(self.now + TOPIC_CREATION_MS, Item::TopicsCreated { topics: out.create_topics });
+        }
         for mut e in out.events {
             // Redelivery is what the group as a whole processed before: the world
             // keeps that count, across members and generations.
@@ -582,6 +641,13 @@ impl World {
     pub fn consumer_group(&self, group_id: &str) -> Option<(u32, &crate::sim::coordinator::consumer::ConsumerGroup)> {
         let (b, shard) = self.active_shard(group_id)?;
         shard.consumer_group(group_id).map(|g| (b, g))
+    }
+
+    /// The streams group (KIP-1071) as its active coordinator holds it.
+    pub fn streams_group(&self, group_id: &str) -> Option<(u32, &crate::sim::coordinator::streams::StreamsGroup)> {
+        let b = self.cluster.coordinator_for(group_id)?;
+        let shard = self.brokers.get(&b)?.coordinator.shards.get(&self.cluster.offsets_partition_for(group_id))?;
+        shard.streams_group(group_id).map(|g| (b, g))
     }
 
     /// The share group (KIP-932) as its active coordinator holds it.

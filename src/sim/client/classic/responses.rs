@@ -160,6 +160,7 @@ impl ClassicConsumer {
             Response::ConsumerGroupHeartbeat(_)
             | Response::Fetch { .. }
             | Response::ShareGroupHeartbeat(_)
+            | Response::StreamsGroupHeartbeat(_)
             | Response::ShareFetch(_)
             | Response::ShareAcknowledge(_) => {}
         }
