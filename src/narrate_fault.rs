@@ -110,6 +110,9 @@ pub fn action(f: &Fault, lang: Lang) -> String {
             format!("Set streams.num.standby.replicas={replicas} on {group}"),
             format!("把 {group} 的 streams.num.standby.replicas 设为 {replicas}"),
         ),
+        Fault::AddInstance { group } => {
+            pick(format!("Add a Kafka Streams instance to {group}"), format!("给 {group} 添加一个 Kafka Streams 实例"))
+        }
         Fault::RequestShutdown { consumer: c } => {
             pick(format!("Make c{c} ask to shut the application down"), format!("让 c{c} 请求关闭整个应用"))
         }
@@ -153,6 +156,7 @@ pub const DESCRIPTIONS: &[(&str, &str)] = &[
     ("topic {} created with {} partitions", "主题 {0} 已创建（{1} 个分区）"),
     ("streams.num.standby.replicas={} for group {}", "组 {1} 的 streams.num.standby.replicas={0}"),
     ("{} asks to shut the application down", "{0} 请求关闭整个应用"),
+    ("a Kafka Streams instance was added to {}", "给 {0} 添加了一个 Kafka Streams 实例"),
 ];
 
 /// Why a message was lost (`network::Fate::Lost`, the world's "is down"), in Chinese.
@@ -258,6 +262,7 @@ mod tests {
             Fault::CreateTopic { topic: "payments".into(), partitions: 4 },
             Fault::SetStandbyReplicas { group: "totals".into(), replicas: 1 },
             Fault::RequestShutdown { consumer: 2 },
+            Fault::AddInstance { group: "totals".into() },
             Fault::ChangeSubscription { consumer: 3, topics: vec!["orders".into()] },
             Fault::FailTask { group: "connect".into(), connector: "sink".into(), task: 0 },
             Fault::RestartTask { group: "connect".into(), connector: "sink".into(), task: 0 },

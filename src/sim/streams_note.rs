@@ -122,7 +122,8 @@ impl fmt::Display for StreamsNote {
             }
             TopologyInitialized { group_id, epoch, subtopologies } => write!(
                 f,
-                "streams group {group_id}: the first member's topology (epoch {epoch}, {subtopologies} subtopologies) is now the group's"
+                "streams group {group_id}: the first member's topology (epoch {epoch}, {subtopologies} {}) is now the group's",
+                if *subtopologies == 1 { "subtopology" } else { "subtopologies" }
             ),
             TopologyUpdateRefused { group_id, client } => write!(
                 f,

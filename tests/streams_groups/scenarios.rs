@@ -304,3 +304,27 @@ fn status_codes_on_the_wire() {
     assert_eq!(StreamsStatus::SHUTDOWN_APPLICATION.code(), 4);
     assert_eq!(StreamsStatus::ASSIGNMENT_DELAYED.code(), 5);
 }
+
+/// `addInstance` starts a new `KafkaStreams` instance with the application's
+/// threads, under a new process id; the sticky assignor gives it tasks, each
+/// moved only after its old owner revoked it (streams `CurrentAssignmentBuilder`).
+#[test]
+fn an_added_instance_joins_with_its_threads_and_gets_tasks() {
+    let mut s = example("streams-1-first-instance.json");
+    s.faults = vec![groupscope::sim::scenario::ScheduledFault {
+        at: 12_000,
+        fault: groupscope::sim::fault::Fault::AddInstance { group: "totals".into() },
+    }];
+    let w = run(s, 40_000);
+    let threads: Vec<(u32, u32, String)> =
+        w.clients.streams_threads().map(|t| (t.instance, t.thread, t.process_id.clone())).collect();
+    assert_eq!(threads.len(), 4);
+    assert_eq!(threads[2], (2, 1, "totals-p2".to_string()));
+    assert_eq!(threads[3], (2, 2, "totals-p2".to_string()));
+    let g = group(&w, "totals");
+    assert_eq!(g.members.len(), 4);
+    assert_eq!(g.state.name(), "Stable");
+    let on_p2: usize =
+        g.members.values().filter(|m| m.process_id == "totals-p2").map(|m| task_names(&m.assigned.active).len()).sum();
+    assert_eq!(on_p2, 4, "half of the 8 tasks move to the new instance");
+}

@@ -51,6 +51,7 @@ impl Names {
             Fault::CreateTopic { .. } => Ok(()),
             Fault::SetStandbyReplicas { group, .. } => self.group(group),
             Fault::RequestShutdown { consumer } => c(consumer),
+            Fault::AddInstance { group } => self.group(group),
             Fault::AddPartitions { topic, .. } => {
                 if self.topics.contains_key(topic) {
                     Ok(())

@@ -27,6 +27,8 @@ pub struct Targets {
 
     /// Topic → partitions.
     pub topics: BTreeMap<String, u32>,
+    /// Kafka Streams application ids → threads per instance.
+    pub streams: BTreeMap<String, u32>,
 }
 
 impl Targets {
@@ -55,6 +57,7 @@ impl Targets {
                 t.clients.insert(next, true);
                 next += 1;
             }
+            t.streams.entry(a.application_id.clone()).or_insert(a.threads_per_instance);
         }
         for c in &s.connect_clusters {
             for _ in 0..c.workers {
@@ -272,6 +275,21 @@ impl Targets {
                 )
             }
             Fault::RequestShutdown { consumer } => self.client("consumer", *consumer, true),
+            Fault::AddInstance { group } => {
+                let Some(threads) = self.streams.get(group) else {
+                    return Err(format!(
+                        "group: there is no Kafka Streams application '{}' in this run",
+                        limits::shown(group)
+                    ));
+                };
+                if self.consumers() + threads > MAX_CONSUMERS {
+                    return Err(format!(
+                        "group: the run already has {} consumers; the simulator runs at most {MAX_CONSUMERS}",
+                        self.consumers()
+                    ));
+                }
+                Ok(())
+            }
         }
     }
 
@@ -293,6 +311,11 @@ impl Targets {
             }
             Fault::CreateTopic { topic, partitions } => {
                 self.topics.entry(topic.clone()).or_insert(*partitions);
+            }
+            Fault::AddInstance { group } => {
+                for i in 0..self.streams.get(group).copied().unwrap_or(0) {
+                    self.clients.insert(next + i, true);
+                }
             }
             _ => {}
         }
@@ -345,6 +368,12 @@ impl World {
             }
             Fault::AddConsumer { .. }
                 if w.clients.classics().count() + w.clients.async_consumers().count() >= MAX_CONSUMERS as usize =>
+            {
+                Err(CapExceeded::Consumers { max: MAX_CONSUMERS })
+            }
+            Fault::AddInstance { .. }
+                if w.clients.iter().filter(|(_, p)| !matches!(p.client, Client::Worker(_))).count()
+                    >= MAX_CONSUMERS as usize =>
             {
                 Err(CapExceeded::Consumers { max: MAX_CONSUMERS })
             }

@@ -149,6 +149,11 @@ pub enum Fault {
         group: String,
         replicas: i32,
     },
+    /// A new `KafkaStreams` instance of the application starts, with the
+    /// application's `threadsPerInstance` stream threads (scaling out).
+    AddInstance {
+        group: String,
+    },
     /// A stream thread hits an error its uncaught-exception handler answers
     /// with SHUTDOWN_APPLICATION: its next heartbeat asks every member to shut down.
     RequestShutdown {
@@ -205,6 +210,7 @@ impl Fault {
                 format!("streams.num.standby.replicas={replicas} for group {group}")
             }
             Fault::RequestShutdown { consumer } => format!("c{consumer} asks to shut the application down"),
+            Fault::AddInstance { group } => format!("a Kafka Streams instance was added to {group}"),
         }
     }
 }

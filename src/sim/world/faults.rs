@@ -119,6 +119,17 @@ impl World {
                 let cfg = self.cluster.streams_group_configs.entry(group).or_default();
                 cfg.num_standby_replicas = replicas;
             }
+            Fault::AddInstance { group } => {
+                let Some(a) = self.scenario.streams_apps.iter().find(|a| a.application_id == group).cloned() else {
+                    return;
+                };
+                let instance = self.clients.streams_threads().filter(|t| t.group_id == group).map(|t| t.instance).max();
+                let instance = instance.unwrap_or(0) + 1;
+                for t in 1..=a.threads_per_instance {
+                    let idx = self.add_streams_thread(&a, instance, t);
+                    self.start_client(idx, cause);
+                }
+            }
             Fault::RequestShutdown { consumer } => {
                 if let Some(t) = self.clients.streams_thread_mut(consumer) {
                     t.shutdown_request = true;

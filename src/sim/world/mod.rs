@@ -243,7 +243,7 @@ impl World {
     }
 
     /// Adds stream thread `thread` of instance `instance` of a Streams application.
-    fn add_streams_thread(
+    pub(super) fn add_streams_thread(
         &mut self,
         a: &crate::sim::scenario::streams_config::StreamsAppSpec,
         instance: u32,
