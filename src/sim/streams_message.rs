@@ -18,11 +18,6 @@ pub fn task_names(tasks: &Tasks) -> Vec<String> {
     tasks.iter().flat_map(|(s, ps)| ps.iter().map(move |p| format!("{s}_{p}"))).collect()
 }
 
-/// How many tasks `tasks` holds.
-pub fn task_count(tasks: &Tasks) -> usize {
-    tasks.values().map(BTreeSet::len).sum()
-}
-
 /// `tasks` without those in `minus`.
 pub fn tasks_minus(tasks: &Tasks, minus: &Tasks) -> Tasks {
     let mut left = Tasks::new();

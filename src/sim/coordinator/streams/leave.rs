@@ -6,7 +6,7 @@
 use crate::sim::coordinator::shard::Shard;
 use crate::sim::coordinator::streams::heartbeat::{current_record, Refusal};
 use crate::sim::coordinator::streams::records::StreamsGroupRecord;
-use crate::sim::coordinator::streams::{initial_delay_key, rebalance_key, session_key, StreamsMemberState};
+use crate::sim::coordinator::streams::{rebalance_key, session_key, StreamsMemberState};
 use crate::sim::ctx::Ctx;
 use crate::sim::message::Response;
 use crate::sim::note::Note;
@@ -154,7 +154,8 @@ impl Shard {
 
     /// `onLoaded` for streams groups: every member gets a fresh session
     /// timeout and a revoking member a fresh rebalance timeout; the configured
-    /// topology is recomputed on the next heartbeat.
+    /// topology is recomputed from the replayed topology and metadata. The
+    /// initial rebalance delay is not persisted (a replayed group has none).
     pub(crate) fn streams_groups_loaded(&mut self, ctx: &Ctx, out: &mut Out) {
         for group in self.streams_groups_mut() {
             let cfg = ctx.cluster.streams_group_config(&group.group_id);
@@ -171,9 +172,6 @@ impl Shard {
                         ctx.now + m.rebalance_timeout_ms.max(0) as u64,
                     );
                 }
-            }
-            if group.initial_delay_until.take().is_some() {
-                out.set_timer(initial_delay_key(&group.group_id), ctx.now);
             }
         }
     }
