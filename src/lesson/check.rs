@@ -3,6 +3,7 @@
 
 use super::model::{Condition, Expectation};
 use crate::assign::TopicPartition;
+use crate::sim::client::streams::TaskState;
 use crate::sim::coordinator::consumer::ConsumerGroupMember;
 use crate::sim::note::Note;
 use crate::sim::out::{ClientTimer, ConnectTimer, GroupTimer, TimerKey};
@@ -56,7 +57,10 @@ impl Condition {
                 Condition::GroupState { group, state },
                 EventKind::StateChanged {
                     machine:
-                        Machine::Group { group_id } | Machine::ConsumerGroup { group_id } | Machine::ShareGroup { group_id },
+                        Machine::Group { group_id }
+                        | Machine::ConsumerGroup { group_id }
+                        | Machine::ShareGroup { group_id }
+                        | Machine::StreamsGroup { group_id },
                     to,
                     ..
                 },
@@ -65,7 +69,7 @@ impl Condition {
                 Condition::MemberState { consumer, state },
                 EventKind::StateChanged {
                     node,
-                    machine: Machine::Member | Machine::ConsumerMember | Machine::ShareMember,
+                    machine: Machine::Member | Machine::ConsumerMember | Machine::ShareMember | Machine::StreamsMember,
                     to,
                     ..
                 },
@@ -78,6 +82,9 @@ impl Condition {
                 let key = if world.clients.share_consumer(idx).is_some() {
                     // `group.share.session.timeout.ms` (GroupMetadataManager.scheduleShareGroupSessionTimeout).
                     TimerKey::from(crate::sim::coordinator::share::session_key(&member.0, &member.1))
+                } else if world.clients.streams_thread(idx).is_some() {
+                    // `group.streams.session.timeout.ms` (GroupMetadataManager.scheduleStreamsGroupSessionTimeout).
+                    TimerKey::from(crate::sim::coordinator::streams::session_key(&member.0, &member.1))
                 } else {
                     TimerKey::from(GroupTimer::MemberHeartbeat { group_id: member.0, member_id: member.1.clone() })
                 };
@@ -336,13 +343,15 @@ impl Expectation {
         let worker = |c: &str| consumer_idx(c).and_then(|i| world.clients.worker(i));
         let share = |c: &str| consumer_idx(c).and_then(|i| world.clients.share_consumer(i));
         let share_group = |g: &str| world.share_group(g).map(|(_, gr)| gr);
+        let streams_group = |g: &str| world.streams_group(g).map(|(_, gr)| gr);
         let fail = |what: String, actual: String| Err(format!("expected {what}, but it is {actual}"));
         match self {
             Expectation::GroupState { group, state } => {
                 let actual = group_of(group)
                     .map(|g| g.state.name())
                     .or_else(|| consumer_group(group).map(|g| g.state.name()))
-                    .or_else(|| share_group(group).map(|g| g.state.name()));
+                    .or_else(|| share_group(group).map(|g| g.state.name()))
+                    .or_else(|| streams_group(group).map(|g| g.state.name()));
                 if actual == Some(state.as_str()) {
                     Ok(())
                 } else {
@@ -361,7 +370,8 @@ impl Expectation {
                 let actual = group_of(group)
                     .map(|g| g.members.len())
                     .or_else(|| consumer_group(group).map(|g| g.members.len()))
-                    .or_else(|| share_group(group).map(|g| g.members.len()));
+                    .or_else(|| share_group(group).map(|g| g.members.len()))
+                    .or_else(|| streams_group(group).map(|g| g.members.len()));
                 if actual == Some(*count) {
                     Ok(())
                 } else {
@@ -625,6 +635,62 @@ impl Expectation {
                     Ok(())
                 } else {
                     fail(format!("{w} at generation {generation}"), show(actual))
+                }
+            }
+            Expectation::StreamsTasks { consumer: c, active, standby, restoring } => {
+                let thread = consumer_idx(c).and_then(|i| world.clients.streams_thread(i)).filter(|t| t.alive);
+                let held = |standby: bool| -> Vec<String> {
+                    let Some(t) = thread else { return Vec::new() };
+                    let is_standby = |s: &TaskState| matches!(s, TaskState::Standby);
+                    let tasks = t.tasks.iter().filter(|(_, s)| is_standby(s) == standby);
+                    tasks.map(|((sub, p), _)| format!("{sub}_{p}")).collect()
+                };
+                let same = |want: &[String], have: &[String]| {
+                    let (mut w, mut h) = (want.to_vec(), have.to_vec());
+                    w.sort();
+                    h.sort();
+                    w == h
+                };
+                let (a, s) = (held(false), held(true));
+                let r: Vec<String> = thread
+                    .map(|t| {
+                        let restoring = t.tasks.iter().filter(|(_, s)| matches!(s, TaskState::Restoring { .. }));
+                        restoring.map(|((sub, p), _)| format!("{sub}_{p}")).collect()
+                    })
+                    .unwrap_or_default();
+                if !same(active, &a) {
+                    fail(format!("{c} to run active tasks {active:?}"), format!("{a:?}"))
+                } else if standby.as_ref().is_some_and(|want| !same(want, &s)) {
+                    fail(
+                        format!("{c} to hold standby tasks {:?}", standby.clone().unwrap_or_default()),
+                        format!("{s:?}"),
+                    )
+                } else if restoring.as_ref().is_some_and(|want| !same(want, &r)) {
+                    fail(format!("{c} to be restoring {:?}", restoring.clone().unwrap_or_default()), format!("{r:?}"))
+                } else {
+                    Ok(())
+                }
+            }
+            Expectation::TaskOwner { group, task, consumer: c } => {
+                let owners: Vec<String> = world
+                    .clients
+                    .streams_threads()
+                    .filter(|t| t.alive && &t.group_id == group)
+                    .filter(|t| {
+                        t.tasks
+                            .iter()
+                            .any(|((sub, p), s)| !matches!(s, TaskState::Standby) && format!("{sub}_{p}") == *task)
+                    })
+                    .map(|t| format!("c{}", t.idx))
+                    .collect();
+                let want: Vec<String> = c.iter().cloned().collect();
+                if owners == want {
+                    Ok(())
+                } else {
+                    fail(
+                        format!("task {task} of {group} active on {}", c.as_deref().unwrap_or("no thread")),
+                        if owners.is_empty() { "on none".into() } else { format!("on {}", owners.join(", ")) },
+                    )
                 }
             }
             Expectation::ScheduledRebalance { worker: w, at } => {

@@ -519,4 +519,24 @@ pub enum Expectation {
         worker: String,
         at: Option<u64>,
     },
+    /// Kafka Streams (KIP-1071): exactly these active tasks (`0_3`:
+    /// subtopology 0, partition 3) run on the live stream thread, restoring or
+    /// processing, and, if given, exactly these standby tasks.
+    StreamsTasks {
+        consumer: String,
+        active: Vec<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        standby: Option<Vec<String>>,
+        /// If given, exactly these of the active tasks are still restoring
+        /// their state stores from their changelogs.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        restoring: Option<Vec<String>>,
+    },
+    /// Kafka Streams (KIP-1071): the live stream thread of the streams group
+    /// running the task as an active task (`null`: none).
+    TaskOwner {
+        group: String,
+        task: String,
+        consumer: Option<String>,
+    },
 }

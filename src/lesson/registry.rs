@@ -44,6 +44,9 @@ course!(
     "20-share-group-crash.json",
     "21-poison-record.json",
     "22-share-scaling.json",
+    "23-streams-tasks.json",
+    "24-streams-standbys.json",
+    "25-streams-not-ready.json",
 );
 
 /// The runtime index of the site's `lessons/` folder: a JSON array of file names.

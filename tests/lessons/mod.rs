@@ -13,6 +13,7 @@ mod live_text;
 mod protocols;
 mod questions;
 mod session;
+mod streams;
 mod validation;
 mod watch;
 
@@ -77,9 +78,7 @@ fn load_error(json: &str) -> String {
 }
 
 fn connect_lesson() -> serde_json::Value {
-    let (_, json) =
-        groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| *f == "12-kafka-connect.json").expect("lesson 12");
-    serde_json::from_str(json).unwrap()
+    course_file("12-kafka-connect.json")
 }
 
 #[test]
@@ -141,18 +140,18 @@ fn show_a_lesson() {
     }
 }
 
-fn kip848_part2() -> serde_json::Value {
-    let (_, json) = groupscope::lesson::registry::SOURCES
-        .iter()
-        .find(|(f, _)| *f == "11-kip-848-reconciliation.json")
-        .expect("lesson 11");
+/// A lesson of the course as JSON, by its file name.
+fn course_file(name: &str) -> serde_json::Value {
+    let (_, json) = groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| *f == name).expect(name);
     serde_json::from_str(json).unwrap()
 }
 
+fn kip848_part2() -> serde_json::Value {
+    course_file("11-kip-848-reconciliation.json")
+}
+
 fn kip848_lesson() -> serde_json::Value {
-    let (_, json) =
-        groupscope::lesson::registry::SOURCES.iter().find(|(f, _)| *f == "10-kip-848.json").expect("lesson 10");
-    serde_json::from_str(json).unwrap()
+    course_file("10-kip-848.json")
 }
 
 /// Lesson authors: `COURSE_FROM_DISK=1 cargo test --test native lessons::the_course_on_disk -- --nocapture`

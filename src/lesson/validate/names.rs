@@ -1,10 +1,12 @@
 //! `Names`: what a lesson's scenario (and its actions) make exist — its
 //! consumers and Connect workers (`c<n>`), brokers, groups (classic or
-//! `group.protocol=consumer`, or share groups, KIP-932), topics and
-//! partitions, connectors and tasks — and the checks that a name a step uses
-//! is one of them.
+//! `group.protocol=consumer`, share groups, KIP-932, or the streams groups
+//! of Kafka Streams applications, KIP-1071), topics and partitions,
+//! connectors and tasks — and the checks that a name a step uses is one of them.
 
-use super::states::{client_member_state, consumer_group_state, group_state, member_state, share_group_state};
+use super::states::{
+    client_member_state, consumer_group_state, group_state, member_state, share_group_state, streams_group_state,
+};
 use crate::assign::TopicPartition;
 use crate::lesson::check::{broker_id, consumer_idx};
 use crate::lesson::model::Lesson;
@@ -30,6 +32,10 @@ pub(super) struct Names {
     /// Share groups (KIP-932) and their share consumers.
     share_groups: BTreeSet<String>,
     share: BTreeSet<u32>,
+    /// Streams groups (KIP-1071, one per `application.id`) and their stream
+    /// threads (one member each), with each group's topology's task names.
+    streams_groups: BTreeMap<String, BTreeSet<String>>,
+    streams: BTreeMap<u32, String>,
 }
 
 impl Names {
@@ -39,9 +45,17 @@ impl Names {
         let classic_and_modern: u32 = s.groups.iter().map(|g| g.consumers).sum();
         // The world starts the groups' consumers, then the share groups' ones.
         let initial = classic_and_modern + s.share_groups.iter().map(|g| g.consumers).sum::<u32>();
-        let mut consumers: BTreeSet<u32> = (1..=initial).collect();
         let share_groups: BTreeSet<String> = s.share_groups.iter().map(|g| g.group_id.clone()).collect();
         let mut share: BTreeSet<u32> = (classic_and_modern + 1..=initial).collect();
+        // Then every Streams application's threads, instance by instance.
+        let mut streams: BTreeMap<u32, String> = BTreeMap::new();
+        for a in &s.streams_apps {
+            for _ in 0..a.instances * a.threads_per_instance {
+                streams.insert(initial + 1 + streams.len() as u32, a.application_id.clone());
+            }
+        }
+        let initial = initial + streams.len() as u32;
+        let mut consumers: BTreeSet<u32> = (1..=initial).collect();
         let consumer_groups: BTreeSet<String> = s
             .groups
             .iter()
@@ -87,6 +101,18 @@ impl Names {
             .chain(s.faults.iter().map(|f| &f.fault));
         for f in faults {
             match f {
+                Fault::AddInstance { group } => {
+                    let per = s
+                        .streams_apps
+                        .iter()
+                        .find(|a| &a.application_id == group)
+                        .map_or(0, |a| a.threads_per_instance);
+                    for _ in 0..per {
+                        streams.insert(next, group.clone());
+                        consumers.insert(next);
+                        next += 1;
+                    }
+                }
                 Fault::AddConsumer { group } => {
                     if consumer_groups.contains(group) {
                         modern.insert(next);
@@ -102,12 +128,33 @@ impl Names {
                     workers.insert(next, group.clone());
                     next += 1;
                 }
+                Fault::CreateTopic { topic, partitions } => {
+                    topics.entry(topic.clone()).or_insert(*partitions);
+                }
                 Fault::AddPartitions { topic, count } => {
                     if let Some(n) = topics.get_mut(topic) {
                         *n = (*n).max(*count);
                     }
                 }
                 _ => {}
+            }
+        }
+        // Each streams group's tasks, from the topics as the lesson leaves them.
+        let mut streams_groups: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for a in &s.streams_apps {
+            let tasks = streams_groups.entry(a.application_id.clone()).or_default();
+            for sub in &a.topology.subtopologies {
+                // A task per partition of the subtopology's source topics (the
+                // most partitions any of them has; a missing topic has none yet).
+                let sources = sub.source_topics.iter().chain(sub.repartition_source_topics.iter().map(|t| &t.name));
+                let mut n = sources.filter_map(|t| topics.get(t.as_str()).copied()).max().unwrap_or(0);
+                if n == 0 && sub.source_topics.is_empty() {
+                    // Only repartition topics: as many partitions as the
+                    // topology's largest source topic (`RepartitionTopics`).
+                    let all = a.topology.subtopologies.iter().flat_map(|x| x.source_topics.iter());
+                    n = all.filter_map(|t| topics.get(t.as_str()).copied()).max().unwrap_or(0);
+                }
+                tasks.extend((0..n).map(|p| format!("{}_{p}", sub.subtopology_id)));
             }
         }
         Names {
@@ -119,6 +166,7 @@ impl Names {
                 .map(|g| g.group_id.clone())
                 .chain(s.connect_clusters.iter().map(|c| c.group_id.clone()))
                 .chain(share_groups.iter().cloned())
+                .chain(streams_groups.keys().cloned())
                 .collect(),
             topics,
             offsets_partitions: s.broker.offsets_topic_num_partitions,
@@ -128,6 +176,46 @@ impl Names {
             modern,
             share_groups,
             share,
+            streams_groups,
+            streams,
+        }
+    }
+
+    /// A streams group (KIP-1071): a Kafka Streams application's `application.id`.
+    pub(super) fn streams_group(&self, group: &str) -> Result<(), String> {
+        self.group(group)?;
+        if self.streams_groups.contains_key(group) {
+            Ok(())
+        } else {
+            Err(format!(
+                "'{group}' is not a streams group (a Kafka Streams application, KIP-1071) of this lesson ({:?})",
+                self.streams_groups.keys().collect::<Vec<_>>()
+            ))
+        }
+    }
+
+    /// A task `<subtopology>_<partition>` of the streams group's topology.
+    pub(super) fn streams_task(&self, group: &str, task: &str) -> Result<(), String> {
+        self.streams_group(group)?;
+        let tasks = &self.streams_groups[group];
+        if tasks.contains(task) {
+            Ok(())
+        } else {
+            Err(format!("'{task}' is not a task of {group}'s topology (its tasks: {tasks:?})"))
+        }
+    }
+
+    /// The streams group of a stream thread (empty if it is none).
+    pub(super) fn streams_group_of(&self, name: &str) -> String {
+        consumer_idx(name).and_then(|c| self.streams.get(&c)).cloned().unwrap_or_default()
+    }
+
+    /// A Kafka Streams thread (`StreamThread`, one streams-group member).
+    pub(super) fn stream_thread(&self, name: &str) -> Result<(), String> {
+        self.consumer(name)?;
+        match consumer_idx(name) {
+            Some(c) if self.streams.contains_key(&c) => Ok(()),
+            _ => Err(format!("'{name}' is not a Kafka Streams thread of this lesson")),
         }
     }
 
@@ -151,10 +239,21 @@ impl Names {
         }
     }
 
+    /// Not a streams group: its members are Kafka Streams threads, with tasks
+    /// instead of partitions, epochs instead of generations (KIP-1071).
+    fn not_streams(&self, group: &str) -> Result<(), String> {
+        if self.streams_groups.contains_key(group) {
+            Err(format!("'{group}' is a streams group (KIP-1071): use groupState (NotReady, Assigning, Reconciling, Stable), members, streamsTasks, taskOwner or a streams note"))
+        } else {
+            Ok(())
+        }
+    }
+
     /// A group that commits offsets: classic or consumer protocol, not a share group.
     pub(super) fn consumer_or_classic(&self, group: &str) -> Result<(), String> {
         self.group(group)?;
-        self.not_share(group)
+        self.not_share(group)?;
+        self.not_streams(group)
     }
 
     /// A share consumer (`KafkaShareConsumer`).
@@ -166,6 +265,7 @@ impl Names {
     pub(super) fn consumer_group(&self, group: &str) -> Result<(), String> {
         self.group(group)?;
         self.not_share(group)?;
+        self.not_streams(group)?;
         if self.consumer_groups.contains(group) {
             Ok(())
         } else {
@@ -177,6 +277,7 @@ impl Names {
     pub(super) fn classic_group(&self, group: &str) -> Result<(), String> {
         self.group(group)?;
         self.not_share(group)?;
+        self.not_streams(group)?;
         if self.consumer_groups.contains(group) {
             Err(format!("'{group}' uses group.protocol=consumer (KIP-848): it has no generation, leader or protocol vote; use groupEpoch, targetAssignmentEpoch or memberEpoch"))
         } else {
@@ -213,6 +314,8 @@ impl Names {
         self.group(group)?;
         if self.share_groups.contains(group) {
             share_group_state(state)
+        } else if self.streams_groups.contains_key(group) {
+            streams_group_state(state)
         } else if self.consumer_groups.contains(group) {
             consumer_group_state(state)
         } else {
@@ -224,7 +327,9 @@ impl Names {
     pub(super) fn member_state(&self, name: &str, state: &str) -> Result<(), String> {
         self.client(name)?;
         match consumer_idx(name) {
-            Some(c) if self.modern.contains(&c) || self.share.contains(&c) => client_member_state(state),
+            Some(c) if self.modern.contains(&c) || self.share.contains(&c) || self.streams.contains_key(&c) => {
+                client_member_state(state)
+            }
             _ => member_state(state),
         }
     }
@@ -235,6 +340,11 @@ impl Names {
         }
         let names: Vec<String> = self.workers.iter().map(|(i, g)| format!("c{i} of {g}")).collect();
         names.join(", ")
+    }
+
+    /// A task of any streams group's topology (`0_3`, for highlights).
+    fn streams_task_anywhere(&self, name: &str) -> bool {
+        self.streams_groups.values().any(|tasks| tasks.contains(name))
     }
 
     /// A Connect worker of any cluster.
@@ -392,12 +502,14 @@ impl Names {
     pub(super) fn element(&self, name: &str) -> Result<(), String> {
         if consumer_idx(name).is_some() || broker_id(name).is_some() {
             self.node(name)
-        } else if self.groups.contains(name) || self.connect_element(name) {
+        } else if self.groups.contains(name) || self.connect_element(name) || self.streams_task_anywhere(name) {
             Ok(())
         } else if name.contains('-') && name.rsplit_once('-').is_some_and(|(_, p)| p.parse::<u32>().is_ok()) {
             self.partition(name)
         } else {
-            Err(format!("'{name}' is not a node, partition, group, connector or task of this lesson"))
+            Err(format!(
+                "'{name}' is not a node, partition, group, connector, Connect task or Streams task of this lesson"
+            ))
         }
     }
 }

@@ -1,5 +1,5 @@
 //! The state names a lesson may name, as Kafka spells them: a classic or
-//! KIP-848 group's state, a member's state on the client and on the
+//! KIP-848, share or streams group's state, a member's state on the client and on the
 //! coordinator, the coordinator's context state and a Connect connector's or
 //! task's state. The names come from each machine's enum (`StateMachine`), so
 //! a state added there is accepted here. Each check's error lists the names
@@ -12,6 +12,7 @@ use crate::sim::coordinator::classic::ClassicGroupState;
 use crate::sim::coordinator::consumer::{ConsumerGroupState, MemberState as CoordinatorMemberState};
 use crate::sim::coordinator::shard::CoordinatorState;
 use crate::sim::coordinator::share::ShareGroupState;
+use crate::sim::coordinator::streams::StreamsGroupState;
 use crate::sim::state_machine::StateMachine;
 
 /// `s` if it is a state of `S`; otherwise "unknown {what} '{s}' ({list})"
@@ -34,6 +35,11 @@ pub(super) fn consumer_group_state(s: &str) -> Result<(), String> {
 /// A share group's state (`ShareGroup.ShareGroupState`, KIP-932).
 pub(super) fn share_group_state(s: &str) -> Result<(), String> {
     check::<ShareGroupState>(s, "share group state", "Kafka's ShareGroupState for a share group: ")
+}
+
+/// A streams group's state (`StreamsGroup.StreamsGroupState`, KIP-1071).
+pub(super) fn streams_group_state(s: &str) -> Result<(), String> {
+    check::<StreamsGroupState>(s, "streams group state", "Kafka's StreamsGroupState for a streams group: ")
 }
 
 pub(super) fn client_member_state(s: &str) -> Result<(), String> {

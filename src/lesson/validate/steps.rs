@@ -49,9 +49,8 @@ impl Names {
             }
             Fault::RestartConnector { group, connector, .. } => self.connector(group, connector).map(|_| ()),
             Fault::CreateTopic { .. } => Ok(()),
-            Fault::SetStandbyReplicas { group, .. } => self.group(group),
-            Fault::RequestShutdown { consumer } => c(consumer),
-            Fault::AddInstance { group } => self.group(group),
+            Fault::SetStandbyReplicas { group, .. } | Fault::AddInstance { group } => self.streams_group(group),
+            Fault::RequestShutdown { consumer } => self.stream_thread(&format!("c{consumer}")),
             Fault::AddPartitions { topic, .. } => {
                 if self.topics.contains_key(topic) {
                     Ok(())
@@ -210,6 +209,20 @@ impl Names {
             }
             Expectation::WorkerGeneration { worker, .. } | Expectation::ScheduledRebalance { worker, .. } => {
                 self.worker(worker)
+            }
+            Expectation::StreamsTasks { consumer, active, standby, restoring } => {
+                self.stream_thread(consumer)?;
+                let group = self.streams_group_of(consumer);
+                let named = active.iter().chain(standby.iter().flatten()).chain(restoring.iter().flatten());
+                named.clone().try_for_each(|t| self.streams_task(&group, t))?;
+                match restoring.iter().flatten().find(|t| !active.contains(t)) {
+                    Some(t) => Err(format!("restoring task {t} is not among {consumer}'s active tasks {active:?}")),
+                    None => Ok(()),
+                }
+            }
+            Expectation::TaskOwner { group, task, consumer } => {
+                self.streams_task(group, task)?;
+                consumer.as_deref().map_or(Ok(()), |c| self.stream_thread(c))
             }
         }
     }
