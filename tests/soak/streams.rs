@@ -216,7 +216,34 @@ fn recover(label: &str, world: &mut World, faults_end: u64, shutdown: bool) -> R
     while world.now < load_by && world.streams_group(APP).is_none() {
         stepper.run_to(world, world.now + 100)?;
     }
+    stale_rebalance_timeouts(label, world)?;
     owned_once(label, world, bound)
+}
+
+/// A rebalance timeout fences only a member still at the epoch it was armed
+/// at (`scheduleStreamsGroupRebalanceTimeout`), and it is armed only while
+/// the member revokes, at an epoch of 0 or more: a member fenced by it at a
+/// negative epoch (a static member that left with −2) was fenced by a
+/// timeout armed before it left.
+fn stale_rebalance_timeouts(label: &str, world: &World) -> Result<(), String> {
+    use groupscope::sim::note::Note;
+    use groupscope::sim::reason::FenceReason;
+    use groupscope::sim::trace::EventKind;
+    for e in world.trace.iter() {
+        if let EventKind::Note {
+            note: Note::MemberFenced { member_id, reason: FenceReason::RevocationTimeout { epoch }, .. },
+            ..
+        } = &e.kind
+        {
+            if *epoch < 0 {
+                return Err(format!(
+                    "{label}: {member_id} fenced at {} ms by a rebalance timeout at epoch {epoch}",
+                    e.at
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// How long a coordinator may still be loading a group it has just taken over.
