@@ -1,12 +1,14 @@
 //! What the streams soak (tests/soak/streams.rs) found, each checked against
 //! Kafka 4.4: GroupMetadataManager `streamsGroupStaticMemberGroupLeave` and
-//! `scheduleStreamsGroupRebalanceTimeout`.
+//! `scheduleStreamsGroupRebalanceTimeout`; the streams
+//! `CurrentAssignmentBuilder.computeNextAssignment` / `buildNewMember`.
 
 use crate::common::TestWorld;
+use groupscope::sim::coordinator::streams::reconcile;
 use groupscope::sim::coordinator::streams::{StreamsGroup, StreamsGroupMember, StreamsMemberState};
 use groupscope::sim::note::Note;
 use groupscope::sim::reason::FenceReason;
-use groupscope::sim::streams_message::task_names;
+use groupscope::sim::streams_message::{task_names, Tasks, TasksTuple};
 use groupscope::sim::trace::EventKind;
 use groupscope::sim::Scenario;
 
@@ -65,4 +67,44 @@ fn streams_group_static_member_group_leave_mid_revocation_keeps_no_pending_revoc
     let (_, g) = t.world.streams_group("totals").expect("the group");
     assert_eq!(member(g, "c1").member_epoch, -2, "still a member until its session expires");
     assert_eq!(task_names(&member(g, "c2").assigned.active), ["0_2", "0_3"], "c2 got the released tasks");
+}
+
+fn tasks(subtopology: &str, partitions: &[i32]) -> Tasks {
+    Tasks::from([(subtopology.to_string(), partitions.iter().copied().collect())])
+}
+
+fn active(partitions: &[i32]) -> TasksTuple {
+    TasksTuple { active: tasks("0", partitions), ..TasksTuple::default() }
+}
+
+/// Streams `CurrentAssignmentBuilder.buildNewMember`: a member has tasks to
+/// be revoked only if the revocation set is not empty **and** `hasNotReleased`
+/// it; a heartbeat that already reports the tasks gone moves the member
+/// straight to the target epoch (a static member rejoining with nothing
+/// owned, whose target changed while it was away, is one). Without a report
+/// the revocation round stays.
+#[test]
+fn streams_current_assignment_builder_build_new_member_skips_revocation_of_released_tasks() {
+    let mut g = StreamsGroup::new("app");
+    let m = StreamsGroupMember {
+        member_id: "m1".into(),
+        client_id: "c1".into(),
+        process_id: "p1".into(),
+        member_epoch: 2,
+        previous_member_epoch: 1,
+        state: StreamsMemberState::STABLE,
+        assigned: active(&[0, 1]),
+        ..StreamsGroupMember::default()
+    };
+    g.members.insert(m.member_id.clone(), m.clone());
+    let target = active(&[0]);
+    let next = reconcile::build(&g, &m, &target, 3, Some(&active(&[0]))).expect("reconciled");
+    assert_eq!((next.state, next.member_epoch), (StreamsMemberState::STABLE, 3));
+    assert_eq!(next.assigned, target);
+    assert!(next.pending_revocation.is_empty());
+    let unreported = reconcile::build(&g, &m, &target, 3, None).expect("reconciled");
+    assert_eq!((unreported.state, unreported.member_epoch), (StreamsMemberState::UNREVOKED_TASKS, 2));
+    assert_eq!(unreported.pending_revocation, active(&[1]));
+    let still_owned = reconcile::build(&g, &m, &target, 3, Some(&active(&[0, 1]))).expect("reconciled");
+    assert_eq!(still_owned.state, StreamsMemberState::UNREVOKED_TASKS);
 }
