@@ -61,10 +61,22 @@ fn random_world(seed: u64) -> (World, u64, bool) {
         initial_rebalance_delay_ms: [0, 3_000, 10_000][rng.gen_range(0..3)],
         assignment_interval_ms: rng.gen_range(0..=15_000),
     };
+    // Shorter than the session sometimes, so that a rebalance timeout
+    // fences a member before its session would.
+    let max_poll_interval_ms =
+        if rng.gen_bool(0.3) { rng.gen_range(10_000..30_000) } else { rng.gen_range(30_000..=300_000) };
     let instance = StreamsInstanceConfig {
         group_instance_id: static_members.then(|| APP.to_string()),
-        max_poll_interval_ms: rng.gen_range(30_000..=300_000),
-        on_tasks_revoked_ms: if rng.gen_bool(0.2) { rng.gen_range(1_000..=20_000) } else { rng.gen_range(0..=200) },
+        max_poll_interval_ms,
+        // A slow onTasksRevoked sometimes, so that faults land mid-revocation;
+        // within half the rebalance timeout (an application whose revocation
+        // outlasts max.poll.interval.ms is fenced at every rebalance and
+        // never settles, in Kafka as here).
+        on_tasks_revoked_ms: if rng.gen_bool(0.3) {
+            rng.gen_range(1_000..=max_poll_interval_ms / 2)
+        } else {
+            rng.gen_range(0..=200)
+        },
         changelog_records_per_task: rng.gen_range(0..=50_000),
         restore_records_per_second: rng.gen_range(1_000..=20_000),
     };
@@ -196,8 +208,9 @@ fn recover(label: &str, world: &mut World, faults_end: u64, shutdown: bool) -> R
     // report the revocation, the revocation itself (twice: a newer target may
     // revoke again); internal topics are created 500 ms after a heartbeat
     // asks. No rebalance timeout (max.poll.interval.ms): after healing every
-    // member revoking is live and acknowledges in onTasksRevokedMs, or is
-    // dead and its session expires first. After a shutdown the application
+    // member revoking is live and acknowledges in onTasksRevokedMs (half
+    // its rebalance timeout at most), or is dead and its session or
+    // rebalance timeout, counted from before the heal, fences it. After a shutdown the application
     // starts again once the group is empty: one more session.
     let bound = 2 * c.session_timeout_ms
         + c.initial_rebalance_delay_ms
