@@ -31,7 +31,7 @@ pub fn run(seed: u64) -> Result<(), String> {
 /// A random application and fault schedule; also the time the last fault
 /// ends and whether a thread asks for the application's shutdown.
 fn random_world(seed: u64) -> (World, u64, bool) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x57ea_5);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x57ea5);
     let mut s = Scenario::demo();
     s.seed = seed;
     s.groups.clear();
