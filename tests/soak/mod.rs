@@ -1,14 +1,16 @@
 //! Seeded random-fault soak: random schedules of crashes, restarts, pauses,
 //! broker deaths and network cuts over random configurations, for every group
-//! type (classic, KIP-848 consumer and KIP-932 share groups, Kafka Connect). Safety
+//! type (classic, KIP-848 consumer, KIP-932 share and KIP-1071 streams groups,
+//! Kafka Connect). Safety
 //! invariants are checked after every step; after the faults stop (everything
-//! restarted and healed), every partition (connector, task) must be owned again
+//! restarted and healed), every partition (connector, task, streams task) must be owned again
 //! within a bound derived from the configured timeouts. A failure names the
 //! seed to rerun.
 //!
 //! - `groups`: the consumer-group worlds (both protocols) and their recovery check;
 //! - `connect`: the Connect worlds and theirs;
 //! - `share`: the share-group worlds (KIP-932) and theirs;
+//! - `streams`: the Kafka Streams worlds (KIP-1071 streams groups) and theirs;
 //! - `moments`: faults aimed at a moment of the protocol rather than a time
 //!   (the coordinator dies in a join phase, a broker restarts while a member
 //!   is between JoinGroup and SyncGroup).
@@ -26,6 +28,7 @@ mod connect;
 mod groups;
 mod moments;
 mod share;
+mod streams;
 
 use crate::common::member_states::invalid_member_transitions;
 use groupscope::sim::trace::EventKind;
@@ -125,6 +128,11 @@ fn random_fault_schedules_keep_every_invariant_and_recover_under_the_consumer_pr
 #[test]
 fn random_share_fault_schedules_keep_every_invariant_and_recover() {
     soak("share", share::run);
+}
+
+#[test]
+fn random_streams_fault_schedules_keep_every_invariant_and_recover() {
+    soak("streams", streams::run);
 }
 
 #[test]

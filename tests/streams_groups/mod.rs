@@ -4,4 +4,5 @@
 //! after every step, and the coordinator's request validation.
 
 mod scenarios;
+mod soak_fixes;
 mod validation;

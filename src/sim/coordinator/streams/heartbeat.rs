@@ -264,6 +264,7 @@ impl Shard {
             });
             out.cancel_timer(session_key(&gid, &old.member_id));
             out.cancel_timer(rebalance_key(&gid, &old.member_id));
+            self.streams_group_mut(&gid).expect("exists").rebalance_timeouts.remove(&old.member_id);
             let note = StreamsNote::StaticMemberReplaced { group_id: gid.clone(), client: req.client_id.clone() };
             out.emit(EventKind::Note { node: ctx.me, note: Note::Streams(note) });
         }
@@ -524,8 +525,14 @@ impl Shard {
             && (before.state != StreamsMemberState::UNREVOKED_TASKS || before.member_epoch != next.member_epoch);
         if entering_unrevoked {
             out.set_timer(rebalance_key(gid, &next.member_id), ctx.now + next.rebalance_timeout_ms.max(0) as u64);
+            if let Some(g) = self.streams_group_mut(gid) {
+                g.rebalance_timeouts.insert(next.member_id.clone(), next.member_epoch);
+            }
         } else if next.state != StreamsMemberState::UNREVOKED_TASKS {
             out.cancel_timer(rebalance_key(gid, &next.member_id));
+            if let Some(g) = self.streams_group_mut(gid) {
+                g.rebalance_timeouts.remove(&next.member_id);
+            }
         }
         if before.state != next.state || before.member_epoch != next.member_epoch || before.assigned != next.assigned {
             let note = StreamsNote::MemberReconciled {

@@ -21,8 +21,12 @@ use std::collections::BTreeMap;
 
 impl Shard {
     /// Epoch −1: the member leaves for good (a static one too); −2: a static
-    /// member leaves for a while and keeps its tasks, its session timer
-    /// still running from its last heartbeat.
+    /// member leaves for a while and keeps its assigned tasks, its session
+    /// timer still running from its last heartbeat
+    /// (`streamsGroupStaticMemberGroupLeave`): it has closed every task, so
+    /// nothing stays pending revocation, and a rebalance timeout armed at its
+    /// old epoch no longer fences it (`scheduleStreamsGroupRebalanceTimeout`
+    /// fences only a member still at the epoch it was armed at).
     pub(crate) fn streams_group_leave(
         &mut self,
         ctx: &mut Ctx,
@@ -39,6 +43,7 @@ impl Shard {
             let mut m = member;
             m.left_temporarily = true;
             m.member_epoch = -2;
+            m.pending_revocation = crate::sim::streams_message::TasksTuple::default();
             self.write_streams(partition, &req.group_id, vec![current_record(&req.group_id, &m)], out);
             let note = StreamsNote::StaticMemberLeftTemporarily {
                 group_id: req.group_id.clone(),
@@ -105,6 +110,9 @@ impl Shard {
         });
         out.cancel_timer(session_key(group_id, member_id));
         out.cancel_timer(rebalance_key(group_id, member_id));
+        if let Some(g) = self.streams_group_mut(group_id) {
+            g.rebalance_timeouts.remove(member_id);
+        }
         self.write_streams(partition, group_id, records, out);
     }
 
@@ -123,8 +131,11 @@ impl Shard {
         }
     }
 
-    /// The rebalance timeout fired: a member still holding tasks it had to
-    /// revoke is fenced, so they can go to their new owners.
+    /// The rebalance timeout fired (`scheduleStreamsGroupRebalanceTimeout`):
+    /// a member still at the epoch the timeout was armed at has not finished
+    /// revoking and is fenced, so its tasks can go to their new owners; a
+    /// member that moved on (a static member that left with epoch −2
+    /// among them) is not.
     pub(crate) fn streams_rebalance_timed_out(
         &mut self,
         ctx: &mut Ctx,
@@ -133,8 +144,9 @@ impl Shard {
         member_id: &str,
         out: &mut Out,
     ) {
-        let Some(m) = self.streams_group(group_id).and_then(|g| g.members.get(member_id)) else { return };
-        if m.state != StreamsMemberState::UNREVOKED_TASKS {
+        let Some(g) = self.streams_group(group_id) else { return };
+        let Some(m) = g.members.get(member_id) else { return };
+        if g.rebalance_timeouts.get(member_id) != Some(&m.member_epoch) {
             return;
         }
         let reason = FenceReason::RevocationTimeout { epoch: m.member_epoch };
@@ -158,6 +170,7 @@ impl Shard {
     /// initial rebalance delay is not persisted (a replayed group has none).
     pub(crate) fn streams_groups_loaded(&mut self, ctx: &Ctx, out: &mut Out) {
         for group in self.streams_groups_mut() {
+            group.rebalance_timeouts.clear();
             let cfg = ctx.cluster.streams_group_config(&group.group_id);
             group.configured = group
                 .topology
@@ -167,6 +180,7 @@ impl Shard {
             for m in group.members.values() {
                 out.set_timer(session_key(&group.group_id, &m.member_id), ctx.now + cfg.session_timeout_ms);
                 if m.state == StreamsMemberState::UNREVOKED_TASKS {
+                    group.rebalance_timeouts.insert(m.member_id.clone(), m.member_epoch);
                     out.set_timer(
                         rebalance_key(&group.group_id, &m.member_id),
                         ctx.now + m.rebalance_timeout_ms.max(0) as u64,

@@ -115,6 +115,11 @@ pub struct StreamsGroup {
     pub initial_delay_until: Option<Millis>,
     /// The member that asked every member to shut the application down.
     pub shutdown_requested_by: Option<String>,
+    /// The member epoch each armed rebalance timeout was set for (in memory
+    /// only, as the epoch `scheduleStreamsGroupRebalanceTimeout` captures):
+    /// the timeout fences the member only if it is still at that epoch.
+    #[serde(skip)]
+    pub rebalance_timeouts: BTreeMap<String, i32>,
 }
 
 impl StreamsGroup {
@@ -136,6 +141,7 @@ impl StreamsGroup {
             target_assignment: BTreeMap::new(),
             initial_delay_until: None,
             shutdown_requested_by: None,
+            rebalance_timeouts: BTreeMap::new(),
         }
     }
 

@@ -29,22 +29,27 @@ pub fn build(
 ) -> Result<StreamsGroupMember, Errors> {
     match member.state {
         StreamsMemberState::STABLE if member.member_epoch != target_epoch => {
-            Ok(compute_next(group, member, target, target_epoch, member.member_epoch))
+            Ok(compute_next(group, member, target, target_epoch, member.member_epoch, owned))
         }
         StreamsMemberState::STABLE => Ok(member.clone()),
         StreamsMemberState::UNREVOKED_TASKS => {
-            // hasNotReleased (L766-771): no owned tasks reported, or some still owned.
-            let released = owned.is_some_and(|o| !overlaps(o, &member.pending_revocation));
-            if !released {
+            if has_not_released(owned, &member.pending_revocation) {
                 return Ok(member.clone());
             }
-            Ok(compute_next(group, member, target, target_epoch, member.member_epoch + 1))
+            Ok(compute_next(group, member, target, target_epoch, member.member_epoch + 1, owned))
         }
         StreamsMemberState::UNRELEASED_TASKS => {
-            Ok(compute_next(group, member, target, target_epoch, member.member_epoch))
+            Ok(compute_next(group, member, target, target_epoch, member.member_epoch, owned))
         }
         StreamsMemberState::UNKNOWN => Err(Errors::FENCED_MEMBER_EPOCH),
     }
+}
+
+/// `hasNotReleased` (L766-771): revocation is acknowledged by the member, so
+/// tasks count as still held when it reported no owned tasks in this
+/// heartbeat, or reported some of them.
+fn has_not_released(owned: Owned, tasks: &TasksTuple) -> bool {
+    owned.is_none_or(|o| overlaps(o, tasks))
 }
 
 fn overlaps(a: &TasksTuple, b: &TasksTuple) -> bool {
@@ -112,6 +117,7 @@ fn compute_next(
     target: &TasksTuple,
     target_epoch: i32,
     member_epoch: i32,
+    owned: Owned,
 ) -> StreamsGroupMember {
     let owners = group.active_owners();
     let process = member.process_id.as_str();
@@ -146,25 +152,35 @@ fn compute_next(
             }
         }
     }
-    // applyPromotionsToActive: a standby whose active the member is to get
-    // stays until the active is granted; granted, the standby goes in the same step.
+    // applyPromotionsToActive: a standby whose active the member is to get is
+    // never revoked (dropPromotedTasksFromRevocation); it stays until the
+    // active is granted in a step with nothing left to revoke
+    // (keepPromotedTasksUntilGranted), then goes in that same step.
     let mut standby_revoke = standby.revoke.clone();
     for (s, ps) in &standby.revoke {
         for p in ps {
-            if has_task(&target.active, s, *p) && !has_task(&active.pending, s, *p) {
-                remove(&mut standby_revoke, s, *p);
-                add(&mut standby.assigned, s, *p);
-            } else if has_task(&active.pending, s, *p) {
+            if has_task(&target.active, s, *p) {
                 remove(&mut standby_revoke, s, *p);
             }
         }
     }
     let revoke = TasksTuple { active: active.revoke, standby: standby_revoke, warmup: warmup.revoke };
+    // buildNewMember: tasks the heartbeat already reports released need no
+    // revocation round.
+    let to_revoke = !revoke.is_empty() && has_not_released(owned, &revoke);
+    for (s, ps) in &current.standby {
+        for p in ps {
+            let promoted_now = !to_revoke && has_task(&active.pending, s, *p);
+            if has_task(&target.active, s, *p) && !promoted_now {
+                add(&mut standby.assigned, s, *p);
+            }
+        }
+    }
     let assigned = TasksTuple { active: active.assigned, standby: standby.assigned, warmup: warmup.assigned };
     let pending = TasksTuple { active: active.pending, standby: standby.pending, warmup: warmup.pending };
     let unreleased = active.unreleased || standby.unreleased || warmup.unreleased;
     let mut next = member.clone();
-    if !revoke.is_empty() {
+    if to_revoke {
         // Tasks to revoke: UNREVOKED_TASKS at the epoch given.
         next.state = StreamsMemberState::UNREVOKED_TASKS;
         next.member_epoch = member_epoch;
