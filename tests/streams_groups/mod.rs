@@ -3,5 +3,6 @@
 //! checked against the fact sheet's numbers with every invariant checked
 //! after every step, and the coordinator's request validation.
 
+mod page;
 mod scenarios;
 mod validation;
