@@ -98,7 +98,10 @@ pub struct Why {
 /// The process a timer or fault concerns, for the inference below.
 fn timer_client(world: &World, ev: &Event) -> Option<(crate::sim::NodeId, bool)> {
     let EventKind::TimerFired { node, timer } = &ev.kind else { return None };
-    if let Some(member) = timer.strip_prefix("session timeout of ") {
+    // KIP-1071: a streams group's session timer (`streamsGroupSessionTimeoutKey`) names its member alike.
+    if let Some(member) =
+        timer.strip_prefix("session timeout of ").or_else(|| timer.strip_prefix("streams session timeout of "))
+    {
         let c = world.members().find(|c| c.member_id == member)?;
         return Some((crate::sim::NodeId::Client(c.idx), true));
     }

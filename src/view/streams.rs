@@ -227,11 +227,14 @@ fn thread_view(world: &World, group: Option<&StreamsGroup>, alive: bool, t: &Str
             };
             chips.push(TaskChip { subtopology: s.clone(), partition: p, kind });
         }
-        for (s, p) in each(&t.owned.standby) {
-            chips.push(TaskChip { subtopology: s.clone(), partition: p, kind: ChipKind::Standby });
-        }
         // What the coordinator's target gives the member that it does not run yet.
         let target = group.and_then(|g| g.target_assignment.get(&t.member_id));
+        for (s, p) in each(&t.owned.standby) {
+            // A standby about to become active here is drawn once, as waiting.
+            if !target.is_some_and(|x| has_task(&x.active, s, p)) {
+                chips.push(TaskChip { subtopology: s.clone(), partition: p, kind: ChipKind::Standby });
+            }
+        }
         if let Some(target) = target.filter(|_| !t.member_id.is_empty()) {
             for (tasks, owned, standby) in
                 [(&target.active, &t.owned.active, false), (&target.standby, &t.owned.standby, true)]

@@ -17,11 +17,13 @@ const scenario = (name) => JSON.parse(readFileSync(join(ROOT, 'scenarios', `${na
 
 // streams-4's two subtopologies (0 stateless, 1 stateful), three instances of
 // two threads each with one standby per stateful task from the start; 10 s of
-// changelog to restore; instance 1 (c1 and c2) crashes at 30 s, and the
-// coordinator moves its tasks after the 45 s session timeout.
+// changelog to restore. Instance 1 (c1 and c2) crashes at 30 s and a
+// replacement instance (c7, c8) starts at 35 s: the tasks the assignor gives
+// it from the crashed threads wait until their 45 s session timeout, then
+// restore (the replacement has no local state), while standbys take over others.
 function crashWithStandbys() {
   const s = scenario('streams-4-standbys');
-  s.name = 'Streams group: an instance of three crashes; standbys take over, other tasks restore';
+  s.name = 'Streams group: an instance crashes and a replacement starts; tasks wait, standbys take over, new ones restore';
   const app = s.streamsApps[0];
   app.threadsPerInstance = 2;
   app.config = { 'streams.num.standby.replicas': 1 };
@@ -29,6 +31,7 @@ function crashWithStandbys() {
   s.faults = [
     { at: 30000, fault: { type: 'crashConsumer', consumer: 1 } },
     { at: 30000, fault: { type: 'crashConsumer', consumer: 2 } },
+    { at: 35000, fault: { type: 'addInstance', group: 'totals' } },
   ];
   return JSON.stringify(s);
 }
@@ -87,7 +90,7 @@ async function untilRestoring(page, from, to) {
 
 const fontPx = (page, sel) => page.$eval(sel, (el) => parseFloat(getComputedStyle(el).fontSize));
 
-test('phone 390x844: an instance crashes; its threads run nothing, its tasks come back on the others, stateful ones restore', () => withSite(async ({ browser, site }) => {
+test('phone 390x844: an instance crashes; its threads run nothing, a replacement waits for their tasks, then restores them', () => withSite(async ({ browser, site }) => {
   const page = await browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   await page.addInitScript(() => localStorage.setItem('groupscope.welcomed', '1'));
   const errors = [];
@@ -107,6 +110,15 @@ test('phone 390x844: an instance crashes; its threads run nothing, its tasks com
   const crashed = await drawn(page);
   assert.ok(crashed[0].down, 'instance 1 is down');
   checkRules(crashed, '31 s');
+  // The replacement's threads wait for the crashed threads' tasks: the coordinator
+  // still counts c1 and c2 until their session times out, and they never give them up.
+  await seek(page, 50000);
+  const waiting = await drawn(page);
+  assert.equal(waiting.length, 4, 'a fourth instance started');
+  const held = new Set([...before.entries()].filter(([, p]) => p === crashed[0].process).map(([t]) => t));
+  const pending = waiting[3].threads.flatMap((t) => t.chips).filter((c) => c.kind === 'pending').map((c) => c.task);
+  assert.ok(pending.length > 0 && pending.every((t) => held.has(t)), `the replacement waits for the crashed instance's tasks: ${pending} of ${[...held]}`);
+  checkRules(waiting, '50 s');
   const at = await untilRestoring(page, 68000, 90000);
   assert.ok(at, 'after the session timeout some task restores on its new thread');
   checkRules(await drawn(page), `${at} ms`);
@@ -117,6 +129,7 @@ test('phone 390x844: an instance crashes; its threads run nothing, its tasks com
   const after = checkRules(await drawn(page), '120 s');
   assert.equal(after.size, 8, 'every task is active again');
   assert.ok([...after.values()].every((p) => p !== crashed[0].process), 'none on the crashed instance');
+  assert.ok((await drawn(page)).flatMap((i) => i.threads.flatMap((t) => t.chips)).every((c) => c.kind === 'active' || c.kind === 'standby'), 'settled: nothing waits or restores');
   assert.deepEqual(errors, []);
 }));
 
@@ -144,8 +157,10 @@ test('presenter mode 1280x720, Chinese: large chips, the group state and its sta
 
 test('1440x900: the topology once, the streams examples, the state machine with the streams states, and a thread\'s faults', () => withSite(async ({ open }) => {
   const page = await open({ viewport: { width: 1440, height: 900 } });
+  await page.click('#tab-config');
   const options = await page.$$eval('#cfg-example option', (els) => els.map((e) => e.value).filter((v) => v.startsWith('streams-')));
   assert.equal(options.length, 9, `the nine streams scenarios are examples: ${options}`);
+  await page.click('#tab-sim');
   await page.evaluate((s) => window.groupscope.load(s), crashWithStandbys());
   await seek(page, 25000);
   const subs = await page.$$eval('#streams-apps .st-sub', (els) => els.map((e) => [e.dataset.subtopology, e.classList.contains('stateful'), e.textContent]));

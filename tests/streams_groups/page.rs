@@ -290,3 +290,32 @@ fn the_inspector_offers_a_stream_thread_the_streams_faults_and_the_run_takes_eac
     assert!(offered.contains(&Fault::RestartConsumer { consumer: 1 }), "{offered:?}");
     assert!(!offered.contains(&Fault::RequestShutdown { consumer: 1 }), "a crashed thread asks nothing");
 }
+
+/// The "why" links of a task move reach its cause: c1's tasks come to c2
+/// because c1's session ran out, as no heartbeat came since its crash, which
+/// the chain names (`narrate::why`, as for a consumer group's session timeout).
+#[test]
+fn why_a_task_moved_reaches_the_crash_through_the_streams_session_timeout() {
+    use groupscope::i18n::Lang;
+    use groupscope::sim::note::Note;
+    use groupscope::sim::streams_note::StreamsNote;
+    use groupscope::sim::trace::EventKind;
+    let mut t = TestWorld::new(example("streams-5-crash-with-standby.json"));
+    t.sleep(90_000);
+    let w = &t.world;
+    let moved = w
+        .trace
+        .iter()
+        .find(|e| {
+            e.at > 60_000
+                && matches!(&e.kind, EventKind::Note { note: Note::Streams(StreamsNote::TasksAssigned { client, .. }), .. } if client == "c2")
+        })
+        .expect("c2 is given c1's tasks after c1's session timeout");
+    let chain = groupscope::narrate::why(w, moved, Lang::En);
+    let text: Vec<&str> = chain.iter().map(|l| l.sentence.as_str()).collect();
+    assert!(text.iter().any(|s| s.contains("session timeout")), "{text:#?}");
+    let crash = w.trace.iter().find(|e| matches!(&e.kind, EventKind::FaultInjected { .. })).unwrap();
+    assert!(chain.iter().any(|l| l.id == crash.id), "the chain names the crash at 30 s: {text:#?}");
+    let zh = groupscope::narrate::why(w, moved, Lang::Zh);
+    assert_eq!(zh.len(), chain.len());
+}
