@@ -127,6 +127,34 @@ pub struct StreamsAppView {
     pub instances: Vec<InstanceView>,
 }
 
+/// What is in motion in an application, for a one-line summary.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Motion {
+    pub crashed_threads: usize,
+    pub waiting: usize,
+    pub restoring: usize,
+    pub giving_up: usize,
+}
+
+impl StreamsAppView {
+    /// Crashed threads and the chips waiting, restoring and being given up.
+    pub fn motion(&self) -> Motion {
+        let mut m = Motion::default();
+        for t in self.instances.iter().flat_map(|i| &i.threads) {
+            m.crashed_threads += usize::from(!t.alive);
+            for c in &t.chips {
+                match c.kind {
+                    ChipKind::Pending { .. } => m.waiting += 1,
+                    ChipKind::Restoring { .. } => m.restoring += 1,
+                    ChipKind::Revoking => m.giving_up += 1,
+                    ChipKind::Running | ChipKind::Standby => {}
+                }
+            }
+        }
+        m
+    }
+}
+
 /// Every Kafka Streams application of the run, in scenario order.
 pub fn streams_apps(world: &World) -> Vec<StreamsAppView> {
     world.scenario.streams_app_ids().map(|id| app(world, id)).collect()

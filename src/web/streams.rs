@@ -31,10 +31,11 @@ fn chip(c: &TaskChip, lang: Lang) -> Html {
         <span class={classes!("task", format!("k-{}", c.kind.name()), pending_standby.then_some("k-pending-standby"))}
             title={title.clone()} aria-label={title} data-task={label.clone()} data-kind={c.kind.name()}
             data-percent={percent.map(|p| p.to_string()).unwrap_or_default()}>
+            if matches!(c.kind, ChipKind::Pending { .. }) { <span class="in" aria-hidden="true">{ "→" }</span> }
             { label }
             if let Some(p) = percent {
                 <span class="pct">{ format!("{p}%") }</span>
-                <span class="bar" style={format!("width:{p}%")} />
+                <span class="restore-bar" style={format!("width:{p}%")} />
             }
         </span>
     }
@@ -49,10 +50,13 @@ fn thread(t: &ThreadView, lang: Lang, on_select: &Callback<Option<Selection>>) -
         <div class={classes!("st-thread", (!t.alive).then_some("down"))} data-client={format!("c{}", t.idx)} data-state={t.state.clone()} {onclick}>
             <span class="who" style={format!("--who:{}", colour(t.idx))}>{ format!("c{}", t.idx) }</span>
             <span class="st-meta">{ format!("{} · {state}", trf(lang, "streams.thread", &[&t.thread])) }</span>
-            <span class="tasks">
-                if t.chips.is_empty() { <span class="none">{ tr(lang, "streams.none") }</span> }
-                { for t.chips.iter().map(|c| chip(c, lang)) }
-            </span>
+            // A crashed thread says so in its line; a live one lists its tasks.
+            if t.alive {
+                <span class="tasks">
+                    if t.chips.is_empty() { <span class="none">{ tr(lang, "streams.none") }</span> }
+                    { for t.chips.iter().map(|c| chip(c, lang)) }
+                </span>
+            }
         </div>
     }
 }
@@ -96,12 +100,32 @@ fn app(a: &StreamsAppView, lang: Lang, on_select: &Callback<Option<Selection>>) 
                 { format!(" · {} · {}", trf(lang, "group.epochs", &[&a.group_epoch, &a.assignment_epoch]), trf(lang, "streams.standbys", &[&a.standby_replicas])) }
             </p>
             { statuses(&a.statuses, lang) }
+            { motion(a, lang) }
             <ul class="st-topology" aria-label={trf(lang, "streams.topology", &[&a.topology_epoch])}>
                 { for a.topology.iter().map(|s| subtopology(s, lang)) }
             </ul>
             <div class="st-instances">{ for a.instances.iter().map(|i| instance(i, lang, on_select)) }</div>
         </div>
     }
+}
+
+/// One line of what is in motion: crashed threads, tasks waiting, restoring, given up.
+fn motion(a: &StreamsAppView, lang: Lang) -> Html {
+    let m = a.motion();
+    let parts: Vec<String> = [
+        (m.crashed_threads, "streams.m.crashed"),
+        (m.waiting, "streams.m.waiting"),
+        (m.restoring, "streams.m.restoring"),
+        (m.giving_up, "streams.m.giving-up"),
+    ]
+    .into_iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, key)| trf(lang, key, &[&n]))
+    .collect();
+    if parts.is_empty() {
+        return html! {};
+    }
+    html! { <p class="st-motion">{ tr(lang, "streams.m.now") }{ parts.join(" · ") }</p> }
 }
 
 /// The status codes of the last heartbeats, each with what it means.
@@ -128,7 +152,9 @@ pub fn streams_panel(world: &World, lang: Lang, on_select: &Callback<Option<Sele
         <section id="streams-apps" class="streams-apps" aria-label={tr(lang, "streams.title").to_string()}>
             <h3>{ tr(lang, "streams.title") }</h3>
             <p class="st-legend">
-                { for kinds.iter().map(|k| html! { <span class={classes!("task", "swatch", format!("k-{k}"))}>{ tr(lang, &format!("streams.k.{k}")) }</span> }) }
+                { for kinds.iter().map(|k| html! { <span class={classes!("task", "swatch", format!("k-{k}"))}>
+                    if *k == "pending" { <span class="in" aria-hidden="true">{ "→" }</span> }
+                    { tr(lang, &format!("streams.k.{k}")) }</span> }) }
             </p>
             { for streams_apps(world).iter().map(|a| app(a, lang, on_select)) }
         </section>
