@@ -93,8 +93,47 @@ pub fn share_group(world: &World, group_id: &str) -> StateDiagram {
     diagram::<crate::sim::coordinator::share::ShareGroupState>(world.share_group(group_id).map(|(_, g)| g.state), last)
 }
 
+/// The changes a streams group's coordinator makes (`StreamsGroup.maybeUpdateGroupState`
+/// may move between any two states; these are the ones its heartbeats, timers
+/// and leaves produce — `tests/streams_groups/page.rs` checks each occurs in
+/// the shipped scenarios and none other does), so the diagram stays readable.
+pub const STREAMS_GROUP_EDGES: &[(&str, &str)] = &[
+    ("Empty", "NotReady"),
+    ("NotReady", "Assigning"),
+    ("NotReady", "Reconciling"),
+    ("NotReady", "Stable"),
+    ("Assigning", "Reconciling"),
+    ("Assigning", "Stable"),
+    ("Assigning", "Empty"),
+    ("Reconciling", "Assigning"),
+    ("Reconciling", "Stable"),
+    ("Stable", "Assigning"),
+    ("Stable", "Reconciling"),
+];
+
+/// The streams group's machine (KIP-1071) with the changes of
+/// [`STREAMS_GROUP_EDGES`], lit at its current state.
+pub fn streams_group(world: &World, group_id: &str) -> StateDiagram {
+    use crate::sim::coordinator::streams::StreamsGroupState;
+    let last = last_change(world, |m| matches!(m, Machine::StreamsGroup { group_id: g } if g == group_id));
+    let names: Vec<&'static str> = StreamsGroupState::names()
+        .into_iter()
+        .filter(|n| STREAMS_GROUP_EDGES.iter().any(|(f, t)| f == n || t == n))
+        .collect();
+    StateDiagram {
+        machine: StreamsGroupState::MACHINE,
+        states: ring(&names),
+        edges: STREAMS_GROUP_EDGES.to_vec(),
+        current: world.streams_group(group_id).map(|(_, g)| g.state.name().to_string()),
+        last: last.map(|(from, to, trigger)| (from.to_string(), to.to_string(), trigger)),
+    }
+}
+
 /// The diagram for `group_id`: its protocol's machine.
 pub fn for_group(world: &World, group_id: &str) -> StateDiagram {
+    if world.scenario.streams_app_ids().any(|g| g == group_id) {
+        return streams_group(world, group_id);
+    }
     if world.share_group(group_id).is_some() || world.scenario.share_groups.iter().any(|g| g.group_id == group_id) {
         return share_group(world, group_id);
     }

@@ -93,6 +93,60 @@ pub const EXAMPLES: &[(&str, &str, &str, &str)] = &[
         "共享组：三个消费者中的一个离开",
         include_str!("../scenarios/share-10-scale-in.json"),
     ),
+    (
+        "streams-1-first-instance",
+        "Streams group: the first instance joins; internal topics are created; tasks wait 3 s",
+        "流组：第一个实例加入，创建内部主题，任务等待 3 秒",
+        include_str!("../scenarios/streams-1-first-instance.json"),
+    ),
+    (
+        "streams-2-missing-source",
+        "Streams group: a source topic is missing (NotReady until it is created)",
+        "流组：源主题缺失（创建之前处于 NotReady）",
+        include_str!("../scenarios/streams-2-missing-source.json"),
+    ),
+    (
+        "streams-3-second-instance",
+        "Streams group: a second instance joins and half the tasks move",
+        "流组：第二个实例加入，一半任务迁移过去",
+        include_str!("../scenarios/streams-3-second-instance.json"),
+    ),
+    (
+        "streams-4-standbys",
+        "Streams group: standby replicas turned on at run time",
+        "流组：运行时开启备用副本",
+        include_str!("../scenarios/streams-4-standbys.json"),
+    ),
+    (
+        "streams-5-crash-with-standby",
+        "Streams group: an instance crashes; its tasks move to the standbys",
+        "流组：一个实例崩溃，它的任务迁移到备用副本",
+        include_str!("../scenarios/streams-5-crash-with-standby.json"),
+    ),
+    (
+        "streams-6-stuck-revocation",
+        "Streams group: a member never finishes revoking; the rebalance timeout fences it",
+        "流组：成员一直没有交出任务，再均衡超时把它隔离",
+        include_str!("../scenarios/streams-6-stuck-revocation.json"),
+    ),
+    (
+        "streams-7-static-bounce",
+        "Streams group: a static member restarts and takes its tasks back",
+        "流组：静态成员重启后取回自己的任务",
+        include_str!("../scenarios/streams-7-static-bounce.json"),
+    ),
+    (
+        "streams-8-shutdown",
+        "Streams group: one thread asks to shut the whole application down",
+        "流组：一个线程请求关闭整个应用",
+        include_str!("../scenarios/streams-8-shutdown.json"),
+    ),
+    (
+        "streams-9-topology-change",
+        "Streams group: a redeploy with a changed topology is refused; an older one is stale",
+        "流组：拓扑变化的重新部署被拒绝，更旧的拓扑已过时",
+        include_str!("../scenarios/streams-9-topology-change.json"),
+    ),
 ];
 
 /// The example's scenario, validated.

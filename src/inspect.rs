@@ -296,6 +296,9 @@ pub fn actions(world: &World, sel: &Selection) -> Vec<Fault> {
             if let MemberKind::Worker(w) = client.kind {
                 return worker_actions(*c, w, client.alive);
             }
+            if let MemberKind::Streams(t) = client.kind {
+                return stream_thread_actions(world, t, client.alive);
+            }
             let (alive, group_id, is_static) = (client.alive, client.group_id.to_string(), client.static_id.is_some());
             let consumer = *c;
             let mut v = if alive {
@@ -408,5 +411,46 @@ fn worker_actions(idx: u32, w: &ConnectWorker, alive: bool) -> Vec<Fault> {
         });
     }
     v.push(Fault::AddWorker { group });
+    v
+}
+
+/// A Kafka Streams stream thread: crash or restart it, close its
+/// `KafkaStreams`, pause it, make its uncaught-exception handler answer
+/// SHUTDOWN_APPLICATION; for its application: another standby count
+/// (`streams.num.standby.replicas`, at most `group.streams.max.standby.replicas`
+/// = 2), one more instance, and each missing source topic created.
+fn stream_thread_actions(world: &World, t: &crate::sim::client::streams::StreamsThread, alive: bool) -> Vec<Fault> {
+    let (consumer, group) = (t.idx, t.group_id.clone());
+    let mut v = if alive {
+        vec![
+            Fault::CrashConsumer { consumer },
+            Fault::CloseConsumer { consumer },
+            Fault::PauseConsumer { consumer, duration_ms: 10_000 },
+            Fault::RequestShutdown { consumer },
+        ]
+    } else {
+        vec![Fault::RestartConsumer { consumer }]
+    };
+    let standbys = world.streams_group(&group).map_or(0, |(_, g)| g.num_standby_replicas);
+    for replicas in [standbys + 1, standbys - 1] {
+        if (0..=2).contains(&replicas) {
+            v.push(Fault::SetStandbyReplicas { group: group.clone(), replicas });
+        }
+    }
+    v.push(Fault::AddInstance { group });
+    // A missing source topic (MISSING_SOURCE_TOPICS), with as many partitions as the others have.
+    let sources: Vec<&String> = t.topology.subtopologies.iter().flat_map(|s| s.source_topics.iter()).collect();
+    let partitions = sources
+        .iter()
+        .filter_map(|s| world.cluster.topics.get(s.as_str()))
+        .map(|x| x.partitions.len() as u32)
+        .max()
+        .unwrap_or(4);
+    for topic in sources.into_iter().filter(|s| !world.cluster.topics.contains_key(s.as_str())) {
+        let f = Fault::CreateTopic { topic: topic.clone(), partitions };
+        if !v.contains(&f) {
+            v.push(f);
+        }
+    }
     v
 }

@@ -98,7 +98,10 @@ pub struct Why {
 /// The process a timer or fault concerns, for the inference below.
 fn timer_client(world: &World, ev: &Event) -> Option<(crate::sim::NodeId, bool)> {
     let EventKind::TimerFired { node, timer } = &ev.kind else { return None };
-    if let Some(member) = timer.strip_prefix("session timeout of ") {
+    // KIP-1071: a streams group's session timer (`streamsGroupSessionTimeoutKey`) names its member alike.
+    if let Some(member) =
+        timer.strip_prefix("session timeout of ").or_else(|| timer.strip_prefix("streams session timeout of "))
+    {
         let c = world.members().find(|c| c.member_id == member)?;
         return Some((crate::sim::NodeId::Client(c.idx), true));
     }
@@ -152,7 +155,8 @@ pub fn why(world: &World, e: &Event, lang: Lang) -> Vec<Why> {
 }
 
 /// A message the caption passes over: keep-alive heartbeats (classic
-/// `Heartbeat` and KIP-848 `ConsumerGroupHeartbeat` carrying only the epoch)
+/// `Heartbeat`, KIP-848 `ConsumerGroupHeartbeat` and KIP-1071
+/// `StreamsGroupHeartbeat` carrying only the epoch)
 /// and their plain answers, offset commits and fetches and their `OK`s. An
 /// error in an answer (`REBALANCE_IN_PROGRESS`...) is not routine.
 pub fn routine_message(label: &str) -> bool {
@@ -163,7 +167,7 @@ pub fn routine_message(label: &str) -> bool {
         // `Fetch orders-0,orders-3`, `Fetch ← 12 records`: routine, but not a
         // NOT_LEADER_OR_FOLLOWER (a topic name may hold '_', so only errors count).
         "Fetch" => crate::spacetime::is_routine_fetch(label),
-        "ConsumerGroupHeartbeat" => {
+        "ConsumerGroupHeartbeat" | "StreamsGroupHeartbeat" => {
             !error() && !label.contains("owned=") && !label.contains("leave") && !label.contains('-')
         }
         _ => false,

@@ -41,15 +41,16 @@ pub struct SpaceTime {
 pub const MAX_LANES: usize = 16;
 
 /// Keep-alive heartbeats, which say only "still here": classic `Heartbeat`s
-/// and their answers, and KIP-848 heartbeats that carry nothing but the member
+/// and their answers, and KIP-848 and KIP-1071 (`StreamsGroupHeartbeat`) heartbeats that carry nothing but the member
 /// epoch both ways (no owned partitions, no assignment, no error, not joining
 /// or leaving). With a hundred members they would be most of the diagram.
 pub fn is_keepalive(label: &str) -> bool {
     let plain_epoch = |rest: &str| rest.strip_prefix("epoch=").is_some_and(|n| n.parse::<i32>().is_ok_and(|e| e > 0));
+    let plain = |rest: &str| plain_epoch(rest.strip_prefix("← ").unwrap_or(rest));
     label.starts_with("Heartbeat")
-        || label
-            .strip_prefix("ConsumerGroupHeartbeat ")
-            .is_some_and(|rest| plain_epoch(rest.strip_prefix("← ").unwrap_or(rest)))
+        || label.strip_prefix("ConsumerGroupHeartbeat ").is_some_and(plain)
+        // KIP-1071: a stream thread's heartbeat with no tasks, topology or status either way.
+        || label.strip_prefix("StreamsGroupHeartbeat ").is_some_and(plain)
 }
 
 /// A consumer's Fetch to a partition leader and its plain answer

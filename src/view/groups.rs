@@ -20,6 +20,8 @@ pub struct GroupView {
     pub leader: Option<String>,
     /// KIP-848: the epoch of the target assignment (`generation` is then the group epoch).
     pub assignment_epoch: Option<i32>,
+    /// A streams group: the status codes of its members' last heartbeats.
+    pub statuses: Vec<crate::sim::streams_message::StreamsStatus>,
 }
 
 /// Every group of the scenario: consumer groups, share groups, then Connect clusters.
@@ -42,6 +44,13 @@ pub fn groups(world: &World) -> Vec<GroupView> {
             if let Some((_, sg)) = world.share_group(&group_id) {
                 return share_group_view(world, &group_id, sg);
             }
+            if let Some((_, sg)) = world.streams_group(&group_id) {
+                let state = sg.state.name().to_string();
+                let protocol = format!("streams ({})", crate::sim::coordinator::streams::target::STREAMS_ASSIGNOR);
+                let mut v = modern_group_view(world, &group_id, state, (sg.group_epoch, sg.assignment_epoch), protocol);
+                v.statuses = crate::view::streams::last_statuses(world, &group_id);
+                return v;
+            }
             let found = world.group(&group_id);
             let g = &group_id;
             GroupView {
@@ -58,6 +67,7 @@ pub fn groups(world: &World) -> Vec<GroupView> {
                     member.map_or(short_member(&l), |i| format!("c{i}"))
                 }),
                 assignment_epoch: None,
+                statuses: Vec::new(),
             }
         })
         .collect()
@@ -90,6 +100,7 @@ fn modern_group_view(world: &World, group_id: &str, state: String, epochs: (i32,
         protocol: Some(protocol),
         leader: None,
         assignment_epoch: Some(epochs.1),
+        statuses: Vec::new(),
     }
 }
 
@@ -109,7 +120,10 @@ pub fn timeline_marker(kind: &EventKind) -> Option<(&'static str, String)> {
         EventKind::FaultInjected { description } => ("fault", description.clone()),
         EventKind::StateChanged {
             machine:
-                Machine::Group { group_id } | Machine::ConsumerGroup { group_id } | Machine::ShareGroup { group_id },
+                Machine::Group { group_id }
+                | Machine::ConsumerGroup { group_id }
+                | Machine::ShareGroup { group_id }
+                | Machine::StreamsGroup { group_id },
             from,
             to,
             ..

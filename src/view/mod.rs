@@ -10,6 +10,7 @@ pub mod layout;
 mod ownership;
 pub mod roles;
 pub mod share_strip;
+pub mod streams;
 
 pub use groups::{group_ids, group_ids_of, groups, timeline_marker, GroupView};
 pub use ownership::{partitions, PartitionRow, PartitionStatus};

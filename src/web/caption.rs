@@ -32,6 +32,10 @@ pub fn caption(world: &World, lang: Lang, legend: bool, fetches: bool, dispatch:
     html! {
         <div class="caption-bar">
             <p id="caption" class="caption"><span class="t">{ crate::i18n::trf(lang, "caption.at", &[&format!("{:.1}", at as f64 / 1000.0)]) }</span>{" "}{ text }
+                // A streams group's heartbeat statuses (KIP-1071) stay in view while they hold.
+                { for crate::view::streams::all_statuses(world).into_iter().map(|s| html! {
+                    <span class="st-cap" data-status={s.name()}>{ " · " }<code>{ s.name() }</code>{ ": " }{ tr(lang, crate::view::streams::status_key(s)) }</span>
+                }) }
                 if let Some(group) = slow_group {
                     {" "}<button id="shorten-poll" class="offer" onclick={dispatch.reform(move |_| Msg::ShortenPollInterval(group.clone()))}>
                         { crate::i18n::trf(lang, "caption.slow.shorten", &[&(crate::narrate::poll_wait::SHORT_POLL_INTERVAL_MS / 1000)]) }

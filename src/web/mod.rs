@@ -26,6 +26,7 @@ mod saved_run;
 mod share_strip;
 mod spacetime;
 mod statechart;
+mod streams;
 mod timeline;
 mod toolbar;
 mod topology;

@@ -107,6 +107,7 @@ fn stage_below(
             move || caption(&run.player().world, lang, legend_open, fetches_on, &d)
         }) }
         { crate::web::share_strip::share_strips_panel(&run.player().world, look.concealed, lang) }
+        { crate::web::streams::streams_panel(&run.player().world, lang, &dispatch.reform(Msg::Select)) }
         if let Some(s) = session.filter(|_| presenting) {
             { lesson_caption(s, lang) }
         }
