@@ -194,6 +194,7 @@ pub const TABLE: &[(&str, &str, &str)] = &[
     ("streams.thread", "thread {0}", "线程 {0}"),
     ("streams.down", "crashed", "已崩溃"),
     ("streams.none", "no tasks", "没有任务"),
+    ("streams.hidden", "Which thread runs which task shows once you have answered.", "哪个线程运行哪个任务，回答之后再显示。"),
     ("streams.topology", "topology, epoch {0}", "拓扑，纪元 {0}"),
     ("streams.sub", "subtopology {0}", "子拓扑 {0}"),
     ("streams.tasks", "{0} {0|task|tasks}", "{0} 个任务"),

@@ -7,6 +7,7 @@
 //! its coordinator holds it with the status codes of the last heartbeats.
 //! Pure functions of the world; `src/web/streams.rs` only draws them.
 
+use crate::lesson::conceal::{Concealed, Kind};
 use crate::sim::client::streams::{StreamsThread, TaskState};
 use crate::sim::coordinator::streams::StreamsGroup;
 use crate::sim::state_machine::StateMachine;
@@ -125,6 +126,8 @@ pub struct StreamsAppView {
     pub topology: Vec<SubtopologyView>,
     pub topology_epoch: i32,
     pub instances: Vec<InstanceView>,
+    /// A lesson's question hides which thread runs which task (no chips are drawn).
+    pub tasks_hidden: bool,
 }
 
 /// What is in motion in an application, for a one-line summary.
@@ -215,7 +218,45 @@ fn app(world: &World, group_id: &str) -> StreamsAppView {
             })
             .unwrap_or_default(),
         instances,
+        tasks_hidden: false,
     }
+}
+
+/// What an open lesson's question hides (`lesson::conceal`), so the panel
+/// does not answer it: `owners` hides which thread runs which task (every
+/// chip); `status` hides where tasks are heading — restoring, being given
+/// up, waiting (an active task shows as active) — and the heartbeats'
+/// status codes.
+pub fn conceal(apps: &mut [StreamsAppView], concealed: &Concealed) {
+    for a in apps {
+        let chips = a.instances.iter_mut().flat_map(|i| i.threads.iter_mut()).map(|t| &mut t.chips);
+        if concealed.hides(Kind::Owners, &a.group_id) {
+            a.tasks_hidden = true;
+            chips.for_each(Vec::clear);
+        } else if concealed.hides(Kind::Status, &a.group_id) {
+            for c in chips {
+                c.retain(|c| !matches!(c.kind, ChipKind::Pending { .. }));
+                for chip in c.iter_mut() {
+                    if matches!(chip.kind, ChipKind::Restoring { .. } | ChipKind::Revoking) {
+                        chip.kind = ChipKind::Running;
+                    }
+                }
+            }
+        }
+        if concealed.hides(Kind::Status, &a.group_id) {
+            a.statuses.clear();
+        }
+    }
+}
+
+/// The status codes of the streams groups' last heartbeats that a lesson's
+/// question does not hide (`status`), for the caption.
+pub fn shown_statuses(world: &World, concealed: &Concealed) -> Vec<StreamsStatus> {
+    let shown = world.scenario.streams_app_ids().filter(|g| !concealed.hides(Kind::Status, g));
+    let mut v: Vec<StreamsStatus> = shown.flat_map(|g| last_statuses(world, g)).collect();
+    v.sort();
+    v.dedup();
+    v
 }
 
 fn each(tasks: &Tasks) -> impl Iterator<Item = (&String, i32)> + '_ {
@@ -314,14 +355,6 @@ pub fn last_statuses(world: &World, group_id: &str) -> Vec<StreamsStatus> {
         })
         .flatten()
         .collect();
-    v.sort();
-    v.dedup();
-    v
-}
-
-/// The status codes of every streams group's last heartbeats, each once (for the caption).
-pub fn all_statuses(world: &World) -> Vec<StreamsStatus> {
-    let mut v: Vec<StreamsStatus> = world.scenario.streams_app_ids().flat_map(|g| last_statuses(world, g)).collect();
     v.sort();
     v.dedup();
     v

@@ -9,7 +9,15 @@ use yew::prelude::*;
 
 /// `legend`: whether the legend shows; `fetches`: whether fetches to
 /// partition leaders are drawn; both toggles are messages to the page.
-pub fn caption(world: &World, lang: Lang, legend: bool, fetches: bool, dispatch: &Callback<Msg>) -> Html {
+/// `concealed`: what the open lesson's question hides now (a streams group's status codes).
+pub fn caption(
+    world: &World,
+    lang: Lang,
+    legend: bool,
+    fetches: bool,
+    concealed: &crate::lesson::conceal::Concealed,
+    dispatch: &Callback<Msg>,
+) -> Html {
     let (at, text) = crate::narrate::caption(world, lang).unwrap_or_else(|| (0, tr(lang, "caption.start").to_string()));
     let show_log = Callback::from(|_: MouseEvent| {
         let doc = gloo::utils::document();
@@ -33,7 +41,7 @@ pub fn caption(world: &World, lang: Lang, legend: bool, fetches: bool, dispatch:
         <div class="caption-bar">
             <p id="caption" class="caption"><span class="t">{ crate::i18n::trf(lang, "caption.at", &[&format!("{:.1}", at as f64 / 1000.0)]) }</span>{" "}{ text }
                 // A streams group's heartbeat statuses (KIP-1071) stay in view while they hold.
-                { for crate::view::streams::all_statuses(world).into_iter().map(|s| html! {
+                { for crate::view::streams::shown_statuses(world, concealed).into_iter().map(|s| html! {
                     <span class="st-cap" data-status={s.name()}>{ " · " }<code>{ s.name() }</code>{ ": " }{ tr(lang, crate::view::streams::status_key(s)) }</span>
                 }) }
                 if let Some(group) = slow_group {

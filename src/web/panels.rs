@@ -21,7 +21,7 @@ pub fn group_panel(world: &World, lang: Lang, concealed: &Concealed) -> Html {
                     }) }
                         { g.protocol.map(|p| format!(" · {p}")).unwrap_or_default() }
                         { g.leader.filter(|_| !concealed.hides(Kind::Leader, &g.group_id)).map(|l| format!(" · {}", trf(lang, "group.leader", &[&l]))).unwrap_or_default() }</p>
-                    { super::streams::statuses(&g.statuses, lang) }
+                    if !concealed.hides(Kind::Status, &g.group_id) { { super::streams::statuses(&g.statuses, lang) } }
                     // A lesson question may conceal the coordinator (the arithmetic gives it away).
                     if !concealed.hides(Kind::Coordinator, &g.group_id) {
                         <p class="coord-math">

@@ -9,9 +9,10 @@
 use super::topology::colour;
 use crate::i18n::{tr, trf, Lang};
 use crate::inspect::Selection;
+use crate::lesson::conceal::Concealed;
 use crate::sim::{NodeId, World};
 use crate::view::streams::{
-    streams_apps, ChipKind, InstanceView, StreamsAppView, SubtopologyView, TaskChip, ThreadView,
+    conceal, streams_apps, ChipKind, InstanceView, StreamsAppView, SubtopologyView, TaskChip, ThreadView,
 };
 use yew::prelude::*;
 
@@ -42,7 +43,8 @@ fn chip(c: &TaskChip, lang: Lang) -> Html {
 }
 
 /// One stream thread; pressing it selects it in the inspector (its faults).
-fn thread(t: &ThreadView, lang: Lang, on_select: &Callback<Option<Selection>>) -> Html {
+/// `hidden`: a lesson's question hides the tasks (no "no tasks" either).
+fn thread(t: &ThreadView, hidden: bool, lang: Lang, on_select: &Callback<Option<Selection>>) -> Html {
     let state = if t.alive { t.state.clone() } else { tr(lang, "streams.down").to_string() };
     let idx = t.idx;
     let onclick = on_select.reform(move |_: MouseEvent| Some(Selection::Node(NodeId::Client(idx))));
@@ -53,7 +55,7 @@ fn thread(t: &ThreadView, lang: Lang, on_select: &Callback<Option<Selection>>) -
             // A crashed thread says so in its line; a live one lists its tasks.
             if t.alive {
                 <span class="tasks">
-                    if t.chips.is_empty() { <span class="none">{ tr(lang, "streams.none") }</span> }
+                    if t.chips.is_empty() && !hidden { <span class="none">{ tr(lang, "streams.none") }</span> }
                     { for t.chips.iter().map(|c| chip(c, lang)) }
                 </span>
             }
@@ -61,13 +63,13 @@ fn thread(t: &ThreadView, lang: Lang, on_select: &Callback<Option<Selection>>) -
     }
 }
 
-fn instance(i: &InstanceView, lang: Lang, on_select: &Callback<Option<Selection>>) -> Html {
+fn instance(i: &InstanceView, hidden: bool, lang: Lang, on_select: &Callback<Option<Selection>>) -> Html {
     let alive = i.alive();
     html! {
         <div class={classes!("st-instance", (!alive).then_some("down"))} data-process={i.process_id.clone()}>
             <p class="st-inst-head"><b>{ trf(lang, "streams.instance", &[&i.instance]) }</b>{ format!(" · {}", i.process_id) }
                 if !alive { { format!(" · {}", tr(lang, "streams.down")) } }</p>
-            { for i.threads.iter().map(|t| thread(t, lang, on_select)) }
+            { for i.threads.iter().map(|t| thread(t, hidden, lang, on_select)) }
         </div>
     }
 }
@@ -104,7 +106,8 @@ fn app(a: &StreamsAppView, lang: Lang, on_select: &Callback<Option<Selection>>) 
             <ul class="st-topology" aria-label={trf(lang, "streams.topology", &[&a.topology_epoch])}>
                 { for a.topology.iter().map(|s| subtopology(s, lang)) }
             </ul>
-            <div class="st-instances">{ for a.instances.iter().map(|i| instance(i, lang, on_select)) }</div>
+            if a.tasks_hidden { <p class="st-hidden" data-hidden="tasks">{ tr(lang, "streams.hidden") }</p> }
+            <div class="st-instances">{ for a.instances.iter().map(|i| instance(i, a.tasks_hidden, lang, on_select)) }</div>
         </div>
     }
 }
@@ -143,11 +146,19 @@ pub fn statuses(codes: &[crate::sim::streams_message::StreamsStatus], lang: Lang
 }
 
 /// The streams panel, or nothing when the run has no Kafka Streams application.
-pub fn streams_panel(world: &World, lang: Lang, on_select: &Callback<Option<Selection>>) -> Html {
+/// `concealed`: what the open lesson's question hides now (`view::streams::conceal`).
+pub fn streams_panel(
+    world: &World,
+    concealed: &Concealed,
+    lang: Lang,
+    on_select: &Callback<Option<Selection>>,
+) -> Html {
     if world.scenario.streams_apps.is_empty() {
         return html! {};
     }
     let kinds = ["active", "restoring", "standby", "revoking", "pending"];
+    let mut apps = streams_apps(world);
+    conceal(&mut apps, concealed);
     html! {
         <section id="streams-apps" class="streams-apps" aria-label={tr(lang, "streams.title").to_string()}>
             <h3>{ tr(lang, "streams.title") }</h3>
@@ -156,7 +167,7 @@ pub fn streams_panel(world: &World, lang: Lang, on_select: &Callback<Option<Sele
                     if *k == "pending" { <span class="in" aria-hidden="true">{ "→" }</span> }
                     { tr(lang, &format!("streams.k.{k}")) }</span> }) }
             </p>
-            { for streams_apps(world).iter().map(|a| app(a, lang, on_select)) }
+            { for apps.iter().map(|a| app(a, lang, on_select)) }
         </section>
     }
 }

@@ -13,7 +13,7 @@ use groupscope::sim::coordinator::streams::StreamsGroup;
 use groupscope::sim::streams_message::{task_names, StreamsStatus};
 use groupscope::sim::world::MemberKind;
 use groupscope::sim::{Scenario, World};
-use groupscope::view::streams::{streams_apps, ChipKind, StreamsAppView, ThreadView};
+use groupscope::view::streams::{conceal, streams_apps, ChipKind, StreamsAppView, ThreadView};
 use std::collections::{BTreeMap, BTreeSet};
 
 fn example(name: &str) -> Scenario {
@@ -323,4 +323,46 @@ fn why_the_fence_that_frees_a_crashed_threads_tasks_reaches_the_crash() {
     assert!(chain.len() <= 4, "straight to the crash, not through c1's old heartbeats: {text:#?}");
     let zh = groupscope::narrate::why(w, fenced, Lang::Zh);
     assert_eq!(zh.len(), chain.len());
+}
+
+/// While a lesson's question hides `owners` the panel shows no chip of the
+/// group (which thread runs which task would answer it); while it hides
+/// `status` no chip says restoring, giving up or waiting and no status code
+/// shows, but the active and standby tasks each thread holds still do.
+#[test]
+fn a_lessons_question_hides_the_tasks_or_where_they_are_heading() {
+    use groupscope::lesson::conceal::{Concealed, Secret};
+    let hide = |s: Secret| Concealed(std::iter::once(s).collect());
+    let mut t = TestWorld::new(example("streams-3-second-instance.json"));
+    let (mut moving, mut statuses) = (0, 0);
+    while t.world.now < 30_000 {
+        t.sleep(50);
+        let plain = only(&t.world);
+        moving += plain.motion().waiting + plain.motion().restoring + plain.motion().giving_up;
+        statuses += plain.statuses.len();
+
+        let mut owners = streams_apps(&t.world);
+        conceal(&mut owners, &hide(Secret::Owners { group: "totals".into() }));
+        assert!(owners[0].tasks_hidden);
+        assert!(threads(&owners[0]).all(|(_, th)| th.chips.is_empty()), "no chip at {} ms", t.world.now);
+
+        let mut status = streams_apps(&t.world);
+        conceal(&mut status, &hide(Secret::Status { group: "totals".into() }));
+        let a = &status[0];
+        assert!(!a.tasks_hidden && a.statuses.is_empty());
+        assert_eq!(a.motion(), groupscope::view::streams::Motion::default(), "nothing in motion shows");
+        for ((_, th), (_, before)) in threads(a).zip(threads(&plain)) {
+            // Every task the thread holds is still drawn: active (restoring or
+            // being given up included) as active, standbys as standbys.
+            let held = |k: &[&str]| chips(before, k);
+            assert_eq!(chips(th, &["active"]), held(&["active", "restoring", "revoking"]));
+            assert_eq!(chips(th, &["standby"]), held(&["standby"]));
+        }
+
+        // Another group's secret hides nothing of this one.
+        let mut other = streams_apps(&t.world);
+        conceal(&mut other, &hide(Secret::Owners { group: "billing".into() }));
+        assert_eq!(other[0], plain);
+    }
+    assert!(moving > 0 && statuses > 0, "the scale-out moves, restores and delays tasks ({moving}, {statuses})");
 }

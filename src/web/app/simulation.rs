@@ -102,12 +102,12 @@ fn stage_below(
 ) -> Html {
     let (lang, presenting, legend_open, fetches_on) = (look.lang, state.presenter, state.legend, look.show_fetches);
     html! { <>
-        { cached(version((slow.at(7), legend_open, fetches_on)), {
-            let (run, d) = (run.clone(), dispatch.clone());
-            move || caption(&run.player().world, lang, legend_open, fetches_on, &d)
+        { cached(version((slow.at(7), legend_open, fetches_on, look.concealed)), {
+            let (run, d, concealed) = (run.clone(), dispatch.clone(), look.concealed.clone());
+            move || caption(&run.player().world, lang, legend_open, fetches_on, &concealed, &d)
         }) }
         { crate::web::share_strip::share_strips_panel(&run.player().world, look.concealed, lang) }
-        { crate::web::streams::streams_panel(&run.player().world, lang, &dispatch.reform(Msg::Select)) }
+        { crate::web::streams::streams_panel(&run.player().world, look.concealed, lang, &dispatch.reform(Msg::Select)) }
         if let Some(s) = session.filter(|_| presenting) {
             { lesson_caption(s, lang) }
         }
