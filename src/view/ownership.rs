@@ -76,6 +76,15 @@ pub fn partitions(world: &World) -> Vec<PartitionRow> {
     for c in world.members().filter(|c| c.is_consumer()) {
         topics_of.entry(c.group_id).or_default().extend(c.topics.iter().map(String::as_str));
     }
+    // A Kafka Streams application reads its topology's source and repartition
+    // topics: each partition is read by the thread running its task.
+    for a in &world.scenario.streams_apps {
+        let read = topics_of.entry(a.application_id.as_str()).or_default();
+        for s in &a.topology.subtopologies {
+            read.extend(s.source_topics.iter().map(String::as_str));
+            read.extend(s.repartition_source_topics.iter().map(|t| t.name.as_str()));
+        }
+    }
     // KIP-848: the coordinator's target assignment, by client index.
     let mut targets: BTreeMap<(&str, &TopicPartition), Option<u32>> = BTreeMap::new();
     for c in world.members().filter(|c| c.group_type == GroupType::Consumer) {

@@ -366,3 +366,39 @@ fn a_lessons_question_hides_the_tasks_or_where_they_are_heading() {
     }
     assert!(moving > 0 && statuses > 0, "the scale-out moves, restores and delays tasks ({moving}, {statuses})");
 }
+
+/// The ownership table lists a Kafka Streams application's source and
+/// repartition partitions under its group, each owned by the live thread
+/// running the task that reads it (`<subtopology>_<partition>`), not as
+/// partitions nobody reads.
+#[test]
+fn the_ownership_table_gives_each_source_partition_to_the_thread_running_its_task() {
+    let mut t = TestWorld::new(example("streams-4-standbys.json"));
+    t.sleep(40_000);
+    check_stable(&t.world, "totals");
+    let topology = &group(&t.world, "totals").topology.clone().expect("the group's topology");
+    let rows = groupscope::view::partitions(&t.world);
+    let mut checked = 0;
+    for s in &topology.subtopologies {
+        let reads = s.source_topics.iter().chain(s.repartition_source_topics.iter().map(|x| &x.name));
+        for topic in reads {
+            for r in rows.iter().filter(|r| &r.partition.topic == topic) {
+                assert_eq!(r.group, "totals", "{} is listed under the application", r.partition);
+                let runs = |idx: &u32| {
+                    let me = thread(&t.world, *idx);
+                    matches!(me.tasks.get(&(s.subtopology_id.clone(), r.partition.partition)), Some(TaskState::Running))
+                };
+                let owner = r.owner.expect("every source partition of a Stable group is owned");
+                assert!(
+                    runs(&owner),
+                    "{} owned by c{owner}, which runs task {}_{}",
+                    r.partition,
+                    s.subtopology_id,
+                    r.partition.partition
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 8, "both subtopologies' partitions were checked ({checked})");
+}
