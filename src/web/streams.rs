@@ -29,7 +29,7 @@ fn chip(c: &TaskChip, lang: Lang) -> Html {
     let title = trf(lang, key, &[&label, &percent.unwrap_or(0)]);
     let pending_standby = matches!(c.kind, ChipKind::Pending { standby: true });
     html! {
-        <span class={classes!("task", format!("k-{}", c.kind.name()), pending_standby.then_some("k-pending-standby"))}
+        <span class={classes!("st-task", format!("k-{}", c.kind.name()), pending_standby.then_some("k-pending-standby"))}
             title={title.clone()} aria-label={title} data-task={label.clone()} data-kind={c.kind.name()}
             data-percent={percent.map(|p| p.to_string()).unwrap_or_default()}>
             if matches!(c.kind, ChipKind::Pending { .. }) { <span class="in" aria-hidden="true">{ "→" }</span> }
@@ -163,7 +163,7 @@ pub fn streams_panel(
         <section id="streams-apps" class="streams-apps" aria-label={tr(lang, "streams.title").to_string()}>
             <h3>{ tr(lang, "streams.title") }</h3>
             <p class="st-legend">
-                { for kinds.iter().map(|k| html! { <span class={classes!("task", "swatch", format!("k-{k}"))}>
+                { for kinds.iter().map(|k| html! { <span class={classes!("st-task", "swatch", format!("k-{k}"))}>
                     if *k == "pending" { <span class="in" aria-hidden="true">{ "→" }</span> }
                     { tr(lang, &format!("streams.k.{k}")) }</span> }) }
             </p>

@@ -46,14 +46,14 @@ async function checkConcealed(page, lesson, step, lang) {
       const owners = await page.locator(`#ownership tr[data-group="${g}"] td.owner`).allInnerTexts();
       assert.ok(owners.every((o) => o.trim() === ''), `${at}: owners of ${g} are visible: ${owners}`);
       // A Kafka Streams application: no thread shows its task chips.
-      const chips = await page.locator(`.streams-app[data-group="${g}"] .st-thread .task`).count();
+      const chips = await page.locator(`.streams-app[data-group="${g}"] .st-thread .st-task`).count();
       assert.equal(chips, 0, `${at}: ${g}'s threads show ${chips} task chips`);
     } else if (kind === 'status') {
       const statuses = await page.locator(`#ownership tr[data-group="${g}"]`).evaluateAll((rows) => rows.map((r) => r.dataset.status));
       assert.ok(statuses.every((x) => x !== 'revoking' && x !== 'pending'), `${at}: ${g} shows revoking/pending marks`);
       // A Kafka Streams application: no chip restoring, giving up or waiting, and no status code.
       const app = `.streams-app[data-group="${g}"]`;
-      const moving = await page.locator(`${app} .task.k-restoring, ${app} .task.k-revoking, ${app} .task.k-pending`).count();
+      const moving = await page.locator(`${app} .st-task.k-restoring, ${app} .st-task.k-revoking, ${app} .st-task.k-pending`).count();
       assert.equal(moving, 0, `${at}: ${g} shows ${moving} tasks restoring, giving up or waiting`);
       const codes = await page.locator(`${app} [data-status], .group[data-group="${g}"] [data-status], #caption .st-cap`).count();
       assert.equal(codes, 0, `${at}: ${g}'s heartbeat status codes are visible`);

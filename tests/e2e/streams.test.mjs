@@ -47,7 +47,7 @@ const drawn = (page) => page.$$eval('#streams-apps .st-instance', (els) => els.m
   down: i.classList.contains('down'),
   threads: [...i.querySelectorAll('.st-thread')].map((t) => ({
     client: t.dataset.client,
-    chips: [...t.querySelectorAll('.task')].map((c) => ({ task: c.dataset.task, kind: c.dataset.kind, percent: c.dataset.percent })),
+    chips: [...t.querySelectorAll('.st-task')].map((c) => ({ task: c.dataset.task, kind: c.dataset.kind, percent: c.dataset.percent })),
   })),
 })));
 
@@ -105,7 +105,7 @@ test('phone 390x844: an instance crashes; its threads run nothing, a replacement
   const before = checkRules(stable, '25 s');
   assert.equal(before.size, 8, 'eight tasks (two subtopologies of four partitions) each active once');
   assert.equal(await page.getAttribute('#streams-apps .streams-app', 'data-group-state'), 'Stable');
-  assert.ok(await fontPx(page, '#streams-apps .st-thread .task') >= 12, 'chip text at least 12 px on the phone');
+  assert.ok(await fontPx(page, '#streams-apps .st-thread .st-task') >= 12, 'chip text at least 12 px on the phone');
   await seek(page, 31000);
   const crashed = await drawn(page);
   assert.ok(crashed[0].down, 'instance 1 is down');
@@ -149,7 +149,7 @@ test('presenter mode 1280x720, Chinese: large chips, the group state and its sta
   await page.evaluate((s) => window.groupscope.load(s), crashWithStandbys());
   const at = await untilRestoring(page, 68000, 90000);
   assert.ok(at, 'a task restores after the crash');
-  assert.ok(await fontPx(page, '#streams-apps .st-thread .task') >= 16, 'chip text at least 16 px when presenting');
+  assert.ok(await fontPx(page, '#streams-apps .st-thread .st-task') >= 16, 'chip text at least 16 px when presenting');
   await page.$eval('#streams-apps', (el) => el.scrollIntoView());
   await frames(page);
   await page.screenshot({ path: join(ARTIFACTS, 'streams-presenter-1280x720-zh.png') });
