@@ -639,25 +639,21 @@ impl Expectation {
             }
             Expectation::StreamsTasks { consumer: c, active, standby, restoring } => {
                 let thread = consumer_idx(c).and_then(|i| world.clients.streams_thread(i)).filter(|t| t.alive);
-                let held = |standby: bool| -> Vec<String> {
-                    let Some(t) = thread else { return Vec::new() };
-                    let is_standby = |s: &TaskState| matches!(s, TaskState::Standby);
-                    let tasks = t.tasks.iter().filter(|(_, s)| is_standby(s) == standby);
-                    tasks.map(|((sub, p), _)| format!("{sub}_{p}")).collect()
+                // The thread's tasks in one state, as `0_3`, sorted as text.
+                let named = |keep: fn(&TaskState) -> bool| -> Vec<String> {
+                    let tasks = thread.iter().flat_map(|t| t.tasks.iter()).filter(|(_, s)| keep(s));
+                    let mut v: Vec<String> = tasks.map(|((sub, p), _)| format!("{sub}_{p}")).collect();
+                    v.sort();
+                    v
                 };
                 let same = |want: &[String], have: &[String]| {
-                    let (mut w, mut h) = (want.to_vec(), have.to_vec());
+                    let mut w = want.to_vec();
                     w.sort();
-                    h.sort();
-                    w == h
+                    w == have
                 };
-                let (a, s) = (held(false), held(true));
-                let r: Vec<String> = thread
-                    .map(|t| {
-                        let restoring = t.tasks.iter().filter(|(_, s)| matches!(s, TaskState::Restoring { .. }));
-                        restoring.map(|((sub, p), _)| format!("{sub}_{p}")).collect()
-                    })
-                    .unwrap_or_default();
+                let a = named(|s| !matches!(s, TaskState::Standby));
+                let s = named(|s| matches!(s, TaskState::Standby));
+                let r = named(|s| matches!(s, TaskState::Restoring { .. }));
                 if !same(active, &a) {
                     fail(format!("{c} to run active tasks {active:?}"), format!("{a:?}"))
                 } else if standby.as_ref().is_some_and(|want| !same(want, &s)) {

@@ -10,6 +10,7 @@ use super::states::{
 use crate::assign::TopicPartition;
 use crate::lesson::check::{broker_id, consumer_idx};
 use crate::lesson::model::Lesson;
+use crate::sim::coordinator::streams::topology::configure;
 use crate::sim::scenario::config::GroupProtocol;
 use crate::sim::Fault;
 use std::collections::{BTreeMap, BTreeSet};
@@ -139,22 +140,15 @@ impl Names {
                 _ => {}
             }
         }
-        // Each streams group's tasks, from the topics as the lesson leaves them.
+        // Each streams group's tasks, from the topics as the lesson leaves them:
+        // the coordinator's own `InternalTopicManager.configureTopics` gives each
+        // subtopology's task count (none while a source topic is missing).
+        let counts: BTreeMap<String, i32> = topics.iter().map(|(t, n)| (t.clone(), *n as i32)).collect();
         let mut streams_groups: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         for a in &s.streams_apps {
             let tasks = streams_groups.entry(a.application_id.clone()).or_default();
-            for sub in &a.topology.subtopologies {
-                // A task per partition of the subtopology's source topics (the
-                // most partitions any of them has; a missing topic has none yet).
-                let sources = sub.source_topics.iter().chain(sub.repartition_source_topics.iter().map(|t| &t.name));
-                let mut n = sources.filter_map(|t| topics.get(t.as_str()).copied()).max().unwrap_or(0);
-                if n == 0 && sub.source_topics.is_empty() {
-                    // Only repartition topics: as many partitions as the
-                    // topology's largest source topic (`RepartitionTopics`).
-                    let all = a.topology.subtopologies.iter().flat_map(|x| x.source_topics.iter());
-                    n = all.filter_map(|t| topics.get(t.as_str()).copied()).max().unwrap_or(0);
-                }
-                tasks.extend((0..n).map(|p| format!("{}_{p}", sub.subtopology_id)));
+            for sub in configure(&a.topology, &counts).subtopologies {
+                tasks.extend((0..sub.num_tasks).map(|p| format!("{}_{p}", sub.id)));
             }
         }
         Names {
