@@ -147,6 +147,12 @@ pub const EXAMPLES: &[(&str, &str, &str, &str)] = &[
         "流组：拓扑变化的重新部署被拒绝，更旧的拓扑已过时",
         include_str!("../scenarios/streams-9-topology-change.json"),
     ),
+    (
+        "streams-10-classic-vs-streams",
+        "Kafka Streams both ways: a second instance joins under classic rebalancing and under a streams group",
+        "Kafka Streams 两种方式：第二个实例分别在经典再平衡和流组下加入",
+        include_str!("../scenarios/streams-10-classic-vs-streams.json"),
+    ),
 ];
 
 /// The example's scenario, validated.

@@ -91,5 +91,33 @@ pub fn note(n: &StreamsNote) -> String {
             };
             f("{0}：心跳状态 {1}", &[client, &s])
         }
+        ClassicTasksAssigned { client, generation, threads, withheld, probing_at_ms } => {
+            let mut s = f("{0} 是组的领导者，为第 {1} 代运行 StreamsPartitionAssignor：", &[client, generation]);
+            for (t, active, standby, warmup) in threads {
+                s += &f("{0} 活动任务 {1} 备用任务 {2}", &[t, &list(active), &list(standby)]);
+                if !warmup.is_empty() {
+                    s += &f("（预热 {0}）", &[&list(warmup)]);
+                }
+                s += "；";
+            }
+            for (t, tasks) in withheld {
+                s += &f("{0} 要等原主人撤销 {1} 之后才能拿到：立即进行后续再平衡；", &[t, &list(tasks)]);
+            }
+            if let Some(at) = probing_at_ms {
+                s += &f("预热副本正在追赶：{0} ms 进行探测再平衡", &[at]);
+            }
+            s
+        }
+        FollowupRebalance { client, probing: false } => {
+            f("{0}：立即重新加入：后续再平衡把刚撤销的任务交出去", &[client])
+        }
+        FollowupRebalance { client, probing: true } => {
+            f("{0}：探测再平衡（probing.rebalance.interval.ms）：预热副本追上了吗？", &[client])
+        }
+        LeaderCreatedInternalTopics { client, topics } => {
+            let t: Vec<String> = topics.iter().map(|(t, n)| format!("{t}（{n} 个分区）")).collect();
+            f("{0} 是组的领导者，分配之前先创建 {1}", &[client, &t.join("、")])
+        }
+        StandbyCaughtUp { client, task } => f("{0}：备用任务 {1} 追上了它的 changelog", &[client, task]),
     }
 }

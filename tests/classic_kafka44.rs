@@ -791,6 +791,7 @@ fn group_coordinator_service_validates_a_request_before_the_coordinators_state()
         protocol_name: None,
         assignments: Vec::new(),
         connect_assignments: Vec::new(),
+        streams_assignments: Vec::new(),
     };
     let heartbeat = Request::Heartbeat {
         group_id: String::new(),
@@ -874,7 +875,8 @@ fn a_sync_group_answered_coordinator_load_in_progress_is_raised_out_of_poll() {
     let mut c = consumer(MemberState::COMPLETING_REBALANCE);
     c.membership.in_flight.insert(7, in_flight(ApiKey::SyncGroup));
     let mut out = Out::default();
-    let answer = Response::SyncGroup { error: load, assignment: Vec::new(), connect_assignment: None };
+    let answer =
+        Response::SyncGroup { error: load, assignment: Vec::new(), connect_assignment: None, streams_assignment: None };
     c.handle_response(&mut ctx, 7, answer, &mut out);
     assert_eq!(c.fatal.as_deref(), Some("COORDINATOR_LOAD_IN_PROGRESS"), "raised to the application");
     assert!(notes(&out).contains(&Note::UnexpectedGroupError { api: ApiKey::SyncGroup, error: load }));
@@ -935,6 +937,7 @@ fn a_static_cooperative_member_restarted_before_its_follow_up_rejoin_leaves_the_
             protocol_name: Some("cooperative-sticky".into()),
             assignments: a,
             connect_assignments: Vec::new(),
+            streams_assignments: Vec::new(),
         };
         c.send(i, Request::SyncGroup(request))
     };

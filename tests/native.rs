@@ -6,6 +6,7 @@
 
 mod common;
 
+mod assign_streams_ha;
 mod assign_streams_sticky;
 mod assignor_props;
 mod classic_kafka44;

@@ -22,6 +22,9 @@ pub struct ProtocolMetadata {
     /// subscription (the coordinator stores and returns it unchanged).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub connect: Option<ConnectProtocolMetadata>,
+    /// Classic Kafka Streams rebalancing: the stream thread's `SubscriptionInfo`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub streams: Option<crate::sim::streams_message::StreamsSubscriptionInfo>,
 }
 
 /// One `Protocols[]` entry of a JoinGroup request: an assignor name and its metadata.
@@ -74,6 +77,9 @@ pub struct SyncGroupRequest {
     /// Protocol type "connect": the leader's Connect assignment per member.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub connect_assignments: Vec<(String, ConnectAssignment)>,
+    /// Classic Kafka Streams rebalancing: the leader's `AssignmentInfo` per thread.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub streams_assignments: Vec<(String, crate::sim::streams_message::StreamsAssignmentInfo)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -191,6 +197,9 @@ pub enum Response {
         /// Protocol type "connect": this member's Connect assignment.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         connect_assignment: Option<ConnectAssignment>,
+        /// Classic Kafka Streams rebalancing: this thread's `AssignmentInfo`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        streams_assignment: Option<Box<crate::sim::streams_message::StreamsAssignmentInfo>>,
     },
     Heartbeat {
         error: Errors,

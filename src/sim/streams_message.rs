@@ -273,3 +273,38 @@ impl StreamsMemberState {
         }
     }
 }
+
+/// Classic Kafka Streams rebalancing (`group.protocol=classic`): the
+/// `SubscriptionInfo` a stream thread puts in its JoinGroup subscription's
+/// user data. Kafka sends each task's changelog offset sum and the leader
+/// subtracts it from the changelog end offsets (`ClientState.computeTaskLags`);
+/// here the thread sends the lag itself.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StreamsSubscriptionInfo {
+    /// `processId`: the instance, shared by its threads.
+    pub process_id: String,
+    /// Each task the instance has state for, with its lag: −2
+    /// (`Task.LATEST_OFFSET`) when this thread runs it as an active task,
+    /// else the changelog records it lacks. Tasks it has no state for are absent.
+    pub task_lags: Vec<(String, i32, i64)>,
+    /// The standby tasks the thread holds (`prevStandbyTasks`).
+    pub prev_standby: Tasks,
+}
+
+/// Classic Kafka Streams rebalancing: the `AssignmentInfo` the leader's
+/// `StreamsPartitionAssignor` sends each thread as its assignment's user data.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StreamsAssignmentInfo {
+    /// `activeTasks`, one per assigned partition in Kafka; here by subtopology.
+    pub active: Tasks,
+    /// `standbyTasks`, warm-ups included (Kafka does not tell them apart).
+    pub standby: Tasks,
+    /// The standbys the leader placed as warm-ups: not part of Kafka's
+    /// `AssignmentInfo`, kept so the page can say which they are.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub warmup: Tasks,
+    /// `nextRebalanceMs`: 0 asks for a follow-up rebalance at once; a time is
+    /// the next probing rebalance; `None` is `Long.MAX_VALUE` (none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_rebalance_ms: Option<Millis>,
+}

@@ -55,6 +55,27 @@ pub enum StreamsNote {
     ShuttingDown { client: String },
     /// A heartbeat's statuses changed, as the client logs them.
     StatusReceived { client: String, statuses: Vec<StreamsStatus> },
+    /// Classic Kafka Streams rebalancing: the group leader's
+    /// `StreamsPartitionAssignor` (HighAvailabilityTaskAssignor) assigned
+    /// tasks, holding back those still owned elsewhere (`followup`) and
+    /// scheduling a probing rebalance while warm-ups catch up.
+    ClassicTasksAssigned {
+        client: String,
+        generation: i32,
+        /// Per thread: active, standby, of which warm-ups.
+        threads: Vec<(String, Vec<String>, Vec<String>, Vec<String>)>,
+        /// Tasks held back until their owner revokes them, per thread that gets them later.
+        withheld: Vec<(String, Vec<String>)>,
+        probing_at_ms: Option<Millis>,
+    },
+    /// Classic: the group leader creates the missing internal topics
+    /// (`InternalTopicManager.makeReady`, from `StreamsPartitionAssignor.assign`).
+    LeaderCreatedInternalTopics { client: String, topics: Vec<(String, i32)> },
+    /// Classic: the thread rejoins for a rebalance the assignment asked for:
+    /// at once after a revocation (`probing` false) or a probing rebalance.
+    FollowupRebalance { client: String, probing: bool },
+    /// Classic: a standby (or warm-up) finished catching up with its changelog.
+    StandbyCaughtUp { client: String, task: String },
 }
 
 impl StreamsNote {
@@ -79,6 +100,10 @@ impl StreamsNote {
             TaskRunning { .. } => "TaskRunning",
             ShuttingDown { .. } => "ShuttingDown",
             StatusReceived { .. } => "StatusReceived",
+            ClassicTasksAssigned { .. } => "ClassicTasksAssigned",
+            FollowupRebalance { .. } => "FollowupRebalance",
+            LeaderCreatedInternalTopics { .. } => "LeaderCreatedInternalTopics",
+            StandbyCaughtUp { .. } => "StandbyCaughtUp",
         }
     }
 
@@ -101,6 +126,10 @@ impl StreamsNote {
         "TaskRunning",
         "ShuttingDown",
         "StatusReceived",
+        "ClassicTasksAssigned",
+        "FollowupRebalance",
+        "LeaderCreatedInternalTopics",
+        "StandbyCaughtUp",
     ];
 }
 
@@ -187,6 +216,37 @@ impl fmt::Display for StreamsNote {
                 "{client}: heartbeat status {}",
                 if statuses.is_empty() { "cleared".to_string() } else { statuses.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ") }
             ),
+            ClassicTasksAssigned { client, generation, threads, withheld, probing_at_ms } => {
+                write!(f, "{client}, the group leader, runs StreamsPartitionAssignor for generation {generation}:")?;
+                for (t, active, standby, warmup) in threads {
+                    write!(f, " {t} active {} standby {}", list(active), list(standby))?;
+                    if !warmup.is_empty() {
+                        write!(f, " (warm-up {})", list(warmup))?;
+                    }
+                    write!(f, ";")?;
+                }
+                for (t, tasks) in withheld {
+                    write!(f, " {t} gets {} only after their owner revokes them: a follow-up rebalance at once;", list(tasks))?;
+                }
+                match probing_at_ms {
+                    Some(at) => write!(f, " warm-ups are catching up: a probing rebalance at {at} ms"),
+                    None => Ok(()),
+                }
+            }
+            FollowupRebalance { client, probing: false } => {
+                write!(f, "{client}: rejoins at once: a follow-up rebalance hands over the tasks just revoked")
+            }
+            FollowupRebalance { client, probing: true } => {
+                write!(f, "{client}: probing rebalance (probing.rebalance.interval.ms): are the warm-ups caught up?")
+            }
+            LeaderCreatedInternalTopics { client, topics } => write!(
+                f,
+                "{client}, the group leader, creates {} before it assigns",
+                topics.iter().map(|(t, n)| format!("{t} ({n} partitions)")).collect::<Vec<_>>().join(", ")
+            ),
+            StandbyCaughtUp { client, task } => {
+                write!(f, "{client}: standby {task} caught up with its changelog")
+            }
         }
     }
 }

@@ -25,6 +25,10 @@ pub enum ChipKind {
     Restoring { percent: u8 },
     /// A standby replica following the changelog (`StandbyTask`).
     Standby,
+    /// Classic rebalancing: a new standby still catching up with its
+    /// changelog (how far); `warmup` when the leader placed it so the task
+    /// can move here at a probing rebalance (`TaskMovement`).
+    CatchingUp { percent: u8, warmup: bool },
     /// The coordinator took it away; the thread is committing and closing it
     /// (`StreamsRebalanceListener.onTasksRevoked`).
     Revoking,
@@ -40,6 +44,7 @@ impl ChipKind {
             ChipKind::Running => "active",
             ChipKind::Restoring { .. } => "restoring",
             ChipKind::Standby => "standby",
+            ChipKind::CatchingUp { .. } => "catching-up",
             ChipKind::Revoking => "revoking",
             ChipKind::Pending { .. } => "pending",
         }
@@ -71,6 +76,7 @@ pub struct ThreadView {
     pub alive: bool,
     /// The member's `MemberState` (JOINING, RECONCILING, STABLE...).
     pub state: String,
+    /// The member epoch, or under classic rebalancing the generation.
     pub member_epoch: i32,
     /// Active tasks first (by subtopology, partition), then standbys, then what is pending.
     pub chips: Vec<TaskChip>,
@@ -110,10 +116,25 @@ impl SubtopologyView {
     }
 }
 
+/// Classic Kafka Streams rebalancing: the application's classic group.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassicView {
+    /// `ClassicGroupState` on the coordinator; `None` before the first JoinGroup.
+    pub state: Option<&'static str>,
+    pub generation: i32,
+    /// The thread leading the group (it runs `StreamsPartitionAssignor`).
+    pub leader: Option<u32>,
+    /// The next follow-up or probing rebalance a live thread has scheduled.
+    pub next_rebalance_ms: Option<Millis>,
+}
+
 /// One Kafka Streams application and its streams group.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StreamsAppView {
     pub group_id: String,
+    /// `Some` under classic rebalancing (`group.protocol=classic`): the
+    /// group's own fields below are then those of no streams group.
+    pub classic: Option<ClassicView>,
     /// `StreamsGroupState` on the coordinator; `None` before the first heartbeat.
     pub state: Option<&'static str>,
     pub group_epoch: i32,
@@ -137,6 +158,7 @@ pub struct Motion {
     pub waiting: usize,
     pub restoring: usize,
     pub giving_up: usize,
+    pub catching_up: usize,
 }
 
 impl StreamsAppView {
@@ -150,6 +172,7 @@ impl StreamsAppView {
                     ChipKind::Pending { .. } => m.waiting += 1,
                     ChipKind::Restoring { .. } => m.restoring += 1,
                     ChipKind::Revoking => m.giving_up += 1,
+                    ChipKind::CatchingUp { .. } => m.catching_up += 1,
                     ChipKind::Running | ChipKind::Standby => {}
                 }
             }
@@ -192,8 +215,10 @@ fn app(world: &World, group_id: &str) -> StreamsAppView {
     let spec = world.scenario.streams_apps.iter().rev().find(|a| a.application_id == group_id);
     let topology = group.and_then(|g| g.topology.as_ref()).or(spec.map(|a| &a.topology));
     let configured = group.and_then(|g| g.configured.as_ref());
+    let classic = threads.iter().any(|(_, t)| t.is_classic()).then(|| classic_view(world, group_id, &threads));
     StreamsAppView {
         group_id: group_id.to_string(),
+        classic,
         state: group.map(|g| g.state.name()),
         group_epoch: group.map_or(0, |g| g.group_epoch),
         assignment_epoch: group.map_or(0, |g| g.assignment_epoch),
@@ -222,6 +247,20 @@ fn app(world: &World, group_id: &str) -> StreamsAppView {
     }
 }
 
+/// The classic group of an application under classic rebalancing.
+fn classic_view(world: &World, group_id: &str, threads: &[(bool, &StreamsThread)]) -> ClassicView {
+    let group = world.group(group_id).map(|(_, g)| g);
+    let leader = group
+        .and_then(|g| g.leader_id.as_deref())
+        .and_then(|id| threads.iter().find(|(alive, t)| *alive && t.membership.member_id == id).map(|(_, t)| t.idx));
+    ClassicView {
+        state: group.map(|g| g.state.name()),
+        generation: group.map_or(0, |g| g.generation_id),
+        leader,
+        next_rebalance_ms: threads.iter().filter(|(alive, _)| *alive).filter_map(|(_, t)| t.next_rebalance_at).min(),
+    }
+}
+
 /// What an open lesson's question hides (`lesson::conceal`), so the panel
 /// does not answer it: `owners` hides which thread runs which task (every
 /// chip); `status` hides where tasks are heading — restoring, being given
@@ -239,6 +278,9 @@ pub fn conceal(apps: &mut [StreamsAppView], concealed: &Concealed) {
                 for chip in c.iter_mut() {
                     if matches!(chip.kind, ChipKind::Restoring { .. } | ChipKind::Revoking) {
                         chip.kind = ChipKind::Running;
+                    }
+                    if matches!(chip.kind, ChipKind::CatchingUp { .. }) {
+                        chip.kind = ChipKind::Standby;
                     }
                 }
             }
@@ -301,7 +343,14 @@ fn thread_view(world: &World, group: Option<&StreamsGroup>, alive: bool, t: &Str
         for (s, p) in each(&t.owned.standby) {
             // A standby about to become active here is drawn once, as waiting.
             if !target.is_some_and(|x| has_task(&x.active, s, p)) {
-                chips.push(TaskChip { subtopology: s.clone(), partition: p, kind: ChipKind::Standby });
+                let kind = match t.tasks.get(&(s.clone(), p)) {
+                    Some(TaskState::CatchingUp { until }) => ChipKind::CatchingUp {
+                        percent: restored_percent(t, *until, world.now),
+                        warmup: has_task(&t.warmups, s, p),
+                    },
+                    _ => ChipKind::Standby,
+                };
+                chips.push(TaskChip { subtopology: s.clone(), partition: p, kind });
             }
         }
         if let Some(target) = target.filter(|_| !t.member_id.is_empty()) {
@@ -320,14 +369,12 @@ fn thread_view(world: &World, group: Option<&StreamsGroup>, alive: bool, t: &Str
             }
         }
     }
-    ThreadView {
-        idx: t.idx,
-        thread: t.thread,
-        alive,
-        state: t.state.name().to_string(),
-        member_epoch: t.member_epoch,
-        chips,
-    }
+    let (state, member_epoch) = if t.is_classic() {
+        (t.membership.state.name().to_string(), t.membership.generation)
+    } else {
+        (t.state.name().to_string(), t.member_epoch)
+    };
+    ThreadView { idx: t.idx, thread: t.thread, alive, state, member_epoch, chips }
 }
 
 /// The i18n key of what a status code means, in plain words

@@ -22,6 +22,8 @@ fn chip(c: &TaskChip, lang: Lang) -> Html {
         ChipKind::Running => ("streams.t.active", None),
         ChipKind::Restoring { percent } => ("streams.t.restoring", Some(percent)),
         ChipKind::Standby => ("streams.t.standby", None),
+        ChipKind::CatchingUp { percent, warmup: false } => ("streams.t.catching-up", Some(percent)),
+        ChipKind::CatchingUp { percent, warmup: true } => ("streams.t.warmup", Some(percent)),
         ChipKind::Revoking => ("streams.t.revoking", None),
         ChipKind::Pending { standby: false } => ("streams.t.pending", None),
         ChipKind::Pending { standby: true } => ("streams.t.pending-standby", None),
@@ -92,15 +94,48 @@ fn subtopology(s: &SubtopologyView, lang: Lang) -> Html {
     }
 }
 
+/// The head line: the streams group's state and epochs, or under classic
+/// rebalancing the classic group's state, generation, leader and the next
+/// scheduled rebalance.
+fn head(a: &StreamsAppView, lang: Lang) -> Html {
+    match &a.classic {
+        None => {
+            let state = a.state.unwrap_or("—");
+            html! {
+                <p class="st-head">
+                    <b>{ trf(lang, "streams.group", &[&a.group_id]) }</b>{ " · " }
+                    <span class={classes!("st-state", format!("s-{state}"))}>{ state }</span>
+                    { format!(" · {} · {}", trf(lang, "group.epochs", &[&a.group_epoch, &a.assignment_epoch]), trf(lang, "streams.standbys", &[&a.standby_replicas])) }
+                </p>
+            }
+        }
+        Some(c) => {
+            let state = c.state.unwrap_or("—");
+            let leader = c
+                .leader
+                .map(|l| format!(" · {}", trf(lang, "streams.c.leader", &[&format!("c{l}")])))
+                .unwrap_or_default();
+            let next = c
+                .next_rebalance_ms
+                .map(|at| format!(" · {}", trf(lang, "streams.c.next", &[&(at / 1000)])))
+                .unwrap_or_default();
+            html! {
+                <p class="st-head" data-protocol="classic">
+                    <b>{ trf(lang, "streams.c.group", &[&a.group_id]) }</b>{ " · " }
+                    <span class={classes!("st-state", format!("s-{state}"))}>{ state }</span>
+                    { format!(" · {}{leader}{next}", trf(lang, "streams.c.generation", &[&c.generation])) }
+                </p>
+            }
+        }
+    }
+}
+
 fn app(a: &StreamsAppView, lang: Lang, on_select: &Callback<Option<Selection>>) -> Html {
-    let state = a.state.unwrap_or("—");
+    let state = a.classic.as_ref().map_or(a.state, |c| c.state).unwrap_or("—");
     html! {
-        <div class="streams-app" data-group={a.group_id.clone()} data-group-state={state}>
-            <p class="st-head">
-                <b>{ trf(lang, "streams.group", &[&a.group_id]) }</b>{ " · " }
-                <span class={classes!("st-state", format!("s-{state}"))}>{ state }</span>
-                { format!(" · {} · {}", trf(lang, "group.epochs", &[&a.group_epoch, &a.assignment_epoch]), trf(lang, "streams.standbys", &[&a.standby_replicas])) }
-            </p>
+        <div class="streams-app" data-group={a.group_id.clone()} data-group-state={state}
+            data-protocol={if a.classic.is_some() { "classic" } else { "streams" }}>
+            { head(a, lang) }
             { statuses(&a.statuses, lang) }
             { motion(a, lang) }
             <ul class="st-topology" aria-label={trf(lang, "streams.topology", &[&a.topology_epoch])}>
@@ -120,6 +155,7 @@ fn motion(a: &StreamsAppView, lang: Lang) -> Html {
         (m.waiting, "streams.m.waiting"),
         (m.restoring, "streams.m.restoring"),
         (m.giving_up, "streams.m.giving-up"),
+        (m.catching_up, "streams.m.catching-up"),
     ]
     .into_iter()
     .filter(|(n, _)| *n > 0)
@@ -156,8 +192,13 @@ pub fn streams_panel(
     if world.scenario.streams_apps.is_empty() {
         return html! {};
     }
-    let kinds = ["active", "restoring", "standby", "revoking", "pending"];
     let mut apps = streams_apps(world);
+    let classic = apps.iter().any(|a| a.classic.is_some());
+    let kinds: &[&str] = if classic {
+        &["active", "restoring", "standby", "catching-up", "revoking", "pending"]
+    } else {
+        &["active", "restoring", "standby", "revoking", "pending"]
+    };
     conceal(&mut apps, concealed);
     html! {
         <section id="streams-apps" class="streams-apps" aria-label={tr(lang, "streams.title").to_string()}>

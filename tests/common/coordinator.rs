@@ -193,6 +193,7 @@ impl Coordinator {
             protocol_name: Some("range".into()),
             assignments: Vec::new(),
             connect_assignments: Vec::new(),
+            streams_assignments: Vec::new(),
         };
         self.send(client, Request::SyncGroup(request))
     }
@@ -206,6 +207,7 @@ pub fn join_request(client: u32, member_id: &str, instance: Option<&str>) -> Joi
         generation_id: -1,
         rack_id: None,
         connect: None,
+        streams: None,
     };
     JoinGroupRequest {
         group_id: GROUP.into(),

@@ -129,10 +129,14 @@ pub fn kind(n: &Note) -> usize {
         Streams(StreamsNote::TaskRunning { .. }) => 105,
         Streams(StreamsNote::ShuttingDown { .. }) => 106,
         Streams(StreamsNote::StatusReceived { .. }) => 107,
+        Streams(StreamsNote::ClassicTasksAssigned { .. }) => 108,
+        Streams(StreamsNote::LeaderCreatedInternalTopics { .. }) => 109,
+        Streams(StreamsNote::FollowupRebalance { .. }) => 110,
+        Streams(StreamsNote::StandbyCaughtUp { .. }) => 111,
     }
 }
 
-pub const KINDS: usize = 108;
+pub const KINDS: usize = 112;
 
 /// One note of each kind (of each sentence: a variant with two sentences twice).
 pub fn one_of_each() -> Vec<Note> {
@@ -340,6 +344,22 @@ pub fn one_of_each() -> Vec<Note> {
         Streams(StreamsNote::TaskRunning { client: s("c2"), task: s("0_1") }),
         Streams(StreamsNote::ShuttingDown { client: s("c2") }),
         Streams(StreamsNote::StatusReceived { client: s("c2"), statuses: vec![StreamsStatus::ASSIGNMENT_DELAYED] }),
+        Streams(StreamsNote::ClassicTasksAssigned {
+            client: s("c1"),
+            generation: 2,
+            threads: vec![
+                (s("c1"), vec![s("0_0"), s("0_1")], vec![], vec![]),
+                (s("c2"), vec![], vec![s("0_1")], vec![s("0_1")]),
+            ],
+            withheld: vec![(s("c2"), vec![s("0_1")])],
+            probing_at_ms: Some(91_000),
+        }),
+        Streams(StreamsNote::LeaderCreatedInternalTopics {
+            client: s("c1"),
+            topics: vec![(s("totals-store-changelog"), 4)],
+        }),
+        Streams(StreamsNote::FollowupRebalance { client: s("c2"), probing: true }),
+        Streams(StreamsNote::StandbyCaughtUp { client: s("c2"), task: s("0_1") }),
     ];
     let kinds: Vec<usize> = notes.iter().map(kind).collect();
     assert_eq!(kinds, (0..KINDS).collect::<Vec<_>>(), "one note of each kind, in order");

@@ -79,6 +79,7 @@ fn random_world(seed: u64) -> (World, u64, bool) {
         },
         changelog_records_per_task: rng.gen_range(0..=50_000),
         restore_records_per_second: rng.gen_range(1_000..=20_000),
+        ..Default::default()
     };
     let instances = rng.gen_range(1..=4);
     let threads = rng.gen_range(1..=3);

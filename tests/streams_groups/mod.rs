@@ -3,6 +3,7 @@
 //! checked against the fact sheet's numbers with every invariant checked
 //! after every step, and the coordinator's request validation.
 
+mod classic;
 mod page;
 mod scenarios;
 mod soak_fixes;

@@ -14,20 +14,20 @@ use groupscope::sim::streams_note::StreamsNote;
 use groupscope::sim::trace::{EventKind, Machine};
 use groupscope::sim::{Millis, NodeId, Scenario, World};
 
-fn example(name: &str) -> Scenario {
+pub(super) fn example(name: &str) -> Scenario {
     let path = format!("{}/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     Scenario::from_json(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 /// Runs to `until`, checking every invariant after every step.
-fn run(scenario: Scenario, until: Millis) -> World {
+pub(super) fn run(scenario: Scenario, until: Millis) -> World {
     let mut t = TestWorld::new(scenario);
     t.sleep(until);
     t.world
 }
 
-fn notes(w: &World) -> Vec<(Millis, StreamsNote)> {
+pub(super) fn notes(w: &World) -> Vec<(Millis, StreamsNote)> {
     w.trace
         .iter()
         .filter_map(|e| match &e.kind {

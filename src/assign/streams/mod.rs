@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
 pub mod case;
+pub mod high_availability;
 mod process_state;
 mod sticky_task;
 mod task_id;

@@ -412,6 +412,7 @@ pub(crate) trait AbstractCoordinator {
         coordinator: u32,
         assignments: Vec<(String, Vec<crate::assign::TopicPartition>)>,
         connect_assignments: Vec<(String, crate::connect::ConnectAssignment)>,
+        streams_assignments: Vec<(String, crate::sim::streams_message::StreamsAssignmentInfo)>,
         out: &mut Out,
     ) {
         let c = self.rebalance_config();
@@ -424,6 +425,7 @@ pub(crate) trait AbstractCoordinator {
             protocol_name: m.protocol_name.clone(),
             assignments,
             connect_assignments,
+            streams_assignments,
         });
         self.send(ctx, coordinator, request, false, out);
     }
@@ -591,6 +593,28 @@ pub(crate) trait AbstractCoordinator {
                 }
                 return self.raise_fatal(ctx, error, why, out);
             }
+        }
+        self.drive(ctx, out);
+    }
+
+    /// A request failed: its connection broke or it timed out (the
+    /// handlers' `onFailure`). A coordinator lookup backs off; anything sent
+    /// to the coordinator makes it unknown; a JoinGroup or SyncGroup fails
+    /// the join future with a retriable `DisconnectException` (the loop
+    /// sleeps retry.backoff.ms); a heartbeat backs off. The classic
+    /// consumer has its own (its commits and connection backoff).
+    fn request_failed(&mut self, ctx: &mut Ctx, correlation: u64, out: &mut Out) {
+        let Some(f) = take_in_flight(&mut self.membership_mut().in_flight, correlation, out) else { return };
+        if f.api == ApiKey::FindCoordinator {
+            let wait = self.backoff_ms();
+            return out.set_timer(ClientTimer::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
+        }
+        self.mark_coordinator_unknown(ctx, ClientReason::RequestFailed { api: f.api, broker: f.broker }, out);
+        if f.api.is_join_or_sync() {
+            return self.join_failed(ctx, f.api, None, ClientReason::ConnectionBroke { api: f.api }, out);
+        }
+        if f.api == ApiKey::Heartbeat {
+            self.heartbeat_failed(ctx, out);
         }
         self.drive(ctx, out);
     }

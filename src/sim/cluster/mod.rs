@@ -42,6 +42,8 @@ pub struct PersistedMember {
     pub assignment: Vec<TopicPartition>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub connect_assignment: Option<crate::connect::ConnectAssignment>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub streams_assignment: Option<crate::sim::streams_message::StreamsAssignmentInfo>,
 }
 
 /// Records of a `__consumer_offsets` partition (classic groups and offsets).

@@ -197,6 +197,7 @@ impl ConnectWorker {
                         config_offset: self.config_snapshot.offset,
                         assignment: if mode.is_incremental() { self.assignment_snapshot.clone() } else { None },
                     }),
+                    streams: None,
                 },
             })
             .collect()

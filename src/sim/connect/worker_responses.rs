@@ -9,7 +9,7 @@ use crate::sim::client::abstract_coordinator::{requests_to, take_in_flight};
 use crate::sim::client::coordinator_lookup;
 use crate::sim::connect::worker::ConnectWorker;
 use crate::sim::ctx::Ctx;
-use crate::sim::message::{ApiKey, JoinGroupResponse, Response};
+use crate::sim::message::{JoinGroupResponse, Response};
 use crate::sim::node::{Handled, Misrouted};
 use crate::sim::note::Note;
 use crate::sim::out::{ClientTimer, ConnectTimer, Out, Retry, TimerKey};
@@ -54,23 +54,6 @@ impl ConnectWorker {
         }
     }
 
-    fn request_failed(&mut self, ctx: &mut Ctx, correlation: u64, out: &mut Out) {
-        let Some(f) = take_in_flight(&mut self.membership.in_flight, correlation, out) else { return };
-        if f.api == ApiKey::FindCoordinator {
-            let wait = self.backoff_ms();
-            return out.set_timer(ClientTimer::Backoff(Retry::CoordinatorLookup), ctx.now + wait);
-        }
-        self.mark_coordinator_unknown(ctx, ClientReason::RequestFailed { api: f.api, broker: f.broker }, out);
-        if f.api.is_join_or_sync() {
-            // A DisconnectException: retriable, the join loop sleeps retry.backoff.ms.
-            return self.join_failed(ctx, f.api, None, ClientReason::ConnectionBroke { api: f.api }, out);
-        }
-        if f.api == ApiKey::Heartbeat {
-            self.heartbeat_failed(ctx, out);
-        }
-        self.drive(ctx, out);
-    }
-
     pub fn handle_response(&mut self, ctx: &mut Ctx, correlation: u64, response: Response, out: &mut Out) {
         let Some(f) = take_in_flight(&mut self.membership.in_flight, correlation, out) else { return };
         let error = response.error();
@@ -112,7 +95,7 @@ impl ConnectWorker {
     fn on_joined(&mut self, ctx: &mut Ctx, r: JoinGroupResponse, out: &mut Out) {
         let Some(coordinator) = self.join_answered(ctx, &r, out) else { return };
         let connect_assignments = if self.is_leader() { self.perform_assignment(ctx, &r, out) } else { Vec::new() };
-        self.send_sync_group(ctx, coordinator, Vec::new(), connect_assignments, out);
+        self.send_sync_group(ctx, coordinator, Vec::new(), connect_assignments, Vec::new(), out);
     }
 
     /// WC `onLeaderElected`: the eager or the incremental cooperative assignor,

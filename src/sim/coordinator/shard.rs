@@ -154,6 +154,7 @@ impl Shard {
                         protocols: pm.protocols,
                         assignment: pm.assignment,
                         connect_assignment: pm.connect_assignment,
+                        streams_assignment: pm.streams_assignment,
                         awaiting_join: None,
                         awaiting_sync: None,
                         is_new: false,

@@ -7,6 +7,12 @@
 //! - `streams-standby-apart`: in the target, a standby is never on the process
 //!   of its task's active (`StickyTaskAssignor.assignStandby`).
 //!
+//! - `streams-classic-single-active-owner`: under classic rebalancing, no
+//!   task runs as an active task on two live threads of one application that
+//!   took their assignments in the same generation (the leader's
+//!   `StreamsPartitionAssignor` gives each task to one thread, and a task
+//!   still owned elsewhere is held back until revoked).
+//!
 //! The group epoch never going back is checked on the records, with the
 //! other groups' epochs (`invariants/mod.rs`).
 
@@ -16,6 +22,7 @@ use crate::sim::world::World;
 use std::collections::BTreeMap;
 
 pub(super) fn check(world: &World, v: &mut Vec<Violation>) {
+    check_classic(world, v);
     for b in world.brokers.values().filter(|b| b.alive) {
         for shard in b.coordinator.shards.values() {
             for g in shard.groups.values().filter_map(crate::sim::coordinator::group::Group::as_streams) {
@@ -51,6 +58,28 @@ pub(super) fn check(world: &World, v: &mut Vec<Violation>) {
                         }
                     }
                 }
+            }
+        }
+    }
+}
+
+/// Classic Kafka Streams rebalancing, on the threads themselves.
+fn check_classic(world: &World, v: &mut Vec<Violation>) {
+    let mut owner: BTreeMap<(String, i32, String), String> = BTreeMap::new();
+    for t in world.clients.streams_threads().filter(|t| t.alive && t.is_classic()) {
+        let t = t.client();
+        for task in task_names(&t.owned.active) {
+            let key = (t.group_id.clone(), t.membership.generation, task.clone());
+            if let Some(other) = owner.insert(key, t.name()) {
+                v.push(Violation {
+                    invariant: "streams-classic-single-active-owner",
+                    detail: format!(
+                        "{}: task {task} is active on {other} and {} in generation {}",
+                        t.group_id,
+                        t.name(),
+                        t.membership.generation
+                    ),
+                });
             }
         }
     }

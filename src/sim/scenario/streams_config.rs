@@ -65,6 +65,69 @@ pub struct StreamsInstanceConfig {
     /// Restoration speed.
     #[serde(rename = "restoreRecordsPerSecond")]
     pub restore_records_per_second: i64,
+    /// `group.protocol`: `streams` (a KIP-1071 streams group, this format's
+    /// default) or `classic` (Kafka Streams' own default: JoinGroup/SyncGroup
+    /// with the leader's `StreamsPartitionAssignor`). The configs below are
+    /// read only under `classic` (a streams group ignores them, as Kafka does).
+    #[serde(rename = "group.protocol", skip_serializing_if = "is_default")]
+    pub group_protocol: StreamsGroupProtocol,
+    /// `num.standby.replicas` (classic; a streams group takes the group config).
+    #[serde(rename = "num.standby.replicas", skip_serializing_if = "is_default")]
+    pub num_standby_replicas: i32,
+    /// `acceptable.recovery.lag`: a client this close to a task's changelog end is caught up.
+    #[serde(rename = "acceptable.recovery.lag", skip_serializing_if = "is_default_recovery_lag")]
+    pub acceptable_recovery_lag: i64,
+    /// `max.warmup.replicas`: warm-up standbys at once, in the whole application.
+    #[serde(rename = "max.warmup.replicas", skip_serializing_if = "is_default_warmups")]
+    pub max_warmup_replicas: i32,
+    /// `probing.rebalance.interval.ms` (at least 60000).
+    #[serde(rename = "probing.rebalance.interval.ms", skip_serializing_if = "is_default_probing")]
+    pub probing_rebalance_interval_ms: Millis,
+    /// The thread's consumer's `session.timeout.ms` (classic).
+    #[serde(rename = "session.timeout.ms", skip_serializing_if = "is_default_session")]
+    pub session_timeout_ms: Millis,
+    /// The thread's consumer's `heartbeat.interval.ms` (classic).
+    #[serde(rename = "heartbeat.interval.ms", skip_serializing_if = "is_default_heartbeat")]
+    pub heartbeat_interval_ms: Millis,
+}
+
+/// `StreamsConfig.GROUP_PROTOCOL_CONFIG`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StreamsGroupProtocol {
+    #[default]
+    Streams,
+    Classic,
+}
+
+/// `acceptable.recovery.lag`'s default.
+pub const ACCEPTABLE_RECOVERY_LAG: i64 = 10_000;
+/// `max.warmup.replicas`'s default.
+pub const MAX_WARMUP_REPLICAS: i32 = 2;
+/// `probing.rebalance.interval.ms`'s default (10 minutes) and its least value.
+pub const PROBING_REBALANCE_INTERVAL_MS: Millis = 600_000;
+pub const MIN_PROBING_REBALANCE_INTERVAL_MS: Millis = 60_000;
+/// The consumer's `session.timeout.ms` and `heartbeat.interval.ms` defaults.
+pub const CLASSIC_SESSION_TIMEOUT_MS: Millis = 45_000;
+pub const CLASSIC_HEARTBEAT_INTERVAL_MS: Millis = 3_000;
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+fn is_default_recovery_lag(v: &i64) -> bool {
+    *v == ACCEPTABLE_RECOVERY_LAG
+}
+fn is_default_warmups(v: &i32) -> bool {
+    *v == MAX_WARMUP_REPLICAS
+}
+fn is_default_probing(v: &Millis) -> bool {
+    *v == PROBING_REBALANCE_INTERVAL_MS
+}
+fn is_default_session(v: &Millis) -> bool {
+    *v == CLASSIC_SESSION_TIMEOUT_MS
+}
+fn is_default_heartbeat(v: &Millis) -> bool {
+    *v == CLASSIC_HEARTBEAT_INTERVAL_MS
 }
 
 impl Default for StreamsInstanceConfig {
@@ -75,6 +138,13 @@ impl Default for StreamsInstanceConfig {
             on_tasks_revoked_ms: 20,
             changelog_records_per_task: 50_000,
             restore_records_per_second: 10_000,
+            group_protocol: StreamsGroupProtocol::Streams,
+            num_standby_replicas: 0,
+            acceptable_recovery_lag: ACCEPTABLE_RECOVERY_LAG,
+            max_warmup_replicas: MAX_WARMUP_REPLICAS,
+            probing_rebalance_interval_ms: PROBING_REBALANCE_INTERVAL_MS,
+            session_timeout_ms: CLASSIC_SESSION_TIMEOUT_MS,
+            heartbeat_interval_ms: CLASSIC_HEARTBEAT_INTERVAL_MS,
         }
     }
 }
@@ -106,6 +176,35 @@ impl StreamsAppSpec {
                 "{app}: restoreRecordsPerSecond must be positive and changelogRecordsPerTask not negative"
             ));
         }
+        self.instance.validate_classic().map_err(|e| format!("{app}: {e}"))?;
         self.config.validate().map_err(|e| format!("{app}: {e}"))
+    }
+}
+
+impl StreamsInstanceConfig {
+    /// `StreamsConfig`'s bounds on the classic rebalancing configs.
+    fn validate_classic(&self) -> Result<(), String> {
+        if self.group_protocol != StreamsGroupProtocol::Classic {
+            return Ok(());
+        }
+        if self.probing_rebalance_interval_ms < MIN_PROBING_REBALANCE_INTERVAL_MS {
+            return Err(format!(
+                "probing.rebalance.interval.ms is {}; Kafka Streams needs at least {MIN_PROBING_REBALANCE_INTERVAL_MS}",
+                self.probing_rebalance_interval_ms
+            ));
+        }
+        if self.max_warmup_replicas < 1 || self.num_standby_replicas < 0 || self.acceptable_recovery_lag < 0 {
+            return Err(
+                "max.warmup.replicas must be at least 1, num.standby.replicas and acceptable.recovery.lag not negative"
+                    .into(),
+            );
+        }
+        if self.heartbeat_interval_ms == 0 || self.heartbeat_interval_ms >= self.session_timeout_ms {
+            return Err(format!(
+                "heartbeat.interval.ms ({}) must be positive and below session.timeout.ms ({})",
+                self.heartbeat_interval_ms, self.session_timeout_ms
+            ));
+        }
+        Ok(())
     }
 }

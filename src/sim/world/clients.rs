@@ -71,7 +71,9 @@ impl Client {
             Client::Consumer(c) => Correlations { group: c.link.next_correlation, fetch: c.fetcher.next_correlation },
             Client::Worker(w) => Correlations { group: w.membership.next_correlation, fetch: 0 },
             Client::Share(c) => Correlations { group: c.next_correlation, fetch: 0 },
-            Client::Streams(c) => Correlations { group: c.next_correlation, fetch: 0 },
+            Client::Streams(c) => {
+                Correlations { group: c.next_correlation.max(c.membership.next_correlation), fetch: 0 }
+            }
         }
     }
 
@@ -89,7 +91,10 @@ impl Client {
             }
             Client::Worker(w) => w.membership.next_correlation = used.group,
             Client::Share(c) => c.next_correlation = used.group,
-            Client::Streams(c) => c.next_correlation = used.group,
+            Client::Streams(c) => {
+                c.next_correlation = used.group;
+                c.membership.next_correlation = used.group;
+            }
         }
     }
 

@@ -173,11 +173,11 @@ impl Process {
                 idx,
                 alive,
                 group_id: &c.group_id,
-                group_type: GroupType::Streams,
-                member_id: &c.member_id,
-                state: format!("{:?}", c.state),
-                generation: c.member_epoch,
-                leader: false,
+                group_type: if c.is_classic() { GroupType::Classic } else { GroupType::Streams },
+                member_id: if c.is_classic() { &c.membership.member_id } else { &c.member_id },
+                state: if c.is_classic() { format!("{:?}", c.membership.state) } else { format!("{:?}", c.state) },
+                generation: if c.is_classic() { c.membership.generation } else { c.member_epoch },
+                leader: c.is_classic() && c.membership.is_leader(),
                 static_id: c.config.group_instance_id.as_deref(),
                 topics: &[],
                 owned: &c.owned_partitions,
@@ -185,8 +185,12 @@ impl Process {
                 last_poll: c.last_poll,
                 max_poll_interval_ms: Some(c.config.max_poll_interval_ms),
                 in_poll_interval: true,
-                session_timeout_ms: None,
-                heartbeat_interval_ms: c.heartbeat_interval_ms,
+                session_timeout_ms: c.is_classic().then_some(c.config.session_timeout_ms),
+                heartbeat_interval_ms: if c.is_classic() {
+                    c.config.heartbeat_interval_ms
+                } else {
+                    c.heartbeat_interval_ms
+                },
                 fatal: c.fatal.as_deref(),
                 kind: MemberKind::Streams(c),
             },

@@ -499,6 +499,7 @@ impl ClassicConsumer {
                         generation_id: self.membership.generation,
                         rack_id: self.config.client_rack.clone(),
                         connect: None,
+                        streams: None,
                     },
                 }
             })

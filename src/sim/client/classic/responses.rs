@@ -201,7 +201,7 @@ impl ClassicConsumer {
         } else {
             self.run_assignor(ctx, &r, out)
         };
-        self.send_sync_group(ctx, coordinator, assignments, Vec::new(), out);
+        self.send_sync_group(ctx, coordinator, assignments, Vec::new(), Vec::new(), out);
         if std::mem::take(&mut self.poll_timeout_pending) {
             // The heartbeat thread is enabled again and finds the poll timer expired.
             self.poll_timeout(ctx, out);

@@ -10,6 +10,8 @@
 //! thread, not per instance; the member's client-side states are the
 //! consumer protocol's `MemberState`, as Kafka's `StreamsMembershipManager` uses.
 
+pub(crate) mod classic;
+pub(crate) mod classic_assign;
 pub(crate) mod heartbeat;
 pub(crate) mod tasks;
 
@@ -37,11 +39,17 @@ pub enum TaskState {
     Running,
     /// A standby replica, following the changelog.
     Standby,
+    /// Classic rebalancing: a new standby (or warm-up) still catching up
+    /// with its changelog until then.
+    CatchingUp { until: Millis },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StreamsThread {
     pub idx: u32,
+    /// The thread's consumer's `client.id` (`c3`, as the page names the thread).
+    #[serde(default)]
+    pub client_id: String,
     /// `application.id`, the group id.
     pub group_id: String,
     /// The instance (1-based within the application) and thread (1-based within the instance).
@@ -81,6 +89,16 @@ pub struct StreamsThread {
     /// Source partitions of its active tasks (what the drawing shows it owns).
     pub owned_partitions: Vec<TopicPartition>,
     pub last_poll: Millis,
+    /// Classic rebalancing (`group.protocol=classic`): AbstractCoordinator's
+    /// fields of the thread's consumer (unused in a streams group).
+    #[serde(default)]
+    pub membership: crate::sim::client::abstract_coordinator::Membership,
+    /// Classic: the instance's `nextScheduledRebalanceMs` (a follow-up or probing rebalance).
+    #[serde(default)]
+    pub next_rebalance_at: Option<Millis>,
+    /// Classic: the standbys the leader placed as warm-ups.
+    #[serde(default)]
+    pub warmups: crate::sim::streams_message::Tasks,
 }
 
 impl StreamsThread {
@@ -94,6 +112,7 @@ impl StreamsThread {
     ) -> StreamsThread {
         StreamsThread {
             idx,
+            client_id: format!("c{idx}"),
             group_id: group_id.to_string(),
             instance,
             thread,
@@ -120,6 +139,9 @@ impl StreamsThread {
             closing: false,
             owned_partitions: Vec::new(),
             last_poll: 0,
+            membership: Default::default(),
+            next_rebalance_at: None,
+            warmups: Default::default(),
         }
     }
 
@@ -139,6 +161,9 @@ impl StreamsThread {
 
     /// The thread starts: it subscribes with the topology and joins.
     pub fn start(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        if self.is_classic() {
+            return self.classic_start(ctx, out);
+        }
         if self.member_id.is_empty() {
             self.member_id = ctx.random_kafka_uuid();
         }
@@ -168,6 +193,9 @@ impl StreamsThread {
     }
 
     pub fn handle_timer(&mut self, ctx: &mut Ctx, key: &TimerKey, out: &mut Out) -> crate::sim::node::Handled {
+        if self.is_classic() {
+            return self.classic_timer(ctx, key, out);
+        }
         match key {
             TimerKey::Client(ClientTimer::Heartbeat) => self.heartbeat_tick(ctx, out),
             // The stream thread's loop: a revocation finished, or a task restored.
@@ -187,6 +215,9 @@ impl StreamsThread {
         response: crate::sim::message::Response,
         out: &mut Out,
     ) {
+        if self.is_classic() {
+            return self.classic_response(ctx, correlation, response, out);
+        }
         if self.in_flight.remove(&correlation).is_none() {
             return;
         }
@@ -200,12 +231,18 @@ impl StreamsThread {
     }
 
     pub fn handle_disconnect(&mut self, ctx: &mut Ctx, correlation: u64, out: &mut Out) {
+        if self.is_classic() {
+            return self.classic_request_failed(ctx, correlation, out);
+        }
         let Some(pending) = self.in_flight.remove(&correlation) else { return };
         out.cancel_timer(ClientTimer::RequestTimeout { correlation });
         self.broker_gone(ctx, pending.broker, pending.api, out);
     }
 
     pub fn connection_lost(&mut self, ctx: &mut Ctx, broker: u32, out: &mut Out) {
+        if self.is_classic() {
+            return self.classic_connection_lost(ctx, broker, out);
+        }
         let lost: Vec<(u64, SharePending)> =
             self.in_flight.iter().filter(|(_, p)| p.broker == broker).map(|(c, p)| (*c, p.clone())).collect();
         for (c, p) in lost {
@@ -230,6 +267,9 @@ impl StreamsThread {
     /// member leaves: epoch −2 for a static member (it keeps its tasks for
     /// its session timeout), −1 otherwise.
     pub fn close(&mut self, ctx: &mut Ctx, out: &mut Out) {
+        if self.is_classic() {
+            return self.classic_close(ctx, out);
+        }
         self.closing = true;
         let all = tasks::names_of(&self.owned);
         if !all.is_empty() {

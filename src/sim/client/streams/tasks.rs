@@ -30,8 +30,10 @@ impl StreamsThread {
     /// The coordinator sent a new assignment (`StreamsMembershipManager.onHeartbeatSuccess`
     /// → `maybeReconcile`): revoke what is gone, then take the rest.
     pub(crate) fn new_assignment(&mut self, ctx: &mut Ctx, a: TasksTuple, out: &mut Out) {
-        let trigger = Trigger::NewTargetAssignment { partitions: Vec::new() };
-        self.transition_to(MemberState::RECONCILING, trigger, out);
+        if !self.is_classic() {
+            let trigger = Trigger::NewTargetAssignment { partitions: Vec::new() };
+            self.transition_to(MemberState::RECONCILING, trigger, out);
+        }
         let revoked = self.owned.minus(&a);
         // A task that only changes role (active → standby) keeps its state: not revoked here.
         let revoked_active: Vec<String> = task_names(&revoked.active);
@@ -70,6 +72,19 @@ impl StreamsThread {
             self.tasks.insert(k.clone(), TaskState::Running);
             self.note(StreamsNote::TaskRunning { client: self.name(), task: format!("{}_{}", k.0, k.1) }, out);
         }
+        let caught_up: Vec<(String, i32)> = self
+            .tasks
+            .iter()
+            .filter(|(_, st)| matches!(st, TaskState::CatchingUp { until } if *until <= ctx.now))
+            .map(|(k, _)| k.clone())
+            .collect();
+        for k in caught_up {
+            self.tasks.insert(k.clone(), TaskState::Standby);
+            self.note(StreamsNote::StandbyCaughtUp { client: self.name(), task: format!("{}_{}", k.0, k.1) }, out);
+        }
+        if self.is_classic() {
+            self.maybe_scheduled_rebalance(ctx, out);
+        }
         self.arm_loop(out);
     }
 
@@ -94,7 +109,8 @@ impl StreamsThread {
             self.start_active(ctx, &s, p, out);
         }
         for (s, p) in each(&added.standby) {
-            self.tasks.entry((s.clone(), p)).or_insert(TaskState::Standby);
+            let state = self.new_standby_state(ctx, &s);
+            self.tasks.entry((s.clone(), p)).or_insert(state);
             self.local_state.insert((s, p));
         }
         if !added.is_empty() {
@@ -107,6 +123,14 @@ impl StreamsThread {
         }
         self.owned = a;
         self.owned_partitions = self.source_partitions();
+        if self.is_classic() {
+            // ConsumerCoordinator.onJoinComplete (cooperative): partitions
+            // were revoked, so the thread rejoins (`requestRejoin`).
+            if !revoked.is_empty() {
+                self.request_rejoin(ctx, out);
+            }
+            return self.arm_loop(out);
+        }
         self.transition_to(MemberState::ACKNOWLEDGING, Trigger::ReconciledNewAssignment, out);
         if !self.has_in_flight(crate::sim::message::ApiKey::StreamsGroupHeartbeat) {
             out.set_timer(ClientTimer::Heartbeat, ctx.now);
@@ -124,9 +148,12 @@ impl StreamsThread {
             self.tasks.insert(key, TaskState::Running);
             return;
         }
-        let from_standby = matches!(self.tasks.get(&key), Some(TaskState::Standby));
-        let records = if from_standby { 0 } else { self.config.changelog_records_per_task };
-        let ms: Millis = (records as u64 * 1000).div_ceil(self.config.restore_records_per_second.max(1) as u64);
+        let (from_standby, records) = match self.tasks.get(&key) {
+            Some(TaskState::Standby) => (true, 0),
+            Some(TaskState::CatchingUp { until }) => (true, self.records_behind(ctx.now, *until)),
+            _ => (false, self.config.changelog_records_per_task),
+        };
+        let ms = self.restore_ms(records);
         if ms == 0 {
             self.tasks.insert(key.clone(), TaskState::Running);
         } else {
@@ -150,15 +177,42 @@ impl StreamsThread {
             .tasks
             .values()
             .filter_map(|t| match t {
-                TaskState::Restoring { until } => Some(*until),
+                TaskState::Restoring { until } | TaskState::CatchingUp { until } => Some(*until),
                 _ => None,
             })
             .chain(self.revoking_until)
+            .chain(self.next_rebalance_at)
             .min();
         match next {
             Some(at) => out.set_timer(ClientTimer::Poll, at),
             None => out.cancel_timer(ClientTimer::Poll),
         }
+    }
+
+    /// A new standby: caught up at once in a streams group (simplified);
+    /// under classic rebalancing it catches up with its changelog first, as
+    /// a warm-up must before the probing rebalance can hand it the task.
+    fn new_standby_state(&self, ctx: &Ctx, s: &str) -> TaskState {
+        let stateful = self.topology.subtopology(s).is_some_and(|x| x.is_stateful());
+        if !self.is_classic() || !stateful {
+            return TaskState::Standby;
+        }
+        match self.restore_ms(self.config.changelog_records_per_task) {
+            0 => TaskState::Standby,
+            ms => TaskState::CatchingUp { until: ctx.now + ms },
+        }
+    }
+
+    /// How long restoring `records` takes.
+    pub(crate) fn restore_ms(&self, records: i64) -> Millis {
+        (records.max(0) as u64 * 1000).div_ceil(self.config.restore_records_per_second.max(1) as u64)
+    }
+
+    /// The changelog records a task restoring or catching up until `until` still lacks at `now`.
+    pub(crate) fn records_behind(&self, now: Millis, until: Millis) -> i64 {
+        let left = until.saturating_sub(now);
+        let records = (left * self.config.restore_records_per_second.max(1) as u64).div_ceil(1000);
+        (records as i64).min(self.config.changelog_records_per_task)
     }
 
     /// Every task is gone (fenced, closed, fatal).

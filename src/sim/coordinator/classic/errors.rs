@@ -22,7 +22,7 @@ pub(crate) fn join_error(member_id: &str, error: Errors) -> Response {
 }
 
 pub(crate) fn sync_error(error: Errors) -> Response {
-    Response::SyncGroup { error, assignment: Vec::new(), connect_assignment: None }
+    Response::SyncGroup { error, assignment: Vec::new(), connect_assignment: None, streams_assignment: None }
 }
 
 /// `resetAndPropagateAssignmentWithError`: parked SyncGroups fail, assignments clear.
@@ -35,6 +35,7 @@ pub(crate) fn reset_and_propagate_assignment_with_error(
     for m in group.members.values_mut() {
         m.assignment.clear();
         m.connect_assignment = None;
+        m.streams_assignment = None;
     }
     propagate_assignment(ctx, group, error, out);
 }
@@ -52,6 +53,7 @@ pub(crate) fn propagate_assignment(ctx: &Ctx, group: &mut ClassicGroup, error: E
             error,
             assignment: m.assignment.clone(),
             connect_assignment: m.connect_assignment.clone(),
+            streams_assignment: m.streams_assignment.clone().map(Box::new),
         };
         out.respond(p.client, p.correlation, response);
         rearm_heartbeat(ctx, &group_id, &m.member_id, m.session_timeout_ms, out);

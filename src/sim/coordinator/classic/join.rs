@@ -68,6 +68,7 @@ pub(crate) fn persist_group(partition: u32, group: &ClassicGroup, out: &mut Out)
             protocols: m.protocols.clone(),
             assignment: m.assignment.clone(),
             connect_assignment: m.connect_assignment.clone(),
+            streams_assignment: m.streams_assignment.clone(),
         })
         .collect();
     out.append(
@@ -212,6 +213,7 @@ fn new_member(req: &JoinGroupRequest, member_id: String, parked: Parked) -> Clas
         protocols: req.protocols.clone(),
         assignment: Vec::new(),
         connect_assignment: None,
+        streams_assignment: None,
         awaiting_join: Some(parked),
         awaiting_sync: None,
         is_new: true,

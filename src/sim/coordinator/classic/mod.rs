@@ -66,6 +66,9 @@ pub struct ClassicGroupMember {
     /// Protocol type "connect": the assignment the leader gave this worker.
     #[serde(default)]
     pub connect_assignment: Option<crate::connect::ConnectAssignment>,
+    /// Classic Kafka Streams rebalancing: the `AssignmentInfo` the leader gave this thread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub streams_assignment: Option<crate::sim::streams_message::StreamsAssignmentInfo>,
     pub awaiting_join: Option<Parked>,
     pub awaiting_sync: Option<Parked>,
     /// Added in the current join phase and not yet through a join completion.

@@ -59,12 +59,13 @@ impl Shard {
             ClassicGroupState::Stable => {
                 remove_pending_sync(group, &req.member_id, out);
                 let m = &group.members[&req.member_id];
-                let (assignment, connect_assignment) = (m.assignment.clone(), m.connect_assignment.clone());
-                out.respond(
-                    from,
-                    correlation,
-                    Response::SyncGroup { error: Errors::NONE, assignment, connect_assignment },
-                );
+                let response = Response::SyncGroup {
+                    error: Errors::NONE,
+                    assignment: m.assignment.clone(),
+                    connect_assignment: m.connect_assignment.clone(),
+                    streams_assignment: m.streams_assignment.clone().map(Box::new),
+                };
+                out.respond(from, correlation, response);
             }
             ClassicGroupState::Empty | ClassicGroupState::Dead => {}
         }
@@ -95,6 +96,8 @@ fn complete_sync_with_leader_assignment(
             req.assignments.iter().find(|(id, _)| *id == m.member_id).map(|(_, a)| a.clone()).unwrap_or_default();
         m.connect_assignment =
             req.connect_assignments.iter().find(|(id, _)| *id == m.member_id).map(|(_, a)| a.clone());
+        m.streams_assignment =
+            req.streams_assignments.iter().find(|(id, _)| *id == m.member_id).map(|(_, a)| a.clone());
     }
     persist_group(partition, group, out);
     propagate_assignment(ctx, group, Errors::NONE, out);
