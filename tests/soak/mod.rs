@@ -11,6 +11,7 @@
 //! - `connect`: the Connect worlds and theirs;
 //! - `share`: the share-group worlds (KIP-932) and theirs;
 //! - `streams`: the Kafka Streams worlds (KIP-1071 streams groups) and theirs;
+//! - `streams_classic`: Kafka Streams under classic rebalancing and theirs;
 //! - `moments`: faults aimed at a moment of the protocol rather than a time
 //!   (the coordinator dies in a join phase, a broker restarts while a member
 //!   is between JoinGroup and SyncGroup).
@@ -29,6 +30,7 @@ mod groups;
 mod moments;
 mod share;
 mod streams;
+mod streams_classic;
 
 use crate::common::member_states::invalid_member_transitions;
 use groupscope::sim::trace::EventKind;
@@ -133,6 +135,11 @@ fn random_share_fault_schedules_keep_every_invariant_and_recover() {
 #[test]
 fn random_streams_fault_schedules_keep_every_invariant_and_recover() {
     soak("streams", streams::run);
+}
+
+#[test]
+fn random_classic_streams_fault_schedules_keep_every_invariant_and_recover() {
+    soak("streams-classic", streams_classic::run);
 }
 
 #[test]

@@ -151,7 +151,7 @@ fn random_world(seed: u64) -> (World, u64, bool) {
 /// 1 to 3 subtopologies: the first reads `orders` (and maybe writes a
 /// repartition topic a second one reads), others read `clicks` or the topic
 /// created later; each stateful (a changelog) or not.
-fn random_topology(topics: &[TopicSpec], late: bool, rng: &mut ChaCha8Rng) -> StreamsTopology {
+pub(super) fn random_topology(topics: &[TopicSpec], late: bool, rng: &mut ChaCha8Rng) -> StreamsTopology {
     let changelog = |id: &str, rng: &mut ChaCha8Rng| {
         if rng.gen_bool(0.6) {
             vec![TopicInfo { name: format!("{APP}-store{id}-changelog"), partitions: None }]

@@ -9,7 +9,7 @@
 //!
 //! - `streams-classic-single-active-owner`: under classic rebalancing, no
 //!   task runs as an active task on two live threads of one application that
-//!   took their assignments in the same generation (the leader's
+//!   took their assignments in the same generation (their SyncGroup's; the leader's
 //!   `StreamsPartitionAssignor` gives each task to one thread, and a task
 //!   still owned elsewhere is held back until revoked).
 //!
@@ -69,7 +69,7 @@ fn check_classic(world: &World, v: &mut Vec<Violation>) {
     for t in world.clients.streams_threads().filter(|t| t.alive && t.is_classic()) {
         let t = t.client();
         for task in task_names(&t.owned.active) {
-            let key = (t.group_id.clone(), t.membership.generation, task.clone());
+            let key = (t.group_id.clone(), t.assignment_generation, task.clone());
             if let Some(other) = owner.insert(key, t.name()) {
                 v.push(Violation {
                     invariant: "streams-classic-single-active-owner",
@@ -77,7 +77,7 @@ fn check_classic(world: &World, v: &mut Vec<Violation>) {
                         "{}: task {task} is active on {other} and {} in generation {}",
                         t.group_id,
                         t.name(),
-                        t.membership.generation
+                        t.assignment_generation
                     ),
                 });
             }

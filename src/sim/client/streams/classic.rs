@@ -17,7 +17,7 @@
 
 use super::{StreamsThread, TaskState};
 use crate::sim::client::abstract_coordinator::{
-    requests_to, take_in_flight, AbstractCoordinator, GroupRebalanceConfig, MemberState, Membership,
+    requests_to, take_in_flight, AbstractCoordinator, GroupRebalanceConfig, MemberState, Membership, NO_GENERATION,
 };
 use crate::sim::client::coordinator_lookup;
 use crate::sim::ctx::Ctx;
@@ -74,9 +74,25 @@ impl StreamsThread {
         if ctx.now < self.membership.join_retry_at {
             return out.set_timer(ClientTimer::Backoff(Retry::JoinGroup), self.membership.join_retry_at);
         }
-        // COOPERATIVE: onJoinPrepare revokes nothing.
-        self.membership.needs_join_prepare = false;
+        if self.membership.needs_join_prepare {
+            self.on_join_prepare(out);
+        }
         self.send_join_group(ctx, coordinator, out);
+    }
+
+    /// `ConsumerCoordinator.onJoinPrepare` (COOPERATIVE): nothing is revoked,
+    /// but after the generation was reset (the member was removed, fenced or
+    /// its session expired) every partition is given away as lost
+    /// (`onPartitionsLost` → `TaskManager.handleLostAll`: the tasks close
+    /// without a commit), since others may own them by now.
+    fn on_join_prepare(&mut self, out: &mut Out) {
+        self.membership.needs_join_prepare = false;
+        if self.membership.generation == NO_GENERATION && !self.owned.is_empty() {
+            let lost = super::tasks::names_of(&self.owned);
+            self.note(StreamsNote::AllTasksLost { client: self.name(), tasks: lost }, out);
+            self.clear_tasks();
+            self.next_rebalance_at = None;
+        }
     }
 
     /// `requestRejoin`: the next pass of the loop sends JoinGroup.
@@ -103,8 +119,11 @@ impl StreamsThread {
             TimerKey::Client(ClientTimer::Backoff(_)) => self.drive(ctx, out),
             TimerKey::Client(ClientTimer::Poll) => self.run_once(ctx, out),
             TimerKey::Client(ClientTimer::RequestTimeout { correlation }) => {
-                if self.membership.in_flight.contains_key(correlation) {
-                    self.note_plain(Note::RequestTimedOut, out);
+                if let Some(f) = self.membership.in_flight.get(correlation) {
+                    // Failed early by markCoordinatorUnknown's disconnect, or timed out.
+                    if self.membership.coordinator == Some(f.broker) || f.api == ApiKey::FindCoordinator {
+                        self.note_plain(Note::RequestTimedOut, out);
+                    }
                     self.classic_request_failed(ctx, *correlation, out);
                 }
             }
@@ -177,6 +196,7 @@ impl StreamsThread {
     /// closed (then the thread rejoins), new ones created; the follow-up
     /// rebalance the assignment asks for is scheduled.
     fn on_join_complete(&mut self, ctx: &mut Ctx, info: StreamsAssignmentInfo, out: &mut Out) {
+        self.assignment_generation = self.membership.generation;
         self.next_rebalance_at = info.next_rebalance_ms;
         self.warmups = info.warmup.clone();
         let target = TasksTuple { active: info.active, standby: info.standby, warmup: Default::default() };
@@ -288,6 +308,18 @@ impl AbstractCoordinator for StreamsThread {
 
     fn ensure_coordinator(&mut self, ctx: &mut Ctx, out: &mut Out) {
         self.classic_tick(ctx, out);
+    }
+
+    /// `markCoordinatorUnknown` disconnects from the old coordinator
+    /// (`client.disconnectAsync`): its requests in flight (a JoinGroup
+    /// lost on a cut link, say) fail with a `DisconnectException` on the
+    /// next poll instead of waiting out their timeouts.
+    fn on_coordinator_unknown(&mut self, ctx: &Ctx, out: &mut Out) {
+        for (c, f) in &self.membership.in_flight {
+            if f.api != ApiKey::FindCoordinator {
+                out.set_timer(ClientTimer::RequestTimeout { correlation: *c }, ctx.now);
+            }
+        }
     }
 
     fn drive(&mut self, ctx: &mut Ctx, out: &mut Out) {

@@ -96,6 +96,12 @@ pub struct StreamsThread {
     /// Classic: the instance's `nextScheduledRebalanceMs` (a follow-up or probing rebalance).
     #[serde(default)]
     pub next_rebalance_at: Option<Millis>,
+    /// Classic: the generation whose SyncGroup gave the thread its tasks.
+    /// Not Kafka state: the invariants date an ownership by it (the
+    /// generation a JoinGroup answer gave may be one a failed-over
+    /// coordinator lost before its SyncGroup and numbered again).
+    #[serde(default)]
+    pub assignment_generation: i32,
     /// Classic: the standbys the leader placed as warm-ups.
     #[serde(default)]
     pub warmups: crate::sim::streams_message::Tasks,
@@ -141,6 +147,7 @@ impl StreamsThread {
             last_poll: 0,
             membership: Default::default(),
             next_rebalance_at: None,
+            assignment_generation: -1,
             warmups: Default::default(),
         }
     }
