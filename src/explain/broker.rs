@@ -209,7 +209,7 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
         "[GroupId {}] Member {} new assignment state: epoch={}, previousEpoch={}, state={}, assignedPartitions={}.",
         msg,
     ) {
-        return one(member_state(&c, partitions(c[5]))?);
+        return one(super::broker_streams::member_state(&c, partitions(c[5]))?);
     }
     if let Some(c) = capture("[GroupId {}] Member {} updated its subscribed topics to: {}.", msg) {
         return one(Ev::CgMetadataChanged { group: s(c[0]) });
@@ -230,12 +230,6 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
         return one(Ev::Info);
     }
     None
-}
-
-/// A member's new assignment state (`GroupMetadataManager.maybeReconcile`): captures group,
-/// member, epoch, previous epoch, state, then what it owns.
-pub fn member_state(c: &[&str], owned: Vec<String>) -> Option<Ev> {
-    Some(Ev::CgMemberState { group: s(c[0]), member: s(c[1]), epoch: num(c[2])?, state: s(c[4]), partitions: owned })
 }
 
 fn looks_like_broker(msg: &str) -> bool {

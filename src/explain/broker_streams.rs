@@ -31,6 +31,12 @@ fn active_tasks(tuple: &str) -> Vec<String> {
         .collect()
 }
 
+/// A member's new assignment state (`GroupMetadataManager.maybeReconcile`): captures group,
+/// member, epoch, previous epoch, state, then what it owns.
+pub fn member_state(c: &[&str], owned: Vec<String>) -> Option<Ev> {
+    Some(Ev::CgMemberState { group: s(c[0]), member: s(c[1]), epoch: num(c[2])?, state: s(c[4]), partitions: owned })
+}
+
 /// One streams group line of the group coordinator.
 pub fn parse(msg: &str) -> Option<Vec<Ev>> {
     let one = |e: Ev| Some(vec![e]);
@@ -56,7 +62,7 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
         "[GroupId {}][MemberId {}] Member's new assignment state: epoch={}, previousEpoch={}, state={}, assignedTasks={} and tasksPendingRevocation={}.",
         msg,
     ) {
-        return one(super::broker::member_state(&c, active_tasks(c[5]))?);
+        return one(member_state(&c, active_tasks(c[5]))?);
     }
     // GroupMetadataManager.streamsGroupFenceMember callers: session and rebalance timeouts
     if let Some(c) = capture("[GroupId {}] Streams member {} fenced from the group because {}.", msg) {
