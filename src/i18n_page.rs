@@ -195,6 +195,8 @@ pub const PAGE: &[(&str, &str, &str)] = &[
     ("cause.coordinator-moved", "the group coordinator moved", "组协调者迁移"),
     ("cause.unknown-member", "unknown member (UNKNOWN_MEMBER_ID)", "未知成员（UNKNOWN_MEMBER_ID）"),
     ("cause.fenced", "fenced (ILLEGAL_GENERATION, FENCED_MEMBER_EPOCH or FENCED_INSTANCE_ID)", "被隔离（ILLEGAL_GENERATION、FENCED_MEMBER_EPOCH 或 FENCED_INSTANCE_ID）"),
+    ("cause.follow-up", "a Kafka Streams follow-up rebalance (an active task changes owner)", "Kafka Streams 的后续再平衡（活动任务更换所有者）"),
+    ("cause.probing", "a Kafka Streams probing rebalance (warm-ups caught up?)", "Kafka Streams 的探测再平衡（预热副本是否已追上）"),
     ("cause.other", "another cause", "其他原因"),
     ("explain.st.title", "Requests and answers (space-time diagram)", "请求与应答（时空图）"),
     ("explain.st.label", "Space-time diagram of group {0}: {1} lanes, {2} requests and answers, {3} events, from {4} to {5}", "组 {0} 的时空图：{1} 条泳道，{2} 个请求与应答，{3} 个事件，从 {4} 到 {5}"),

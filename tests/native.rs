@@ -24,6 +24,7 @@ mod explain_corpus;
 mod explain_page;
 mod explain_pat;
 mod explain_spacetime;
+mod explain_streams;
 mod fetch;
 mod glossary;
 mod lessons;

@@ -27,6 +27,39 @@ fn read_into(x: &mut Explainer, name: &str, mut r: impl Read) -> Result<(), Stri
     Ok(())
 }
 
+/// A Kafka Streams application: its instances, their threads (members), tasks and ends.
+fn print_streams(app: &groupscope::explain::model::StreamsApp) {
+    println!("  Kafka Streams: {} instances", app.instances.len());
+    for i in &app.instances {
+        let states: Vec<&str> = i.states.iter().map(|c| c.to.as_str()).collect();
+        println!(
+            "    instance {} (process {}), {} threads, {}; states {}",
+            i.client_id,
+            i.process_id.as_deref().unwrap_or("?"),
+            i.threads.len(),
+            i.end,
+            states.join(" > ")
+        );
+        for t in &i.threads {
+            println!(
+                "      {} members [{}], last state {}, active [{}], standby [{}]",
+                t.name,
+                t.member_ids.join(", "),
+                t.states.last().map_or("?", |c| c.to.as_str()),
+                t.active.join(", "),
+                t.standby.join(", ")
+            );
+        }
+    }
+    for (ts, probing) in &app.follow_ups {
+        println!(
+            "    {} the leader asked for a {} rebalance",
+            clock(*ts),
+            if *probing { "probing" } else { "follow-up" }
+        );
+    }
+}
+
 fn print_text(r: &Report) {
     for g in &r.groups {
         println!(
@@ -38,6 +71,9 @@ fn print_text(r: &Report) {
         );
         for d in &g.diagnoses {
             println!("  * {}", d.text);
+        }
+        if let Some(app) = &g.streams {
+            print_streams(app);
         }
         for gen in &g.generations {
             println!(

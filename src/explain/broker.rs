@@ -44,6 +44,10 @@ fn opt_instance(x: &str) -> Option<String> {
 /// One line of the group coordinator.
 pub fn parse(msg: &str) -> Option<Vec<Ev>> {
     let one = |e: Ev| Some(vec![e]);
+    // streams groups first: their `[GroupId g][MemberId m]` prefix would pass for a group named `g][MemberId m`
+    if let Some(evs) = super::broker_streams::parse(msg) {
+        return Some(evs);
+    }
     // GroupMetadataManager.prepareRebalance (4.x: "... old generation 4 (reason: ...)."; 3.x adds
     // "(__consumer_offsets-12) " before the reason)
     if let Some(c) = capture("Preparing to rebalance group {} in state {} with old generation {} {}", msg) {
@@ -168,7 +172,7 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
     }
     // ---- consumer groups (KIP-848), GroupMetadataManager ----
     if let Some(c) = capture("[GroupId {}] Bumped group epoch to {} with metadata hash {}.", msg) {
-        return one(Ev::EpochBumped { group: s(c[0]), epoch: num(c[1])? });
+        return one(Ev::EpochBumped { group: s(c[0]), epoch: num(c[1])?, member: None });
     }
     if let Some(c) =
         capture("[GroupId {}] Computed a new target assignment for epoch {} with '{}' assignor in {}ms.", msg)
@@ -205,13 +209,7 @@ pub fn parse(msg: &str) -> Option<Vec<Ev>> {
         "[GroupId {}] Member {} new assignment state: epoch={}, previousEpoch={}, state={}, assignedPartitions={}.",
         msg,
     ) {
-        return one(Ev::CgMemberState {
-            group: s(c[0]),
-            member: s(c[1]),
-            epoch: num(c[2])?,
-            state: s(c[4]),
-            partitions: partitions(c[5]),
-        });
+        return one(super::broker_streams::member_state(&c, partitions(c[5]))?);
     }
     if let Some(c) = capture("[GroupId {}] Member {} updated its subscribed topics to: {}.", msg) {
         return one(Ev::CgMetadataChanged { group: s(c[0]) });
@@ -255,6 +253,7 @@ impl super::dialect::Dialect for Broker {
     fn sources(&self) -> &'static [&'static str] {
         &[
             "apache/kafka group-coordinator/src/main/java/org/apache/kafka/coordinator/group/GroupMetadataManager.java (4.x)",
+            "apache/kafka group-coordinator/src/main/java/org/apache/kafka/coordinator/group/streams/topics/InternalTopicManager.java (4.1+, streams groups)",
             "apache/kafka coordinator-common/src/main/java/org/apache/kafka/coordinator/common/runtime/CoordinatorRuntime.java (4.x)",
             "apache/kafka core/src/main/scala/kafka/coordinator/group/GroupCoordinator.scala (0.9 to 3.x)",
             "apache/kafka core/src/main/scala/kafka/coordinator/group/GroupMetadataManager.scala (0.11 to 3.x)",
@@ -274,6 +273,11 @@ impl super::dialect::Dialect for Broker {
             "[GroupId {}] Member {} fenced from the group because {}.",
             "[GroupId {}] Member {} new assignment state: epoch={}, previousEpoch={}, state={}, assignedPartitions={}.",
             "Scheduling loading of metadata from {} with epoch {}",
+            "[GroupId {}][MemberId {}] Member joins the streams group.",
+            "[GroupId {}][MemberId {}] Bumped streams group epoch to {} with metadata hash {} and validated topic epoch {}.",
+            "[GroupId {}][MemberId {}] Member's new assignment state: epoch={}, previousEpoch={}, state={}, assignedTasks={} and tasksPendingRevocation={}.",
+            "[GroupId {}] Streams member {} fenced from the group because {}.",
+            "[GroupId {}][MemberId {}] Member {} left the streams group.",
         ]
     }
     fn example(&self) -> &'static str {

@@ -25,6 +25,11 @@ pub fn client_reason(reason: &str) -> Option<Cause> {
     {
         return Some(Cause::Fenced);
     }
+    // Kafka Streams' StreamThread.runOnceWithoutProcessingThreads enforces the rebalance the
+    // leader scheduled: at 0 (at once, a task changes owner), else at a time (a probing one)
+    if let Some(at) = r.split_once("triggered followup rebalance scheduled for ").map(|(_, a)| a.trim()) {
+        return Some(if at == "0" { Cause::FollowUp } else { Cause::Probing });
+    }
     if r.contains("metadata") || r.contains("subscription") {
         return Some(Cause::MetadataChange);
     }
@@ -110,6 +115,8 @@ mod tests {
             Some(Cause::MetadataChange)
         );
         assert_eq!(client_reason("group is already rebalancing"), None);
+        assert_eq!(client_reason("triggered followup rebalance scheduled for 0"), Some(Cause::FollowUp));
+        assert_eq!(client_reason("triggered followup rebalance scheduled for 1796684235181"), Some(Cause::Probing));
         assert_eq!(client_reason("encountered UNKNOWN_MEMBER_ID from HEARTBEAT response"), Some(Cause::UnknownMember));
         assert_eq!(client_reason("consumer poll timeout has expired."), Some(Cause::PollTimeout));
         assert_eq!(

@@ -9,9 +9,10 @@ use super::pat::find;
 use std::sync::OnceLock;
 
 /// Every dialect, in the order that keeps their statements apart when none claims a line.
-pub const DIALECTS: [&dyn Dialect; 9] = [
+pub const DIALECTS: [&dyn Dialect; 10] = [
     &super::kafkajs::Kafkajs,
     &super::broker::Broker,
+    &super::java_streams::JavaStreams,
     &super::connect::Connect,
     &super::rdkafka::Librdkafka,
     &super::python::PythonClients,

@@ -175,6 +175,8 @@ pub enum Ev {
     EpochBumped {
         group: String,
         epoch: i64,
+        /// The member whose heartbeat bumped it, when the line names it (streams groups).
+        member: Option<String>,
     },
     TargetComputed {
         group: String,
@@ -207,6 +209,57 @@ pub enum Ev {
     CgMetadataChanged {
         group: String,
     },
+    // ---- Kafka Streams (`java_streams`) ----
+    /// `StreamThread.setState`: `stream-thread [T] State transition from A to B`.
+    StreamThreadState {
+        thread: String,
+        from: String,
+        to: String,
+    },
+    /// `KafkaStreams.setState`: `stream-client [C] State transition from A to B`.
+    StreamsClientState {
+        client: String,
+        from: String,
+        to: String,
+    },
+    /// `TaskManager.handleAssignment` (+ continuation lines): a thread's new tasks.
+    StreamsTasks {
+        thread: String,
+        active: Vec<String>,
+        standby: Vec<String>,
+    },
+    /// `StreamsPartitionAssignor.assign`: `{} client nodes and {} consumers participating in this
+    /// rebalance:` then one `processId: [member ids]` line per instance.
+    StreamsProcesses {
+        processes: BTreeMap<String, Vec<String>>,
+    },
+    /// `StreamsPartitionAssignor.addClientAssignments`: `Client {} per-consumer assignment:` and
+    /// its continuation lines (prev owned, assigned, revoking, per member).
+    StreamsPerConsumer,
+    /// `StreamsPartitionAssignor.assign`: the leader's thread computed the tasks' placement.
+    StreamsAssigned {
+        tasks: i64,
+        stateful: i64,
+        clients: i64,
+    },
+    /// `StreamsPartitionAssignor.computeNewAssignment`: the leader asks for a follow-up rebalance,
+    /// at once (an active task changes owner) or later (`probing`, warm-ups to catch up).
+    StreamsFollowUp {
+        probing: bool,
+    },
+    /// `StoreChangelogReader.restoreChangelog`: a store finished restoring from its changelog.
+    StreamsRestored {
+        changelog: String,
+        records: i64,
+    },
+    /// The streams group client (`StreamsMembershipManager.updateTaskAssignment`...): the tasks it
+    /// reconciles to at a member epoch.
+    /// The streams group client (`StreamsMembershipManager`, `Assigned tasks with local epoch`):
+    /// the tasks it reconciles to.
+    SgTasks {
+        active: Vec<String>,
+        standby: Vec<String>,
+    },
     /// A recognised line that changes nothing here (kept so it is not "unparsed").
     Info,
 }
@@ -235,6 +288,7 @@ impl Ev {
                 | Ev::Synced { .. }
                 | Ev::Revoked { .. }
                 | Ev::CoordinatorFound { .. }
+                | Ev::StreamsFollowUp { .. }
         )
     }
 

@@ -8,6 +8,7 @@
 //! timestamps and rebuilds the groups.
 
 pub mod broker;
+pub mod broker_streams;
 pub mod causes;
 pub mod clock;
 pub mod connect;
@@ -19,6 +20,7 @@ pub mod franz_go;
 pub mod java_classic;
 pub mod java_consumer;
 pub mod java_dialect;
+pub mod java_streams;
 pub mod kafka_node;
 pub mod kafkajs;
 pub mod layout;
@@ -88,6 +90,7 @@ impl Explainer {
                 && g.members.is_empty()
                 && g.coordinators.is_empty()
                 && g.processes.is_empty()
+                && g.streams.is_none()
             {
                 continue;
             }

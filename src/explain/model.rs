@@ -16,11 +16,17 @@ pub enum Cause {
     CoordinatorMoved,
     UnknownMember,
     Fenced,
+    /// Kafka Streams, classic protocol: the group leader's `StreamsPartitionAssignor` asked for
+    /// an immediate follow-up rebalance because an active task changes owner.
+    FollowUp,
+    /// Kafka Streams, classic protocol: a probing rebalance the leader scheduled
+    /// (`probing.rebalance.interval.ms`) to move tasks once their warm-ups caught up.
+    Probing,
     Other,
 }
 
 impl Cause {
-    pub const ALL: [Cause; 9] = [
+    pub const ALL: [Cause; 11] = [
         Cause::MemberJoined,
         Cause::MemberLeft,
         Cause::SessionTimeout,
@@ -29,6 +35,8 @@ impl Cause {
         Cause::CoordinatorMoved,
         Cause::UnknownMember,
         Cause::Fenced,
+        Cause::FollowUp,
+        Cause::Probing,
         Cause::Other,
     ];
 
@@ -42,6 +50,8 @@ impl Cause {
             Cause::CoordinatorMoved => "coordinator-moved",
             Cause::UnknownMember => "unknown-member",
             Cause::Fenced => "fenced",
+            Cause::FollowUp => "follow-up",
+            Cause::Probing => "probing",
             Cause::Other => "other",
         }
     }
@@ -162,6 +172,57 @@ pub struct Group {
     /// What the lines said to and from the coordinator, in time order (the space-time diagram).
     #[serde(skip)]
     pub talk: Vec<super::talk::Talk>,
+    /// The Kafka Streams application behind the group, when its own lines were read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub streams: Option<StreamsApp>,
+}
+
+/// A state change as `StreamThread.setState` or `KafkaStreams.setState` logs it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StateChange {
+    pub ts: i64,
+    pub from: String,
+    pub to: String,
+}
+
+/// One stream thread: one member of the group (its consumer's member ids, one per join).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StreamsThread {
+    pub name: String,
+    pub member_ids: Vec<String>,
+    pub states: Vec<StateChange>,
+    /// Its last assignment (`TaskManager.handleAssignment`, or the streams group's reconciled
+    /// tasks): active and standby (classic warm-ups are standbys to the thread) task ids.
+    pub active: Vec<String>,
+    pub standby: Vec<String>,
+}
+
+/// One Kafka Streams instance (`KafkaStreams`, a `client.id` and a process id).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StreamsInstance {
+    pub client_id: String,
+    pub process_id: Option<String>,
+    pub threads: Vec<StreamsThread>,
+    /// The client's state changes (CREATED, REBALANCING, RUNNING, PENDING_SHUTDOWN, ...).
+    pub states: Vec<StateChange>,
+    /// Stores restored from their changelogs: (time, changelog partition, records).
+    pub restored: Vec<(i64, String, i64)>,
+    pub first_ms: i64,
+    pub last_ms: i64,
+    /// How its lines end: `running`, `closed` (NOT_RUNNING), `error`, or `crashed` (its lines
+    /// stop and the coordinator removed its threads on session timeout without a leave).
+    pub end: String,
+}
+
+/// What Kafka Streams' own lines add to a group.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StreamsApp {
+    pub instances: Vec<StreamsInstance>,
+    /// Classic protocol: when the leader asked for a follow-up rebalance (true: a probing one).
+    pub follow_ups: Vec<(i64, bool)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -5,6 +5,7 @@
 use super::clock::{civil_ms, year_start, Stamp};
 use super::event::{Ev, Event, Who};
 use super::java_classic;
+use super::java_streams;
 use super::layout::{strip, Stripped};
 
 /// Longest line kept (the rest of it is skipped).
@@ -186,6 +187,8 @@ impl Reader {
                     st.block = Some(Block::Config { ts, line: line_no, who, evs: Vec::new() });
                 } else if s.msg.contains("Updating assignment with") {
                     st.block = Some(Block::Assignment { ts, line: line_no, who, evs: Vec::new() });
+                } else if evs.first().is_some_and(java_streams::opens_block) {
+                    st.block = Some(Block::Assignment { ts, line: line_no, who, evs });
                 } else if let Some(Ev::Reconciling { .. }) = evs.first() {
                     st.block = Some(Block::Assignment { ts, line: line_no, who, evs });
                 } else {
@@ -205,6 +208,16 @@ impl Reader {
     fn continue_block(&mut self, f: usize, msg: &str) -> bool {
         if self.files[f].block.is_none() {
             return false;
+        }
+        // log4j's `%m (%c)%n` after a multi-line message: the logger alone on the last line
+        let t = msg.trim();
+        if t.starts_with('(') && t.ends_with(')') && !t.contains(' ') {
+            return true;
+        }
+        if let Some(Block::Assignment { evs, .. }) = self.files[f].block.as_mut() {
+            if let Some(first) = evs.first_mut().filter(|e| java_streams::opens_block(e)) {
+                return java_streams::continuation(first, msg);
+            }
         }
         if let Some(ev) = java_classic::continuation(msg) {
             match (self.files[f].block.as_mut(), ev) {

@@ -15,6 +15,7 @@ use super::pat::is_partition;
 use super::talk::{self, By, Talk};
 use std::collections::{BTreeMap, BTreeSet};
 
+mod streams;
 mod transitions;
 
 #[derive(Debug, Default)]
@@ -57,6 +58,12 @@ pub struct Rebuild {
     last_ms: i64,
     /// The lines' parts in the conversation (the space-time diagram), at most `MAX_TALK`.
     talk: Vec<Talk>,
+    /// Kafka Streams' own lines.
+    streams: streams::StreamsState,
+    /// The classic Streams leader asked for an immediate follow-up rebalance: the next one.
+    streams_pending: Option<Why>,
+    /// Members the coordinator saw join whose epoch bump has not been seen yet.
+    joined: BTreeMap<String, Why>,
 }
 
 /// The most conversation kept per group (the diagram draws far fewer).
@@ -93,6 +100,9 @@ impl Rebuild {
             first_ms: None,
             last_ms: 0,
             talk: Vec::new(),
+            streams: streams::StreamsState::default(),
+            streams_pending: None,
+            joined: BTreeMap::new(),
         }
     }
 
@@ -123,6 +133,10 @@ impl Rebuild {
                 rb.causes.insert(Cause::CoordinatorMoved);
                 rb.r.why.push(w.clone());
             }
+        }
+        if let Some(w) = self.streams_pending.take() {
+            rb.causes.insert(Cause::FollowUp);
+            rb.r.why.push(w);
         }
         self.rbs.push(rb);
         self.rbs.len() - 1
@@ -300,6 +314,9 @@ impl Rebuild {
             if let Some(said) = talk::of_broker(&e.ev) {
                 self.note(talk::talk(e, By::Broker(e.who.broker), said));
             }
+            return;
+        }
+        if self.feed_streams(e) {
             return;
         }
         let p = self.roster.client_process(&e.who, e.file, e.ts);
@@ -538,11 +555,18 @@ impl Rebuild {
 
     /// The group as found.
     pub fn finish(mut self) -> Group {
+        let streams = self.finish_streams();
         let cooperative = self.kind == GroupKind::Consumer
             || self.cooperative_tag
             || self.gens.values().any(|g| g.protocol.as_deref().is_some_and(|p| p.contains("cooperative")));
         let mut rebalances = Vec::new();
         for mut rb in std::mem::take(&mut self.rbs) {
+            // a Kafka Streams follow-up is the cooperative second round ("need to revoke
+            // partitions"): that is its cause, not another one
+            if rb.causes.contains(&Cause::FollowUp) || rb.causes.contains(&Cause::Probing) {
+                rb.causes.remove(&Cause::Other);
+                rb.r.why.retain(|w| w.cause != Some(Cause::Other));
+            }
             if rb.causes.is_empty() {
                 rb.causes.insert(Cause::Other);
             }
@@ -605,6 +629,7 @@ impl Rebuild {
             first_ms: self.first_ms.unwrap_or(0),
             last_ms: self.last_ms,
             talk,
+            streams,
         }
     }
 }

@@ -158,6 +158,7 @@ impl Rebuild {
                 st.ever = true;
                 st.in_group = true;
                 self.trigger(e, Some(Cause::MemberJoined), Some(member), None);
+                self.joined.insert(member.clone(), why(e, Some(Cause::MemberJoined), Some(member)));
             }
             Ev::CgLeft { member, instance, .. } => {
                 let p = self.roster.member_process(member, instance.as_deref(), e.ts);
@@ -183,13 +184,22 @@ impl Rebuild {
                 self.trigger(e, Some(cause), Some(member), None);
             }
             Ev::CgMetadataChanged { .. } => self.trigger(e, Some(Cause::MetadataChange), None, None),
-            Ev::EpochBumped { epoch, .. } => {
+            Ev::EpochBumped { epoch, member, .. } => {
                 self.kind = GroupKind::Consumer;
                 if matches!(self.rbs.last(), Some(rb) if !rb.complete && rb.r.to_generation.is_some_and(|to| *epoch > to))
                 {
                     self.supersede(e.ts);
                 }
                 self.trigger(e, None, None, Some(*epoch));
+                // a streams group names the member whose heartbeat bumped the epoch: one that
+                // just joined is why (`GroupMetadataManager.streamsGroupHeartbeat`)
+                if let Some(w) = member.as_ref().and_then(|m| self.joined.remove(m)) {
+                    if let Some(rb) = self.rbs.last_mut() {
+                        if rb.causes.insert(Cause::MemberJoined) || !rb.r.why.contains(&w) {
+                            rb.r.why.push(w);
+                        }
+                    }
+                }
                 self.reach(e.ts, *epoch);
             }
             Ev::TargetComputed { epoch, assignor, .. } => {
@@ -214,6 +224,9 @@ impl Rebuild {
                 }
             }
             Ev::Resigned { .. } => self.coordinator_lost = Some(e.ts),
+            Ev::StreamsProcesses { .. } => {
+                self.feed_streams(e);
+            }
             _ => {}
         }
     }

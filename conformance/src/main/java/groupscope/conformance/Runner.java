@@ -70,24 +70,13 @@ public final class Runner {
             this.name = "c" + index;
             this.process = p;
             this.in = new OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8);
-            Thread t = new Thread(() -> {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                    String l;
-                    while ((l = r.readLine()) != null) {
-                        if (!l.startsWith("{")) continue;
-                        ObjectNode o = (ObjectNode) JSON.readTree(l);
-                        if (o.path("ev").asText().equals("ready")) {
-                            ready = true;
-                            continue;
-                        }
-                        events.add(o);
-                    }
-                } catch (Exception e) {
-                    // the process ended
+            readJsonLines(p, name, o -> {
+                if (o.path("ev").asText().equals("ready")) {
+                    ready = true;
+                } else {
+                    events.add(o);
                 }
-            }, "out-" + name);
-            t.setDaemon(true);
-            t.start();
+            });
         }
 
         void send(String command) {
@@ -100,7 +89,23 @@ public final class Runner {
         }
     }
 
-    private Runner(JsonNode file, Path work) {
+    /** Hands each JSON line a child process prints on stdout to {@code sink}, on a daemon thread. */
+    static void readJsonLines(Process p, String name, java.util.function.Consumer<ObjectNode> sink) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                String l;
+                while ((l = r.readLine()) != null) {
+                    if (l.startsWith("{")) sink.accept((ObjectNode) JSON.readTree(l));
+                }
+            } catch (Exception e) {
+                // the process ended
+            }
+        }, "out-" + name);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    Runner(JsonNode file, Path work) {
         this.scenario = file.get("scenario");
         this.until = file.path("until").asLong(60000);
         this.work = work;
@@ -131,11 +136,11 @@ public final class Runner {
         throw new IllegalStateException("no free port pair in 19092..33092");
     }
 
-    private String bootstrap() {
+    String bootstrap() {
         return "127.0.0.1:" + port;
     }
 
-    private Process java(String heap, String log4j, List<String> args, Path stdout) throws Exception {
+    Process java(String heap, String log4j, List<String> args, Path stdout) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(java, heap, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-Dlog4j2.configurationFile=" + log4j, "-cp", cp));
         cmd.addAll(args);
@@ -146,7 +151,7 @@ public final class Runner {
         return pb.start();
     }
 
-    private void startBroker() throws Exception {
+    void startBroker() throws Exception {
         port = freePort();
         Path props = work.resolve("server.properties");
         Properties p = new Properties();
@@ -228,7 +233,7 @@ public final class Runner {
         return b.toString();
     }
 
-    private Admin admin() {
+    Admin admin() {
         Properties p = new Properties();
         p.put("bootstrap.servers", bootstrap());
         p.put("request.timeout.ms", "10000");
@@ -438,7 +443,7 @@ public final class Runner {
         }
     }
 
-    private void stopAll() {
+    void stopAll() {
         for (Proc p : live.values()) p.process.destroyForcibly();
         for (Deque<Proc> q : standby.values()) for (Proc p : q) p.process.destroyForcibly();
         if (broker != null && broker.isAlive()) {
