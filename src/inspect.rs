@@ -418,7 +418,9 @@ fn worker_actions(idx: u32, w: &ConnectWorker, alive: bool) -> Vec<Fault> {
 /// `KafkaStreams`, pause it, make its uncaught-exception handler answer
 /// SHUTDOWN_APPLICATION; for its application: another standby count
 /// (`streams.num.standby.replicas`, at most `group.streams.max.standby.replicas`
-/// = 2), one more instance, and each missing source topic created.
+/// = 2), one more instance, and each missing source topic created. Under
+/// classic rebalancing the shutdown request and the standby count are the
+/// streams group's own and are not offered.
 fn stream_thread_actions(world: &World, t: &crate::sim::client::streams::StreamsThread, alive: bool) -> Vec<Fault> {
     let (consumer, group) = (t.idx, t.group_id.clone());
     let mut v = if alive {
@@ -426,14 +428,16 @@ fn stream_thread_actions(world: &World, t: &crate::sim::client::streams::Streams
             Fault::CrashConsumer { consumer },
             Fault::CloseConsumer { consumer },
             Fault::PauseConsumer { consumer, duration_ms: 10_000 },
-            Fault::RequestShutdown { consumer },
         ]
     } else {
         vec![Fault::RestartConsumer { consumer }]
     };
+    if alive && !t.is_classic() {
+        v.push(Fault::RequestShutdown { consumer });
+    }
     let standbys = world.streams_group(&group).map_or(0, |(_, g)| g.num_standby_replicas);
     for replicas in [standbys + 1, standbys - 1] {
-        if (0..=2).contains(&replicas) {
+        if (0..=2).contains(&replicas) && !t.is_classic() {
             v.push(Fault::SetStandbyReplicas { group: group.clone(), replicas });
         }
     }

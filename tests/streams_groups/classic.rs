@@ -145,3 +145,26 @@ fn page_shows_the_classic_group_and_the_warmups_catching_up() {
     let streams = apps.iter().find(|a| a.group_id == "totals-streams").expect("the streams app");
     assert!(streams.classic.is_none());
 }
+
+/// The inspector offers a classic stream thread the faults of its kind
+/// (crash, close, pause, one more instance) but not the streams group's
+/// own: SHUTDOWN_APPLICATION and `streams.num.standby.replicas` belong to
+/// StreamsGroupHeartbeat and the streams group's configs.
+#[test]
+fn the_inspector_offers_a_classic_thread_no_streams_group_fault() {
+    use groupscope::inspect::{actions, Selection};
+    use groupscope::sim::{Fault, NodeId};
+    let w = run(10_000);
+    let offered = actions(&w, &Selection::Node(NodeId::Client(1)));
+    for f in [
+        Fault::CrashConsumer { consumer: 1 },
+        Fault::CloseConsumer { consumer: 1 },
+        Fault::AddInstance { group: "totals-classic".into() },
+    ] {
+        assert!(offered.contains(&f), "{f:?} in {offered:?}");
+    }
+    assert!(!offered.iter().any(|f| matches!(f, Fault::RequestShutdown { .. } | Fault::SetStandbyReplicas { .. })));
+    for f in &offered {
+        assert_eq!(w.check_fault(f), Ok(()), "{f:?}");
+    }
+}
