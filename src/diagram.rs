@@ -129,9 +129,14 @@ pub fn streams_group(world: &World, group_id: &str) -> StateDiagram {
     }
 }
 
-/// The diagram for `group_id`: its protocol's machine.
+/// The diagram for `group_id`: its protocol's machine (a Kafka Streams
+/// application under classic rebalancing has a classic group).
 pub fn for_group(world: &World, group_id: &str) -> StateDiagram {
-    if world.scenario.streams_app_ids().any(|g| g == group_id) {
+    if let Some(app) = world.scenario.streams_apps.iter().rev().find(|a| a.application_id == group_id) {
+        use crate::sim::scenario::streams_config::StreamsGroupProtocol;
+        if app.instance.group_protocol == StreamsGroupProtocol::Classic {
+            return classic_group(world, group_id);
+        }
         return streams_group(world, group_id);
     }
     if world.share_group(group_id).is_some() || world.scenario.share_groups.iter().any(|g| g.group_id == group_id) {

@@ -159,7 +159,7 @@ test('1440x900: the topology once, the streams examples, the state machine with 
   const page = await open({ viewport: { width: 1440, height: 900 } });
   await page.click('#tab-config');
   const options = await page.$$eval('#cfg-example option', (els) => els.map((e) => e.value).filter((v) => v.startsWith('streams-')));
-  assert.equal(options.length, 9, `the nine streams scenarios are examples: ${options}`);
+  assert.equal(options.length, 10, `the ten streams scenarios of the fact sheet are examples: ${options}`);
   await page.click('#tab-sim');
   await page.evaluate((s) => window.groupscope.load(s), crashWithStandbys());
   await seek(page, 25000);

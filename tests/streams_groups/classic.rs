@@ -168,3 +168,15 @@ fn the_inspector_offers_a_classic_thread_no_streams_group_fault() {
         assert_eq!(w.check_fault(f), Ok(()), "{f:?}");
     }
 }
+
+/// The state diagram of a Streams application under classic rebalancing is
+/// the classic group's (`ClassicGroupState`), showing the state its
+/// coordinator holds; the streams group's is `StreamsGroupState`.
+#[test]
+fn the_state_diagram_of_a_classic_application_is_the_classic_groups() {
+    let w = run(40_000);
+    let classic = groupscope::diagram::for_group(&w, "totals-classic");
+    assert_eq!(classic.machine, "ClassicGroupState");
+    assert_eq!(classic.current.as_deref(), Some("Stable"));
+    assert_eq!(groupscope::diagram::for_group(&w, "totals-streams").machine, "StreamsGroupState");
+}
